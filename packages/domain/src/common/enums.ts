@@ -1,0 +1,155 @@
+/**
+ * The spec's enumerations (product spec §1, §4, §6, §7). Numeric codes are what the API stores and
+ * sends; word forms are what filters and URLs use.
+ */
+
+/** Customer status codes, spec §4. */
+export const CustomerStatus = {
+  INACTIVE: 0,
+  INSTALL: 1,
+  DEACTIVATE: 2,
+  UNINSTALL: 3,
+  APPLE_REMOVED: 4,
+  EMI_COMPLETED: 5,
+  EMI_MATURING: 6,
+} as const;
+export type TCustomerStatus = (typeof CustomerStatus)[keyof typeof CustomerStatus];
+export const CUSTOMER_STATUS_CODES = Object.values(CustomerStatus) as TCustomerStatus[];
+
+/** Word forms of the status codes, spec §4, indexed by code. */
+export const CUSTOMER_STATUS_WORDS = [
+  'inactive',
+  'install',
+  'deactive',
+  'uninstall',
+  'apple_removed',
+  'emi_completed',
+  'emi_maturing',
+] as const;
+export type TCustomerStatusWord = (typeof CUSTOMER_STATUS_WORDS)[number];
+/** The status filter also accepts 'all' (spec §4). */
+export const STATUS_FILTER_ALL = 'all';
+
+/** Returns the spec §4 word form of a status code. */
+export const statusWord = (status: TCustomerStatus): TCustomerStatusWord => CUSTOMER_STATUS_WORDS[status]!;
+
+/** Lock status, spec §4: 1 locked, anything else unlocked. */
+export const LockStatus = { UNLOCKED: 0, LOCKED: 1 } as const;
+export type TLockStatus = (typeof LockStatus)[keyof typeof LockStatus];
+/** Display label of a lock status value (spec §4): 1 → 'Locked', anything else → 'Unlocked'. */
+export const lockStatusLabel = (value: unknown): 'Locked' | 'Unlocked' =>
+  value === 1 ? 'Locked' : 'Unlocked';
+
+/** Device families, spec §1. */
+export const DeviceType = {
+  DEVICE_POLICY_CONTROLLER: 0,
+  MANAGED_ANDROID_API: 1,
+  LINK_BASED: 2,
+  APPLE: 3,
+} as const;
+export type TDeviceType = (typeof DeviceType)[keyof typeof DeviceType];
+export const DEVICE_TYPE_CODES = Object.values(DeviceType) as TDeviceType[];
+
+/** Protection / app types, spec §1. */
+export const AppType = {
+  DEVICE_POLICY_CONTROLLER: 0,
+  LINK_BASED: 1,
+  APPLE: 2,
+  ANTI_THEFT: 4,
+  EXTENDED_WARRANTY: 5,
+  OLD_LINK_BASED: 6,
+  FAMILY_CARE: 7,
+  ANTI_HACKING: 8,
+  DEVICE_POLICY_CONTROLLER_ANTI_THEFT: 9,
+  DEVICE_POLICY_CONTROLLER_LITE: 11,
+  ANTI_HACKING_PRO: 12,
+  ANTI_HACKING_PREMIUM: 13,
+} as const;
+export type TAppType = (typeof AppType)[keyof typeof AppType];
+export const APP_TYPE_CODES = Object.values(AppType) as TAppType[];
+
+/** OTP purposes, spec §4. */
+export const OTP_PURPOSES = ['LOGIN', 'FORGOT_PASSWORD', 'UNINSTALL', 'BYPASS_CODE'] as const;
+export type TOtpPurpose = (typeof OTP_PURPOSES)[number];
+
+/** User types, spec §4 (admin is ours: organisation staff who manage retailers). */
+export const USER_TYPES = ['retailer', 'customer', 'miniretailer'] as const;
+export type TUserType = (typeof USER_TYPES)[number];
+
+/** Command names sent to devices, spec §7. */
+export const COMMAND_NAMES = [
+  'lock',
+  'unlock',
+  'tracking',
+  'tracking_on',
+  'tracking_off',
+  'location',
+  'reboot',
+  'sim_info',
+  'usb_on',
+  'usb_off',
+  'camera_lock',
+  'camera_unlock',
+  'app_lock',
+  'app_unlock',
+  'lost_mode_on',
+  'lost_mode_off',
+  'set_wallpaper',
+  'remove_wallpaper',
+] as const;
+export type TCommandName = (typeof COMMAND_NAMES)[number];
+
+/** SIM-tracking command strings, spec §7. */
+export const SIM_TRACKING_COMMANDS = [
+  'SIMTRACKINGON',
+  'SIMTRACKINGOFF',
+  'SIMTRACKINGOFFLINEON',
+  'SIMTRACKINGOFFLINEOFF',
+] as const;
+
+/** Control features, spec §6. */
+export const CONTROL_FEATURES = [
+  'lock',
+  'app_lock',
+  'wallpaper',
+  'camera_lock',
+  'usb_debugging',
+  'tracking',
+  'sim_tracking_online',
+  'sim_tracking_offline',
+  'fetch_location',
+  'reboot',
+  'sim_info',
+  'lost_mode',
+  'emi_alert',
+  'uninstall',
+  'outgoing_call',
+  'bluetooth_lock_unlock',
+  'wifi_on_off',
+  'airplane_mode_on_off',
+  'accessibility_on_off',
+  'miui_permission',
+  'unlock',
+  'app_hide_unhide',
+  'uninstall_antitheft',
+  'antitheft_lost_mode',
+  'install_apple_onemodapp',
+  'sim_lock_unlock',
+] as const;
+export type TControlFeature = (typeof CONTROL_FEATURES)[number];
+
+/** Command lifecycle states, design §5. Final states: done, failed, cancelled, expired. */
+export const COMMAND_STATES = [
+  'queued',
+  'sent',
+  'received',
+  'done',
+  'failed',
+  'cancelled',
+  'expired',
+] as const;
+export type TCommandState = (typeof COMMAND_STATES)[number];
+export const PENDING_COMMAND_STATES: readonly TCommandState[] = ['queued', 'sent', 'received'];
+/** True when a command in this state may still reach the device. */
+export const isPendingCommandState = (state: TCommandState): boolean =>
+  PENDING_COMMAND_STATES.includes(state);

@@ -1,0 +1,74 @@
+import type { TFieldError } from './envelope';
+
+/**
+ * Stable error codes shared by server and web (design §3). The server maps each to an HTTP status;
+ * the web app maps each to a translated message.
+ */
+export const AppErrorCode = {
+  /** Request body, query or params failed validation; `fields` names them. HTTP 400. */
+  VALIDATION_FAILED: 'VALIDATION_FAILED',
+  /** No session, or the session was revoked or expired. HTTP 511 (spec §8). */
+  SESSION_INVALID: 'SESSION_INVALID',
+  /** The actor may not do this. HTTP 403. */
+  FORBIDDEN: 'FORBIDDEN',
+  /** The resource does not exist for this actor (other tenants' ids included). HTTP 404. */
+  NOT_FOUND: 'NOT_FOUND',
+  CUSTOMER_NOT_FOUND: 'CUSTOMER_NOT_FOUND',
+  DEVICE_NOT_FOUND: 'DEVICE_NOT_FOUND',
+  PRODUCT_NOT_FOUND: 'PRODUCT_NOT_FOUND',
+  /** No user with this mobile number in the organisation. HTTP 404. */
+  USER_NOT_FOUND: 'USER_NOT_FOUND',
+  /** The OTP is wrong. HTTP 400. */
+  OTP_INVALID: 'OTP_INVALID',
+  /** The OTP expired, was used, or ran out of attempts. HTTP 400. */
+  OTP_EXPIRED: 'OTP_EXPIRED',
+  /** Too many requests. HTTP 429. */
+  RATE_LIMITED: 'RATE_LIMITED',
+  /** A device or customer with one of these IMEIs already exists in the organisation. HTTP 409. */
+  IMEI_IN_USE: 'IMEI_IN_USE',
+  /** The enrolment token is unknown, used or expired. HTTP 400. */
+  ENROLMENT_TOKEN_INVALID: 'ENROLMENT_TOKEN_INVALID',
+  /** The IMEIs the device reported differ from the customer's record. HTTP 409. */
+  ENROLMENT_IMEI_MISMATCH: 'ENROLMENT_IMEI_MISMATCH',
+  /** The customer's device has not enrolled yet, so it cannot take commands. HTTP 409. */
+  DEVICE_NOT_ENROLLED: 'DEVICE_NOT_ENROLLED',
+  /** Down payment is not less than the price, or similar loan-term conflicts. HTTP 400. */
+  INVALID_LOAN_TERMS: 'INVALID_LOAN_TERMS',
+  /** An unexpected failure on our side. HTTP 500. */
+  INTERNAL: 'INTERNAL',
+} as const;
+export type TAppErrorCode = (typeof AppErrorCode)[keyof typeof AppErrorCode];
+
+/** HTTP status for each error code. */
+export const APP_ERROR_HTTP_STATUS: Record<TAppErrorCode, number> = {
+  VALIDATION_FAILED: 400,
+  SESSION_INVALID: 511,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CUSTOMER_NOT_FOUND: 404,
+  DEVICE_NOT_FOUND: 404,
+  PRODUCT_NOT_FOUND: 404,
+  USER_NOT_FOUND: 404,
+  OTP_INVALID: 400,
+  OTP_EXPIRED: 400,
+  RATE_LIMITED: 429,
+  IMEI_IN_USE: 409,
+  ENROLMENT_TOKEN_INVALID: 400,
+  ENROLMENT_IMEI_MISMATCH: 409,
+  DEVICE_NOT_ENROLLED: 409,
+  INVALID_LOAN_TERMS: 400,
+  INTERNAL: 500,
+};
+
+/** A business error with a stable code; thrown by services, mapped to HTTP by the server. */
+export class AppError extends Error {
+  readonly code: TAppErrorCode;
+  readonly fields: TFieldError[] | undefined;
+
+  constructor(code: TAppErrorCode, message?: string, fields?: TFieldError[]) {
+    super(message ?? code);
+    this.name = 'AppError';
+    this.code = code;
+    this.fields = fields;
+  }
+}

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import {
+  APP_TYPE_CODES,
+  CUSTOMER_STATUS_CODES,
+  CUSTOMER_STATUS_WORDS,
+  DEVICE_TYPE_CODES,
+  STATUS_FILTER_ALL,
+} from '../common/enums';
+import { ZImei, ZMobile } from '../common/identifiers';
+import { ZDeviceSummary } from '../devices/devices.schema';
+
+const ZPaise = z.number().int('Amount must be whole paise').nonnegative('Amount cannot be negative');
+const ZIsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Date must be YYYY-MM-DD');
+
+/**
+ * Add-customer request (spec §2 add_customer, §3 form field names). Money in paise; the amount
+ * financed is loanAmountPaise, scheduled over tenureMonths at annualRateBps.
+ */
+export const ZCreateCustomerRequest = z
+  .object({
+    firstName: z.string().trim().min(1, 'This is a required field').max(60),
+    lastName: z.string().trim().min(1, 'This is a required field').max(60),
+    email: z
+      .string()
+      .trim()
+      .email('Enter a valid email')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    mobile: ZMobile,
+    deviceType: z.union(DEVICE_TYPE_CODES.map((c) => z.literal(c))).default(0),
+    appType: z.union(APP_TYPE_CODES.map((c) => z.literal(c))).default(0),
+    imei1: ZImei,
+    imei2: ZImei,
+    productId: z.number().int().positive(),
+    pricePaise: ZPaise,
+    downPaymentPaise: ZPaise,
+    loanAmountPaise: ZPaise.positive('Loan amount must be more than zero'),
+    /** Annual interest in basis points (1050 = 10.5 %). */
+    annualRateBps: z.number().int().min(0).max(10_000),
+    tenureMonths: z
+      .number()
+      .int()
+      .min(1, 'Tenure must be 1 to 120 months')
+      .max(120, 'Tenure must be 1 to 120 months'),
+    /** First due date; defaults to one month after today (UTC) when absent. */
+    firstDueDate: ZIsoDate.optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.imei1 === value.imei2) {
+      ctx.addIssue({ code: 'custom', path: ['imei2'], message: 'IMEI 2 must differ from IMEI 1' });
+    }
+    if (value.downPaymentPaise > value.pricePaise) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['downPaymentPaise'],
+        message: 'Down payment cannot exceed the price',
+      });
+    }
+  });
+export type TCreateCustomerRequest = z.input<typeof ZCreateCustomerRequest>;
+
+export const ZCustomerListQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+  search: z.string().trim().max(60).optional(),
+  status: z.enum([STATUS_FILTER_ALL, ...CUSTOMER_STATUS_WORDS]).default(STATUS_FILTER_ALL),
+});
+export type TCustomerListQuery = z.input<typeof ZCustomerListQuery>;
+
+export const ZCustomerIdQuery = z.object({ customer_id: z.coerce.number().int().positive() });
+
+export const ZCustomerStatusCode = z.union(CUSTOMER_STATUS_CODES.map((c) => z.literal(c)));
+
+export const ZCustomerListItem = z.object({
+  id: z.number().int(),
+  firstName: z.string(),
+  lastName: z.string(),
+  mobile: z.string(),
+  imei1: z.string(),
+  productName: z.string(),
+  status: ZCustomerStatusCode,
+  /** Spec §4 lock status: 1 locked, 0 unlocked. */
+  lockStatus: z.number().int(),
+  /** ISO 8601 UTC. */
+  createdAt: z.string(),
+});
+export type TCustomerListItem = z.infer<typeof ZCustomerListItem>;
+
+export const ZCustomerPage = z.object({
+  items: z.array(ZCustomerListItem),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type TCustomerPage = z.infer<typeof ZCustomerPage>;
+
+export const ZEmiRow = z.object({
+  id: z.number().int(),
+  instalmentNo: z.number().int(),
+  dueDate: ZIsoDate,
+  amountPaise: z.number().int(),
+  principalPaise: z.number().int(),
+  interestPaise: z.number().int(),
+  paidPaise: z.number().int(),
+});
+export type TEmiRow = z.infer<typeof ZEmiRow>;
+
+export const ZCustomerDetails = ZCustomerListItem.extend({
+  email: z.string().nullable(),
+  appType: z.number().int(),
+  deviceType: z.number().int(),
+  productId: z.number().int(),
+  imei2: z.string(),
+  loan: z.object({
+    pricePaise: z.number().int(),
+    downPaymentPaise: z.number().int(),
+    loanAmountPaise: z.number().int(),
+    annualRateBps: z.number().int(),
+    tenureMonths: z.number().int(),
+    emiPaise: z.number().int(),
+  }),
+  device: ZDeviceSummary,
+  emis: z.array(ZEmiRow),
+});
+export type TCustomerDetails = z.infer<typeof ZCustomerDetails>;
+
+/** The enrolment QR of customer_navigate: Android device-owner provisioning JSON (design §5). */
+export const ZEnrolmentQr = z.object({
+  /** The exact text to encode in the QR code (a JSON object, serialised). */
+  payload: z.string(),
+  /** When the one-time enrolment token in the payload expires, ISO 8601 UTC. */
+  expiresAt: z.string(),
+});
+export type TEnrolmentQr = z.infer<typeof ZEnrolmentQr>;

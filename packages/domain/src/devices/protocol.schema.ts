@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { COMMAND_NAMES } from '../common/enums';
+
+/**
+ * The device channel wire format (design §5, docs/device-protocol.md). Server → device messages go
+ * to `cmdTopic(deviceId)`, device → server events to `evtTopic(deviceId)`, both QoS 1, JSON.
+ */
+export const PROTOCOL_VERSION = 1;
+
+/** Topic the device subscribes to for commands. */
+export const cmdTopic = (deviceId: string) => `kisht/v1/d/${deviceId}/cmd`;
+/** Topic the device publishes events to. */
+export const evtTopic = (deviceId: string) => `kisht/v1/d/${deviceId}/evt`;
+/** Parses a device id out of a kisht topic, or null. */
+export const deviceIdFromTopic = (topic: string): string | null => {
+  const match = /^kisht\/v1\/d\/([^/]+)\/(cmd|evt)$/.exec(topic);
+  return match ? match[1]! : null;
+};
+
+/** A command message. `id` is a UUIDv7; a device applies each id at most once. */
+export const ZCommandMessage = z.object({
+  v: z.literal(PROTOCOL_VERSION),
+  id: z.string().uuid(),
+  name: z.enum(COMMAND_NAMES),
+  args: z.record(z.string(), z.unknown()).default({}),
+  /** ISO 8601 UTC. */
+  issuedAt: z.string(),
+});
+export type TCommandMessage = z.infer<typeof ZCommandMessage>;
+
+/** What a device reports about itself with every event. */
+export const ZReportedState = z.object({
+  isLocked: z.boolean(),
+  agentVersion: z.string().optional(),
+});
+export type TReportedState = z.infer<typeof ZReportedState>;
+
+/** Sent on every (re)connect; the server answers by re-sending every pending command. */
+export const ZHelloEvent = z.object({
+  v: z.literal(PROTOCOL_VERSION),
+  type: z.literal('hello'),
+  state: ZReportedState,
+  at: z.string(),
+});
+
+/** Acknowledgement of one command: received on arrival, then done or failed once applied. */
+export const ZAckEvent = z.object({
+  v: z.literal(PROTOCOL_VERSION),
+  type: z.literal('ack'),
+  commandId: z.string().uuid(),
+  status: z.enum(['received', 'done', 'failed']),
+  error: z.string().optional(),
+  state: ZReportedState,
+  at: z.string(),
+});
+
+export const ZDeviceEvent = z.discriminatedUnion('type', [ZHelloEvent, ZAckEvent]);
+export type TDeviceEvent = z.infer<typeof ZDeviceEvent>;
+export type THelloEvent = z.infer<typeof ZHelloEvent>;
+export type TAckEvent = z.infer<typeof ZAckEvent>;
+
+/** Keys of the Android provisioning extras bundle that carry Kisht's enrolment data. */
+export const PROVISIONING_EXTRAS = {
+  enrolmentToken: 'in.kisht.ENROLMENT_TOKEN',
+  serverUrl: 'in.kisht.SERVER_URL',
+} as const;
+
+/** Android device-owner provisioning keys (Android DevicePolicyManager EXTRA_PROVISIONING_*). */
+export const ANDROID_PROVISIONING_KEYS = {
+  adminComponent: 'android.app.extra.PROVISIONING_DEVICE_ADMIN_COMPONENT_NAME',
+  packageDownloadLocation: 'android.app.extra.PROVISIONING_DEVICE_ADMIN_PACKAGE_DOWNLOAD_LOCATION',
+  signatureChecksum: 'android.app.extra.PROVISIONING_DEVICE_ADMIN_SIGNATURE_CHECKSUM',
+  leaveSystemAppsEnabled: 'android.app.extra.PROVISIONING_LEAVE_ALL_SYSTEM_APPS_ENABLED',
+  adminExtrasBundle: 'android.app.extra.PROVISIONING_ADMIN_EXTRAS_BUNDLE',
+} as const;

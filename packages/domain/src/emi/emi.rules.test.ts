@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../common/errors';
+import { addMonthsToDate, buildEmiSchedule, emiAmountExact } from './emi.rules';
+
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+
+describe('emiAmountExact (published EMI tables)', () => {
+  it.each([
+    // principal ₹, rate % a year, months, EMI ₹ as bank calculators print it
+    [100_000, 10.5, 12, 8814.86],
+    [100_000, 12, 12, 8884.88],
+    [500_000, 9, 60, 10379.18],
+    [200_000, 8.5, 24, 9091.13],
+    [12_000, 0, 12, 1000],
+  ])('₹%s at %s percent a year over %s months → ₹%s a month', (rupees, ratePct, months, emiRupees) => {
+    const emiPaise = Math.round(emiAmountExact(rupees * 100, Math.round(ratePct * 100), months));
+    expect(emiPaise).toBe(Math.round(emiRupees * 100));
+  });
+});
+
+describe('buildEmiSchedule', () => {
+  it.each([
+    [10_000_000, 1050, 12],
+    [1_499_900, 1400, 6],
+    [1_000_001, 0, 7],
+    [99, 2400, 12],
+    [5_000_000, 1800, 120],
+    [1, 0, 1],
+  ])(
+    'principal %d paise at %d bps over %d months sums exactly',
+    (principalPaise, annualRateBps, tenureMonths) => {
+      const schedule = buildEmiSchedule({
+        principalPaise,
+        annualRateBps,
+        tenureMonths,
+        firstDueDate: '2026-01-31',
+      });
+      expect(schedule).toHaveLength(tenureMonths);
+      expect(sum(schedule.map((i) => i.principalPaise))).toBe(principalPaise);
+      expect(sum(schedule.map((i) => i.amountPaise))).toBe(
+        principalPaise + sum(schedule.map((i) => i.interestPaise)),
+      );
+      expect(schedule.at(-1)!.balancePaise).toBe(0);
+      for (const i of schedule) {
+        expect(Number.isInteger(i.amountPaise)).toBe(true);
+        expect(i.principalPaise).toBeGreaterThanOrEqual(0);
+      }
+    },
+  );
+
+  it('gives equal instalments except the last for ₹1,00,000 at 10.5% over 12 months', () => {
+    const schedule = buildEmiSchedule({
+      principalPaise: 10_000_000,
+      annualRateBps: 1050,
+      tenureMonths: 12,
+      firstDueDate: '2026-01-15',
+    });
+    expect(schedule.slice(0, 11).every((i) => i.amountPaise === 881_486)).toBe(true);
+    expect(Math.abs(schedule[11]!.amountPaise - 881_486)).toBeLessThanOrEqual(5);
+    expect(schedule[0]!.interestPaise).toBe(87_500); // 1,00,000 × 10.5% / 12
+    expect(schedule.map((i) => i.dueDate).slice(0, 3)).toEqual(['2026-01-15', '2026-02-15', '2026-03-15']);
+  });
+
+  it.each([
+    [{ principalPaise: 0 }, 'loanAmountPaise'],
+    [{ principalPaise: 10.5 }, 'loanAmountPaise'],
+    [{ annualRateBps: -1 }, 'annualRateBps'],
+    [{ tenureMonths: 0 }, 'tenureMonths'],
+    [{ tenureMonths: 121 }, 'tenureMonths'],
+  ])('rejects %o naming %s', (override, field) => {
+    const run = () =>
+      buildEmiSchedule({
+        principalPaise: 100_000,
+        annualRateBps: 1000,
+        tenureMonths: 12,
+        firstDueDate: '2026-01-01',
+        ...override,
+      });
+    expect(run).toThrow(AppError);
+    try {
+      run();
+    } catch (error) {
+      expect((error as AppError).fields?.[0]?.field).toBe(field);
+    }
+  });
+});
+
+describe('addMonthsToDate', () => {
+  it.each([
+    ['2026-01-31', 1, '2026-02-28'],
+    ['2028-01-31', 1, '2028-02-29'],
+    ['2026-11-15', 2, '2027-01-15'],
+    ['2026-03-31', 0, '2026-03-31'],
+  ])('%s + %d → %s', (date, months, expected) => {
+    expect(addMonthsToDate(date, months)).toBe(expected);
+  });
+});

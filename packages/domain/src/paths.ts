@@ -1,0 +1,52 @@
+/**
+ * The route table of the wire contract (design §3): every API path, spelled as spec §7 spells it.
+ * Server routes and client calls both read paths from here; nobody writes an API URL by hand.
+ */
+export const paths = {
+  orgs: {
+    /** GET ?org_id= → TOrgAppConfig (public). */
+    appConfig: '/api/organizations/get_org_app_config',
+  },
+  auth: {
+    /** POST TLoginWithOtpRequest → TLoginWithOtpResponse. Sends an OTP with purpose LOGIN. */
+    loginWithOtp: '/api/auth/loginWithOtp',
+    /** POST TVerifyOtpRequest → TAuthSession. */
+    verifyOtp: '/api/auth/verifyOtpAuth',
+    /** POST, no body → null. Revokes the current session. */
+    logout: '/api/auth/logout',
+  },
+  users: {
+    /** GET → TCurrentUser. */
+    me: '/api/user/get-details',
+  },
+  catalogue: {
+    /** GET → TProduct[]. */
+    products: '/api/products',
+  },
+  stats: {
+    /** GET → TDashboard. */
+    dashboard: '/api/stats/get_keygen_dashboardV1',
+  },
+  customers: {
+    /** GET ?page=&search=&status= → TCustomerPage. */
+    list: '/api/customer',
+    /** POST TCreateCustomerRequest → TCustomerDetails. */
+    create: '/country/customerRegistrationByKegenUpdateV3',
+    /** GET ?customer_id= → TCustomerDetails. */
+    details: '/country/getCustomerProfile',
+    /** GET ?customer_id= → TEnrolmentQr (issues a fresh one-time enrolment token). */
+    qrCode: '/api/customer/get_customers_qrCode',
+  },
+  devices: {
+    /** POST TDeviceCommandRequest → TDeviceCommand. */
+    lock: '/api/device/lock',
+    /** POST TDeviceCommandRequest → TDeviceCommand. */
+    unlock: '/api/device/unlock',
+    /** POST TEnrolDeviceRequest → TEnrolDeviceResponse. Called by the device, not a user. */
+    enrol: '/api/device/enrol',
+  },
+  /** MQTT over WebSocket on the API port (design §1). */
+  mqtt: '/mqtt',
+  /** OpenAPI UI. */
+  docs: '/docs',
+} as const;
