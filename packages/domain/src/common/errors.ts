@@ -30,6 +30,8 @@ export const AppErrorCode = {
   ENROLMENT_TOKEN_INVALID: 'ENROLMENT_TOKEN_INVALID',
   /** The IMEIs the device reported differ from the customer's record. HTTP 409. */
   ENROLMENT_IMEI_MISMATCH: 'ENROLMENT_IMEI_MISMATCH',
+  /** The customer's phone is already enrolled, so no new enrolment QR is issued. HTTP 409. */
+  ALREADY_ENROLLED: 'ALREADY_ENROLLED',
   /** The customer's device has not enrolled yet, so it cannot take commands. HTTP 409. */
   DEVICE_NOT_ENROLLED: 'DEVICE_NOT_ENROLLED',
   /** Down payment is not less than the price, or similar loan-term conflicts. HTTP 400. */
@@ -55,6 +57,7 @@ export const APP_ERROR_HTTP_STATUS: Record<TAppErrorCode, number> = {
   IMEI_IN_USE: 409,
   ENROLMENT_TOKEN_INVALID: 400,
   ENROLMENT_IMEI_MISMATCH: 409,
+  ALREADY_ENROLLED: 409,
   DEVICE_NOT_ENROLLED: 409,
   INVALID_LOAN_TERMS: 400,
   INTERNAL: 500,

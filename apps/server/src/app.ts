@@ -1,0 +1,131 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PGlite } from '@electric-sql/pglite';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { paths } from '@kisht/domain/paths';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { TConfig } from './config';
+import { openDatabase } from './db/client';
+import { seedDemo } from './db/seed/seed';
+import { createEmbeddedBroker, createExternalBus, type EmbeddedBroker } from './device-channel/broker';
+import type { DeviceBus } from './device-channel/bus';
+import { CommandDispatcher } from './device-channel/dispatcher';
+import type { AppContext } from './lib/context';
+import { authPublicRoutes, authSessionRoutes } from './modules/auth/auth.routes';
+import { createLogSmsTransport, createWebhookSmsTransport, type SmsTransport } from './modules/auth/sms';
+import { catalogueRoutes } from './modules/catalogue/catalogue.routes';
+import { customersRoutes } from './modules/customers/customers.routes';
+import { deviceCommandRoutes, enrolmentRoutes } from './modules/devices/devices.routes';
+import { isValidDeviceSecret, setDevicePresence } from './modules/devices/devices.service';
+import { orgsRoutes } from './modules/orgs/orgs.routes';
+import { registerErrorHandling } from './plugins/errors';
+
+export type BuildAppOptions = {
+  /** An open PGlite to use instead of opening one from config (tests pass one from a template). */
+  pglite?: PGlite;
+  /** Replaces the SMS transport (tests capture messages). */
+  sms?: SmsTransport;
+};
+
+export type KishtApp = FastifyInstance & { ctx: AppContext; broker: EmbeddedBroker | null };
+
+const API_PREFIXES = ['/api/', '/country/', '/emm/', '/micromdm/', paths.mqtt, paths.docs];
+
+const defaultWebDist = () => resolve(fileURLToPath(new URL('../../web/dist', import.meta.url)));
+
+/**
+ * Builds the Kisht server (design §1, §2): database (PGlite or PostgreSQL) with migrations, the
+ * device channel (embedded broker at /mqtt or an external one), every route, OpenAPI at /docs and,
+ * when built, the web app. Never listens; main.ts does. Closing the app closes everything.
+ */
+export const buildApp = async (config: TConfig, options: BuildAppOptions = {}): Promise<KishtApp> => {
+  const app = Fastify({
+    logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
+    trustProxy: true,
+    bodyLimit: 6 * 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    pgliteDataDir: config.PGLITE_DATA_DIR,
+    ...(options.pglite ? { pglite: options.pglite } : {}),
+  });
+  const { db } = database;
+  if (config.SEED_DEMO) await seedDemo(db, app.log);
+
+  let broker: EmbeddedBroker | null = null;
+  let bus: DeviceBus;
+  if (config.MQTT_URL) {
+    bus = await createExternalBus({
+      url: config.MQTT_URL,
+      log: app.log,
+      clientId: `kisht-server-${process.pid}-${Date.now()}`,
+    });
+  } else {
+    broker = await createEmbeddedBroker({
+      log: app.log,
+      authenticateDevice: (deviceId, secret) => isValidDeviceSecret(db, deviceId, secret),
+      onPresence: (deviceId, isOnline) => {
+        setDevicePresence(db, deviceId, isOnline).catch((error: unknown) =>
+          app.log.warn({ err: error, deviceId }, 'presence update failed'),
+        );
+      },
+    });
+    broker.attach(app.server);
+    bus = broker;
+  }
+  const dispatcher = new CommandDispatcher(db, bus, app.log);
+  await bus.subscribeEvents(dispatcher.handleEvent);
+
+  const sms =
+    options.sms ??
+    (config.NODE_ENV === 'production' && config.SMS_WEBHOOK_URL
+      ? createWebhookSmsTransport(config.SMS_WEBHOOK_URL)
+      : createLogSmsTransport(app.log));
+  const ctx: AppContext = { db, config, sms, dispatcher };
+
+  await app.register(rateLimit, { global: false });
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Kisht API',
+        version: '0.1.0',
+        description: 'Device financing: customers, EMIs and device control.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: paths.docs });
+
+  const webDist = config.WEB_DIST_DIR ?? defaultWebDist();
+  const hasWeb = existsSync(join(webDist, 'index.html'));
+  if (hasWeb) await app.register(fastifyStatic, { root: webDist, wildcard: false, index: ['index.html'] });
+  registerErrorHandling(app, {
+    spaFallback: hasWeb ? (url) => !API_PREFIXES.some((prefix) => url.startsWith(prefix)) : null,
+  });
+
+  await app.register(orgsRoutes, ctx);
+  await app.register(authPublicRoutes, ctx);
+  await app.register(enrolmentRoutes, ctx);
+  await app.register(authSessionRoutes, ctx);
+  await app.register(catalogueRoutes, ctx);
+  await app.register(customersRoutes, ctx);
+  await app.register(deviceCommandRoutes, ctx);
+
+  app.addHook('onClose', async () => {
+    await bus.close();
+    await database.close();
+  });
+  const kisht = app as unknown as KishtApp;
+  kisht.ctx = ctx;
+  kisht.broker = broker;
+  return kisht;
+};

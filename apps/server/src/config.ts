@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+const ZBooleanFlag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/**
+ * Server configuration, parsed once from the environment (design §2). Every value has a safe
+ * development default except in production, where secrets and the SMS transport must be set.
+ */
+export const ZConfig = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    HOST: z.string().default('0.0.0.0'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    /** PostgreSQL URL; when absent the embedded PGlite database is used. */
+    DATABASE_URL: z.string().url().optional(),
+    /** PGlite data directory; 'memory://' keeps it in memory. */
+    PGLITE_DATA_DIR: z.string().default('./data/db'),
+    /** External MQTT broker (mqtt:// or ws://); when absent the embedded broker serves /mqtt. */
+    MQTT_URL: z.string().url().optional(),
+    /** Broker URL handed to devices when an external broker is used. */
+    MQTT_PUBLIC_URL: z.string().url().optional(),
+    /** Base URL devices and QR codes use; derived from the request when absent. */
+    PUBLIC_URL: z.string().url().optional(),
+    JWT_SECRET: z.string().min(32).default('development-only-jwt-secret-change-me-0000'),
+    /** Key for hashing OTPs (HMAC-SHA256). */
+    OTP_PEPPER: z.string().min(16).default('development-only-otp-pepper'),
+    OTP_TTL_SECONDS: z.coerce.number().int().positive().default(300),
+    OTP_MAX_ATTEMPTS: z.coerce.number().int().positive().default(5),
+    OTP_RESEND_AFTER_SECONDS: z.coerce.number().int().min(0).default(30),
+    SESSION_TTL_DAYS: z.coerce.number().int().positive().default(30),
+    ENROLMENT_TOKEN_TTL_HOURS: z.coerce.number().int().positive().default(72),
+    /** Where SMS go in production: POST {to, text} as JSON. */
+    SMS_WEBHOOK_URL: z.string().url().optional(),
+    /** The device policy controller APK and its signing certificate checksum (URL-safe base64 SHA-256). */
+    DPC_COMPONENT_NAME: z.string().default('in.kisht.dpc/.KishtDeviceAdminReceiver'),
+    DPC_DOWNLOAD_URL: z.string().url().optional(),
+    DPC_SIGNATURE_CHECKSUM: z.string().default('o6R0Y3ZkN9O2bW8xq8LQ1QxhJ3m5aJ6u0oX2y0T9wqI'),
+    /** Seed the demo organisation on start when the database is empty. */
+    SEED_DEMO: ZBooleanFlag.default(true),
+    WEB_DIST_DIR: z.string().optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .superRefine((config, ctx) => {
+    if (config.NODE_ENV !== 'production') return;
+    for (const key of ['JWT_SECRET', 'OTP_PEPPER'] as const) {
+      if (config[key].startsWith('development-only')) {
+        ctx.addIssue({ code: 'custom', path: [key], message: `${key} must be set in production` });
+      }
+    }
+    if (!config.SMS_WEBHOOK_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SMS_WEBHOOK_URL'],
+        message: 'SMS_WEBHOOK_URL must be set in production',
+      });
+    }
+  });
+
+export type TConfig = z.infer<typeof ZConfig>;
+
+/** Parses configuration from an environment-like record. Throws with every bad key named. */
+export const loadConfig = (env: Record<string, string | undefined> = process.env): TConfig => {
+  const result = ZConfig.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  return result.data;
+};

@@ -1,0 +1,47 @@
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema';
+
+/** The drizzle database, whichever driver is underneath (PGlite or node-postgres). */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction handle; repositories accept either. */
+export type DbOrTx = Parameters<Parameters<Db['transaction']>[0]>[0] | Db;
+
+export type DatabaseHandle = { db: Db; close: () => Promise<void>; driver: 'pglite' | 'pg' };
+
+const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
+
+export type OpenDatabaseOptions = {
+  /** PostgreSQL URL; when set, node-postgres is used. */
+  databaseUrl?: string | undefined;
+  /** PGlite data directory or 'memory://'. */
+  pgliteDataDir?: string;
+  /** An already-created PGlite instance (tests open one from a migrated template). */
+  pglite?: PGlite;
+  /** Apply migrations (default true). */
+  migrate?: boolean;
+};
+
+/**
+ * Opens the database and applies migrations: PostgreSQL when databaseUrl is given, else PGlite
+ * (embedded, persisted under pgliteDataDir). The returned close() releases the connection.
+ */
+export const openDatabase = async (options: OpenDatabaseOptions): Promise<DatabaseHandle> => {
+  const shouldMigrate = options.migrate ?? true;
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    if (shouldMigrate) await migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_FOLDER });
+    return { db, driver: 'pg', close: () => pool.end() };
+  }
+  const client = options.pglite ?? (await PGlite.create(options.pgliteDataDir ?? 'memory://'));
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  if (shouldMigrate) await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER });
+  return { db, driver: 'pglite', close: () => client.close() };
+};

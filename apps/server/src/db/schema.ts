@@ -1,0 +1,233 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+/** White-label organisations (spec §1). theme/features/settings are JSON documents. */
+export const organizations = pgTable('organizations', {
+  id: integer('id').primaryKey(),
+  name: text('name').notNull(),
+  companyName: text('company_name').notNull(),
+  theme: jsonb('theme')
+    .$type<{ primaryColor: string; secondaryColor: string; logoUrl: string | null }>()
+    .notNull(),
+  mainLayout: text('main_layout').notNull().default('default'),
+  features: jsonb('features').$type<{ witnessLayout: boolean; paymentGateway: boolean }>().notNull(),
+  aiName: text('ai_name').notNull().default(''),
+  aiAgentId: text('ai_agent_id').notNull().default(''),
+  /** Organisation settings such as the default interest rate (basis points). */
+  settings: jsonb('settings').$type<{ defaultAnnualRateBps?: number }>().notNull().default({}),
+  createdAt: createdAt(),
+});
+
+/** Retailers, mini-retailers (parent_id → retailer) and customers who log in. */
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    parentId: integer('parent_id'),
+    userType: text('user_type').$type<'retailer' | 'miniretailer' | 'customer'>().notNull(),
+    name: text('name').notNull(),
+    mobile: text('mobile').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('users_org_mobile_type_uq').on(t.orgId, t.mobile, t.userType),
+    index('users_parent_idx').on(t.parentId),
+  ],
+);
+
+/** Login sessions; a JWT names its session, and a revoked or expired one answers 511 (design §6). */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    userAgent: text('user_agent'),
+    platform: text('platform'),
+    deviceDetails: jsonb('device_details'),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/** One-time passwords: only an HMAC of the code is stored; attempts and expiry are enforced. */
+export const otpChallenges = pgTable(
+  'otp_challenges',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    mobile: text('mobile').notNull(),
+    purpose: text('purpose').notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('otp_lookup_idx').on(t.orgId, t.mobile, t.purpose, t.createdAt)],
+);
+
+/** Phone models an organisation sells. Price in paise. */
+export const products = pgTable('products', {
+  id: serial('id').primaryKey(),
+  orgId: integer('org_id').notNull(),
+  brand: text('brand').notNull(),
+  name: text('name').notNull(),
+  pricePaise: bigint('price_paise', { mode: 'number' }).notNull(),
+  createdAt: createdAt(),
+});
+
+/** Customers and their loan terms (money in paise). status: spec §4 codes 0–6. */
+export const customers = pgTable(
+  'customers',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    retailerId: integer('retailer_id')
+      .notNull()
+      .references(() => users.id),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email'),
+    mobile: text('mobile').notNull(),
+    status: smallint('status').notNull().default(0),
+    appType: smallint('app_type').notNull(),
+    deviceType: smallint('device_type').notNull(),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id),
+    pricePaise: bigint('price_paise', { mode: 'number' }).notNull(),
+    downPaymentPaise: bigint('down_payment_paise', { mode: 'number' }).notNull(),
+    loanAmountPaise: bigint('loan_amount_paise', { mode: 'number' }).notNull(),
+    annualRateBps: integer('annual_rate_bps').notNull(),
+    tenureMonths: integer('tenure_months').notNull(),
+    emiPaise: bigint('emi_paise', { mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('customers_org_retailer_created_idx').on(t.orgId, t.retailerId, t.createdAt),
+    index('customers_org_status_idx').on(t.orgId, t.status),
+  ],
+);
+
+/**
+ * Financed devices: identity, enrolment, credentials and state. desired_locked is what we asked
+ * for; reported_locked is what the device last confirmed (design §5).
+ */
+export const devices = pgTable(
+  'devices',
+  {
+    id: uuid('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    imei1: text('imei1').notNull(),
+    imei2: text('imei2').notNull(),
+    enrolmentTokenHash: text('enrolment_token_hash'),
+    enrolmentExpiresAt: timestamp('enrolment_expires_at', { withTimezone: true }),
+    enrolledAt: timestamp('enrolled_at', { withTimezone: true }),
+    secretHash: text('secret_hash'),
+    desiredLocked: boolean('desired_locked').notNull().default(false),
+    reportedLocked: boolean('reported_locked').notNull().default(false),
+    isOnline: boolean('is_online').notNull().default(false),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('devices_customer_uq').on(t.customerId),
+    uniqueIndex('devices_org_imei1_uq').on(t.orgId, t.imei1),
+    uniqueIndex('devices_org_imei2_uq').on(t.orgId, t.imei2),
+    uniqueIndex('devices_enrolment_token_uq').on(t.enrolmentTokenHash),
+  ],
+);
+
+/** The instalment schedule, one row per EMI (paise; due_date is a calendar date). */
+export const emis = pgTable(
+  'emis',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    instalmentNo: integer('instalment_no').notNull(),
+    dueDate: date('due_date', { mode: 'string' }).notNull(),
+    amountPaise: bigint('amount_paise', { mode: 'number' }).notNull(),
+    principalPaise: bigint('principal_paise', { mode: 'number' }).notNull(),
+    interestPaise: bigint('interest_paise', { mode: 'number' }).notNull(),
+    paidPaise: bigint('paid_paise', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [uniqueIndex('emis_customer_no_uq').on(t.customerId, t.instalmentNo)],
+);
+
+/**
+ * The command outbox (design §5): a row first, a message second. state moves
+ * queued → sent → received → done | failed, or cancelled | expired. id is a UUIDv7.
+ */
+export const deviceCommands = pgTable(
+  'device_commands',
+  {
+    id: uuid('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    deviceId: uuid('device_id')
+      .notNull()
+      .references(() => devices.id),
+    name: text('name').notNull(),
+    args: jsonb('args').$type<Record<string, unknown>>().notNull().default({}),
+    state: text('state').notNull().default('queued'),
+    error: text('error'),
+    createdBy: integer('created_by').references(() => users.id),
+    /** How many times the message was published (first send and re-sends). */
+    deliveryAttempts: integer('delivery_attempts').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('device_commands_pending_idx')
+      .on(t.deviceId, t.createdAt)
+      .where(sql`state in ('queued', 'sent', 'received')`),
+  ],
+);
+
+/** Who did what, when: every command and money movement (design §6). */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    actorUserId: integer('actor_user_id'),
+    action: text('action').notNull(),
+    entity: text('entity').notNull(),
+    entityId: text('entity_id').notNull(),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_org_entity_idx').on(t.orgId, t.entity, t.entityId)],
+);

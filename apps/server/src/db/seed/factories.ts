@@ -1,0 +1,135 @@
+import { imeiCheckDigit } from '@kisht/domain/common/identifiers';
+import { addMonthsToDate, buildEmiSchedule } from '@kisht/domain/emi/emi.rules';
+import { v7 as uuidv7 } from 'uuid';
+import type { DbOrTx } from '../client';
+import { customers, devices, emis, organizations, products, users } from '../schema';
+
+/**
+ * Factories with overrides: they seed the demo organisation and build test data, so tests and
+ * demo data agree (CODE_STYLE "Tests").
+ */
+
+export const createOrganization = async (
+  db: DbOrTx,
+  overrides: Partial<typeof organizations.$inferInsert> & { id: number },
+) => {
+  const [row] = await db
+    .insert(organizations)
+    .values({
+      name: `Organisation ${overrides.id}`,
+      companyName: `Company ${overrides.id}`,
+      theme: { primaryColor: '#0b5cad', secondaryColor: '#f5a623', logoUrl: null },
+      features: { witnessLayout: false, paymentGateway: false },
+      ...overrides,
+    })
+    .returning();
+  return row!;
+};
+
+export const createUser = async (
+  db: DbOrTx,
+  overrides: Partial<typeof users.$inferInsert> & { orgId: number; mobile: string },
+) => {
+  const [row] = await db
+    .insert(users)
+    .values({ userType: 'retailer', name: 'Retailer', ...overrides })
+    .returning();
+  return row!;
+};
+
+export const createProducts = async (
+  db: DbOrTx,
+  orgId: number,
+  rows: { brand: string; name: string; pricePaise: number }[],
+) =>
+  db
+    .insert(products)
+    .values(rows.map((r) => ({ orgId, ...r })))
+    .returning();
+
+let imeiSerial = 0;
+/** A fresh Luhn-valid IMEI; `seed` keeps them apart between organisations and runs. */
+export const nextImei = (seed = 35_000_000): string => {
+  imeiSerial += 1;
+  const body = `${seed}${String(imeiSerial + Math.floor(Math.random() * 1_000_000)).padStart(6, '0')}`
+    .slice(0, 14)
+    .padEnd(14, '0');
+  return `${body}${imeiCheckDigit(body)}`;
+};
+
+export type CustomerFactoryInput = {
+  orgId: number;
+  retailerId: number;
+  product: { id: number; pricePaise: number };
+  firstName?: string;
+  lastName?: string;
+  mobile?: string;
+  status?: number;
+  imei1?: string;
+  imei2?: string;
+  downPaymentPaise?: number;
+  annualRateBps?: number;
+  tenureMonths?: number;
+  createdAt?: Date;
+  isEnrolled?: boolean;
+  isLocked?: boolean;
+};
+
+/** Inserts a customer with device and EMI schedule; defaults give an inactive customer. */
+export const createCustomerWithLoan = async (db: DbOrTx, input: CustomerFactoryInput) => {
+  const downPaymentPaise = input.downPaymentPaise ?? Math.round(input.product.pricePaise * 0.2);
+  const loanAmountPaise = input.product.pricePaise - downPaymentPaise;
+  const createdAt = input.createdAt ?? new Date();
+  const schedule = buildEmiSchedule({
+    principalPaise: loanAmountPaise,
+    annualRateBps: input.annualRateBps ?? 1400,
+    tenureMonths: input.tenureMonths ?? 6,
+    firstDueDate: addMonthsToDate(createdAt.toISOString().slice(0, 10), 1),
+  });
+  const [customer] = await db
+    .insert(customers)
+    .values({
+      orgId: input.orgId,
+      retailerId: input.retailerId,
+      firstName: input.firstName ?? 'Test',
+      lastName: input.lastName ?? 'Customer',
+      mobile: input.mobile ?? '+919800000001',
+      status: input.status ?? 0,
+      appType: 0,
+      deviceType: 0,
+      productId: input.product.id,
+      pricePaise: input.product.pricePaise,
+      downPaymentPaise,
+      loanAmountPaise,
+      annualRateBps: input.annualRateBps ?? 1400,
+      tenureMonths: schedule.length,
+      emiPaise: schedule[0]!.amountPaise,
+      createdAt,
+    })
+    .returning();
+  const [device] = await db
+    .insert(devices)
+    .values({
+      id: uuidv7(),
+      orgId: input.orgId,
+      customerId: customer!.id,
+      imei1: input.imei1 ?? nextImei(),
+      imei2: input.imei2 ?? nextImei(),
+      enrolledAt: input.isEnrolled ? createdAt : null,
+      reportedLocked: input.isLocked ?? false,
+      desiredLocked: input.isLocked ?? false,
+    })
+    .returning();
+  await db.insert(emis).values(
+    schedule.map((i) => ({
+      orgId: input.orgId,
+      customerId: customer!.id,
+      instalmentNo: i.instalmentNo,
+      dueDate: i.dueDate,
+      amountPaise: i.amountPaise,
+      principalPaise: i.principalPaise,
+      interestPaise: i.interestPaise,
+    })),
+  );
+  return { customer: customer!, device: device! };
+};

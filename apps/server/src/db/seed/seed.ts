@@ -1,0 +1,118 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../client';
+import { organizations } from '../schema';
+import { createCustomerWithLoan, createOrganization, createProducts, createUser } from './factories';
+
+/** The demo organisation (spec §9: config shows org id 41) and its retailer's mobile number. */
+export const DEMO_ORG_ID = 41;
+export const DEMO_RETAILER_MOBILE = '+919876543210';
+export const DEMO_MINI_RETAILER_MOBILE = '+919876543211';
+/** A second organisation (spec §9 lists id 46), for white-label and tenant-isolation checks. */
+export const SECOND_ORG_ID = 46;
+export const SECOND_RETAILER_MOBILE = '+919812345678';
+
+/** Real phone models with Indian launch prices (₹, in paise). */
+export const DEMO_PRODUCTS = [
+  { brand: 'Samsung', name: 'Galaxy A16 5G (8GB/128GB)', pricePaise: 1_899_900 },
+  { brand: 'Samsung', name: 'Galaxy M35 5G (6GB/128GB)', pricePaise: 1_799_900 },
+  { brand: 'Redmi', name: 'Note 14 5G (6GB/128GB)', pricePaise: 1_799_900 },
+  { brand: 'Redmi', name: '14C 5G (4GB/64GB)', pricePaise: 999_900 },
+  { brand: 'Vivo', name: 'Y29 5G (4GB/128GB)', pricePaise: 1_399_900 },
+  { brand: 'OPPO', name: 'A3x 5G (4GB/64GB)', pricePaise: 1_249_900 },
+  { brand: 'realme', name: 'Narzo 70 Turbo 5G (6GB/128GB)', pricePaise: 1_699_900 },
+  { brand: 'Motorola', name: 'moto g85 5G (8GB/128GB)', pricePaise: 1_799_900 },
+  { brand: 'OnePlus', name: 'Nord CE4 Lite 5G (8GB/128GB)', pricePaise: 1_999_900 },
+  { brand: 'Apple', name: 'iPhone 15 (128GB)', pricePaise: 6_990_000 },
+];
+
+const DEMO_CUSTOMERS = [
+  {
+    firstName: 'Aarav',
+    lastName: 'Sharma',
+    mobile: '+919811111101',
+    status: 1,
+    isEnrolled: true,
+    product: 0,
+  },
+  {
+    firstName: 'Priya',
+    lastName: 'Patel',
+    mobile: '+919811111102',
+    status: 1,
+    isEnrolled: true,
+    isLocked: true,
+    product: 2,
+  },
+  { firstName: 'Rahul', lastName: 'Verma', mobile: '+919811111103', status: 0, product: 4 },
+  { firstName: 'Sneha', lastName: 'Iyer', mobile: '+919811111104', status: 5, isEnrolled: true, product: 6 },
+];
+
+/**
+ * Seeds the demo organisation 41 (retailer, mini-retailer, catalogue, a few customers) and a second
+ * organisation 46 with a different theme, once: does nothing when organisation 41 exists.
+ */
+export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> => {
+  const existing = await db.select({ id: organizations.id }).from(organizations).limit(1);
+  if (existing.length > 0) return;
+  await db.transaction(async (tx) => {
+    await createOrganization(tx, {
+      id: DEMO_ORG_ID,
+      name: 'Kisht Demo',
+      companyName: 'Kisht Demo Finance Pvt. Ltd.',
+      settings: { defaultAnnualRateBps: 1400 },
+    });
+    const retailer = await createUser(tx, {
+      orgId: DEMO_ORG_ID,
+      mobile: DEMO_RETAILER_MOBILE,
+      name: 'Ravi Mobiles',
+    });
+    await createUser(tx, {
+      orgId: DEMO_ORG_ID,
+      mobile: DEMO_MINI_RETAILER_MOBILE,
+      name: 'Ravi Mobiles – Andheri',
+      userType: 'miniretailer',
+      parentId: retailer.id,
+    });
+    const catalogue = await createProducts(tx, DEMO_ORG_ID, DEMO_PRODUCTS);
+    const day = 86_400_000;
+    for (const [index, c] of DEMO_CUSTOMERS.entries()) {
+      await createCustomerWithLoan(tx, {
+        orgId: DEMO_ORG_ID,
+        retailerId: retailer.id,
+        product: catalogue[c.product]!,
+        firstName: c.firstName,
+        lastName: c.lastName,
+        mobile: c.mobile,
+        status: c.status,
+        isEnrolled: c.isEnrolled ?? false,
+        isLocked: c.isLocked ?? false,
+        createdAt: new Date(Date.now() - (DEMO_CUSTOMERS.length - index) * 7 * day),
+      });
+    }
+
+    await createOrganization(tx, {
+      id: SECOND_ORG_ID,
+      name: 'Shree Finance',
+      companyName: 'Shree Device Finance LLP',
+      theme: { primaryColor: '#6a1b9a', secondaryColor: '#00897b', logoUrl: null },
+      mainLayout: 'compact',
+    });
+    const second = await createUser(tx, {
+      orgId: SECOND_ORG_ID,
+      mobile: SECOND_RETAILER_MOBILE,
+      name: 'Shree Telecom',
+    });
+    const secondCatalogue = await createProducts(tx, SECOND_ORG_ID, DEMO_PRODUCTS.slice(0, 3));
+    await createCustomerWithLoan(tx, {
+      orgId: SECOND_ORG_ID,
+      retailerId: second.id,
+      product: secondCatalogue[0]!,
+      firstName: 'Kiran',
+      lastName: 'Desai',
+      mobile: '+919822222201',
+      status: 1,
+      isEnrolled: true,
+    });
+  });
+  log?.info(`seeded demo organisation ${DEMO_ORG_ID}; retailer mobile ${DEMO_RETAILER_MOBILE}`);
+};

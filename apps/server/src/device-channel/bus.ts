@@ -1,0 +1,8 @@
+/** Publishes commands to devices and delivers device events to the server (design §5). */
+export type DeviceBus = {
+  /** Publishes with QoS 1; resolves once the broker has taken the message. */
+  publish: (topic: string, payload: string) => Promise<void>;
+  /** Registers the handler for every device event (topic `kisht/v1/d/+/evt`). */
+  subscribeEvents: (handler: (topic: string, payload: Buffer) => Promise<void>) => Promise<void>;
+  close: () => Promise<void>;
+};

@@ -1,0 +1,19 @@
+import { mkdirSync } from 'node:fs';
+import { buildApp } from './app';
+import { loadConfig } from './config';
+
+/** Starts Kisht: `npm start` from the repository root (README). */
+const config = loadConfig();
+if (!config.DATABASE_URL && !config.PGLITE_DATA_DIR.startsWith('memory://')) {
+  mkdirSync(config.PGLITE_DATA_DIR, { recursive: true });
+}
+const app = await buildApp(config);
+const shutdown = async (signal: string) => {
+  app.log.info(`${signal} received, shutting down`);
+  await app.close();
+  process.exit(0);
+};
+process.once('SIGINT', () => void shutdown('SIGINT'));
+process.once('SIGTERM', () => void shutdown('SIGTERM'));
+await app.listen({ host: config.HOST, port: config.PORT });
+app.log.info(`Kisht is serving on http://localhost:${config.PORT} (API docs at /docs)`);

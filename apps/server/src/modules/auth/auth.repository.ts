@@ -1,0 +1,74 @@
+import { and, desc, eq, gt, isNull } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { otpChallenges, sessions, users } from '../../db/schema';
+
+export const findUserByMobile = async (db: DbOrTx, orgId: number, mobile: string) => {
+  const rows = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.orgId, orgId), eq(users.mobile, mobile)))
+    .orderBy(users.id)
+    .limit(1);
+  return rows[0] ?? null;
+};
+
+export const findUserById = async (db: DbOrTx, id: number) => {
+  const rows = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return rows[0] ?? null;
+};
+
+export const findLatestOtp = async (db: DbOrTx, orgId: number, mobile: string, purpose: string) => {
+  const rows = await db
+    .select()
+    .from(otpChallenges)
+    .where(
+      and(
+        eq(otpChallenges.orgId, orgId),
+        eq(otpChallenges.mobile, mobile),
+        eq(otpChallenges.purpose, purpose),
+      ),
+    )
+    .orderBy(desc(otpChallenges.createdAt), desc(otpChallenges.id))
+    .limit(1);
+  return rows[0] ?? null;
+};
+
+export const insertOtp = async (db: DbOrTx, row: typeof otpChallenges.$inferInsert) => {
+  await db.insert(otpChallenges).values(row);
+};
+
+export const recordOtpAttempt = async (db: DbOrTx, id: number, attempts: number) => {
+  await db.update(otpChallenges).set({ attempts }).where(eq(otpChallenges.id, id));
+};
+
+/** Marks an OTP used; returns false when another request consumed it first. */
+export const consumeOtp = async (db: DbOrTx, id: number): Promise<boolean> => {
+  const rows = await db
+    .update(otpChallenges)
+    .set({ consumedAt: new Date() })
+    .where(and(eq(otpChallenges.id, id), isNull(otpChallenges.consumedAt)))
+    .returning({ id: otpChallenges.id });
+  return rows.length === 1;
+};
+
+export const insertSession = async (db: DbOrTx, row: typeof sessions.$inferInsert) => {
+  await db.insert(sessions).values(row);
+};
+
+export const findLiveSession = async (db: DbOrTx, id: string) => {
+  const rows = await db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, id), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())))
+    .limit(1);
+  return rows[0] ?? null;
+};
+
+export const touchSession = async (db: DbOrTx, id: string) => {
+  await db.update(sessions).set({ lastSeenAt: new Date() }).where(eq(sessions.id, id));
+};
+
+export const revokeSession = async (db: DbOrTx, id: string) => {
+  await db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, id));
+};

@@ -1,0 +1,19 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { products } from '../../db/schema';
+
+export const listProducts = (db: DbOrTx, orgId: number) =>
+  db
+    .select()
+    .from(products)
+    .where(eq(products.orgId, orgId))
+    .orderBy(asc(products.brand), asc(products.name));
+
+export const findProduct = async (db: DbOrTx, orgId: number, id: number) => {
+  const rows = await db
+    .select()
+    .from(products)
+    .where(and(eq(products.orgId, orgId), eq(products.id, id)))
+    .limit(1);
+  return rows[0] ?? null;
+};

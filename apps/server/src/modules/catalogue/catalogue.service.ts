@@ -1,0 +1,21 @@
+import type { TProduct } from '@kisht/domain/catalogue/catalogue.schema';
+import type { DbOrTx } from '../../db/client';
+import type { TActor } from '../../lib/actor';
+import * as repo from './catalogue.repository';
+
+const toProduct = (row: Awaited<ReturnType<typeof repo.listProducts>>[number]): TProduct => ({
+  id: row.id,
+  brand: row.brand,
+  name: row.name,
+  pricePaise: row.pricePaise,
+});
+
+/** The actor's organisation's catalogue, by brand then model. */
+export const listProducts = async (db: DbOrTx, actor: TActor): Promise<TProduct[]> =>
+  (await repo.listProducts(db, actor.orgId)).map(toProduct);
+
+/** One product of the actor's organisation, or null (another organisation's id included). */
+export const findProduct = async (db: DbOrTx, actor: TActor, id: number): Promise<TProduct | null> => {
+  const row = await repo.findProduct(db, actor.orgId, id);
+  return row ? toProduct(row) : null;
+};

@@ -1,0 +1,110 @@
+import { zEnvelope } from '@kisht/domain/common/envelope';
+import {
+  ZCreateCustomerRequest,
+  ZCustomerDetails,
+  ZCustomerIdQuery,
+  ZCustomerListQuery,
+  ZCustomerPage,
+  ZEnrolmentQr,
+} from '@kisht/domain/customers/customers.schema';
+import { paths } from '@kisht/domain/paths';
+import { ZDashboard } from '@kisht/domain/stats/stats.schema';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { publicBaseUrl } from '../../lib/base-url';
+import type { AppContext } from '../../lib/context';
+import { ok } from '../../lib/envelope';
+import { requireSession } from '../../plugins/auth';
+import { issueEnrolmentQr } from '../enrolment/enrolment.service';
+import {
+  createCustomer,
+  findCustomerForActor,
+  getCustomerDetails,
+  getDashboard,
+  listCustomers,
+} from './customers.service';
+
+export const customersRoutes = async (app: FastifyInstance, ctx: AppContext) => {
+  requireSession(app, ctx);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    paths.customers.list,
+    {
+      schema: {
+        tags: ['customers'],
+        summary: 'Customers of the retailer (and their mini-retailers), newest first',
+        querystring: ZCustomerListQuery,
+        response: { 200: zEnvelope(ZCustomerPage) },
+      },
+    },
+    async (request) => ok(await listCustomers(ctx.db, { actor: request.actor, query: request.query })),
+  );
+
+  r.post(
+    paths.customers.create,
+    {
+      schema: {
+        tags: ['customers'],
+        summary: 'Add a customer, their phone and EMI schedule (status inactive)',
+        body: ZCreateCustomerRequest,
+        response: { 200: zEnvelope(ZCustomerDetails) },
+      },
+    },
+    async (request) => {
+      const id = await createCustomer(ctx.db, { actor: request.actor, request: request.body });
+      return ok(await getCustomerDetails(ctx.db, request.actor, id), 'Customer added');
+    },
+  );
+
+  r.get(
+    paths.customers.details,
+    {
+      schema: {
+        tags: ['customers'],
+        summary: 'A customer with loan, EMI schedule and device state',
+        querystring: ZCustomerIdQuery,
+        response: { 200: zEnvelope(ZCustomerDetails) },
+      },
+    },
+    async (request) => ok(await getCustomerDetails(ctx.db, request.actor, request.query.customer_id)),
+  );
+
+  r.get(
+    paths.customers.qrCode,
+    {
+      schema: {
+        tags: ['customers'],
+        summary: 'Enrolment QR (Android provisioning JSON with a one-time token) for an inactive customer',
+        querystring: ZCustomerIdQuery,
+        response: { 200: zEnvelope(ZEnrolmentQr) },
+      },
+    },
+    async (request) => {
+      const { customer, device } = await findCustomerForActor(
+        ctx.db,
+        request.actor,
+        request.query.customer_id,
+      );
+      const qr = await issueEnrolmentQr(ctx, {
+        actor: request.actor,
+        device,
+        customerStatus: customer.status,
+        baseUrl: publicBaseUrl(ctx.config, request),
+      });
+      return ok(qr);
+    },
+  );
+
+  r.get(
+    paths.stats.dashboard,
+    {
+      schema: {
+        tags: ['stats'],
+        summary: 'Customer counts by status',
+        response: { 200: zEnvelope(ZDashboard) },
+      },
+    },
+    async (request) => ok(await getDashboard(ctx.db, request.actor)),
+  );
+};

@@ -1,0 +1,16 @@
+import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
+import type { DbOrTx } from '../../db/client';
+import type { TActor } from '../../lib/actor';
+import { findChildRetailerIds } from './users.repository';
+
+/**
+ * The retailer ids whose customers the actor may see (design §6 scoping): a retailer sees their own
+ * and their mini-retailers'; a mini-retailer sees their own. Customers (user type) are refused
+ * here with FORBIDDEN: they use their own routes.
+ */
+export const visibleRetailerIds = async (db: DbOrTx, actor: TActor): Promise<number[]> => {
+  if (actor.userType === 'retailer')
+    return [actor.userId, ...(await findChildRetailerIds(db, actor.orgId, actor.userId))];
+  if (actor.userType === 'miniretailer') return [actor.userId];
+  throw new AppError(AppErrorCode.FORBIDDEN, 'Only retailers can do this');
+};
