@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
+import { queryRows } from '../../db/client';
 import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, SECOND_RETAILER_MOBILE } from '../../db/seed/seed';
 import { bearer, createTestApp, type TestApp } from '../../test/harness';
 
@@ -13,7 +14,7 @@ const requestOtp = (payload: Record<string, unknown>) =>
 const verify = (payload: Record<string, unknown>) =>
   t.app.inject({ method: 'POST', url: '/api/auth/verifyOtpAuth', payload });
 const otpRows = async () =>
-  Number((await t.app.ctx.db.execute(sql`select count(*)::int as n from otp_challenges`)).rows[0]!.n);
+  Number((await queryRows(t.app.ctx.db, sql`select count(*)::int as n from otp_challenges`))[0]!.n);
 
 describe('OTP login', () => {
   it('sends an OTP, shows it as devOtp outside production, and opens a session', async () => {
@@ -36,7 +37,7 @@ describe('OTP login', () => {
   it('stores only a hash of the OTP', async () => {
     t = await createTestApp();
     const devOtp = (await requestOtp({ orgId: DEMO_ORG_ID, mobile: '9876543210' })).json().data.devOtp;
-    const rows = (await t.app.ctx.db.execute(sql`select code_hash from otp_challenges`)).rows;
+    const rows = await queryRows(t.app.ctx.db, sql`select code_hash from otp_challenges`);
     expect(rows).toHaveLength(1);
     expect(String(rows[0]!.code_hash)).not.toContain(devOtp);
   });
