@@ -1,0 +1,148 @@
+import { paths } from '@kisht/domain/paths';
+import { sql } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { queryRows } from '../../db/client';
+import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, SECOND_ORG_ID, SECOND_RETAILER_MOBILE } from '../../db/seed/seed';
+import { apiGet, apiPost, customerBody } from '../../test/fixtures';
+import { createTestApp, type TestApp } from '../../test/harness';
+
+let t: TestApp;
+let retailer: string;
+
+beforeEach(async () => {
+  t = await createTestApp();
+  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const enrol = (payload: Record<string, unknown>) =>
+  t.app
+    .inject({ method: 'POST', url: paths.devices.enrol, payload })
+    .then((r) => ({ status: r.statusCode, body: r.json() }));
+
+/** Adds a customer and issues their QR; returns ids, IMEIs and the one-time token. */
+const newCustomerWithToken = async () => {
+  const productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id;
+  const body = customerBody(productId);
+  const customer = (await apiPost(t, retailer, paths.customers.create, body)).body.data;
+  const qr = (await apiGet(t, retailer, `${paths.customers.qrCode}?customer_id=${customer.id}`)).body.data;
+  const token = JSON.parse(qr.payload)['android.app.extra.PROVISIONING_ADMIN_EXTRAS_BUNDLE'][
+    'in.kisht.ENROLMENT_TOKEN'
+  ];
+  return { customerId: customer.id as number, imei1: body.imei1, imei2: body.imei2, token: token as string };
+};
+
+const commandRows = async () =>
+  queryRows<{ name: string; state: string }>(
+    t.app.ctx.db,
+    sql`select name, state from device_commands order by created_at, id`,
+  );
+
+describe('device enrolment', () => {
+  it('enrols with the token and matching IMEIs (either order), making the customer installed', async () => {
+    const c = await newCustomerWithToken();
+    const response = await enrol({ token: c.token, imei1: c.imei2, imei2: c.imei1 });
+    expect(response.status).toBe(200);
+    expect(response.body.data).toMatchObject({
+      deviceId: expect.any(String),
+      deviceSecret: expect.any(String),
+      mqttUrl: expect.stringMatching(/^ws:\/\/.+\/mqtt$/),
+      cmdTopic: `kisht/v1/d/${response.body.data.deviceId}/cmd`,
+    });
+    const details = await apiGet(t, retailer, `${paths.customers.details}?customer_id=${c.customerId}`);
+    expect(details.body.data.status).toBe(1);
+    expect(details.body.data.device.enrolledAt).not.toBeNull();
+
+    const again = await enrol({ token: c.token, imei1: c.imei1, imei2: c.imei2 });
+    expect(again.status).toBe(400);
+    expect(again.body.code).toBe('ENROLMENT_TOKEN_INVALID');
+  });
+
+  it('refuses other IMEIs with 409 and leaves the customer inactive', async () => {
+    const c = await newCustomerWithToken();
+    const response = await enrol({ token: c.token, imei1: c.imei1, imei2: '490154203237518' });
+    expect(response.status).toBe(409);
+    expect(response.body.code).toBe('ENROLMENT_IMEI_MISMATCH');
+    const details = await apiGet(t, retailer, `${paths.customers.details}?customer_id=${c.customerId}`);
+    expect(details.body.data.status).toBe(0);
+  });
+
+  it.each([
+    [{ imei1: 'x' }, 'imei1'],
+    [{ token: 'short' }, 'token'],
+    [{ imei2: undefined }, 'imei2'],
+  ])('refuses %o naming %s', async (override, field) => {
+    const c = await newCustomerWithToken();
+    const response = await enrol({ token: c.token, imei1: c.imei1, imei2: c.imei2, ...override });
+    expect(response.status).toBe(400);
+    expect(response.body.fields.map((f: { field: string }) => f.field)).toContain(field);
+    const details = await apiGet(t, retailer, `${paths.customers.details}?customer_id=${c.customerId}`);
+    expect(details.body.data.device.enrolledAt).toBeNull();
+  });
+
+  it('refuses an expired token', async () => {
+    const c = await newCustomerWithToken();
+    await t.app.ctx.db.execute(sql`update devices set enrolment_expires_at = now() - interval '1 minute'`);
+    expect((await enrol({ token: c.token, imei1: c.imei1, imei2: c.imei2 })).body.code).toBe(
+      'ENROLMENT_TOKEN_INVALID',
+    );
+  });
+});
+
+describe('lock and unlock', () => {
+  it('queues a command row, shows it pending, and supersedes a pending opposite', async () => {
+    const c = await newCustomerWithToken();
+    await enrol({ token: c.token, imei1: c.imei1, imei2: c.imei2 });
+
+    const lock = await apiPost(t, retailer, paths.devices.lock, { customer_id: c.customerId });
+    expect(lock.status).toBe(200);
+    expect(lock.body.data).toMatchObject({ name: 'lock', state: 'sent' }); // published to the broker's session
+    const repeat = await apiPost(t, retailer, paths.devices.lock, { customer_id: c.customerId });
+    expect(repeat.body.data.id).toBe(lock.body.data.id); // no duplicate while one is pending
+
+    const details = await apiGet(t, retailer, `${paths.customers.details}?customer_id=${c.customerId}`);
+    expect(details.body.data.device.pendingCommand).toMatchObject({ id: lock.body.data.id, name: 'lock' });
+
+    const unlock = await apiPost(t, retailer, paths.devices.unlock, { customer_id: c.customerId });
+    expect(unlock.body.data.name).toBe('unlock');
+    expect(await commandRows()).toEqual([
+      { name: 'lock', state: 'cancelled' },
+      { name: 'unlock', state: 'sent' },
+    ]);
+    const audit = await queryRows(
+      t.app.ctx.db,
+      sql`select action from audit_log where action like 'device.%' order by id`,
+    );
+    expect(audit.map((a) => a.action)).toEqual(['device.enrol', 'device.lock', 'device.unlock']);
+  });
+
+  it('refuses a phone that has not enrolled', async () => {
+    const c = await newCustomerWithToken();
+    const response = await apiPost(t, retailer, paths.devices.lock, { customer_id: c.customerId });
+    expect(response.status).toBe(409);
+    expect(response.body.code).toBe('DEVICE_NOT_ENROLLED');
+    expect(await commandRows()).toEqual([]);
+  });
+
+  it('refuses bad input naming the field and another tenant with 404, writing nothing', async () => {
+    const bad = await apiPost(t, retailer, paths.devices.lock, { customer_id: 'abc' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fields[0].field).toBe('customer_id');
+    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+    const foreign = (await apiGet(t, other, paths.customers.list)).body.data.items[0].id;
+    const response = await apiPost(t, retailer, paths.devices.unlock, { customer_id: foreign });
+    expect(response.status).toBe(404);
+    expect(await commandRows()).toEqual([]);
+  });
+
+  it('answers 511 without a session', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: paths.devices.lock,
+      payload: { customer_id: 1 },
+    });
+    expect(response.statusCode).toBe(511);
+  });
+});
