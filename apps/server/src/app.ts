@@ -45,7 +45,16 @@ const defaultWebDist = () => resolve(fileURLToPath(new URL('../../web/dist', imp
  */
 export const buildApp = async (config: TConfig, options: BuildAppOptions = {}): Promise<KishtApp> => {
   const app = Fastify({
-    logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
+    logger:
+      config.LOG_LEVEL === 'silent'
+        ? false
+        : {
+            level: config.LOG_LEVEL,
+            // People read development logs (the dev OTP line among them); production logs stay JSON.
+            ...(config.NODE_ENV === 'development'
+              ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } }
+              : {}),
+          },
     trustProxy: true,
     bodyLimit: 6 * 1024 * 1024,
   });
