@@ -12,7 +12,7 @@ export const commandMessage = (command: CommandRow): { topic: string; payload: s
   const message: TCommandMessage = {
     v: PROTOCOL_VERSION,
     id: command.id,
-    name: command.name as TCommandMessage['name'],
+    name: command.name,
     args: command.args,
     issuedAt: command.createdAt.toISOString(),
   };

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { COMMAND_NAMES } from '../common/enums';
 
 /**
  * The device channel wire format (design §5, docs/device-protocol.md). Server → device messages go
  * to `cmdTopic(deviceId)`, device → server events to `evtTopic(deviceId)`, both QoS 1, JSON.
  */
 export const PROTOCOL_VERSION = 1;
+/** Every message of the device channel is published with QoS 1 (at least once). */
+export const PROTOCOL_QOS = 1;
 
 /** Topic the device subscribes to for commands. */
 export const cmdTopic = (deviceId: string) => `kisht/v1/d/${deviceId}/cmd`;
@@ -17,11 +18,15 @@ export const deviceIdFromTopic = (topic: string): string | null => {
   return match ? match[1]! : null;
 };
 
-/** A command message. `id` is a UUIDv7; a device applies each id at most once. */
+/**
+ * A command message. `id` is a UUIDv7; a device applies each id at most once. `name` is one of
+ * COMMAND_NAMES today, but devices must accept any name and answer an unknown one with a failed
+ * ack, so an older device never leaves a newer command pending forever.
+ */
 export const ZCommandMessage = z.object({
   v: z.literal(PROTOCOL_VERSION),
   id: z.string().uuid(),
-  name: z.enum(COMMAND_NAMES),
+  name: z.string().min(1),
   args: z.record(z.string(), z.unknown()).default({}),
   /** ISO 8601 UTC. */
   issuedAt: z.string(),
