@@ -52,7 +52,12 @@ export const buildApp = async (config: TConfig, options: BuildAppOptions = {}): 
             level: config.LOG_LEVEL,
             // People read development logs (the dev OTP line among them); production logs stay JSON.
             ...(config.NODE_ENV === 'development'
-              ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } }
+              ? {
+                  transport: {
+                    target: 'pino-pretty',
+                    options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' },
+                  },
+                }
               : {}),
           },
     trustProxy: true,

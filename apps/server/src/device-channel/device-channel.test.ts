@@ -1,0 +1,147 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DeviceAgent } from '@kisht/device-agent/agent';
+import { paths } from '@kisht/domain/paths';
+import { sql } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { queryRows } from '../db/client';
+import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../db/seed/seed';
+import { apiGet, apiPost, customerBody } from '../test/fixtures';
+import { bearer, createTestApp, type TestApp } from '../test/harness';
+
+/**
+ * The real reference agent against the real server and its embedded broker over WebSocket at
+ * /mqtt (design §5): enrolment, lock/unlock with acknowledgements, offline delivery, apply-once.
+ */
+let t: TestApp;
+let retailer: string;
+let stateDir: string;
+let agents: DeviceAgent[];
+
+beforeEach(async () => {
+  t = await createTestApp();
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+  stateDir = mkdtempSync(join(tmpdir(), 'kisht-agent-'));
+  agents = [];
+});
+afterEach(async () => {
+  for (const agent of agents) await agent.stop();
+  await t.close();
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+const details = async (customerId: number) =>
+  (await apiGet(t, retailer, `${paths.customers.details}?customer_id=${customerId}`)).body.data;
+
+const waitUntil = async (check: () => Promise<boolean>, timeoutMs = 10_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('condition not met in time');
+};
+
+/** Adds a customer, fetches their QR through the API and enrols an agent with it. */
+const enrolAgent = async () => {
+  const productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id;
+  const body = customerBody(productId);
+  const customerId = (await apiPost(t, retailer, paths.customers.create, body)).body.data.id as number;
+  // Over real HTTP, so the QR carries the listening server's own URL.
+  const address = t.app.server.address() as AddressInfo;
+  const response = await fetch(
+    `http://127.0.0.1:${address.port}${paths.customers.qrCode}?customer_id=${customerId}`,
+    {
+      headers: bearer(retailer),
+    },
+  );
+  const qr = (await response.json()).data;
+  const statePath = join(stateDir, `${customerId}.json`);
+  const agent = await DeviceAgent.enrol({ qr: qr.payload, imei1: body.imei1, imei2: body.imei2, statePath });
+  agents.push(agent);
+  await agent.start();
+  return { agent, customerId, statePath };
+};
+
+const commandStates = (customerId: number) =>
+  queryRows<{ name: string; state: string; delivery_attempts: number }>(
+    t.app.ctx.db,
+    sql`select c.name, c.state, c.delivery_attempts from device_commands c join devices d on d.id = c.device_id
+        where d.customer_id = ${customerId} order by c.created_at, c.id`,
+  );
+
+describe('device channel with the reference agent', () => {
+  it('enrols over the QR, then locks and unlocks with acknowledgements', async () => {
+    const { agent, customerId } = await enrolAgent();
+    expect((await details(customerId)).status).toBe(1);
+    await waitUntil(async () => (await details(customerId)).device.isOnline);
+
+    const lock = await apiPost(t, retailer, paths.devices.lock, { customer_id: customerId });
+    expect(lock.status).toBe(200);
+    await agent.waitForLockState(true);
+    await waitUntil(async () => (await details(customerId)).device.pendingCommand === null);
+    const locked = await details(customerId);
+    expect(locked.lockStatus).toBe(1);
+    expect(locked.device.lockStatus).toBe(1);
+
+    await apiPost(t, retailer, paths.devices.unlock, { customer_id: customerId });
+    await agent.waitForLockState(false);
+    await waitUntil(async () => (await details(customerId)).lockStatus === 0);
+    await waitUntil(async () => (await commandStates(customerId)).every((c) => c.state === 'done'));
+    expect((await commandStates(customerId)).map((c) => c.name)).toEqual(['lock', 'unlock']);
+  });
+
+  it('delivers a lock queued while the phone was off once it comes back, applied once', async () => {
+    const { agent, customerId, statePath } = await enrolAgent();
+    await agent.stop();
+    await waitUntil(async () => !(await details(customerId)).device.isOnline);
+
+    const lock = await apiPost(t, retailer, paths.devices.lock, { customer_id: customerId });
+    expect(lock.body.data.state).toBe('sent');
+    const pending = await details(customerId);
+    expect(pending.device.pendingCommand).toMatchObject({ name: 'lock' });
+    expect(pending.lockStatus).toBe(0);
+
+    const again = await DeviceAgent.load({ statePath });
+    agents.push(again);
+    const outcomes: string[] = [];
+    again.on('command', (outcome) => outcomes.push(`${outcome.name}:${outcome.result}`));
+    await again.start();
+    await again.waitForLockState(true);
+    await waitUntil(async () => (await details(customerId)).lockStatus === 1);
+    await waitUntil(async () => (await commandStates(customerId))[0]?.state === 'done');
+    // The broker's persistent session delivers it, and hello may re-send it: applied exactly once.
+    expect(outcomes.filter((o) => o === 'lock:done')).toHaveLength(1);
+    expect(outcomes.every((o) => o.startsWith('lock:'))).toBe(true);
+  });
+
+  it('re-sends pending commands on hello when the broker lost the session', async () => {
+    const { agent, customerId, statePath } = await enrolAgent();
+    await agent.stop();
+    // A command row that never reached the broker (e.g. the publish failed): still queued.
+    const device = (await details(customerId)).device;
+    await t.app.ctx.db.execute(
+      sql`insert into device_commands (id, org_id, device_id, name, state) values ('019a0000-0000-7000-8000-000000000001', ${DEMO_ORG_ID}, ${device.id}, 'lock', 'queued')`,
+    );
+    const again = await DeviceAgent.load({ statePath });
+    agents.push(again);
+    await again.start();
+    await again.waitForLockState(true);
+    await waitUntil(async () => (await commandStates(customerId))[0]?.state === 'done');
+  });
+
+  it('refuses a device that presents a wrong secret', async () => {
+    const { agent, statePath } = await enrolAgent();
+    await agent.stop();
+    const { readFileSync, writeFileSync } = await import('node:fs');
+    const state = JSON.parse(readFileSync(statePath, 'utf8'));
+    state.credentials.deviceSecret = 'not-the-secret';
+    writeFileSync(statePath, JSON.stringify(state));
+    const impostor = await DeviceAgent.load({ statePath });
+    agents.push(impostor);
+    await expect(impostor.start()).rejects.toThrow();
+  });
+});
