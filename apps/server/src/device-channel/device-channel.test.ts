@@ -58,7 +58,7 @@ const enrolAgent = async () => {
       headers: bearer(retailer),
     },
   );
-  const qr = (await response.json()).data;
+  const qr = ((await response.json()) as { data: { payload: string } }).data;
   const statePath = join(stateDir, `${customerId}.json`);
   const agent = await DeviceAgent.enrol({ qr: qr.payload, imei1: body.imei1, imei2: body.imei2, statePath });
   agents.push(agent);
