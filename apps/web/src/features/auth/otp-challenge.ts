@@ -1,0 +1,51 @@
+import type { TLoginWithOtpResponse } from '@kisht/domain/auth/auth.schema';
+
+/**
+ * An OTP sent to a mobile number, carried from the login screen to the OTP screen. Kept in
+ * sessionStorage as well as router state, so reloading the OTP screen does not lose it.
+ */
+export type TOtpChallenge = {
+  /** E.164 mobile the OTP went to. */
+  mobile: string;
+  /** The OTP itself, only outside production (dev banner). */
+  devOtp: string | null;
+  /** Epoch ms before which another OTP may not be requested. */
+  resendAt: number;
+};
+
+const STORAGE_KEY = 'kisht.otpChallenge';
+
+export const toOtpChallenge = (mobile: string, response: TLoginWithOtpResponse): TOtpChallenge => ({
+  mobile,
+  devOtp: response.devOtp ?? null,
+  resendAt: Date.now() + response.resendAfterSeconds * 1000,
+});
+
+export const saveOtpChallenge = (challenge: TOtpChallenge): void => {
+  window.sessionStorage.setItem(STORAGE_KEY, JSON.stringify(challenge));
+};
+
+const isOtpChallenge = (value: unknown): value is TOtpChallenge => {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Record<string, unknown>;
+  return (
+    typeof candidate.mobile === 'string' &&
+    (candidate.devOtp === null || typeof candidate.devOtp === 'string') &&
+    typeof candidate.resendAt === 'number'
+  );
+};
+
+/** The challenge from router state, else from sessionStorage, else null. */
+export const readOtpChallenge = (routerState: unknown): TOtpChallenge | null => {
+  if (isOtpChallenge(routerState)) return routerState;
+  try {
+    const stored: unknown = JSON.parse(window.sessionStorage.getItem(STORAGE_KEY) ?? 'null');
+    return isOtpChallenge(stored) ? stored : null;
+  } catch {
+    return null;
+  }
+};
+
+export const clearOtpChallenge = (): void => {
+  window.sessionStorage.removeItem(STORAGE_KEY);
+};

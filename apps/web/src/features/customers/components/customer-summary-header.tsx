@@ -1,0 +1,37 @@
+import type { TCustomerListItem } from '@kisht/domain/customers/customers.schema';
+import Avatar from '@mui/material/Avatar';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { CustomerStatusChip } from '../../../components/customer-status-chip';
+import { formatMobile } from '../../../lib/format';
+
+type TCustomerSummaryHeaderProps = {
+  customer: Pick<TCustomerListItem, 'firstName' | 'lastName' | 'mobile' | 'status' | 'productName'>;
+};
+
+/** Who the screen is about: avatar, name, status, mobile and product. */
+export const CustomerSummaryHeader = ({ customer }: TCustomerSummaryHeaderProps) => (
+  <Card>
+    <CardContent>
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+        <Avatar sx={{ width: 52, height: 52, bgcolor: 'primary.main', fontSize: 22 }}>
+          {customer.firstName.charAt(0).toUpperCase()}
+        </Avatar>
+        <Stack sx={{ minWidth: 0, flex: 1 }} spacing={0.5}>
+          <Typography variant="h6" component="h2" noWrap data-testid="customer-name">
+            {customer.firstName} {customer.lastName}
+          </Typography>
+          <Typography variant="body2" color="textSecondary" noWrap>
+            {formatMobile(customer.mobile)}
+          </Typography>
+          <Typography variant="body2" color="textSecondary" noWrap>
+            {customer.productName}
+          </Typography>
+        </Stack>
+        <CustomerStatusChip status={customer.status} />
+      </Stack>
+    </CardContent>
+  </Card>
+);

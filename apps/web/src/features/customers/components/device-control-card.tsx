@@ -1,0 +1,214 @@
+import { LockStatus } from '@kisht/domain/common/enums';
+import { deriveLockDisplay } from '@kisht/domain/devices/devices.rules';
+import type { TDeviceCommand, TDeviceSummary } from '@kisht/domain/devices/devices.schema';
+import LockIcon from '@mui/icons-material/Lock';
+import LockOpenIcon from '@mui/icons-material/LockOpen';
+import QrCode2Icon from '@mui/icons-material/QrCode2';
+import Alert from '@mui/material/Alert';
+import Avatar from '@mui/material/Avatar';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { enqueueSnackbar } from 'notistack';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { formatDateTime } from '../../../lib/format';
+import { useLockDeviceMutation, useUnlockDeviceMutation } from '../customers-api';
+
+type TLockAction = 'lock' | 'unlock';
+
+/** States in which a command has ended without being applied. */
+const UNAPPLIED_STATES: readonly TDeviceCommand['state'][] = ['failed', 'cancelled', 'expired'];
+
+type TDeviceControlCardProps = {
+  customerId: number;
+  device: TDeviceSummary;
+  /** When the device data shown was fetched (epoch ms), to judge a command's outcome. */
+  fetchedAt: number;
+  /** Opens the enrolment QR, offered while the phone has not enrolled. */
+  onShowEnrolmentQr?: (() => void) | undefined;
+};
+
+/** A command this screen sent and is waiting to see the outcome of. */
+type TAwaitedCommand = { action: TLockAction; sentAt: number };
+
+/**
+ * The device card of customer_details: the lock display (reported state plus pending command, via
+ * deriveLockDisplay), last seen, and Lock / Unlock with confirmation. The page polls while a
+ * command is pending; when it clears and the reported state is not what was asked, this says so.
+ */
+export const DeviceControlCard = ({
+  customerId,
+  device,
+  fetchedAt,
+  onShowEnrolmentQr,
+}: TDeviceControlCardProps) => {
+  const { t } = useTranslation();
+  const [lockDevice, lockState] = useLockDeviceMutation();
+  const [unlockDevice, unlockState] = useUnlockDeviceMutation();
+  const [dialogAction, setDialogAction] = useState<TLockAction>('lock');
+  const [isDialogOpen, setIsDialogOpen] = useState(false);
+  const awaitedRef = useRef<TAwaitedCommand | null>(null);
+
+  const display = deriveLockDisplay(device);
+  const isLocked = device.lockStatus === LockStatus.LOCKED;
+  const hasPendingCommand = device.pendingCommand !== null;
+  const isEnrolled = device.enrolledAt !== null;
+  const isSending = lockState.isLoading || unlockState.isLoading;
+  const canSendCommand = isEnrolled && !hasPendingCommand && !isSending;
+  const action: TLockAction = isLocked ? 'unlock' : 'lock';
+
+  // Once data fetched after the command shows nothing pending, the reported state is the outcome.
+  useEffect(() => {
+    const awaited = awaitedRef.current;
+    if (!awaited || hasPendingCommand || fetchedAt <= awaited.sentAt) return;
+    awaitedRef.current = null;
+    const wanted = awaited.action === 'lock' ? LockStatus.LOCKED : LockStatus.UNLOCKED;
+    if (device.lockStatus !== wanted) {
+      enqueueSnackbar(t('device.commandNotConfirmed'), { variant: 'error' });
+    }
+  }, [hasPendingCommand, fetchedAt, device.lockStatus, t]);
+
+  const askToConfirm = (requested: TLockAction) => {
+    setDialogAction(requested);
+    setIsDialogOpen(true);
+  };
+
+  const handleConfirm = async () => {
+    const send = dialogAction === 'lock' ? lockDevice : unlockDevice;
+    const result = await send({ customer_id: customerId });
+    setIsDialogOpen(false);
+    if (!result.data) return;
+    const command = result.data;
+    if (UNAPPLIED_STATES.includes(command.state)) {
+      enqueueSnackbar(
+        t('device.commandFailed', { error: command.error ?? t(`commandState.${command.state}`) }),
+        {
+          variant: 'error',
+        },
+      );
+      return;
+    }
+    awaitedRef.current = { action: dialogAction, sentAt: Date.now() };
+    enqueueSnackbar(dialogAction === 'lock' ? t('device.lockSent') : t('device.unlockSent'), {
+      variant: 'info',
+    });
+  };
+
+  const stateIcon = hasPendingCommand ? (
+    <CircularProgress size={24} color="inherit" aria-hidden="true" />
+  ) : isLocked ? (
+    <LockIcon />
+  ) : (
+    <LockOpenIcon />
+  );
+
+  return (
+    <Card data-testid="device-card">
+      <CardContent>
+        <Stack spacing={2}>
+          <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+            <Avatar
+              sx={{
+                width: 52,
+                height: 52,
+                bgcolor: hasPendingCommand ? 'warning.main' : isLocked ? 'error.main' : 'success.main',
+              }}
+            >
+              {stateIcon}
+            </Avatar>
+            <Stack sx={{ flex: 1, minWidth: 0 }}>
+              <Typography variant="caption" color="textSecondary">
+                {t('device.lockState')}
+              </Typography>
+              <Typography variant="h6" component="p" data-testid="lock-state" aria-live="polite">
+                {t(`lockDisplay.${display}`)}
+              </Typography>
+              <Typography variant="body2" color="textSecondary" data-testid="device-last-seen">
+                {device.lastSeenAt
+                  ? t('device.lastSeen', { time: formatDateTime(device.lastSeenAt) })
+                  : t('device.neverSeen')}
+              </Typography>
+            </Stack>
+            {isEnrolled ? (
+              <Chip
+                size="small"
+                color={device.isOnline ? 'success' : 'default'}
+                variant={device.isOnline ? 'filled' : 'outlined'}
+                label={device.isOnline ? t('device.online') : t('device.offline')}
+                data-testid="device-online"
+              />
+            ) : null}
+          </Stack>
+
+          {device.pendingCommand ? (
+            <Alert severity="warning" data-testid="device-pending">
+              {t('device.pending', { state: t(`commandState.${device.pendingCommand.state}`) })}
+            </Alert>
+          ) : null}
+
+          {isEnrolled ? null : (
+            <Alert severity="info" data-testid="device-not-enrolled">
+              {t('device.notEnrolled')}
+              {onShowEnrolmentQr ? (
+                <Button
+                  size="small"
+                  variant="outlined"
+                  color="info"
+                  startIcon={<QrCode2Icon />}
+                  onClick={onShowEnrolmentQr}
+                  sx={{ display: 'flex', mt: 1.5 }}
+                  data-testid="show-enrolment-qr"
+                >
+                  {t('customerDetails.showQr')}
+                </Button>
+              ) : null}
+            </Alert>
+          )}
+
+          {action === 'lock' ? (
+            <Button
+              variant="contained"
+              color="error"
+              size="large"
+              startIcon={<LockIcon />}
+              disabled={!canSendCommand}
+              onClick={() => askToConfirm('lock')}
+              data-testid="lock-button"
+            >
+              {t('device.lock')}
+            </Button>
+          ) : (
+            <Button
+              variant="contained"
+              color="success"
+              size="large"
+              startIcon={<LockOpenIcon />}
+              disabled={!canSendCommand}
+              onClick={() => askToConfirm('unlock')}
+              data-testid="unlock-button"
+            >
+              {t('device.unlock')}
+            </Button>
+          )}
+        </Stack>
+      </CardContent>
+
+      <ConfirmDialog
+        isOpen={isDialogOpen}
+        title={dialogAction === 'lock' ? t('device.confirmLockTitle') : t('device.confirmUnlockTitle')}
+        body={dialogAction === 'lock' ? t('device.confirmLockBody') : t('device.confirmUnlockBody')}
+        confirmLabel={dialogAction === 'lock' ? t('device.lock') : t('device.unlock')}
+        confirmColor={dialogAction === 'lock' ? 'error' : 'success'}
+        isBusy={isSending}
+        onConfirm={handleConfirm}
+        onClose={() => setIsDialogOpen(false)}
+      />
+    </Card>
+  );
+};

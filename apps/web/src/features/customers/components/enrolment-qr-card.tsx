@@ -1,0 +1,191 @@
+import type { TEnrolmentQr } from '@kisht/domain/customers/customers.schema';
+import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import DownloadIcon from '@mui/icons-material/Download';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { enqueueSnackbar } from 'notistack';
+import { QRCodeCanvas } from 'qrcode.react';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../../lib/format';
+
+/** On-screen QR size, CSS px: fits a 320 px-wide phone with page padding. */
+const QR_SIZE = 280;
+/** The downloaded PNG is drawn larger so each module is several whole pixels and prints sharply. */
+const QR_DOWNLOAD_SIZE = 1024;
+/** The quiet zone the QR specification requires, in modules (what includeMargin used to add). */
+const QR_MARGIN_MODULES = 4;
+
+type TEnrolmentQrCardProps = {
+  customerId: number;
+  customerName: string;
+  qr: TEnrolmentQr;
+  isRefreshing: boolean;
+  onRegenerate: () => void;
+};
+
+/** True once `expiresAt` has passed; flips by itself at that moment. */
+const useIsExpired = (expiresAt: string): boolean => {
+  const expiresAtMs = Date.parse(expiresAt);
+  const [isExpired, setIsExpired] = useState(() => expiresAtMs <= Date.now());
+  useEffect(() => {
+    const remaining = expiresAtMs - Date.now();
+    setIsExpired(remaining <= 0);
+    if (remaining <= 0) return;
+    // setTimeout's delay is a 32-bit integer; a token valid for longer just never flips here.
+    const timer = window.setTimeout(() => setIsExpired(true), Math.min(remaining, 2 ** 31 - 1));
+    return () => window.clearTimeout(timer);
+  }, [expiresAtMs]);
+  return isExpired;
+};
+
+/**
+ * The enrolment QR of customer_navigate (design §5): the provisioning payload as a QR code, with
+ * copy, PNG download, expiry and the payload text for the reference device agent.
+ */
+export const EnrolmentQrCard = ({
+  customerId,
+  customerName,
+  qr,
+  isRefreshing,
+  onRegenerate,
+}: TEnrolmentQrCardProps) => {
+  const { t } = useTranslation();
+  const downloadCanvasRef = useRef<HTMLCanvasElement>(null);
+  const payloadRef = useRef<HTMLTextAreaElement>(null);
+  const isExpired = useIsExpired(qr.expiresAt);
+
+  const copyWithSelection = (): boolean => {
+    const field = payloadRef.current;
+    if (!field) return false;
+    field.focus();
+    field.select();
+    return document.execCommand('copy');
+  };
+
+  const handleCopy = async () => {
+    try {
+      await navigator.clipboard.writeText(qr.payload);
+      enqueueSnackbar(t('enrolment.copied'), { variant: 'success' });
+    } catch {
+      // No clipboard API outside a secure context (plain http on a LAN address): select and copy.
+      const isCopied = copyWithSelection();
+      enqueueSnackbar(isCopied ? t('enrolment.copied') : t('enrolment.copyFailed'), {
+        variant: isCopied ? 'success' : 'error',
+      });
+    }
+  };
+
+  const handleDownload = () => {
+    const canvas = downloadCanvasRef.current;
+    if (!canvas) return;
+    const link = document.createElement('a');
+    link.href = canvas.toDataURL('image/png');
+    link.download = `kisht-enrolment-${customerId}.png`;
+    link.click();
+  };
+
+  const qrTitle = t('enrolment.qrTitle', { name: customerName });
+
+  return (
+    <Card>
+      <CardContent>
+        <Stack spacing={2} sx={{ alignItems: 'center' }}>
+          <Box
+            sx={{
+              p: 1,
+              bgcolor: '#ffffff',
+              borderRadius: 2,
+              border: 1,
+              borderColor: 'divider',
+              lineHeight: 0,
+              opacity: isExpired ? 0.3 : 1,
+            }}
+          >
+            <QRCodeCanvas
+              value={qr.payload}
+              size={QR_SIZE}
+              level="M"
+              marginSize={QR_MARGIN_MODULES}
+              title={qrTitle}
+              role="img"
+              aria-label={qrTitle}
+              data-testid="enrolment-qr"
+            />
+          </Box>
+          <Box sx={{ display: 'none' }} aria-hidden="true">
+            <QRCodeCanvas
+              ref={downloadCanvasRef}
+              value={qr.payload}
+              size={QR_DOWNLOAD_SIZE}
+              level="M"
+              marginSize={QR_MARGIN_MODULES}
+            />
+          </Box>
+          {isExpired ? (
+            <Alert
+              severity="warning"
+              sx={{ width: '100%' }}
+              action={
+                <Button color="inherit" size="small" onClick={onRegenerate} loading={isRefreshing}>
+                  {t('enrolment.regenerate')}
+                </Button>
+              }
+            >
+              {t('enrolment.expired')}
+            </Alert>
+          ) : (
+            <Typography variant="body2" color="textSecondary" data-testid="enrolment-expiry">
+              {t('enrolment.expiresAt', { time: formatDateTime(qr.expiresAt) })}
+            </Typography>
+          )}
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ width: '100%' }}>
+            <Button
+              variant="contained"
+              startIcon={<ContentCopyIcon />}
+              onClick={handleCopy}
+              fullWidth
+              data-testid="copy-payload"
+            >
+              {t('enrolment.copyPayload')}
+            </Button>
+            <Button
+              variant="outlined"
+              startIcon={<DownloadIcon />}
+              onClick={handleDownload}
+              fullWidth
+              data-testid="download-qr"
+            >
+              {t('enrolment.downloadQr')}
+            </Button>
+          </Stack>
+          <TextField
+            label={t('enrolment.payloadLabel')}
+            value={qr.payload}
+            multiline
+            minRows={3}
+            maxRows={8}
+            inputRef={payloadRef}
+            slotProps={{
+              input: { readOnly: true },
+              htmlInput: {
+                'data-testid': 'enrolment-payload',
+                spellCheck: false,
+                style: {
+                  fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+                  fontSize: 12,
+                },
+              },
+            }}
+          />
+        </Stack>
+      </CardContent>
+    </Card>
+  );
+};

@@ -1,0 +1,125 @@
+import { CustomerStatus } from '@kisht/domain/common/enums';
+import type { TCustomerDetails } from '@kisht/domain/customers/customers.schema';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { appPaths, CUSTOMER_ID_PARAM, parseCustomerId } from '../../../app/paths';
+import { LoadError } from '../../../components/load-error';
+import { PageHeader } from '../../../components/page-header';
+import { PageSkeleton } from '../../../components/page-skeleton';
+import { bpsToPercent, formatDateTime, formatMobile, formatRupees } from '../../../lib/format';
+import { useGoBack } from '../../../lib/use-go-back';
+import { CustomerSummaryHeader } from '../components/customer-summary-header';
+import { DetailList } from '../components/detail-list';
+import { DeviceControlCard } from '../components/device-control-card';
+import { EmiScheduleTable } from '../components/emi-schedule-table';
+import { customersApi, useGetCustomerDetailsQuery } from '../customers-api';
+
+/** Poll this often while a command is on its way to the phone, ms. */
+const PENDING_COMMAND_POLL_MS = 1000;
+/** Otherwise refresh this often, so last seen and online stay current, ms. */
+const IDLE_POLL_MS = 30_000;
+
+const Section = ({ title, children }: { title: string; children: ReactNode }) => (
+  <Card>
+    <CardContent>
+      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1.5 }}>
+        {title}
+      </Typography>
+      {children}
+    </CardContent>
+  </Card>
+);
+
+const CustomerDetailsView = ({ customer, fetchedAt }: { customer: TCustomerDetails; fetchedAt: number }) => {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { loan } = customer;
+  return (
+    <Stack spacing={2}>
+      <CustomerSummaryHeader customer={customer} />
+      <DeviceControlCard
+        customerId={customer.id}
+        device={customer.device}
+        fetchedAt={fetchedAt}
+        onShowEnrolmentQr={
+          customer.status === CustomerStatus.INACTIVE
+            ? () => navigate(appPaths.customerNavigate.href(customer.id))
+            : undefined
+        }
+      />
+      <Section title={t('customerDetails.phoneSection')}>
+        <DetailList
+          items={[
+            { label: t('customerDetails.product'), value: customer.productName },
+            { label: t('customerDetails.imei1'), value: customer.imei1, testId: 'customer-imei1' },
+            { label: t('customerDetails.imei2'), value: customer.imei2, testId: 'customer-imei2' },
+            { label: t('customerDetails.mobile'), value: formatMobile(customer.mobile) },
+            { label: t('customerDetails.email'), value: customer.email || t('common.notAvailable') },
+            { label: t('customerDetails.createdAt'), value: formatDateTime(customer.createdAt) },
+          ]}
+        />
+      </Section>
+      <Section title={t('customerDetails.loanSection')}>
+        <DetailList
+          items={[
+            { label: t('customerDetails.price'), value: formatRupees(loan.pricePaise) },
+            { label: t('customerDetails.downPayment'), value: formatRupees(loan.downPaymentPaise) },
+            { label: t('customerDetails.loanAmount'), value: formatRupees(loan.loanAmountPaise) },
+            {
+              label: t('customerDetails.interestRate'),
+              value: t('customerDetails.interestRateValue', { rate: bpsToPercent(loan.annualRateBps) }),
+            },
+            {
+              label: t('customerDetails.emi'),
+              value: formatRupees(loan.emiPaise),
+              testId: 'customer-emi',
+            },
+            {
+              label: t('customerDetails.tenure'),
+              value: t('customerDetails.tenureValue', { count: loan.tenureMonths }),
+            },
+          ]}
+        />
+      </Section>
+      <Section title={t('customerDetails.scheduleSection')}>
+        <EmiScheduleTable emis={customer.emis} />
+      </Section>
+    </Stack>
+  );
+};
+
+/** Spec §2 customer_details/:customer_id: the customer, their loan and EMIs, and device control. */
+export const CustomerDetailsPage = () => {
+  const { t } = useTranslation();
+  const goBack = useGoBack(appPaths.customerList.href());
+  const params = useParams();
+  const customerId = parseCustomerId(params[CUSTOMER_ID_PARAM]) ?? 0;
+  // Poll every second while a lock or unlock is pending, until the phone reports back.
+  const cached = customersApi.endpoints.getCustomerDetails.useQueryState(customerId, { skip: !customerId });
+  const hasPendingCommand = Boolean(cached.data?.device.pendingCommand);
+  const details = useGetCustomerDetailsQuery(customerId, {
+    skip: !customerId,
+    pollingInterval: hasPendingCommand ? PENDING_COMMAND_POLL_MS : IDLE_POLL_MS,
+    skipPollingIfUnfocused: !hasPendingCommand,
+    refetchOnMountOrArgChange: true,
+  });
+
+  const renderBody = () => {
+    if (!customerId) return <LoadError message={t('errors.customerNotFound')} />;
+    if (details.isLoading) return <PageSkeleton />;
+    if (!details.data) return <LoadError message={details.error?.message} onRetry={details.refetch} />;
+    return <CustomerDetailsView customer={details.data} fetchedAt={details.fulfilledTimeStamp ?? 0} />;
+  };
+
+  return (
+    <>
+      <PageHeader title={t('customerDetails.title')} onBack={goBack} />
+      {renderBody()}
+    </>
+  );
+};

@@ -1,0 +1,83 @@
+import dayjs from 'dayjs';
+import utc from 'dayjs/plugin/utc';
+
+dayjs.extend(utc);
+
+/** Spec §1: dates are shown in the fixed +05:30 offset, whatever the browser's zone. */
+export const IST_OFFSET_MINUTES = 330;
+export const DATE_TIME_FORMAT = 'DD-MM-YYYY hh:mm A';
+export const DATE_FORMAT = 'DD-MM-YYYY';
+
+/**
+ * Formats an ISO 8601 instant as `DD-MM-YYYY hh:mm A` in +05:30 (spec §1, design §3).
+ * Returns an empty string for a value that is not a date.
+ */
+export const formatDateTime = (iso: string): string => {
+  const instant = dayjs.utc(iso);
+  if (!instant.isValid()) return '';
+  return instant.utcOffset(IST_OFFSET_MINUTES).format(DATE_TIME_FORMAT);
+};
+
+/**
+ * Formats a calendar date `YYYY-MM-DD` (an EMI due date) as `DD-MM-YYYY`. A calendar date has no
+ * zone, so it is not shifted. Returns an empty string for anything else.
+ */
+export const formatDate = (isoDate: string): string => {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate);
+  if (!match) return '';
+  return `${match[3]}-${match[2]}-${match[1]}`;
+};
+
+/** Today's calendar date in UTC, `YYYY-MM-DD` (the server's default-first-due-date basis). */
+export const todayUtcIsoDate = (): string => dayjs.utc().format('YYYY-MM-DD');
+
+const RUPEES = new Intl.NumberFormat('en-IN', {
+  style: 'currency',
+  currency: 'INR',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+
+/** Formats integer paise as rupees with Indian digit grouping: 881486 → `₹8,814.86`. */
+export const formatRupees = (paise: number): string => RUPEES.format(paise / 100);
+
+/**
+ * Parses what a person typed as rupees (`12999`, `12,999.5`) into integer paise. Returns null for
+ * an empty, negative or malformed value, or one with more than two decimals. Works on the digits,
+ * not on floats, so `1.005` is rejected rather than rounded.
+ */
+export const rupeesToPaise = (text: string): number | null => {
+  const compact = text.replace(/[\s,₹]/g, '');
+  const match = /^(\d+)(?:\.(\d{0,2}))?$/.exec(compact);
+  if (!match) return null;
+  const rupees = Number(match[1]);
+  const paise = Number((match[2] ?? '').padEnd(2, '0'));
+  const total = rupees * 100 + paise;
+  return Number.isSafeInteger(total) ? total : null;
+};
+
+/** Integer paise as an editable rupees value: 1299900 → `12999`, 1299950 → `12999.50`. */
+export const paiseToRupeesInput = (paise: number): string => {
+  const rupees = Math.trunc(paise / 100);
+  const rest = Math.abs(paise % 100);
+  return rest === 0 ? String(rupees) : `${rupees}.${String(rest).padStart(2, '0')}`;
+};
+
+/**
+ * Parses a percentage a year (`10.5`) into basis points (1050). Returns null for an empty or
+ * malformed value or one with more than two decimals.
+ */
+export const percentToBps = (text: string): number | null => {
+  const match = /^(\d+)(?:\.(\d{0,2}))?$/.exec(text.trim());
+  if (!match) return null;
+  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+};
+
+/** Basis points as a percentage for display: 1050 → `10.5`. */
+export const bpsToPercent = (bps: number): string => String(bps / 100);
+
+/** Shows an E.164 Indian mobile as `+91 98765 43210`; anything else is returned unchanged. */
+export const formatMobile = (e164: string): string => {
+  const match = /^\+91(\d{5})(\d{5})$/.exec(e164);
+  return match ? `+91 ${match[1]} ${match[2]}` : e164;
+};
