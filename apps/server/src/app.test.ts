@@ -37,6 +37,8 @@ describe('buildApp', () => {
       const page = await t.app.inject({ method: 'GET', url: '/customer_details/5' });
       expect(page.statusCode).toBe(200);
       expect(page.body).toContain('<title>Kisht</title>');
+      const missingFile = await t.app.inject({ method: 'GET', url: '/locales/xx.json' });
+      expect(missingFile.statusCode).toBe(404);
     } finally {
       rmSync(dist, { recursive: true, force: true });
     }

@@ -123,7 +123,11 @@ export const buildApp = async (config: TConfig, options: BuildAppOptions = {}): 
   const hasWeb = existsSync(join(webDist, 'index.html'));
   if (hasWeb) await app.register(fastifyStatic, { root: webDist, wildcard: false, index: ['index.html'] });
   registerErrorHandling(app, {
-    spaFallback: hasWeb ? (url) => !API_PREFIXES.some((prefix) => url.startsWith(prefix)) : null,
+    // Client routes get index.html; API paths and missing files (a /locales/xx.json, say) get a 404.
+    spaFallback: hasWeb
+      ? (url) =>
+          !API_PREFIXES.some((prefix) => url.startsWith(prefix)) && !/\.[a-z0-9]+$/i.test(url.split('?')[0]!)
+      : null,
   });
 
   await app.register(orgsRoutes, ctx);

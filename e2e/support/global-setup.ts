@@ -1,0 +1,15 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT, startServer } from './server';
+
+/** Starts one server for the run; tests read its URL from KISHT_E2E_BASE_URL. */
+export default async function globalSetup() {
+  if (!existsSync(join(REPO_ROOT, 'apps/web/dist/index.html'))) {
+    throw new Error(
+      'apps/web/dist is missing: run `npm run build -w @kisht/web` first (npm run test:e2e does)',
+    );
+  }
+  const server = await startServer();
+  process.env.KISHT_E2E_BASE_URL = server.baseUrl;
+  process.env.KISHT_E2E_SERVER_PID = String(server.process.pid);
+}
