@@ -86,6 +86,7 @@ describe('device channel with the reference agent', () => {
     const locked = await details(customerId);
     expect(locked.lockStatus).toBe(1);
     expect(locked.device.lockStatus).toBe(1);
+    expect(locked.device.lastCommand).toMatchObject({ id: lock.body.data.id, name: 'lock', state: 'done' });
 
     await apiPost(t, retailer, paths.devices.unlock, { customer_id: customerId });
     await agent.waitForLockState(false);

@@ -24,6 +24,8 @@ export const ZDeviceSummary = z.object({
   isOnline: z.boolean(),
   /** The newest command still on its way (queued, sent or received), if any. */
   pendingCommand: ZDeviceCommand.nullable(),
+  /** The newest command in any state, so a screen can tell how a command it sent ended. */
+  lastCommand: ZDeviceCommand.nullable(),
 });
 export type TDeviceSummary = z.infer<typeof ZDeviceSummary>;
 

@@ -40,6 +40,17 @@ export const findNewestPendingCommand = async (db: DbOrTx, deviceId: string) => 
   return rows[0] ?? null;
 };
 
+/** The newest command of a device in any state, or null. */
+export const findNewestCommand = async (db: DbOrTx, deviceId: string) => {
+  const rows = await db
+    .select()
+    .from(deviceCommands)
+    .where(eq(deviceCommands.deviceId, deviceId))
+    .orderBy(desc(deviceCommands.createdAt), desc(deviceCommands.id))
+    .limit(1);
+  return rows[0] ?? null;
+};
+
 export const findCommand = async (db: DbOrTx, id: string) => {
   const rows = await db.select().from(deviceCommands).where(eq(deviceCommands.id, id)).limit(1);
   return rows[0] ?? null;

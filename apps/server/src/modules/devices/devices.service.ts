@@ -10,7 +10,7 @@ import { insertAudit } from '../audit/audit.repository';
 import type { CommandRow, DeviceRow } from './devices.repository';
 import * as repo from './devices.repository';
 
-/** A device counts as online while its MQTT connection is open. */
+/** A command row as the API shows it. */
 export const toCommand = (row: CommandRow): TDeviceCommand => ({
   id: row.id,
   name: row.name as TCommandName,
@@ -22,7 +22,10 @@ export const toCommand = (row: CommandRow): TDeviceCommand => ({
 
 /** Reported state plus the newest pending command of a device (design §5). */
 export const getDeviceSummary = async (db: DbOrTx, device: DeviceRow): Promise<TDeviceSummary> => {
-  const pending = await repo.findNewestPendingCommand(db, device.id);
+  const [pending, last] = await Promise.all([
+    repo.findNewestPendingCommand(db, device.id),
+    repo.findNewestCommand(db, device.id),
+  ]);
   return {
     id: device.id,
     enrolledAt: device.enrolledAt?.toISOString() ?? null,
@@ -30,6 +33,7 @@ export const getDeviceSummary = async (db: DbOrTx, device: DeviceRow): Promise<T
     lastSeenAt: device.lastSeenAt?.toISOString() ?? null,
     isOnline: device.isOnline,
     pendingCommand: pending ? toCommand(pending) : null,
+    lastCommand: last ? toCommand(last) : null,
   };
 };
 

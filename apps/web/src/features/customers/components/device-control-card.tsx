@@ -24,30 +24,25 @@ type TLockAction = 'lock' | 'unlock';
 
 /** States in which a command has ended without being applied. */
 const UNAPPLIED_STATES: readonly TDeviceCommand['state'][] = ['failed', 'cancelled', 'expired'];
+/** States in which a command has ended. */
+const FINAL_STATES: readonly TDeviceCommand['state'][] = ['done', ...UNAPPLIED_STATES];
 
 type TDeviceControlCardProps = {
   customerId: number;
   device: TDeviceSummary;
-  /** When the device data shown was fetched (epoch ms), to judge a command's outcome. */
-  fetchedAt: number;
   /** Opens the enrolment QR, offered while the phone has not enrolled. */
   onShowEnrolmentQr?: (() => void) | undefined;
 };
 
 /** A command this screen sent and is waiting to see the outcome of. */
-type TAwaitedCommand = { action: TLockAction; sentAt: number };
+type TAwaitedCommand = { commandId: string };
 
 /**
  * The device card of customer_details: the lock display (reported state plus pending command, via
  * deriveLockDisplay), last seen, and Lock / Unlock with confirmation. The page polls while a
- * command is pending; when it clears and the reported state is not what was asked, this says so.
+ * command is pending; when the command it sent ends without being applied, this says why.
  */
-export const DeviceControlCard = ({
-  customerId,
-  device,
-  fetchedAt,
-  onShowEnrolmentQr,
-}: TDeviceControlCardProps) => {
+export const DeviceControlCard = ({ customerId, device, onShowEnrolmentQr }: TDeviceControlCardProps) => {
   const { t } = useTranslation();
   const [lockDevice, lockState] = useLockDeviceMutation();
   const [unlockDevice, unlockState] = useUnlockDeviceMutation();
@@ -63,16 +58,18 @@ export const DeviceControlCard = ({
   const canSendCommand = isEnrolled && !hasPendingCommand && !isSending;
   const action: TLockAction = isLocked ? 'unlock' : 'lock';
 
-  // Once data fetched after the command shows nothing pending, the reported state is the outcome.
+  // The command this screen sent has ended: say so when it ended without being applied.
   useEffect(() => {
     const awaited = awaitedRef.current;
-    if (!awaited || hasPendingCommand || fetchedAt <= awaited.sentAt) return;
+    const last = device.lastCommand;
+    if (!awaited || last?.id !== awaited.commandId || !FINAL_STATES.includes(last.state)) return;
     awaitedRef.current = null;
-    const wanted = awaited.action === 'lock' ? LockStatus.LOCKED : LockStatus.UNLOCKED;
-    if (device.lockStatus !== wanted) {
-      enqueueSnackbar(t('device.commandNotConfirmed'), { variant: 'error' });
+    if (UNAPPLIED_STATES.includes(last.state)) {
+      enqueueSnackbar(t('device.commandFailed', { error: last.error ?? t(`commandState.${last.state}`) }), {
+        variant: 'error',
+      });
     }
-  }, [hasPendingCommand, fetchedAt, device.lockStatus, t]);
+  }, [device.lastCommand, t]);
 
   const askToConfirm = (requested: TLockAction) => {
     setDialogAction(requested);
@@ -94,7 +91,7 @@ export const DeviceControlCard = ({
       );
       return;
     }
-    awaitedRef.current = { action: dialogAction, sentAt: Date.now() };
+    awaitedRef.current = { commandId: command.id };
     enqueueSnackbar(dialogAction === 'lock' ? t('device.lockSent') : t('device.unlockSent'), {
       variant: 'info',
     });

@@ -35,7 +35,7 @@ const Section = ({ title, children }: { title: string; children: ReactNode }) =>
   </Card>
 );
 
-const CustomerDetailsView = ({ customer, fetchedAt }: { customer: TCustomerDetails; fetchedAt: number }) => {
+const CustomerDetailsView = ({ customer }: { customer: TCustomerDetails }) => {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { loan } = customer;
@@ -45,7 +45,6 @@ const CustomerDetailsView = ({ customer, fetchedAt }: { customer: TCustomerDetai
       <DeviceControlCard
         customerId={customer.id}
         device={customer.device}
-        fetchedAt={fetchedAt}
         onShowEnrolmentQr={
           customer.status === CustomerStatus.INACTIVE
             ? () => navigate(appPaths.customerNavigate.href(customer.id))
@@ -113,7 +112,7 @@ export const CustomerDetailsPage = () => {
     if (!customerId) return <LoadError message={t('errors.customerNotFound')} />;
     if (details.isLoading) return <PageSkeleton />;
     if (!details.data) return <LoadError message={details.error?.message} onRetry={details.refetch} />;
-    return <CustomerDetailsView customer={details.data} fetchedAt={details.fulfilledTimeStamp ?? 0} />;
+    return <CustomerDetailsView customer={details.data} />;
   };
 
   return (
