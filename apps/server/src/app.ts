@@ -23,6 +23,7 @@ import { customersRoutes } from './modules/customers/customers.routes';
 import { deviceCommandRoutes, enrolmentRoutes } from './modules/devices/devices.routes';
 import { isValidDeviceSecret, setDevicePresence } from './modules/devices/devices.service';
 import { orgsRoutes } from './modules/orgs/orgs.routes';
+import { registerClientContract } from './plugins/client-contract';
 import { registerErrorHandling } from './plugins/errors';
 
 export type BuildAppOptions = {
@@ -130,6 +131,7 @@ export const buildApp = async (config: TConfig, options: BuildAppOptions = {}): 
       : null,
   });
 
+  registerClientContract(app, config);
   await app.register(orgsRoutes, ctx);
   await app.register(authPublicRoutes, ctx);
   await app.register(enrolmentRoutes, ctx);

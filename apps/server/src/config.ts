@@ -27,6 +27,14 @@ export const ZConfig = z
     OTP_TTL_SECONDS: z.coerce.number().int().positive().default(300),
     OTP_MAX_ATTEMPTS: z.coerce.number().int().positive().default(5),
     OTP_RESEND_AFTER_SECONDS: z.coerce.number().int().min(0).default(30),
+    MPIN_MAX_ATTEMPTS: z.coerce.number().int().positive().default(5),
+    MPIN_LOCK_MINUTES: z.coerce.number().int().positive().default(15),
+    /** Accepted clock skew of the auth-session header (spec §7), seconds. */
+    AUTH_SESSION_WINDOW_SECONDS: z.coerce.number().int().positive().default(300),
+    /** Refuse API calls without the auth-session header (spec §7). Off by default: scripts and devices call too. */
+    AUTH_SESSION_REQUIRED: ZBooleanFlag.default(false),
+    /** The fixed secret of the request token (spec §7); public by nature, handed to clients by the app config. */
+    REQUEST_TOKEN_SECRET: z.string().min(8).default('kisht-request-token-v1'),
     SESSION_TTL_DAYS: z.coerce.number().int().positive().default(30),
     ENROLMENT_TOKEN_TTL_HOURS: z.coerce.number().int().positive().default(72),
     /** Where SMS go in production: POST {to, text} as JSON. */

@@ -6,6 +6,8 @@ export const paths = {
   orgs: {
     /** GET ?org_id= → TOrgAppConfig (public). */
     appConfig: '/api/organizations/get_org_app_config',
+    /** GET → TAppConfig (public): client-contract settings. */
+    clientConfig: '/api/config/get_app_configs',
   },
   auth: {
     /** POST TLoginWithOtpRequest → TLoginWithOtpResponse. Sends an OTP with purpose LOGIN. */
@@ -14,6 +16,22 @@ export const paths = {
     verifyOtp: '/api/auth/verifyOtpAuth',
     /** POST, no body → null. Revokes the current session. */
     logout: '/api/auth/logout',
+    /** POST TResendOtpRequest → TLoginWithOtpResponse (cool-down: 429). */
+    resendOtp: '/api/auth/resend-otp',
+    /** POST TForgotMpinRequest → TLoginWithOtpResponse. OTP purpose FORGOT_PASSWORD. */
+    forgotMpin: '/api/auth/forgot-password',
+    /** POST TResetMpinRequest → null. */
+    resetMpin: '/api/auth/reset-password',
+    /** POST TMpinLoginRequest → TAuthSession. */
+    loginWithMpin: '/api/auth/loginWithMpin',
+    /** POST TSetMpinRequest (session) → TCurrentUser. */
+    setMpin: '/api/auth/set-mpin',
+  },
+  sessions: {
+    /** GET → TSessionInfo[] (the current user's live sessions, newest first). */
+    mine: '/api/sessions/my-sessions',
+    /** POST TLogoutSessionRequest → null. */
+    logoutOne: '/api/sessions/logout-my-session',
   },
   users: {
     /** GET → TCurrentUser. */

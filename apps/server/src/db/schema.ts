@@ -26,12 +26,20 @@ export const organizations = pgTable('organizations', {
   theme: jsonb('theme')
     .$type<{ primaryColor: string; secondaryColor: string; logoUrl: string | null }>()
     .notNull(),
-  mainLayout: text('main_layout').notNull().default('default'),
+  mainLayout: text('main_layout').$type<'default' | 'compact'>().notNull().default('default'),
+  /** Per-organisation page choices (spec §1), e.g. what opening an inactive customer does (spec §2). */
+  pages: jsonb('pages')
+    .$type<{ dashboard: 'cards' | 'list'; inactiveCustomer: 'navigate' | 'warn' }>()
+    .notNull()
+    .default({ dashboard: 'cards', inactiveCustomer: 'navigate' }),
   features: jsonb('features').$type<{ witnessLayout: boolean; paymentGateway: boolean }>().notNull(),
   aiName: text('ai_name').notNull().default(''),
   aiAgentId: text('ai_agent_id').notNull().default(''),
-  /** Organisation settings such as the default interest rate (basis points). */
-  settings: jsonb('settings').$type<{ defaultAnnualRateBps?: number }>().notNull().default({}),
+  /** Organisation settings: default interest rate (basis points), API base URL ('' = same origin). */
+  settings: jsonb('settings')
+    .$type<{ defaultAnnualRateBps?: number; apiBaseUrl?: string }>()
+    .notNull()
+    .default({}),
   createdAt: createdAt(),
 });
 
@@ -47,6 +55,11 @@ export const users = pgTable(
     userType: text('user_type').$type<'retailer' | 'miniretailer' | 'customer'>().notNull(),
     name: text('name').notNull(),
     mobile: text('mobile').notNull(),
+    /** scrypt hash of the 4-digit MPIN (`salthex:hashhex`); null until set. */
+    mpinHash: text('mpin_hash'),
+    /** Wrong MPIN tries since the last success; at the limit the MPIN locks until mpin_locked_until. */
+    mpinFailedAttempts: integer('mpin_failed_attempts').notNull().default(0),
+    mpinLockedUntil: timestamp('mpin_locked_until', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -65,7 +78,12 @@ export const sessions = pgTable(
       .notNull()
       .references(() => users.id),
     userAgent: text('user_agent'),
+    /** Client headers of spec §7, as sent at login. */
     platform: text('platform'),
+    browserName: text('browser_name'),
+    browserVersion: text('browser_version'),
+    deviceType: text('device_type'),
+    devicePlatform: text('device_platform'),
     deviceDetails: jsonb('device_details'),
     createdAt: createdAt(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { USER_TYPES } from '../common/enums';
+import { OTP_PURPOSES, USER_TYPES } from '../common/enums';
 import { ZMobile } from '../common/identifiers';
 
 export const ZLoginWithOtpRequest = z.object({
@@ -32,6 +32,8 @@ export const ZCurrentUser = z.object({
   userType: z.enum(USER_TYPES),
   name: z.string(),
   mobile: z.string(),
+  /** True once the user has set an MPIN (they may then log in with it, spec §2 m_pin). */
+  hasMpin: z.boolean(),
 });
 export type TCurrentUser = z.infer<typeof ZCurrentUser>;
 
@@ -41,3 +43,39 @@ export const ZAuthSession = z.object({
   user: ZCurrentUser,
 });
 export type TAuthSession = z.infer<typeof ZAuthSession>;
+
+/** An MPIN: exactly 4 digits. */
+export const ZMpin = z.string().regex(/^\d{4}$/, 'MPIN is 4 digits');
+
+/** Ask for another OTP of a purpose; refused inside the cool-down (429). */
+export const ZResendOtpRequest = z.object({
+  orgId: z.number().int().positive(),
+  mobile: ZMobile,
+  purpose: z.enum(OTP_PURPOSES),
+});
+export type TResendOtpRequest = z.input<typeof ZResendOtpRequest>;
+
+/** Forgot MPIN: sends an OTP with purpose FORGOT_PASSWORD. Answers TLoginWithOtpResponse. */
+export const ZForgotMpinRequest = z.object({ orgId: z.number().int().positive(), mobile: ZMobile });
+export type TForgotMpinRequest = z.input<typeof ZForgotMpinRequest>;
+
+/** Reset MPIN with the FORGOT_PASSWORD OTP. Answers null; the user then logs in with the new MPIN. */
+export const ZResetMpinRequest = z.object({
+  orgId: z.number().int().positive(),
+  mobile: ZMobile,
+  otp: z.string().regex(/^\d{6}$/, 'OTP is 6 digits'),
+  mpin: ZMpin,
+});
+export type TResetMpinRequest = z.input<typeof ZResetMpinRequest>;
+
+/** Set (or change) the logged-in user's MPIN. Answers TCurrentUser. */
+export const ZSetMpinRequest = z.object({ mpin: ZMpin });
+export type TSetMpinRequest = z.input<typeof ZSetMpinRequest>;
+
+/** Log in with mobile and MPIN. Answers TAuthSession; wrong MPINs are counted and lock the MPIN. */
+export const ZMpinLoginRequest = z.object({
+  orgId: z.number().int().positive(),
+  mobile: ZMobile,
+  mpin: ZMpin,
+});
+export type TMpinLoginRequest = z.input<typeof ZMpinLoginRequest>;

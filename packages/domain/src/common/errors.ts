@@ -22,6 +22,16 @@ export const AppErrorCode = {
   OTP_INVALID: 'OTP_INVALID',
   /** The OTP expired, was used, or ran out of attempts. HTTP 400. */
   OTP_EXPIRED: 'OTP_EXPIRED',
+  /** The MPIN is wrong. HTTP 400. */
+  MPIN_INVALID: 'MPIN_INVALID',
+  /** Too many wrong MPINs: MPIN login is locked for a while (use OTP or reset the MPIN). HTTP 429. */
+  MPIN_LOCKED: 'MPIN_LOCKED',
+  /** The user has no MPIN yet: log in with OTP and set one. HTTP 400. */
+  MPIN_NOT_SET: 'MPIN_NOT_SET',
+  /** The auth-session header (spec §7) is malformed, outside the time window, or replayed. HTTP 400. */
+  AUTH_SESSION_INVALID: 'AUTH_SESSION_INVALID',
+  /** The request-token header (spec §7) does not match the organisation and path. HTTP 400. */
+  REQUEST_TOKEN_INVALID: 'REQUEST_TOKEN_INVALID',
   /** Too many requests. HTTP 429. */
   RATE_LIMITED: 'RATE_LIMITED',
   /** A device or customer with one of these IMEIs already exists in the organisation. HTTP 409. */
@@ -53,6 +63,11 @@ export const APP_ERROR_HTTP_STATUS: Record<TAppErrorCode, number> = {
   USER_NOT_FOUND: 404,
   OTP_INVALID: 400,
   OTP_EXPIRED: 400,
+  MPIN_INVALID: 400,
+  MPIN_LOCKED: 429,
+  MPIN_NOT_SET: 400,
+  AUTH_SESSION_INVALID: 400,
+  REQUEST_TOKEN_INVALID: 400,
   RATE_LIMITED: 429,
   IMEI_IN_USE: 409,
   ENROLMENT_TOKEN_INVALID: 400,

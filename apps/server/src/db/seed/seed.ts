@@ -10,6 +10,8 @@ export const DEMO_MINI_RETAILER_MOBILE = '+919876543211';
 /** A second organisation (spec §9 lists id 46), for white-label and tenant-isolation checks. */
 export const SECOND_ORG_ID = 46;
 export const SECOND_RETAILER_MOBILE = '+919812345678';
+/** Organisations of spec §2 that warn on opening an inactive customer (46 is SECOND_ORG_ID). */
+export const WARN_ON_INACTIVE_ORG_IDS = [35, 36];
 
 /** Real phone models with Indian launch prices (₹, in paise). */
 export const DEMO_PRODUCTS = [
@@ -96,7 +98,12 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
       companyName: 'Shree Device Finance LLP',
       theme: { primaryColor: '#6a1b9a', secondaryColor: '#00897b', logoUrl: null },
       mainLayout: 'compact',
+      pages: { dashboard: 'list', inactiveCustomer: 'warn' },
     });
+    // Spec §2: organisations 35 and 36 (and 46 above) warn 'Customer is Inactive' instead of navigating.
+    for (const id of WARN_ON_INACTIVE_ORG_IDS) {
+      await createOrganization(tx, { id, pages: { dashboard: 'cards', inactiveCustomer: 'warn' } });
+    }
     const second = await createUser(tx, {
       orgId: SECOND_ORG_ID,
       mobile: SECOND_RETAILER_MOBILE,

@@ -72,3 +72,25 @@ export const touchSession = async (db: DbOrTx, id: string) => {
 export const revokeSession = async (db: DbOrTx, id: string) => {
   await db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, id));
 };
+
+export const updateUserMpin = async (db: DbOrTx, id: number, values: Partial<typeof users.$inferInsert>) => {
+  await db.update(users).set(values).where(eq(users.id, id));
+};
+
+/** Live sessions of a user, newest activity first. */
+export const listLiveSessions = (db: DbOrTx, userId: number) =>
+  db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())))
+    .orderBy(desc(sessions.lastSeenAt));
+
+/** Revokes one live session of the user; false when there is none with that id. */
+export const revokeUserSession = async (db: DbOrTx, userId: number, sessionId: string): Promise<boolean> => {
+  const rows = await db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
+  return rows.length === 1;
+};

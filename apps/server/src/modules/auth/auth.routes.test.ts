@@ -181,3 +181,20 @@ describe('organisation app config', () => {
     expect(bad.json().fields[0].field).toBe('org_id');
   });
 });
+
+describe('white-label organisations', () => {
+  it.each([
+    [41, 'navigate', 'default'],
+    [46, 'warn', 'compact'],
+    [35, 'warn', 'default'],
+    [36, 'warn', 'default'],
+  ])('organisation %i: inactive customer → %s, layout %s', async (orgId, action, layout) => {
+    t = await createTestApp();
+    const config = (
+      await t.app.inject({ method: 'GET', url: `/api/organizations/get_org_app_config?org_id=${orgId}` })
+    ).json().data;
+    expect(config.pages.inactiveCustomer).toBe(action);
+    expect(config.mainLayout).toBe(layout);
+    expect(config).toMatchObject({ apiBaseUrl: '', aiName: '', aiAgentId: '' });
+  });
+});

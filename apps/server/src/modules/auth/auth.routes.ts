@@ -1,26 +1,47 @@
 import {
   ZAuthSession,
   ZCurrentUser,
+  ZForgotMpinRequest,
   ZLoginWithOtpRequest,
   ZLoginWithOtpResponse,
+  ZMpinLoginRequest,
+  ZResendOtpRequest,
+  ZResetMpinRequest,
+  ZSetMpinRequest,
   ZVerifyOtpRequest,
 } from '@kisht/domain/auth/auth.schema';
 import { zEnvelope } from '@kisht/domain/common/envelope';
 import { paths } from '@kisht/domain/paths';
+import { ZLogoutSessionRequest, ZSessionInfo } from '@kisht/domain/sessions/sessions.schema';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { clientInfoFrom } from '../../lib/client-info';
 import type { AppContext } from '../../lib/context';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
-import { getCurrentUser, loginWithOtp, logout, requestOtp } from './auth.service';
+import {
+  getCurrentUser,
+  listMySessions,
+  loginWithMpin,
+  loginWithOtp,
+  logout,
+  logoutMySession,
+  requestOtp,
+  resetMpin,
+  setMpin,
+} from './auth.service';
 
-/** Public auth routes: send OTP and verify it (spec §7 Auth). */
+/** OTP sends are limited per client too, on top of the per-number cool-down. */
+const OTP_RATE_LIMIT = { rateLimit: { max: 10, timeWindow: '1 minute' } };
+
+/** Public auth routes (spec §7 Auth): OTP, MPIN login, forgot and reset MPIN. */
 export const authPublicRoutes = async (app: FastifyInstance, ctx: AppContext) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.post(
     paths.auth.loginWithOtp,
     {
+      config: OTP_RATE_LIMIT,
       schema: {
         tags: ['auth'],
         summary: 'Send a LOGIN OTP to a registered mobile number',
@@ -29,6 +50,19 @@ export const authPublicRoutes = async (app: FastifyInstance, ctx: AppContext) =>
       },
     },
     async (request) => ok(await requestOtp(ctx, { ...request.body, purpose: 'LOGIN' }), 'OTP sent'),
+  );
+  r.post(
+    paths.auth.resendOtp,
+    {
+      config: OTP_RATE_LIMIT,
+      schema: {
+        tags: ['auth'],
+        summary: 'Send another OTP of a purpose (after the cool-down)',
+        body: ZResendOtpRequest,
+        response: { 200: zEnvelope(ZLoginWithOtpResponse) },
+      },
+    },
+    async (request) => ok(await requestOtp(ctx, request.body), 'OTP sent'),
   );
   r.post(
     paths.auth.verifyOtp,
@@ -40,24 +74,62 @@ export const authPublicRoutes = async (app: FastifyInstance, ctx: AppContext) =>
         response: { 200: zEnvelope(ZAuthSession) },
       },
     },
+    async (request) =>
+      ok(
+        await loginWithOtp(ctx, {
+          orgId: request.body.orgId,
+          mobile: request.body.mobile,
+          code: request.body.otp,
+          client: clientInfoFrom(request),
+        }),
+        'Logged in',
+      ),
+  );
+  r.post(
+    paths.auth.loginWithMpin,
+    {
+      config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Log in with mobile and MPIN',
+        body: ZMpinLoginRequest,
+        response: { 200: zEnvelope(ZAuthSession) },
+      },
+    },
+    async (request) =>
+      ok(await loginWithMpin(ctx, { ...request.body, client: clientInfoFrom(request) }), 'Logged in'),
+  );
+  r.post(
+    paths.auth.forgotMpin,
+    {
+      config: OTP_RATE_LIMIT,
+      schema: {
+        tags: ['auth'],
+        summary: 'Forgot MPIN: send an OTP with purpose FORGOT_PASSWORD',
+        body: ZForgotMpinRequest,
+        response: { 200: zEnvelope(ZLoginWithOtpResponse) },
+      },
+    },
+    async (request) => ok(await requestOtp(ctx, { ...request.body, purpose: 'FORGOT_PASSWORD' }), 'OTP sent'),
+  );
+  r.post(
+    paths.auth.resetMpin,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Set a new MPIN with the FORGOT_PASSWORD OTP',
+        body: ZResetMpinRequest,
+        response: { 200: zEnvelope(z.null()) },
+      },
+    },
     async (request) => {
-      const deviceDetails = request.headers['device-details'];
-      const session = await loginWithOtp(ctx, {
-        orgId: request.body.orgId,
-        mobile: request.body.mobile,
-        code: request.body.otp,
-        client: {
-          ...(request.headers['user-agent'] ? { userAgent: request.headers['user-agent'] } : {}),
-          ...(typeof request.headers.platform === 'string' ? { platform: request.headers.platform } : {}),
-          ...(typeof deviceDetails === 'string' ? { deviceDetails } : {}),
-        },
-      });
-      return ok(session, 'Logged in');
+      await resetMpin(ctx, { ...request.body, code: request.body.otp });
+      return ok(null, 'MPIN changed. Log in with your new MPIN');
     },
   );
 };
 
-/** Auth routes that need a session: logout and who am I. */
+/** Auth routes that need a session: logout, who am I, set MPIN, my sessions. */
 export const authSessionRoutes = async (app: FastifyInstance, ctx: AppContext) => {
   requireSession(app, ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -77,5 +149,43 @@ export const authSessionRoutes = async (app: FastifyInstance, ctx: AppContext) =
       schema: { tags: ['users'], summary: 'The logged-in user', response: { 200: zEnvelope(ZCurrentUser) } },
     },
     async (request) => ok(await getCurrentUser(ctx, request.actor)),
+  );
+  r.post(
+    paths.auth.setMpin,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: "Set or change the logged-in user's MPIN",
+        body: ZSetMpinRequest,
+        response: { 200: zEnvelope(ZCurrentUser) },
+      },
+    },
+    async (request) => ok(await setMpin(ctx, request.actor, request.body.mpin), 'MPIN set'),
+  );
+  r.get(
+    paths.sessions.mine,
+    {
+      schema: {
+        tags: ['sessions'],
+        summary: "The logged-in user's live sessions",
+        response: { 200: zEnvelope(z.array(ZSessionInfo)) },
+      },
+    },
+    async (request) => ok(await listMySessions(ctx, request.actor)),
+  );
+  r.post(
+    paths.sessions.logoutOne,
+    {
+      schema: {
+        tags: ['sessions'],
+        summary: 'Log out one of my sessions',
+        body: ZLogoutSessionRequest,
+        response: { 200: zEnvelope(z.null()) },
+      },
+    },
+    async (request) => {
+      await logoutMySession(ctx, request.actor, request.body.session_id);
+      return ok(null, 'Session logged out');
+    },
   );
 };

@@ -1,12 +1,13 @@
-import type { TAuthSession, TLoginWithOtpResponse } from '@kisht/domain/auth/auth.schema';
+import type { TAuthSession, TCurrentUser, TLoginWithOtpResponse } from '@kisht/domain/auth/auth.schema';
 import type { TOtpPurpose } from '@kisht/domain/common/enums';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
+import type { TSessionInfo } from '@kisht/domain/sessions/sessions.schema';
 import { jwtVerify, SignJWT } from 'jose';
 import { v7 as uuidv7 } from 'uuid';
 import type { TConfig } from '../../config';
 import type { Db } from '../../db/client';
 import type { TActor } from '../../lib/actor';
-import { hexEquals, hmacHex, randomDigits } from '../../lib/crypto';
+import { hashSecret, hexEquals, hmacHex, randomDigits, verifySecret } from '../../lib/crypto';
 import * as repo from './auth.repository';
 import type { SmsTransport } from './sms';
 
@@ -98,31 +99,43 @@ export const verifyOtp = async (
 
 const jwtKey = (config: TConfig) => new TextEncoder().encode(config.JWT_SECRET);
 
-/**
- * Verifies a LOGIN OTP and opens a session: a session row plus an HS256 JWT naming it (design §6).
- * Client details are recorded on the session.
- */
-export const loginWithOtp = async (
-  deps: AuthDeps,
-  options: {
-    orgId: number;
-    mobile: string;
-    code: string;
-    client: { userAgent?: string; platform?: string; deviceDetails?: unknown };
-  },
-): Promise<TAuthSession> => {
-  await verifyOtp(deps, { ...options, purpose: 'LOGIN' });
-  const user = await repo.findUserByMobile(deps.db, options.orgId, options.mobile);
-  if (!user) throw new AppError(AppErrorCode.USER_NOT_FOUND, 'No account with this mobile number');
+/** Client details of spec §7 recorded on a session (all optional, as sent). */
+export type TClientInfo = {
+  userAgent?: string;
+  platform?: string;
+  browserName?: string;
+  browserVersion?: string;
+  deviceType?: string;
+  devicePlatform?: string;
+  deviceDetails?: string;
+};
+
+type UserRow = NonNullable<Awaited<ReturnType<typeof repo.findUserById>>>;
+
+const toCurrentUser = (user: UserRow): TCurrentUser => ({
+  id: user.id,
+  orgId: user.orgId,
+  userType: user.userType,
+  name: user.name,
+  mobile: user.mobile,
+  hasMpin: user.mpinHash !== null,
+});
+
+/** Opens a session row for the user and signs an HS256 JWT naming it (design §6). */
+const openSession = async (deps: AuthDeps, user: UserRow, client: TClientInfo): Promise<TAuthSession> => {
   const sessionId = uuidv7();
   const expiresAt = new Date(Date.now() + deps.config.SESSION_TTL_DAYS * 86_400_000);
   await repo.insertSession(deps.db, {
     id: sessionId,
     orgId: user.orgId,
     userId: user.id,
-    userAgent: options.client.userAgent ?? null,
-    platform: options.client.platform ?? null,
-    deviceDetails: options.client.deviceDetails ?? null,
+    userAgent: client.userAgent ?? null,
+    platform: client.platform ?? null,
+    browserName: client.browserName ?? null,
+    browserVersion: client.browserVersion ?? null,
+    deviceType: client.deviceType ?? null,
+    devicePlatform: client.devicePlatform ?? null,
+    deviceDetails: client.deviceDetails ?? null,
     expiresAt,
   });
   const token = await new SignJWT({ org: user.orgId })
@@ -132,10 +145,103 @@ export const loginWithOtp = async (
     .setIssuedAt()
     .setExpirationTime(expiresAt)
     .sign(jwtKey(deps.config));
-  return {
-    token,
-    user: { id: user.id, orgId: user.orgId, userType: user.userType, name: user.name, mobile: user.mobile },
-  };
+  return { token, user: toCurrentUser(user) };
+};
+
+const requireUser = async (deps: Pick<AuthDeps, 'db'>, orgId: number, mobile: string): Promise<UserRow> => {
+  const user = await repo.findUserByMobile(deps.db, orgId, mobile);
+  if (!user) throw new AppError(AppErrorCode.USER_NOT_FOUND, 'No account with this mobile number');
+  return user;
+};
+
+/** Verifies a LOGIN OTP and opens a session (spec §2 login/otp). Client details go on the session. */
+export const loginWithOtp = async (
+  deps: AuthDeps,
+  options: { orgId: number; mobile: string; code: string; client: TClientInfo },
+): Promise<TAuthSession> => {
+  await verifyOtp(deps, { ...options, purpose: 'LOGIN' });
+  return openSession(deps, await requireUser(deps, options.orgId, options.mobile), options.client);
+};
+
+/**
+ * Logs in with mobile and MPIN (spec §2 m_pin). Wrong MPINs are counted; at MPIN_MAX_ATTEMPTS the
+ * MPIN locks for MPIN_LOCK_MINUTES. Throws USER_NOT_FOUND, MPIN_NOT_SET, MPIN_LOCKED or MPIN_INVALID.
+ */
+export const loginWithMpin = async (
+  deps: AuthDeps,
+  options: { orgId: number; mobile: string; mpin: string; client: TClientInfo },
+): Promise<TAuthSession> => {
+  const { config } = deps;
+  const user = await requireUser(deps, options.orgId, options.mobile);
+  if (!user.mpinHash) {
+    throw new AppError(
+      AppErrorCode.MPIN_NOT_SET,
+      'No MPIN is set for this account. Log in with OTP to set one',
+    );
+  }
+  if (user.mpinLockedUntil && user.mpinLockedUntil.getTime() > Date.now()) {
+    throw new AppError(AppErrorCode.MPIN_LOCKED, 'Too many wrong MPINs. Log in with OTP or reset your MPIN');
+  }
+  if (!(await verifySecret(options.mpin, user.mpinHash))) {
+    const attempts = user.mpinFailedAttempts + 1;
+    const isLocking = attempts >= config.MPIN_MAX_ATTEMPTS;
+    await repo.updateUserMpin(deps.db, user.id, {
+      mpinFailedAttempts: isLocking ? 0 : attempts,
+      mpinLockedUntil: isLocking ? new Date(Date.now() + config.MPIN_LOCK_MINUTES * 60_000) : null,
+    });
+    if (isLocking) {
+      throw new AppError(
+        AppErrorCode.MPIN_LOCKED,
+        'Too many wrong MPINs. Log in with OTP or reset your MPIN',
+      );
+    }
+    const left = config.MPIN_MAX_ATTEMPTS - attempts;
+    throw new AppError(
+      AppErrorCode.MPIN_INVALID,
+      `Incorrect MPIN. ${left} ${left === 1 ? 'try' : 'tries'} left`,
+      [{ field: 'mpin', message: 'Incorrect MPIN' }],
+    );
+  }
+  if (user.mpinFailedAttempts > 0 || user.mpinLockedUntil) {
+    await repo.updateUserMpin(deps.db, user.id, { mpinFailedAttempts: 0, mpinLockedUntil: null });
+  }
+  return openSession(deps, user, options.client);
+};
+
+/** Sets or changes the logged-in user's MPIN (stored as scrypt), clearing any MPIN lock. */
+export const setMpin = async (
+  deps: Pick<AuthDeps, 'db'>,
+  actor: TActor,
+  mpin: string,
+): Promise<TCurrentUser> => {
+  await repo.updateUserMpin(deps.db, actor.userId, {
+    mpinHash: await hashSecret(mpin),
+    mpinFailedAttempts: 0,
+    mpinLockedUntil: null,
+  });
+  return getCurrentUser(deps, actor);
+};
+
+/**
+ * Resets a forgotten MPIN with an OTP of purpose FORGOT_PASSWORD (spec §4). Throws USER_NOT_FOUND,
+ * OTP_EXPIRED or OTP_INVALID.
+ */
+export const resetMpin = async (
+  deps: AuthDeps,
+  options: { orgId: number; mobile: string; code: string; mpin: string },
+): Promise<void> => {
+  const user = await requireUser(deps, options.orgId, options.mobile);
+  await verifyOtp(deps, {
+    orgId: options.orgId,
+    mobile: options.mobile,
+    code: options.code,
+    purpose: 'FORGOT_PASSWORD',
+  });
+  await repo.updateUserMpin(deps.db, user.id, {
+    mpinHash: await hashSecret(options.mpin),
+    mpinFailedAttempts: 0,
+    mpinLockedUntil: null,
+  });
 };
 
 /**
@@ -170,8 +276,35 @@ export const logout = async (deps: Pick<AuthDeps, 'db'>, actor: TActor): Promise
   await repo.revokeSession(deps.db, actor.sessionId);
 };
 
-export const getCurrentUser = async (deps: Pick<AuthDeps, 'db'>, actor: TActor) => {
+/** The logged-in user. */
+export const getCurrentUser = async (deps: Pick<AuthDeps, 'db'>, actor: TActor): Promise<TCurrentUser> => {
   const user = await repo.findUserById(deps.db, actor.userId);
   if (!user) throw new AppError(AppErrorCode.SESSION_INVALID, 'Your session has ended. Please log in again');
-  return { id: user.id, orgId: user.orgId, userType: user.userType, name: user.name, mobile: user.mobile };
+  return toCurrentUser(user);
+};
+
+/** The user's live sessions for the sessions screen, the caller's marked current. */
+export const listMySessions = async (deps: Pick<AuthDeps, 'db'>, actor: TActor): Promise<TSessionInfo[]> =>
+  (await repo.listLiveSessions(deps.db, actor.userId)).map((s) => ({
+    id: s.id,
+    createdAt: s.createdAt.toISOString(),
+    lastSeenAt: s.lastSeenAt.toISOString(),
+    platform: s.platform,
+    browserName: s.browserName,
+    browserVersion: s.browserVersion,
+    deviceType: s.deviceType,
+    devicePlatform: s.devicePlatform,
+    userAgent: s.userAgent,
+    isCurrent: s.id === actor.sessionId,
+  }));
+
+/** Logs out one of the user's own sessions. Throws NOT_FOUND for anyone else's or an ended one. */
+export const logoutMySession = async (
+  deps: Pick<AuthDeps, 'db'>,
+  actor: TActor,
+  sessionId: string,
+): Promise<void> => {
+  if (!(await repo.revokeUserSession(deps.db, actor.userId, sessionId))) {
+    throw new AppError(AppErrorCode.NOT_FOUND, 'Session not found');
+  }
 };

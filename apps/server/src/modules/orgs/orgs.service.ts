@@ -1,5 +1,11 @@
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
-import type { TOrgAppConfig } from '@kisht/domain/orgs/orgs.schema';
+import type { TAppConfig, TOrgAppConfig } from '@kisht/domain/orgs/orgs.schema';
+import type { TConfig } from '../../config';
+
+/** Spec §7: default cache 300 s; plans cache 5 s. */
+const DEFAULT_CACHE_SECONDS = 300;
+const PLANS_CACHE_SECONDS = 5;
+
 import type { DbOrTx } from '../../db/client';
 import { findOrganization } from './orgs.repository';
 
@@ -9,10 +15,12 @@ export const getOrgAppConfig = async (db: DbOrTx, orgId: number): Promise<TOrgAp
   if (!org) throw new AppError(AppErrorCode.NOT_FOUND, 'Organisation not found');
   return {
     orgId: org.id,
+    apiBaseUrl: org.settings.apiBaseUrl ?? '',
     orgName: org.name,
     companyName: org.companyName,
     theme: org.theme,
     mainLayout: org.mainLayout,
+    pages: org.pages,
     features: org.features,
     aiName: org.aiName,
     aiAgentId: org.aiAgentId,
@@ -24,3 +32,12 @@ export const getOrgSettings = async (db: DbOrTx, orgId: number) => {
   const org = await findOrganization(db, orgId);
   return { defaultAnnualRateBps: org?.settings.defaultAnnualRateBps ?? 0 };
 };
+
+/** Client-contract settings every app needs before login (spec §7). */
+export const getClientConfig = (config: TConfig): TAppConfig => ({
+  requestTokenSecret: config.REQUEST_TOKEN_SECRET,
+  authSessionWindowSeconds: config.AUTH_SESSION_WINDOW_SECONDS,
+  otpResendAfterSeconds: config.OTP_RESEND_AFTER_SECONDS,
+  defaultCacheSeconds: DEFAULT_CACHE_SECONDS,
+  plansCacheSeconds: PLANS_CACHE_SECONDS,
+});
