@@ -1,8 +1,12 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv, type ProxyOptions } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 /** Where dev and preview servers forward API, device-channel and docs calls; VITE_API_PROXY overrides. */
 const DEFAULT_API_PROXY = 'http://localhost:8080';
+
+/** Kisht's own brand colour (app/theme DEFAULT_PRIMARY_COLOR); organisations re-theme at run time. */
+const THEME_COLOR = '#1f4fd1';
 
 const buildProxy = (target: string): Record<string, ProxyOptions> => ({
   '/api': { target, changeOrigin: true },
@@ -11,12 +15,60 @@ const buildProxy = (target: string): Record<string, ProxyOptions> => ({
   '/mqtt': { target, changeOrigin: true, ws: true },
 });
 
+/**
+ * Service worker and manifest (spec §2, §4: offline ready, update waiting). The app registers the
+ * worker itself (components/reload-prompt.tsx) and asks before it takes over ('prompt').
+ * Navigations fall back to index.html, except the server's own paths (API, device channel, docs),
+ * which must always reach the server.
+ */
+const pwa = VitePWA({
+  registerType: 'prompt',
+  injectRegister: null,
+  includeAssets: ['favicon.svg'],
+  manifest: {
+    name: 'Kisht',
+    short_name: 'Kisht',
+    description: 'Kisht: device financing for phone retailers',
+    theme_color: THEME_COLOR,
+    background_color: '#f5f6fa',
+    display: 'standalone',
+    start_url: '/',
+    icons: [
+      { src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml' },
+      { src: '/pwa-192x192.png', sizes: '192x192', type: 'image/png' },
+      { src: '/pwa-512x512.png', sizes: '512x512', type: 'image/png' },
+      { src: '/pwa-512x512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+  },
+  workbox: {
+    globPatterns: ['**/*.{js,css,html,json,svg,png}'],
+    navigateFallback: 'index.html',
+    navigateFallbackDenylist: [
+      /^\/api/,
+      /^\/country/,
+      /^\/mqtt/,
+      /^\/docs/,
+      /^\/upload/,
+      /^\/emm/,
+      /^\/micromdm/,
+    ],
+    runtimeCaching: [
+      {
+        // Translations (spec §7 GET /locales/{lng}.json): served from cache, refreshed behind.
+        urlPattern: ({ url }) => url.pathname.startsWith('/locales/') && url.pathname.endsWith('.json'),
+        handler: 'StaleWhileRevalidate',
+        options: { cacheName: 'kisht-locales', expiration: { maxEntries: 20 } },
+      },
+    ],
+  },
+});
+
 export default defineConfig(({ mode }) => {
   // loadEnv also picks up VITE_* variables from the process environment.
   const env = loadEnv(mode, new URL('.', import.meta.url).pathname);
   const proxy = buildProxy(env.VITE_API_PROXY || DEFAULT_API_PROXY);
   return {
-    plugins: [react()],
+    plugins: [react(), pwa],
     build: { outDir: 'dist' },
     server: { proxy },
     preview: { proxy },

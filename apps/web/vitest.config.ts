@@ -1,6 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  resolve: {
+    alias: {
+      // vite-plugin-pwa's virtual module exists only in a Vite build; tests use a stand-in.
+      'virtual:pwa-register/react': new URL('./src/test/pwa-register-react.ts', import.meta.url).pathname,
+    },
+  },
   test: {
     name: 'web',
     environment: 'jsdom',

@@ -1,9 +1,13 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { startApp } from './app/bootstrap';
 import { AppProviders } from './app/providers';
+import { store } from './app/store';
+import { ORG_ID } from './lib/config';
 import { initI18n } from './lib/i18n';
 
-void initI18n();
+const translationsReady = initI18n();
+void startApp({ store, orgId: ORG_ID, translationsReady });
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');

@@ -1,9 +1,10 @@
 /// <reference types="vite/client" />
+/// <reference types="vite-plugin-pwa/react" />
 
 // An interface, not a type: it merges into Vite's own ImportMetaEnv declaration.
 interface ImportMetaEnv {
-  /** Organisation whose white-label config this build shows (spec §1 config: 41). */
+  /** Organisation this build runs for unless `?org=` or local storage account_id says otherwise (spec §1 config: 41). */
   readonly VITE_ORG_ID?: string;
-  /** API origin; empty means same origin (the server serves this app). */
+  /** Where the organisation's config is fetched from; its apiBaseUrl then serves every other call. Empty: same origin. */
   readonly VITE_API_BASE_URL?: string;
 }

@@ -18,15 +18,30 @@ const withQuery = (path: string, query: Record<string, string | number | undefin
   return search ? `${path}?${search}` : path;
 };
 
+/** The modes of the m_pin screen: log in with an MPIN, or set one after an OTP login. */
+export type TMpinMode = 'login' | 'set';
+/** Query parameter carrying the m_pin screen's mode. */
+export const MPIN_MODE_PARAM = 'mode';
+
+/** A route without parameters: its path is its link. */
+const plain = <const TPath extends string>(path: TPath) => ({ path, href: () => path });
+
 /**
- * The app's route table (spec §2 route segments). Each route has the `path` the router matches and
- * an `href(...)` that builds a link to it; nobody writes a URL by hand.
+ * The app's route table (spec §2 route segments, spelled as the spec spells them). Each route has
+ * the `path` the router matches and an `href(...)` that builds a link to it; nobody writes a URL
+ * by hand. login, otp and m_pin are outside authentication (PUBLIC_ROUTES); all others are
+ * protected.
  */
 export const appPaths = {
-  root: { path: '/', href: () => '/' },
-  login: { path: '/login', href: () => '/login' },
-  otp: { path: '/otp', href: () => '/otp' },
-  dashboard: { path: '/dashboard', href: () => '/dashboard' },
+  root: plain('/'),
+  login: plain('/login'),
+  otp: plain('/otp'),
+  mPin: {
+    path: '/m_pin',
+    href: (mode: TMpinMode = 'login') =>
+      withQuery('/m_pin', { [MPIN_MODE_PARAM]: mode === 'login' ? undefined : mode }),
+  },
+  dashboard: plain('/dashboard'),
   customerList: {
     path: '/customer_list',
     href: (filters: TCustomerListFilters = {}) =>
@@ -36,7 +51,7 @@ export const appPaths = {
         page: filters.page && filters.page > 1 ? filters.page : undefined,
       }),
   },
-  addCustomer: { path: '/add_customer', href: () => '/add_customer' },
+  addCustomer: plain('/add_customer'),
   customerNavigate: {
     path: '/customer_navigate',
     href: (customerId: number) => withQuery('/customer_navigate', { [CUSTOMER_ID_PARAM]: customerId }),
@@ -45,7 +60,47 @@ export const appPaths = {
     path: `/customer_details/:${CUSTOMER_ID_PARAM}`,
     href: (customerId: number) => `/customer_details/${customerId}`,
   },
+  language: plain('/language'),
+  sessions: plain('/sessions'),
+  retailerList: plain('/retailer_list'),
+  retailerProfile: plain('/retailer_profile'),
+  sendAdvertisement: plain('/send_advertisement'),
+  upComingEmi: plain('/up_coming_emi'),
+  simChanges: plain('/sim_changes'),
+  privacyPolicy: plain('/privacy_policy'),
+  help: plain('/help'),
+  support: plain('/support'),
+  retailerPaymentQr: plain('/retailer_payment_qr'),
+  signature: plain('/signature'),
+  antiTheft: plain('/anti_theft'),
+  addRetailer: plain('/add_retailer'),
+  emiDetails: plain('/emi_details'),
+  topUpHistory: plain('/top_up_history'),
+  multipleLockUnlock: plain('/multiple_lock_unlock'),
+  emmQr: plain('/emm_qr'),
+  viewEmiDetails: plain('/view_emi_details'),
+  appleDetails: plain('/apple_details'),
+  witnessSignature: plain('/witness_signature'),
+  customerDocuments: plain('/customer_documents'),
+  extendedWarranty: plain('/extended_warranty'),
+  paymentGateway: plain('/payment_gateway'),
+  familycare: plain('/familycare'),
+  antihacking: plain('/antihacking'),
+  appleSync: plain('/apple_sync'),
 } as const;
+
+export type TRouteKey = keyof typeof appPaths;
+
+/** Routes that can be linked to without arguments (menus, tabs). */
+export type TLinkableRouteKey = {
+  [K in TRouteKey]: [] extends Parameters<(typeof appPaths)[K]['href']> ? K : never;
+}[TRouteKey];
+
+/** Spec §2: the routes outside authentication. */
+export const PUBLIC_ROUTES: readonly TRouteKey[] = ['login', 'otp', 'mPin'];
+
+/** The spec §2 segment of a route ('root' for '/'): its path's first segment. */
+export const routeSegment = (key: TRouteKey): string => appPaths[key].path.split('/')[1] || 'root';
 
 /** Parses a customer id from a URL parameter: a positive integer, or null. */
 export const parseCustomerId = (value: string | null | undefined): number | null => {

@@ -1,12 +1,16 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import type { i18n as TI18n } from 'i18next';
+import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
+import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import en from '../../public/locales/en.json';
 import { createTestI18n } from '../test/test-i18n';
-import { RequireAuth } from './layout/require-auth';
-import { appPaths } from './paths';
-import { appRoutes } from './router';
+import type { TRouteKey } from './paths';
+import { appPaths, PUBLIC_ROUTES } from './paths';
+import { appRoutes, COMING_SOON_ROUTES } from './router';
+import { createAppStore } from './store';
 
 let i18n: TI18n;
 
@@ -14,57 +18,101 @@ beforeAll(async () => {
   i18n = await createTestI18n();
 });
 
-beforeEach(() => localStorage.clear());
-afterEach(cleanup);
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  // No server here: calls a screen makes stay pending.
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(() => new Promise<Response>(() => {})),
+  );
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const Providers = ({ children }: { children: ReactNode }) => (
+  <Provider store={createAppStore()}>
+    <I18nextProvider i18n={i18n}>{children}</I18nextProvider>
+  </Provider>
+);
+
+const renderAt = (url: string) => {
+  const router = createMemoryRouter(appRoutes, { initialEntries: [url] });
+  render(
+    <Providers>
+      <RouterProvider router={router} />
+    </Providers>,
+  );
+  return router;
+};
+
+/** A URL of each route (customer routes need an id). */
+const urlOf = (key: TRouteKey): string => {
+  if (key === 'customerDetails' || key === 'customerNavigate') return appPaths[key].href(5);
+  return appPaths[key].href();
+};
+
+const ROUTE_KEYS = (Object.keys(appPaths) as TRouteKey[]).filter((key) => key !== 'root');
+const PROTECTED_ROUTES = ROUTE_KEYS.filter((key) => !PUBLIC_ROUTES.includes(key));
 
 describe('routes', () => {
   it("shows 'Not found' for an unknown route (spec §2)", async () => {
-    const router = createMemoryRouter(appRoutes, { initialEntries: ['/no/such/page'] });
-    render(
-      <I18nextProvider i18n={i18n}>
-        <RouterProvider router={router} />
-      </I18nextProvider>,
-    );
+    renderAt('/no/such/page');
     expect(await screen.findByRole('heading', { name: 'Not found' })).toBeTruthy();
   });
 
-  it('sends someone without a session from a protected route to login', async () => {
-    const router = createMemoryRouter(
-      [
-        { path: appPaths.login.path, element: <p>login screen</p> },
-        {
-          path: appPaths.dashboard.path,
-          element: (
-            <RequireAuth>
-              <p>dashboard screen</p>
-            </RequireAuth>
-          ),
-        },
-      ],
-      { initialEntries: [appPaths.dashboard.href()] },
-    );
-    render(<RouterProvider router={router} />);
-    expect(await screen.findByText('login screen')).toBeTruthy();
-    expect(router.state.location.pathname).toBe(appPaths.login.href());
+  it.each(PROTECTED_ROUTES)('sends someone without a session from %s to login', async (key) => {
+    const router = renderAt(urlOf(key));
+    expect(await screen.findByTestId('login-mobile')).toBeTruthy();
+    expect(router.state.location.pathname).toBe(appPaths.login.path);
   });
 
-  it('lets someone with a session through', async () => {
-    localStorage.setItem('token', 'jwt-123');
-    const router = createMemoryRouter(
-      [
-        { path: appPaths.login.path, element: <p>login screen</p> },
-        {
-          path: appPaths.dashboard.path,
-          element: (
-            <RequireAuth>
-              <p>dashboard screen</p>
-            </RequireAuth>
-          ),
-        },
-      ],
-      { initialEntries: [appPaths.dashboard.href()] },
+  it.each(PUBLIC_ROUTES)('lets someone without a session open %s', async (key) => {
+    // The OTP screen needs an OTP to have been sent.
+    sessionStorage.setItem(
+      'kisht.otpChallenge',
+      JSON.stringify({ mobile: '+919876543210', purpose: 'LOGIN', devOtp: null, resendAt: 0 }),
     );
-    render(<RouterProvider router={router} />);
-    expect(await screen.findByText('dashboard screen')).toBeTruthy();
+    const router = renderAt(urlOf(key));
+    const testIds: Record<string, string> = { login: 'login-mobile', otp: 'otp-input', mPin: 'mpin-input' };
+    expect(await screen.findByTestId(testIds[key] ?? '')).toBeTruthy();
+    expect(router.state.location.pathname).toBe(appPaths[key].path);
+  });
+
+  it('sends root to the dashboard', async () => {
+    localStorage.setItem('token', 'jwt-123');
+    const router = renderAt(appPaths.root.href());
+    await screen.findByTestId('app-shell');
+    expect(router.state.location.pathname).toBe(appPaths.dashboard.path);
+  });
+
+  it.each(COMING_SOON_ROUTES)('shows $route as coming soon, with its title', async ({ route, titleKey }) => {
+    localStorage.setItem('token', 'jwt-123');
+    renderAt(urlOf(route));
+    const title = en.pages[titleKey.slice('pages.'.length) as keyof typeof en.pages];
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();
+    expect(screen.getByTestId('coming-soon').textContent).toContain('Coming soon');
+    expect(screen.getByTestId('coming-soon').textContent).toContain(
+      'This screen is not available yet. It is coming soon in a later update of the app.',
+    );
+  });
+
+  it('builds language and sessions now, not as coming soon', async () => {
+    localStorage.setItem('token', 'jwt-123');
+    renderAt(appPaths.language.href());
+    expect(await screen.findByTestId('language-list')).toBeTruthy();
+    expect(screen.queryByTestId('coming-soon')).toBeNull();
+    cleanup();
+    renderAt(appPaths.sessions.href());
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sessions' })).toBeTruthy();
+    expect(screen.queryByTestId('coming-soon')).toBeNull();
+  });
+
+  it('offers the MPIN set-up only with a session', async () => {
+    const router = renderAt(appPaths.mPin.href('set'));
+    expect(await screen.findByTestId('login-mobile')).toBeTruthy();
+    expect(router.state.location.pathname).toBe(appPaths.login.path);
   });
 });

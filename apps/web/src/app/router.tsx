@@ -1,10 +1,16 @@
+import Container from '@mui/material/Container';
+import type { ReactNode } from 'react';
 import { lazy, Suspense } from 'react';
 import type { RouteObject } from 'react-router';
 import { createBrowserRouter, Navigate, Outlet } from 'react-router';
-import { SplashScreen } from '../components/splash-screen';
+import { PageSkeleton } from '../components/page-skeleton';
+import type { TPageTitleKey } from '../lib/i18n';
+import { ComingSoonPage } from './coming-soon-page';
 import { AppShell } from './layout/app-shell';
 import { RedirectIfSignedIn, RequireAuth } from './layout/require-auth';
+import { RootLayout } from './layout/root-layout';
 import { NotFoundPage } from './not-found-page';
+import type { TRouteKey } from './paths';
 import { appPaths } from './paths';
 
 // One chunk per page (design §8: split by route).
@@ -13,6 +19,9 @@ const LoginPage = lazy(() =>
 );
 const OtpPage = lazy(() =>
   import('../features/auth/pages/otp-page').then((module) => ({ default: module.OtpPage })),
+);
+const MpinPage = lazy(() =>
+  import('../features/auth/pages/mpin-page').then((module) => ({ default: module.MpinPage })),
 );
 const DashboardPage = lazy(() =>
   import('../features/dashboard/pages/dashboard-page').then((module) => ({ default: module.DashboardPage })),
@@ -37,38 +46,111 @@ const CustomerDetailsPage = lazy(() =>
     default: module.CustomerDetailsPage,
   })),
 );
+const LanguagePage = lazy(() =>
+  import('../features/language/pages/language-page').then((module) => ({ default: module.LanguagePage })),
+);
+const SessionsPage = lazy(() =>
+  import('../features/sessions/pages/sessions-page').then((module) => ({ default: module.SessionsPage })),
+);
 
-/** The app's routes (spec §2): login and otp outside auth, everything else protected. */
-export const appRoutes: RouteObject[] = [
-  { path: appPaths.root.path, element: <Navigate to={appPaths.dashboard.href()} replace /> },
-  {
-    element: (
-      <RedirectIfSignedIn>
-        <Suspense fallback={<SplashScreen />}>
-          <Outlet />
-        </Suspense>
-      </RedirectIfSignedIn>
-    ),
-    children: [
-      { path: appPaths.login.path, element: <LoginPage /> },
-      { path: appPaths.otp.path, element: <OtpPage /> },
-    ],
-  },
-  {
-    element: (
-      <RequireAuth>
-        <AppShell />
-      </RequireAuth>
-    ),
-    children: [
-      { path: appPaths.dashboard.path, element: <DashboardPage /> },
-      { path: appPaths.customerList.path, element: <CustomerListPage /> },
-      { path: appPaths.addCustomer.path, element: <AddCustomerPage /> },
-      { path: appPaths.customerNavigate.path, element: <CustomerNavigatePage /> },
-      { path: appPaths.customerDetails.path, element: <CustomerDetailsPage /> },
-    ],
-  },
-  { path: '*', element: <NotFoundPage /> },
+/** Spec §2 screens that a later release builds; until then each shows the coming-soon page. */
+export const COMING_SOON_ROUTES: ReadonlyArray<{ route: TRouteKey; titleKey: TPageTitleKey }> = [
+  { route: 'retailerList', titleKey: 'pages.retailer_list' },
+  { route: 'retailerProfile', titleKey: 'pages.retailer_profile' },
+  { route: 'sendAdvertisement', titleKey: 'pages.send_advertisement' },
+  { route: 'upComingEmi', titleKey: 'pages.up_coming_emi' },
+  { route: 'simChanges', titleKey: 'pages.sim_changes' },
+  { route: 'privacyPolicy', titleKey: 'pages.privacy_policy' },
+  { route: 'help', titleKey: 'pages.help' },
+  { route: 'support', titleKey: 'pages.support' },
+  { route: 'retailerPaymentQr', titleKey: 'pages.retailer_payment_qr' },
+  { route: 'signature', titleKey: 'pages.signature' },
+  { route: 'antiTheft', titleKey: 'pages.anti_theft' },
+  { route: 'addRetailer', titleKey: 'pages.add_retailer' },
+  { route: 'emiDetails', titleKey: 'pages.emi_details' },
+  { route: 'topUpHistory', titleKey: 'pages.top_up_history' },
+  { route: 'multipleLockUnlock', titleKey: 'pages.multiple_lock_unlock' },
+  { route: 'emmQr', titleKey: 'pages.emm_qr' },
+  { route: 'viewEmiDetails', titleKey: 'pages.view_emi_details' },
+  { route: 'appleDetails', titleKey: 'pages.apple_details' },
+  { route: 'witnessSignature', titleKey: 'pages.witness_signature' },
+  { route: 'customerDocuments', titleKey: 'pages.customer_documents' },
+  { route: 'extendedWarranty', titleKey: 'pages.extended_warranty' },
+  { route: 'paymentGateway', titleKey: 'pages.payment_gateway' },
+  { route: 'familycare', titleKey: 'pages.familycare' },
+  { route: 'antihacking', titleKey: 'pages.antihacking' },
+  { route: 'appleSync', titleKey: 'pages.apple_sync' },
 ];
 
+/** The sign-in screens' frame while their chunk loads: the spec §2 skeleton. */
+const PublicSuspense = ({ children }: { children: ReactNode }) => (
+  <Suspense
+    fallback={
+      <Container maxWidth="sm" sx={{ py: 4 }}>
+        <PageSkeleton />
+      </Container>
+    }
+  >
+    {children}
+  </Suspense>
+);
+
+/**
+ * The app's routes (spec §2): login, otp and m_pin outside authentication, everything else
+ * protected; spec screens of later releases show the coming-soon page; anything else 'Not found'.
+ * m_pin is not behind RedirectIfSignedIn: its 'set' mode is for someone just signed in (the page
+ * itself sends each mode where it belongs).
+ */
+export const appRoutes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    children: [
+      { path: appPaths.root.path, element: <Navigate to={appPaths.dashboard.href()} replace /> },
+      {
+        element: (
+          <RedirectIfSignedIn>
+            <PublicSuspense>
+              <Outlet />
+            </PublicSuspense>
+          </RedirectIfSignedIn>
+        ),
+        children: [
+          { path: appPaths.login.path, element: <LoginPage /> },
+          { path: appPaths.otp.path, element: <OtpPage /> },
+        ],
+      },
+      {
+        path: appPaths.mPin.path,
+        element: (
+          <PublicSuspense>
+            <MpinPage />
+          </PublicSuspense>
+        ),
+      },
+      {
+        element: (
+          <RequireAuth>
+            <AppShell />
+          </RequireAuth>
+        ),
+        children: [
+          { path: appPaths.dashboard.path, element: <DashboardPage /> },
+          { path: appPaths.customerList.path, element: <CustomerListPage /> },
+          { path: appPaths.addCustomer.path, element: <AddCustomerPage /> },
+          { path: appPaths.customerNavigate.path, element: <CustomerNavigatePage /> },
+          { path: appPaths.customerDetails.path, element: <CustomerDetailsPage /> },
+          { path: appPaths.language.path, element: <LanguagePage /> },
+          { path: appPaths.sessions.path, element: <SessionsPage /> },
+          ...COMING_SOON_ROUTES.map(({ route, titleKey }) => ({
+            path: appPaths[route].path,
+            element: <ComingSoonPage titleKey={titleKey} />,
+          })),
+        ],
+      },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];
+
+/** The browser router of the app. */
 export const createAppRouter = () => createBrowserRouter(appRoutes);

@@ -5,6 +5,7 @@ import { enqueueSnackbar } from 'notistack';
 import { api } from '../lib/http/api';
 import type { TApiError } from '../lib/http/base-query';
 import { SESSION_GONE_STATUS } from '../lib/http/base-query';
+import { uiSlice } from '../lib/ui-slice';
 
 const isApiError = (value: unknown): value is TApiError =>
   typeof value === 'object' && value !== null && 'status' in value && 'message' in value;
@@ -24,9 +25,10 @@ const apiErrorToast: Middleware = () => (next) => (action) => {
   return next(action);
 };
 
+/** A store with the api cache and the ui slice (spec §3 client state). */
 export const createAppStore = () => {
   const store = configureStore({
-    reducer: { [api.reducerPath]: api.reducer },
+    reducer: { [api.reducerPath]: api.reducer, [uiSlice.reducerPath]: uiSlice.reducer },
     middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(api.middleware, apiErrorToast),
   });
   // Lets queries that ask for it refetch on window focus and on reconnect.

@@ -1,28 +1,58 @@
 import type { TAuthSession } from '@kisht/domain/auth/auth.schema';
+import { STORAGE_KEYS } from './storage-keys';
 
 /** Local storage keys of spec §3 that hold the signed-in session. */
 export const AUTH_STORAGE_KEYS = {
-  token: 'token',
-  userId: 'user_id',
-  accountId: 'account_id',
-  phone: 'phone',
-  type: 'type',
+  token: STORAGE_KEYS.token,
+  userId: STORAGE_KEYS.userId,
+  accountId: STORAGE_KEYS.accountId,
+  phone: STORAGE_KEYS.phone,
+  type: STORAGE_KEYS.type,
+  mpin: STORAGE_KEYS.mpin,
 } as const;
+
+/** What `MPIN` holds when the user has an MPIN: a flag, never the PIN itself. */
+const HAS_MPIN_FLAG = '1';
 
 const storage = (): Storage => window.localStorage;
 
 /** The session's bearer token, or null when nobody is signed in. */
 export const getToken = (from: Storage = storage()): string | null => from.getItem(AUTH_STORAGE_KEYS.token);
 
+/** True while a session token is stored. */
 export const isSignedIn = (): boolean => Boolean(getToken());
 
-/** Stores a verified session under the spec §3 keys (account_id is the organisation id). */
+/**
+ * Stores a verified session under the spec §3 keys (account_id is the organisation id). `mpin`
+ * becomes '1' when the user has an MPIN and is removed when not; the MPIN itself is never stored.
+ */
 export const saveAuthSession = (session: TAuthSession, to: Storage = storage()): void => {
   to.setItem(AUTH_STORAGE_KEYS.token, session.token);
   to.setItem(AUTH_STORAGE_KEYS.userId, String(session.user.id));
   to.setItem(AUTH_STORAGE_KEYS.accountId, String(session.user.orgId));
   to.setItem(AUTH_STORAGE_KEYS.phone, session.user.mobile);
   to.setItem(AUTH_STORAGE_KEYS.type, session.user.userType);
+  markHasMpin(session.user.hasMpin, to);
+};
+
+/** Records whether the user has an MPIN ('1' or absent; spec §3 `mpin` key, never the PIN). */
+export const markHasMpin = (hasMpin: boolean, to: Storage = storage()): void => {
+  if (hasMpin) to.setItem(AUTH_STORAGE_KEYS.mpin, HAS_MPIN_FLAG);
+  else to.removeItem(AUTH_STORAGE_KEYS.mpin);
+};
+
+/** The mobile last signed in on this device (E.164), or null; prefills the MPIN login. */
+export const getRememberedPhone = (from: Storage = storage()): string | null =>
+  from.getItem(AUTH_STORAGE_KEYS.phone);
+
+/**
+ * Log out: forgets the session (token, user id, user type) but keeps what identifies this device
+ * and its person (phone and the MPIN flag for the MPIN login, organisation, device id, language).
+ */
+export const clearSession = (from: Storage = storage()): void => {
+  from.removeItem(AUTH_STORAGE_KEYS.token);
+  from.removeItem(AUTH_STORAGE_KEYS.userId);
+  from.removeItem(AUTH_STORAGE_KEYS.type);
 };
 
 /** Spec §8: when the session is gone, all local storage is cleared, not only the session keys. */

@@ -1,14 +1,58 @@
+import type { InitOptions } from 'i18next';
 import i18next from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import HttpBackend from 'i18next-http-backend';
 import { initReactI18next } from 'react-i18next';
 import type en from '../../public/locales/en.json';
+import { STORAGE_KEYS } from './storage-keys';
 
 /** Interface languages of spec §1. */
 export const SUPPORTED_LANGUAGES = ['en', 'hn', 'mr', 'gj', 'sp', 'bd', 'kn', 'tg', 'tm', 'pp'] as const;
-export const FALLBACK_LANGUAGE = 'en';
+export type TLanguage = (typeof SUPPORTED_LANGUAGES)[number];
+export const FALLBACK_LANGUAGE: TLanguage = 'en';
+
+/**
+ * Each language by its own name, as the language screen lists it. These are proper names shown
+ * the same in every language (a Hindi speaker looks for "हिन्दी" whatever the app is showing), so
+ * they are data here rather than translation keys.
+ */
+export const LANGUAGE_NATIVE_NAMES: Record<TLanguage, string> = {
+  en: 'English',
+  hn: 'हिन्दी',
+  mr: 'मराठी',
+  gj: 'ગુજરાતી',
+  sp: 'Español',
+  bd: 'বাংলা',
+  kn: 'ಕನ್ನಡ',
+  tg: 'తెలుగు',
+  tm: 'தமிழ்',
+  pp: 'ਪੰਜਾਬੀ',
+};
+
+/**
+ * The standard (BCP 47) tag of each language, for `lang` attributes read by screen readers and
+ * fonts. The spec's own codes (hn, gj, sp…) stay the app's language ids and what <html lang>
+ * carries for detection.
+ */
+export const LANGUAGE_BCP47: Record<TLanguage, string> = {
+  en: 'en',
+  hn: 'hi',
+  mr: 'mr',
+  gj: 'gu',
+  sp: 'es',
+  bd: 'bn',
+  kn: 'kn',
+  tg: 'te',
+  tm: 'ta',
+  pp: 'pa',
+};
+
 /** Where translations are served from (spec §7: GET /locales/{lng}.json). */
 export const LOCALES_LOAD_PATH = '/locales/{{lng}}.json';
+/** The cookie the choice is cached in (spec §1). */
+export const LANGUAGE_COOKIE = 'i18next';
+/** Spec §1 detection order. */
+export const DETECTION_ORDER = ['cookie', 'htmlTag', 'localStorage', 'path', 'subdomain'];
 
 declare module 'i18next' {
   // An interface, not a type: it augments i18next's own declaration, which makes t() keys typed.
@@ -21,33 +65,65 @@ declare module 'i18next' {
 /** The app's i18next instance. */
 export const i18n = i18next;
 
+export const isSupportedLanguage = (value: unknown): value is TLanguage =>
+  SUPPORTED_LANGUAGES.some((code) => code === value);
+
+/** The language an i18next instance (the app's by default) shows now, as a spec §1 code. */
+export const currentLanguage = (
+  instance: Pick<typeof i18n, 'resolvedLanguage' | 'language'> = i18n,
+): TLanguage => {
+  const language = instance.resolvedLanguage ?? instance.language;
+  return isSupportedLanguage(language) ? language : FALLBACK_LANGUAGE;
+};
+
 /**
- * Starts i18n (spec §1): the ten spec languages with fallback en; detection order cookie, html tag,
- * local storage ('language' key of spec §3), path, subdomain; the choice is cached in a cookie;
- * translations load per language over HTTP. Keeps `<html lang>` in step with the chosen language,
- * since htmlTag is read before localStorage (design §8).
+ * Keeps `<html lang>` and local storage `language` (spec §3) in step with the language shown:
+ * the detector reads the html tag before local storage (design §8), so a stale tag would win.
+ */
+export const rememberLanguage = (language: string): void => {
+  if (!isSupportedLanguage(language)) return;
+  document.documentElement.lang = language;
+  try {
+    window.localStorage.setItem(STORAGE_KEYS.language, language);
+  } catch {
+    // Storage can be unavailable (private mode); the cookie still remembers the choice.
+  }
+};
+
+/**
+ * The i18next options of spec §1: the ten languages with fallback en; detection order cookie,
+ * html tag, local storage (`language`, spec §3), path, subdomain; the choice cached in the
+ * `i18next` cookie; translations loaded per language from /locales/{{lng}}.json.
+ */
+export const I18N_OPTIONS = {
+  supportedLngs: [...SUPPORTED_LANGUAGES],
+  fallbackLng: FALLBACK_LANGUAGE,
+  load: 'languageOnly',
+  defaultNS: 'translation',
+  ns: ['translation'],
+  backend: { loadPath: LOCALES_LOAD_PATH },
+  detection: {
+    order: DETECTION_ORDER,
+    caches: ['cookie'],
+    lookupCookie: LANGUAGE_COOKIE,
+    lookupLocalStorage: STORAGE_KEYS.language,
+  },
+  interpolation: { escapeValue: false },
+  react: { useSuspense: true },
+} satisfies InitOptions;
+
+/**
+ * Starts i18n with I18N_OPTIONS. The chosen language is also kept in local storage `language`
+ * and `<html lang>` (rememberLanguage). Before detection, `<html lang>` is set from local
+ * storage, so that when the cookie is gone the remembered choice still beats index.html's static
+ * `lang="en"`.
  */
 export const initI18n = () => {
-  i18n.on('languageChanged', (lng) => {
-    document.documentElement.lang = lng;
-  });
-  return i18n
-    .use(HttpBackend)
-    .use(LanguageDetector)
-    .use(initReactI18next)
-    .init({
-      supportedLngs: [...SUPPORTED_LANGUAGES],
-      fallbackLng: FALLBACK_LANGUAGE,
-      load: 'languageOnly',
-      defaultNS: 'translation',
-      ns: ['translation'],
-      backend: { loadPath: LOCALES_LOAD_PATH },
-      detection: {
-        order: ['cookie', 'htmlTag', 'localStorage', 'path', 'subdomain'],
-        caches: ['cookie'],
-        lookupLocalStorage: 'language',
-      },
-      interpolation: { escapeValue: false },
-      react: { useSuspense: true },
-    });
+  const remembered = window.localStorage.getItem(STORAGE_KEYS.language);
+  if (isSupportedLanguage(remembered)) document.documentElement.lang = remembered;
+  i18n.on('languageChanged', rememberLanguage);
+  return i18n.use(HttpBackend).use(LanguageDetector).use(initReactI18next).init(I18N_OPTIONS);
 };
+
+/** Translation key of a screen's title (the `pages` section of the translations). */
+export type TPageTitleKey = `pages.${keyof (typeof en)['pages']}`;

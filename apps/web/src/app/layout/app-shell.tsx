@@ -1,4 +1,5 @@
 import LogoutIcon from '@mui/icons-material/Logout';
+import MenuIcon from '@mui/icons-material/Menu';
 import PeopleIcon from '@mui/icons-material/People';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import SpaceDashboardIcon from '@mui/icons-material/SpaceDashboard';
@@ -13,25 +14,33 @@ import Paper from '@mui/material/Paper';
 import Toolbar from '@mui/material/Toolbar';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { Suspense, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation, useNavigate } from 'react-router';
+import { useDispatch, useSelector } from 'react-redux';
+import { matchPath, Outlet, useLocation, useNavigate } from 'react-router';
 import { PageSkeleton } from '../../components/page-skeleton';
 import { useLogoutMutation } from '../../features/auth/auth-api';
-import { clearAllStorage } from '../../lib/auth-storage';
+import { clearSession } from '../../lib/auth-storage';
 import { useOrgConfig } from '../../lib/http/org-config-api';
+import type { TMainScreenTab, TStateWithUi } from '../../lib/ui-slice';
+import { setDrawerOpen, setMainScreenTab } from '../../lib/ui-slice';
 import { appPaths } from '../paths';
+import { NavDrawer } from './nav-drawer';
 
-type TTab = 'dashboard' | 'customers' | 'addCustomer';
+/** The routes of each bottom tab; customer screens sit under Customers. */
+const TAB_ROUTES: ReadonlyArray<readonly [TMainScreenTab, string]> = [
+  ['dashboard', appPaths.dashboard.path],
+  ['customers', appPaths.customerList.path],
+  ['customers', appPaths.customerDetails.path],
+  ['customers', appPaths.customerNavigate.path],
+  ['addCustomer', appPaths.addCustomer.path],
+];
 
-/** Which bottom tab a route belongs to; customer screens sit under Customers. */
-const tabOf = (pathname: string): TTab => {
-  if (pathname.startsWith(appPaths.addCustomer.path)) return 'addCustomer';
-  if (pathname.startsWith(appPaths.dashboard.path)) return 'dashboard';
-  return 'customers';
-};
+/** Which bottom tab a route belongs to, or null for routes outside the tabs (language, sessions…). */
+export const tabOfPath = (pathname: string): TMainScreenTab | null =>
+  TAB_ROUTES.find(([, path]) => matchPath({ path, end: true }, pathname))?.[0] ?? null;
 
-const TAB_HREFS: Record<TTab, () => string> = {
+const TAB_HREFS: Record<TMainScreenTab, () => string> = {
   dashboard: () => appPaths.dashboard.href(),
   customers: () => appPaths.customerList.href(),
   addCustomer: () => appPaths.addCustomer.href(),
@@ -40,40 +49,90 @@ const TAB_HREFS: Record<TTab, () => string> = {
 /** Height of the bottom navigation, px; the page leaves this much room below its content. */
 const BOTTOM_NAV_HEIGHT = 64;
 
+const selectMainScreenTab = (state: TStateWithUi) => state.ui.mainScreenTab;
+
 /**
- * The frame of every protected screen: an app bar with the organisation's name and log out, the
- * page, and bottom tabs (dashboard, customers, add customer), mobile-first.
+ * The frame of every protected screen, mobile-first: an app bar (menu button, the organisation's
+ * logo or initial and name, log out), the page, bottom tabs driven by ui.mainScreenTab (dashboard,
+ * customers, add customer) and the navigation drawer (ui.drawerOpen). The organisation's 'compact'
+ * main layout (spec §1) drops the bottom tabs for the drawer alone, with a dense app bar and
+ * tighter spacing.
  */
 export const AppShell = () => {
   const { t } = useTranslation();
+  const dispatch = useDispatch();
   const navigate = useNavigate();
   const location = useLocation();
-  const { data: config } = useOrgConfig();
+  const config = useOrgConfig();
+  const mainScreenTab = useSelector(selectMainScreenTab);
   const [logout] = useLogoutMutation();
   const [isLoggingOut, setIsLoggingOut] = useState(false);
   const orgName = config?.orgName || t('app.name');
+  const logoUrl = config?.theme.logoUrl || null;
+  const isCompact = config?.mainLayout === 'compact';
+  const routeTab = tabOfPath(location.pathname);
+
+  // The tabs follow the route, however it was reached (tab, drawer, link, Back).
+  useEffect(() => {
+    if (routeTab) dispatch(setMainScreenTab(routeTab));
+  }, [routeTab, dispatch]);
 
   const handleLogout = async () => {
     setIsLoggingOut(true);
-    // Revoke the session on the server if we can; sign out locally whatever the answer. Cached
-    // data is dropped at the next sign-in (purgeSessionCache), after these screens have gone.
+    // Revoke the session on the server if we can; sign out locally whatever the answer. The phone
+    // and MPIN flag stay for the MPIN login. Cached data is dropped at the next sign-in
+    // (purgeSessionCache), after these screens have gone.
     await logout();
-    clearAllStorage();
+    clearSession();
+    dispatch(setDrawerOpen(false));
     navigate(appPaths.login.href(), { replace: true });
   };
 
+  const handleTabChange = (tab: TMainScreenTab) => {
+    dispatch(setMainScreenTab(tab));
+    navigate(TAB_HREFS[tab]());
+  };
+
   return (
-    <Box sx={{ minHeight: '100dvh', bgcolor: 'background.default' }}>
+    <Box
+      sx={{ minHeight: '100dvh', bgcolor: 'background.default' }}
+      data-testid="app-shell"
+      data-layout={isCompact ? 'compact' : 'default'}
+    >
       <AppBar position="sticky" color="primary">
         <Toolbar>
+          <IconButton
+            color="inherit"
+            edge="start"
+            onClick={() => dispatch(setDrawerOpen(true))}
+            aria-label={t('shell.openMenu')}
+            data-testid="drawer-open"
+            sx={{ mr: 1 }}
+          >
+            <MenuIcon />
+          </IconButton>
           <Avatar
-            src={config?.theme.logoUrl ?? undefined}
+            src={logoUrl ?? undefined}
             alt={orgName}
-            sx={{ width: 32, height: 32, mr: 1.5, bgcolor: 'secondary.main', fontSize: 16, fontWeight: 700 }}
+            data-testid="app-bar-logo"
+            sx={{
+              width: isCompact ? 26 : 32,
+              height: isCompact ? 26 : 32,
+              mr: 1.5,
+              bgcolor: 'secondary.main',
+              fontSize: isCompact ? 13 : 16,
+              fontWeight: 700,
+            }}
           >
             {orgName.charAt(0)}
           </Avatar>
-          <Typography variant="h6" component="p" noWrap sx={{ flex: 1 }} data-testid="app-bar-org-name">
+          <Typography
+            variant={isCompact ? 'subtitle1' : 'h6'}
+            component="p"
+            noWrap
+            sx={{ flex: 1, fontWeight: 700 }}
+            data-testid="app-bar-org-name"
+          >
             {orgName}
           </Typography>
           <Tooltip title={t('shell.logout')}>
@@ -90,54 +149,61 @@ export const AppShell = () => {
           </Tooltip>
         </Toolbar>
       </AppBar>
+      <NavDrawer orgName={orgName} logoUrl={logoUrl} isLoggingOut={isLoggingOut} onLogout={handleLogout} />
       <Container
         component="main"
         maxWidth="sm"
-        sx={{ pt: 2, pb: `calc(${BOTTOM_NAV_HEIGHT + 24}px + env(safe-area-inset-bottom))` }}
+        sx={
+          isCompact
+            ? { pt: 1, pb: 'calc(16px + env(safe-area-inset-bottom))', px: 1 }
+            : { pt: 2, pb: `calc(${BOTTOM_NAV_HEIGHT + 24}px + env(safe-area-inset-bottom))` }
+        }
       >
         <Suspense fallback={<PageSkeleton />}>
           <Outlet />
         </Suspense>
       </Container>
-      <Paper
-        component="nav"
-        aria-label={t('shell.navigation')}
-        elevation={8}
-        sx={{
-          position: 'fixed',
-          left: 0,
-          right: 0,
-          bottom: 0,
-          zIndex: (theme) => theme.zIndex.appBar,
-          pb: 'env(safe-area-inset-bottom)',
-        }}
-      >
-        <BottomNavigation
-          showLabels
-          value={tabOf(location.pathname)}
-          onChange={(_event, tab: TTab) => navigate(TAB_HREFS[tab]())}
-          sx={{ height: BOTTOM_NAV_HEIGHT, maxWidth: 600, mx: 'auto' }}
+      {isCompact ? null : (
+        <Paper
+          component="nav"
+          aria-label={t('shell.navigation')}
+          elevation={8}
+          sx={{
+            position: 'fixed',
+            left: 0,
+            right: 0,
+            bottom: 0,
+            zIndex: (theme) => theme.zIndex.appBar,
+            pb: 'env(safe-area-inset-bottom)',
+          }}
         >
-          <BottomNavigationAction
-            value="dashboard"
-            label={t('nav.dashboard')}
-            icon={<SpaceDashboardIcon />}
-            data-testid="nav-dashboard"
-          />
-          <BottomNavigationAction
-            value="customers"
-            label={t('nav.customers')}
-            icon={<PeopleIcon />}
-            data-testid="nav-customers"
-          />
-          <BottomNavigationAction
-            value="addCustomer"
-            label={t('nav.addCustomer')}
-            icon={<PersonAddIcon />}
-            data-testid="nav-add-customer"
-          />
-        </BottomNavigation>
-      </Paper>
+          <BottomNavigation
+            showLabels
+            value={mainScreenTab}
+            onChange={(_event, tab: TMainScreenTab) => handleTabChange(tab)}
+            sx={{ height: BOTTOM_NAV_HEIGHT, maxWidth: 600, mx: 'auto' }}
+          >
+            <BottomNavigationAction
+              value="dashboard"
+              label={t('nav.dashboard')}
+              icon={<SpaceDashboardIcon />}
+              data-testid="nav-dashboard"
+            />
+            <BottomNavigationAction
+              value="customers"
+              label={t('nav.customers')}
+              icon={<PeopleIcon />}
+              data-testid="nav-customers"
+            />
+            <BottomNavigationAction
+              value="addCustomer"
+              label={t('nav.addCustomer')}
+              icon={<PersonAddIcon />}
+              data-testid="nav-add-customer"
+            />
+          </BottomNavigation>
+        </Paper>
+      )}
     </Box>
   );
 };

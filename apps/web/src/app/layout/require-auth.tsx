@@ -3,7 +3,7 @@ import { Navigate, useLocation } from 'react-router';
 import { isSignedIn } from '../../lib/auth-storage';
 import { appPaths } from '../paths';
 
-/** Spec §2: every route except login and otp needs a session; without one, go to login. */
+/** Spec §2: every route except login, otp and m_pin needs a session; without one, go to login. */
 export const RequireAuth = ({ children }: { children: ReactNode }) => {
   const location = useLocation();
   if (!isSignedIn())

@@ -28,18 +28,31 @@ const usableColor = (value: string | undefined, fallback: string): string => {
   }
 };
 
+/** Component defaults of the 'compact' main layout (spec §1): denser lists, fields and bars. */
+const COMPACT_COMPONENTS = {
+  MuiList: { defaultProps: { dense: true } },
+  MuiListItemButton: { defaultProps: { dense: true } },
+  MuiToolbar: { defaultProps: { variant: 'dense' } },
+  MuiTextField: { defaultProps: { fullWidth: true, size: 'small' } },
+  MuiButton: { defaultProps: { disableElevation: true, size: 'small' } },
+} as const;
+
 /**
  * Builds the white-label MUI theme (spec §1) from the organisation's primary and secondary colours.
- * Mobile-first defaults: full-width fields, no upper-case buttons, rounded outlined cards.
+ * Mobile-first defaults: full-width fields, no upper-case buttons, rounded outlined cards. The
+ * compact layout is denser: smaller corners, dense lists and toolbars, small fields and buttons.
  */
-export const createAppTheme = (theme?: TOrgAppConfig['theme']): Theme =>
+export const createAppTheme = (
+  theme?: TOrgAppConfig['theme'],
+  options: { isCompact?: boolean } = {},
+): Theme =>
   createTheme({
     palette: {
       primary: { main: usableColor(theme?.primaryColor, DEFAULT_PRIMARY_COLOR) },
       secondary: { main: usableColor(theme?.secondaryColor, DEFAULT_SECONDARY_COLOR) },
       background: { default: '#f5f6fa', paper: '#ffffff' },
     },
-    shape: { borderRadius: 12 },
+    shape: { borderRadius: options.isCompact ? 6 : 12 },
     typography: {
       fontFamily: SYSTEM_FONT_STACK,
       button: { textTransform: 'none', fontWeight: 600 },
@@ -51,5 +64,6 @@ export const createAppTheme = (theme?: TOrgAppConfig['theme']): Theme =>
       MuiCard: { defaultProps: { variant: 'outlined' } },
       MuiTextField: { defaultProps: { fullWidth: true } },
       MuiAppBar: { defaultProps: { elevation: 0 } },
+      ...(options.isCompact ? COMPACT_COMPONENTS : {}),
     },
   });

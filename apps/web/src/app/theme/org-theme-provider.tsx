@@ -2,17 +2,18 @@ import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import type { ReactNode } from 'react';
 import { useEffect, useMemo } from 'react';
-import { SplashScreen } from '../../components/splash-screen';
 import { useOrgConfig } from '../../lib/http/org-config-api';
 import { createAppTheme } from './create-app-theme';
 
 /**
- * Loads the organisation's white-label config (spec §1) and themes the app with it. The splash
- * screen shows until it arrives; if it cannot be loaded the app goes on with Kisht's own theme.
+ * Themes the app with the organisation's white-label config (spec §1) from the store: colours,
+ * and a denser theme for the 'compact' main layout. Until the config has loaded (or when it could
+ * not be), Kisht's own theme applies.
  */
 export const OrgThemeProvider = ({ children }: { children: ReactNode }) => {
-  const { data: config, isLoading } = useOrgConfig();
-  const theme = useMemo(() => createAppTheme(config?.theme), [config?.theme]);
+  const config = useOrgConfig();
+  const isCompact = config?.mainLayout === 'compact';
+  const theme = useMemo(() => createAppTheme(config?.theme, { isCompact }), [config?.theme, isCompact]);
 
   useEffect(() => {
     if (config?.orgName) document.title = config.orgName;
@@ -22,7 +23,7 @@ export const OrgThemeProvider = ({ children }: { children: ReactNode }) => {
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />
-      {isLoading ? <SplashScreen /> : children}
+      {children}
     </ThemeProvider>
   );
 };

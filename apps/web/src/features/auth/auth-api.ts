@@ -1,7 +1,13 @@
 import type {
   TAuthSession,
+  TCurrentUser,
+  TForgotMpinRequest,
   TLoginWithOtpRequest,
   TLoginWithOtpResponse,
+  TMpinLoginRequest,
+  TResendOtpRequest,
+  TResetMpinRequest,
+  TSetMpinRequest,
   TVerifyOtpRequest,
 } from '@kisht/domain/auth/auth.schema';
 import { paths } from '@kisht/domain/paths';
@@ -15,10 +21,37 @@ export const authApi = api.injectEndpoints({
     verifyOtp: build.mutation<TAuthSession, TVerifyOtpRequest>({
       query: (body) => ({ url: paths.auth.verifyOtp, method: 'POST', body }),
     }),
+    /** Another OTP of the same purpose; the server answers 429 inside the cool-down. */
+    resendOtp: build.mutation<TLoginWithOtpResponse, TResendOtpRequest>({
+      query: (body) => ({ url: paths.auth.resendOtp, method: 'POST', body }),
+    }),
+    loginWithMpin: build.mutation<TAuthSession, TMpinLoginRequest>({
+      query: (body) => ({ url: paths.auth.loginWithMpin, method: 'POST', body }),
+    }),
+    /** Sends an OTP with purpose FORGOT_PASSWORD. */
+    forgotMpin: build.mutation<TLoginWithOtpResponse, TForgotMpinRequest>({
+      query: (body) => ({ url: paths.auth.forgotMpin, method: 'POST', body }),
+    }),
+    resetMpin: build.mutation<null, TResetMpinRequest>({
+      query: (body) => ({ url: paths.auth.resetMpin, method: 'POST', body }),
+    }),
+    /** Sets the signed-in user's MPIN. */
+    setMpin: build.mutation<TCurrentUser, TSetMpinRequest>({
+      query: (body) => ({ url: paths.auth.setMpin, method: 'POST', body }),
+    }),
     logout: build.mutation<null, void>({
       query: () => ({ url: paths.auth.logout, method: 'POST' }),
     }),
   }),
 });
 
-export const { useLoginWithOtpMutation, useVerifyOtpMutation, useLogoutMutation } = authApi;
+export const {
+  useLoginWithOtpMutation,
+  useVerifyOtpMutation,
+  useResendOtpMutation,
+  useLoginWithMpinMutation,
+  useForgotMpinMutation,
+  useResetMpinMutation,
+  useSetMpinMutation,
+  useLogoutMutation,
+} = authApi;

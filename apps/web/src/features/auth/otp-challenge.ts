@@ -1,12 +1,18 @@
 import type { TLoginWithOtpResponse } from '@kisht/domain/auth/auth.schema';
+import type { TOtpPurpose } from '@kisht/domain/common/enums';
+
+/** The OTP purposes the sign-in screens handle: sign in, and forgot MPIN. */
+export type TSignInOtpPurpose = Extract<TOtpPurpose, 'LOGIN' | 'FORGOT_PASSWORD'>;
 
 /**
- * An OTP sent to a mobile number, carried from the login screen to the OTP screen. Kept in
- * sessionStorage as well as router state, so reloading the OTP screen does not lose it.
+ * An OTP sent to a mobile number, carried from the login (or MPIN) screen to the OTP screen. Kept
+ * in sessionStorage as well as router state, so reloading the OTP screen does not lose it.
  */
 export type TOtpChallenge = {
   /** E.164 mobile the OTP went to. */
   mobile: string;
+  /** LOGIN signs in; FORGOT_PASSWORD resets the MPIN (the OTP screen's forgot mode). */
+  purpose: TSignInOtpPurpose;
   /** The OTP itself, only outside production (dev banner). */
   devOtp: string | null;
   /** Epoch ms before which another OTP may not be requested. */
@@ -15,8 +21,14 @@ export type TOtpChallenge = {
 
 const STORAGE_KEY = 'kisht.otpChallenge';
 
-export const toOtpChallenge = (mobile: string, response: TLoginWithOtpResponse): TOtpChallenge => ({
+/** The challenge an OTP-sending call answered with. */
+export const toOtpChallenge = (
+  mobile: string,
+  response: TLoginWithOtpResponse,
+  purpose: TSignInOtpPurpose = 'LOGIN',
+): TOtpChallenge => ({
   mobile,
+  purpose,
   devOtp: response.devOtp ?? null,
   resendAt: Date.now() + response.resendAfterSeconds * 1000,
 });
@@ -30,6 +42,7 @@ const isOtpChallenge = (value: unknown): value is TOtpChallenge => {
   const candidate = value as Record<string, unknown>;
   return (
     typeof candidate.mobile === 'string' &&
+    (candidate.purpose === 'LOGIN' || candidate.purpose === 'FORGOT_PASSWORD') &&
     (candidate.devOtp === null || typeof candidate.devOtp === 'string') &&
     typeof candidate.resendAt === 'number'
   );

@@ -8,7 +8,6 @@ import {
   suggestedLoanPaise,
   validateAddCustomer,
 } from './add-customer-form';
-import { openCustomerTarget } from './open-customer';
 
 const imei = (body14: string) => `${body14}${imeiCheckDigit(body14)}`;
 
@@ -121,23 +120,5 @@ describe('loan prefill and EMI preview', () => {
   it('has no preview while the loan terms are incomplete', () => {
     expect(previewSchedule(validValues({ loanAmount: '' }))).toBeNull();
     expect(previewSchedule(validValues({ loanAmount: '0' }))).toBeNull();
-  });
-});
-
-describe('openCustomerTarget (spec §2)', () => {
-  it('opens an inactive customer on customer_navigate', () => {
-    expect(openCustomerTarget({ id: 9, status: 0 }, 41)).toEqual({
-      kind: 'navigate',
-      href: '/customer_navigate?customer_id=9',
-    });
-  });
-  it('warns instead for organisations 35, 36 and 46', () => {
-    expect(openCustomerTarget({ id: 9, status: 0 }, 46)).toEqual({ kind: 'inactive-warning' });
-  });
-  it('opens any other status on customer_details', () => {
-    expect(openCustomerTarget({ id: 9, status: 1 }, 46)).toEqual({
-      kind: 'navigate',
-      href: '/customer_details/9',
-    });
   });
 });

@@ -1,23 +1,23 @@
 import type { TCustomerStatus } from '@kisht/domain/common/enums';
 import { CustomerStatus } from '@kisht/domain/common/enums';
+import type { TOrgAppConfig } from '@kisht/domain/orgs/orgs.schema';
 import { appPaths } from '../../app/paths';
-
-/** Spec §2: these organisations see a warning instead of the enrolment screen for an inactive customer. */
-export const INACTIVE_WARNING_ORG_IDS: readonly number[] = [35, 36, 46];
 
 export type TOpenCustomerTarget = { kind: 'navigate'; href: string } | { kind: 'inactive-warning' };
 
 /**
- * Where opening a customer goes (spec §2): inactive → customer_navigate (the enrolment QR), or a
- * 'Customer is Inactive' warning for organisations 35, 36 and 46; any other status → customer_details.
+ * Where opening a customer goes (spec §2): any status but inactive → customer_details; inactive →
+ * customer_navigate (the enrolment QR), unless the organisation's config says
+ * `pages.inactiveCustomer: 'warn'`, when the caller shows the warning 'Customer is Inactive' and
+ * stays. Without a config (it could not be loaded) inactive customers are navigated.
  */
 export const openCustomerTarget = (
   customer: { id: number; status: TCustomerStatus },
-  orgId: number,
+  orgConfig: Pick<TOrgAppConfig, 'pages'> | null,
 ): TOpenCustomerTarget => {
   if (customer.status !== CustomerStatus.INACTIVE) {
     return { kind: 'navigate', href: appPaths.customerDetails.href(customer.id) };
   }
-  if (INACTIVE_WARNING_ORG_IDS.includes(orgId)) return { kind: 'inactive-warning' };
+  if (orgConfig?.pages.inactiveCustomer === 'warn') return { kind: 'inactive-warning' };
   return { kind: 'navigate', href: appPaths.customerNavigate.href(customer.id) };
 };

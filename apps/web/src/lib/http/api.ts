@@ -1,6 +1,8 @@
+import type { TAppConfig, TOrgAppConfig } from '@kisht/domain/orgs/orgs.schema';
 import { createApi } from '@reduxjs/toolkit/query/react';
-import { API_BASE_URL } from '../config';
+import { BOOTSTRAP_API_BASE_URL, ORG_ID } from '../config';
 import { i18n } from '../i18n';
+import type { TRequestContext } from './base-query';
 import { createBaseQuery } from './base-query';
 
 let sessionGoneHandler: () => void = () => {};
@@ -10,23 +12,55 @@ export const setSessionGoneHandler = (handler: () => void): void => {
   sessionGoneHandler = handler;
 };
 
+/** Where the one api keeps its cache in the store. */
+export const API_REDUCER_PATH = 'api';
+
+/** Spec §7: API data is cached 300 s by default. */
+export const DEFAULT_CACHE_SECONDS = 300;
+/** Spec §7: plans are cached 5 s; plans endpoints (later features) set keepUnusedDataFor to this. */
+export const PLANS_CACHE_SECONDS = 5;
+
 /** Tag types; cache keys and tags carry every parameter sent (organisation, filters, page). */
-export const TAG_TYPES = ['OrgConfig', 'Dashboard', 'Customer', 'Product'] as const;
+export const TAG_TYPES = ['OrgConfig', 'Dashboard', 'Customer', 'Product', 'Session'] as const;
 /** Tags of data that belongs to the signed-in person (everything but the public org config). */
-const SESSION_SCOPED_TAGS = ['Dashboard', 'Customer', 'Product'] as const;
+const SESSION_SCOPED_TAGS = ['Dashboard', 'Customer', 'Product', 'Session'] as const;
+
+/** The part of the store the base query reads (the ui slice's configs), typed here to keep lib/http free of it. */
+type TRequestContextState = {
+  ui?: {
+    org_config: Pick<TOrgAppConfig, 'orgId' | 'apiBaseUrl'> | null;
+    app_config: Pick<TAppConfig, 'requestTokenSecret'> | null;
+  };
+};
+
+/**
+ * Spec §1, §7: once the organisation's config has loaded, its apiBaseUrl ('' = this origin) is
+ * the base of every call and its orgId signs the request token; before that (the config call
+ * itself) the build's bootstrap base URL and org id are used.
+ */
+export const selectRequestContext = (state: unknown): TRequestContext => {
+  const ui = (state as TRequestContextState | undefined)?.ui;
+  const orgConfig = ui?.org_config ?? null;
+  return {
+    baseUrl: orgConfig ? orgConfig.apiBaseUrl : BOOTSTRAP_API_BASE_URL,
+    orgId: orgConfig?.orgId ?? ORG_ID,
+    requestTokenSecret: ui?.app_config?.requestTokenSecret ?? null,
+  };
+};
 
 /**
  * The app's one RTK Query api (design §2). Features add endpoints with `api.injectEndpoints` in
  * their `<feature>-api.ts`.
  */
 export const api = createApi({
-  reducerPath: 'api',
+  reducerPath: API_REDUCER_PATH,
   baseQuery: createBaseQuery({
-    baseUrl: API_BASE_URL,
+    getContext: (getState) => selectRequestContext(getState()),
     onSessionGone: () => sessionGoneHandler(),
     fallbackMessage: () => i18n.t('errors.somethingWentWrong'),
   }),
   tagTypes: TAG_TYPES,
+  keepUnusedDataFor: DEFAULT_CACHE_SECONDS,
   endpoints: () => ({}),
 });
 

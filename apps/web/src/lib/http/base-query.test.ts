@@ -1,9 +1,14 @@
+import { buildRequestToken, readAuthSession } from '@kisht/domain/client/client-headers';
 import type { BaseQueryApi } from '@reduxjs/toolkit/query';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { TBaseQuery } from './base-query';
+import type { TBaseQuery, TRequestContext } from './base-query';
 import { createBaseQuery, DEFAULT_ERROR_MESSAGE, SESSION_GONE_STATUS } from './base-query';
 
 const BASE_URL = 'http://kisht.test';
+const SECRET = 'test-request-token-secret';
+const CONTEXT: TRequestContext = { baseUrl: BASE_URL, orgId: 41, requestTokenSecret: SECRET };
+const ANDROID_CHROME =
+  'Mozilla/5.0 (Linux; Android 14; SM-A546E) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.6478.122 Mobile Safari/537.36';
 
 /** A fake network: answers every request with the next queued response and records the requests. */
 const createFakeNetwork = () => {
@@ -45,7 +50,8 @@ describe('createBaseQuery', () => {
     network = createFakeNetwork();
     sessionGoneCalls = 0;
     baseQuery = createBaseQuery({
-      baseUrl: BASE_URL,
+      getContext: () => CONTEXT,
+      userAgent: () => ANDROID_CHROME,
       fetchFn: network.fetchFn,
       onSessionGone: () => {
         sessionGoneCalls += 1;
@@ -67,6 +73,83 @@ describe('createBaseQuery', () => {
     await baseQuery('/api/x', queryApi(), {});
     expect(network.requests[0]?.headers.has('Authorization')).toBe(false);
     expect(network.requests[0]?.headers.get('platform')).toBe('mobile');
+  });
+
+  it('sends every spec §7 client header, signed for the request path', async () => {
+    localStorage.setItem('token', 'jwt-123');
+    localStorage.setItem('deviceDetails', '{"model":"Galaxy A54","os":"android"}');
+    network.reply(200, { response: 'success', message: 'ok', data: null });
+    const before = Date.now();
+    await baseQuery(
+      { url: '/api/customer/get_customers_qrCode', params: { customer_id: 5 } },
+      queryApi(),
+      {},
+    );
+    const request = network.requests[0];
+    if (!request) throw new Error('no request sent');
+    expect(request.url).toBe(`${BASE_URL}/api/customer/get_customers_qrCode?customer_id=5`);
+    const headers = request.headers;
+    expect(headers.get('authorization')).toBe('Bearer jwt-123');
+    expect(headers.get('platform')).toBe('mobile');
+    expect(headers.get('device-details')).toBe('{"model":"Galaxy A54","os":"android"}');
+    expect(headers.get('browser-name')).toBe('Chrome');
+    expect(headers.get('browser-version')).toBe('126.0.6478.122');
+    expect(headers.get('device-type')).toBe('mobile');
+    expect(headers.get('device-platform')).toBe('android');
+
+    const authSession = headers.get('auth-session') ?? '';
+    const timestamp = await readAuthSession('/api/customer/get_customers_qrCode', authSession);
+    expect(timestamp).not.toBeNull();
+    expect(timestamp).toBeGreaterThanOrEqual(before);
+    expect(timestamp).toBeLessThanOrEqual(Date.now());
+    // Made for this path only.
+    expect(await readAuthSession('/api/customer', authSession)).toBeNull();
+
+    expect(headers.get('request-token')).toBe(
+      await buildRequestToken({ orgId: 41, path: '/api/customer/get_customers_qrCode', secret: SECRET }),
+    );
+  });
+
+  it('leaves out device-details when none are stored, and request-token until the secret is known', async () => {
+    const unsigned = createBaseQuery({
+      getContext: () => ({ ...CONTEXT, requestTokenSecret: null }),
+      fetchFn: network.fetchFn,
+      userAgent: () => '',
+    });
+    network.reply(200, { response: 'success', message: 'ok', data: null });
+    await unsigned('/api/organizations/get_org_app_config', queryApi(), {});
+    const headers = network.requests[0]?.headers;
+    expect(headers?.has('device-details')).toBe(false);
+    expect(headers?.has('request-token')).toBe(false);
+    expect(headers?.get('auth-session')).toMatch(/^[0-9a-f]{32}:[0-9a-f]+$/);
+    expect(headers?.get('device-platform')).toBe('unknown');
+  });
+
+  it("sends each call to the context's base URL at the time of the call", async () => {
+    let baseUrl = 'http://first.test';
+    const moving = createBaseQuery({
+      getContext: () => ({ ...CONTEXT, baseUrl }),
+      fetchFn: network.fetchFn,
+    });
+    network.reply(200, { response: 'success', message: 'ok', data: null });
+    network.reply(200, { response: 'success', message: 'ok', data: null });
+    await moving('/api/x', queryApi(), {});
+    baseUrl = 'https://api.shree.test/';
+    await moving('/api/x', queryApi(), {});
+    expect(network.requests.map((request) => request.url)).toEqual([
+      'http://first.test/api/x',
+      'https://api.shree.test/api/x',
+    ]);
+  });
+
+  it("uses the app's own origin when the base URL is empty", async () => {
+    const sameOrigin = createBaseQuery({
+      getContext: () => ({ ...CONTEXT, baseUrl: '' }),
+      fetchFn: network.fetchFn,
+    });
+    network.reply(200, { response: 'success', message: 'ok', data: null });
+    await sameOrigin('/api/x', queryApi(), {});
+    expect(network.requests[0]?.url).toBe(`${window.location.origin}/api/x`);
   });
 
   it('unwraps a success envelope to its data', async () => {
@@ -125,7 +208,7 @@ describe('createBaseQuery', () => {
 
   it('uses the translated fallback message when given one', async () => {
     const translated = createBaseQuery({
-      baseUrl: BASE_URL,
+      getContext: () => CONTEXT,
       fetchFn: network.fetchFn,
       fallbackMessage: () => 'Kuch galat ho gaya',
     });

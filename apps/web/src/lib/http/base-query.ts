@@ -1,7 +1,9 @@
 import type { TFieldError } from '@kisht/domain/common/envelope';
 import type { BaseQueryFn, FetchArgs, FetchBaseQueryMeta } from '@reduxjs/toolkit/query';
 import { fetchBaseQuery } from '@reduxjs/toolkit/query';
-import { clearAllStorage, getToken } from '../auth-storage';
+import { clearAllStorage } from '../auth-storage';
+import { currentUserAgent } from '../user-agent';
+import { buildClientHeaders } from './client-headers';
 
 /** Spec §8: HTTP 511 from any call means the session is gone. */
 export const SESSION_GONE_STATUS = 511;
@@ -22,11 +24,23 @@ export type TApiError = {
 
 export type TBaseQuery = BaseQueryFn<string | FetchArgs, unknown, TApiError, object, FetchBaseQueryMeta>;
 
-export type TBaseQueryOptions = {
-  /** API origin; '' for the same origin. */
+/** What a request needs from the app's state: where to send it and how to sign it (spec §7). */
+export type TRequestContext = {
+  /** API base URL (the org config's apiBaseUrl); '' for the app's own origin. */
   baseUrl: string;
-  /** Where the token lives and what is cleared on 511; window.localStorage by default. */
+  /** The organisation the request token is derived from. */
+  orgId: number;
+  /** The request-token secret (app config); null until loaded, and then no request-token is sent. */
+  requestTokenSecret: string | null;
+};
+
+export type TBaseQueryOptions = {
+  /** Reads the request context from the store at the time of each call. */
+  getContext: (getState: () => unknown) => TRequestContext;
+  /** Where the token and device details live and what is cleared on 511; localStorage by default. */
   storage?: () => Storage;
+  /** The user agent the browser headers are read from; navigator.userAgent by default. */
+  userAgent?: () => string;
   /** Called after storage is cleared on 511; the app navigates to /login. */
   onSessionGone?: () => void;
   /** The generic failure message, translated by the app; DEFAULT_ERROR_MESSAGE otherwise. */
@@ -54,26 +68,62 @@ const readFields = (body: unknown): TFieldError[] => {
   );
 };
 
+/** FetchArgs headers in any of their shapes, as Headers (undefined values dropped). */
+const toHeaders = (given: FetchArgs['headers']): Headers => {
+  const headers = new Headers();
+  if (given instanceof Headers) {
+    given.forEach((value, name) => {
+      headers.set(name, value);
+    });
+  } else if (Array.isArray(given)) {
+    for (const [name, value] of given) if (name && value !== undefined) headers.set(name, value);
+  } else if (given) {
+    for (const [name, value] of Object.entries(given)) if (value !== undefined) headers.set(name, value);
+  }
+  return headers;
+};
+
+const ABSOLUTE_URL = /^[a-z][a-z\d+.-]*:\/\//i;
+
+/** The absolute URL of a request: `url` under `baseUrl`, or under the app's origin when baseUrl is ''. */
+export const resolveRequestUrl = (baseUrl: string, url: string): string => {
+  if (ABSOLUTE_URL.test(url)) return url;
+  const base = (baseUrl || window.location.origin).replace(/\/+$/, '');
+  return `${base}/${url.replace(/^\/+/, '')}`;
+};
+
 /**
- * The base query of the one RTK Query api (design §3): sends `Authorization: Bearer <token>` when
- * a token is stored and `platform: mobile` always (spec §7), unwraps the `{ response, message, data }`
- * envelope to `data`, and turns every failure into a TApiError. A failure is raised when the status
+ * The base query of the one RTK Query api (design §3). It wraps fetchBaseQuery so that it knows
+ * each request's URL: it sends the call to the org config's API base URL and adds every header of
+ * spec §7 (see buildClientHeaders: bearer token, platform, device details, browser and device, an
+ * auth-session made for the request's pathname and the request token). It unwraps the
+ * `{ response, message, data }` envelope to `data`, and turns every failure into a TApiError. A failure is raised when the status
  * is 400 or `response` is 'failure' (spec §8), and for any other non-2xx status or network error.
  * On 511 it clears all local storage and calls onSessionGone (spec §8).
  */
 export const createBaseQuery = (options: TBaseQueryOptions): TBaseQuery => {
   const storage = options.storage ?? (() => window.localStorage);
+  const userAgent = options.userAgent ?? currentUserAgent;
   const fallbackMessage = options.fallbackMessage ?? (() => DEFAULT_ERROR_MESSAGE);
-  const rawBaseQuery = fetchBaseQuery({
-    baseUrl: options.baseUrl,
-    ...(options.fetchFn ? { fetchFn: options.fetchFn } : {}),
-    prepareHeaders: (headers) => {
-      const token = getToken(storage());
-      if (token) headers.set('Authorization', `Bearer ${token}`);
-      headers.set('platform', 'mobile');
-      return headers;
-    },
-  });
+  // The URL handed to it is already absolute (resolveRequestUrl), so it needs no baseUrl.
+  const rawBaseQuery = fetchBaseQuery(options.fetchFn ? { fetchFn: options.fetchFn } : {});
+
+  /** The request with its absolute URL and the spec §7 headers added. */
+  const prepareRequest = async (args: string | FetchArgs, getState: () => unknown): Promise<FetchArgs> => {
+    const request: FetchArgs = typeof args === 'string' ? { url: args } : args;
+    const context = options.getContext(getState);
+    const url = resolveRequestUrl(context.baseUrl, request.url);
+    const clientHeaders = await buildClientHeaders({
+      path: new URL(url).pathname,
+      orgId: context.orgId,
+      requestTokenSecret: context.requestTokenSecret,
+      storage: storage(),
+      userAgent: userAgent(),
+    });
+    const headers = toHeaders(request.headers);
+    for (const [name, value] of Object.entries(clientHeaders)) headers.set(name, value);
+    return { ...request, url, headers };
+  };
 
   const fail = (status: TApiError['status'], body: unknown, meta: FetchBaseQueryMeta | undefined) => ({
     error: {
@@ -86,7 +136,14 @@ export const createBaseQuery = (options: TBaseQueryOptions): TBaseQuery => {
   });
 
   return async (args, api, extraOptions) => {
-    const result = await rawBaseQuery(args, api, extraOptions);
+    let request: FetchArgs;
+    try {
+      request = await prepareRequest(args, api.getState);
+    } catch {
+      // A header the browser refuses, or no Web Crypto: fail like a network error, never throw.
+      return fail('CUSTOM_ERROR', null, undefined);
+    }
+    const result = await rawBaseQuery(request, api, extraOptions);
     const httpStatus = result.meta?.response?.status;
 
     if (httpStatus === SESSION_GONE_STATUS) {

@@ -1,24 +1,34 @@
-import type { TOrgAppConfig } from '@kisht/domain/orgs/orgs.schema';
+import type { TAppConfig, TOrgAppConfig } from '@kisht/domain/orgs/orgs.schema';
 import { paths } from '@kisht/domain/paths';
+import { useSelector } from 'react-redux';
 import { ORG_ID } from '../config';
+import { selectOrgConfig } from '../ui-slice';
 import { api } from './api';
 
+/** How long the public configs stay cached once unused, seconds; they change rarely. */
+const CONFIG_CACHE_SECONDS = 60 * 60;
+
 /**
- * The organisation's white-label config (spec §1). Shared by the theme, the app bar and the
- * sign-in screens, so it lives in lib rather than in one feature.
+ * The organisation's white-label config (spec §1) and the client-contract config (spec §7). Both
+ * are fetched once at start (app/bootstrap.ts) and kept in the ui slice as org_config and
+ * app_config; screens read them from there.
  */
 export const orgConfigApi = api.injectEndpoints({
   endpoints: (build) => ({
     getOrgAppConfig: build.query<TOrgAppConfig, number>({
       query: (orgId) => ({ url: paths.orgs.appConfig, params: { org_id: orgId } }),
       providesTags: (_result, _error, orgId) => [{ type: 'OrgConfig', id: orgId }],
-      keepUnusedDataFor: 60 * 60,
+      keepUnusedDataFor: CONFIG_CACHE_SECONDS,
+    }),
+    getClientConfig: build.query<TAppConfig, void>({
+      query: () => paths.orgs.clientConfig,
+      keepUnusedDataFor: CONFIG_CACHE_SECONDS,
     }),
   }),
 });
 
-/** The config of this build's organisation, fetching it on first use. */
-export const useOrgConfig = () => orgConfigApi.useGetOrgAppConfigQuery(ORG_ID);
+/** The organisation's config from the store, or null until (or unless) it has loaded. */
+export const useOrgConfig = (): TOrgAppConfig | null => useSelector(selectOrgConfig);
 
-/** The organisation id to send on sign-in: the config's, else the build's. */
-export const useOrgId = (): number => useOrgConfig().data?.orgId ?? ORG_ID;
+/** The organisation id to send on sign-in: the config's, else the one this page load runs for. */
+export const useOrgId = (): number => useOrgConfig()?.orgId ?? ORG_ID;

@@ -10,10 +10,10 @@ import { useOrgConfig } from '../../../lib/http/org-config-api';
 
 type TAuthLayoutProps = { title: string; subtitle: ReactNode; children: ReactNode };
 
-/** The frame of the sign-in screens: the organisation's brand above a centred card. */
+/** The frame of the sign-in screens: the organisation's brand (logo or initial, org and company name) above a centred card. */
 export const AuthLayout = ({ title, subtitle, children }: TAuthLayoutProps) => {
   const { t } = useTranslation();
-  const { data: config } = useOrgConfig();
+  const config = useOrgConfig();
   const orgName = config?.orgName || t('app.name');
   return (
     <Box
@@ -31,7 +31,7 @@ export const AuthLayout = ({ title, subtitle, children }: TAuthLayoutProps) => {
     >
       <Stack spacing={1} sx={{ alignItems: 'center', mb: 3, color: 'primary.contrastText' }}>
         <Avatar
-          src={config?.theme.logoUrl ?? undefined}
+          src={config?.theme.logoUrl || undefined}
           alt={orgName}
           sx={{ width: 64, height: 64, bgcolor: 'secondary.main', fontSize: 28, fontWeight: 700 }}
         >
@@ -40,6 +40,11 @@ export const AuthLayout = ({ title, subtitle, children }: TAuthLayoutProps) => {
         <Typography variant="h5" component="p" data-testid="org-name">
           {orgName}
         </Typography>
+        {config?.companyName ? (
+          <Typography variant="body2" sx={{ opacity: 0.9 }} data-testid="company-name">
+            {t('login.companyName', { company: config.companyName })}
+          </Typography>
+        ) : null}
         <Typography variant="body2" sx={{ opacity: 0.85 }}>
           {t('app.tagline')}
         </Typography>

@@ -1,27 +1,20 @@
-import { MOBILE_PREFIX, normaliseIndianMobile } from '@kisht/domain/common/identifiers';
+import { normaliseIndianMobile } from '@kisht/domain/common/identifiers';
 import Button from '@mui/material/Button';
-import InputAdornment from '@mui/material/InputAdornment';
+import Divider from '@mui/material/Divider';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
-import type { ChangeEvent, FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { appPaths } from '../../../app/paths';
 import { useOrgId } from '../../../lib/http/org-config-api';
-import { toLocalMobileDigits } from '../../../lib/mobile-input';
 import { useLoginWithOtpMutation } from '../auth-api';
 import { AuthLayout } from '../components/auth-layout';
+import { MobileField } from '../components/mobile-field';
 import { saveOtpChallenge, toOtpChallenge } from '../otp-challenge';
+import { validateMobile } from '../sign-in-form';
 
-type TMobileError = 'validation.required' | 'validation.invalidMobile' | null;
-
-const validateMobile = (digits: string): TMobileError => {
-  if (digits === '') return 'validation.required';
-  return normaliseIndianMobile(digits) ? null : 'validation.invalidMobile';
-};
-
-/** Spec §2 login: the mobile number to send a sign-in OTP to. */
+/** Spec §2 login: the mobile number to send a sign-in OTP to, or the way to the MPIN login. */
 export const LoginPage = () => {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -31,9 +24,6 @@ export const LoginPage = () => {
   const [isTouched, setIsTouched] = useState(false);
   const error = isTouched ? validateMobile(mobile) : null;
 
-  const handleChange = (event: ChangeEvent<HTMLInputElement>) =>
-    setMobile(toLocalMobileDigits(event.target.value));
-
   const handleSubmit = async (event: FormEvent) => {
     event.preventDefault();
     setIsTouched(true);
@@ -41,7 +31,7 @@ export const LoginPage = () => {
     if (!e164) return;
     const result = await loginWithOtp({ orgId, mobile: e164 });
     if (!result.data) return;
-    const challenge = toOtpChallenge(e164, result.data);
+    const challenge = toOtpChallenge(e164, result.data, 'LOGIN');
     saveOtpChallenge(challenge);
     navigate(appPaths.otp.href(), { state: challenge });
   };
@@ -49,28 +39,25 @@ export const LoginPage = () => {
   return (
     <AuthLayout title={t('login.title')} subtitle={t('login.subtitle')}>
       <Stack component="form" spacing={3} noValidate onSubmit={handleSubmit}>
-        <TextField
+        <MobileField
           label={t('login.mobileLabel')}
-          name="mobile"
-          type="tel"
           value={mobile}
-          onChange={handleChange}
+          onChange={setMobile}
           onBlur={() => setIsTouched(mobile !== '' || isTouched)}
-          error={Boolean(error)}
-          helperText={error ? t(error) : ' '}
+          error={error}
+          testId="login-mobile"
           autoFocus
-          required
-          slotProps={{
-            input: { startAdornment: <InputAdornment position="start">{MOBILE_PREFIX}</InputAdornment> },
-            htmlInput: {
-              inputMode: 'numeric',
-              autoComplete: 'tel-national',
-              'data-testid': 'login-mobile',
-            },
-          }}
         />
         <Button type="submit" variant="contained" size="large" loading={isLoading} data-testid="login-submit">
           {t('login.submit')}
+        </Button>
+        <Divider />
+        <Button
+          variant="outlined"
+          onClick={() => navigate(appPaths.mPin.href('login'))}
+          data-testid="login-with-mpin"
+        >
+          {t('login.withMpin')}
         </Button>
       </Stack>
     </AuthLayout>

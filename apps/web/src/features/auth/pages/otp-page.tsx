@@ -13,20 +13,13 @@ import { saveAuthSession } from '../../../lib/auth-storage';
 import { formatMobile } from '../../../lib/format';
 import { purgeSessionCache } from '../../../lib/http/api';
 import { useOrgId } from '../../../lib/http/org-config-api';
-import { useLoginWithOtpMutation, useVerifyOtpMutation } from '../auth-api';
+import { useResendOtpMutation, useResetMpinMutation, useVerifyOtpMutation } from '../auth-api';
 import { AuthLayout } from '../components/auth-layout';
+import { MpinField } from '../components/mpin-field';
 import type { TOtpChallenge } from '../otp-challenge';
 import { clearOtpChallenge, readOtpChallenge, saveOtpChallenge, toOtpChallenge } from '../otp-challenge';
-
-const OTP_LENGTH = 6;
-const OTP_PATTERN = /^\d{6}$/;
-
-type TOtpError = 'validation.required' | 'validation.invalidOtp' | null;
-
-const validateOtp = (otp: string): TOtpError => {
-  if (otp === '') return 'validation.required';
-  return OTP_PATTERN.test(otp) ? null : 'validation.invalidOtp';
-};
+import type { TMpinLoginState } from '../sign-in-form';
+import { keepDigits, OTP_LENGTH, validateMpin, validateMpinConfirmation, validateOtp } from '../sign-in-form';
 
 /** Whole seconds until `at` (epoch ms), ticking once a second; 0 once it has passed. */
 const useSecondsUntil = (at: number): number => {
@@ -45,29 +38,56 @@ const OtpForm = ({ initialChallenge }: { initialChallenge: TOtpChallenge }) => {
   const dispatch = useDispatch();
   const orgId = useOrgId();
   const [verifyOtp, { isLoading: isVerifying }] = useVerifyOtpMutation();
-  const [loginWithOtp, { isLoading: isResending }] = useLoginWithOtpMutation();
+  const [resetMpin, { isLoading: isResetting }] = useResetMpinMutation();
+  const [resendOtp, { isLoading: isResending }] = useResendOtpMutation();
   const [challenge, setChallenge] = useState(initialChallenge);
   const [otp, setOtp] = useState('');
+  const [mpin, setMpin] = useState('');
+  const [confirmation, setConfirmation] = useState('');
   const [isTouched, setIsTouched] = useState(false);
   const secondsToResend = useSecondsUntil(challenge.resendAt);
-  const error = isTouched ? validateOtp(otp) : null;
+  const isForgot = challenge.purpose === 'FORGOT_PASSWORD';
+  const otpError = isTouched ? validateOtp(otp) : null;
+  const mpinError = isTouched && isForgot ? validateMpin(mpin) : null;
+  const confirmationError = isTouched && isForgot ? validateMpinConfirmation(mpin, confirmation) : null;
 
-  const handleSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    setIsTouched(true);
-    if (validateOtp(otp)) return;
+  const signIn = async () => {
     const result = await verifyOtp({ orgId, mobile: challenge.mobile, otp });
     if (!result.data) return;
     dispatch(purgeSessionCache());
     saveAuthSession(result.data);
     clearOtpChallenge();
-    navigate(appPaths.dashboard.href(), { replace: true });
+    // Someone without an MPIN is offered to set one (they may skip).
+    navigate(result.data.user.hasMpin ? appPaths.dashboard.href() : appPaths.mPin.href('set'), {
+      replace: true,
+    });
+  };
+
+  const reset = async () => {
+    const result = await resetMpin({ orgId, mobile: challenge.mobile, otp, mpin });
+    if (result.error) return;
+    clearOtpChallenge();
+    enqueueSnackbar(t('otp.resetDone'), { variant: 'success' });
+    const state: TMpinLoginState = { mobile: challenge.mobile };
+    navigate(appPaths.mPin.href('login'), { replace: true, state });
+  };
+
+  const handleSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setIsTouched(true);
+    if (validateOtp(otp)) return;
+    if (!isForgot) {
+      await signIn();
+      return;
+    }
+    if (validateMpin(mpin) || validateMpinConfirmation(mpin, confirmation)) return;
+    await reset();
   };
 
   const handleResend = async () => {
-    const result = await loginWithOtp({ orgId, mobile: challenge.mobile });
+    const result = await resendOtp({ orgId, mobile: challenge.mobile, purpose: challenge.purpose });
     if (!result.data) return;
-    const next = toOtpChallenge(challenge.mobile, result.data);
+    const next = toOtpChallenge(challenge.mobile, result.data, challenge.purpose);
     saveOtpChallenge(next);
     setChallenge(next);
     setOtp('');
@@ -75,14 +95,23 @@ const OtpForm = ({ initialChallenge }: { initialChallenge: TOtpChallenge }) => {
     enqueueSnackbar(t('otp.resent'), { variant: 'success' });
   };
 
-  const handleChangeNumber = () => {
+  const handleBack = () => {
     clearOtpChallenge();
-    navigate(appPaths.login.href(), { replace: true });
+    if (isForgot) {
+      const state: TMpinLoginState = { mobile: challenge.mobile };
+      navigate(appPaths.mPin.href('login'), { replace: true, state });
+    } else {
+      navigate(appPaths.login.href(), { replace: true });
+    }
   };
 
+  const mobile = formatMobile(challenge.mobile);
   return (
-    <AuthLayout title={t('otp.title')} subtitle={t('otp.sentTo', { mobile: formatMobile(challenge.mobile) })}>
-      <Stack component="form" spacing={3} noValidate onSubmit={handleSubmit}>
+    <AuthLayout
+      title={isForgot ? t('otp.forgotTitle') : t('otp.title')}
+      subtitle={isForgot ? t('otp.forgotSentTo', { mobile }) : t('otp.sentTo', { mobile })}
+    >
+      <Stack component="form" spacing={isForgot ? 1.5 : 3} noValidate onSubmit={handleSubmit}>
         {challenge.devOtp ? (
           <Alert severity="info" data-testid="dev-otp-banner">
             {t('otp.devBanner', { otp: challenge.devOtp })}
@@ -92,9 +121,9 @@ const OtpForm = ({ initialChallenge }: { initialChallenge: TOtpChallenge }) => {
           label={t('otp.label')}
           name="otp"
           value={otp}
-          onChange={(event) => setOtp(event.target.value.replace(/\D/g, '').slice(0, OTP_LENGTH))}
-          error={Boolean(error)}
-          helperText={error ? t(error) : ' '}
+          onChange={(event) => setOtp(keepDigits(event.target.value, OTP_LENGTH))}
+          error={Boolean(otpError)}
+          helperText={otpError ? t(otpError) : ' '}
           autoFocus
           required
           slotProps={{
@@ -106,12 +135,40 @@ const OtpForm = ({ initialChallenge }: { initialChallenge: TOtpChallenge }) => {
             },
           }}
         />
-        <Button type="submit" variant="contained" size="large" loading={isVerifying} data-testid="otp-submit">
-          {t('otp.submit')}
+        {isForgot ? (
+          <>
+            <MpinField
+              label={t('otp.newMpin')}
+              name="mpin"
+              value={mpin}
+              onChange={setMpin}
+              error={mpinError}
+              testId="reset-mpin-new"
+              autoComplete="new-password"
+            />
+            <MpinField
+              label={t('otp.confirmMpin')}
+              name="mpinConfirmation"
+              value={confirmation}
+              onChange={setConfirmation}
+              error={confirmationError}
+              testId="reset-mpin-confirm"
+              autoComplete="new-password"
+            />
+          </>
+        ) : null}
+        <Button
+          type="submit"
+          variant="contained"
+          size="large"
+          loading={isVerifying || isResetting}
+          data-testid="otp-submit"
+        >
+          {isForgot ? t('otp.resetSubmit') : t('otp.submit')}
         </Button>
         <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
-          <Button onClick={handleChangeNumber} data-testid="otp-change-number">
-            {t('otp.changeNumber')}
+          <Button onClick={handleBack} data-testid="otp-change-number">
+            {isForgot ? t('otp.backToMpin') : t('otp.changeNumber')}
           </Button>
           <Button
             onClick={handleResend}
@@ -127,7 +184,12 @@ const OtpForm = ({ initialChallenge }: { initialChallenge: TOtpChallenge }) => {
   );
 };
 
-/** Spec §2 otp: verifies the sign-in OTP, stores the session (spec §3 keys) and opens the dashboard. */
+/**
+ * Spec §2 otp. Sign-in mode (purpose LOGIN): verifies the OTP, stores the session (spec §3 keys)
+ * and opens the dashboard, or first offers to set an MPIN when the user has none. Forgot mode
+ * (purpose FORGOT_PASSWORD, from "Forgot MPIN?"): the OTP and a new MPIN twice reset the MPIN, then
+ * the MPIN login opens. Both can resend the OTP once the cool-down has run out.
+ */
 export const OtpPage = () => {
   const location = useLocation();
   const challenge = readOtpChallenge(location.state);

@@ -22,7 +22,7 @@ import { appPaths } from '../../../app/paths';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
-import { useOrgId } from '../../../lib/http/org-config-api';
+import { useOrgConfig } from '../../../lib/http/org-config-api';
 import { CustomerRow } from '../components/customer-row';
 import type { TCustomerListArgs } from '../customers-api';
 import { CUSTOMER_PAGE_SIZE, useListCustomersQuery } from '../customers-api';
@@ -48,7 +48,7 @@ const readFilters = (params: URLSearchParams): TCustomerListArgs => {
 export const CustomerListPage = () => {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const orgId = useOrgId();
+  const orgConfig = useOrgConfig();
   const [searchParams] = useSearchParams();
   const filters = readFilters(searchParams);
   const [searchText, setSearchText] = useState(filters.search);
@@ -75,7 +75,7 @@ export const CustomerListPage = () => {
   }, [filters.search]);
 
   const handleOpen = (customer: TCustomerListItem) => {
-    const target = openCustomerTarget(customer, orgId);
+    const target = openCustomerTarget(customer, orgConfig);
     if (target.kind === 'inactive-warning') {
       enqueueSnackbar(t('customers.inactiveWarning'), { variant: 'warning' });
       return;

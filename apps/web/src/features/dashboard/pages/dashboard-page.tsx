@@ -1,5 +1,6 @@
 import type { TCustomerStatusWord } from '@kisht/domain/common/enums';
 import { CUSTOMER_STATUS_WORDS } from '@kisht/domain/common/enums';
+import type { TDashboard } from '@kisht/domain/stats/stats.schema';
 import type { SvgIconComponent } from '@mui/icons-material';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import EventRepeatIcon from '@mui/icons-material/EventRepeat';
@@ -14,6 +15,10 @@ import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
 import Grid from '@mui/material/Grid';
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
@@ -23,6 +28,7 @@ import { STATUS_COLORS } from '../../../components/customer-status-chip';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
+import { useOrgConfig } from '../../../lib/http/org-config-api';
 import { useGetDashboardQuery } from '../dashboard-api';
 
 const STATUS_ICONS: Record<TCustomerStatusWord, SvgIconComponent> = {
@@ -37,13 +43,88 @@ const STATUS_ICONS: Record<TCustomerStatusWord, SvgIconComponent> = {
 
 const numberFormat = new Intl.NumberFormat('en-IN');
 
-/** Spec §2 dashboard: customers in total and by status; a card opens the list filtered to it. */
+type TStatusCountsProps = {
+  countsByStatus: TDashboard['countsByStatus'];
+  onOpen: (word: TCustomerStatusWord) => void;
+};
+
+const iconColor = (code: number) => {
+  const color = STATUS_COLORS[code as keyof typeof STATUS_COLORS];
+  return color === 'default' ? 'action' : color;
+};
+
+/** The counts by status as cards, two or three a row (the organisation's 'cards' dashboard). */
+const StatusCards = ({ countsByStatus, onOpen }: TStatusCountsProps) => {
+  const { t } = useTranslation();
+  return (
+    <Grid container spacing={1.5} data-testid="dashboard-cards">
+      {CUSTOMER_STATUS_WORDS.map((word, code) => {
+        const Icon = STATUS_ICONS[word];
+        return (
+          <Grid key={word} size={{ xs: 6, sm: 4 }}>
+            <Card sx={{ height: '100%' }} data-testid={`dashboard-status-${word}`}>
+              <CardActionArea sx={{ height: '100%' }} onClick={() => onOpen(word)}>
+                <CardContent>
+                  <Icon color={iconColor(code)} sx={{ mb: 1 }} />
+                  <Typography variant="h5" component="p">
+                    {numberFormat.format(countsByStatus[word] ?? 0)}
+                  </Typography>
+                  <Typography variant="body2" color="textSecondary">
+                    {t(`customerStatus.${word}`)}
+                  </Typography>
+                </CardContent>
+              </CardActionArea>
+            </Card>
+          </Grid>
+        );
+      })}
+    </Grid>
+  );
+};
+
+/** The counts by status as one list, a row each (the organisation's 'list' dashboard). */
+const StatusList = ({ countsByStatus, onOpen }: TStatusCountsProps) => {
+  const { t } = useTranslation();
+  return (
+    <Card>
+      <List disablePadding aria-label={t('dashboard.listLabel')} data-testid="dashboard-list">
+        {CUSTOMER_STATUS_WORDS.map((word, code) => {
+          const Icon = STATUS_ICONS[word];
+          return (
+            <ListItemButton
+              key={word}
+              divider
+              onClick={() => onOpen(word)}
+              data-testid={`dashboard-status-${word}`}
+            >
+              <ListItemIcon sx={{ minWidth: 40 }}>
+                <Icon color={iconColor(code)} />
+              </ListItemIcon>
+              <ListItemText primary={t(`customerStatus.${word}`)} />
+              <Typography variant="subtitle1" component="span" sx={{ fontWeight: 700 }}>
+                {numberFormat.format(countsByStatus[word] ?? 0)}
+              </Typography>
+            </ListItemButton>
+          );
+        })}
+      </List>
+    </Card>
+  );
+};
+
+/**
+ * Spec §2 dashboard: customers in total and by status; a status opens the list filtered to it.
+ * The organisation's config picks how the counts show (spec §1 pages per organisation): cards, or
+ * a list.
+ */
 export const DashboardPage = () => {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const orgConfig = useOrgConfig();
   const { data, isLoading, isError, error, refetch } = useGetDashboardQuery(undefined, {
     refetchOnMountOrArgChange: true,
   });
+  const openStatus = (word: TCustomerStatusWord) => navigate(appPaths.customerList.href({ status: word }));
 
   if (isLoading) return <PageSkeleton />;
   if (isError || !data) return <LoadError message={error?.message} onRetry={refetch} />;
@@ -76,32 +157,11 @@ export const DashboardPage = () => {
       <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1.5 }}>
         {t('dashboard.byStatus')}
       </Typography>
-      <Grid container spacing={1.5}>
-        {CUSTOMER_STATUS_WORDS.map((word, code) => {
-          const Icon = STATUS_ICONS[word];
-          const color = STATUS_COLORS[code as keyof typeof STATUS_COLORS];
-          return (
-            <Grid key={word} size={{ xs: 6, sm: 4 }}>
-              <Card sx={{ height: '100%' }} data-testid={`dashboard-status-${word}`}>
-                <CardActionArea
-                  sx={{ height: '100%' }}
-                  onClick={() => navigate(appPaths.customerList.href({ status: word }))}
-                >
-                  <CardContent>
-                    <Icon color={color === 'default' ? 'action' : color} sx={{ mb: 1 }} />
-                    <Typography variant="h5" component="p">
-                      {numberFormat.format(data.countsByStatus[word] ?? 0)}
-                    </Typography>
-                    <Typography variant="body2" color="textSecondary">
-                      {t(`customerStatus.${word}`)}
-                    </Typography>
-                  </CardContent>
-                </CardActionArea>
-              </Card>
-            </Grid>
-          );
-        })}
-      </Grid>
+      {orgConfig?.pages.dashboard === 'list' ? (
+        <StatusList countsByStatus={data.countsByStatus} onOpen={openStatus} />
+      ) : (
+        <StatusCards countsByStatus={data.countsByStatus} onOpen={openStatus} />
+      )}
     </>
   );
 };

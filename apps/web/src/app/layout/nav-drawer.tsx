@@ -1,0 +1,136 @@
+import type { SvgIconComponent } from '@mui/icons-material';
+import DevicesIcon from '@mui/icons-material/Devices';
+import EventIcon from '@mui/icons-material/Event';
+import HelpIcon from '@mui/icons-material/Help';
+import HistoryIcon from '@mui/icons-material/History';
+import LockResetIcon from '@mui/icons-material/LockReset';
+import LogoutIcon from '@mui/icons-material/Logout';
+import PeopleIcon from '@mui/icons-material/People';
+import PersonAddIcon from '@mui/icons-material/PersonAdd';
+import PolicyIcon from '@mui/icons-material/Policy';
+import SimCardIcon from '@mui/icons-material/SimCard';
+import SpaceDashboardIcon from '@mui/icons-material/SpaceDashboard';
+import StorefrontIcon from '@mui/icons-material/Storefront';
+import SupportAgentIcon from '@mui/icons-material/SupportAgent';
+import TranslateIcon from '@mui/icons-material/Translate';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Divider from '@mui/material/Divider';
+import Drawer from '@mui/material/Drawer';
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { ParseKeys } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { useDispatch, useSelector } from 'react-redux';
+import { useLocation, useNavigate } from 'react-router';
+import type { TStateWithUi } from '../../lib/ui-slice';
+import { setDrawerOpen } from '../../lib/ui-slice';
+import type { TLinkableRouteKey } from '../paths';
+import { appPaths } from '../paths';
+
+type TDrawerItem = { route: TLinkableRouteKey; labelKey: ParseKeys; icon: SvgIconComponent };
+
+/** What the navigation drawer lists, in order (log out comes last, after a divider). */
+export const DRAWER_ITEMS: readonly TDrawerItem[] = [
+  { route: 'dashboard', labelKey: 'nav.dashboard', icon: SpaceDashboardIcon },
+  { route: 'customerList', labelKey: 'nav.customers', icon: PeopleIcon },
+  { route: 'addCustomer', labelKey: 'nav.addCustomer', icon: PersonAddIcon },
+  { route: 'upComingEmi', labelKey: 'nav.upcomingEmi', icon: EventIcon },
+  { route: 'multipleLockUnlock', labelKey: 'nav.multipleLockUnlock', icon: LockResetIcon },
+  { route: 'simChanges', labelKey: 'nav.simChanges', icon: SimCardIcon },
+  { route: 'retailerList', labelKey: 'nav.retailers', icon: StorefrontIcon },
+  { route: 'topUpHistory', labelKey: 'nav.topUpHistory', icon: HistoryIcon },
+  { route: 'language', labelKey: 'nav.language', icon: TranslateIcon },
+  { route: 'sessions', labelKey: 'nav.sessions', icon: DevicesIcon },
+  { route: 'help', labelKey: 'nav.help', icon: HelpIcon },
+  { route: 'support', labelKey: 'nav.support', icon: SupportAgentIcon },
+  { route: 'privacyPolicy', labelKey: 'nav.privacyPolicy', icon: PolicyIcon },
+];
+
+const selectIsDrawerOpen = (state: TStateWithUi) => state.ui.drawerOpen;
+
+type TNavDrawerProps = {
+  orgName: string;
+  logoUrl: string | null;
+  isLoggingOut: boolean;
+  onLogout: () => void;
+};
+
+/** The navigation drawer (spec §3 drawerOpen), opened from the app bar's menu button. */
+export const NavDrawer = ({ orgName, logoUrl, isLoggingOut, onLogout }: TNavDrawerProps) => {
+  const { t } = useTranslation();
+  const dispatch = useDispatch();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const isOpen = useSelector(selectIsDrawerOpen);
+  const close = () => dispatch(setDrawerOpen(false));
+
+  const open = (route: TLinkableRouteKey) => {
+    close();
+    navigate(appPaths[route].href());
+  };
+
+  return (
+    <Drawer
+      anchor="left"
+      open={isOpen}
+      onClose={close}
+      slotProps={{
+        paper: { 'data-testid': 'nav-drawer', sx: { width: 288, maxWidth: '85vw' } } as object,
+      }}
+    >
+      <Box
+        component="nav"
+        aria-label={t('shell.menu')}
+        sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}
+      >
+        <Stack
+          direction="row"
+          spacing={1.5}
+          sx={{ alignItems: 'center', px: 2, py: 2.5, bgcolor: 'primary.main' }}
+        >
+          <Avatar
+            src={logoUrl ?? undefined}
+            alt={orgName}
+            sx={{ bgcolor: 'secondary.main', fontWeight: 700 }}
+          >
+            {orgName.charAt(0)}
+          </Avatar>
+          <Typography variant="h6" component="p" noWrap sx={{ color: 'primary.contrastText' }}>
+            {orgName}
+          </Typography>
+        </Stack>
+        <Box sx={{ overflowY: 'auto', flex: 1 }}>
+          <List>
+            {DRAWER_ITEMS.map(({ route, labelKey, icon: Icon }) => (
+              <ListItemButton
+                key={route}
+                selected={pathname === appPaths[route].path}
+                onClick={() => open(route)}
+                data-testid={`drawer-item-${route}`}
+              >
+                <ListItemIcon>
+                  <Icon />
+                </ListItemIcon>
+                <ListItemText primary={t(labelKey)} />
+              </ListItemButton>
+            ))}
+          </List>
+          <Divider />
+          <List>
+            <ListItemButton onClick={onLogout} disabled={isLoggingOut} data-testid="drawer-logout">
+              <ListItemIcon>
+                <LogoutIcon />
+              </ListItemIcon>
+              <ListItemText primary={t('shell.logout')} />
+            </ListItemButton>
+          </List>
+        </Box>
+      </Box>
+    </Drawer>
+  );
+};

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import type { TRouteKey } from './paths';
+import { appPaths, PUBLIC_ROUTES, routeSegment } from './paths';
+
+/** Spec §2 route segments, as the spec lists them. */
+const SPEC_SEGMENTS = [
+  'root',
+  'dashboard',
+  'customer_details',
+  'customer_list',
+  'retailer_list',
+  'retailer_profile',
+  'send_advertisement',
+  'up_coming_emi',
+  'sim_changes',
+  'privacy_policy',
+  'help',
+  'support',
+  'language',
+  'retailer_payment_qr',
+  'signature',
+  'add_customer',
+  'anti_theft',
+  'add_retailer',
+  'emi_details',
+  'top_up_history',
+  'multiple_lock_unlock',
+  'emm_qr',
+  'view_emi_details',
+  'apple_details',
+  'witness_signature',
+  'customer_documents',
+  'customer_navigate',
+  'extended_warranty',
+  'payment_gateway',
+  'login',
+  'otp',
+  'm_pin',
+  'familycare',
+  'antihacking',
+  'sessions',
+  'apple_sync',
+];
+
+const ROUTE_KEYS = Object.keys(appPaths) as TRouteKey[];
+
+describe('route table (spec §2)', () => {
+  it('has exactly one route for every spec segment', () => {
+    const segments = ROUTE_KEYS.map(routeSegment);
+    expect([...segments].sort()).toEqual([...SPEC_SEGMENTS].sort());
+    expect(new Set(segments).size).toBe(segments.length);
+  });
+
+  it('keeps login, otp and m_pin outside authentication, and only them', () => {
+    expect(PUBLIC_ROUTES.map(routeSegment).sort()).toEqual(['login', 'm_pin', 'otp']);
+  });
+
+  it('takes customer_id as a path segment on customer_details and as a query parameter on customer_navigate', () => {
+    expect(appPaths.customerDetails.path).toBe('/customer_details/:customer_id');
+    expect(appPaths.customerDetails.href(7)).toBe('/customer_details/7');
+    expect(appPaths.customerNavigate.path).toBe('/customer_navigate');
+    expect(appPaths.customerNavigate.href(7)).toBe('/customer_navigate?customer_id=7');
+  });
+
+  it('links to the m_pin modes', () => {
+    expect(appPaths.mPin.href()).toBe('/m_pin');
+    expect(appPaths.mPin.href('login')).toBe('/m_pin');
+    expect(appPaths.mPin.href('set')).toBe('/m_pin?mode=set');
+  });
+});

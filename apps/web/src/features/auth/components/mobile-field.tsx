@@ -1,0 +1,47 @@
+import { MOBILE_PREFIX } from '@kisht/domain/common/identifiers';
+import InputAdornment from '@mui/material/InputAdornment';
+import TextField from '@mui/material/TextField';
+import { useTranslation } from 'react-i18next';
+import { toLocalMobileDigits } from '../../../lib/mobile-input';
+import type { TSignInError } from '../sign-in-form';
+
+type TMobileFieldProps = {
+  label: string;
+  value: string;
+  onChange: (localDigits: string) => void;
+  onBlur?: () => void;
+  error: TSignInError;
+  testId: string;
+  autoFocus?: boolean;
+};
+
+/** A local Indian mobile number input with the +91 prefix shown (spec §9). */
+export const MobileField = ({
+  label,
+  value,
+  onChange,
+  onBlur,
+  error,
+  testId,
+  autoFocus,
+}: TMobileFieldProps) => {
+  const { t } = useTranslation();
+  return (
+    <TextField
+      label={label}
+      name="mobile"
+      type="tel"
+      value={value}
+      onChange={(event) => onChange(toLocalMobileDigits(event.target.value))}
+      onBlur={onBlur}
+      error={Boolean(error)}
+      helperText={error ? t(error) : ' '}
+      autoFocus={autoFocus}
+      required
+      slotProps={{
+        input: { startAdornment: <InputAdornment position="start">{MOBILE_PREFIX}</InputAdornment> },
+        htmlInput: { inputMode: 'numeric', autoComplete: 'tel-national', 'data-testid': testId },
+      }}
+    />
+  );
+};
