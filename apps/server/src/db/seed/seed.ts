@@ -120,6 +120,15 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
       status: 1,
       isEnrolled: true,
     });
+    await createCustomerWithLoan(tx, {
+      orgId: SECOND_ORG_ID,
+      retailerId: second.id,
+      product: secondCatalogue[1]!,
+      firstName: 'Farah',
+      lastName: 'Khan',
+      mobile: '+919822222202',
+      status: 0,
+    });
   });
   log?.info(`seeded demo organisation ${DEMO_ORG_ID}; retailer mobile ${DEMO_RETAILER_MOBILE}`);
 };
