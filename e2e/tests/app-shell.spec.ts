@@ -54,6 +54,7 @@ test('language: switch to Hindi and back to English', async ({ page }) => {
   await page.reload();
   await expect(page.getByTestId('nav-dashboard')).toHaveText(hindi.nav.dashboard); // remembered
   await page.getByTestId('nav-dashboard').click();
+  await expect(page.getByTestId('dashboard-total')).toBeVisible();
   await shot(page, '23-dashboard-hindi');
   await page.goto('/language');
   await page.getByTestId('language-option-en').click();
