@@ -46,6 +46,8 @@ export const AppErrorCode = {
   DEVICE_NOT_ENROLLED: 'DEVICE_NOT_ENROLLED',
   /** Down payment is not less than the price, or similar loan-term conflicts. HTTP 400. */
   INVALID_LOAN_TERMS: 'INVALID_LOAN_TERMS',
+  /** A payment amount is not positive or exceeds what the chosen instalments owe. HTTP 400. */
+  INVALID_PAYMENT: 'INVALID_PAYMENT',
   /** An unexpected failure on our side. HTTP 500. */
   INTERNAL: 'INTERNAL',
 } as const;
@@ -75,6 +77,7 @@ export const APP_ERROR_HTTP_STATUS: Record<TAppErrorCode, number> = {
   ALREADY_ENROLLED: 409,
   DEVICE_NOT_ENROLLED: 409,
   INVALID_LOAN_TERMS: 400,
+  INVALID_PAYMENT: 400,
   INTERNAL: 500,
 };
 

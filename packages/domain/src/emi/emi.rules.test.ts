@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../common/errors';
-import { addMonthsToDate, buildEmiSchedule, emiAmountExact } from './emi.rules';
+import {
+  addMonthsToDate,
+  allocatePayment,
+  buildEmiSchedule,
+  emiAmountExact,
+  instalmentStatus,
+} from './emi.rules';
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
@@ -93,5 +99,87 @@ describe('addMonthsToDate', () => {
     ['2026-03-31', 0, '2026-03-31'],
   ])('%s + %d → %s', (date, months, expected) => {
     expect(addMonthsToDate(date, months)).toBe(expected);
+  });
+});
+
+describe('flat-rate schedule', () => {
+  it('charges principal × rate × months / 12 and spreads it evenly', () => {
+    // ₹12,000 at 12% flat over 12 months: interest ₹1,440, EMI ₹1,120.
+    const schedule = buildEmiSchedule({
+      principalPaise: 1_200_000,
+      annualRateBps: 1200,
+      tenureMonths: 12,
+      firstDueDate: '2026-01-05',
+      method: 'flat',
+    });
+    expect(schedule.every((i) => i.amountPaise === 112_000)).toBe(true);
+    expect(sum(schedule.map((i) => i.interestPaise))).toBe(144_000);
+  });
+
+  it.each([
+    [1_000_001, 1399, 7],
+    [99, 2400, 12],
+    [1_499_900, 0, 6],
+  ])('principal %d at %d bps over %d months sums exactly', (principalPaise, annualRateBps, tenureMonths) => {
+    const schedule = buildEmiSchedule({
+      principalPaise,
+      annualRateBps,
+      tenureMonths,
+      firstDueDate: '2026-01-01',
+      method: 'flat',
+    });
+    const totalInterest = Math.round((principalPaise * annualRateBps * tenureMonths) / 10_000 / 12);
+    expect(sum(schedule.map((i) => i.principalPaise))).toBe(principalPaise);
+    expect(sum(schedule.map((i) => i.interestPaise))).toBe(totalInterest);
+    expect(schedule.at(-1)!.balancePaise).toBe(0);
+  });
+});
+
+describe('instalmentStatus', () => {
+  it.each([
+    [{ dueDate: '2026-05-10', amountPaise: 100, paidPaise: 100 }, '2026-06-01', 'paid'],
+    [{ dueDate: '2026-05-10', amountPaise: 100, paidPaise: 60 }, '2026-05-11', 'overdue'],
+    [{ dueDate: '2026-05-10', amountPaise: 100, paidPaise: 0 }, '2026-05-10', 'due_today'],
+    [{ dueDate: '2026-05-10', amountPaise: 100, paidPaise: 0 }, '2026-05-09', 'upcoming'],
+  ] as const)('%o on %s is %s', (instalment, today, expected) => {
+    expect(instalmentStatus(instalment, today)).toBe(expected);
+  });
+});
+
+describe('allocatePayment', () => {
+  const instalments = [
+    { id: 12, instalmentNo: 2, amountPaise: 1000, paidPaise: 0 },
+    { id: 11, instalmentNo: 1, amountPaise: 1000, paidPaise: 400 },
+    { id: 13, instalmentNo: 3, amountPaise: 1000, paidPaise: 0 },
+  ];
+
+  it.each([
+    [600, [{ instalmentId: 11, amountPaise: 600 }]],
+    [
+      1000,
+      [
+        { instalmentId: 11, amountPaise: 600 },
+        { instalmentId: 12, amountPaise: 400 },
+      ],
+    ],
+    [
+      2600,
+      [
+        { instalmentId: 11, amountPaise: 600 },
+        { instalmentId: 12, amountPaise: 1000 },
+        { instalmentId: 13, amountPaise: 1000 },
+      ],
+    ],
+  ])('pays %d paise earliest first', (amount, expected) => {
+    expect(allocatePayment(instalments, amount)).toEqual(expected);
+  });
+
+  it.each([[0], [-5], [10.5], [2601]])('refuses %d paise naming amountPaise', (amount) => {
+    expect(() => allocatePayment(instalments, amount)).toThrow(AppError);
+    try {
+      allocatePayment(instalments, amount);
+    } catch (error) {
+      expect((error as AppError).fields?.[0]?.field).toBe('amountPaise');
+    }
   });
 });

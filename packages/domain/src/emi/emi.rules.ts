@@ -14,9 +14,14 @@ export type TInstalment = {
   balancePaise: number;
 };
 
+/** How interest is charged: on the reducing balance (the default), or flat on the whole principal. */
+export type TInterestMethod = 'reducing' | 'flat';
+
 export type TEmiScheduleInput = {
   /** Amount financed, paise (> 0). */
   principalPaise: number;
+  /** Interest method; 'reducing' when absent. */
+  method?: TInterestMethod;
   /** Annual interest rate in basis points (1050 = 10.5 % a year); 0 allowed. */
   annualRateBps: number;
   /** Number of monthly instalments (1–120). */
@@ -52,12 +57,42 @@ export const addMonthsToDate = (isoDate: string, months: number): string => {
 };
 
 /**
+ * Flat-rate schedule: total interest = principal × annual rate × months / 12, rounded to the paisa,
+ * spread evenly; principal spread evenly; the last instalment absorbs the remainders of both.
+ * Inputs are already validated by buildEmiSchedule.
+ */
+const buildFlatSchedule = (input: TEmiScheduleInput): TInstalment[] => {
+  const { principalPaise, annualRateBps, tenureMonths, firstDueDate } = input;
+  const totalInterest = Math.round((principalPaise * annualRateBps * tenureMonths) / 10_000 / 12);
+  const principalEach = Math.floor(principalPaise / tenureMonths);
+  const interestEach = Math.floor(totalInterest / tenureMonths);
+  const schedule: TInstalment[] = [];
+  let balance = principalPaise;
+  for (let i = 1; i <= tenureMonths; i += 1) {
+    const isLast = i === tenureMonths;
+    const principal = isLast ? balance : principalEach;
+    const interest = isLast ? totalInterest - interestEach * (tenureMonths - 1) : interestEach;
+    balance -= principal;
+    schedule.push({
+      instalmentNo: i,
+      dueDate: addMonthsToDate(firstDueDate, i - 1),
+      amountPaise: principal + interest,
+      principalPaise: principal,
+      interestPaise: interest,
+      balancePaise: balance,
+    });
+  }
+  return schedule;
+};
+
+/**
  * Builds the instalment schedule for a loan. Amounts are integer paise; each month's interest is
  * the outstanding balance times the monthly rate, rounded to the paisa; the EMI is rounded to the
  * paisa and the last instalment absorbs rounding, so principals sum exactly to the amount financed
  * and amounts sum exactly to principal + interest.
  * Throws AppError(INVALID_LOAN_TERMS) for a non-positive or fractional principal, a negative rate or
- * a tenure outside 1–120 months. Source: reducing-balance EMI.
+ * a tenure outside 1–120 months. Source: reducing-balance EMI; `method: 'flat'` gives the flat-rate
+ * schedule instead (see buildFlatSchedule).
  */
 export const buildEmiSchedule = (input: TEmiScheduleInput): TInstalment[] => {
   const { principalPaise, annualRateBps, tenureMonths, firstDueDate } = input;
@@ -76,6 +111,7 @@ export const buildEmiSchedule = (input: TEmiScheduleInput): TInstalment[] => {
       { field: 'tenureMonths', message: 'Tenure must be 1 to 120 months' },
     ]);
   }
+  if (input.method === 'flat') return buildFlatSchedule(input);
   const monthlyRate = annualRateBps / 10_000 / 12;
   const emi = Math.round(emiAmountExact(principalPaise, annualRateBps, tenureMonths));
   const schedule: TInstalment[] = [];
@@ -96,4 +132,60 @@ export const buildEmiSchedule = (input: TEmiScheduleInput): TInstalment[] => {
     });
   }
   return schedule;
+};
+
+/** Where an instalment stands on a given day. */
+export type TInstalmentStatus = 'paid' | 'overdue' | 'due_today' | 'upcoming';
+
+/**
+ * The status of an instalment on `today` (`YYYY-MM-DD`, +05:30 calendar day): paid once paidPaise
+ * covers amountPaise; otherwise overdue after its due date, due_today on it, upcoming before it.
+ * A partial payment leaves it unpaid (see outstandingPaise).
+ */
+export const instalmentStatus = (
+  instalment: { dueDate: string; amountPaise: number; paidPaise: number },
+  today: string,
+): TInstalmentStatus => {
+  if (instalment.paidPaise >= instalment.amountPaise) return 'paid';
+  if (instalment.dueDate < today) return 'overdue';
+  return instalment.dueDate === today ? 'due_today' : 'upcoming';
+};
+
+/** Amount still owed on an instalment, paise (never negative). */
+export const outstandingPaise = (instalment: { amountPaise: number; paidPaise: number }): number =>
+  Math.max(0, instalment.amountPaise - instalment.paidPaise);
+
+/** One slice of a payment applied to one instalment. */
+export type TAllocation = { instalmentId: number; amountPaise: number };
+
+/**
+ * Applies a payment to the chosen instalments, earliest first, filling each before the next; the
+ * last one may be left partly paid. Returns the allocations. Throws AppError(INVALID_PAYMENT) when
+ * the amount is not a positive whole number of paise or exceeds what the chosen instalments owe.
+ */
+export const allocatePayment = (
+  instalments: { id: number; instalmentNo: number; amountPaise: number; paidPaise: number }[],
+  amountPaise: number,
+): TAllocation[] => {
+  const owed = instalments.reduce((total, i) => total + outstandingPaise(i), 0);
+  if (!Number.isInteger(amountPaise) || amountPaise <= 0) {
+    throw new AppError(AppErrorCode.INVALID_PAYMENT, 'Amount must be more than zero', [
+      { field: 'amountPaise', message: 'Amount must be more than zero' },
+    ]);
+  }
+  if (amountPaise > owed) {
+    throw new AppError(AppErrorCode.INVALID_PAYMENT, 'Amount is more than the chosen instalments owe', [
+      { field: 'amountPaise', message: `At most ${owed} paise is owed on the chosen instalments` },
+    ]);
+  }
+  const allocations: TAllocation[] = [];
+  let left = amountPaise;
+  for (const instalment of [...instalments].sort((a, b) => a.instalmentNo - b.instalmentNo)) {
+    if (left === 0) break;
+    const slice = Math.min(left, outstandingPaise(instalment));
+    if (slice === 0) continue;
+    allocations.push({ instalmentId: instalment.id, amountPaise: slice });
+    left -= slice;
+  }
+  return allocations;
 };
