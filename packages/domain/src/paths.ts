@@ -44,6 +44,22 @@ export const paths = {
   stats: {
     /** GET → TDashboard. */
     dashboard: '/api/stats/get_keygen_dashboardV1',
+    /** GET → TTotalOutstanding. */
+    totalOutstanding: '/api/stats/getTotalOutStanding',
+  },
+  emi: {
+    /** GET ?customer_id= → TEmiDetails. */
+    details: '/country/get_emi_details',
+    /** POST TRecordPaymentRequest → TPaymentReceipt. */
+    pay: '/api/emi/multiple_emi_paid',
+    /** GET ?range=&page=&pageSize= → TUpcomingEmiPage. */
+    upcoming: '/api/emi/getUpcomingEmi',
+    /** GET → TUpcomingEmiCounts. */
+    upcomingCounts: '/country/upcoming_emi_counts',
+    /** GET ?customer_id= → text/csv of the schedule. */
+    scheduleCsv: '/api/emi/customer_emi_details/csv',
+    /** GET (customer user) → TMyLoan[]. */
+    myLoans: '/api/emi/customer_emi_details',
   },
   customers: {
     /** GET ?page=&search=&status= → TCustomerPage. */
@@ -52,6 +68,8 @@ export const paths = {
     create: '/country/customerRegistrationByKegenUpdateV3',
     /** GET ?customer_id= → TCustomerDetails. */
     details: '/country/getCustomerProfile',
+    /** GET ?search=&status= → text/csv of the customer list. */
+    listCsv: '/api/customer/csv',
     /** GET ?customer_id= → TEnrolmentQr (issues a fresh one-time enrolment token). */
     qrCode: '/api/customer/get_customers_qrCode',
   },

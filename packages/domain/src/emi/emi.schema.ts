@@ -1,0 +1,135 @@
+import { z } from 'zod';
+
+const ZIsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Date must be YYYY-MM-DD');
+
+/** Payment modes a retailer records (spec §2 multiple_emi_paid). */
+export const PAYMENT_MODES = ['cash', 'upi', 'card', 'bank_transfer', 'cheque'] as const;
+export type TPaymentMode = (typeof PAYMENT_MODES)[number];
+
+/** Instalment status on today's +05:30 date (see instalmentStatus). */
+export const ZInstalmentStatus = z.enum(['paid', 'overdue', 'due_today', 'upcoming']);
+
+/** One instalment with what was paid and what is still owed. Money in paise. */
+export const ZInstalmentRow = z.object({
+  id: z.number().int(),
+  instalmentNo: z.number().int(),
+  dueDate: ZIsoDate,
+  amountPaise: z.number().int(),
+  principalPaise: z.number().int(),
+  interestPaise: z.number().int(),
+  paidPaise: z.number().int(),
+  outstandingPaise: z.number().int(),
+  status: ZInstalmentStatus,
+});
+export type TInstalmentRow = z.infer<typeof ZInstalmentRow>;
+
+/** A recorded payment and how it was applied. receivedAt ISO 8601 UTC. */
+export const ZPayment = z.object({
+  id: z.number().int(),
+  /** Human receipt number, unique in the organisation, e.g. KR-41-000123. */
+  receiptNo: z.string(),
+  amountPaise: z.number().int(),
+  mode: z.enum(PAYMENT_MODES),
+  reference: z.string().nullable(),
+  receivedAt: z.string(),
+  recordedByName: z.string().nullable(),
+  allocations: z.array(z.object({ instalmentNo: z.number().int(), amountPaise: z.number().int() })),
+});
+export type TPayment = z.infer<typeof ZPayment>;
+
+/** emi_details / view_emi_details: the schedule, totals and payments of one customer's loan. */
+export const ZEmiDetails = z.object({
+  customerId: z.number().int(),
+  customerName: z.string(),
+  customerStatus: z.number().int(),
+  instalments: z.array(ZInstalmentRow),
+  totals: z.object({
+    amountPaise: z.number().int(),
+    paidPaise: z.number().int(),
+    outstandingPaise: z.number().int(),
+    overduePaise: z.number().int(),
+  }),
+  payments: z.array(ZPayment),
+});
+export type TEmiDetails = z.infer<typeof ZEmiDetails>;
+
+/**
+ * Record a payment against one or several instalments (multiple_emi_paid). The amount is applied
+ * to the chosen instalments earliest first; the last may stay partly paid.
+ */
+export const ZRecordPaymentRequest = z.object({
+  customer_id: z.number().int().positive(),
+  emi_ids: z.array(z.number().int().positive()).min(1, 'Choose at least one instalment').max(120),
+  amountPaise: z.number().int('Amount must be whole paise').positive('Amount must be more than zero'),
+  mode: z.enum(PAYMENT_MODES),
+  reference: z.string().trim().max(80).optional(),
+});
+export type TRecordPaymentRequest = z.input<typeof ZRecordPaymentRequest>;
+
+/** The receipt of a recorded payment, and the customer's status after it (5 when the loan is paid off). */
+export const ZPaymentReceipt = ZPayment.extend({ customerStatus: z.number().int() });
+export type TPaymentReceipt = z.infer<typeof ZPaymentReceipt>;
+
+/** up_coming_emi ranges: due today, due in the next 7 days (today included), or overdue. */
+export const UPCOMING_RANGES = ['today', 'week', 'overdue'] as const;
+
+export const ZUpcomingEmiQuery = z.object({
+  range: z.enum(UPCOMING_RANGES).default('week'),
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+export const ZUpcomingEmiItem = z.object({
+  emiId: z.number().int(),
+  customerId: z.number().int(),
+  customerName: z.string(),
+  mobile: z.string(),
+  instalmentNo: z.number().int(),
+  dueDate: ZIsoDate,
+  outstandingPaise: z.number().int(),
+  status: ZInstalmentStatus,
+});
+export type TUpcomingEmiItem = z.infer<typeof ZUpcomingEmiItem>;
+
+export const ZUpcomingEmiPage = z.object({
+  items: z.array(ZUpcomingEmiItem),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type TUpcomingEmiPage = z.infer<typeof ZUpcomingEmiPage>;
+
+/** upcoming_emi_counts: unpaid instalments due today, this week (next 7 days) and overdue. */
+export const ZUpcomingEmiCounts = z.object({
+  today: z.number().int(),
+  week: z.number().int(),
+  overdue: z.number().int(),
+});
+export type TUpcomingEmiCounts = z.infer<typeof ZUpcomingEmiCounts>;
+
+/** getTotalOutStanding: money figures of the actor's customers, paise. */
+export const ZTotalOutstanding = z.object({
+  outstandingPaise: z.number().int(),
+  overduePaise: z.number().int(),
+  collectedPaise: z.number().int(),
+  /** Collected since the 1st of the current month (+05:30). */
+  collectedThisMonthPaise: z.number().int(),
+});
+export type TTotalOutstanding = z.infer<typeof ZTotalOutstanding>;
+
+/** The customer user's own view (spec §4 user type customer): their loans and how to pay. */
+export const ZMyLoan = z.object({
+  customerId: z.number().int(),
+  productName: z.string(),
+  lockStatus: z.number().int(),
+  instalments: z.array(ZInstalmentRow),
+  totals: ZEmiDetails.shape.totals,
+  payTo: z.object({
+    retailerName: z.string(),
+    /** UPI VPA of the retailer, or null when they have none. */
+    upiId: z.string().nullable(),
+    /** A `upi://pay` link for the next amount due (NPCI UPI linking spec), or null. */
+    upiLink: z.string().nullable(),
+  }),
+});
+export type TMyLoan = z.infer<typeof ZMyLoan>;
