@@ -22,6 +22,7 @@ import { catalogueRoutes } from './modules/catalogue/catalogue.routes';
 import { customersRoutes } from './modules/customers/customers.routes';
 import { deviceCommandRoutes, enrolmentRoutes } from './modules/devices/devices.routes';
 import { isValidDeviceSecret, setDevicePresence } from './modules/devices/devices.service';
+import { emiRoutes } from './modules/emi/emi.routes';
 import { orgsRoutes } from './modules/orgs/orgs.routes';
 import { registerClientContract } from './plugins/client-contract';
 import { registerErrorHandling } from './plugins/errors';
@@ -139,6 +140,7 @@ export const buildApp = async (config: TConfig, options: BuildAppOptions = {}): 
   await app.register(catalogueRoutes, ctx);
   await app.register(customersRoutes, ctx);
   await app.register(deviceCommandRoutes, ctx);
+  await app.register(emiRoutes, ctx);
 
   app.addHook('onClose', async () => {
     await bus.close();

@@ -60,6 +60,8 @@ export const users = pgTable(
     /** Wrong MPIN tries since the last success; at the limit the MPIN locks until mpin_locked_until. */
     mpinFailedAttempts: integer('mpin_failed_attempts').notNull().default(0),
     mpinLockedUntil: timestamp('mpin_locked_until', { withTimezone: true }),
+    /** The retailer's UPI VPA (e.g. ravimobiles@okaxis) customers pay EMIs to. */
+    upiId: text('upi_id'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -202,7 +204,50 @@ export const emis = pgTable(
     interestPaise: bigint('interest_paise', { mode: 'number' }).notNull(),
     paidPaise: bigint('paid_paise', { mode: 'number' }).notNull().default(0),
   },
-  (t) => [uniqueIndex('emis_customer_no_uq').on(t.customerId, t.instalmentNo)],
+  (t) => [
+    uniqueIndex('emis_customer_no_uq').on(t.customerId, t.instalmentNo),
+    // Unpaid instalments by due date: up_coming_emi, counts, outstanding.
+    index('emis_unpaid_due_idx').on(t.orgId, t.dueDate).where(sql`paid_paise < amount_paise`),
+  ],
+);
+
+/** Money received from a customer (design §6: every money movement is audited). */
+export const payments = pgTable(
+  'payments',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    receiptNo: text('receipt_no').notNull(),
+    amountPaise: bigint('amount_paise', { mode: 'number' }).notNull(),
+    mode: text('mode').notNull(),
+    reference: text('reference'),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    recordedBy: integer('recorded_by').references(() => users.id),
+  },
+  (t) => [
+    uniqueIndex('payments_org_receipt_uq').on(t.orgId, t.receiptNo),
+    index('payments_customer_idx').on(t.customerId),
+    index('payments_org_received_idx').on(t.orgId, t.receivedAt),
+  ],
+);
+
+/** How a payment was applied to instalments. */
+export const paymentAllocations = pgTable(
+  'payment_allocations',
+  {
+    id: serial('id').primaryKey(),
+    paymentId: integer('payment_id')
+      .notNull()
+      .references(() => payments.id),
+    emiId: integer('emi_id')
+      .notNull()
+      .references(() => emis.id),
+    amountPaise: bigint('amount_paise', { mode: 'number' }).notNull(),
+  },
+  (t) => [index('payment_allocations_payment_idx').on(t.paymentId)],
 );
 
 /**

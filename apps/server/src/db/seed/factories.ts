@@ -73,6 +73,8 @@ export type CustomerFactoryInput = {
   createdAt?: Date;
   isEnrolled?: boolean;
   isLocked?: boolean;
+  /** How many instalments, from the first, are fully paid (default none). */
+  paidInstalments?: number;
 };
 
 /** Inserts a customer with device and EMI schedule; defaults give an inactive customer. */
@@ -129,7 +131,17 @@ export const createCustomerWithLoan = async (db: DbOrTx, input: CustomerFactoryI
       amountPaise: i.amountPaise,
       principalPaise: i.principalPaise,
       interestPaise: i.interestPaise,
+      paidPaise: i.instalmentNo <= (input.paidInstalments ?? 0) ? i.amountPaise : 0,
     })),
   );
+  await db
+    .insert(users)
+    .values({
+      orgId: input.orgId,
+      mobile: customer!.mobile,
+      name: `${customer!.firstName} ${customer!.lastName}`,
+      userType: 'customer',
+    })
+    .onConflictDoNothing({ target: [users.orgId, users.mobile, users.userType] });
   return { customer: customer!, device: device! };
 };

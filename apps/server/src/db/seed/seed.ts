@@ -27,7 +27,19 @@ export const DEMO_PRODUCTS = [
   { brand: 'Apple', name: 'iPhone 15 (128GB)', pricePaise: 6_990_000 },
 ];
 
-const DEMO_CUSTOMERS = [
+/** Demo customers of org 41; daysAgo dates the loan, so Priya (locked) has an overdue instalment. */
+type TDemoCustomer = {
+  firstName: string;
+  lastName: string;
+  mobile: string;
+  status: number;
+  product: number;
+  daysAgo: number;
+  isEnrolled?: boolean;
+  isLocked?: boolean;
+  paidInstalments?: number;
+};
+const DEMO_CUSTOMERS: TDemoCustomer[] = [
   {
     firstName: 'Aarav',
     lastName: 'Sharma',
@@ -35,6 +47,7 @@ const DEMO_CUSTOMERS = [
     status: 1,
     isEnrolled: true,
     product: 0,
+    daysAgo: 28,
   },
   {
     firstName: 'Priya',
@@ -44,10 +57,24 @@ const DEMO_CUSTOMERS = [
     isEnrolled: true,
     isLocked: true,
     product: 2,
+    daysAgo: 50,
   },
-  { firstName: 'Rahul', lastName: 'Verma', mobile: '+919811111103', status: 0, product: 4 },
-  { firstName: 'Sneha', lastName: 'Iyer', mobile: '+919811111104', status: 5, isEnrolled: true, product: 6 },
+  { firstName: 'Rahul', lastName: 'Verma', mobile: '+919811111103', status: 0, product: 4, daysAgo: 14 },
+  {
+    firstName: 'Sneha',
+    lastName: 'Iyer',
+    mobile: '+919811111104',
+    status: 5,
+    isEnrolled: true,
+    product: 6,
+    daysAgo: 7,
+    paidInstalments: 6,
+  },
 ];
+/** The demo retailer's UPI ID, for the customer's "how to pay". */
+export const DEMO_RETAILER_UPI_ID = 'ravimobiles@okaxis';
+/** A demo customer who can log in (OTP) to see their own loan. */
+export const DEMO_CUSTOMER_MOBILE = '+919811111102';
 
 /**
  * Seeds the demo organisation 41 (retailer, mini-retailer, catalogue, a few customers) and a second
@@ -67,6 +94,7 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
       orgId: DEMO_ORG_ID,
       mobile: DEMO_RETAILER_MOBILE,
       name: 'Ravi Mobiles',
+      upiId: DEMO_RETAILER_UPI_ID,
     });
     await createUser(tx, {
       orgId: DEMO_ORG_ID,
@@ -77,7 +105,7 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
     });
     const catalogue = await createProducts(tx, DEMO_ORG_ID, DEMO_PRODUCTS);
     const day = 86_400_000;
-    for (const [index, c] of DEMO_CUSTOMERS.entries()) {
+    for (const c of DEMO_CUSTOMERS) {
       await createCustomerWithLoan(tx, {
         orgId: DEMO_ORG_ID,
         retailerId: retailer.id,
@@ -88,7 +116,8 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
         status: c.status,
         isEnrolled: c.isEnrolled ?? false,
         isLocked: c.isLocked ?? false,
-        createdAt: new Date(Date.now() - (DEMO_CUSTOMERS.length - index) * 7 * day),
+        paidInstalments: c.paidInstalments ?? 0,
+        createdAt: new Date(Date.now() - c.daysAgo * day),
       });
     }
 

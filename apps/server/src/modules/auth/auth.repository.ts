@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { otpChallenges, sessions, users } from '../../db/schema';
 
@@ -7,7 +7,8 @@ export const findUserByMobile = async (db: DbOrTx, orgId: number, mobile: string
     .select()
     .from(users)
     .where(and(eq(users.orgId, orgId), eq(users.mobile, mobile)))
-    .orderBy(users.id)
+    // A retailer who is also a customer logs in as the retailer.
+    .orderBy(sql`${users.userType} = 'customer'`, users.id)
     .limit(1);
   return rows[0] ?? null;
 };

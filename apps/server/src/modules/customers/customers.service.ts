@@ -21,10 +21,11 @@ import { insertAudit } from '../audit/audit.repository';
 import { findProduct } from '../catalogue/catalogue.service';
 import type { DeviceRow } from '../devices/devices.repository';
 import { getDeviceSummary } from '../devices/devices.service';
-import { visibleRetailerIds } from '../users/users.service';
+import { createCustomerLogin, visibleRetailerIds } from '../users/users.service';
 import * as repo from './customers.repository';
 
-const scopeOf = async (db: DbOrTx, actor: TActor): Promise<repo.CustomerScope> => ({
+/** The actor's customer scope: organisation and visible retailers. Throws FORBIDDEN for customers. */
+export const scopeOf = async (db: DbOrTx, actor: TActor): Promise<repo.CustomerScope> => ({
   orgId: actor.orgId,
   retailerIds: await visibleRetailerIds(db, actor),
 });
@@ -97,6 +98,11 @@ export const createCustomer = async (
       customerId,
       imei1: request.imei1,
       imei2: request.imei2,
+    });
+    await createCustomerLogin(tx, {
+      orgId: actor.orgId,
+      mobile: request.mobile,
+      name: `${request.firstName} ${request.lastName}`,
     });
     await repo.insertEmis(
       tx,
@@ -222,6 +228,11 @@ export const getDashboard = async (db: DbOrTx, actor: TActor): Promise<TDashboar
     total += row.total;
   }
   return { countsByStatus, total };
+};
+
+/** Marks a loan fully paid: status 5, EMIs completed (spec §4). */
+export const markLoanCompleted = async (db: DbOrTx, orgId: number, customerId: number): Promise<void> => {
+  await repo.updateCustomerStatus(db, orgId, customerId, CustomerStatus.EMI_COMPLETED);
 };
 
 /** Moves an inactive customer to installed (status 1) once their phone enrols. */

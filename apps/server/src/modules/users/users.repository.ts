@@ -14,3 +14,11 @@ export const findChildRetailerIds = async (
     .where(and(eq(users.orgId, orgId), eq(users.parentId, parentId), eq(users.userType, 'miniretailer')));
   return rows.map((r) => r.id);
 };
+
+/** Creates the customer user (spec §4 user type customer) for a mobile, unless it exists. */
+export const ensureCustomerUser = async (db: DbOrTx, orgId: number, mobile: string, name: string) => {
+  await db
+    .insert(users)
+    .values({ orgId, mobile, name, userType: 'customer' })
+    .onConflictDoNothing({ target: [users.orgId, users.mobile, users.userType] });
+};

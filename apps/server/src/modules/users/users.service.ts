@@ -1,7 +1,7 @@
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import type { DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
-import { findChildRetailerIds } from './users.repository';
+import { ensureCustomerUser, findChildRetailerIds } from './users.repository';
 
 /**
  * The retailer ids whose customers the actor may see (design §6 scoping): a retailer sees their own
@@ -14,3 +14,7 @@ export const visibleRetailerIds = async (db: DbOrTx, actor: TActor): Promise<num
   if (actor.userType === 'miniretailer') return [actor.userId];
   throw new AppError(AppErrorCode.FORBIDDEN, 'Only retailers can do this');
 };
+
+/** Lets a customer log in with their mobile (OTP) to see their own loans. */
+export const createCustomerLogin = (db: DbOrTx, options: { orgId: number; mobile: string; name: string }) =>
+  ensureCustomerUser(db, options.orgId, options.mobile, options.name);

@@ -1,0 +1,173 @@
+import { and, asc, count, desc, eq, gte, inArray, lt, lte, sql, sum } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { customers, devices, emis, paymentAllocations, payments, products, users } from '../../db/schema';
+import type { CustomerScope } from '../customers/customers.repository';
+
+const inScope = (scope: CustomerScope) =>
+  and(eq(customers.orgId, scope.orgId), inArray(customers.retailerId, scope.retailerIds))!;
+const unpaid = sql`${emis.paidPaise} < ${emis.amountPaise}`;
+
+export type EmiRow = typeof emis.$inferSelect;
+
+export const findEmisOfCustomer = (db: DbOrTx, customerId: number) =>
+  db.select().from(emis).where(eq(emis.customerId, customerId)).orderBy(asc(emis.instalmentNo));
+
+/** The chosen instalments of a customer, locked for update (a payment changes them). */
+export const lockEmis = (db: DbOrTx, customerId: number, emiIds: number[]) =>
+  db
+    .select()
+    .from(emis)
+    .where(and(eq(emis.customerId, customerId), inArray(emis.id, emiIds)))
+    .orderBy(asc(emis.instalmentNo))
+    .for('update');
+
+export const addToPaid = async (db: DbOrTx, emiId: number, amountPaise: number) => {
+  await db
+    .update(emis)
+    .set({ paidPaise: sql`${emis.paidPaise} + ${amountPaise}` })
+    .where(eq(emis.id, emiId));
+};
+
+export const countUnpaidOfCustomer = async (db: DbOrTx, customerId: number): Promise<number> => {
+  const [row] = await db
+    .select({ n: count() })
+    .from(emis)
+    .where(and(eq(emis.customerId, customerId), unpaid));
+  return row?.n ?? 0;
+};
+
+export const insertPayment = async (db: DbOrTx, row: Omit<typeof payments.$inferInsert, 'receiptNo'>) => {
+  // The receipt number derives from the id, so insert first with a placeholder, then set it.
+  const [inserted] = await db
+    .insert(payments)
+    .values({ ...row, receiptNo: `pending-${crypto.randomUUID()}` })
+    .returning();
+  const receiptNo = `KR-${row.orgId}-${String(inserted!.id).padStart(6, '0')}`;
+  await db.update(payments).set({ receiptNo }).where(eq(payments.id, inserted!.id));
+  return { ...inserted!, receiptNo };
+};
+
+export const insertAllocations = async (db: DbOrTx, rows: (typeof paymentAllocations.$inferInsert)[]) => {
+  if (rows.length > 0) await db.insert(paymentAllocations).values(rows);
+};
+
+/** Payments of a customer, newest first, with who recorded them and their allocations. */
+export const findPaymentsOfCustomer = async (db: DbOrTx, customerId: number) => {
+  const rows = await db
+    .select({ payment: payments, recordedByName: users.name })
+    .from(payments)
+    .leftJoin(users, eq(users.id, payments.recordedBy))
+    .where(eq(payments.customerId, customerId))
+    .orderBy(desc(payments.receivedAt), desc(payments.id));
+  const ids = rows.map((r) => r.payment.id);
+  const allocations =
+    ids.length === 0
+      ? []
+      : await db
+          .select({
+            paymentId: paymentAllocations.paymentId,
+            amountPaise: paymentAllocations.amountPaise,
+            instalmentNo: emis.instalmentNo,
+          })
+          .from(paymentAllocations)
+          .innerJoin(emis, eq(emis.id, paymentAllocations.emiId))
+          .where(inArray(paymentAllocations.paymentId, ids))
+          .orderBy(asc(emis.instalmentNo));
+  return rows.map((r) => ({
+    ...r,
+    allocations: allocations.filter((a) => a.paymentId === r.payment.id),
+  }));
+};
+
+export type UpcomingRange = { from?: string; to?: string; before?: string };
+
+const rangeWhere = (range: UpcomingRange) =>
+  and(
+    unpaid,
+    range.from ? gte(emis.dueDate, range.from) : undefined,
+    range.to ? lte(emis.dueDate, range.to) : undefined,
+    range.before ? lt(emis.dueDate, range.before) : undefined,
+  );
+
+/** Unpaid instalments of the scope in a due-date range, earliest due first. */
+export const listUnpaidEmis = async (
+  db: DbOrTx,
+  scope: CustomerScope,
+  range: UpcomingRange,
+  page: { limit: number; offset: number },
+) => {
+  const where = and(inScope(scope), rangeWhere(range));
+  const [rows, totals] = await Promise.all([
+    db
+      .select({
+        emi: emis,
+        firstName: customers.firstName,
+        lastName: customers.lastName,
+        mobile: customers.mobile,
+      })
+      .from(emis)
+      .innerJoin(customers, eq(customers.id, emis.customerId))
+      .where(where)
+      .orderBy(asc(emis.dueDate), asc(emis.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(emis).innerJoin(customers, eq(customers.id, emis.customerId)).where(where),
+  ]);
+  return { rows, total: totals[0]?.n ?? 0 };
+};
+
+export const countUnpaidEmis = async (
+  db: DbOrTx,
+  scope: CustomerScope,
+  range: UpcomingRange,
+): Promise<number> => {
+  const [row] = await db
+    .select({ n: count() })
+    .from(emis)
+    .innerJoin(customers, eq(customers.id, emis.customerId))
+    .where(and(inScope(scope), rangeWhere(range)));
+  return row?.n ?? 0;
+};
+
+/** Sum of amount − paid over the scope's unpaid instalments, optionally only those due before a date. */
+export const sumOutstanding = async (
+  db: DbOrTx,
+  scope: CustomerScope,
+  dueBefore?: string,
+): Promise<number> => {
+  const [row] = await db
+    .select({ total: sum(sql`${emis.amountPaise} - ${emis.paidPaise}`) })
+    .from(emis)
+    .innerJoin(customers, eq(customers.id, emis.customerId))
+    .where(and(inScope(scope), unpaid, dueBefore ? lt(emis.dueDate, dueBefore) : undefined));
+  return Number(row?.total ?? 0);
+};
+
+/** Sum of payments received from the scope's customers, optionally since an instant. */
+export const sumCollected = async (db: DbOrTx, scope: CustomerScope, since?: Date): Promise<number> => {
+  const [row] = await db
+    .select({ total: sum(payments.amountPaise) })
+    .from(payments)
+    .innerJoin(customers, eq(customers.id, payments.customerId))
+    .where(and(inScope(scope), since ? gte(payments.receivedAt, since) : undefined));
+  return Number(row?.total ?? 0);
+};
+
+/** Loans of a customer user: customers of the organisation with their mobile, with retailer and device. */
+export const findLoansOfMobile = (db: DbOrTx, orgId: number, mobile: string) =>
+  db
+    .select({
+      customerId: customers.id,
+      productId: customers.productId,
+      retailerName: users.name,
+      retailerUpiId: users.upiId,
+      reportedLocked: devices.reportedLocked,
+      productBrand: products.brand,
+      productName: products.name,
+    })
+    .from(customers)
+    .innerJoin(users, eq(users.id, customers.retailerId))
+    .innerJoin(devices, eq(devices.customerId, customers.id))
+    .innerJoin(products, eq(products.id, customers.productId))
+    .where(and(eq(customers.orgId, orgId), eq(customers.mobile, mobile)))
+    .orderBy(desc(customers.createdAt));

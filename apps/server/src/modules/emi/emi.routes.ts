@@ -1,0 +1,193 @@
+import { lockStatusLabel, statusWord } from '@kisht/domain/common/enums';
+import { zEnvelope } from '@kisht/domain/common/envelope';
+import { ZCustomerIdQuery, ZCustomerListQuery } from '@kisht/domain/customers/customers.schema';
+import {
+  ZEmiDetails,
+  ZMyLoan,
+  ZPaymentReceipt,
+  ZRecordPaymentRequest,
+  ZTotalOutstanding,
+  ZUpcomingEmiCounts,
+  ZUpcomingEmiPage,
+  ZUpcomingEmiQuery,
+} from '@kisht/domain/emi/emi.schema';
+import { paths } from '@kisht/domain/paths';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../lib/context';
+import { formatDate, formatIst, rupees, toCsv } from '../../lib/csv';
+import { ok } from '../../lib/envelope';
+import { requireSession } from '../../plugins/auth';
+import { listCustomers } from '../customers/customers.service';
+import {
+  countUpcomingEmis,
+  getEmiDetails,
+  getTotalOutstanding,
+  listUpcomingEmis,
+  recordPayment,
+} from './emi.service';
+import { listMyLoans } from './my-loans.service';
+
+/** Most rows one CSV export holds. */
+const CSV_MAX_ROWS = 50_000;
+
+export const emiRoutes = async (app: FastifyInstance, ctx: AppContext) => {
+  requireSession(app, ctx);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    paths.emi.details,
+    {
+      schema: {
+        tags: ['emi'],
+        summary: "A customer's EMI schedule with paid, outstanding and status, totals and payments",
+        querystring: ZCustomerIdQuery,
+        response: { 200: zEnvelope(ZEmiDetails) },
+      },
+    },
+    async (request) => ok(await getEmiDetails(ctx.db, request.actor, request.query.customer_id)),
+  );
+
+  r.post(
+    paths.emi.pay,
+    {
+      schema: {
+        tags: ['emi'],
+        summary: 'Record a payment against one or several instalments (partial allowed)',
+        body: ZRecordPaymentRequest,
+        response: { 200: zEnvelope(ZPaymentReceipt) },
+      },
+    },
+    async (request) =>
+      ok(await recordPayment(ctx.db, { actor: request.actor, request: request.body }), 'Payment recorded'),
+  );
+
+  r.get(
+    paths.emi.upcoming,
+    {
+      schema: {
+        tags: ['emi'],
+        summary: 'Unpaid instalments due today, this week, or overdue',
+        querystring: ZUpcomingEmiQuery,
+        response: { 200: zEnvelope(ZUpcomingEmiPage) },
+      },
+    },
+    async (request) => ok(await listUpcomingEmis(ctx.db, request.actor, request.query)),
+  );
+
+  r.get(
+    paths.emi.upcomingCounts,
+    {
+      schema: {
+        tags: ['emi'],
+        summary: 'Counts of unpaid instalments by range',
+        response: { 200: zEnvelope(ZUpcomingEmiCounts) },
+      },
+    },
+    async (request) => ok(await countUpcomingEmis(ctx.db, request.actor)),
+  );
+
+  r.get(
+    paths.stats.totalOutstanding,
+    {
+      schema: {
+        tags: ['stats'],
+        summary: 'Outstanding, overdue and collected money',
+        response: { 200: zEnvelope(ZTotalOutstanding) },
+      },
+    },
+    async (request) => ok(await getTotalOutstanding(ctx.db, request.actor)),
+  );
+
+  r.get(
+    paths.emi.myLoans,
+    {
+      schema: {
+        tags: ['emi'],
+        summary: "The logged-in customer's own loans",
+        response: { 200: zEnvelope(z.array(ZMyLoan)) },
+      },
+    },
+    async (request) => ok(await listMyLoans(ctx.db, request.actor)),
+  );
+
+  r.get(
+    paths.emi.scheduleCsv,
+    { schema: { tags: ['emi'], summary: "A customer's EMI schedule as CSV", querystring: ZCustomerIdQuery } },
+    async (request, reply) => {
+      const details = await getEmiDetails(ctx.db, request.actor, request.query.customer_id);
+      const csv = toCsv(
+        [
+          'Instalment',
+          'Due date',
+          'Amount (₹)',
+          'Principal (₹)',
+          'Interest (₹)',
+          'Paid (₹)',
+          'Outstanding (₹)',
+          'Status',
+        ],
+        details.instalments.map((i) => [
+          i.instalmentNo,
+          formatDate(i.dueDate),
+          rupees(i.amountPaise),
+          rupees(i.principalPaise),
+          rupees(i.interestPaise),
+          rupees(i.paidPaise),
+          rupees(i.outstandingPaise),
+          i.status,
+        ]),
+      );
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="emi-schedule-${details.customerId}.csv"`)
+        .send(csv);
+    },
+  );
+
+  r.get(
+    paths.customers.listCsv,
+    {
+      schema: {
+        tags: ['customers'],
+        summary: 'The customer list (same filters) as CSV',
+        querystring: ZCustomerListQuery.omit({ page: true, pageSize: true }),
+      },
+    },
+    async (request, reply) => {
+      const page = await listCustomers(ctx.db, {
+        actor: request.actor,
+        query: { ...request.query, page: 1, pageSize: CSV_MAX_ROWS },
+      });
+      const csv = toCsv(
+        [
+          'Customer id',
+          'First name',
+          'Last name',
+          'Mobile',
+          'IMEI 1',
+          'Product',
+          'Status',
+          'Lock status',
+          'Added on',
+        ],
+        page.items.map((c) => [
+          c.id,
+          c.firstName,
+          c.lastName,
+          c.mobile,
+          c.imei1,
+          c.productName,
+          statusWord(c.status),
+          lockStatusLabel(c.lockStatus),
+          formatIst(new Date(c.createdAt)),
+        ]),
+      );
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="customers.csv"')
+        .send(csv);
+    },
+  );
+};

@@ -1,0 +1,70 @@
+import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
+import { istDate } from '@kisht/domain/common/time';
+import type { TMyLoan } from '@kisht/domain/emi/emi.schema';
+import type { DbOrTx } from '../../db/client';
+import type { TActor } from '../../lib/actor';
+import { findUserById } from '../auth/auth.repository';
+import * as repo from './emi.repository';
+import { scheduleTotals, toInstalmentRow } from './emi.service';
+
+/**
+ * A UPI payment link (NPCI UPI linking specification: `upi://pay` with pa, pn, am, cu, tn) for an
+ * amount in paise.
+ */
+export const upiPayLink = (options: {
+  vpa: string;
+  payeeName: string;
+  amountPaise: number;
+  note: string;
+}): string => {
+  const query = new URLSearchParams({
+    pa: options.vpa,
+    pn: options.payeeName,
+    am: (options.amountPaise / 100).toFixed(2),
+    cu: 'INR',
+    tn: options.note,
+  });
+  return `upi://pay?${query.toString()}`;
+};
+
+/**
+ * The customer user's own loans (spec §4 user type customer): every customer record of the
+ * organisation with their mobile, with instalments, lock status and how to pay the retailer.
+ * Only their own: the mobile comes from the session. Throws FORBIDDEN for other user types.
+ */
+export const listMyLoans = async (db: DbOrTx, actor: TActor): Promise<TMyLoan[]> => {
+  if (actor.userType !== 'customer')
+    throw new AppError(AppErrorCode.FORBIDDEN, 'Only customers have loans here');
+  const user = await findUserById(db, actor.userId);
+  if (!user) throw new AppError(AppErrorCode.SESSION_INVALID, 'Your session has ended. Please log in again');
+  const today = istDate();
+  const loans = await repo.findLoansOfMobile(db, actor.orgId, user.mobile);
+  return Promise.all(
+    loans.map(async (loan) => {
+      const instalments = (await repo.findEmisOfCustomer(db, loan.customerId)).map((e) =>
+        toInstalmentRow(e, today),
+      );
+      const next = instalments.find((i) => i.outstandingPaise > 0);
+      return {
+        customerId: loan.customerId,
+        productName: `${loan.productBrand} ${loan.productName}`,
+        lockStatus: loan.reportedLocked ? 1 : 0,
+        instalments,
+        totals: scheduleTotals(instalments),
+        payTo: {
+          retailerName: loan.retailerName,
+          upiId: loan.retailerUpiId,
+          upiLink:
+            loan.retailerUpiId && next
+              ? upiPayLink({
+                  vpa: loan.retailerUpiId,
+                  payeeName: loan.retailerName,
+                  amountPaise: next.outstandingPaise,
+                  note: `EMI ${next.instalmentNo} loan ${loan.customerId}`,
+                })
+              : null,
+        },
+      };
+    }),
+  );
+};
