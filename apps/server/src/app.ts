@@ -10,7 +10,7 @@ import { paths } from '@kisht/domain/paths';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { TConfig } from './config';
-import { openDatabase } from './db/client';
+import { keepPlannerStatistics, openDatabase } from './db/client';
 import { seedDemo } from './db/seed/seed';
 import { createEmbeddedBroker, createExternalBus, type EmbeddedBroker } from './device-channel/broker';
 import type { DeviceBus } from './device-channel/bus';
@@ -75,6 +75,10 @@ export const buildApp = async (config: TConfig, options: BuildAppOptions = {}): 
   });
   const { db } = database;
   if (config.SEED_DEMO) await seedDemo(db, app.log);
+  const stopStatistics =
+    database.driver === 'pglite' && config.PGLITE_ANALYZE_INTERVAL_HOURS > 0
+      ? keepPlannerStatistics(database, config.PGLITE_ANALYZE_INTERVAL_HOURS * 3_600_000, app.log)
+      : () => {};
 
   let broker: EmbeddedBroker | null = null;
   let bus: DeviceBus;
@@ -143,6 +147,7 @@ export const buildApp = async (config: TConfig, options: BuildAppOptions = {}): 
   await app.register(emiRoutes, ctx);
 
   app.addHook('onClose', async () => {
+    stopStatistics();
     await bus.close();
     await database.close();
   });

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import type { SQL } from 'drizzle-orm';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -15,6 +16,15 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type DbOrTx = Parameters<Parameters<Db['transaction']>[0]>[0] | Db;
 
 export type DatabaseHandle = { db: Db; close: () => Promise<void>; driver: 'pglite' | 'pg' };
+
+/** Extensions the schema needs (pg_trgm for customer search); every PGlite must load them. */
+export const PGLITE_EXTENSIONS = { pg_trgm };
+
+/** Opens a PGlite with our extensions: a data directory, 'memory://', or a dumped template. */
+export const createPglite = (source: string | { loadDataDir: Blob }): Promise<PGlite> =>
+  typeof source === 'string'
+    ? PGlite.create(source, { extensions: PGLITE_EXTENSIONS })
+    : PGlite.create({ ...source, extensions: PGLITE_EXTENSIONS });
 
 const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
 
@@ -41,7 +51,7 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
     if (shouldMigrate) await migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_FOLDER });
     return { db, driver: 'pg', close: () => pool.end() };
   }
-  const client = options.pglite ?? (await PGlite.create(options.pgliteDataDir ?? 'memory://'));
+  const client = options.pglite ?? (await createPglite(options.pgliteDataDir ?? 'memory://'));
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   if (shouldMigrate) await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER });
   return { db, driver: 'pglite', close: () => client.close() };
@@ -50,3 +60,21 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
 /** Runs raw SQL and returns its rows (both drivers answer `{ rows }`). For tests and jobs. */
 export const queryRows = async <T = Record<string, unknown>>(db: DbOrTx, query: SQL): Promise<T[]> =>
   ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+
+/**
+ * PGlite runs no autovacuum, so its planner never learns table sizes and skips the search indexes.
+ * Runs ANALYZE now (in the background) and every intervalMs; returns a function that stops it.
+ */
+export const keepPlannerStatistics = (
+  database: DatabaseHandle,
+  intervalMs: number,
+  log: { warn: (obj: object, msg: string) => void },
+): (() => void) => {
+  const analyze = () => {
+    database.db.execute(sql`ANALYZE`).catch((error: unknown) => log.warn({ err: error }, 'ANALYZE failed'));
+  };
+  analyze();
+  const timer = setInterval(analyze, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+};

@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '../db/client';
+import { createPglite, openDatabase } from '../db/client';
 import { seedDemo } from '../db/seed/seed';
 
 declare module 'vitest' {
@@ -19,9 +18,10 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), 'kisht-pglite-'));
-  const pglite = await PGlite.create('memory://');
+  const pglite = await createPglite('memory://');
   const { db } = await openDatabase({ pglite });
   await seedDemo(db);
+  await pglite.exec('ANALYZE');
   const dump = await pglite.dumpDataDir('none');
   const file = join(dir, 'template.tar');
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { inject } from 'vitest';
 import { buildApp, type KishtApp } from '../app';
 import { loadConfig, type TConfig } from '../config';
+import { createPglite } from '../db/client';
 import type { SmsTransport } from '../modules/auth/sms';
 
 let templateBlob: Blob | undefined;
@@ -10,7 +11,7 @@ let templateBlob: Blob | undefined;
 /** Opens a fresh PGlite from the run's migrated, seeded template (~0.7 s). */
 export const openTestPglite = async (): Promise<PGlite> => {
   templateBlob ??= new Blob([readFileSync(inject('pgliteTemplate'))]);
-  return PGlite.create({ loadDataDir: templateBlob });
+  return createPglite({ loadDataDir: templateBlob });
 };
 
 export type TestApp = {
@@ -29,6 +30,8 @@ export const createTestApp = async (overrides: Record<string, string> = {}): Pro
     LOG_LEVEL: 'silent',
     SEED_DEMO: 'false',
     OTP_RESEND_AFTER_SECONDS: '0',
+    // The template was analysed once in global-setup; per-app ANALYZE would only slow tests down.
+    PGLITE_ANALYZE_INTERVAL_HOURS: '0',
     WEB_DIST_DIR: '/nonexistent',
     ...overrides,
   });

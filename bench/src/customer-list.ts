@@ -1,0 +1,173 @@
+/**
+ * Benchmark (issue 4): the customer list call with 100k customers in one organisation, against a
+ * baseline measured in the same run — the same calls for an organisation with two customers.
+ * Prints p50/p99 per case and the ratio to the baseline. Run: `npm run customer-list -w @kisht/bench`
+ * (CUSTOMERS=100000 SAMPLES=200 to change the size; EXPLAIN=1 prints the search plans). Not a test:
+ * it prints figures, it asserts nothing.
+ */
+import { performance } from 'node:perf_hooks';
+
+import { imeiCheckDigit } from '@kisht/domain/common/identifiers';
+import { paths } from '@kisht/domain/paths';
+import { buildApp } from '@kisht/server/app';
+import { loadConfig } from '@kisht/server/config';
+import { createPglite, openDatabase } from '@kisht/server/db/client';
+import { customers, devices, products, users } from '@kisht/server/db/schema';
+import {
+  DEMO_ORG_ID,
+  DEMO_RETAILER_MOBILE,
+  SECOND_ORG_ID,
+  SECOND_RETAILER_MOBILE,
+  seedDemo,
+} from '@kisht/server/db/seed/seed';
+import { and, eq } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
+
+const CUSTOMERS = Number(process.env.CUSTOMERS ?? 100_000);
+const SAMPLES = Number(process.env.SAMPLES ?? 200);
+const BATCH = 2_000;
+const FIRST_NAMES = [
+  'Aarav',
+  'Vivaan',
+  'Aditya',
+  'Ananya',
+  'Diya',
+  'Ishaan',
+  'Kavya',
+  'Meera',
+  'Rohan',
+  'Saanvi',
+];
+const LAST_NAMES = ['Sharma', 'Patel', 'Iyer', 'Reddy', 'Nair', 'Gupta', 'Das', 'Khan', 'Singh', 'Joshi'];
+
+const imei = (n: number, slot: number) => {
+  const body = `35${slot}${String(n).padStart(11, '0')}`;
+  return `${body}${imeiCheckDigit(body)}`;
+};
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+const main = async () => {
+  const started = performance.now();
+  const pglite = await createPglite('memory://');
+  const { db } = await openDatabase({ pglite });
+  await seedDemo(db);
+  const [retailer] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.orgId, DEMO_ORG_ID), eq(users.mobile, DEMO_RETAILER_MOBILE)));
+  const [product] = await db.select().from(products).where(eq(products.orgId, DEMO_ORG_ID)).limit(1);
+  for (let offset = 0; offset < CUSTOMERS; offset += BATCH) {
+    const size = Math.min(BATCH, CUSTOMERS - offset);
+    const rows = Array.from({ length: size }, (_, k) => {
+      const n = offset + k;
+      return {
+        orgId: DEMO_ORG_ID,
+        retailerId: retailer!.id,
+        firstName: FIRST_NAMES[n % 10]!,
+        lastName: `${LAST_NAMES[Math.floor(n / 10) % 10]!}${n}`,
+        mobile: `+91${9_000_000_000 + n}`,
+        status: n % 7,
+        appType: 0,
+        deviceType: 0,
+        productId: product!.id,
+        pricePaise: 1_500_000,
+        downPaymentPaise: 300_000,
+        loanAmountPaise: 1_200_000,
+        annualRateBps: 1400,
+        tenureMonths: 6,
+        emiPaise: 208_000,
+        createdAt: new Date(Date.now() - n * 60_000),
+      };
+    });
+    const inserted = await db.insert(customers).values(rows).returning({ id: customers.id });
+    await db.insert(devices).values(
+      inserted.map((c, k) => ({
+        id: uuidv7(),
+        orgId: DEMO_ORG_ID,
+        customerId: c.id,
+        imei1: imei(offset + k, 1),
+        imei2: imei(offset + k, 2),
+        reportedLocked: (offset + k) % 3 === 0,
+      })),
+    );
+  }
+  await pglite.exec('ANALYZE'); // as the server does at start and every few hours (PGlite has no autovacuum)
+  const seeded = performance.now();
+  console.log(`seeded ${CUSTOMERS} customers in ${((seeded - started) / 1000).toFixed(1)} s`);
+
+  if (process.env.EXPLAIN) {
+    for (const q of [
+      `select id from customers where org_id = 41 and mobile ilike '%9000054321%'`,
+      `select count(*) from customers where org_id = 41 and (first_name ilike '%Meera%' or last_name ilike '%Meera%')`,
+      `select customer_id from devices where org_id = 41 and (imei1 ilike '%35100000054321%' or imei2 ilike '%35100000054321%')`,
+    ]) {
+      const plan = await pglite.query<{ 'QUERY PLAN': string }>(`explain analyze ${q}`);
+      console.log(plan.rows.map((r) => r['QUERY PLAN']).join('\n'));
+    }
+  }
+  const app = await buildApp(
+    loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED_DEMO: 'false', WEB_DIST_DIR: '/nonexistent' }),
+    {
+      pglite,
+      sms: { send: async () => {} },
+    },
+  );
+  const login = async (orgId: number, mobile: string) => {
+    const sent = await app.inject({
+      method: 'POST',
+      url: paths.auth.loginWithOtp,
+      payload: { orgId, mobile },
+    });
+    const otp = sent.json().data.devOtp;
+    const verified = await app.inject({
+      method: 'POST',
+      url: paths.auth.verifyOtp,
+      payload: { orgId, mobile, otp },
+    });
+    return verified.json().data.token as string;
+  };
+  const big = await login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+  const small = await login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+
+  const measure = async (token: string, query: string) => {
+    const times: number[] = [];
+    for (let i = 0; i < SAMPLES + 10; i += 1) {
+      const t0 = performance.now();
+      const response = await app.inject({
+        method: 'GET',
+        url: `${paths.customers.list}${query}`,
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const elapsed = performance.now() - t0;
+      if (response.statusCode !== 200) throw new Error(`list failed: ${response.body}`);
+      if (i >= 10) times.push(elapsed); // the first ten warm up
+    }
+    times.sort((a, b) => a - b);
+    return { p50: percentile(times, 50), p99: percentile(times, 99) };
+  };
+
+  const cases: [string, string][] = [
+    ['first page', ''],
+    ['page 200', '?page=200'],
+    ['status filter', '?status=install'],
+    ['search name', '?search=Meera'],
+    ['search mobile', '?search=9000054321'],
+    ['search IMEI', '?search=35100000054321'],
+  ];
+  console.log(
+    `customer list, ${SAMPLES} samples each (ms); baseline = same call, organisation with 2 customers`,
+  );
+  console.log('case            big p50  big p99  base p50  base p99  ratio p50');
+  for (const [label, query] of cases) {
+    const baseline = await measure(small, query);
+    const result = await measure(big, query);
+    console.log(
+      `${label.padEnd(15)} ${result.p50.toFixed(1).padStart(7)}  ${result.p99.toFixed(1).padStart(7)}  ${baseline.p50.toFixed(1).padStart(8)}  ${baseline.p99.toFixed(1).padStart(8)}  ${(result.p50 / baseline.p50).toFixed(1).padStart(9)}`,
+    );
+  }
+  await app.close();
+};
+
+await main();
