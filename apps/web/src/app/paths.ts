@@ -1,7 +1,16 @@
 import type { TCustomerStatusWord } from '@kisht/domain/common/enums';
+import type { UPCOMING_RANGES } from '@kisht/domain/emi/emi.schema';
 
-/** Query parameter of customer_navigate and path parameter of customer_details (spec §2, §3). */
+/**
+ * Query parameter of customer_navigate, emi_details and view_emi_details, and path parameter of
+ * customer_details (spec §2, §3).
+ */
 export const CUSTOMER_ID_PARAM = 'customer_id';
+
+/** The tabs of up_coming_emi: due today, due this week, overdue (domain UPCOMING_RANGES). */
+export type TUpcomingRange = (typeof UPCOMING_RANGES)[number];
+/** Query parameter carrying the up_coming_emi tab. */
+export const UPCOMING_RANGE_PARAM = 'range';
 
 export type TCustomerListFilters = {
   status?: TCustomerStatusWord | 'all' | undefined;
@@ -65,7 +74,10 @@ export const appPaths = {
   retailerList: plain('/retailer_list'),
   retailerProfile: plain('/retailer_profile'),
   sendAdvertisement: plain('/send_advertisement'),
-  upComingEmi: plain('/up_coming_emi'),
+  upComingEmi: {
+    path: '/up_coming_emi',
+    href: (range?: TUpcomingRange) => withQuery('/up_coming_emi', { [UPCOMING_RANGE_PARAM]: range }),
+  },
   simChanges: plain('/sim_changes'),
   privacyPolicy: plain('/privacy_policy'),
   help: plain('/help'),
@@ -74,11 +86,17 @@ export const appPaths = {
   signature: plain('/signature'),
   antiTheft: plain('/anti_theft'),
   addRetailer: plain('/add_retailer'),
-  emiDetails: plain('/emi_details'),
+  emiDetails: {
+    path: '/emi_details',
+    href: (customerId: number) => withQuery('/emi_details', { [CUSTOMER_ID_PARAM]: customerId }),
+  },
   topUpHistory: plain('/top_up_history'),
   multipleLockUnlock: plain('/multiple_lock_unlock'),
   emmQr: plain('/emm_qr'),
-  viewEmiDetails: plain('/view_emi_details'),
+  viewEmiDetails: {
+    path: '/view_emi_details',
+    href: (customerId: number) => withQuery('/view_emi_details', { [CUSTOMER_ID_PARAM]: customerId }),
+  },
   appleDetails: plain('/apple_details'),
   witnessSignature: plain('/witness_signature'),
   customerDocuments: plain('/customer_documents'),
@@ -98,6 +116,21 @@ export type TLinkableRouteKey = {
 
 /** Spec §2: the routes outside authentication. */
 export const PUBLIC_ROUTES: readonly TRouteKey[] = ['login', 'otp', 'mPin'];
+
+/**
+ * The protected routes a customer user (spec §4) may open: their dashboard (which shows their own
+ * loan), language, sessions, help, support and privacy policy. Every other protected route is for
+ * retailers and mini-retailers; a customer who opens one is sent to the dashboard.
+ */
+export const CUSTOMER_ROUTES: readonly TRouteKey[] = [
+  'root',
+  'dashboard',
+  'language',
+  'sessions',
+  'help',
+  'support',
+  'privacyPolicy',
+];
 
 /** The spec §2 segment of a route ('root' for '/'): its path's first segment. */
 export const routeSegment = (key: TRouteKey): string => appPaths[key].path.split('/')[1] || 'root';

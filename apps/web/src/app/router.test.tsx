@@ -8,7 +8,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import en from '../../public/locales/en.json';
 import { createTestI18n } from '../test/test-i18n';
 import type { TRouteKey } from './paths';
-import { appPaths, PUBLIC_ROUTES } from './paths';
+import { appPaths, CUSTOMER_ROUTES, PUBLIC_ROUTES } from './paths';
 import { appRoutes, COMING_SOON_ROUTES } from './router';
 import { createAppStore } from './store';
 
@@ -50,7 +50,14 @@ const renderAt = (url: string) => {
 
 /** A URL of each route (customer routes need an id). */
 const urlOf = (key: TRouteKey): string => {
-  if (key === 'customerDetails' || key === 'customerNavigate') return appPaths[key].href(5);
+  if (
+    key === 'customerDetails' ||
+    key === 'customerNavigate' ||
+    key === 'emiDetails' ||
+    key === 'viewEmiDetails'
+  ) {
+    return appPaths[key].href(5);
+  }
   return appPaths[key].href();
 };
 
@@ -114,5 +121,61 @@ describe('routes', () => {
     const router = renderAt(appPaths.mPin.href('set'));
     expect(await screen.findByTestId('login-mobile')).toBeTruthy();
     expect(router.state.location.pathname).toBe(appPaths.login.path);
+  });
+
+  it('builds emi_details, view_emi_details and up_coming_emi now, not as coming soon', async () => {
+    localStorage.setItem('token', 'jwt-123');
+    renderAt(appPaths.emiDetails.href(5));
+    expect(await screen.findByRole('heading', { level: 1, name: 'EMI details' })).toBeTruthy();
+    expect(screen.queryByTestId('coming-soon')).toBeNull();
+    cleanup();
+    renderAt(appPaths.viewEmiDetails.href(5));
+    expect(await screen.findByRole('heading', { level: 1, name: 'View EMI details' })).toBeTruthy();
+    expect(screen.queryByTestId('coming-soon')).toBeNull();
+    cleanup();
+    renderAt(appPaths.upComingEmi.href());
+    expect(await screen.findByRole('tablist')).toBeTruthy();
+    expect(screen.queryByTestId('coming-soon')).toBeNull();
+  });
+});
+
+describe('customer user (spec §4)', () => {
+  beforeEach(() => {
+    localStorage.setItem('token', 'jwt-123');
+    localStorage.setItem('type', 'customer');
+  });
+
+  const RETAILER_ONLY_ROUTES = PROTECTED_ROUTES.filter((key) => !CUSTOMER_ROUTES.includes(key));
+
+  it('keeps the retailer screens from customers, and only those', () => {
+    expect(RETAILER_ONLY_ROUTES).toEqual(
+      expect.arrayContaining(['customerList', 'addCustomer', 'customerDetails', 'emiDetails', 'upComingEmi']),
+    );
+    expect(PROTECTED_ROUTES.filter((key) => CUSTOMER_ROUTES.includes(key)).sort()).toEqual(
+      ['dashboard', 'help', 'language', 'privacyPolicy', 'sessions', 'support'].sort(),
+    );
+  });
+
+  it.each(RETAILER_ONLY_ROUTES)(
+    'sends a customer from %s to the dashboard, which shows My loan',
+    async (key) => {
+      const router = renderAt(urlOf(key));
+      expect(await screen.findByRole('heading', { level: 1, name: 'My loan' })).toBeTruthy();
+      expect(router.state.location.pathname).toBe(appPaths.dashboard.path);
+    },
+  );
+
+  it('lets a customer open language', async () => {
+    const router = renderAt(appPaths.language.href());
+    expect(await screen.findByTestId('language-list')).toBeTruthy();
+    expect(router.state.location.pathname).toBe(appPaths.language.path);
+  });
+
+  it('shows a retailer the dashboard, not My loan', async () => {
+    localStorage.setItem('type', 'retailer');
+    renderAt(appPaths.dashboard.href());
+    await screen.findByTestId('app-shell');
+    expect(await screen.findByTestId('page-skeleton')).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'My loan' })).toBeNull();
   });
 });

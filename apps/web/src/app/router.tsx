@@ -7,11 +7,11 @@ import { PageSkeleton } from '../components/page-skeleton';
 import type { TPageTitleKey } from '../lib/i18n';
 import { ComingSoonPage } from './coming-soon-page';
 import { AppShell } from './layout/app-shell';
-import { RedirectIfSignedIn, RequireAuth } from './layout/require-auth';
+import { RedirectIfSignedIn, RequireAuth, RequireRetailer } from './layout/require-auth';
 import { RootLayout } from './layout/root-layout';
 import { NotFoundPage } from './not-found-page';
 import type { TRouteKey } from './paths';
-import { appPaths } from './paths';
+import { appPaths, CUSTOMER_ROUTES } from './paths';
 
 // One chunk per page (design §8: split by route).
 const LoginPage = lazy(() =>
@@ -23,8 +23,8 @@ const OtpPage = lazy(() =>
 const MpinPage = lazy(() =>
   import('../features/auth/pages/mpin-page').then((module) => ({ default: module.MpinPage })),
 );
-const DashboardPage = lazy(() =>
-  import('../features/dashboard/pages/dashboard-page').then((module) => ({ default: module.DashboardPage })),
+const DashboardRoute = lazy(() =>
+  import('./dashboard-route').then((module) => ({ default: module.DashboardRoute })),
 );
 const CustomerListPage = lazy(() =>
   import('../features/customers/pages/customer-list-page').then((module) => ({
@@ -52,13 +52,18 @@ const LanguagePage = lazy(() =>
 const SessionsPage = lazy(() =>
   import('../features/sessions/pages/sessions-page').then((module) => ({ default: module.SessionsPage })),
 );
+const EmiDetailsPage = lazy(() =>
+  import('../features/emi/pages/emi-details-page').then((module) => ({ default: module.EmiDetailsPage })),
+);
+const UpcomingEmiPage = lazy(() =>
+  import('../features/emi/pages/upcoming-emi-page').then((module) => ({ default: module.UpcomingEmiPage })),
+);
 
 /** Spec §2 screens that a later release builds; until then each shows the coming-soon page. */
 export const COMING_SOON_ROUTES: ReadonlyArray<{ route: TRouteKey; titleKey: TPageTitleKey }> = [
   { route: 'retailerList', titleKey: 'pages.retailer_list' },
   { route: 'retailerProfile', titleKey: 'pages.retailer_profile' },
   { route: 'sendAdvertisement', titleKey: 'pages.send_advertisement' },
-  { route: 'upComingEmi', titleKey: 'pages.up_coming_emi' },
   { route: 'simChanges', titleKey: 'pages.sim_changes' },
   { route: 'privacyPolicy', titleKey: 'pages.privacy_policy' },
   { route: 'help', titleKey: 'pages.help' },
@@ -67,11 +72,9 @@ export const COMING_SOON_ROUTES: ReadonlyArray<{ route: TRouteKey; titleKey: TPa
   { route: 'signature', titleKey: 'pages.signature' },
   { route: 'antiTheft', titleKey: 'pages.anti_theft' },
   { route: 'addRetailer', titleKey: 'pages.add_retailer' },
-  { route: 'emiDetails', titleKey: 'pages.emi_details' },
   { route: 'topUpHistory', titleKey: 'pages.top_up_history' },
   { route: 'multipleLockUnlock', titleKey: 'pages.multiple_lock_unlock' },
   { route: 'emmQr', titleKey: 'pages.emm_qr' },
-  { route: 'viewEmiDetails', titleKey: 'pages.view_emi_details' },
   { route: 'appleDetails', titleKey: 'pages.apple_details' },
   { route: 'witnessSignature', titleKey: 'pages.witness_signature' },
   { route: 'customerDocuments', titleKey: 'pages.customer_documents' },
@@ -81,6 +84,29 @@ export const COMING_SOON_ROUTES: ReadonlyArray<{ route: TRouteKey; titleKey: TPa
   { route: 'antihacking', titleKey: 'pages.antihacking' },
   { route: 'appleSync', titleKey: 'pages.apple_sync' },
 ];
+
+/** Every protected screen with its page; the ones a customer user may open are CUSTOMER_ROUTES. */
+const PROTECTED_PAGES: ReadonlyArray<{ route: TRouteKey; element: ReactNode }> = [
+  { route: 'dashboard', element: <DashboardRoute /> },
+  { route: 'customerList', element: <CustomerListPage /> },
+  { route: 'addCustomer', element: <AddCustomerPage /> },
+  { route: 'customerNavigate', element: <CustomerNavigatePage /> },
+  { route: 'customerDetails', element: <CustomerDetailsPage /> },
+  { route: 'emiDetails', element: <EmiDetailsPage /> },
+  { route: 'viewEmiDetails', element: <EmiDetailsPage isReadOnly /> },
+  { route: 'upComingEmi', element: <UpcomingEmiPage /> },
+  { route: 'language', element: <LanguagePage /> },
+  { route: 'sessions', element: <SessionsPage /> },
+  ...COMING_SOON_ROUTES.map(({ route, titleKey }) => ({
+    route,
+    element: <ComingSoonPage titleKey={titleKey} />,
+  })),
+];
+
+const toRouteObject = ({ route, element }: { route: TRouteKey; element: ReactNode }): RouteObject => ({
+  path: appPaths[route].path,
+  element,
+});
 
 /** The sign-in screens' frame while their chunk loads: the spec §2 skeleton. */
 const PublicSuspense = ({ children }: { children: ReactNode }) => (
@@ -98,6 +124,8 @@ const PublicSuspense = ({ children }: { children: ReactNode }) => (
 /**
  * The app's routes (spec §2): login, otp and m_pin outside authentication, everything else
  * protected; spec screens of later releases show the coming-soon page; anything else 'Not found'.
+ * A customer user (spec §4) may open only CUSTOMER_ROUTES; the retailer screens send them to the
+ * dashboard (RequireRetailer).
  * m_pin is not behind RedirectIfSignedIn: its 'set' mode is for someone just signed in (the page
  * itself sends each mode where it belongs).
  */
@@ -134,17 +162,13 @@ export const appRoutes: RouteObject[] = [
           </RequireAuth>
         ),
         children: [
-          { path: appPaths.dashboard.path, element: <DashboardPage /> },
-          { path: appPaths.customerList.path, element: <CustomerListPage /> },
-          { path: appPaths.addCustomer.path, element: <AddCustomerPage /> },
-          { path: appPaths.customerNavigate.path, element: <CustomerNavigatePage /> },
-          { path: appPaths.customerDetails.path, element: <CustomerDetailsPage /> },
-          { path: appPaths.language.path, element: <LanguagePage /> },
-          { path: appPaths.sessions.path, element: <SessionsPage /> },
-          ...COMING_SOON_ROUTES.map(({ route, titleKey }) => ({
-            path: appPaths[route].path,
-            element: <ComingSoonPage titleKey={titleKey} />,
-          })),
+          ...PROTECTED_PAGES.filter(({ route }) => CUSTOMER_ROUTES.includes(route)).map(toRouteObject),
+          {
+            element: <RequireRetailer />,
+            children: PROTECTED_PAGES.filter(({ route }) => !CUSTOMER_ROUTES.includes(route)).map(
+              toRouteObject,
+            ),
+          },
         ],
       },
       { path: '*', element: <NotFoundPage /> },

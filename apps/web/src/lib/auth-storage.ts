@@ -1,4 +1,6 @@
 import type { TAuthSession } from '@kisht/domain/auth/auth.schema';
+import type { TUserType } from '@kisht/domain/common/enums';
+import { USER_TYPES } from '@kisht/domain/common/enums';
 import { STORAGE_KEYS } from './storage-keys';
 
 /** Local storage keys of spec §3 that hold the signed-in session. */
@@ -21,6 +23,18 @@ export const getToken = (from: Storage = storage()): string | null => from.getIt
 
 /** True while a session token is stored. */
 export const isSignedIn = (): boolean => Boolean(getToken());
+
+/** The signed-in user's type (spec §4) from local storage `type`, or null when none or unknown. */
+export const getUserType = (from: Storage = storage()): TUserType | null => {
+  const type = from.getItem(AUTH_STORAGE_KEYS.type);
+  return USER_TYPES.find((known) => known === type) ?? null;
+};
+
+/**
+ * True when the signed-in user is a customer (spec §4 user type): they see only their own loan,
+ * never the retailer screens. Retailers and mini-retailers (and an unknown type) are not.
+ */
+export const isCustomerUser = (from: Storage = storage()): boolean => getUserType(from) === 'customer';
 
 /**
  * Stores a verified session under the spec §3 keys (account_id is the organisation id). `mpin`

@@ -29,7 +29,10 @@ let i18n: TI18n;
 beforeAll(async () => {
   i18n = await createTestI18n();
 });
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+});
 
 const renderShell = (mainLayout: TOrgAppConfig['mainLayout'], url: string = appPaths.dashboard.href()) => {
   const store = createAppStore();
@@ -98,5 +101,20 @@ describe('app shell (spec §2, §3)', () => {
     expect(screen.getByTestId('app-shell').getAttribute('data-layout')).toBe('compact');
     expect(screen.queryByTestId('nav-dashboard')).toBeNull();
     expect(screen.getByRole('button', { name: 'Open menu' })).toBeTruthy();
+  });
+
+  it('gives a customer user no bottom tabs and a drawer without the retailer items (spec §4)', async () => {
+    localStorage.setItem('type', 'customer');
+    renderShell('default');
+    expect(screen.queryByTestId('nav-customers')).toBeNull();
+    expect(screen.queryByTestId('nav-add-customer')).toBeNull();
+    expect(screen.queryByRole('navigation', { name: 'Main navigation' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Open menu' }));
+    const drawer = await screen.findByRole('navigation', { name: 'Menu' });
+    expect(
+      within(drawer)
+        .getAllByRole('button')
+        .map((item) => item.textContent),
+    ).toEqual(['Dashboard', 'Language', 'Sessions', 'Help', 'Support', 'Privacy policy', 'Log out']);
   });
 });

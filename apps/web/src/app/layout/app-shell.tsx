@@ -20,7 +20,7 @@ import { useDispatch, useSelector } from 'react-redux';
 import { matchPath, Outlet, useLocation, useNavigate } from 'react-router';
 import { PageSkeleton } from '../../components/page-skeleton';
 import { useLogoutMutation } from '../../features/auth/auth-api';
-import { clearSession } from '../../lib/auth-storage';
+import { clearSession, isCustomerUser } from '../../lib/auth-storage';
 import { useOrgConfig } from '../../lib/http/org-config-api';
 import type { TMainScreenTab, TStateWithUi } from '../../lib/ui-slice';
 import { setDrawerOpen, setMainScreenTab } from '../../lib/ui-slice';
@@ -33,6 +33,8 @@ const TAB_ROUTES: ReadonlyArray<readonly [TMainScreenTab, string]> = [
   ['customers', appPaths.customerList.path],
   ['customers', appPaths.customerDetails.path],
   ['customers', appPaths.customerNavigate.path],
+  ['customers', appPaths.emiDetails.path],
+  ['customers', appPaths.viewEmiDetails.path],
   ['addCustomer', appPaths.addCustomer.path],
 ];
 
@@ -56,7 +58,8 @@ const selectMainScreenTab = (state: TStateWithUi) => state.ui.mainScreenTab;
  * logo or initial and name, log out), the page, bottom tabs driven by ui.mainScreenTab (dashboard,
  * customers, add customer) and the navigation drawer (ui.drawerOpen). The organisation's 'compact'
  * main layout (spec §1) drops the bottom tabs for the drawer alone, with a dense app bar and
- * tighter spacing.
+ * tighter spacing. A customer user (spec §4) gets no bottom tabs either (they are the retailer's
+ * screens) and a drawer without the retailer items.
  */
 export const AppShell = () => {
   const { t } = useTranslation();
@@ -70,6 +73,8 @@ export const AppShell = () => {
   const orgName = config?.orgName || t('app.name');
   const logoUrl = config?.theme.logoUrl || null;
   const isCompact = config?.mainLayout === 'compact';
+  const isCustomer = isCustomerUser();
+  const hasBottomNav = !isCompact && !isCustomer;
   const routeTab = tabOfPath(location.pathname);
 
   // The tabs follow the route, however it was reached (tab, drawer, link, Back).
@@ -149,21 +154,30 @@ export const AppShell = () => {
           </Tooltip>
         </Toolbar>
       </AppBar>
-      <NavDrawer orgName={orgName} logoUrl={logoUrl} isLoggingOut={isLoggingOut} onLogout={handleLogout} />
+      <NavDrawer
+        orgName={orgName}
+        logoUrl={logoUrl}
+        isLoggingOut={isLoggingOut}
+        isCustomer={isCustomer}
+        onLogout={handleLogout}
+      />
       <Container
         component="main"
         maxWidth="sm"
         sx={
           isCompact
             ? { pt: 1, pb: 'calc(16px + env(safe-area-inset-bottom))', px: 1 }
-            : { pt: 2, pb: `calc(${BOTTOM_NAV_HEIGHT + 24}px + env(safe-area-inset-bottom))` }
+            : {
+                pt: 2,
+                pb: `calc(${hasBottomNav ? BOTTOM_NAV_HEIGHT + 24 : 24}px + env(safe-area-inset-bottom))`,
+              }
         }
       >
         <Suspense fallback={<PageSkeleton />}>
           <Outlet />
         </Suspense>
       </Container>
-      {isCompact ? null : (
+      {hasBottomNav ? (
         <Paper
           component="nav"
           aria-label={t('shell.navigation')}
@@ -203,7 +217,7 @@ export const AppShell = () => {
             />
           </BottomNavigation>
         </Paper>
-      )}
+      ) : null}
     </Box>
   );
 };

@@ -30,7 +30,7 @@ import { useLocation, useNavigate } from 'react-router';
 import type { TStateWithUi } from '../../lib/ui-slice';
 import { setDrawerOpen } from '../../lib/ui-slice';
 import type { TLinkableRouteKey } from '../paths';
-import { appPaths } from '../paths';
+import { appPaths, CUSTOMER_ROUTES } from '../paths';
 
 type TDrawerItem = { route: TLinkableRouteKey; labelKey: ParseKeys; icon: SvgIconComponent };
 
@@ -51,17 +51,23 @@ export const DRAWER_ITEMS: readonly TDrawerItem[] = [
   { route: 'privacyPolicy', labelKey: 'nav.privacyPolicy', icon: PolicyIcon },
 ];
 
+/** The drawer items of a user: a customer user (spec §4) sees only the CUSTOMER_ROUTES ones. */
+export const drawerItemsFor = (isCustomer: boolean): readonly TDrawerItem[] =>
+  isCustomer ? DRAWER_ITEMS.filter((item) => CUSTOMER_ROUTES.includes(item.route)) : DRAWER_ITEMS;
+
 const selectIsDrawerOpen = (state: TStateWithUi) => state.ui.drawerOpen;
 
 type TNavDrawerProps = {
   orgName: string;
   logoUrl: string | null;
   isLoggingOut: boolean;
+  /** A customer user: the retailer items are left out. */
+  isCustomer: boolean;
   onLogout: () => void;
 };
 
 /** The navigation drawer (spec §3 drawerOpen), opened from the app bar's menu button. */
-export const NavDrawer = ({ orgName, logoUrl, isLoggingOut, onLogout }: TNavDrawerProps) => {
+export const NavDrawer = ({ orgName, logoUrl, isLoggingOut, isCustomer, onLogout }: TNavDrawerProps) => {
   const { t } = useTranslation();
   const dispatch = useDispatch();
   const navigate = useNavigate();
@@ -106,7 +112,7 @@ export const NavDrawer = ({ orgName, logoUrl, isLoggingOut, onLogout }: TNavDraw
         </Stack>
         <Box sx={{ overflowY: 'auto', flex: 1 }}>
           <List>
-            {DRAWER_ITEMS.map(({ route, labelKey, icon: Icon }) => (
+            {drawerItemsFor(isCustomer).map(({ route, labelKey, icon: Icon }) => (
               <ListItemButton
                 key={route}
                 selected={pathname === appPaths[route].path}

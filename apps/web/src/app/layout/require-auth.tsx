@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { Navigate, useLocation } from 'react-router';
-import { isSignedIn } from '../../lib/auth-storage';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { isCustomerUser, isSignedIn } from '../../lib/auth-storage';
 import { appPaths } from '../paths';
 
 /** Spec §2: every route except login, otp and m_pin needs a session; without one, go to login. */
@@ -15,4 +15,13 @@ export const RequireAuth = ({ children }: { children: ReactNode }) => {
 export const RedirectIfSignedIn = ({ children }: { children: ReactNode }) => {
   if (isSignedIn()) return <Navigate to={appPaths.dashboard.href()} replace />;
   return children;
+};
+
+/**
+ * The retailer screens (everything protected outside CUSTOMER_ROUTES): a customer user (spec §4)
+ * who opens one is sent to the dashboard, which shows them their own loan.
+ */
+export const RequireRetailer = () => {
+  if (isCustomerUser()) return <Navigate to={appPaths.dashboard.href()} replace />;
+  return <Outlet />;
 };

@@ -9,9 +9,13 @@ import type {
 import type { TDeviceCommand, TDeviceCommandRequest } from '@kisht/domain/devices/devices.schema';
 import { paths } from '@kisht/domain/paths';
 import { api } from '../../lib/http/api';
+import { fileRequest } from '../../lib/http/base-query';
 
 /** Rows per page of the customer list. */
 export const CUSTOMER_PAGE_SIZE = 20;
+
+/** What the customer-list CSV export is filtered by: the list's own search and status. */
+export type TCustomerCsvArgs = Pick<TCustomerListArgs, 'search' | 'status'>;
 
 export type TCustomerListArgs = {
   page: number;
@@ -34,6 +38,12 @@ export const customersApi = api.injectEndpoints({
         ...(result?.items.map((item) => ({ type: 'Customer' as const, id: item.id })) ?? []),
       ],
     }),
+    /** The list, filtered like the screen, as a CSV file (text), with the same headers as every call. */
+    getCustomersCsv: build.query<string, TCustomerCsvArgs>({
+      query: ({ search, status }) =>
+        fileRequest(paths.customers.listCsv, { status, ...(search ? { search } : {}) }),
+      keepUnusedDataFor: 0,
+    }),
     getCustomerDetails: build.query<TCustomerDetails, number>({
       query: (customerId) => ({ url: paths.customers.details, params: { customer_id: customerId } }),
       providesTags: (_result, _error, customerId) => [{ type: 'Customer', id: customerId }],
@@ -45,7 +55,8 @@ export const customersApi = api.injectEndpoints({
     }),
     createCustomer: build.mutation<TCustomerDetails, TCreateCustomerRequest>({
       query: (body) => ({ url: paths.customers.create, method: 'POST', body }),
-      invalidatesTags: [LIST_TAG, 'Dashboard'],
+      // A new loan adds to what is outstanding and to the EMIs coming up.
+      invalidatesTags: [LIST_TAG, 'Dashboard', 'Outstanding', 'UpcomingEmi'],
     }),
     listProducts: build.query<TProduct[], void>({
       query: () => paths.catalogue.products,
@@ -70,6 +81,7 @@ export const customersApi = api.injectEndpoints({
 
 export const {
   useListCustomersQuery,
+  useLazyGetCustomersCsvQuery,
   useGetCustomerDetailsQuery,
   useGetEnrolmentQrQuery,
   useCreateCustomerMutation,

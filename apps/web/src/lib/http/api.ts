@@ -21,9 +21,29 @@ export const DEFAULT_CACHE_SECONDS = 300;
 export const PLANS_CACHE_SECONDS = 5;
 
 /** Tag types; cache keys and tags carry every parameter sent (organisation, filters, page). */
-export const TAG_TYPES = ['OrgConfig', 'Dashboard', 'Customer', 'Product', 'Session'] as const;
+export const TAG_TYPES = [
+  'OrgConfig',
+  'Dashboard',
+  'Customer',
+  'Product',
+  'Session',
+  /** A customer's EMI schedule and payments (id: customer id), or a customer user's own loans ('MINE'). */
+  'Emi',
+  /** Upcoming-EMI lists and counts. */
+  'UpcomingEmi',
+  /** The money figures of the dashboard (outstanding, overdue, collected). */
+  'Outstanding',
+] as const;
 /** Tags of data that belongs to the signed-in person (everything but the public org config). */
-const SESSION_SCOPED_TAGS = ['Dashboard', 'Customer', 'Product', 'Session'] as const;
+const SESSION_SCOPED_TAGS = [
+  'Dashboard',
+  'Customer',
+  'Product',
+  'Session',
+  'Emi',
+  'UpcomingEmi',
+  'Outstanding',
+] as const;
 
 /** The part of the store the base query reads (the ui slice's configs), typed here to keep lib/http free of it. */
 type TRequestContextState = {

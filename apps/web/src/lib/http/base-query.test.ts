@@ -2,7 +2,7 @@ import { buildRequestToken, readAuthSession } from '@kisht/domain/client/client-
 import type { BaseQueryApi } from '@reduxjs/toolkit/query';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { TBaseQuery, TRequestContext } from './base-query';
-import { createBaseQuery, DEFAULT_ERROR_MESSAGE, SESSION_GONE_STATUS } from './base-query';
+import { createBaseQuery, DEFAULT_ERROR_MESSAGE, fileRequest, SESSION_GONE_STATUS } from './base-query';
 
 const BASE_URL = 'http://kisht.test';
 const SECRET = 'test-request-token-secret';
@@ -24,7 +24,9 @@ const createFakeNetwork = () => {
     responses.push(
       () => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }),
     );
-  return { fetchFn, requests, reply };
+  /** Queues a response of any kind (a CSV file). */
+  const replyWith = (response: () => Response) => responses.push(response);
+  return { fetchFn, requests, reply, replyWith };
 };
 
 const queryApi = (): BaseQueryApi => {
@@ -244,5 +246,84 @@ describe('createBaseQuery', () => {
     await baseQuery('/api/customer', queryApi(), {});
     expect(localStorage.getItem('token')).toBe('jwt-123');
     expect(sessionGoneCalls).toBe(0);
+  });
+
+  describe('file requests (CSV exports)', () => {
+    const CSV = 'No.,Due date,Amount\n1,05-01-2026,8814.86\n';
+    const csvResponse = () =>
+      new Response(CSV, { status: 200, headers: { 'Content-Type': 'text/csv; charset=utf-8' } });
+
+    /** The headers of a request as a plain object, minus the per-request auth-session. */
+    const stableHeaders = (request: Request | undefined) => {
+      const entries = [...(request?.headers.entries() ?? [])].filter(
+        ([name]) => name !== 'auth-session' && name !== 'accept' && name !== 'content-type',
+      );
+      return Object.fromEntries(entries);
+    };
+
+    it('sends the same spec §7 headers as an API call, and resolves to the file text', async () => {
+      localStorage.setItem('token', 'jwt-123');
+      localStorage.setItem('deviceDetails', '{"model":"Galaxy A54","os":"android"}');
+      network.reply(200, { response: 'success', message: 'ok', data: null });
+      await baseQuery(
+        { url: '/api/emi/customer_emi_details/csv', params: { customer_id: 5 } },
+        queryApi(),
+        {},
+      );
+      network.replyWith(csvResponse);
+      const result = await baseQuery(
+        fileRequest('/api/emi/customer_emi_details/csv', { customer_id: 5 }),
+        queryApi(),
+        {},
+      );
+      expect(result.error).toBeUndefined();
+      expect(result.data).toBe(CSV);
+
+      const [apiCall, fileCall] = network.requests;
+      expect(fileCall?.url).toBe(`${BASE_URL}/api/emi/customer_emi_details/csv?customer_id=5`);
+      expect(stableHeaders(fileCall)).toEqual(stableHeaders(apiCall));
+      expect(fileCall?.headers.get('authorization')).toBe('Bearer jwt-123');
+      expect(fileCall?.headers.get('request-token')).toBe(
+        await buildRequestToken({ orgId: 41, path: '/api/emi/customer_emi_details/csv', secret: SECRET }),
+      );
+      expect(
+        await readAuthSession(
+          '/api/emi/customer_emi_details/csv',
+          fileCall?.headers.get('auth-session') ?? '',
+        ),
+      ).not.toBeNull();
+      expect(fileCall?.headers.get('accept')).toBe('text/csv, application/json');
+    });
+
+    it("raises the server's failure envelope like any call", async () => {
+      network.reply(404, {
+        response: 'failure',
+        message: 'Customer not found',
+        code: 'CUSTOMER_NOT_FOUND',
+        data: null,
+      });
+      const result = await baseQuery(fileRequest('/api/customer/csv', { status: 'all' }), queryApi(), {});
+      expect(result.data).toBeUndefined();
+      expect(result.error).toMatchObject({
+        status: 404,
+        message: 'Customer not found',
+        code: 'CUSTOMER_NOT_FOUND',
+      });
+    });
+
+    it('on 511 clears local storage and reports the session gone, like any call', async () => {
+      localStorage.setItem('token', 'jwt-123');
+      network.reply(SESSION_GONE_STATUS, { response: 'failure', message: 'Session expired', data: null });
+      const result = await baseQuery(fileRequest('/api/customer/csv', {}), queryApi(), {});
+      expect(result.error?.status).toBe(SESSION_GONE_STATUS);
+      expect(localStorage.length).toBe(0);
+      expect(sessionGoneCalls).toBe(1);
+    });
+
+    it('still unwraps a JSON envelope (a success answer that is not a file is not taken for one)', async () => {
+      network.reply(200, { response: 'failure', message: 'Export not allowed', data: null });
+      const result = await baseQuery(fileRequest('/api/customer/csv', {}), queryApi(), {});
+      expect(result.error?.message).toBe('Export not allowed');
+    });
   });
 });

@@ -24,6 +24,23 @@ export type TApiError = {
 
 export type TBaseQuery = BaseQueryFn<string | FetchArgs, unknown, TApiError, object, FetchBaseQueryMeta>;
 
+/**
+ * The response handler of file exports (CSV): a JSON body (the failure envelope) is parsed, any
+ * other body is kept as text. The base query resolves such a request to the file's text.
+ */
+export const FILE_RESPONSE_HANDLER = 'content-type';
+
+/**
+ * A file export request (a CSV download) for an endpoint's `query`: it goes through the same base
+ * query as every API call (same base URL, same spec §7 headers, same 511 and error handling) and
+ * resolves to the file's text instead of an envelope's data. `accept` names the file type wanted.
+ */
+export const fileRequest = (
+  url: string,
+  params: Record<string, string | number | undefined>,
+  accept = 'text/csv, application/json',
+): FetchArgs => ({ url, params, responseHandler: FILE_RESPONSE_HANDLER, headers: { accept } });
+
 /** What a request needs from the app's state: where to send it and how to sign it (spec §7). */
 export type TRequestContext = {
   /** API base URL (the org config's apiBaseUrl); '' for the app's own origin. */
@@ -99,7 +116,8 @@ export const resolveRequestUrl = (baseUrl: string, url: string): string => {
  * auth-session made for the request's pathname and the request token). It unwraps the
  * `{ response, message, data }` envelope to `data`, and turns every failure into a TApiError. A failure is raised when the status
  * is 400 or `response` is 'failure' (spec §8), and for any other non-2xx status or network error.
- * On 511 it clears all local storage and calls onSessionGone (spec §8).
+ * On 511 it clears all local storage and calls onSessionGone (spec §8). A file request
+ * (fileRequest) that succeeds with a non-JSON body resolves to that body's text.
  */
 export const createBaseQuery = (options: TBaseQueryOptions): TBaseQuery => {
   const storage = options.storage ?? (() => window.localStorage);
@@ -155,6 +173,10 @@ export const createBaseQuery = (options: TBaseQueryOptions): TBaseQuery => {
       return fail(result.error.status, result.error.data, result.meta);
     }
     const body = result.data;
+    const isFileRequest = typeof args !== 'string' && args.responseHandler === FILE_RESPONSE_HANDLER;
+    if (isFileRequest && httpStatus !== 400 && typeof body === 'string') {
+      return { data: body, ...(result.meta ? { meta: result.meta } : {}) };
+    }
     if (httpStatus === 400 || !isRecord(body) || body.response !== 'success') {
       return fail(httpStatus ?? 'PARSING_ERROR', body, result.meta);
     }

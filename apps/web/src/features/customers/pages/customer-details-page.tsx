@@ -1,5 +1,7 @@
 import { CustomerStatus } from '@kisht/domain/common/enums';
 import type { TCustomerDetails } from '@kisht/domain/customers/customers.schema';
+import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
+import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Stack from '@mui/material/Stack';
@@ -8,13 +10,13 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { appPaths, CUSTOMER_ID_PARAM, parseCustomerId } from '../../../app/paths';
+import { DetailList } from '../../../components/detail-list';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { bpsToPercent, formatDateTime, formatMobile, formatRupees } from '../../../lib/format';
 import { useGoBack } from '../../../lib/use-go-back';
 import { CustomerSummaryHeader } from '../components/customer-summary-header';
-import { DetailList } from '../components/detail-list';
 import { DeviceControlCard } from '../components/device-control-card';
 import { EmiScheduleTable } from '../components/emi-schedule-table';
 import { customersApi, useGetCustomerDetailsQuery } from '../customers-api';
@@ -24,12 +26,21 @@ const PENDING_COMMAND_POLL_MS = 1000;
 /** Otherwise refresh this often, so last seen and online stay current, ms. */
 const IDLE_POLL_MS = 30_000;
 
-const Section = ({ title, children }: { title: string; children: ReactNode }) => (
-  <Card>
+type TSectionProps = { title: string; children: ReactNode; action?: ReactNode; testId?: string };
+
+const Section = ({ title, children, action, testId }: TSectionProps) => (
+  <Card data-testid={testId}>
     <CardContent>
-      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1.5 }}>
-        {title}
-      </Typography>
+      <Stack
+        direction="row"
+        spacing={1}
+        sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1.5 }}
+      >
+        <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
+          {title}
+        </Typography>
+        {action}
+      </Stack>
       {children}
     </CardContent>
   </Card>
@@ -39,6 +50,8 @@ const CustomerDetailsView = ({ customer }: { customer: TCustomerDetails }) => {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { loan } = customer;
+  const openEmiDetails = () => navigate(appPaths.emiDetails.href(customer.id));
+  const hasUnpaidEmi = customer.emis.some((emi) => emi.paidPaise < emi.amountPaise);
   return (
     <Stack spacing={2}>
       <CustomerSummaryHeader customer={customer} />
@@ -84,15 +97,38 @@ const CustomerDetailsView = ({ customer }: { customer: TCustomerDetails }) => {
             },
           ]}
         />
+        <Button
+          fullWidth
+          variant="outlined"
+          startIcon={<ReceiptLongIcon />}
+          onClick={openEmiDetails}
+          sx={{ mt: 2 }}
+          data-testid="open-emi-details"
+        >
+          {t('customerDetails.openEmiDetails')}
+        </Button>
       </Section>
-      <Section title={t('customerDetails.scheduleSection')}>
+      <Section
+        title={t('customerDetails.scheduleSection')}
+        testId="customer-schedule-card"
+        action={
+          customer.emis.length > 0 ? (
+            <Button size="small" onClick={openEmiDetails} data-testid="schedule-open-emi-details">
+              {hasUnpaidEmi ? t('customerDetails.recordPayment') : t('customerDetails.openEmiDetails')}
+            </Button>
+          ) : null
+        }
+      >
         <EmiScheduleTable emis={customer.emis} />
       </Section>
     </Stack>
   );
 };
 
-/** Spec §2 customer_details/:customer_id: the customer, their loan and EMIs, and device control. */
+/**
+ * Spec §2 customer_details/:customer_id: the customer, their loan and EMIs, and device control.
+ * "EMI details" and the schedule's "Record payment" open emi_details for the customer.
+ */
 export const CustomerDetailsPage = () => {
   const { t } = useTranslation();
   const goBack = useGoBack(appPaths.customerList.href());

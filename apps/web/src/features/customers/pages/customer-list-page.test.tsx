@@ -1,6 +1,7 @@
 import type { TCustomerPage } from '@kisht/domain/customers/customers.schema';
 import type { TOrgAppConfig } from '@kisht/domain/orgs/orgs.schema';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { paths } from '@kisht/domain/paths';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { i18n as TI18n } from 'i18next';
 import { SnackbarProvider } from 'notistack';
 import { I18nextProvider } from 'react-i18next';
@@ -9,9 +10,13 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appPaths } from '../../../app/paths';
 import { createAppStore } from '../../../app/store';
+import { saveTextFile } from '../../../lib/save-file';
 import { orgConfigLoaded } from '../../../lib/ui-slice';
+import { stubApi } from '../../../test/fake-api';
 import { createTestI18n } from '../../../test/test-i18n';
 import { CustomerListPage } from './customer-list-page';
+
+vi.mock('../../../lib/save-file', () => ({ saveTextFile: vi.fn() }));
 
 /** A fake organisation config; only pages.inactiveCustomer matters here. */
 const fakeOrgConfig = (inactiveCustomer: TOrgAppConfig['pages']['inactiveCustomer']): TOrgAppConfig => ({
@@ -63,7 +68,7 @@ afterEach(() => {
   localStorage.clear();
 });
 
-const renderList = (config: TOrgAppConfig) => {
+const renderList = (config: TOrgAppConfig, url = appPaths.customerList.href()) => {
   const store = createAppStore();
   store.dispatch(orgConfigLoaded(config));
   const router = createMemoryRouter(
@@ -71,7 +76,7 @@ const renderList = (config: TOrgAppConfig) => {
       { path: appPaths.customerList.path, element: <CustomerListPage /> },
       { path: appPaths.customerNavigate.path, element: <p>enrolment screen</p> },
     ],
-    { initialEntries: [appPaths.customerList.href()] },
+    { initialEntries: [url] },
   );
   render(
     <Provider store={store}>
@@ -98,5 +103,32 @@ describe('opening an inactive customer from the list (spec §2)', () => {
     fireEvent.click(await screen.findByText('Anita Rao'));
     expect(await screen.findByText('enrolment screen')).toBeTruthy();
     expect(router.state.location.search).toBe('?customer_id=9');
+  });
+});
+
+describe('customer list CSV', () => {
+  it('downloads the list as filtered on screen to customers.csv, with the same headers as the list call', async () => {
+    const csv = 'Name,Mobile,Status\nAnita Rao,+919876543210,inactive\n';
+    const api = stubApi({
+      [paths.customers.list]: () => PAGE,
+      [paths.customers.listCsv]: () => new Response(csv, { headers: { 'Content-Type': 'text/csv' } }),
+    });
+    renderList(
+      fakeOrgConfig('navigate'),
+      appPaths.customerList.href({ status: 'inactive', search: 'anita' }),
+    );
+    await screen.findByText('Anita Rao');
+    fireEvent.click(screen.getByTestId('customers-download-csv'));
+    await waitFor(() => expect(saveTextFile).toHaveBeenCalledWith({ text: csv, fileName: 'customers.csv' }));
+    const [listCall] = api.requestsTo(paths.customers.list);
+    const [csvCall] = api.requestsTo(paths.customers.listCsv);
+    expect(Object.fromEntries(new URL(csvCall?.url ?? '').searchParams)).toEqual({
+      status: 'inactive',
+      search: 'anita',
+    });
+    expect(csvCall?.headers.get('authorization')).toBe('Bearer jwt-123');
+    expect(csvCall?.headers.get('authorization')).toBe(listCall?.headers.get('authorization'));
+    expect(csvCall?.headers.get('platform')).toBe(listCall?.headers.get('platform'));
+    expect(csvCall?.headers.get('auth-session')).toMatch(/^[0-9a-f]{32}:[0-9a-f]+$/);
   });
 });

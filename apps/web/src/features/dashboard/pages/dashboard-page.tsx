@@ -21,6 +21,7 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { appPaths } from '../../../app/paths';
@@ -29,6 +30,8 @@ import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { useOrgConfig } from '../../../lib/http/org-config-api';
+import { MoneySection } from '../components/money-section';
+import { StatusChart } from '../components/status-chart';
 import { useGetDashboardQuery } from '../dashboard-api';
 
 const STATUS_ICONS: Record<TCustomerStatusWord, SvgIconComponent> = {
@@ -112,12 +115,21 @@ const StatusList = ({ countsByStatus, onOpen }: TStatusCountsProps) => {
   );
 };
 
+type TDashboardPageProps = {
+  /**
+   * The EMIs-due figures, composed in by the app (they belong to the emi feature, which this
+   * feature does not import).
+   */
+  upcomingSection?: ReactNode;
+};
+
 /**
- * Spec §2 dashboard: customers in total and by status; a status opens the list filtered to it.
- * The organisation's config picks how the counts show (spec §1 pages per organisation): cards, or
- * a list.
+ * Spec §2 dashboard: customers in total, the money figures (outstanding, overdue, collected), the
+ * EMIs due, and customers by status, as counts and as a bar chart; a status opens the list
+ * filtered to it. The organisation's config picks how the figures show (spec §1 pages per
+ * organisation): cards, or a list.
  */
-export const DashboardPage = () => {
+export const DashboardPage = ({ upcomingSection }: TDashboardPageProps) => {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const orgConfig = useOrgConfig();
@@ -125,6 +137,7 @@ export const DashboardPage = () => {
     refetchOnMountOrArgChange: true,
   });
   const openStatus = (word: TCustomerStatusWord) => navigate(appPaths.customerList.href({ status: word }));
+  const layout = orgConfig?.pages.dashboard === 'list' ? 'list' : 'cards';
 
   if (isLoading) return <PageSkeleton />;
   if (isError || !data) return <LoadError message={error?.message} onRetry={refetch} />;
@@ -154,14 +167,21 @@ export const DashboardPage = () => {
           </CardContent>
         </CardActionArea>
       </Card>
-      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1.5 }}>
-        {t('dashboard.byStatus')}
-      </Typography>
-      {orgConfig?.pages.dashboard === 'list' ? (
-        <StatusList countsByStatus={data.countsByStatus} onOpen={openStatus} />
-      ) : (
-        <StatusCards countsByStatus={data.countsByStatus} onOpen={openStatus} />
-      )}
+      <Stack spacing={3}>
+        <MoneySection layout={layout} />
+        {upcomingSection}
+        <section aria-label={t('dashboard.byStatus')}>
+          <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1.5 }}>
+            {t('dashboard.byStatus')}
+          </Typography>
+          {layout === 'list' ? (
+            <StatusList countsByStatus={data.countsByStatus} onOpen={openStatus} />
+          ) : (
+            <StatusCards countsByStatus={data.countsByStatus} onOpen={openStatus} />
+          )}
+        </section>
+        <StatusChart countsByStatus={data.countsByStatus} total={data.total} onOpen={openStatus} />
+      </Stack>
     </>
   );
 };

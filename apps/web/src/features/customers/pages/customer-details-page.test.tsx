@@ -1,0 +1,99 @@
+import type { TCustomerDetails } from '@kisht/domain/customers/customers.schema';
+import { paths } from '@kisht/domain/paths';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
+import type { i18n as TI18n } from 'i18next';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { appPaths } from '../../../app/paths';
+import { stubApi } from '../../../test/fake-api';
+import { renderRoutes } from '../../../test/render-app';
+import { createTestI18n } from '../../../test/test-i18n';
+import { CustomerDetailsPage } from './customer-details-page';
+
+const CUSTOMER: TCustomerDetails = {
+  id: 5,
+  firstName: 'Anita',
+  lastName: 'Rao',
+  mobile: '+919876543210',
+  imei1: '356938035643809',
+  imei2: '356938035643817',
+  productName: 'Redmi Note 14 5G',
+  status: 1,
+  lockStatus: 0,
+  createdAt: '2026-01-15T06:45:00Z',
+  email: null,
+  appType: 0,
+  deviceType: 0,
+  productId: 1,
+  loan: {
+    pricePaise: 2_000_000,
+    downPaymentPaise: 500_000,
+    loanAmountPaise: 1_500_000,
+    annualRateBps: 1200,
+    tenureMonths: 2,
+    emiPaise: 761_278,
+  },
+  device: {
+    id: '0190a5a4-7e0e-7c55-8f00-000000000001',
+    enrolledAt: '2026-01-15T07:00:00Z',
+    lockStatus: 0,
+    lastSeenAt: '2026-01-15T07:05:00Z',
+    isOnline: true,
+    pendingCommand: null,
+    lastCommand: null,
+  },
+  emis: [
+    {
+      id: 101,
+      instalmentNo: 1,
+      dueDate: '2026-02-15',
+      amountPaise: 761_278,
+      principalPaise: 746_278,
+      interestPaise: 15_000,
+      paidPaise: 0,
+    },
+  ],
+};
+
+let i18n: TI18n;
+beforeAll(async () => {
+  i18n = await createTestI18n();
+});
+beforeEach(() => {
+  localStorage.setItem('token', 'jwt-123');
+  stubApi({ [paths.customers.details]: () => CUSTOMER });
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
+
+const renderDetails = () =>
+  renderRoutes({
+    i18n,
+    url: appPaths.customerDetails.href(5),
+    routes: [
+      { path: appPaths.customerDetails.path, element: <CustomerDetailsPage /> },
+      { path: appPaths.emiDetails.path, element: <p>emi details screen</p> },
+    ],
+  });
+
+describe('customer_details links to emi_details', () => {
+  it('opens emi_details for the customer from the "EMI details" button', async () => {
+    const { router } = renderDetails();
+    fireEvent.click(await screen.findByRole('button', { name: 'EMI details' }));
+    expect(await screen.findByText('emi details screen')).toBeTruthy();
+    expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(
+      '/emi_details?customer_id=5',
+    );
+  });
+
+  it('opens it from the EMI schedule card, offering to record a payment while EMIs are unpaid', async () => {
+    const { router } = renderDetails();
+    const link = await screen.findByTestId('schedule-open-emi-details');
+    expect(link.textContent).toBe('Record payment');
+    fireEvent.click(link);
+    expect(await screen.findByText('emi details screen')).toBeTruthy();
+    expect(router.state.location.search).toBe('?customer_id=5');
+  });
+});

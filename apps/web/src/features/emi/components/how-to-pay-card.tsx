@@ -1,0 +1,76 @@
+import type { TMyLoan } from '@kisht/domain/emi/emi.schema';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { QRCodeSVG } from 'qrcode.react';
+import { useTranslation } from 'react-i18next';
+import { DetailList } from '../../../components/detail-list';
+
+/** On-screen size of the UPI QR code, CSS px. */
+const UPI_QR_SIZE = 200;
+
+/**
+ * "How to pay" of the customer's own loan: the retailer's name and UPI ID and, when the server
+ * gives a `upi://pay` link for the next amount due, its QR code (scan with any UPI app) and a
+ * "Pay with UPI app" link that opens the phone's UPI app.
+ */
+export const HowToPayCard = ({ payTo }: { payTo: TMyLoan['payTo'] }) => {
+  const { t } = useTranslation();
+  return (
+    <Card data-testid="my-loan-how-to-pay">
+      <CardContent>
+        <Stack spacing={2}>
+          <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
+            {t('myLoan.howToPay')}
+          </Typography>
+          <DetailList
+            items={[
+              { label: t('myLoan.retailer'), value: payTo.retailerName, testId: 'my-loan-retailer' },
+              {
+                label: t('myLoan.upiId'),
+                value: payTo.upiId ?? t('common.notAvailable'),
+                testId: 'my-loan-upi-id',
+              },
+            ]}
+          />
+          {payTo.upiLink ? (
+            <Stack spacing={1.5} sx={{ alignItems: 'center' }}>
+              <Box
+                sx={{ p: 1.5, bgcolor: '#fff', borderRadius: 1, lineHeight: 0 }}
+                data-testid="my-loan-upi-qr"
+              >
+                <QRCodeSVG
+                  value={payTo.upiLink}
+                  size={UPI_QR_SIZE}
+                  marginSize={2}
+                  title={t('myLoan.qrLabel', { name: payTo.retailerName })}
+                  role="img"
+                  aria-label={t('myLoan.qrLabel', { name: payTo.retailerName })}
+                />
+              </Box>
+              <Typography variant="body2" color="textSecondary" sx={{ textAlign: 'center' }}>
+                {t('myLoan.scanHint')}
+              </Typography>
+              <Button
+                variant="contained"
+                size="large"
+                component="a"
+                href={payTo.upiLink}
+                data-testid="my-loan-pay-upi"
+              >
+                {t('myLoan.payWithUpi')}
+              </Button>
+            </Stack>
+          ) : (
+            <Typography variant="body2" color="textSecondary" data-testid="my-loan-pay-in-shop">
+              {t('myLoan.payInShop', { name: payTo.retailerName })}
+            </Typography>
+          )}
+        </Stack>
+      </CardContent>
+    </Card>
+  );
+};

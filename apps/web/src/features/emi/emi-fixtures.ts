@@ -1,0 +1,99 @@
+import type {
+  TEmiDetails,
+  TInstalmentRow,
+  TMyLoan,
+  TPayment,
+  TPaymentReceipt,
+} from '@kisht/domain/emi/emi.schema';
+
+/** Test factories for the emi screens: realistic values, each overridable. */
+
+export const createInstalment = (overrides: Partial<TInstalmentRow> = {}): TInstalmentRow => {
+  const instalmentNo = overrides.instalmentNo ?? 1;
+  const amountPaise = overrides.amountPaise ?? 881_486;
+  const paidPaise = overrides.paidPaise ?? 0;
+  return {
+    id: 100 + instalmentNo,
+    instalmentNo,
+    dueDate: `2026-${String(instalmentNo).padStart(2, '0')}-05`,
+    amountPaise,
+    principalPaise: amountPaise - 10_000,
+    interestPaise: 10_000,
+    paidPaise,
+    outstandingPaise: Math.max(0, amountPaise - paidPaise),
+    status: paidPaise >= amountPaise ? 'paid' : 'upcoming',
+    ...overrides,
+  };
+};
+
+export const createPayment = (overrides: Partial<TPayment> = {}): TPayment => ({
+  id: 1,
+  receiptNo: 'KR-41-000001',
+  amountPaise: 881_486,
+  mode: 'cash',
+  reference: null,
+  receivedAt: '2026-01-05T06:30:00Z',
+  recordedByName: 'Ravi Mobiles',
+  allocations: [{ instalmentNo: 1, amountPaise: 881_486 }],
+  ...overrides,
+});
+
+/** Instalment 1 paid, 2 overdue, 3 due today, 4 upcoming. */
+export const createEmiDetails = (overrides: Partial<TEmiDetails> = {}): TEmiDetails => {
+  const instalments = overrides.instalments ?? [
+    createInstalment({ instalmentNo: 1, paidPaise: 881_486 }),
+    createInstalment({ instalmentNo: 2, status: 'overdue' }),
+    createInstalment({ instalmentNo: 3, status: 'due_today', paidPaise: 100_000 }),
+    createInstalment({ instalmentNo: 4 }),
+  ];
+  const sum = (pick: (row: TInstalmentRow) => number) =>
+    instalments.reduce((total, row) => total + pick(row), 0);
+  return {
+    customerId: 5,
+    customerName: 'Anita Rao',
+    customerStatus: 1,
+    instalments,
+    totals: {
+      amountPaise: sum((row) => row.amountPaise),
+      paidPaise: sum((row) => row.paidPaise),
+      outstandingPaise: sum((row) => row.outstandingPaise),
+      overduePaise: sum((row) => (row.status === 'overdue' ? row.outstandingPaise : 0)),
+    },
+    payments: [createPayment()],
+    ...overrides,
+  };
+};
+
+export const createReceipt = (overrides: Partial<TPaymentReceipt> = {}): TPaymentReceipt => ({
+  ...createPayment({
+    id: 2,
+    receiptNo: 'KR-41-000002',
+    amountPaise: 1_662_972,
+    mode: 'upi',
+    reference: 'UTR123456',
+    receivedAt: '2026-03-05T09:15:00Z',
+    allocations: [
+      { instalmentNo: 2, amountPaise: 881_486 },
+      { instalmentNo: 3, amountPaise: 781_486 },
+    ],
+  }),
+  customerStatus: 1,
+  ...overrides,
+});
+
+export const createMyLoan = (overrides: Partial<TMyLoan> = {}): TMyLoan => {
+  const details = createEmiDetails();
+  return {
+    customerId: 5,
+    productName: 'Redmi Note 14 5G',
+    lockStatus: 0,
+    instalments: details.instalments,
+    totals: details.totals,
+    payTo: {
+      retailerName: 'Ravi Mobiles',
+      upiId: 'ravimobiles@okaxis',
+      upiLink: 'upi://pay?pa=ravimobiles@okaxis&pn=Ravi%20Mobiles&am=8814.86&cu=INR',
+    },
+    ...overrides,
+  };
+};

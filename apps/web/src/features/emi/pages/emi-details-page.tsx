@@ -1,0 +1,217 @@
+import { CUSTOMER_STATUS_CODES, CustomerStatus } from '@kisht/domain/common/enums';
+import type { TEmiDetails, TPaymentReceipt } from '@kisht/domain/emi/emi.schema';
+import Alert from '@mui/material/Alert';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { enqueueSnackbar } from 'notistack';
+import type { ReactNode } from 'react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { appPaths, CUSTOMER_ID_PARAM, parseCustomerId } from '../../../app/paths';
+import { CustomerStatusChip } from '../../../components/customer-status-chip';
+import { DownloadCsvButton } from '../../../components/download-csv-button';
+import { LoadError } from '../../../components/load-error';
+import { PageHeader } from '../../../components/page-header';
+import { PageSkeleton } from '../../../components/page-skeleton';
+import type { TApiError } from '../../../lib/http/base-query';
+import { useGoBack } from '../../../lib/use-go-back';
+import { EmiTotals } from '../components/emi-totals';
+import { InstalmentTable } from '../components/instalment-table';
+import { PaymentList } from '../components/payment-list';
+import { ReceiptDialog } from '../components/receipt-dialog';
+import { RecordPaymentCard } from '../components/record-payment-card';
+import { useGetEmiDetailsQuery, useLazyGetEmiScheduleCsvQuery, useRecordPaymentMutation } from '../emi-api';
+import type { TRecordPaymentErrors, TRecordPaymentField, TRecordPaymentValues } from '../record-payment-form';
+import {
+  INITIAL_RECORD_PAYMENT_VALUES,
+  isPayable,
+  owedOnSelection,
+  selectAllPayable,
+  serverPaymentErrors,
+  toggleInstalment,
+  validateRecordPayment,
+} from '../record-payment-form';
+
+const isApiError = (error: unknown): error is TApiError =>
+  typeof error === 'object' && error !== null && 'fields' in error && 'message' in error;
+
+const isKnownStatus = (status: number): status is (typeof CUSTOMER_STATUS_CODES)[number] =>
+  CUSTOMER_STATUS_CODES.some((code) => code === status);
+
+const Section = ({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) => (
+  <Card data-testid={testId}>
+    <CardContent>
+      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1.5 }}>
+        {title}
+      </Typography>
+      {children}
+    </CardContent>
+  </Card>
+);
+
+type TEmiDetailsViewProps = { details: TEmiDetails; isReadOnly: boolean };
+
+const EmiDetailsView = ({ details, isReadOnly }: TEmiDetailsViewProps) => {
+  const { t } = useTranslation();
+  const [recordPayment, { isLoading: isSaving }] = useRecordPaymentMutation();
+  const [values, setValues] = useState<TRecordPaymentValues>(INITIAL_RECORD_PAYMENT_VALUES);
+  const [hasTriedSubmit, setHasTriedSubmit] = useState(false);
+  const [serverErrors, setServerErrors] = useState<TRecordPaymentErrors>({});
+  const [receipt, setReceipt] = useState<TPaymentReceipt | null>(null);
+  const [isReceiptOpen, setIsReceiptOpen] = useState(false);
+  const { instalments } = details;
+  const canRecordPayment = !isReadOnly && instalments.some(isPayable);
+  const clientErrors = hasTriedSubmit
+    ? validateRecordPayment(values, instalments, details.customerId).errors
+    : {};
+
+  const errorOf = (field: TRecordPaymentField): string | null => {
+    const error = serverErrors[field] ?? clientErrors[field];
+    if (!error) return null;
+    if ('text' in error) return error.text;
+    if ('owed' in error) return t(error.key, { owed: error.owed });
+    return t(error.key);
+  };
+
+  const clearServerErrors = (fields: TRecordPaymentField[]) =>
+    setServerErrors((current) => {
+      const next = { ...current };
+      for (const field of fields) delete next[field];
+      return next;
+    });
+
+  const changeSelection = (next: TRecordPaymentValues) => {
+    setValues(next);
+    clearServerErrors(['instalments', 'amount']);
+  };
+
+  const handleChange = (patch: Partial<Omit<TRecordPaymentValues, 'emiIds'>>) => {
+    setValues((current) => ({ ...current, ...patch }));
+    clearServerErrors(Object.keys(patch) as TRecordPaymentField[]);
+  };
+
+  const handleSubmit = async () => {
+    setHasTriedSubmit(true);
+    const validation = validateRecordPayment(values, instalments, details.customerId);
+    if (!validation.isValid) return;
+    const result = await recordPayment(validation.request);
+    if (result.error) {
+      // The message has been toasted; field errors go under their fields.
+      if (isApiError(result.error)) setServerErrors(serverPaymentErrors(result.error.fields));
+      return;
+    }
+    setValues(INITIAL_RECORD_PAYMENT_VALUES);
+    setHasTriedSubmit(false);
+    setServerErrors({});
+    setReceipt(result.data);
+    setIsReceiptOpen(true);
+    enqueueSnackbar(
+      result.data.customerStatus === CustomerStatus.EMI_COMPLETED
+        ? t('emi.loanCompleted')
+        : t('emi.pay.recorded', { receiptNo: result.data.receiptNo }),
+      { variant: 'success' },
+    );
+  };
+
+  const isLoanCompleted =
+    details.customerStatus === CustomerStatus.EMI_COMPLETED ||
+    (instalments.length > 0 && details.totals.outstandingPaise === 0);
+
+  return (
+    <Stack spacing={2}>
+      <Card>
+        <CardContent>
+          <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+            <Typography variant="h6" component="h2" noWrap sx={{ flex: 1 }} data-testid="emi-customer-name">
+              {details.customerName}
+            </Typography>
+            {isKnownStatus(details.customerStatus) ? (
+              <CustomerStatusChip status={details.customerStatus} />
+            ) : null}
+          </Stack>
+        </CardContent>
+      </Card>
+      {isLoanCompleted ? (
+        <Alert severity="success" data-testid="emi-loan-completed">
+          {t('emi.loanCompleted')}
+        </Alert>
+      ) : null}
+      <EmiTotals totals={details.totals} />
+      <Section title={t('emi.schedule.title')} testId="emi-schedule-card">
+        <InstalmentTable
+          instalments={instalments}
+          selection={
+            canRecordPayment
+              ? {
+                  selectedIds: values.emiIds,
+                  onToggle: (emiId) => changeSelection(toggleInstalment(values, instalments, emiId)),
+                  onToggleAll: (isSelected) =>
+                    changeSelection(selectAllPayable(values, instalments, isSelected)),
+                  isDisabled: isSaving,
+                }
+              : undefined
+          }
+        />
+      </Section>
+      {canRecordPayment ? (
+        <RecordPaymentCard
+          values={values}
+          owedPaise={owedOnSelection(instalments, values.emiIds)}
+          errorOf={errorOf}
+          onChange={handleChange}
+          onSubmit={handleSubmit}
+          isSaving={isSaving}
+        />
+      ) : null}
+      <Section title={t('emi.payments.title')} testId="emi-payments-card">
+        <PaymentList payments={details.payments} />
+      </Section>
+      <ReceiptDialog isOpen={isReceiptOpen} receipt={receipt} onClose={() => setIsReceiptOpen(false)} />
+    </Stack>
+  );
+};
+
+/**
+ * Spec §2 emi_details?customer_id= (and view_emi_details, `isReadOnly`): a customer's loan totals,
+ * instalment schedule and payments, with a CSV download of the schedule. On emi_details the
+ * retailer ticks unpaid instalments and records a payment against them; a receipt follows.
+ */
+export const EmiDetailsPage = ({ isReadOnly = false }: { isReadOnly?: boolean }) => {
+  const { t } = useTranslation();
+  const [searchParams] = useSearchParams();
+  const customerId = parseCustomerId(searchParams.get(CUSTOMER_ID_PARAM)) ?? 0;
+  const goBack = useGoBack(
+    customerId ? appPaths.customerDetails.href(customerId) : appPaths.customerList.href(),
+  );
+  const details = useGetEmiDetailsQuery(customerId, { skip: !customerId, refetchOnMountOrArgChange: true });
+  const [fetchScheduleCsv] = useLazyGetEmiScheduleCsvQuery();
+
+  const renderBody = () => {
+    if (!customerId) return <LoadError message={t('errors.customerNotFound')} />;
+    if (details.isLoading) return <PageSkeleton />;
+    if (!details.data) return <LoadError message={details.error?.message} onRetry={details.refetch} />;
+    return <EmiDetailsView details={details.data} isReadOnly={isReadOnly} />;
+  };
+
+  return (
+    <>
+      <PageHeader
+        title={t(isReadOnly ? 'pages.view_emi_details' : 'pages.emi_details')}
+        onBack={goBack}
+        action={
+          customerId ? (
+            <DownloadCsvButton
+              fileName={`emi-schedule-${customerId}.csv`}
+              fetchCsv={() => fetchScheduleCsv(customerId).unwrap()}
+              testId="emi-download-csv"
+            />
+          ) : undefined
+        }
+      />
+      {renderBody()}
+    </>
+  );
+};

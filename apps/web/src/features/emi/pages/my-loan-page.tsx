@@ -1,0 +1,116 @@
+import { lockStatusLabel } from '@kisht/domain/common/enums';
+import type { TMyLoan } from '@kisht/domain/emi/emi.schema';
+import LockIcon from '@mui/icons-material/Lock';
+import LockOpenIcon from '@mui/icons-material/LockOpen';
+import Alert from '@mui/material/Alert';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { LoadError } from '../../../components/load-error';
+import { PageHeader } from '../../../components/page-header';
+import { PageSkeleton } from '../../../components/page-skeleton';
+import { formatDate, formatRupees } from '../../../lib/format';
+import { EmiTotals } from '../components/emi-totals';
+import { HowToPayCard } from '../components/how-to-pay-card';
+import { InstalmentTable } from '../components/instalment-table';
+import { useGetMyLoansQuery } from '../emi-api';
+import { isPayable } from '../record-payment-form';
+
+const MyLoanCard = ({ loan }: { loan: TMyLoan }) => {
+  const { t } = useTranslation();
+  const lockLabel = lockStatusLabel(loan.lockStatus);
+  const nextDue = [...loan.instalments].sort((a, b) => a.instalmentNo - b.instalmentNo).find(isPayable);
+  return (
+    <Stack spacing={2} data-testid={`my-loan-${loan.customerId}`}>
+      <Card>
+        <CardContent>
+          <Stack spacing={1.5}>
+            <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+              <Typography
+                variant="h6"
+                component="h2"
+                sx={{ flex: 1, minWidth: 0 }}
+                data-testid="my-loan-product"
+              >
+                {loan.productName}
+              </Typography>
+              <Chip
+                size="small"
+                variant="outlined"
+                color={lockLabel === 'Locked' ? 'error' : 'success'}
+                icon={lockLabel === 'Locked' ? <LockIcon /> : <LockOpenIcon />}
+                label={t(`lockStatus.${lockLabel}`)}
+                data-testid="my-loan-lock-status"
+              />
+            </Stack>
+            {nextDue ? (
+              <Typography variant="body1" data-testid="my-loan-next-due">
+                {t('myLoan.nextDue', {
+                  amount: formatRupees(nextDue.outstandingPaise),
+                  date: formatDate(nextDue.dueDate),
+                })}
+              </Typography>
+            ) : (
+              <Alert severity="success" data-testid="my-loan-completed">
+                {t('emi.loanCompleted')}
+              </Alert>
+            )}
+          </Stack>
+        </CardContent>
+      </Card>
+      <EmiTotals totals={loan.totals} />
+      <Card>
+        <CardContent>
+          <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1.5 }}>
+            {t('emi.schedule.title')}
+          </Typography>
+          <InstalmentTable instalments={loan.instalments} />
+        </CardContent>
+      </Card>
+      <HowToPayCard payTo={loan.payTo} />
+    </Stack>
+  );
+};
+
+/**
+ * The dashboard of a customer user (spec §4): "My loan". For each of their loans the product, the
+ * phone's lock status (Locked / Unlocked), totals, the instalments with their statuses, and how to
+ * pay the retailer (UPI ID, a UPI QR code and link when the server gives one).
+ */
+export const MyLoanPage = () => {
+  const { t } = useTranslation();
+  const loans = useGetMyLoansQuery(undefined, { refetchOnMountOrArgChange: true });
+
+  const renderBody = () => {
+    if (loans.isLoading) return <PageSkeleton />;
+    if (!loans.data) return <LoadError message={loans.error?.message} onRetry={loans.refetch} />;
+    if (loans.data.length === 0) {
+      return (
+        <Card>
+          <CardContent sx={{ textAlign: 'center', py: 5 }}>
+            <Typography color="textSecondary" data-testid="my-loan-empty">
+              {t('myLoan.empty')}
+            </Typography>
+          </CardContent>
+        </Card>
+      );
+    }
+    return (
+      <Stack spacing={4}>
+        {loans.data.map((loan) => (
+          <MyLoanCard key={loan.customerId} loan={loan} />
+        ))}
+      </Stack>
+    );
+  };
+
+  return (
+    <>
+      <PageHeader title={t('myLoan.title')} />
+      {renderBody()}
+    </>
+  );
+};
