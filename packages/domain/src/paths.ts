@@ -40,6 +40,14 @@ export const paths = {
   catalogue: {
     /** GET → TProduct[]. */
     products: '/api/products',
+    /** POST, no body → TFinancer[] (spec §7: financer list is a POST). */
+    financers: '/country/financer_list',
+    /** GET → TCountry[]. */
+    countries: '/api/csc/countries',
+    /** GET ?country= → TState[]. */
+    states: '/api/csc/states',
+    /** GET ?country=&state= → TCity[]. */
+    cities: '/api/csc/cities',
   },
   stats: {
     /** GET → TDashboard. */

@@ -122,6 +122,14 @@ export const products = pgTable('products', {
   createdAt: createdAt(),
 });
 
+/** Financers (NBFCs, banks) an organisation's loans can be booked with (financer_list). */
+export const financers = pgTable('financers', {
+  id: serial('id').primaryKey(),
+  orgId: integer('org_id').notNull(),
+  name: text('name').notNull(),
+  createdAt: createdAt(),
+});
+
 /** Customers and their loan terms (money in paise). status: spec §4 codes 0–6. */
 export const customers = pgTable(
   'customers',
@@ -147,6 +155,18 @@ export const customers = pgTable(
     annualRateBps: integer('annual_rate_bps').notNull(),
     tenureMonths: integer('tenure_months').notNull(),
     emiPaise: bigint('emi_paise', { mode: 'number' }).notNull(),
+    interestMethod: text('interest_method').$type<'reducing' | 'flat'>().notNull().default('reducing'),
+    /** Collected with the down payment; not part of the schedule. */
+    processingFeePaise: bigint('processing_fee_paise', { mode: 'number' }).notNull().default(0),
+    financerId: integer('financer_id').references(() => financers.id),
+    dateOfBirth: date('date_of_birth', { mode: 'string' }),
+    address: jsonb('address').$type<{
+      line1: string;
+      countryCode: string;
+      stateCode: string;
+      city: string;
+      pincode?: string | undefined;
+    }>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -170,6 +190,8 @@ export const devices = pgTable(
       .references(() => customers.id),
     imei1: text('imei1').notNull(),
     imei2: text('imei2').notNull(),
+    /** Serial number (required for Apple devices). */
+    serialNumber: text('serial_number'),
     enrolmentTokenHash: text('enrolment_token_hash'),
     enrolmentExpiresAt: timestamp('enrolment_expires_at', { withTimezone: true }),
     enrolledAt: timestamp('enrolled_at', { withTimezone: true }),

@@ -12,6 +12,22 @@ import { ZDeviceSummary } from '../devices/devices.schema';
 const ZPaise = z.number().int('Amount must be whole paise').nonnegative('Amount cannot be negative');
 const ZIsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Date must be YYYY-MM-DD');
 
+/** Interest methods of a loan. */
+export const INTEREST_METHODS = ['reducing', 'flat'] as const;
+
+/** A postal address; country and state are ISO codes from the country-state-city data (csc routes). */
+export const ZAddress = z.object({
+  line1: z.string().trim().min(1, 'This is a required field').max(200),
+  countryCode: z.string().regex(/^[A-Z]{2}$/, 'Choose a country'),
+  stateCode: z.string().trim().min(1, 'Choose a state').max(10),
+  city: z.string().trim().min(1, 'Choose a city').max(100),
+  pincode: z
+    .string()
+    .regex(/^\d{6}$/, 'PIN code is 6 digits')
+    .optional(),
+});
+export type TAddress = z.infer<typeof ZAddress>;
+
 /**
  * Add-customer request (spec §2 add_customer, §3 form field names). Money in paise; the amount
  * financed is loanAmountPaise, scheduled over tenureMonths at annualRateBps.
@@ -44,8 +60,24 @@ export const ZCreateCustomerRequest = z
       .max(120, 'Tenure must be 1 to 120 months'),
     /** First due date; defaults to one month after today (UTC) when absent. */
     firstDueDate: ZIsoDate.optional(),
+    /** Reducing-balance (default) or flat-rate interest (see buildEmiSchedule). */
+    interestMethod: z.enum(INTEREST_METHODS).default('reducing'),
+    /** Processing fee collected with the down payment, paise (not part of the schedule). */
+    processingFeePaise: ZPaise.default(0),
+    /** Financer of the loan, from financer_list. */
+    financerId: z.number().int().positive().optional(),
+    dateOfBirth: ZIsoDate.optional(),
+    address: ZAddress.optional(),
+    /** Device serial number; required for Apple devices (device_type 3), which have no IMEI-based enrolment. */
+    serialNumber: z.string().trim().max(40).optional(),
   })
   .superRefine((value, ctx) => {
+    if (value.deviceType === 3 && !value.serialNumber) {
+      ctx.addIssue({ code: 'custom', path: ['serialNumber'], message: 'This is a required field' });
+    }
+    if (value.dateOfBirth && value.dateOfBirth >= new Date().toISOString().slice(0, 10)) {
+      ctx.addIssue({ code: 'custom', path: ['dateOfBirth'], message: 'Date of birth must be in the past' });
+    }
     if (value.imei1 === value.imei2) {
       ctx.addIssue({ code: 'custom', path: ['imei2'], message: 'IMEI 2 must differ from IMEI 1' });
     }
@@ -111,7 +143,13 @@ export const ZCustomerDetails = ZCustomerListItem.extend({
   deviceType: z.number().int(),
   productId: z.number().int(),
   imei2: z.string(),
+  dateOfBirth: z.string().nullable(),
+  address: ZAddress.nullable(),
+  serialNumber: z.string().nullable(),
+  financerName: z.string().nullable(),
   loan: z.object({
+    interestMethod: z.enum(INTEREST_METHODS),
+    processingFeePaise: z.number().int(),
     pricePaise: z.number().int(),
     downPaymentPaise: z.number().int(),
     loanAmountPaise: z.number().int(),

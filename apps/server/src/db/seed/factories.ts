@@ -2,7 +2,7 @@ import { imeiCheckDigit } from '@kisht/domain/common/identifiers';
 import { addMonthsToDate, buildEmiSchedule } from '@kisht/domain/emi/emi.rules';
 import { v7 as uuidv7 } from 'uuid';
 import type { DbOrTx } from '../client';
-import { customers, devices, emis, organizations, products, users } from '../schema';
+import { customers, devices, emis, financers, organizations, products, users } from '../schema';
 
 /**
  * Factories with overrides: they seed the demo organisation and build test data, so tests and
@@ -145,3 +145,9 @@ export const createCustomerWithLoan = async (db: DbOrTx, input: CustomerFactoryI
     .onConflictDoNothing({ target: [users.orgId, users.mobile, users.userType] });
   return { customer: customer!, device: device! };
 };
+
+export const createFinancers = (db: DbOrTx, orgId: number, names: string[]) =>
+  db
+    .insert(financers)
+    .values(names.map((name) => ({ orgId, name })))
+    .returning();

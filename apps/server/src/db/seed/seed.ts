@@ -1,7 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../client';
 import { organizations } from '../schema';
-import { createCustomerWithLoan, createOrganization, createProducts, createUser } from './factories';
+import {
+  createCustomerWithLoan,
+  createFinancers,
+  createOrganization,
+  createProducts,
+  createUser,
+} from './factories';
 
 /** The demo organisation (spec §9: config shows org id 41) and its retailer's mobile number. */
 export const DEMO_ORG_ID = 41;
@@ -71,6 +77,13 @@ const DEMO_CUSTOMERS: TDemoCustomer[] = [
     paidInstalments: 6,
   },
 ];
+/** Financers loans can be booked with (own books first, then consumer-durable NBFCs). */
+export const DEMO_FINANCERS = [
+  'Kisht (own books)',
+  'Bajaj Finserv',
+  'HDB Financial Services',
+  'Home Credit India',
+];
 /** The demo retailer's UPI ID, for the customer's "how to pay". */
 export const DEMO_RETAILER_UPI_ID = 'ravimobiles@okaxis';
 /** A demo customer who can log in (OTP) to see their own loan. */
@@ -104,6 +117,7 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
       parentId: retailer.id,
     });
     const catalogue = await createProducts(tx, DEMO_ORG_ID, DEMO_PRODUCTS);
+    await createFinancers(tx, DEMO_ORG_ID, DEMO_FINANCERS);
     const day = 86_400_000;
     for (const c of DEMO_CUSTOMERS) {
       await createCustomerWithLoan(tx, {
@@ -139,6 +153,7 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
       name: 'Shree Telecom',
     });
     const secondCatalogue = await createProducts(tx, SECOND_ORG_ID, DEMO_PRODUCTS.slice(0, 3));
+    await createFinancers(tx, SECOND_ORG_ID, DEMO_FINANCERS.slice(0, 2));
     await createCustomerWithLoan(tx, {
       orgId: SECOND_ORG_ID,
       retailerId: second.id,

@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { products } from '../../db/schema';
+import { financers, products } from '../../db/schema';
 
 export const listProducts = (db: DbOrTx, orgId: number) =>
   db
@@ -14,6 +14,22 @@ export const findProduct = async (db: DbOrTx, orgId: number, id: number) => {
     .select()
     .from(products)
     .where(and(eq(products.orgId, orgId), eq(products.id, id)))
+    .limit(1);
+  return rows[0] ?? null;
+};
+
+export const listFinancers = (db: DbOrTx, orgId: number) =>
+  db
+    .select({ id: financers.id, name: financers.name })
+    .from(financers)
+    .where(eq(financers.orgId, orgId))
+    .orderBy(asc(financers.name));
+
+export const findFinancer = async (db: DbOrTx, orgId: number, id: number) => {
+  const rows = await db
+    .select()
+    .from(financers)
+    .where(and(eq(financers.orgId, orgId), eq(financers.id, id)))
     .limit(1);
   return rows[0] ?? null;
 };

@@ -1,4 +1,12 @@
 import { ZProduct } from '@kisht/domain/catalogue/catalogue.schema';
+import {
+  ZCitiesQuery,
+  ZCity,
+  ZCountry,
+  ZFinancer,
+  ZState,
+  ZStatesQuery,
+} from '@kisht/domain/catalogue/csc.schema';
 import { zEnvelope } from '@kisht/domain/common/envelope';
 import { paths } from '@kisht/domain/paths';
 import type { FastifyInstance } from 'fastify';
@@ -7,7 +15,8 @@ import { z } from 'zod';
 import type { AppContext } from '../../lib/context';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
-import { listProducts } from './catalogue.service';
+import { listFinancers, listProducts } from './catalogue.service';
+import { listCities, listCountries, listStates } from './csc.service';
 
 export const catalogueRoutes = async (app: FastifyInstance, ctx: AppContext) => {
   requireSession(app, ctx);
@@ -21,5 +30,48 @@ export const catalogueRoutes = async (app: FastifyInstance, ctx: AppContext) => 
       },
     },
     async (request) => ok(await listProducts(ctx.db, request.actor)),
+  );
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.post(
+    paths.catalogue.financers,
+    {
+      schema: {
+        tags: ['catalogue'],
+        summary: "The organisation's financers",
+        response: { 200: zEnvelope(z.array(ZFinancer)) },
+      },
+    },
+    async (request) => ok(await listFinancers(ctx.db, request.actor)),
+  );
+  r.get(
+    paths.catalogue.countries,
+    {
+      schema: { tags: ['catalogue'], summary: 'Countries', response: { 200: zEnvelope(z.array(ZCountry)) } },
+    },
+    async () => ok(listCountries()),
+  );
+  r.get(
+    paths.catalogue.states,
+    {
+      schema: {
+        tags: ['catalogue'],
+        summary: 'States of a country',
+        querystring: ZStatesQuery,
+        response: { 200: zEnvelope(z.array(ZState)) },
+      },
+    },
+    async (request) => ok(listStates(request.query.country)),
+  );
+  r.get(
+    paths.catalogue.cities,
+    {
+      schema: {
+        tags: ['catalogue'],
+        summary: 'Cities of a state',
+        querystring: ZCitiesQuery,
+        response: { 200: zEnvelope(z.array(ZCity)) },
+      },
+    },
+    async (request) => ok(listCities(request.query.country, request.query.state)),
   );
 };

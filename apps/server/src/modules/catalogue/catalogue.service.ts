@@ -1,4 +1,5 @@
 import type { TProduct } from '@kisht/domain/catalogue/catalogue.schema';
+import type { TFinancer } from '@kisht/domain/catalogue/csc.schema';
 import type { DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import * as repo from './catalogue.repository';
@@ -18,4 +19,14 @@ export const listProducts = async (db: DbOrTx, actor: TActor): Promise<TProduct[
 export const findProduct = async (db: DbOrTx, actor: TActor, id: number): Promise<TProduct | null> => {
   const row = await repo.findProduct(db, actor.orgId, id);
   return row ? toProduct(row) : null;
+};
+
+/** The organisation's financers (financer_list). */
+export const listFinancers = (db: DbOrTx, actor: TActor): Promise<TFinancer[]> =>
+  repo.listFinancers(db, actor.orgId);
+
+/** One financer of the actor's organisation, or null. */
+export const findFinancer = async (db: DbOrTx, actor: TActor, id: number): Promise<TFinancer | null> => {
+  const row = await repo.findFinancer(db, actor.orgId, id);
+  return row ? { id: row.id, name: row.name } : null;
 };

@@ -18,7 +18,8 @@ import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
-import { findProduct } from '../catalogue/catalogue.service';
+import { findFinancer, findProduct } from '../catalogue/catalogue.service';
+import { isKnownPlace } from '../catalogue/csc.service';
 import type { DeviceRow } from '../devices/devices.repository';
 import { getDeviceSummary } from '../devices/devices.service';
 import { createCustomerLogin, visibleRetailerIds } from '../users/users.service';
@@ -52,6 +53,16 @@ export const createCustomer = async (
       { field: 'productId', message: 'Choose a product from the catalogue' },
     ]);
   }
+  if (request.financerId !== undefined && !(await findFinancer(db, actor, request.financerId))) {
+    throw new AppError(AppErrorCode.NOT_FOUND, 'Financer not found', [
+      { field: 'financerId', message: 'Choose a financer from the list' },
+    ]);
+  }
+  if (request.address && !isKnownPlace(request.address)) {
+    throw new AppError(AppErrorCode.VALIDATION_FAILED, 'Choose the country, state and city from the lists', [
+      { field: 'address.city', message: 'Choose a city of the chosen state' },
+    ]);
+  }
   if (request.loanAmountPaise > request.pricePaise - request.downPaymentPaise) {
     throw new AppError(
       AppErrorCode.INVALID_LOAN_TERMS,
@@ -64,6 +75,7 @@ export const createCustomer = async (
     annualRateBps: request.annualRateBps,
     tenureMonths: request.tenureMonths,
     firstDueDate: request.firstDueDate ?? addMonthsToDate(todayUtc(), 1),
+    method: request.interestMethod,
   });
   return db.transaction(async (tx) => {
     const taken = await repo.findDevicesByImeis(tx, actor.orgId, [request.imei1, request.imei2]);
@@ -91,6 +103,11 @@ export const createCustomer = async (
       annualRateBps: request.annualRateBps,
       tenureMonths: request.tenureMonths,
       emiPaise: schedule[0]!.amountPaise,
+      interestMethod: request.interestMethod,
+      processingFeePaise: request.processingFeePaise,
+      financerId: request.financerId ?? null,
+      dateOfBirth: request.dateOfBirth ?? null,
+      address: request.address ?? null,
     });
     await repo.insertDevice(tx, {
       id: uuidv7(),
@@ -98,6 +115,7 @@ export const createCustomer = async (
       customerId,
       imei1: request.imei1,
       imei2: request.imei2,
+      serialNumber: request.serialNumber ?? null,
     });
     await createCustomerLogin(tx, {
       orgId: actor.orgId,
@@ -174,9 +192,10 @@ export const getCustomerDetails = async (
   customerId: number,
 ): Promise<TCustomerDetails> => {
   const { customer, device, product } = await findCustomerForActor(db, actor, customerId);
-  const [emiRows, deviceSummary] = await Promise.all([
+  const [emiRows, deviceSummary, financer] = await Promise.all([
     repo.findEmis(db, customer.id),
     getDeviceSummary(db, device),
+    customer.financerId ? findFinancer(db, actor, customer.financerId) : null,
   ]);
   return {
     id: customer.id,
@@ -193,7 +212,13 @@ export const getCustomerDetails = async (
     appType: customer.appType,
     deviceType: customer.deviceType,
     createdAt: customer.createdAt.toISOString(),
+    dateOfBirth: customer.dateOfBirth,
+    address: customer.address,
+    serialNumber: device.serialNumber,
+    financerName: financer?.name ?? null,
     loan: {
+      interestMethod: customer.interestMethod,
+      processingFeePaise: customer.processingFeePaise,
       pricePaise: customer.pricePaise,
       downPaymentPaise: customer.downPaymentPaise,
       loanAmountPaise: customer.loanAmountPaise,
