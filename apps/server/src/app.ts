@@ -15,6 +15,7 @@ import { seedDemo } from './db/seed/seed';
 import { createEmbeddedBroker, createExternalBus, type EmbeddedBroker } from './device-channel/broker';
 import type { DeviceBus } from './device-channel/bus';
 import { CommandDispatcher } from './device-channel/dispatcher';
+import { startJobs } from './jobs/scheduler';
 import type { AppContext } from './lib/context';
 import { authPublicRoutes, authSessionRoutes } from './modules/auth/auth.routes';
 import { createLogSmsTransport, createWebhookSmsTransport, type SmsTransport } from './modules/auth/sms';
@@ -146,7 +147,13 @@ export const buildApp = async (config: TConfig, options: BuildAppOptions = {}): 
   await app.register(deviceCommandRoutes, ctx);
   await app.register(emiRoutes, ctx);
 
+  const stopJobs =
+    config.JOBS_INTERVAL_MINUTES > 0
+      ? startJobs(db, config.JOBS_INTERVAL_MINUTES * 60_000, app.log)
+      : () => {};
+
   app.addHook('onClose', async () => {
+    stopJobs();
     stopStatistics();
     await bus.close();
     await database.close();

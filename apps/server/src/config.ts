@@ -45,6 +45,8 @@ export const ZConfig = z
     DPC_SIGNATURE_CHECKSUM: z.string().default('o6R0Y3ZkN9O2bW8xq8LQ1QxhJ3m5aJ6u0oX2y0T9wqI'),
     /** Hours between ANALYZE runs of the embedded database (it has no autovacuum); 0 turns them off. */
     PGLITE_ANALYZE_INTERVAL_HOURS: z.coerce.number().min(0).default(6),
+    /** Minutes between runs of the periodic jobs (EMIs maturing); 0 turns them off. */
+    JOBS_INTERVAL_MINUTES: z.coerce.number().min(0).default(60),
     /** Seed the demo organisation on start when the database is empty. */
     SEED_DEMO: ZBooleanFlag.default(true),
     WEB_DIST_DIR: z.string().optional(),

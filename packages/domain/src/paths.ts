@@ -66,6 +66,8 @@ export const paths = {
     upcomingCounts: '/country/upcoming_emi_counts',
     /** GET ?customer_id= → text/csv of the schedule. */
     scheduleCsv: '/api/emi/customer_emi_details/csv',
+    /** POST TEditEmiTermsRequest → TEmiDetails (EMI_EDIT, before any payment). */
+    editTerms: '/api/emi/edit_terms',
     /** GET (customer user) → TMyLoan[]. */
     myLoans: '/api/emi/customer_emi_details',
   },
@@ -76,6 +78,10 @@ export const paths = {
     create: '/country/customerRegistrationByKegenUpdateV3',
     /** GET ?customer_id= → TCustomerDetails. */
     details: '/country/getCustomerProfile',
+    /** POST TUpdateStatusRequest → TCustomerDetails. */
+    updateStatus: '/api/customer/update_status',
+    /** GET ?customer_id= → TStatusChange[] (newest first). */
+    statusHistory: '/api/customer/status_history',
     /** GET ?search=&status= → text/csv of the customer list. */
     listCsv: '/api/customer/csv',
     /** GET ?customer_id= → TEnrolmentQr (issues a fresh one-time enrolment token). */

@@ -32,6 +32,8 @@ export const createTestApp = async (overrides: Record<string, string> = {}): Pro
     OTP_RESEND_AFTER_SECONDS: '0',
     // The template was analysed once in global-setup; per-app ANALYZE would only slow tests down.
     PGLITE_ANALYZE_INTERVAL_HOURS: '0',
+    // Tests run jobs by calling them, so their effects are deterministic.
+    JOBS_INTERVAL_MINUTES: '0',
     WEB_DIST_DIR: '/nonexistent',
     ...overrides,
   });

@@ -46,6 +46,10 @@ export const AppErrorCode = {
   DEVICE_NOT_ENROLLED: 'DEVICE_NOT_ENROLLED',
   /** Down payment is not less than the price, or similar loan-term conflicts. HTTP 400. */
   INVALID_LOAN_TERMS: 'INVALID_LOAN_TERMS',
+  /** This status change is not one a retailer may make by hand. HTTP 409. */
+  STATUS_CHANGE_NOT_ALLOWED: 'STATUS_CHANGE_NOT_ALLOWED',
+  /** EMI terms can only be edited before the first payment. HTTP 409. */
+  EMI_ALREADY_PAID: 'EMI_ALREADY_PAID',
   /** A payment amount is not positive or exceeds what the chosen instalments owe. HTTP 400. */
   INVALID_PAYMENT: 'INVALID_PAYMENT',
   /** An unexpected failure on our side. HTTP 500. */
@@ -78,6 +82,8 @@ export const APP_ERROR_HTTP_STATUS: Record<TAppErrorCode, number> = {
   DEVICE_NOT_ENROLLED: 409,
   INVALID_LOAN_TERMS: 400,
   INVALID_PAYMENT: 400,
+  STATUS_CHANGE_NOT_ALLOWED: 409,
+  EMI_ALREADY_PAID: 409,
   INTERNAL: 500,
 };
 

@@ -170,3 +170,21 @@ export const ZEnrolmentQr = z.object({
   expiresAt: z.string(),
 });
 export type TEnrolmentQr = z.infer<typeof ZEnrolmentQr>;
+
+/** Change a customer's status by hand (see canChangeStatus), with a reason for the audit trail. */
+export const ZUpdateStatusRequest = z.object({
+  customer_id: z.number().int().positive(),
+  status: ZCustomerStatusCode,
+  reason: z.string().trim().min(3, 'Say why, in a few words').max(200),
+});
+export type TUpdateStatusRequest = z.input<typeof ZUpdateStatusRequest>;
+
+/** One status change of a customer: who, when, from, to, why. `at` is ISO 8601 UTC. */
+export const ZStatusChange = z.object({
+  at: z.string(),
+  fromStatus: z.number().int().nullable(),
+  toStatus: z.number().int(),
+  reason: z.string().nullable(),
+  actorName: z.string().nullable(),
+});
+export type TStatusChange = z.infer<typeof ZStatusChange>;

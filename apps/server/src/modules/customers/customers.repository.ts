@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { customers, devices, emis, products } from '../../db/schema';
+import { auditLog, customers, devices, emis, products, users } from '../../db/schema';
 
 /** Actor scope for customer queries: the organisation and the retailers whose customers are visible. */
 export type CustomerScope = { orgId: number; retailerIds: number[] };
@@ -148,4 +148,54 @@ export const updateCustomerStatus = async (db: DbOrTx, orgId: number, customerId
     .update(customers)
     .set({ status, updatedAt: new Date() })
     .where(and(eq(customers.orgId, orgId), eq(customers.id, customerId)));
+};
+
+export const findCustomerStatus = async (
+  db: DbOrTx,
+  orgId: number,
+  customerId: number,
+): Promise<number | null> => {
+  const rows = await db
+    .select({ status: customers.status })
+    .from(customers)
+    .where(and(eq(customers.orgId, orgId), eq(customers.id, customerId)))
+    .limit(1);
+  return rows[0]?.status ?? null;
+};
+
+/** Status-change audit entries of a customer, newest first, with the actor's name. */
+export const findStatusChanges = (db: DbOrTx, orgId: number, customerId: number) =>
+  db
+    .select({ createdAt: auditLog.createdAt, details: auditLog.details, actorName: users.name })
+    .from(auditLog)
+    .leftJoin(users, eq(users.id, auditLog.actorUserId))
+    .where(
+      and(
+        eq(auditLog.orgId, orgId),
+        eq(auditLog.entity, 'customer'),
+        eq(auditLog.entityId, String(customerId)),
+        eq(auditLog.action, 'customer.status'),
+      ),
+    )
+    .orderBy(desc(auditLog.createdAt), desc(auditLog.id));
+
+/** Default days before the last due date at which a loan counts as maturing (spec §4 status 6). */
+export const DEFAULT_MATURING_WINDOW_DAYS = 30;
+
+/**
+ * Moves installed customers whose last unpaid loan is due within their organisation's maturing
+ * window (settings.maturingWindowDays, default 30) to EMIs maturing (6). Idempotent, so any number
+ * of server processes may run it. Returns the customers it moved.
+ */
+export const updateMaturingLoans = async (db: DbOrTx, today: string) => {
+  const result = await db.execute(sql`
+    update customers c set status = 6, updated_at = now()
+    from organizations o
+    where o.id = c.org_id
+      and c.status = 1
+      and exists (select 1 from emis e where e.customer_id = c.id and e.paid_paise < e.amount_paise)
+      and (select max(e.due_date) from emis e where e.customer_id = c.id)
+          <= (${today}::date + coalesce((o.settings->>'maturingWindowDays')::int, ${DEFAULT_MATURING_WINDOW_DAYS}))
+    returning c.id as "customerId", c.org_id as "orgId"`);
+  return (result as unknown as { rows: { customerId: number; orgId: number }[] }).rows;
 };

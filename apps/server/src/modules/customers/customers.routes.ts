@@ -6,21 +6,26 @@ import {
   ZCustomerListQuery,
   ZCustomerPage,
   ZEnrolmentQr,
+  ZStatusChange,
+  ZUpdateStatusRequest,
 } from '@kisht/domain/customers/customers.schema';
 import { paths } from '@kisht/domain/paths';
 import { ZDashboard } from '@kisht/domain/stats/stats.schema';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { publicBaseUrl } from '../../lib/base-url';
 import type { AppContext } from '../../lib/context';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
 import { issueEnrolmentQr } from '../enrolment/enrolment.service';
 import {
+  changeCustomerStatus,
   createCustomer,
   findCustomerForActor,
   getCustomerDetails,
   getDashboard,
+  getStatusHistory,
   listCustomers,
 } from './customers.service';
 
@@ -94,6 +99,36 @@ export const customersRoutes = async (app: FastifyInstance, ctx: AppContext) => 
       });
       return ok(qr);
     },
+  );
+
+  r.post(
+    paths.customers.updateStatus,
+    {
+      schema: {
+        tags: ['customers'],
+        summary: 'Deactivate or reactivate a customer, with a reason for the audit trail',
+        body: ZUpdateStatusRequest,
+        response: { 200: zEnvelope(ZCustomerDetails) },
+      },
+    },
+    async (request) => {
+      const { customer_id: customerId, status, reason } = request.body;
+      await changeCustomerStatus(ctx.db, { actor: request.actor, customerId, status, reason });
+      return ok(await getCustomerDetails(ctx.db, request.actor, customerId), 'Status changed');
+    },
+  );
+
+  r.get(
+    paths.customers.statusHistory,
+    {
+      schema: {
+        tags: ['customers'],
+        summary: "A customer's status changes, newest first",
+        querystring: ZCustomerIdQuery,
+        response: { 200: zEnvelope(z.array(ZStatusChange)) },
+      },
+    },
+    async (request) => ok(await getStatusHistory(ctx.db, request.actor, request.query.customer_id)),
   );
 
   r.get(

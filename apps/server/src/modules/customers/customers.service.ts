@@ -5,9 +5,12 @@ import {
   type TCustomerStatusWord,
 } from '@kisht/domain/common/enums';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
+import { istDate } from '@kisht/domain/common/time';
+import { canChangeStatus } from '@kisht/domain/customers/customers.rules';
 import type {
   TCustomerDetails,
   TCustomerPage,
+  TStatusChange,
   ZCreateCustomerRequest,
   ZCustomerListQuery,
 } from '@kisht/domain/customers/customers.schema';
@@ -255,12 +258,113 @@ export const getDashboard = async (db: DbOrTx, actor: TActor): Promise<TDashboar
   return { countsByStatus, total };
 };
 
-/** Marks a loan fully paid: status 5, EMIs completed (spec §4). */
-export const markLoanCompleted = async (db: DbOrTx, orgId: number, customerId: number): Promise<void> => {
-  await repo.updateCustomerStatus(db, orgId, customerId, CustomerStatus.EMI_COMPLETED);
+/**
+ * Sets a customer's status and appends it to the audit trail (action customer.status, with from,
+ * to and reason); does nothing when the status is already `to`.
+ */
+export const recordStatusChange = async (
+  db: DbOrTx,
+  change: { orgId: number; customerId: number; to: number; actorUserId: number | null; reason: string },
+): Promise<void> => {
+  const from = await repo.findCustomerStatus(db, change.orgId, change.customerId);
+  if (from === null || from === change.to) return;
+  await repo.updateCustomerStatus(db, change.orgId, change.customerId, change.to);
+  await insertAudit(db, {
+    orgId: change.orgId,
+    actorUserId: change.actorUserId,
+    action: 'customer.status',
+    entity: 'customer',
+    entityId: String(change.customerId),
+    details: { from, to: change.to, reason: change.reason },
+  });
 };
 
+/** Marks a loan fully paid: status 5, EMIs completed (spec §4). */
+export const markLoanCompleted = (
+  db: DbOrTx,
+  orgId: number,
+  customerId: number,
+  actorUserId: number | null,
+) =>
+  recordStatusChange(db, {
+    orgId,
+    customerId,
+    to: CustomerStatus.EMI_COMPLETED,
+    actorUserId,
+    reason: 'All EMIs paid',
+  });
+
 /** Moves an inactive customer to installed (status 1) once their phone enrols. */
-export const markCustomerInstalled = async (db: DbOrTx, orgId: number, customerId: number): Promise<void> => {
-  await repo.updateCustomerStatus(db, orgId, customerId, CustomerStatus.INSTALL);
+export const markCustomerInstalled = (db: DbOrTx, orgId: number, customerId: number) =>
+  recordStatusChange(db, {
+    orgId,
+    customerId,
+    to: CustomerStatus.INSTALL,
+    actorUserId: null,
+    reason: 'Phone enrolled',
+  });
+
+/**
+ * Changes a customer's status by hand (see canChangeStatus) with a reason for the audit trail.
+ * Throws CUSTOMER_NOT_FOUND outside scope and STATUS_CHANGE_NOT_ALLOWED for other transitions.
+ */
+export const changeCustomerStatus = async (
+  db: Db,
+  options: { actor: TActor; customerId: number; status: number; reason: string },
+): Promise<void> => {
+  const { customer } = await findCustomerForActor(db, options.actor, options.customerId);
+  if (!canChangeStatus(customer.status, options.status)) {
+    throw new AppError(AppErrorCode.STATUS_CHANGE_NOT_ALLOWED, 'This status change is not allowed', [
+      { field: 'status', message: `Cannot change status ${customer.status} to ${options.status} by hand` },
+    ]);
+  }
+  await db.transaction((tx) =>
+    recordStatusChange(tx, {
+      orgId: customer.orgId,
+      customerId: customer.id,
+      to: options.status,
+      actorUserId: options.actor.userId,
+      reason: options.reason,
+    }),
+  );
 };
+
+/** The customer's status changes, newest first, from the audit trail. */
+export const getStatusHistory = async (
+  db: DbOrTx,
+  actor: TActor,
+  customerId: number,
+): Promise<TStatusChange[]> => {
+  const { customer } = await findCustomerForActor(db, actor, customerId);
+  const rows = await repo.findStatusChanges(db, customer.orgId, customer.id);
+  return rows.map((row) => ({
+    at: row.createdAt.toISOString(),
+    fromStatus: typeof row.details.from === 'number' ? row.details.from : null,
+    toStatus: Number(row.details.to),
+    reason: typeof row.details.reason === 'string' ? row.details.reason : null,
+    actorName: row.actorName,
+  }));
+};
+
+/**
+ * Daily rule of spec §4: installed customers whose loan ends within the organisation's maturing
+ * window become EMIs maturing (6), each with an audit entry. Returns how many moved.
+ */
+export const markMaturingLoans = async (db: Db, today: string = istDate()): Promise<number> =>
+  db.transaction(async (tx) => {
+    const moved = await repo.updateMaturingLoans(tx, today);
+    for (const { customerId, orgId } of moved) {
+      await insertAudit(tx, {
+        orgId,
+        action: 'customer.status',
+        entity: 'customer',
+        entityId: String(customerId),
+        details: {
+          from: CustomerStatus.INSTALL,
+          to: CustomerStatus.EMI_MATURING,
+          reason: 'Last EMI due within the maturing window',
+        },
+      });
+    }
+    return moved.length;
+  });

@@ -171,3 +171,40 @@ export const findLoansOfMobile = (db: DbOrTx, orgId: number, mobile: string) =>
     .innerJoin(products, eq(products.id, customers.productId))
     .where(and(eq(customers.orgId, orgId), eq(customers.mobile, mobile)))
     .orderBy(desc(customers.createdAt));
+
+/** Replaces a customer's whole schedule (only before any payment). */
+export const replaceSchedule = async (
+  db: DbOrTx,
+  owner: { orgId: number; customerId: number },
+  schedule: {
+    instalmentNo: number;
+    dueDate: string;
+    amountPaise: number;
+    principalPaise: number;
+    interestPaise: number;
+  }[],
+) => {
+  await db.delete(emis).where(eq(emis.customerId, owner.customerId));
+  await db.insert(emis).values(
+    schedule.map((i) => ({
+      orgId: owner.orgId,
+      customerId: owner.customerId,
+      instalmentNo: i.instalmentNo,
+      dueDate: i.dueDate,
+      amountPaise: i.amountPaise,
+      principalPaise: i.principalPaise,
+      interestPaise: i.interestPaise,
+    })),
+  );
+};
+
+export const updateLoanTerms = async (
+  db: DbOrTx,
+  customerId: number,
+  values: Partial<typeof customers.$inferInsert>,
+) => {
+  await db
+    .update(customers)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(customers.id, customerId));
+};

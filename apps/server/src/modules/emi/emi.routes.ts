@@ -2,6 +2,7 @@ import { lockStatusLabel, statusWord } from '@kisht/domain/common/enums';
 import { zEnvelope } from '@kisht/domain/common/envelope';
 import { ZCustomerIdQuery, ZCustomerListQuery } from '@kisht/domain/customers/customers.schema';
 import {
+  ZEditEmiTermsRequest,
   ZEmiDetails,
   ZMyLoan,
   ZPaymentReceipt,
@@ -22,6 +23,7 @@ import { requireSession } from '../../plugins/auth';
 import { listCustomers } from '../customers/customers.service';
 import {
   countUpcomingEmis,
+  editEmiTerms,
   getEmiDetails,
   getTotalOutstanding,
   listUpcomingEmis,
@@ -61,6 +63,22 @@ export const emiRoutes = async (app: FastifyInstance, ctx: AppContext) => {
     },
     async (request) =>
       ok(await recordPayment(ctx.db, { actor: request.actor, request: request.body }), 'Payment recorded'),
+  );
+
+  r.post(
+    paths.emi.editTerms,
+    {
+      schema: {
+        tags: ['emi'],
+        summary: 'Edit the loan terms before the first payment; the schedule is rebuilt (EMI_EDIT)',
+        body: ZEditEmiTermsRequest,
+        response: { 200: zEnvelope(ZEmiDetails) },
+      },
+    },
+    async (request) => {
+      await editEmiTerms(ctx.db, { actor: request.actor, request: request.body });
+      return ok(await getEmiDetails(ctx.db, request.actor, request.body.customer_id), 'EMI terms updated');
+    },
   );
 
   r.get(

@@ -1,6 +1,11 @@
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import { addDays, istDate, istMonthStart } from '@kisht/domain/common/time';
-import { allocatePayment, instalmentStatus, outstandingPaise } from '@kisht/domain/emi/emi.rules';
+import {
+  allocatePayment,
+  buildEmiSchedule,
+  instalmentStatus,
+  outstandingPaise,
+} from '@kisht/domain/emi/emi.rules';
 import type {
   TEmiDetails,
   TInstalmentRow,
@@ -9,6 +14,7 @@ import type {
   TTotalOutstanding,
   TUpcomingEmiCounts,
   TUpcomingEmiPage,
+  ZEditEmiTermsRequest,
   ZRecordPaymentRequest,
   ZUpcomingEmiQuery,
 } from '@kisht/domain/emi/emi.schema';
@@ -110,7 +116,7 @@ export const recordPayment = async (
       allocations.map((a) => ({ paymentId: payment.id, emiId: a.instalmentId, amountPaise: a.amountPaise })),
     );
     const isPaidOff = (await repo.countUnpaidOfCustomer(tx, customer.id)) === 0;
-    if (isPaidOff) await markLoanCompleted(tx, customer.orgId, customer.id);
+    if (isPaidOff) await markLoanCompleted(tx, customer.orgId, customer.id, actor.userId);
     await insertAudit(tx, {
       orgId: customer.orgId,
       actorUserId: actor.userId,
@@ -194,4 +200,74 @@ export const getTotalOutstanding = async (db: DbOrTx, actor: TActor): Promise<TT
     repo.sumCollected(db, scope, istMonthStart()),
   ]);
   return { outstandingPaise, overduePaise, collectedPaise, collectedThisMonthPaise };
+};
+
+/**
+ * EMI_EDIT: replaces the loan terms and rebuilds the schedule, only while nothing has been paid.
+ * Throws CUSTOMER_NOT_FOUND outside scope, EMI_ALREADY_PAID after any payment, INVALID_LOAN_TERMS
+ * when the loan exceeds price − down payment.
+ */
+export const editEmiTerms = async (
+  db: Db,
+  options: { actor: TActor; request: z.output<typeof ZEditEmiTermsRequest> },
+): Promise<void> => {
+  const { actor, request } = options;
+  const { customer } = await findCustomerForActor(db, actor, request.customer_id);
+  if (request.loanAmountPaise > customer.pricePaise - customer.downPaymentPaise) {
+    throw new AppError(
+      AppErrorCode.INVALID_LOAN_TERMS,
+      'Loan amount cannot exceed price minus down payment',
+      [{ field: 'loanAmountPaise', message: 'Loan amount cannot exceed price minus down payment' }],
+    );
+  }
+  const schedule = buildEmiSchedule({
+    principalPaise: request.loanAmountPaise,
+    annualRateBps: request.annualRateBps,
+    tenureMonths: request.tenureMonths,
+    method: request.interestMethod,
+    firstDueDate:
+      request.firstDueDate ??
+      (await repo.findEmisOfCustomer(db, customer.id))[0]?.dueDate ??
+      addDays(istDate(), 30),
+  });
+  await db.transaction(async (tx) => {
+    const current = await repo.lockEmis(
+      tx,
+      customer.id,
+      (await repo.findEmisOfCustomer(tx, customer.id)).map((e) => e.id),
+    );
+    if (current.some((e) => e.paidPaise > 0)) {
+      throw new AppError(
+        AppErrorCode.EMI_ALREADY_PAID,
+        'EMI terms can only be changed before the first payment',
+      );
+    }
+    await repo.replaceSchedule(tx, { orgId: customer.orgId, customerId: customer.id }, schedule);
+    await repo.updateLoanTerms(tx, customer.id, {
+      loanAmountPaise: request.loanAmountPaise,
+      annualRateBps: request.annualRateBps,
+      tenureMonths: request.tenureMonths,
+      interestMethod: request.interestMethod,
+      emiPaise: schedule[0]!.amountPaise,
+    });
+    await insertAudit(tx, {
+      orgId: customer.orgId,
+      actorUserId: actor.userId,
+      action: 'emi.edit_terms',
+      entity: 'customer',
+      entityId: String(customer.id),
+      details: {
+        before: {
+          loanAmountPaise: customer.loanAmountPaise,
+          annualRateBps: customer.annualRateBps,
+          tenureMonths: customer.tenureMonths,
+        },
+        after: {
+          loanAmountPaise: request.loanAmountPaise,
+          annualRateBps: request.annualRateBps,
+          tenureMonths: request.tenureMonths,
+        },
+      },
+    });
+  });
 };

@@ -1,0 +1,40 @@
+import { AppType, CustomerStatus, DeviceType, type TCustomerStatus } from '../common/enums';
+
+/** Customer edit menu actions, spec §2. */
+export const CUSTOMER_EDIT_ACTIONS = [
+  'IMEI_EDIT',
+  'EMI_EDIT',
+  'EDIT_SIGNATURE',
+  'EDIT_DOCUMENTS',
+  'EMM_QR_CODE',
+  'CHECK_STATUS',
+] as const;
+export type TCustomerEditAction = (typeof CUSTOMER_EDIT_ACTIONS)[number];
+
+const BASE_ACTIONS: TCustomerEditAction[] = ['IMEI_EDIT', 'EMI_EDIT', 'EDIT_SIGNATURE', 'EDIT_DOCUMENTS'];
+
+/**
+ * The edit menu of customer_details (spec §2): device policy controller plus anti-theft (app_type
+ * 9) keeps only IMEI edit and adds the QR option; Apple adds check status; every other type adds
+ * the QR option to the base actions (IMEI, EMI, signature, documents).
+ */
+export const customerEditActions = (customer: { appType: number; deviceType: number }): TCustomerEditAction[] => {
+  if (customer.appType === AppType.DEVICE_POLICY_CONTROLLER_ANTI_THEFT) return ['IMEI_EDIT', 'EMM_QR_CODE'];
+  if (customer.deviceType === DeviceType.APPLE || customer.appType === AppType.APPLE) return [...BASE_ACTIONS, 'CHECK_STATUS'];
+  return [...BASE_ACTIONS, 'EMM_QR_CODE'];
+};
+
+/**
+ * Status changes a retailer may make by hand (spec §4 lists the codes, not the transitions; these
+ * are ours): deactivate an installed customer and reactivate them. Inactive → install happens on
+ * enrolment, uninstall needs the UNINSTALL OTP, and EMIs completed/maturing follow the payments.
+ */
+const MANUAL_TRANSITIONS: Partial<Record<TCustomerStatus, TCustomerStatus[]>> = {
+  [CustomerStatus.INSTALL]: [CustomerStatus.DEACTIVATE],
+  [CustomerStatus.EMI_MATURING]: [CustomerStatus.DEACTIVATE],
+  [CustomerStatus.DEACTIVATE]: [CustomerStatus.INSTALL],
+};
+
+/** True when a retailer may move a customer from `from` to `to` by hand. */
+export const canChangeStatus = (from: number, to: number): boolean =>
+  (MANUAL_TRANSITIONS[from as TCustomerStatus] ?? []).includes(to as TCustomerStatus);
