@@ -7,12 +7,10 @@
  */
 import { performance } from 'node:perf_hooks';
 
-import { imeiCheckDigit } from '@kisht/domain/common/identifiers';
 import { paths } from '@kisht/domain/paths';
 import { buildApp } from '@kisht/server/app';
 import { loadConfig } from '@kisht/server/config';
 import { createPglite, openDatabase } from '@kisht/server/db/client';
-import { customers, devices, products, users } from '@kisht/server/db/schema';
 import {
   DEMO_ORG_ID,
   DEMO_RETAILER_MOBILE,
@@ -20,31 +18,10 @@ import {
   SECOND_RETAILER_MOBILE,
   seedDemo,
 } from '@kisht/server/db/seed/seed';
-import { and, eq } from 'drizzle-orm';
-import { v7 as uuidv7 } from 'uuid';
+import { seedManyCustomers } from './seed-customers';
 
 const CUSTOMERS = Number(process.env.CUSTOMERS ?? 100_000);
 const SAMPLES = Number(process.env.SAMPLES ?? 200);
-const BATCH = 2_000;
-const FIRST_NAMES = [
-  'Aarav',
-  'Vivaan',
-  'Aditya',
-  'Ananya',
-  'Diya',
-  'Ishaan',
-  'Kavya',
-  'Meera',
-  'Rohan',
-  'Saanvi',
-];
-const LAST_NAMES = ['Sharma', 'Patel', 'Iyer', 'Reddy', 'Nair', 'Gupta', 'Das', 'Khan', 'Singh', 'Joshi'];
-
-const imei = (n: number, slot: number) => {
-  const body = `35${slot}${String(n).padStart(11, '0')}`;
-  return `${body}${imeiCheckDigit(body)}`;
-};
-
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
@@ -53,46 +30,7 @@ const main = async () => {
   const pglite = await createPglite('memory://');
   const { db } = await openDatabase({ pglite });
   await seedDemo(db);
-  const [retailer] = await db
-    .select()
-    .from(users)
-    .where(and(eq(users.orgId, DEMO_ORG_ID), eq(users.mobile, DEMO_RETAILER_MOBILE)));
-  const [product] = await db.select().from(products).where(eq(products.orgId, DEMO_ORG_ID)).limit(1);
-  for (let offset = 0; offset < CUSTOMERS; offset += BATCH) {
-    const size = Math.min(BATCH, CUSTOMERS - offset);
-    const rows = Array.from({ length: size }, (_, k) => {
-      const n = offset + k;
-      return {
-        orgId: DEMO_ORG_ID,
-        retailerId: retailer!.id,
-        firstName: FIRST_NAMES[n % 10]!,
-        lastName: `${LAST_NAMES[Math.floor(n / 10) % 10]!}${n}`,
-        mobile: `+91${9_000_000_000 + n}`,
-        status: n % 7,
-        appType: 0,
-        deviceType: 0,
-        productId: product!.id,
-        pricePaise: 1_500_000,
-        downPaymentPaise: 300_000,
-        loanAmountPaise: 1_200_000,
-        annualRateBps: 1400,
-        tenureMonths: 6,
-        emiPaise: 208_000,
-        createdAt: new Date(Date.now() - n * 60_000),
-      };
-    });
-    const inserted = await db.insert(customers).values(rows).returning({ id: customers.id });
-    await db.insert(devices).values(
-      inserted.map((c, k) => ({
-        id: uuidv7(),
-        orgId: DEMO_ORG_ID,
-        customerId: c.id,
-        imei1: imei(offset + k, 1),
-        imei2: imei(offset + k, 2),
-        reportedLocked: (offset + k) % 3 === 0,
-      })),
-    );
-  }
+  await seedManyCustomers(db, CUSTOMERS);
   await pglite.exec('ANALYZE'); // as the server does at start and every few hours (PGlite has no autovacuum)
   const seeded = performance.now();
   console.log(`seeded ${CUSTOMERS} customers in ${((seeded - started) / 1000).toFixed(1)} s`);
