@@ -42,13 +42,23 @@ test('a retailer enrols a phone and locks and unlocks it', async ({ page }) => {
 
     // 2. Add a customer with the phone's IMEIs and a catalogue product.
     await page.getByTestId('nav-add-customer').click();
+    // The guided form: personal → address → device → product & financer → loan.
     await page.getByLabel('First name').fill('Anita');
     await page.getByLabel('Last name').fill('Kulkarni');
     await page.getByLabel('Mobile number').fill('9123456789');
+    await page.getByTestId('add-customer-next').click();
+    await page.getByLabel('House, street and area').fill('12, FC Road');
+    await page.getByRole('combobox', { name: 'State' }).click();
+    await page.getByRole('option', { name: 'Maharashtra', exact: true }).click();
+    await page.getByRole('combobox', { name: 'City' }).click();
+    await page.getByRole('option', { name: 'Pune', exact: true }).click();
+    await page.getByTestId('add-customer-next').click();
     await page.getByLabel('IMEI 1').fill(IMEI_1);
     await page.getByLabel('IMEI 2').fill(IMEI_2);
+    await page.getByTestId('add-customer-next').click();
     await page.getByRole('combobox', { name: 'Product' }).click();
     await page.getByRole('option', { name: /Redmi Note 14 5G/ }).click();
+    await page.getByTestId('add-customer-next').click();
     await page.getByLabel('Down payment (₹)').fill('2999');
     await page.getByRole('combobox', { name: 'Tenure' }).click();
     await page.getByRole('option', { name: '6 months', exact: true }).click();

@@ -12,10 +12,10 @@ export type TUpcomingRange = (typeof UPCOMING_RANGES)[number];
 /** Query parameter carrying the up_coming_emi tab. */
 export const UPCOMING_RANGE_PARAM = 'range';
 
+/** The customer list's filters, carried in its URL (it loads further pages as it scrolls). */
 export type TCustomerListFilters = {
   status?: TCustomerStatusWord | 'all' | undefined;
   search?: string | undefined;
-  page?: number | undefined;
 };
 
 const withQuery = (path: string, query: Record<string, string | number | undefined>): string => {
@@ -57,7 +57,6 @@ export const appPaths = {
       withQuery('/customer_list', {
         status: filters.status === 'all' ? undefined : filters.status,
         search: filters.search,
-        page: filters.page && filters.page > 1 ? filters.page : undefined,
       }),
   },
   addCustomer: plain('/add_customer'),

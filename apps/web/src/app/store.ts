@@ -2,6 +2,7 @@ import type { Middleware } from '@reduxjs/toolkit';
 import { configureStore, isRejectedWithValue } from '@reduxjs/toolkit';
 import { setupListeners } from '@reduxjs/toolkit/query';
 import { enqueueSnackbar } from 'notistack';
+import { customerListSlice } from '../features/customers/customer-list-slice';
 import { api } from '../lib/http/api';
 import type { TApiError } from '../lib/http/base-query';
 import { SESSION_GONE_STATUS } from '../lib/http/base-query';
@@ -25,10 +26,17 @@ const apiErrorToast: Middleware = () => (next) => (action) => {
   return next(action);
 };
 
-/** A store with the api cache and the ui slice (spec §3 client state). */
+/**
+ * A store with the api cache, the ui slice and where the customer list was left (spec §3 client
+ * state).
+ */
 export const createAppStore = () => {
   const store = configureStore({
-    reducer: { [api.reducerPath]: api.reducer, [uiSlice.reducerPath]: uiSlice.reducer },
+    reducer: {
+      [api.reducerPath]: api.reducer,
+      [uiSlice.reducerPath]: uiSlice.reducer,
+      [customerListSlice.reducerPath]: customerListSlice.reducer,
+    },
     middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(api.middleware, apiErrorToast),
   });
   // Lets queries that ask for it refetch on window focus and on reconnect.

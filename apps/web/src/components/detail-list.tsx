@@ -15,7 +15,7 @@ export const DetailList = ({ items }: { items: TDetailItem[] }) => (
         <Typography
           component="dd"
           variant="body2"
-          sx={{ m: 0, fontWeight: 500, textAlign: 'right', wordBreak: 'break-all' }}
+          sx={{ m: 0, fontWeight: 500, textAlign: 'right', overflowWrap: 'anywhere' }}
           data-testid={item.testId}
         >
           {item.value}

@@ -1,124 +1,277 @@
+import { DeviceType } from '@kisht/domain/common/enums';
 import { imeiCheckDigit } from '@kisht/domain/common/identifiers';
+import type { FieldError } from 'react-hook-form';
+import { get } from 'react-hook-form';
 import { describe, expect, it } from 'vitest';
-import type { TAddCustomerValues } from './add-customer-form';
+import type { TAddCustomerPath, TAddCustomerStep, TAddCustomerValues } from './add-customer-form';
 import {
-  INITIAL_ADD_CUSTOMER_VALUES,
+  ADD_CUSTOMER_STEPS,
+  addCustomerResolver,
+  createInitialValues,
+  firstFieldWithError,
+  latestDateOfBirth,
   previewSchedule,
+  STEP_FIELDS,
   serverFieldErrors,
+  stepOfField,
   suggestedLoanPaise,
-  validateAddCustomer,
+  summariseSchedule,
+  validationKeyFor,
 } from './add-customer-form';
 
 const imei = (body14: string) => `${body14}${imeiCheckDigit(body14)}`;
 
-const validValues = (overrides: Partial<TAddCustomerValues> = {}): TAddCustomerValues => ({
-  ...INITIAL_ADD_CUSTOMER_VALUES,
+/** Values that pass every step, as a person would have filled them in. */
+const completeValues = (overrides: Partial<TAddCustomerValues> = {}): TAddCustomerValues => ({
+  ...createInitialValues(),
   firstName: 'Asha',
   lastName: 'Patil',
   mobile: '9876543210',
+  address: { line1: '12 MG Road', countryCode: 'IN', stateCode: 'MH', city: 'Pune', pincode: '411001' },
   imei1: imei('35693803564380'),
   imei2: imei('35693803564381'),
-  productId: '3',
-  price: '12999',
-  downPayment: '2999',
-  loanAmount: '10000',
-  interestRate: '12',
-  tenureMonths: '6',
+  productId: 3,
+  financerId: 2,
+  pricePaise: 1_299_900,
+  downPaymentPaise: 299_900,
+  processingFeePaise: 49_900,
+  loanAmountPaise: 1_000_000,
+  annualRateBps: 1200,
+  tenureMonths: 6,
   ...overrides,
 });
 
-describe('validateAddCustomer', () => {
-  it('turns valid form text into the request in paise and basis points', () => {
-    const result = validateAddCustomer(validValues());
-    expect(result.isValid).toBe(true);
-    if (!result.isValid) return;
-    expect(result.request).toMatchObject({
-      mobile: '+919876543210',
-      productId: 3,
-      pricePaise: 1299900,
-      downPaymentPaise: 299900,
-      loanAmountPaise: 1000000,
-      annualRateBps: 1200,
-      tenureMonths: 6,
-    });
-    expect(result.request.email).toBeUndefined();
+/** What the domain schema says about each field of a step: its message key, or null when fine. */
+const stepMessages = async (values: TAddCustomerValues, step: TAddCustomerStep) => {
+  const { errors } = await addCustomerResolver(values, undefined, {
+    fields: {},
+    names: [...STEP_FIELDS[step]],
+    shouldUseNativeValidation: false,
+  });
+  const messages: Partial<Record<TAddCustomerPath, string | null>> = {};
+  for (const path of STEP_FIELDS[step]) {
+    const error: FieldError | undefined = get(errors, path);
+    messages[path] = error ? validationKeyFor(path, error, get(values, path)) : null;
+  }
+  return messages;
+};
+
+describe('the guided form: each step checked with the domain schema alone', () => {
+  it('lists the steps in order, each field on exactly one', () => {
+    expect(ADD_CUSTOMER_STEPS).toEqual(['personal', 'address', 'device', 'product', 'loan']);
+    const all = ADD_CUSTOMER_STEPS.flatMap((step) => STEP_FIELDS[step]);
+    expect(new Set(all).size).toBe(all.length);
+    expect(stepOfField('address.city')).toBe(1);
+    expect(stepOfField('serialNumber')).toBe(2);
   });
 
-  it("says 'This is a required field' for every empty required field", () => {
-    const result = validateAddCustomer({ ...INITIAL_ADD_CUSTOMER_VALUES, tenureMonths: '' });
-    expect(result.isValid).toBe(false);
-    for (const field of [
-      'firstName',
-      'lastName',
-      'mobile',
-      'imei1',
-      'imei2',
-      'productId',
-      'price',
-      'loanAmount',
-    ]) {
-      expect(result.errors[field as keyof TAddCustomerValues]).toEqual({ key: 'validation.required' });
+  it("says 'This is a required field' for each step's empty required fields, and nothing for optional ones", async () => {
+    const empty: TAddCustomerValues = {
+      ...createInitialValues(),
+      pricePaise: undefined,
+      downPaymentPaise: undefined,
+      processingFeePaise: undefined,
+      loanAmountPaise: undefined,
+      annualRateBps: undefined,
+      tenureMonths: undefined,
+    };
+    expect(await stepMessages(empty, 'personal')).toEqual({
+      firstName: 'validation.required',
+      lastName: 'validation.required',
+      email: null,
+      mobile: 'validation.required',
+      dateOfBirth: null,
+    });
+    expect(await stepMessages(empty, 'address')).toEqual({
+      'address.line1': 'validation.required',
+      'address.countryCode': null,
+      'address.stateCode': 'validation.required',
+      'address.city': 'validation.required',
+      'address.pincode': null,
+    });
+    expect(await stepMessages(empty, 'device')).toEqual({
+      deviceType: null,
+      appType: null,
+      imei1: 'validation.required',
+      imei2: 'validation.required',
+      serialNumber: null,
+    });
+    // The product starts as 0: nothing chosen yet.
+    expect(await stepMessages(empty, 'product')).toEqual({
+      productId: 'validation.required',
+      financerId: null,
+    });
+    expect(await stepMessages(empty, 'loan')).toEqual({
+      pricePaise: 'validation.required',
+      downPaymentPaise: 'validation.required',
+      processingFeePaise: null,
+      loanAmountPaise: 'validation.required',
+      annualRateBps: 'validation.required',
+      interestMethod: null,
+      tenureMonths: 'validation.required',
+      firstDueDate: null,
+    });
+  });
+
+  it('passes every step of a completed form', async () => {
+    for (const step of ADD_CUSTOMER_STEPS) {
+      const messages = await stepMessages(completeValues(), step);
+      expect(
+        Object.values(messages).every((message) => message === null),
+        step,
+      ).toBe(true);
     }
-    expect(result.errors.tenureMonths).toEqual({ key: 'validation.required' });
-    expect(result.errors.email).toBeUndefined();
-    expect(result.errors.firstDueDate).toBeUndefined();
   });
 
-  it('names what is wrong with a filled-in field', () => {
-    const result = validateAddCustomer(
-      validValues({ mobile: '1234567890', imei1: '356938035643800', email: 'nope', price: '1.005' }),
-    );
-    expect(result.errors).toMatchObject({
-      mobile: { key: 'validation.invalidMobile' },
-      imei1: { key: 'validation.invalidImei' },
-      email: { key: 'validation.invalidEmail' },
-      price: { key: 'validation.invalidAmount' },
-    });
+  it('requires a serial number for an Apple device, while the later steps are still untouched', async () => {
+    const filledToDevice: TAddCustomerValues = {
+      ...createInitialValues(),
+      firstName: 'Asha',
+      lastName: 'Patil',
+      mobile: '9876543210',
+      address: { line1: '12 MG Road', countryCode: 'IN', stateCode: 'MH', city: 'Pune' },
+      imei1: imei('35693803564380'),
+      imei2: imei('35693803564381'),
+    };
+    const apple = { ...filledToDevice, deviceType: DeviceType.APPLE };
+    expect((await stepMessages(apple, 'device')).serialNumber).toBe('validation.required');
+    expect(
+      (await stepMessages({ ...apple, serialNumber: 'F2LZK0XYHG7F' }, 'device')).serialNumber,
+    ).toBeNull();
+    expect((await stepMessages(filledToDevice, 'device')).serialNumber).toBeNull();
   });
 
-  it('reports cross-field rules alongside field errors', () => {
+  it("names what is wrong with a filled-in field, in the domain's terms", async () => {
     const same = imei('35693803564380');
-    const result = validateAddCustomer(
-      validValues({ firstName: '', imei1: same, imei2: same, price: '1000', downPayment: '2000' }),
-    );
-    expect(result.errors).toMatchObject({
-      firstName: { key: 'validation.required' },
-      imei2: { key: 'validation.sameImei' },
-      downPayment: { key: 'validation.downPaymentTooHigh' },
+    expect(
+      await stepMessages(
+        completeValues({ mobile: '1234567890', email: 'nope', dateOfBirth: '2999-01-01' }),
+        'personal',
+      ),
+    ).toMatchObject({
+      mobile: 'validation.invalidMobile',
+      email: 'validation.invalidEmail',
     });
+    expect((await stepMessages(completeValues({ dateOfBirth: '2999-01-01' }), 'personal')).dateOfBirth).toBe(
+      'validation.dateOfBirthInPast',
+    );
+    expect(await stepMessages(completeValues({ imei1: same, imei2: same }), 'device')).toMatchObject({
+      imei1: null,
+      imei2: 'validation.sameImei',
+    });
+    expect(
+      await stepMessages(
+        completeValues({
+          address: { line1: 'x', countryCode: 'IN', stateCode: 'MH', city: 'Pune', pincode: '41' },
+        }),
+        'address',
+      ),
+    ).toMatchObject({ 'address.pincode': 'validation.invalidPincode' });
+    expect(
+      await stepMessages(
+        completeValues({ pricePaise: Number.NaN, loanAmountPaise: 0, annualRateBps: 20_000 }),
+        'loan',
+      ),
+    ).toMatchObject({
+      pricePaise: 'validation.invalidAmount',
+      loanAmountPaise: 'validation.loanNotPositive',
+      annualRateBps: 'validation.invalidRate',
+    });
+    expect(
+      (await stepMessages(completeValues({ pricePaise: 100_000, downPaymentPaise: 200_000 }), 'loan'))
+        .downPaymentPaise,
+    ).toBe('validation.downPaymentTooHigh');
+  });
+
+  it('sends the parsed request: E.164 mobile, no empty email, the chosen method and fee', async () => {
+    const result = await addCustomerResolver(completeValues({ interestMethod: 'flat' }), undefined, {
+      fields: {},
+      shouldUseNativeValidation: false,
+    });
+    expect(result.errors).toEqual({});
+    expect(result.values).toMatchObject({
+      mobile: '+919876543210',
+      deviceType: 0,
+      appType: 0,
+      productId: 3,
+      financerId: 2,
+      pricePaise: 1_299_900,
+      processingFeePaise: 49_900,
+      interestMethod: 'flat',
+      address: { countryCode: 'IN', stateCode: 'MH', city: 'Pune', pincode: '411001' },
+    });
+    expect(result.values).not.toHaveProperty('email', '');
   });
 });
 
-describe('serverFieldErrors', () => {
-  it("puts the server's messages on the form's fields", () => {
+describe('errors on the form: from the server, and which step to show', () => {
+  it("puts the server's messages on the form's fields, grouped fields on their first", () => {
     expect(
       serverFieldErrors([
         { field: 'imei1', message: 'IMEI already in use' },
-        { field: 'loanAmountPaise', message: 'Too much' },
+        { field: 'address.city', message: 'Unknown city' },
+        { field: 'address', message: 'Bad address' },
         { field: 'unknown', message: 'ignored' },
       ]),
-    ).toEqual({ imei1: { text: 'IMEI already in use' }, loanAmount: { text: 'Too much' } });
+    ).toEqual([
+      { path: 'imei1', message: 'IMEI already in use' },
+      { path: 'address.city', message: 'Unknown city' },
+      { path: 'address.line1', message: 'Bad address' },
+    ]);
+  });
+
+  it('finds the first field with an error, in step order', () => {
+    expect(firstFieldWithError((path) => path === 'tenureMonths' || path === 'imei2')).toBe('imei2');
+    expect(firstFieldWithError(() => false)).toBeNull();
   });
 });
 
-describe('loan prefill and EMI preview', () => {
+describe('loan prefill and the EMI preview', () => {
   it('suggests price − down payment as the loan', () => {
-    expect(suggestedLoanPaise({ price: '12999', downPayment: '2999.50' })).toBe(999950);
-    expect(suggestedLoanPaise({ price: '12999', downPayment: '' })).toBe(1299900);
-    expect(suggestedLoanPaise({ price: '', downPayment: '0' })).toBeNull();
+    expect(suggestedLoanPaise(1_299_900, 299_950)).toBe(999_950);
+    expect(suggestedLoanPaise(1_299_900, undefined)).toBe(1_299_900);
+    expect(suggestedLoanPaise(100, 500)).toBe(0);
+    expect(suggestedLoanPaise(undefined, 0)).toBeUndefined();
+    expect(suggestedLoanPaise(Number.NaN, 0)).toBeUndefined();
   });
 
-  it('previews the schedule from the domain maths', () => {
-    const schedule = previewSchedule(
-      validValues({ loanAmount: '12000', interestRate: '0', tenureMonths: '12', firstDueDate: '2026-01-31' }),
-    );
-    expect(schedule).toHaveLength(12);
-    expect(schedule?.[0]).toMatchObject({ amountPaise: 100000, dueDate: '2026-01-31' });
-    expect(schedule?.[1]?.dueDate).toBe('2026-02-28');
+  it('previews reducing-balance and flat-rate schedules with the domain maths', () => {
+    const terms = {
+      loanAmountPaise: 1_200_000,
+      annualRateBps: 1200,
+      tenureMonths: 12,
+      firstDueDate: '2026-01-31',
+    } as const;
+    const reducing = summariseSchedule(previewSchedule({ ...terms, interestMethod: 'reducing' }) ?? []);
+    const flat = summariseSchedule(previewSchedule({ ...terms, interestMethod: 'flat' }) ?? []);
+    // ₹12,000 at 12 % for 12 months: EMI ₹1,066.19 on the reducing balance (interest rounded to
+    // the paisa each month, the last instalment absorbing the difference)…
+    expect(reducing).toEqual({
+      emiPaise: 106_619,
+      totalInterestPaise: 79_423,
+      totalPayablePaise: 1_279_423,
+      instalmentCount: 12,
+      firstDueDate: '2026-01-31',
+    });
+    // …and ₹1,120 flat: 12 % of ₹12,000 for the year, spread evenly.
+    expect(flat).toEqual({
+      emiPaise: 112_000,
+      totalInterestPaise: 144_000,
+      totalPayablePaise: 1_344_000,
+      instalmentCount: 12,
+      firstDueDate: '2026-01-31',
+    });
+    expect(previewSchedule({ ...terms, interestMethod: 'flat' })?.[1]?.dueDate).toBe('2026-02-28');
   });
 
-  it('has no preview while the loan terms are incomplete', () => {
-    expect(previewSchedule(validValues({ loanAmount: '' }))).toBeNull();
-    expect(previewSchedule(validValues({ loanAmount: '0' }))).toBeNull();
+  it('has no preview while the loan terms cannot make a schedule', () => {
+    const terms = { annualRateBps: 0, tenureMonths: 12, interestMethod: 'reducing' as const };
+    expect(previewSchedule({ ...terms, loanAmountPaise: undefined })).toBeNull();
+    expect(previewSchedule({ ...terms, loanAmountPaise: 0 })).toBeNull();
+    expect(previewSchedule({ ...terms, loanAmountPaise: Number.NaN })).toBeNull();
+  });
+
+  it('lets the date picker offer up to yesterday as a date of birth', () => {
+    expect(latestDateOfBirth(new Date('2026-03-01T10:00:00Z'))).toBe('2026-02-28');
   });
 });

@@ -26,6 +26,8 @@ export const TAG_TYPES = [
   'Dashboard',
   'Customer',
   'Product',
+  /** The organisation's financers (financer_list). */
+  'Financer',
   'Session',
   /** A customer's EMI schedule and payments (id: customer id), or a customer user's own loans ('MINE'). */
   'Emi',
@@ -39,6 +41,7 @@ const SESSION_SCOPED_TAGS = [
   'Dashboard',
   'Customer',
   'Product',
+  'Financer',
   'Session',
   'Emi',
   'UpcomingEmi',

@@ -10,19 +10,26 @@ import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import type { Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CustomerStatusChip } from '../../../components/customer-status-chip';
 import { formatDateTime, formatMobile } from '../../../lib/format';
 
-type TCustomerRowProps = { customer: TCustomerListItem; onOpen: (customer: TCustomerListItem) => void };
+type TCustomerRowProps = {
+  customer: TCustomerListItem;
+  onOpen: (customer: TCustomerListItem) => void;
+  /** Its position in a virtualised list (`data-index`, read by the virtualizer with `ref`). */
+  index?: number;
+  ref?: Ref<HTMLLIElement>;
+};
 
 /** One customer in the list: name, mobile, product, status, lock status and when they were added. */
-export const CustomerRow = ({ customer, onOpen }: TCustomerRowProps) => {
+export const CustomerRow = ({ customer, onOpen, index, ref }: TCustomerRowProps) => {
   const { t } = useTranslation();
   const name = `${customer.firstName} ${customer.lastName}`;
   const lockLabel = lockStatusLabel(customer.lockStatus);
   return (
-    <ListItem disablePadding divider data-testid={`customer-row-${customer.id}`}>
+    <ListItem ref={ref} data-index={index} disablePadding divider data-testid={`customer-row-${customer.id}`}>
       <ListItemButton onClick={() => onOpen(customer)} sx={{ alignItems: 'flex-start', py: 1.5 }}>
         <ListItemAvatar>
           <Avatar sx={{ bgcolor: 'primary.light' }}>{customer.firstName.charAt(0).toUpperCase()}</Avatar>

@@ -7,15 +7,17 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatRupees } from '../../../lib/format';
+import { summariseSchedule } from '../add-customer-form';
 
 type TEmiPreviewCardProps = { schedule: TInstalment[] | null };
 
-/** Live EMI preview of the add-customer form, from the domain's schedule maths. */
+/**
+ * Live EMI preview of the add-customer form, from the domain's schedule maths: the monthly EMI,
+ * how many instalments from which first due date, total interest and total payable.
+ */
 export const EmiPreviewCard = ({ schedule }: TEmiPreviewCardProps) => {
   const { t } = useTranslation();
-  const first = schedule?.[0];
-  const totalInterest = schedule?.reduce((sum, row) => sum + row.interestPaise, 0) ?? 0;
-  const totalPayable = schedule?.reduce((sum, row) => sum + row.amountPaise, 0) ?? 0;
+  const summary = schedule ? summariseSchedule(schedule) : null;
   return (
     <Card sx={{ bgcolor: 'action.hover', borderStyle: 'dashed' }} data-testid="emi-preview">
       <CardContent>
@@ -25,27 +27,37 @@ export const EmiPreviewCard = ({ schedule }: TEmiPreviewCardProps) => {
             {t('addCustomer.previewTitle')}
           </Typography>
         </Stack>
-        {schedule && first ? (
+        {summary ? (
           <>
             <Typography variant="h5" component="p" data-testid="emi-preview-amount">
-              {t('addCustomer.previewEmi', { amount: formatRupees(first.amountPaise) })}
+              {t('addCustomer.previewEmi', { amount: formatRupees(summary.emiPaise) })}
             </Typography>
-            <Typography variant="body2" color="textSecondary" sx={{ mb: 1.5 }}>
-              {t('addCustomer.previewDetails', { count: schedule.length, date: formatDate(first.dueDate) })}
+            <Typography
+              variant="body2"
+              color="textSecondary"
+              sx={{ mb: 1.5 }}
+              data-testid="emi-preview-details"
+            >
+              {t('addCustomer.previewDetails', {
+                count: summary.instalmentCount,
+                date: formatDate(summary.firstDueDate),
+              })}
             </Typography>
             <Divider sx={{ mb: 1.5 }} />
             <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
               <Typography variant="body2" color="textSecondary">
                 {t('addCustomer.previewInterest')}
               </Typography>
-              <Typography variant="body2">{formatRupees(totalInterest)}</Typography>
+              <Typography variant="body2" data-testid="emi-preview-interest">
+                {formatRupees(summary.totalInterestPaise)}
+              </Typography>
             </Stack>
             <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
               <Typography variant="body2" color="textSecondary">
                 {t('addCustomer.previewTotal')}
               </Typography>
-              <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                {formatRupees(totalPayable)}
+              <Typography variant="body2" sx={{ fontWeight: 600 }} data-testid="emi-preview-total">
+                {formatRupees(summary.totalPayablePaise)}
               </Typography>
             </Stack>
           </>

@@ -1,5 +1,5 @@
 import { CustomerStatus } from '@kisht/domain/common/enums';
-import type { TCustomerDetails } from '@kisht/domain/customers/customers.schema';
+import type { TAddress, TCustomerDetails } from '@kisht/domain/customers/customers.schema';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -14,12 +14,17 @@ import { DetailList } from '../../../components/detail-list';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
-import { bpsToPercent, formatDateTime, formatMobile, formatRupees } from '../../../lib/format';
+import { bpsToPercent, formatDate, formatDateTime, formatMobile, formatRupees } from '../../../lib/format';
 import { useGoBack } from '../../../lib/use-go-back';
 import { CustomerSummaryHeader } from '../components/customer-summary-header';
 import { DeviceControlCard } from '../components/device-control-card';
 import { EmiScheduleTable } from '../components/emi-schedule-table';
-import { customersApi, useGetCustomerDetailsQuery } from '../customers-api';
+import {
+  customersApi,
+  useGetCustomerDetailsQuery,
+  useListCountriesQuery,
+  useListStatesQuery,
+} from '../customers-api';
 
 /** Poll this often while a command is on its way to the phone, ms. */
 const PENDING_COMMAND_POLL_MS = 1000;
@@ -46,10 +51,36 @@ const Section = ({ title, children, action, testId }: TSectionProps) => (
   </Card>
 );
 
+/**
+ * An address on one line: street, city, state and PIN code, country. The state and country are
+ * named from the csc lists (their codes until those have loaded).
+ */
+const formatAddress = (
+  address: TAddress,
+  names: { countryName?: string | undefined; stateName?: string | undefined },
+): string =>
+  [
+    address.line1,
+    address.city,
+    [names.stateName ?? address.stateCode, address.pincode].filter(Boolean).join(' '),
+    names.countryName ?? address.countryCode,
+  ].join(', ');
+
+/** The customer's address, with the state and country named from the (long-cached) csc lists. */
+const AddressText = ({ address }: { address: TAddress }) => {
+  const countries = useListCountriesQuery();
+  const states = useListStatesQuery({ country: address.countryCode });
+  return formatAddress(address, {
+    countryName: countries.data?.find((country) => country.code === address.countryCode)?.name,
+    stateName: states.data?.find((state) => state.code === address.stateCode)?.name,
+  });
+};
+
 const CustomerDetailsView = ({ customer }: { customer: TCustomerDetails }) => {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { loan } = customer;
+  const notAvailable = t('common.notAvailable');
   const openEmiDetails = () => navigate(appPaths.emiDetails.href(customer.id));
   const hasUnpaidEmi = customer.emis.some((emi) => emi.paidPaise < emi.amountPaise);
   return (
@@ -64,15 +95,36 @@ const CustomerDetailsView = ({ customer }: { customer: TCustomerDetails }) => {
             : undefined
         }
       />
+      <Section title={t('customerDetails.customerSection')}>
+        <DetailList
+          items={[
+            { label: t('customerDetails.mobile'), value: formatMobile(customer.mobile) },
+            { label: t('customerDetails.email'), value: customer.email || notAvailable },
+            {
+              label: t('customerDetails.dateOfBirth'),
+              value: customer.dateOfBirth ? formatDate(customer.dateOfBirth) : notAvailable,
+              testId: 'customer-date-of-birth',
+            },
+            {
+              label: t('customerDetails.address'),
+              value: customer.address ? <AddressText address={customer.address} /> : notAvailable,
+              testId: 'customer-address',
+            },
+            { label: t('customerDetails.createdAt'), value: formatDateTime(customer.createdAt) },
+          ]}
+        />
+      </Section>
       <Section title={t('customerDetails.phoneSection')}>
         <DetailList
           items={[
             { label: t('customerDetails.product'), value: customer.productName },
             { label: t('customerDetails.imei1'), value: customer.imei1, testId: 'customer-imei1' },
             { label: t('customerDetails.imei2'), value: customer.imei2, testId: 'customer-imei2' },
-            { label: t('customerDetails.mobile'), value: formatMobile(customer.mobile) },
-            { label: t('customerDetails.email'), value: customer.email || t('common.notAvailable') },
-            { label: t('customerDetails.createdAt'), value: formatDateTime(customer.createdAt) },
+            {
+              label: t('customerDetails.serialNumber'),
+              value: customer.serialNumber || notAvailable,
+              testId: 'customer-serial-number',
+            },
           ]}
         />
       </Section>
@@ -81,10 +133,20 @@ const CustomerDetailsView = ({ customer }: { customer: TCustomerDetails }) => {
           items={[
             { label: t('customerDetails.price'), value: formatRupees(loan.pricePaise) },
             { label: t('customerDetails.downPayment'), value: formatRupees(loan.downPaymentPaise) },
+            {
+              label: t('customerDetails.processingFee'),
+              value: formatRupees(loan.processingFeePaise),
+              testId: 'customer-processing-fee',
+            },
             { label: t('customerDetails.loanAmount'), value: formatRupees(loan.loanAmountPaise) },
             {
               label: t('customerDetails.interestRate'),
               value: t('customerDetails.interestRateValue', { rate: bpsToPercent(loan.annualRateBps) }),
+            },
+            {
+              label: t('customerDetails.interestMethod'),
+              value: t(`interestMethod.${loan.interestMethod}`),
+              testId: 'customer-interest-method',
             },
             {
               label: t('customerDetails.emi'),
@@ -94,6 +156,11 @@ const CustomerDetailsView = ({ customer }: { customer: TCustomerDetails }) => {
             {
               label: t('customerDetails.tenure'),
               value: t('customerDetails.tenureValue', { count: loan.tenureMonths }),
+            },
+            {
+              label: t('customerDetails.financer'),
+              value: customer.financerName || notAvailable,
+              testId: 'customer-financer',
             },
           ]}
         />

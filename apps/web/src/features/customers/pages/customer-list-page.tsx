@@ -2,20 +2,18 @@ import type { TCustomerStatusWord } from '@kisht/domain/common/enums';
 import { CUSTOMER_STATUS_WORDS, STATUS_FILTER_ALL } from '@kisht/domain/common/enums';
 import type { TCustomerListItem } from '@kisht/domain/customers/customers.schema';
 import SearchIcon from '@mui/icons-material/Search';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import InputAdornment from '@mui/material/InputAdornment';
-import List from '@mui/material/List';
 import MenuItem from '@mui/material/MenuItem';
-import Pagination from '@mui/material/Pagination';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { enqueueSnackbar } from 'notistack';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSelector } from 'react-redux';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { TCustomerListFilters } from '../../../app/paths';
 import { appPaths } from '../../../app/paths';
@@ -24,12 +22,19 @@ import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { useOrgConfig } from '../../../lib/http/org-config-api';
-import { CustomerRow } from '../components/customer-row';
+import { VirtualCustomerList } from '../components/virtual-customer-list';
+import type { TCustomerListState } from '../customer-list-slice';
+import { customerListKey, restorableListState, selectCustomerList } from '../customer-list-slice';
 import type { TCustomerListArgs } from '../customers-api';
-import { CUSTOMER_PAGE_SIZE, useLazyGetCustomersCsvQuery, useListCustomersQuery } from '../customers-api';
+import { customersApi, useLazyGetCustomersCsvQuery, useListCustomersInfiniteQuery } from '../customers-api';
 import { openCustomerTarget } from '../open-customer';
 
 const SEARCH_DEBOUNCE_MS = 400;
+/**
+ * A list put back as it was left is refreshed (every loaded page) only when its data is older than
+ * this, s; a list shown afresh is always reloaded from its first page.
+ */
+export const RESTORED_LIST_FRESH_SECONDS = 30;
 
 const isStatusWord = (value: string | null): value is TCustomerStatusWord =>
   CUSTOMER_STATUS_WORDS.some((word) => word === value);
@@ -37,17 +42,87 @@ const isStatusWord = (value: string | null): value is TCustomerStatusWord =>
 /** The list filters live in the URL, so the dashboard can link to them and Back restores them. */
 const readFilters = (params: URLSearchParams): TCustomerListArgs => {
   const status = params.get('status');
-  const page = Number(params.get('page'));
   return {
     status: isStatusWord(status) ? status : STATUS_FILTER_ALL,
     search: params.get('search')?.trim() ?? '',
-    page: Number.isInteger(page) && page > 1 ? page : 1,
   };
 };
 
 /**
- * Spec §2 customer_list: search, status filter, paging; opening a row follows the spec §2 rule.
- * "Download CSV" exports the list as filtered (search and status) to `customers.csv`.
+ * Customers of all loaded pages, each once: a customer added between two pages shifts the
+ * server's offsets, which could otherwise repeat a row.
+ */
+const uniqueCustomers = (pages: { items: TCustomerListItem[] }[]): TCustomerListItem[] => {
+  const seen = new Set<number>();
+  return pages
+    .flatMap((page) => page.items)
+    .filter((customer) => {
+      if (seen.has(customer.id)) return false;
+      seen.add(customer.id);
+      return true;
+    });
+};
+
+type TCustomerResultsProps = {
+  filters: TCustomerListArgs;
+  restore: Pick<TCustomerListState, 'scrollPosition' | 'measuredRows'> | null;
+  onOpen: (customer: TCustomerListItem) => void;
+  onClearFilters: () => void;
+};
+
+/** One filtered list: loading, error, empty, or the virtualised rows that load more as they scroll. */
+const CustomerResults = ({ filters, restore, onOpen, onClearFilters }: TCustomerResultsProps) => {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const list = useListCustomersInfiniteQuery(filters, {
+    refetchOnMountOrArgChange: restore ? RESTORED_LIST_FRESH_SECONDS : true,
+    // A list shown afresh starts again from its first page, whatever was cached before.
+    refetchCachedPages: restore !== null,
+  });
+
+  if (list.isLoading) return <PageSkeleton />;
+  if (!list.data) return <LoadError message={list.error?.message} onRetry={list.refetch} />;
+  const customers = uniqueCustomers(list.data.pages);
+  if (customers.length === 0) {
+    const isFiltered = filters.search !== '' || filters.status !== STATUS_FILTER_ALL;
+    return (
+      <Card>
+        <CardContent sx={{ textAlign: 'center', py: 5 }}>
+          <Typography color="textSecondary" sx={{ mb: 2 }}>
+            {isFiltered ? t('customers.emptyFiltered') : t('customers.empty')}
+          </Typography>
+          {isFiltered ? (
+            <Button onClick={onClearFilters}>{t('customers.clearFilters')}</Button>
+          ) : (
+            <Button variant="contained" onClick={() => navigate(appPaths.addCustomer.href())}>
+              {t('nav.addCustomer')}
+            </Button>
+          )}
+        </CardContent>
+      </Card>
+    );
+  }
+  return (
+    <VirtualCustomerList
+      listKey={customerListKey(filters)}
+      customers={customers}
+      restore={restore}
+      hasNextPage={list.hasNextPage}
+      isFetching={list.isFetching}
+      isRefreshing={list.isFetching && !list.isFetchingNextPage}
+      hasNextPageFailed={list.isFetchNextPageError}
+      onLoadMore={list.fetchNextPage}
+      onOpen={onOpen}
+    />
+  );
+};
+
+/**
+ * Spec §2 customer_list: search and status filter, and every customer as one long list that loads
+ * the next page as its end scrolls into view and renders only the rows on screen. Leaving it and
+ * coming back finds the same pages at the same scroll position (spec §3: data, scrollPosition,
+ * total); a new search or status starts the list again from the top. Opening a row follows the
+ * spec §2 rule. "Download CSV" exports the list as filtered (search and status) to `customers.csv`.
  */
 export const CustomerListPage = () => {
   const { t } = useTranslation();
@@ -55,21 +130,28 @@ export const CustomerListPage = () => {
   const orgConfig = useOrgConfig();
   const [searchParams] = useSearchParams();
   const filters = readFilters(searchParams);
+  const listKey = customerListKey(filters);
   const [searchText, setSearchText] = useState(filters.search);
   const [fetchCustomersCsv] = useLazyGetCustomersCsvQuery();
-  const { data, isLoading, isFetching, isError, error, refetch } = useListCustomersQuery(filters, {
-    refetchOnMountOrArgChange: true,
-  });
+  const cachedList = customersApi.endpoints.listCustomers.useInfiniteQueryState(filters);
+  const rememberedList = useSelector(selectCustomerList);
+  // Decided once, as the screen opens: the list is put back as it was left only when it is the
+  // same list and its pages are still cached. Any later change of filter starts afresh, even
+  // back to this one.
+  const [restore] = useState(() => (cachedList.data ? restorableListState(rememberedList, listKey) : null));
+  const [restorableKey, setRestorableKey] = useState<string | null>(listKey);
+  if (restorableKey !== null && restorableKey !== listKey) setRestorableKey(null);
+  const total = cachedList.data?.pages.at(-1)?.total;
 
   const applyFilters = (next: TCustomerListFilters) =>
     navigate(appPaths.customerList.href({ ...filters, ...next }), { replace: true });
 
-  // Debounce typing into the URL; a new search starts again at page 1.
+  // Debounce typing into the URL; a new search starts the list again.
   useEffect(() => {
     const search = searchText.trim();
     if (search === filters.search) return;
     const timer = window.setTimeout(() => {
-      navigate(appPaths.customerList.href({ status: filters.status, search, page: 1 }), { replace: true });
+      navigate(appPaths.customerList.href({ status: filters.status, search }), { replace: true });
     }, SEARCH_DEBOUNCE_MS);
     return () => window.clearTimeout(timer);
   }, [searchText, filters.search, filters.status, navigate]);
@@ -88,66 +170,16 @@ export const CustomerListPage = () => {
     navigate(target.href);
   };
 
-  const isFiltered = filters.search !== '' || filters.status !== STATUS_FILTER_ALL;
-  const pageCount = data ? Math.max(1, Math.ceil(data.total / CUSTOMER_PAGE_SIZE)) : 1;
-
-  const renderBody = () => {
-    if (isLoading) return <PageSkeleton />;
-    if (isError || !data) return <LoadError message={error?.message} onRetry={refetch} />;
-    if (data.items.length === 0) {
-      return (
-        <Card>
-          <CardContent sx={{ textAlign: 'center', py: 5 }}>
-            <Typography color="textSecondary" sx={{ mb: 2 }}>
-              {isFiltered ? t('customers.emptyFiltered') : t('customers.empty')}
-            </Typography>
-            {isFiltered ? (
-              <Button
-                onClick={() => {
-                  setSearchText('');
-                  navigate(appPaths.customerList.href(), { replace: true });
-                }}
-              >
-                {t('customers.clearFilters')}
-              </Button>
-            ) : (
-              <Button variant="contained" onClick={() => navigate(appPaths.addCustomer.href())}>
-                {t('nav.addCustomer')}
-              </Button>
-            )}
-          </CardContent>
-        </Card>
-      );
-    }
-    return (
-      <>
-        <Card sx={{ opacity: isFetching ? 0.6 : 1, transition: 'opacity 150ms' }}>
-          <List disablePadding data-testid="customer-list">
-            {data.items.map((customer) => (
-              <CustomerRow key={customer.id} customer={customer} onOpen={handleOpen} />
-            ))}
-          </List>
-        </Card>
-        {pageCount > 1 ? (
-          <Box sx={{ display: 'flex', justifyContent: 'center', mt: 2 }}>
-            <Pagination
-              count={pageCount}
-              page={Math.min(filters.page, pageCount)}
-              onChange={(_event, page) => applyFilters({ page })}
-              color="primary"
-              shape="rounded"
-            />
-          </Box>
-        ) : null}
-      </>
-    );
+  const clearFilters = () => {
+    setSearchText('');
+    navigate(appPaths.customerList.href(), { replace: true });
   };
 
   return (
     <>
       <PageHeader
         title={t('customers.title')}
-        subtitle={data ? t('customers.count', { count: data.total }) : null}
+        subtitle={total === undefined ? null : t('customers.count', { count: total })}
         action={
           <DownloadCsvButton
             fileName="customers.csv"
@@ -179,9 +211,7 @@ export const CustomerListPage = () => {
           select
           label={t('customers.statusLabel')}
           value={filters.status}
-          onChange={(event) =>
-            applyFilters({ status: event.target.value as TCustomerListArgs['status'], page: 1 })
-          }
+          onChange={(event) => applyFilters({ status: event.target.value as TCustomerListArgs['status'] })}
           size="small"
           sx={{ minWidth: { sm: 220 } }}
           slotProps={{ htmlInput: { 'data-testid': 'customer-status-filter' } }}
@@ -194,7 +224,13 @@ export const CustomerListPage = () => {
           ))}
         </TextField>
       </Stack>
-      {renderBody()}
+      <CustomerResults
+        key={listKey}
+        filters={filters}
+        restore={restorableKey === listKey ? restore : null}
+        onOpen={handleOpen}
+        onClearFilters={clearFilters}
+      />
     </>
   );
 };

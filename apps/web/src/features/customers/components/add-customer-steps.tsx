@@ -1,0 +1,292 @@
+import { MOBILE_PREFIX } from '@kisht/domain/common/identifiers';
+import Grid from '@mui/material/Grid';
+import InputAdornment from '@mui/material/InputAdornment';
+import Stack from '@mui/material/Stack';
+import { useFormContext, useWatch } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { formatRupees } from '../../../lib/format';
+import { toLocalMobileDigits } from '../../../lib/mobile-input';
+import type { TAddCustomerValues } from '../add-customer-form';
+import {
+  APP_TYPE_OPTIONS,
+  DEVICE_TYPE_OPTIONS,
+  INTEREST_METHOD_OPTIONS,
+  latestDateOfBirth,
+  needsSerialNumber,
+  previewSchedule,
+  TENURE_OPTIONS,
+} from '../add-customer-form';
+import { useListFinancersQuery, useListProductsQuery } from '../customers-api';
+import { FormNumberField, FormSelectField, FormTextField } from './add-customer-fields';
+import { EmiPreviewCard } from './emi-preview-card';
+
+const IMEI_LENGTH = 15;
+const SERIAL_NUMBER_MAX_LENGTH = 40;
+const imeiDigits = (value: string) => value.replace(/\D/g, '').slice(0, IMEI_LENGTH);
+
+/** Step 1: who the customer is. */
+export const PersonalStep = () => {
+  const { t } = useTranslation();
+  return (
+    <Grid container spacing={2}>
+      <Grid size={{ xs: 12, sm: 6 }}>
+        <FormTextField
+          name="firstName"
+          label={t('addCustomer.firstName')}
+          required
+          slotProps={{ htmlInput: { autoComplete: 'given-name' } }}
+        />
+      </Grid>
+      <Grid size={{ xs: 12, sm: 6 }}>
+        <FormTextField
+          name="lastName"
+          label={t('addCustomer.lastName')}
+          required
+          slotProps={{ htmlInput: { autoComplete: 'family-name' } }}
+        />
+      </Grid>
+      <Grid size={{ xs: 12, sm: 6 }}>
+        <FormTextField
+          name="mobile"
+          label={t('addCustomer.mobile')}
+          type="tel"
+          required
+          clean={toLocalMobileDigits}
+          slotProps={{
+            input: { startAdornment: <InputAdornment position="start">{MOBILE_PREFIX}</InputAdornment> },
+            htmlInput: { inputMode: 'numeric', autoComplete: 'off' },
+          }}
+        />
+      </Grid>
+      <Grid size={{ xs: 12, sm: 6 }}>
+        <FormTextField
+          name="email"
+          label={t('addCustomer.email')}
+          type="email"
+          isEmptyUndefined
+          slotProps={{ htmlInput: { autoComplete: 'off' } }}
+        />
+      </Grid>
+      <Grid size={{ xs: 12, sm: 6 }}>
+        <FormTextField
+          name="dateOfBirth"
+          label={t('addCustomer.dateOfBirth')}
+          type="date"
+          isEmptyUndefined
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: latestDateOfBirth() } }}
+        />
+      </Grid>
+    </Grid>
+  );
+};
+
+/** Step 3: the phone: its family and protection, IMEIs, and for an Apple device its serial number. */
+export const DeviceStep = () => {
+  const { t } = useTranslation();
+  const { control, setValue, clearErrors } = useFormContext<TAddCustomerValues>();
+  const deviceType = useWatch({ control, name: 'deviceType' });
+
+  // A serial number belongs to an Apple phone only; another family drops it (and its error).
+  const handleDeviceTypeChosen = (value: string | number | undefined) => {
+    if (needsSerialNumber(value)) return;
+    setValue('serialNumber', undefined);
+    clearErrors('serialNumber');
+  };
+  return (
+    <Grid container spacing={2}>
+      <Grid size={{ xs: 12, sm: 6 }}>
+        <FormSelectField
+          name="deviceType"
+          label={t('addCustomer.deviceType')}
+          required
+          options={DEVICE_TYPE_OPTIONS.map((option) => ({ value: option.value, label: t(option.labelKey) }))}
+          onValueChange={handleDeviceTypeChosen}
+        />
+      </Grid>
+      <Grid size={{ xs: 12, sm: 6 }}>
+        <FormSelectField
+          name="appType"
+          label={t('addCustomer.appType')}
+          required
+          options={APP_TYPE_OPTIONS.map((option) => ({ value: option.value, label: t(option.labelKey) }))}
+        />
+      </Grid>
+      <Grid size={{ xs: 12, sm: 6 }}>
+        <FormTextField
+          name="imei1"
+          label={t('addCustomer.imei1')}
+          helperText={t('addCustomer.imeiHelper')}
+          required
+          clean={imeiDigits}
+          slotProps={{ htmlInput: { inputMode: 'numeric', autoComplete: 'off' } }}
+        />
+      </Grid>
+      <Grid size={{ xs: 12, sm: 6 }}>
+        <FormTextField
+          name="imei2"
+          label={t('addCustomer.imei2')}
+          required
+          clean={imeiDigits}
+          slotProps={{ htmlInput: { inputMode: 'numeric', autoComplete: 'off' } }}
+        />
+      </Grid>
+      {needsSerialNumber(deviceType) ? (
+        <Grid size={12}>
+          <FormTextField
+            name="serialNumber"
+            label={t('addCustomer.serialNumber')}
+            helperText={t('addCustomer.serialNumberHelper')}
+            required
+            isEmptyUndefined
+            slotProps={{ htmlInput: { autoComplete: 'off', maxLength: SERIAL_NUMBER_MAX_LENGTH } }}
+          />
+        </Grid>
+      ) : null}
+    </Grid>
+  );
+};
+
+/** Step 4: the phone model from the catalogue (its price prefills the loan) and the financer. */
+export const ProductStep = () => {
+  const { t } = useTranslation();
+  const { setValue, getFieldState } = useFormContext<TAddCustomerValues>();
+  const products = useListProductsQuery();
+  const financers = useListFinancersQuery();
+
+  const handleProductChosen = (productId: string | number | undefined) => {
+    const product = products.data?.find((item) => item.id === productId);
+    if (!product) return;
+    setValue('pricePaise', product.pricePaise, {
+      shouldValidate: Boolean(getFieldState('pricePaise').error),
+    });
+  };
+
+  const productHelper = products.isLoading
+    ? t('addCustomer.productsLoading')
+    : products.data?.length === 0
+      ? t('addCustomer.productsEmpty')
+      : undefined;
+  const financerHelper = financers.data?.length === 0 ? t('addCustomer.financersEmpty') : undefined;
+
+  return (
+    <Grid container spacing={2}>
+      <Grid size={12}>
+        <FormSelectField
+          name="productId"
+          label={t('addCustomer.product')}
+          required
+          disabled={!products.data?.length}
+          helperText={productHelper}
+          options={(products.data ?? []).map((product) => ({
+            value: product.id,
+            label: t('addCustomer.productOption', {
+              brand: product.brand,
+              name: product.name,
+              price: formatRupees(product.pricePaise),
+            }),
+          }))}
+          onValueChange={handleProductChosen}
+        />
+      </Grid>
+      <Grid size={12}>
+        <FormSelectField
+          name="financerId"
+          label={t('addCustomer.financer')}
+          disabled={!financers.data?.length}
+          helperText={financerHelper}
+          emptyLabel={t('addCustomer.financerNone')}
+          options={(financers.data ?? []).map((financer) => ({ value: financer.id, label: financer.name }))}
+        />
+      </Grid>
+    </Grid>
+  );
+};
+
+/**
+ * Step 5: the loan. Price comes from the product and the loan amount follows price − down
+ * payment until typed by hand; the live preview shows the schedule with the chosen method.
+ */
+export const LoanStep = () => {
+  const { t } = useTranslation();
+  const { control } = useFormContext<TAddCustomerValues>();
+  const [loanAmountPaise, annualRateBps, tenureMonths, interestMethod, firstDueDate] = useWatch({
+    control,
+    name: ['loanAmountPaise', 'annualRateBps', 'tenureMonths', 'interestMethod', 'firstDueDate'],
+  });
+  const schedule = previewSchedule({
+    loanAmountPaise,
+    annualRateBps,
+    tenureMonths,
+    interestMethod,
+    firstDueDate,
+  });
+  return (
+    <Stack spacing={2}>
+      <Grid container spacing={2}>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <FormNumberField name="pricePaise" format="rupees" label={t('addCustomer.price')} required />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <FormNumberField
+            name="downPaymentPaise"
+            format="rupees"
+            label={t('addCustomer.downPayment')}
+            required
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <FormNumberField name="processingFeePaise" format="rupees" label={t('addCustomer.processingFee')} />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <FormNumberField
+            name="loanAmountPaise"
+            format="rupees"
+            label={t('addCustomer.loanAmount')}
+            required
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <FormNumberField
+            name="annualRateBps"
+            format="percent"
+            label={t('addCustomer.interestRate')}
+            required
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <FormSelectField
+            name="interestMethod"
+            label={t('addCustomer.interestMethod')}
+            required
+            options={INTEREST_METHOD_OPTIONS.map((option) => ({
+              value: option.value,
+              label: t(option.labelKey),
+            }))}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <FormSelectField
+            name="tenureMonths"
+            label={t('addCustomer.tenure')}
+            required
+            options={TENURE_OPTIONS.map((months) => ({
+              value: months,
+              label: t('addCustomer.tenureOption', { count: months }),
+            }))}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <FormTextField
+            name="firstDueDate"
+            label={t('addCustomer.firstDueDate')}
+            helperText={t('addCustomer.firstDueDateHelper')}
+            type="date"
+            isEmptyUndefined
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+        </Grid>
+      </Grid>
+      <EmiPreviewCard schedule={schedule} />
+    </Stack>
+  );
+};
