@@ -11,7 +11,9 @@ export type TState = z.infer<typeof ZState>;
 export const ZCity = z.object({ name: z.string() });
 export type TCity = z.infer<typeof ZCity>;
 
-export const ZStatesQuery = z.object({ country: z.string().regex(/^[A-Z]{2}$/, 'Country is a 2-letter code') });
+export const ZStatesQuery = z.object({
+  country: z.string().regex(/^[A-Z]{2}$/, 'Country is a 2-letter code'),
+});
 export const ZCitiesQuery = ZStatesQuery.extend({ state: z.string().trim().min(1).max(10) });
 
 /** A financer of the organisation (financer_list). */

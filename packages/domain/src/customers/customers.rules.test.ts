@@ -3,12 +3,32 @@ import { canChangeStatus, customerEditActions } from './customers.rules';
 
 describe('customer edit menu (spec §2)', () => {
   it.each([
-    ['device policy controller', { appType: 0, deviceType: 0 }, ['IMEI_EDIT', 'EMI_EDIT', 'EDIT_SIGNATURE', 'EDIT_DOCUMENTS', 'EMM_QR_CODE']],
+    [
+      'device policy controller',
+      { appType: 0, deviceType: 0 },
+      ['IMEI_EDIT', 'EMI_EDIT', 'EDIT_SIGNATURE', 'EDIT_DOCUMENTS', 'EMM_QR_CODE'],
+    ],
     ['DPC plus anti-theft', { appType: 9, deviceType: 0 }, ['IMEI_EDIT', 'EMM_QR_CODE']],
-    ['Apple device', { appType: 2, deviceType: 3 }, ['IMEI_EDIT', 'EMI_EDIT', 'EDIT_SIGNATURE', 'EDIT_DOCUMENTS', 'CHECK_STATUS']],
-    ['Apple app type', { appType: 2, deviceType: 0 }, ['IMEI_EDIT', 'EMI_EDIT', 'EDIT_SIGNATURE', 'EDIT_DOCUMENTS', 'CHECK_STATUS']],
-    ['link-based', { appType: 1, deviceType: 2 }, ['IMEI_EDIT', 'EMI_EDIT', 'EDIT_SIGNATURE', 'EDIT_DOCUMENTS', 'EMM_QR_CODE']],
-    ['anti-hacking', { appType: 8, deviceType: 0 }, ['IMEI_EDIT', 'EMI_EDIT', 'EDIT_SIGNATURE', 'EDIT_DOCUMENTS', 'EMM_QR_CODE']],
+    [
+      'Apple device',
+      { appType: 2, deviceType: 3 },
+      ['IMEI_EDIT', 'EMI_EDIT', 'EDIT_SIGNATURE', 'EDIT_DOCUMENTS', 'CHECK_STATUS'],
+    ],
+    [
+      'Apple app type',
+      { appType: 2, deviceType: 0 },
+      ['IMEI_EDIT', 'EMI_EDIT', 'EDIT_SIGNATURE', 'EDIT_DOCUMENTS', 'CHECK_STATUS'],
+    ],
+    [
+      'link-based',
+      { appType: 1, deviceType: 2 },
+      ['IMEI_EDIT', 'EMI_EDIT', 'EDIT_SIGNATURE', 'EDIT_DOCUMENTS', 'EMM_QR_CODE'],
+    ],
+    [
+      'anti-hacking',
+      { appType: 8, deviceType: 0 },
+      ['IMEI_EDIT', 'EMI_EDIT', 'EDIT_SIGNATURE', 'EDIT_DOCUMENTS', 'EMM_QR_CODE'],
+    ],
   ])('%s', (_label, customer, expected) => {
     expect(customerEditActions(customer)).toEqual(expected);
   });

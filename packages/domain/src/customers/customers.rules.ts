@@ -18,9 +18,13 @@ const BASE_ACTIONS: TCustomerEditAction[] = ['IMEI_EDIT', 'EMI_EDIT', 'EDIT_SIGN
  * 9) keeps only IMEI edit and adds the QR option; Apple adds check status; every other type adds
  * the QR option to the base actions (IMEI, EMI, signature, documents).
  */
-export const customerEditActions = (customer: { appType: number; deviceType: number }): TCustomerEditAction[] => {
+export const customerEditActions = (customer: {
+  appType: number;
+  deviceType: number;
+}): TCustomerEditAction[] => {
   if (customer.appType === AppType.DEVICE_POLICY_CONTROLLER_ANTI_THEFT) return ['IMEI_EDIT', 'EMM_QR_CODE'];
-  if (customer.deviceType === DeviceType.APPLE || customer.appType === AppType.APPLE) return [...BASE_ACTIONS, 'CHECK_STATUS'];
+  if (customer.deviceType === DeviceType.APPLE || customer.appType === AppType.APPLE)
+    return [...BASE_ACTIONS, 'CHECK_STATUS'];
   return [...BASE_ACTIONS, 'EMM_QR_CODE'];
 };
 

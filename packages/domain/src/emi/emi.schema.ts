@@ -137,9 +137,16 @@ export type TMyLoan = z.infer<typeof ZMyLoan>;
 /** EMI_EDIT: new loan terms before any payment; the schedule is rebuilt. Money in paise. */
 export const ZEditEmiTermsRequest = z.object({
   customer_id: z.number().int().positive(),
-  loanAmountPaise: z.number().int('Amount must be whole paise').positive('Loan amount must be more than zero'),
+  loanAmountPaise: z
+    .number()
+    .int('Amount must be whole paise')
+    .positive('Loan amount must be more than zero'),
   annualRateBps: z.number().int().min(0).max(10_000),
-  tenureMonths: z.number().int().min(1, 'Tenure must be 1 to 120 months').max(120, 'Tenure must be 1 to 120 months'),
+  tenureMonths: z
+    .number()
+    .int()
+    .min(1, 'Tenure must be 1 to 120 months')
+    .max(120, 'Tenure must be 1 to 120 months'),
   interestMethod: z.enum(['reducing', 'flat']).default('reducing'),
   firstDueDate: ZIsoDate.optional(),
 });
