@@ -20,3 +20,15 @@ export const ZFailure = z.object({
   data: z.null(),
 });
 export type TFailure = z.infer<typeof ZFailure>;
+
+/** One page of a list: the items, how many there are in all, and the page asked for (1-based). */
+export const zPage = <T extends z.ZodType>(item: T) =>
+  z.object({
+    items: z.array(item),
+    total: z.number().int(),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+  });
+
+/** A calendar date, `YYYY-MM-DD`. */
+export const ZIsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Date must be YYYY-MM-DD');

@@ -6,11 +6,11 @@ import {
   DEVICE_TYPE_CODES,
   STATUS_FILTER_ALL,
 } from '../common/enums';
+import { ZIsoDate, zPage } from '../common/envelope';
 import { ZImei, ZMobile } from '../common/identifiers';
 import { ZDeviceSummary } from '../devices/devices.schema';
 
 const ZPaise = z.number().int('Amount must be whole paise').nonnegative('Amount cannot be negative');
-const ZIsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Date must be YYYY-MM-DD');
 
 /** Interest methods of a loan. */
 export const INTEREST_METHODS = ['reducing', 'flat'] as const;
@@ -118,12 +118,7 @@ export const ZCustomerListItem = z.object({
 });
 export type TCustomerListItem = z.infer<typeof ZCustomerListItem>;
 
-export const ZCustomerPage = z.object({
-  items: z.array(ZCustomerListItem),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-});
+export const ZCustomerPage = zPage(ZCustomerListItem);
 export type TCustomerPage = z.infer<typeof ZCustomerPage>;
 
 export const ZEmiRow = z.object({

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-
-const ZIsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Date must be YYYY-MM-DD');
+import { ZIsoDate, zPage } from '../common/envelope';
 
 /** Payment modes a retailer records (spec §2 multiple_emi_paid). */
 export const PAYMENT_MODES = ['cash', 'upi', 'card', 'bank_transfer', 'cheque'] as const;
@@ -91,12 +90,7 @@ export const ZUpcomingEmiItem = z.object({
 });
 export type TUpcomingEmiItem = z.infer<typeof ZUpcomingEmiItem>;
 
-export const ZUpcomingEmiPage = z.object({
-  items: z.array(ZUpcomingEmiItem),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-});
+export const ZUpcomingEmiPage = zPage(ZUpcomingEmiItem);
 export type TUpcomingEmiPage = z.infer<typeof ZUpcomingEmiPage>;
 
 /** upcoming_emi_counts: unpaid instalments due today, this week (next 7 days) and overdue. */
