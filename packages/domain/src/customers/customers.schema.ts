@@ -9,6 +9,7 @@ import {
 import { ZIsoDate, zPage } from '../common/envelope';
 import { ZImei, ZMobile } from '../common/identifiers';
 import { ZDeviceSummary } from '../devices/devices.schema';
+import { ZInstalmentRow } from '../emi/emi.schema';
 
 const ZPaise = z.number().int('Amount must be whole paise').nonnegative('Amount cannot be negative');
 
@@ -121,14 +122,15 @@ export type TCustomerListItem = z.infer<typeof ZCustomerListItem>;
 export const ZCustomerPage = zPage(ZCustomerListItem);
 export type TCustomerPage = z.infer<typeof ZCustomerPage>;
 
-export const ZEmiRow = z.object({
-  id: z.number().int(),
-  instalmentNo: z.number().int(),
-  dueDate: ZIsoDate,
-  amountPaise: z.number().int(),
-  principalPaise: z.number().int(),
-  interestPaise: z.number().int(),
-  paidPaise: z.number().int(),
+/** An instalment as customer_details lists it: the EMI details row without outstanding and status. */
+export const ZEmiRow = ZInstalmentRow.pick({
+  id: true,
+  instalmentNo: true,
+  dueDate: true,
+  amountPaise: true,
+  principalPaise: true,
+  interestPaise: true,
+  paidPaise: true,
 });
 export type TEmiRow = z.infer<typeof ZEmiRow>;
 
