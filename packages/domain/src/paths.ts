@@ -70,6 +70,12 @@ export const paths = {
     editTerms: '/api/emi/edit_terms',
     /** GET (customer user) → TMyLoan[]. */
     myLoans: '/api/emi/customer_emi_details',
+    /** POST TUpdateEmiStatusRequest → TEmiDetails (waive an instalment or its penalty). */
+    updateStatus: '/country/update_emi_status',
+    /** POST TSendEmiAlertRequest → TDeviceCommand (emi_alert to the customer's phone). */
+    sendAlert: '/country/send_emialert',
+    /** GET ?customer_id= → TCustomerEmiPin (issued on first ask); POST TRotateEmiPinRequest → a new one. */
+    emiPin: '/api/emi/customer_emi_pin',
   },
   customers: {
     /** GET ?page=&search=&status= → TCustomerPage. */
@@ -86,6 +92,18 @@ export const paths = {
     listCsv: '/api/customer/csv',
     /** GET ?customer_id= → TEnrolmentQr (issues a fresh one-time enrolment token). */
     qrCode: '/api/customer/get_customers_qrCode',
+    /** POST multipart customer_id, kind, file → TMedia (customer photo or invoice attachment). */
+    uploadImage: '/upload/update_customer_details',
+    /** GET ?customer_id= → TCustomerMedia; POST multipart customer_id, document_type, file → TMedia. */
+    documents: '/api/customer/customer_document',
+    /** POST TDeleteMediaRequest → TCustomerMedia. */
+    deleteDocument: '/api/customer/customer_document/delete',
+    /** POST multipart customer_id, kind (customer_signature | witness_signature), file (PNG) → TMedia. */
+    signature: '/api/customer/signature',
+    /** POST TUpdateImeiRequest → TCustomerDetails (IMEI_EDIT). */
+    updateImei: '/country/update_customer_detailsV3',
+    /** POST TSendPenaltyRequest → TEmiDetails (levy the organisation's penalty on an overdue instalment). */
+    sendPenalty: '/api/customer/send_penalty',
   },
   devices: {
     /** POST TDeviceCommandRequest → TDeviceCommand. */
@@ -94,6 +112,10 @@ export const paths = {
     unlock: '/api/device/unlock',
     /** POST TEnrolDeviceRequest → TEnrolDeviceResponse. Called by the device, not a user. */
     enrol: '/api/device/enrol',
+  },
+  media: {
+    /** GET ?image_name= → the stored file (scoped to the actor's customers). */
+    file: '/api/medias',
   },
   /** MQTT over WebSocket on the API port (design §1). */
   mqtt: '/mqtt',

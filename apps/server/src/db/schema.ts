@@ -1,7 +1,9 @@
+import type { TPenaltyRule } from '@kisht/domain/emi/emi.schema';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  customType,
   date,
   index,
   integer,
@@ -37,7 +39,7 @@ export const organizations = pgTable('organizations', {
   aiAgentId: text('ai_agent_id').notNull().default(''),
   /** Organisation settings: default interest rate (basis points), API base URL ('' = same origin). */
   settings: jsonb('settings')
-    .$type<{ defaultAnnualRateBps?: number; apiBaseUrl?: string }>()
+    .$type<{ defaultAnnualRateBps?: number; apiBaseUrl?: string; penalty?: TPenaltyRule }>()
     .notNull()
     .default({}),
   createdAt: createdAt(),
@@ -160,6 +162,9 @@ export const customers = pgTable(
     processingFeePaise: bigint('processing_fee_paise', { mode: 'number' }).notNull().default(0),
     financerId: integer('financer_id').references(() => financers.id),
     dateOfBirth: date('date_of_birth', { mode: 'string' }),
+    /** customer_emi_pin: 6-digit payment reference, unique in the organisation; null until issued. */
+    emiPin: text('emi_pin'),
+    emiPinUpdatedAt: timestamp('emi_pin_updated_at', { withTimezone: true }),
     address: jsonb('address').$type<{
       line1: string;
       countryCode: string;
@@ -173,6 +178,7 @@ export const customers = pgTable(
   (t) => [
     index('customers_org_retailer_created_idx').on(t.orgId, t.retailerId, t.createdAt),
     index('customers_org_status_idx').on(t.orgId, t.status),
+    uniqueIndex('customers_org_emi_pin_uq').on(t.orgId, t.emiPin),
   ],
 );
 
@@ -225,6 +231,10 @@ export const emis = pgTable(
     principalPaise: bigint('principal_paise', { mode: 'number' }).notNull(),
     interestPaise: bigint('interest_paise', { mode: 'number' }).notNull(),
     paidPaise: bigint('paid_paise', { mode: 'number' }).notNull().default(0),
+    /** Late-payment penalty levied (send_penalty); included in amount_paise. */
+    penaltyPaise: bigint('penalty_paise', { mode: 'number' }).notNull().default(0),
+    /** Amount waived (update_emi_status); included in paid_paise, never collected money. */
+    waivedPaise: bigint('waived_paise', { mode: 'number' }).notNull().default(0),
   },
   (t) => [
     uniqueIndex('emis_customer_no_uq').on(t.customerId, t.instalmentNo),
@@ -315,4 +325,35 @@ export const auditLog = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('audit_org_entity_idx').on(t.orgId, t.entity, t.entityId)],
+);
+
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
+
+/**
+ * Uploaded files of customers (design §6): photo, invoice attachment, documents and signatures.
+ * The bytes live in the database so every API process sees them; `path` is the per-organisation
+ * storage path of spec §3 (`{orgId}/{kind}/{uuid}.{ext}`), unique, and the name clients fetch by.
+ */
+export const media = pgTable(
+  'media',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    kind: text('kind').notNull(),
+    documentType: text('document_type'),
+    path: text('path').notNull(),
+    mimeType: text('mime_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    content: bytea('content').notNull(),
+    uploadedBy: integer('uploaded_by').references(() => users.id),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('media_path_uq').on(t.path),
+    index('media_customer_idx').on(t.customerId, t.kind, t.createdAt),
+  ],
 );

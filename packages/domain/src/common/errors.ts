@@ -52,6 +52,18 @@ export const AppErrorCode = {
   EMI_ALREADY_PAID: 'EMI_ALREADY_PAID',
   /** A payment amount is not positive or exceeds what the chosen instalments owe. HTTP 400. */
   INVALID_PAYMENT: 'INVALID_PAYMENT',
+  /** The upload is larger than MAX_UPLOAD_BYTES (5 MB). HTTP 413. */
+  MEDIA_TOO_LARGE: 'MEDIA_TOO_LARGE',
+  /** The upload's content is not an accepted type (sniffed from its bytes). HTTP 415. */
+  MEDIA_TYPE_NOT_ALLOWED: 'MEDIA_TYPE_NOT_ALLOWED',
+  /** The organisation's witness layout flag is off, so there is no witness signature. HTTP 409. */
+  WITNESS_NOT_ENABLED: 'WITNESS_NOT_ENABLED',
+  /** No penalty is due on this instalment under the organisation's rule. HTTP 409. */
+  PENALTY_NOT_DUE: 'PENALTY_NOT_DUE',
+  /** The instalment has nothing left to waive. HTTP 409. */
+  NOTHING_TO_WAIVE: 'NOTHING_TO_WAIVE',
+  /** Nothing is due on the loan, so there is nothing to remind the customer of. HTTP 409. */
+  NOTHING_DUE: 'NOTHING_DUE',
   /** An unexpected failure on our side. HTTP 500. */
   INTERNAL: 'INTERNAL',
 } as const;
@@ -84,6 +96,12 @@ export const APP_ERROR_HTTP_STATUS: Record<TAppErrorCode, number> = {
   INVALID_PAYMENT: 400,
   STATUS_CHANGE_NOT_ALLOWED: 409,
   EMI_ALREADY_PAID: 409,
+  MEDIA_TOO_LARGE: 413,
+  MEDIA_TYPE_NOT_ALLOWED: 415,
+  WITNESS_NOT_ENABLED: 409,
+  PENALTY_NOT_DUE: 409,
+  NOTHING_TO_WAIVE: 409,
+  NOTHING_DUE: 409,
   INTERNAL: 500,
 };
 

@@ -144,6 +144,8 @@ export const ZCustomerDetails = ZCustomerListItem.extend({
   address: ZAddress.nullable(),
   serialNumber: z.string().nullable(),
   financerName: z.string().nullable(),
+  /** image_name of the newest customer photo (customer_profile), or null. */
+  photoImageName: z.string().nullable(),
   loan: z.object({
     interestMethod: z.enum(INTEREST_METHODS),
     processingFeePaise: z.number().int(),
@@ -185,3 +187,17 @@ export const ZStatusChange = z.object({
   actorName: z.string().nullable(),
 });
 export type TStatusChange = z.infer<typeof ZStatusChange>;
+
+/**
+ * IMEI_EDIT: correct the phone's IMEIs (and serial number for Apple). Both IMEIs are Luhn-checked
+ * and must differ; they must not belong to another device of the organisation.
+ */
+export const ZUpdateImeiRequest = z
+  .object({
+    customer_id: z.number().int().positive(),
+    imei1: ZImei,
+    imei2: ZImei,
+    serialNumber: z.string().trim().max(40).optional(),
+  })
+  .refine((v) => v.imei1 !== v.imei2, { path: ['imei2'], message: 'IMEI 2 must differ from IMEI 1' });
+export type TUpdateImeiRequest = z.input<typeof ZUpdateImeiRequest>;

@@ -189,3 +189,25 @@ export const allocatePayment = (
   }
   return allocations;
 };
+
+/** Whole days from `from` to `to` (`YYYY-MM-DD` each); negative when `to` is earlier. */
+const daysBetween = (from: string, to: string): number =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+
+/**
+ * The penalty send_penalty may levy on an instalment today under the organisation's rule, paise:
+ * 0 when penalties are off, the instalment is paid, not more than `graceDays` days overdue, or
+ * already carries a penalty (one per instalment). 'flat' gives flatPaise; 'percent' gives
+ * percentBps of the instalment's own amount (without penalty), rounded to the paisa.
+ */
+export const penaltyDuePaise = (
+  instalment: { dueDate: string; amountPaise: number; paidPaise: number; penaltyPaise: number },
+  rule: { kind: 'none' | 'flat' | 'percent'; flatPaise: number; percentBps: number; graceDays: number },
+  today: string,
+): number => {
+  if (rule.kind === 'none' || instalment.penaltyPaise > 0) return 0;
+  if (outstandingPaise(instalment) === 0) return 0;
+  if (daysBetween(instalment.dueDate, today) <= rule.graceDays) return 0;
+  if (rule.kind === 'flat') return rule.flatPaise;
+  return Math.round((instalment.amountPaise * rule.percentBps) / 10_000);
+};

@@ -19,6 +19,12 @@ export const ZInstalmentRow = z.object({
   paidPaise: z.number().int(),
   outstandingPaise: z.number().int(),
   status: ZInstalmentStatus,
+  /** Late-payment penalty levied on this instalment (send_penalty), paise; part of amountPaise. */
+  penaltyPaise: z.number().int(),
+  /** Amount waived by the retailer (update_emi_status), paise; part of paidPaise, never collected. */
+  waivedPaise: z.number().int(),
+  /** The penalty send_penalty would levy today under the organisation's rule, paise; 0 when none is due. */
+  penaltyDuePaise: z.number().int(),
 });
 export type TInstalmentRow = z.infer<typeof ZInstalmentRow>;
 
@@ -124,6 +130,8 @@ export const ZMyLoan = z.object({
     upiId: z.string().nullable(),
     /** A `upi://pay` link for the next amount due (NPCI UPI linking spec), or null. */
     upiLink: z.string().nullable(),
+    /** The loan's EMI PIN to quote when paying (customer_emi_pin), or null before one is issued. */
+    emiPin: z.string().nullable(),
   }),
 });
 export type TMyLoan = z.infer<typeof ZMyLoan>;
@@ -145,3 +153,60 @@ export const ZEditEmiTermsRequest = z.object({
   firstDueDate: ZIsoDate.optional(),
 });
 export type TEditEmiTermsRequest = z.input<typeof ZEditEmiTermsRequest>;
+
+/**
+ * The organisation's late-payment penalty rule (send_penalty; the spec names penalties but not their
+ * amounts): once an instalment is more than `graceDays` days overdue, one penalty of `flatPaise`
+ * ('flat') or `percentBps` of the instalment ('percent') may be levied on it. `kind: 'none'` turns
+ * penalties off.
+ */
+export const ZPenaltyRule = z.object({
+  kind: z.enum(['none', 'flat', 'percent']),
+  flatPaise: z.number().int().nonnegative(),
+  percentBps: z.number().int().min(0).max(10_000),
+  graceDays: z.number().int().min(0).max(365),
+});
+export type TPenaltyRule = z.infer<typeof ZPenaltyRule>;
+
+/** send_penalty: levy the organisation's penalty on one overdue instalment. */
+export const ZSendPenaltyRequest = z.object({
+  customer_id: z.number().int().positive(),
+  emi_id: z.number().int().positive(),
+});
+export type TSendPenaltyRequest = z.input<typeof ZSendPenaltyRequest>;
+
+/**
+ * update_emi_status: the retailer waives what is still owed on an instalment ('waived'), or only
+ * its unpaid penalty ('penalty_waived'). A reason is kept in the audit trail.
+ */
+export const ZUpdateEmiStatusRequest = z.object({
+  customer_id: z.number().int().positive(),
+  emi_id: z.number().int().positive(),
+  status: z.enum(['waived', 'penalty_waived']),
+  reason: z.string().trim().min(3, 'Say why, in a few words').max(200),
+});
+export type TUpdateEmiStatusRequest = z.input<typeof ZUpdateEmiStatusRequest>;
+
+/** send_emialert: show the EMI reminder on the customer's phone (device command emi_alert). */
+export const ZSendEmiAlertRequest = z.object({
+  customer_id: z.number().int().positive(),
+  /** Extra words for the reminder; the amount and due date are added by the server. */
+  message: z.string().trim().max(160).optional(),
+});
+export type TSendEmiAlertRequest = z.input<typeof ZSendEmiAlertRequest>;
+
+/**
+ * customer_emi_pin: a 6-digit EMI PIN that identifies a loan when the customer pays: it goes in the
+ * UPI payment note, and the customer list search finds the customer by it.
+ */
+export const ZCustomerEmiPin = z.object({
+  customerId: z.number().int(),
+  emiPin: z.string().regex(/^\d{6}$/),
+  /** ISO 8601 UTC. */
+  updatedAt: z.string(),
+});
+export type TCustomerEmiPin = z.infer<typeof ZCustomerEmiPin>;
+
+/** POST customer_emi_pin: issue a new EMI PIN (the old one stops matching). */
+export const ZRotateEmiPinRequest = z.object({ customer_id: z.number().int().positive() });
+export type TRotateEmiPinRequest = z.input<typeof ZRotateEmiPinRequest>;
