@@ -108,13 +108,21 @@ export class EnrolmentError extends Error {
 
 const ZEnrolEnvelope = zEnvelope(ZEnrolDeviceResponse);
 
-/** Applies a command to the simulated device; returns the new lock state, or why it cannot. */
-const applyCommand = (command: TCommandMessage): { isLocked: boolean } | { error: string } => {
+/**
+ * Applies a command to the simulated device in lock state `isLocked`; returns the new lock state, or
+ * why it cannot. emi_alert shows the reminder (the simulator has no screen) and changes nothing.
+ */
+const applyCommand = (
+  command: TCommandMessage,
+  isLocked: boolean,
+): { isLocked: boolean } | { error: string } => {
   switch (command.name) {
     case 'lock':
       return { isLocked: true };
     case 'unlock':
       return { isLocked: false };
+    case 'emi_alert':
+      return { isLocked };
     default:
       return { error: 'unsupported command' };
   }
@@ -462,7 +470,7 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
     }
 
     this.#publishAck(command.id, 'received');
-    const outcome = applyCommand(command);
+    const outcome = applyCommand(command, this.#state.isLocked);
     if ('error' in outcome) {
       // Not remembered as applied: a redelivery fails the same way and changes nothing.
       this.#fail(command, outcome.error);

@@ -24,6 +24,7 @@ import { customersRoutes } from './modules/customers/customers.routes';
 import { deviceCommandRoutes, enrolmentRoutes } from './modules/devices/devices.routes';
 import { isValidDeviceSecret, setDevicePresence } from './modules/devices/devices.service';
 import { emiRoutes } from './modules/emi/emi.routes';
+import { mediaRoutes } from './modules/media/media.routes';
 import { orgsRoutes } from './modules/orgs/orgs.routes';
 import { registerClientContract } from './plugins/client-contract';
 import { registerErrorHandling } from './plugins/errors';
@@ -146,6 +147,7 @@ export const buildApp = async (config: TConfig, options: BuildAppOptions = {}): 
   await app.register(customersRoutes, ctx);
   await app.register(deviceCommandRoutes, ctx);
   await app.register(emiRoutes, ctx);
+  await app.register(mediaRoutes, ctx);
 
   const stopJobs =
     config.JOBS_INTERVAL_MINUTES > 0

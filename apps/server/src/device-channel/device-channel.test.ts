@@ -134,6 +134,19 @@ describe('device channel with the reference agent', () => {
     await waitUntil(async () => (await commandStates(customerId))[0]?.state === 'done');
   });
 
+  it('shows an EMI reminder (send_emialert): the agent applies emi_alert and acks done, lock unchanged', async () => {
+    const { agent, customerId } = await enrolAgent();
+    const sent = await apiPost(t, retailer, paths.emi.sendAlert, {
+      customer_id: customerId,
+      message: 'Due soon',
+    });
+    expect(sent.status).toBe(200);
+    await waitUntil(async () =>
+      (await commandStates(customerId)).some((c) => c.name === 'emi_alert' && c.state === 'done'),
+    );
+    expect(agent.isLocked).toBe(false);
+  });
+
   it('refuses a device that presents a wrong secret', async () => {
     const { agent, statePath } = await enrolAgent();
     await agent.stop();

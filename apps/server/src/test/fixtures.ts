@@ -38,3 +38,41 @@ export const apiPost = async (t: TestApp, token: string, url: string, payload: R
   const response = await t.app.inject({ method: 'POST', url, headers: bearer(token), payload });
   return { status: response.statusCode, body: response.json() };
 };
+
+/** POST multipart/form-data (text fields, then `file` when given) with a bearer token. */
+export const apiUpload = async (
+  t: TestApp,
+  token: string,
+  url: string,
+  fields: Record<string, string | number>,
+  file?: { bytes: Uint8Array; name?: string; type?: string },
+) => {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, String(value));
+  if (file) {
+    form.append(
+      'file',
+      new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.type ?? 'application/octet-stream' }),
+      file.name ?? 'upload.bin',
+    );
+  }
+  const response = await t.app.inject({ method: 'POST', url, headers: bearer(token), payload: form });
+  return { status: response.statusCode, body: response.json() };
+};
+
+/** A valid 1×1 PNG (a signature's shape, as canvas.toBlob makes it). */
+export const PNG_1X1 = Uint8Array.from(
+  Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+    'base64',
+  ),
+);
+
+/** The start of a JPEG file (SOI + JFIF APP0): enough for content sniffing. */
+export const JPEG_BYTES = Uint8Array.from([
+  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01,
+  0x00, 0x00, 0xff, 0xd9,
+]);
+
+/** A minimal PDF header and trailer: enough for content sniffing. */
+export const PDF_BYTES = new TextEncoder().encode('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');

@@ -96,6 +96,8 @@ export const COMMAND_NAMES = [
   'lost_mode_off',
   'set_wallpaper',
   'remove_wallpaper',
+  // Control feature emi_alert (spec §6): show the EMI reminder; args amountPaise, dueDate, message.
+  'emi_alert',
 ] as const;
 export type TCommandName = (typeof COMMAND_NAMES)[number];
 

@@ -6,6 +6,7 @@ import {
   buildEmiSchedule,
   emiAmountExact,
   instalmentStatus,
+  penaltyDuePaise,
 } from './emi.rules';
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
@@ -181,5 +182,23 @@ describe('allocatePayment', () => {
     } catch (error) {
       expect((error as AppError).fields?.[0]?.field).toBe('amountPaise');
     }
+  });
+});
+
+describe('penaltyDuePaise (send_penalty rule)', () => {
+  const flat = { kind: 'flat' as const, flatPaise: 20_000, percentBps: 0, graceDays: 3 };
+  const percent = { kind: 'percent' as const, flatPaise: 0, percentBps: 200, graceDays: 0 };
+  const due = { dueDate: '2026-11-01', amountPaise: 881_486, paidPaise: 0, penaltyPaise: 0 };
+  it.each([
+    ['within the grace days', flat, due, '2026-11-04', 0],
+    ['the day after the grace days', flat, due, '2026-11-05', 20_000],
+    ['on the due date', percent, due, '2026-11-01', 0],
+    ['2% of ₹8,814.86, rounded to the paisa', percent, due, '2026-11-02', 17_630],
+    ['a paid instalment', flat, { ...due, paidPaise: 881_486 }, '2026-12-01', 0],
+    ['a partly paid instalment', flat, { ...due, paidPaise: 1 }, '2026-12-01', 20_000],
+    ['one already penalised', flat, { ...due, amountPaise: 901_486, penaltyPaise: 20_000 }, '2026-12-01', 0],
+    ['penalties off', { ...flat, kind: 'none' as const }, due, '2026-12-01', 0],
+  ])('%s', (_label, rule, instalment, today, expected) => {
+    expect(penaltyDuePaise(instalment, rule, today)).toBe(expected);
   });
 });

@@ -101,7 +101,11 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
       id: DEMO_ORG_ID,
       name: 'Kisht Demo',
       companyName: 'Kisht Demo Finance Pvt. Ltd.',
-      settings: { defaultAnnualRateBps: 1400 },
+      // Late fee: ₹200 once an instalment is more than 3 days overdue.
+      settings: {
+        defaultAnnualRateBps: 1400,
+        penalty: { kind: 'flat', flatPaise: 20_000, percentBps: 0, graceDays: 3 },
+      },
     });
     const retailer = await createUser(tx, {
       orgId: DEMO_ORG_ID,
@@ -142,6 +146,9 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
       theme: { primaryColor: '#6a1b9a', secondaryColor: '#00897b', logoUrl: null },
       mainLayout: 'compact',
       pages: { dashboard: 'list', inactiveCustomer: 'warn' },
+      // This organisation takes a witness signature, and charges 2% of an instalment as late fee.
+      features: { witnessLayout: true, paymentGateway: false },
+      settings: { penalty: { kind: 'percent', flatPaise: 0, percentBps: 200, graceDays: 0 } },
     });
     // Spec §2: organisations 35 and 36 (and 46 above) warn 'Customer is Inactive' instead of navigating.
     for (const id of WARN_ON_INACTIVE_ORG_IDS) {

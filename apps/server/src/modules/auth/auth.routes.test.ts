@@ -167,7 +167,8 @@ describe('organisation app config', () => {
       url: '/api/organizations/get_org_app_config?org_id=46',
     });
     expect(good.json().data).toMatchObject({ orgId: 46, orgName: 'Shree Finance', mainLayout: 'compact' });
-    expect(good.json().data.features).toEqual({ witnessLayout: false, paymentGateway: false });
+    // Flags are off by default (spec §1); organisation 46 turns the witness layout on.
+    expect(good.json().data.features).toEqual({ witnessLayout: true, paymentGateway: false });
     const missing = await t.app.inject({
       method: 'GET',
       url: '/api/organizations/get_org_app_config?org_id=999',

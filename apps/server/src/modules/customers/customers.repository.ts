@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { auditLog, customers, devices, emis, products, users } from '../../db/schema';
+import { auditLog, customers, devices, emis, media, products, users } from '../../db/schema';
 
 /** Actor scope for customer queries: the organisation and the retailers whose customers are visible. */
 export type CustomerScope = { orgId: number; retailerIds: number[] };
@@ -34,7 +34,8 @@ const MAX_IMEI_MATCHES = 5_000;
 /**
  * The list filter on customers alone (no joins), so the count and the page of ids can use the
  * customers indexes: status, and a "contains" search (trigram indexes) on names, or — for a search
- * of 3+ digits — on the mobile and on either IMEI (matched on devices first, then by id).
+ * of 3+ digits — on the mobile and on either IMEI (matched on devices first, then by id), and for
+ * exactly 6 digits on the EMI PIN too.
  */
 const listWhere = async (
   db: DbOrTx,
@@ -59,7 +60,10 @@ const listWhere = async (
         )
         .limit(MAX_IMEI_MATCHES);
       const byImei = imeiMatches.map((r) => r.id);
-      const mobile = ilike(customers.mobile, pattern);
+      // A 6-digit search may be a loan's EMI PIN (customer_emi_pin).
+      const mobile = /^\d{6}$/.test(digits)
+        ? or(ilike(customers.mobile, pattern), eq(customers.emiPin, digits))!
+        : ilike(customers.mobile, pattern);
       conditions.push(byImei.length > 0 ? or(mobile, inArray(customers.id, byImei))! : mobile);
     } else {
       const pattern = `%${search.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
@@ -198,4 +202,36 @@ export const updateMaturingLoans = async (db: DbOrTx, today: string) => {
           <= (${today}::date + coalesce((o.settings->>'maturingWindowDays')::int, ${DEFAULT_MATURING_WINDOW_DAYS}))
     returning c.id as "customerId", c.org_id as "orgId"`);
   return (result as unknown as { rows: { customerId: number; orgId: number }[] }).rows;
+};
+
+/** Devices of the organisation other than `exceptDeviceId` holding any of the IMEIs. */
+export const findOtherDevicesByImeis = (db: DbOrTx, orgId: number, imeis: string[], exceptDeviceId: string) =>
+  db
+    .select({ imei1: devices.imei1, imei2: devices.imei2 })
+    .from(devices)
+    .where(
+      and(
+        eq(devices.orgId, orgId),
+        ne(devices.id, exceptDeviceId),
+        or(inArray(devices.imei1, imeis), inArray(devices.imei2, imeis)),
+      ),
+    );
+
+export const updateDeviceIdentity = async (
+  db: DbOrTx,
+  deviceId: string,
+  values: { imei1: string; imei2: string; serialNumber: string | null },
+) => {
+  await db.update(devices).set(values).where(eq(devices.id, deviceId));
+};
+
+/** image_name of the customer's newest live photo (media kind customer_profile), or null. */
+export const findPhotoPath = async (db: DbOrTx, customerId: number): Promise<string | null> => {
+  const rows = await db
+    .select({ path: media.path })
+    .from(media)
+    .where(and(eq(media.customerId, customerId), eq(media.kind, 'customer_profile'), isNull(media.deletedAt)))
+    .orderBy(desc(media.createdAt), desc(media.id))
+    .limit(1);
+  return rows[0]?.path ?? null;
 };

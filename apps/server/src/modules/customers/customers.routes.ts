@@ -7,6 +7,7 @@ import {
   ZCustomerPage,
   ZEnrolmentQr,
   ZStatusChange,
+  ZUpdateImeiRequest,
   ZUpdateStatusRequest,
 } from '@kisht/domain/customers/customers.schema';
 import { paths } from '@kisht/domain/paths';
@@ -27,6 +28,7 @@ import {
   getDashboard,
   getStatusHistory,
   listCustomers,
+  updateCustomerImeis,
 } from './customers.service';
 
 export const customersRoutes = async (app: FastifyInstance, ctx: AppContext) => {
@@ -115,6 +117,22 @@ export const customersRoutes = async (app: FastifyInstance, ctx: AppContext) => 
       const { customer_id: customerId, status, reason } = request.body;
       await changeCustomerStatus(ctx.db, { actor: request.actor, customerId, status, reason });
       return ok(await getCustomerDetails(ctx.db, request.actor, customerId), 'Status changed');
+    },
+  );
+
+  r.post(
+    paths.customers.updateImei,
+    {
+      schema: {
+        tags: ['customers'],
+        summary: "Correct the phone's IMEIs and serial number (IMEI_EDIT)",
+        body: ZUpdateImeiRequest,
+        response: { 200: zEnvelope(ZCustomerDetails) },
+      },
+    },
+    async (request) => {
+      await updateCustomerImeis(ctx.db, { actor: request.actor, request: request.body });
+      return ok(await getCustomerDetails(ctx.db, request.actor, request.body.customer_id), 'IMEI updated');
     },
   );
 

@@ -13,6 +13,7 @@ import type {
   TStatusChange,
   ZCreateCustomerRequest,
   ZCustomerListQuery,
+  ZUpdateImeiRequest,
 } from '@kisht/domain/customers/customers.schema';
 import { addMonthsToDate, buildEmiSchedule } from '@kisht/domain/emi/emi.rules';
 import type { TDashboard } from '@kisht/domain/stats/stats.schema';
@@ -195,10 +196,11 @@ export const getCustomerDetails = async (
   customerId: number,
 ): Promise<TCustomerDetails> => {
   const { customer, device, product } = await findCustomerForActor(db, actor, customerId);
-  const [emiRows, deviceSummary, financer] = await Promise.all([
+  const [emiRows, deviceSummary, financer, photoImageName] = await Promise.all([
     repo.findEmis(db, customer.id),
     getDeviceSummary(db, device),
     customer.financerId ? findFinancer(db, actor, customer.financerId) : null,
+    repo.findPhotoPath(db, customer.id),
   ]);
   return {
     id: customer.id,
@@ -219,6 +221,7 @@ export const getCustomerDetails = async (
     address: customer.address,
     serialNumber: device.serialNumber,
     financerName: financer?.name ?? null,
+    photoImageName,
     loan: {
       interestMethod: customer.interestMethod,
       processingFeePaise: customer.processingFeePaise,
@@ -368,3 +371,43 @@ export const markMaturingLoans = async (db: Db, today: string = istDate()): Prom
     }
     return moved.length;
   });
+
+/**
+ * IMEI_EDIT (spec §2): corrects the phone's IMEIs and serial number, with the old and new values
+ * in the audit trail. Throws CUSTOMER_NOT_FOUND outside scope, IMEI_IN_USE when another device of
+ * the organisation holds either IMEI.
+ */
+export const updateCustomerImeis = async (
+  db: Db,
+  options: { actor: TActor; request: z.output<typeof ZUpdateImeiRequest> },
+): Promise<void> => {
+  const { actor, request } = options;
+  const { customer, device } = await findCustomerForActor(db, actor, request.customer_id);
+  await db.transaction(async (tx) => {
+    const imeis = [request.imei1, request.imei2];
+    const taken = await repo.findOtherDevicesByImeis(tx, customer.orgId, imeis, device.id);
+    const takenImeis = new Set(taken.flatMap((d) => [d.imei1, d.imei2]));
+    const fields = (['imei1', 'imei2'] as const)
+      .filter((f) => takenImeis.has(request[f]))
+      .map((field) => ({ field, message: 'This IMEI is already registered' }));
+    if (fields.length > 0)
+      throw new AppError(AppErrorCode.IMEI_IN_USE, 'This IMEI is already registered', fields);
+    const after = {
+      imei1: request.imei1,
+      imei2: request.imei2,
+      serialNumber: request.serialNumber ?? device.serialNumber,
+    };
+    await repo.updateDeviceIdentity(tx, device.id, after);
+    await insertAudit(tx, {
+      orgId: customer.orgId,
+      actorUserId: actor.userId,
+      action: 'customer.imei_edit',
+      entity: 'customer',
+      entityId: String(customer.id),
+      details: {
+        before: { imei1: device.imei1, imei2: device.imei2, serialNumber: device.serialNumber },
+        after,
+      },
+    });
+  });
+};

@@ -85,6 +85,51 @@ export const queueLockCommand = async (
   return toCommand(fresh ?? result.command);
 };
 
+/**
+ * Queues a command that changes no lock state (e.g. emi_alert) for an enrolled device: the command
+ * row and an audit entry in one transaction, the message after commit (design §5).
+ * Throws DEVICE_NOT_ENROLLED when the device has not enrolled yet.
+ */
+export const queueDeviceCommand = async (
+  deps: { db: Db; dispatcher: CommandDispatcher },
+  options: {
+    actor: TActor;
+    device: DeviceRow;
+    customerId: number;
+    name: TCommandName;
+    args: Record<string, unknown>;
+  },
+): Promise<TDeviceCommand> => {
+  const { actor, device, customerId, name, args } = options;
+  if (!device.enrolledAt) {
+    throw new AppError(
+      AppErrorCode.DEVICE_NOT_ENROLLED,
+      'The phone has not been enrolled yet. Scan the enrolment QR first',
+    );
+  }
+  const command = await deps.db.transaction(async (tx) => {
+    const inserted = await repo.insertCommand(tx, {
+      id: uuidv7(),
+      orgId: actor.orgId,
+      deviceId: device.id,
+      name,
+      args,
+      createdBy: actor.userId,
+    });
+    await insertAudit(tx, {
+      orgId: actor.orgId,
+      actorUserId: actor.userId,
+      action: `device.${name}`,
+      entity: 'customer',
+      entityId: String(customerId),
+      details: { deviceId: device.id, commandId: inserted.id, args },
+    });
+    return inserted;
+  });
+  await deps.dispatcher.dispatch(command);
+  return toCommand((await repo.findCommand(deps.db, command.id)) ?? command);
+};
+
 /** True when the id and secret belong to an enrolled device (MQTT authentication). */
 export const isValidDeviceSecret = async (db: DbOrTx, deviceId: string, secret: string): Promise<boolean> => {
   if (!/^[0-9a-f-]{36}$/i.test(deviceId)) return false;

@@ -159,6 +159,7 @@ export const findLoansOfMobile = (db: DbOrTx, orgId: number, mobile: string) =>
     .select({
       customerId: customers.id,
       productId: customers.productId,
+      emiPin: customers.emiPin,
       retailerName: users.name,
       retailerUpiId: users.upiId,
       reportedLocked: devices.reportedLocked,
@@ -207,4 +208,67 @@ export const updateLoanTerms = async (
     .update(customers)
     .set({ ...values, updatedAt: new Date() })
     .where(eq(customers.id, customerId));
+};
+
+/** One instalment of a customer, locked for update, or null. */
+export const lockEmi = async (db: DbOrTx, customerId: number, emiId: number) => {
+  const rows = await db
+    .select()
+    .from(emis)
+    .where(and(eq(emis.customerId, customerId), eq(emis.id, emiId)))
+    .for('update');
+  return rows[0] ?? null;
+};
+
+/** Levies a penalty: it joins the instalment's amount and is kept apart in penalty_paise. */
+export const addPenalty = async (db: DbOrTx, emiId: number, penaltyPaise: number) => {
+  await db
+    .update(emis)
+    .set({
+      amountPaise: sql`${emis.amountPaise} + ${penaltyPaise}`,
+      penaltyPaise: sql`${emis.penaltyPaise} + ${penaltyPaise}`,
+    })
+    .where(eq(emis.id, emiId));
+};
+
+/** Waives an amount: it counts as paid (so the instalment clears) and is kept apart in waived_paise. */
+export const addWaiver = async (db: DbOrTx, emiId: number, waivedPaise: number) => {
+  await db
+    .update(emis)
+    .set({
+      paidPaise: sql`${emis.paidPaise} + ${waivedPaise}`,
+      waivedPaise: sql`${emis.waivedPaise} + ${waivedPaise}`,
+    })
+    .where(eq(emis.id, emiId));
+};
+
+export const findEmiPin = async (db: DbOrTx, customerId: number) => {
+  const rows = await db
+    .select({ emiPin: customers.emiPin, updatedAt: customers.emiPinUpdatedAt })
+    .from(customers)
+    .where(eq(customers.id, customerId))
+    .limit(1);
+  return rows[0] ?? null;
+};
+
+/**
+ * Sets a customer's EMI PIN unless another customer of the organisation holds it. Returns false on
+ * that collision (the caller draws again), true when set.
+ */
+export const trySetEmiPin = async (
+  db: DbOrTx,
+  owner: { orgId: number; customerId: number },
+  emiPin: string,
+): Promise<boolean> => {
+  const holders = await db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(eq(customers.orgId, owner.orgId), eq(customers.emiPin, emiPin)))
+    .limit(1);
+  if (holders.length > 0) return false;
+  await db
+    .update(customers)
+    .set({ emiPin, emiPinUpdatedAt: new Date() })
+    .where(eq(customers.id, owner.customerId));
+  return true;
 };

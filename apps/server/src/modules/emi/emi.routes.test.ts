@@ -216,7 +216,7 @@ describe('CSV exports', () => {
     expect(schedule.headers['content-type']).toContain('text/csv');
     const lines = schedule.body.trim().split('\n');
     expect(lines[0]).toBe(
-      'Instalment,Due date,Amount (₹),Principal (₹),Interest (₹),Paid (₹),Outstanding (₹),Status',
+      'Instalment,Due date,Amount (₹),Principal (₹),Interest (₹),Penalty (₹),Paid (₹),Waived (₹),Outstanding (₹),Status',
     );
     expect(lines[1]).toMatch(/^1,\d{2}-\d{2}-\d{4},\d+\.\d{2},/);
 

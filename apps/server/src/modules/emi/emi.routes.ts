@@ -1,16 +1,22 @@
 import { lockStatusLabel, statusWord } from '@kisht/domain/common/enums';
 import { zEnvelope } from '@kisht/domain/common/envelope';
 import { ZCustomerIdQuery, ZCustomerListQuery } from '@kisht/domain/customers/customers.schema';
+import { ZDeviceCommand } from '@kisht/domain/devices/devices.schema';
 import {
+  ZCustomerEmiPin,
   ZEditEmiTermsRequest,
   ZEmiDetails,
   ZMyLoan,
   ZPaymentReceipt,
   ZRecordPaymentRequest,
+  ZRotateEmiPinRequest,
+  ZSendEmiAlertRequest,
+  ZSendPenaltyRequest,
   ZTotalOutstanding,
   ZUpcomingEmiCounts,
   ZUpcomingEmiPage,
   ZUpcomingEmiQuery,
+  ZUpdateEmiStatusRequest,
 } from '@kisht/domain/emi/emi.schema';
 import { paths } from '@kisht/domain/paths';
 import type { FastifyInstance } from 'fastify';
@@ -25,9 +31,13 @@ import {
   countUpcomingEmis,
   editEmiTerms,
   getEmiDetails,
+  getEmiPin,
   getTotalOutstanding,
   listUpcomingEmis,
   recordPayment,
+  sendEmiAlert,
+  sendPenalty,
+  updateEmiStatus,
 } from './emi.service';
 import { listMyLoans } from './my-loans.service';
 
@@ -79,6 +89,89 @@ export const emiRoutes = async (app: FastifyInstance, ctx: AppContext) => {
       await editEmiTerms(ctx.db, { actor: request.actor, request: request.body });
       return ok(await getEmiDetails(ctx.db, request.actor, request.body.customer_id), 'EMI terms updated');
     },
+  );
+
+  r.post(
+    paths.customers.sendPenalty,
+    {
+      schema: {
+        tags: ['emi'],
+        summary: "Levy the organisation's late-payment penalty on an overdue instalment",
+        body: ZSendPenaltyRequest,
+        response: { 200: zEnvelope(ZEmiDetails) },
+      },
+    },
+    async (request) => {
+      await sendPenalty(ctx.db, { actor: request.actor, request: request.body });
+      return ok(await getEmiDetails(ctx.db, request.actor, request.body.customer_id), 'Penalty added');
+    },
+  );
+
+  r.post(
+    paths.emi.updateStatus,
+    {
+      schema: {
+        tags: ['emi'],
+        summary: 'Waive what is owed on an instalment, or only its penalty, with a reason',
+        body: ZUpdateEmiStatusRequest,
+        response: { 200: zEnvelope(ZEmiDetails) },
+      },
+    },
+    async (request) => {
+      await updateEmiStatus(ctx.db, { actor: request.actor, request: request.body });
+      return ok(await getEmiDetails(ctx.db, request.actor, request.body.customer_id), 'Instalment updated');
+    },
+  );
+
+  r.post(
+    paths.emi.sendAlert,
+    {
+      schema: {
+        tags: ['emi'],
+        summary: "Show the EMI reminder on the customer's phone (emi_alert command)",
+        body: ZSendEmiAlertRequest,
+        response: { 200: zEnvelope(ZDeviceCommand) },
+      },
+    },
+    async (request) =>
+      ok(await sendEmiAlert(ctx, { actor: request.actor, request: request.body }), 'Reminder sent'),
+  );
+
+  r.get(
+    paths.emi.emiPin,
+    {
+      schema: {
+        tags: ['emi'],
+        summary: "The loan's EMI PIN (issued on first ask)",
+        querystring: ZCustomerIdQuery,
+        response: { 200: zEnvelope(ZCustomerEmiPin) },
+      },
+    },
+    async (request) =>
+      ok(
+        await getEmiPin(ctx.db, {
+          actor: request.actor,
+          customerId: request.query.customer_id,
+          rotate: false,
+        }),
+      ),
+  );
+
+  r.post(
+    paths.emi.emiPin,
+    {
+      schema: {
+        tags: ['emi'],
+        summary: 'Issue a new EMI PIN for the loan (the old one stops matching)',
+        body: ZRotateEmiPinRequest,
+        response: { 200: zEnvelope(ZCustomerEmiPin) },
+      },
+    },
+    async (request) =>
+      ok(
+        await getEmiPin(ctx.db, { actor: request.actor, customerId: request.body.customer_id, rotate: true }),
+        'New EMI PIN issued',
+      ),
   );
 
   r.get(
@@ -142,7 +235,9 @@ export const emiRoutes = async (app: FastifyInstance, ctx: AppContext) => {
           'Amount (₹)',
           'Principal (₹)',
           'Interest (₹)',
+          'Penalty (₹)',
           'Paid (₹)',
+          'Waived (₹)',
           'Outstanding (₹)',
           'Status',
         ],
@@ -152,7 +247,9 @@ export const emiRoutes = async (app: FastifyInstance, ctx: AppContext) => {
           rupees(i.amountPaise),
           rupees(i.principalPaise),
           rupees(i.interestPaise),
+          rupees(i.penaltyPaise),
           rupees(i.paidPaise),
+          rupees(i.waivedPaise),
           rupees(i.outstandingPaise),
           i.status,
         ]),

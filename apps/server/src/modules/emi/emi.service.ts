@@ -1,32 +1,46 @@
+import { randomInt } from 'node:crypto';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import { addDays, istDate, istMonthStart } from '@kisht/domain/common/time';
+import type { TDeviceCommand } from '@kisht/domain/devices/devices.schema';
 import {
   allocatePayment,
   buildEmiSchedule,
   instalmentStatus,
   outstandingPaise,
+  penaltyDuePaise,
 } from '@kisht/domain/emi/emi.rules';
 import type {
+  TCustomerEmiPin,
   TEmiDetails,
   TInstalmentRow,
   TPayment,
   TPaymentReceipt,
+  TPenaltyRule,
   TTotalOutstanding,
   TUpcomingEmiCounts,
   TUpcomingEmiPage,
   ZEditEmiTermsRequest,
   ZRecordPaymentRequest,
+  ZSendEmiAlertRequest,
+  ZSendPenaltyRequest,
   ZUpcomingEmiQuery,
+  ZUpdateEmiStatusRequest,
 } from '@kisht/domain/emi/emi.schema';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client';
+import type { CommandDispatcher } from '../../device-channel/dispatcher';
 import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
 import { findCustomerForActor, markLoanCompleted, scopeOf } from '../customers/customers.service';
+import { queueDeviceCommand } from '../devices/devices.service';
+import { getPenaltyRule } from '../orgs/orgs.service';
 import * as repo from './emi.repository';
 
-/** An instalment row with today's status and what is still owed. */
-export const toInstalmentRow = (emi: repo.EmiRow, today: string): TInstalmentRow => ({
+/**
+ * An instalment row with today's status, what is still owed, and the penalty the organisation's
+ * rule would levy today.
+ */
+export const toInstalmentRow = (emi: repo.EmiRow, today: string, rule: TPenaltyRule): TInstalmentRow => ({
   id: emi.id,
   instalmentNo: emi.instalmentNo,
   dueDate: emi.dueDate,
@@ -36,6 +50,9 @@ export const toInstalmentRow = (emi: repo.EmiRow, today: string): TInstalmentRow
   paidPaise: emi.paidPaise,
   outstandingPaise: outstandingPaise(emi),
   status: instalmentStatus(emi, today),
+  penaltyPaise: emi.penaltyPaise,
+  waivedPaise: emi.waivedPaise,
+  penaltyDuePaise: penaltyDuePaise(emi, rule, today),
 });
 
 /** Totals of a schedule: amount, paid, outstanding and overdue (paise). */
@@ -64,11 +81,12 @@ const toPayment = (row: Awaited<ReturnType<typeof repo.findPaymentsOfCustomer>>[
 export const getEmiDetails = async (db: DbOrTx, actor: TActor, customerId: number): Promise<TEmiDetails> => {
   const { customer } = await findCustomerForActor(db, actor, customerId);
   const today = istDate();
-  const [emiRows, paymentRows] = await Promise.all([
+  const [emiRows, paymentRows, rule] = await Promise.all([
     repo.findEmisOfCustomer(db, customer.id),
     repo.findPaymentsOfCustomer(db, customer.id),
+    getPenaltyRule(db, customer.orgId),
   ]);
-  const instalments = emiRows.map((e) => toInstalmentRow(e, today));
+  const instalments = emiRows.map((e) => toInstalmentRow(e, today, rule));
   return {
     customerId: customer.id,
     customerName: `${customer.firstName} ${customer.lastName}`,
@@ -236,10 +254,10 @@ export const editEmiTerms = async (
       customer.id,
       (await repo.findEmisOfCustomer(tx, customer.id)).map((e) => e.id),
     );
-    if (current.some((e) => e.paidPaise > 0)) {
+    if (current.some((e) => e.paidPaise > 0 || e.penaltyPaise > 0)) {
       throw new AppError(
         AppErrorCode.EMI_ALREADY_PAID,
-        'EMI terms can only be changed before the first payment',
+        'EMI terms can only be changed before the first payment or penalty',
       );
     }
     await repo.replaceSchedule(tx, { orgId: customer.orgId, customerId: customer.id }, schedule);
@@ -270,4 +288,164 @@ export const editEmiTerms = async (
       },
     });
   });
+};
+
+const emiNotFound = () =>
+  new AppError(AppErrorCode.NOT_FOUND, 'Instalment not found', [
+    { field: 'emi_id', message: 'No such instalment for this customer' },
+  ]);
+
+/**
+ * send_penalty: levies the organisation's late-payment penalty (penaltyDuePaise) on one overdue
+ * instalment, in a transaction with an audit entry. Throws CUSTOMER_NOT_FOUND outside scope,
+ * NOT_FOUND for an instalment of another customer, PENALTY_NOT_DUE when the rule gives nothing
+ * today (penalties off, within the grace days, paid, or already penalised).
+ */
+export const sendPenalty = async (
+  db: Db,
+  options: { actor: TActor; request: z.output<typeof ZSendPenaltyRequest> },
+): Promise<void> => {
+  const { actor, request } = options;
+  const { customer } = await findCustomerForActor(db, actor, request.customer_id);
+  const rule = await getPenaltyRule(db, customer.orgId);
+  await db.transaction(async (tx) => {
+    const emi = await repo.lockEmi(tx, customer.id, request.emi_id);
+    if (!emi) throw emiNotFound();
+    const penalty = penaltyDuePaise(emi, rule, istDate());
+    if (penalty === 0) {
+      throw new AppError(AppErrorCode.PENALTY_NOT_DUE, 'No penalty is due on this instalment', [
+        { field: 'emi_id', message: 'No penalty is due on this instalment under the organisation rule' },
+      ]);
+    }
+    await repo.addPenalty(tx, emi.id, penalty);
+    await insertAudit(tx, {
+      orgId: customer.orgId,
+      actorUserId: actor.userId,
+      action: 'emi.penalty',
+      entity: 'customer',
+      entityId: String(customer.id),
+      details: { emiId: emi.id, instalmentNo: emi.instalmentNo, penaltyPaise: penalty, rule },
+    });
+  });
+};
+
+/**
+ * update_emi_status: waives what is still owed on an instalment ('waived') or only its unpaid
+ * penalty ('penalty_waived'); the waived amount counts as paid but is never collected money. When
+ * nothing is left unpaid the customer moves to EMIs completed (5). Throws CUSTOMER_NOT_FOUND
+ * outside scope, NOT_FOUND for another customer's instalment, NOTHING_TO_WAIVE when there is none.
+ */
+export const updateEmiStatus = async (
+  db: Db,
+  options: { actor: TActor; request: z.output<typeof ZUpdateEmiStatusRequest> },
+): Promise<void> => {
+  const { actor, request } = options;
+  const { customer } = await findCustomerForActor(db, actor, request.customer_id);
+  await db.transaction(async (tx) => {
+    const emi = await repo.lockEmi(tx, customer.id, request.emi_id);
+    if (!emi) throw emiNotFound();
+    const owed = outstandingPaise(emi);
+    // Payments fill the instalment before its penalty, so the unpaid penalty is the last part owed.
+    // While something is owed, the only earlier waiver can have been of the penalty.
+    const waive =
+      request.status === 'waived' ? owed : Math.max(0, Math.min(owed, emi.penaltyPaise - emi.waivedPaise));
+    if (waive === 0) {
+      throw new AppError(AppErrorCode.NOTHING_TO_WAIVE, 'Nothing is left to waive on this instalment', [
+        { field: 'status', message: 'Nothing is left to waive on this instalment' },
+      ]);
+    }
+    await repo.addWaiver(tx, emi.id, waive);
+    const isPaidOff = (await repo.countUnpaidOfCustomer(tx, customer.id)) === 0;
+    if (isPaidOff) await markLoanCompleted(tx, customer.orgId, customer.id, actor.userId);
+    await insertAudit(tx, {
+      orgId: customer.orgId,
+      actorUserId: actor.userId,
+      action: 'emi.waive',
+      entity: 'customer',
+      entityId: String(customer.id),
+      details: {
+        emiId: emi.id,
+        instalmentNo: emi.instalmentNo,
+        status: request.status,
+        waivedPaise: waive,
+        reason: request.reason,
+        isPaidOff,
+      },
+    });
+  });
+};
+
+/**
+ * send_emialert: queues the emi_alert command to the customer's phone with the next amount due,
+ * its due date and the retailer's words (args: amountPaise, dueDate, overduePaise, message).
+ * Throws CUSTOMER_NOT_FOUND outside scope, NOTHING_DUE when the loan is paid off,
+ * DEVICE_NOT_ENROLLED before enrolment.
+ */
+export const sendEmiAlert = async (
+  deps: { db: Db; dispatcher: CommandDispatcher },
+  options: { actor: TActor; request: z.output<typeof ZSendEmiAlertRequest> },
+): Promise<TDeviceCommand> => {
+  const { actor, request } = options;
+  const { customer, device } = await findCustomerForActor(deps.db, actor, request.customer_id);
+  const today = istDate();
+  const unpaid = (await repo.findEmisOfCustomer(deps.db, customer.id)).filter((e) => outstandingPaise(e) > 0);
+  const next = unpaid[0];
+  if (!next) {
+    throw new AppError(AppErrorCode.NOTHING_DUE, 'Nothing is due on this loan', [
+      { field: 'customer_id', message: 'Nothing is due on this loan' },
+    ]);
+  }
+  const overduePaise = unpaid
+    .filter((e) => e.dueDate < today)
+    .reduce((total, e) => total + outstandingPaise(e), 0);
+  return queueDeviceCommand(deps, {
+    actor,
+    device,
+    customerId: customer.id,
+    name: 'emi_alert',
+    args: {
+      amountPaise: outstandingPaise(next),
+      dueDate: next.dueDate,
+      overduePaise,
+      message: request.message ?? '',
+    },
+  });
+};
+
+/** How many times an EMI PIN is drawn before giving up on finding a free one. */
+const EMI_PIN_DRAWS = 20;
+
+const issueEmiPin = async (db: Db, owner: { orgId: number; customerId: number }): Promise<void> => {
+  for (let draw = 0; draw < EMI_PIN_DRAWS; draw += 1) {
+    const pin = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    if (await db.transaction((tx) => repo.trySetEmiPin(tx, owner, pin))) return;
+  }
+  throw new AppError(AppErrorCode.INTERNAL, 'Could not issue an EMI PIN');
+};
+
+/**
+ * customer_emi_pin: the loan's 6-digit EMI PIN, issued on first ask; with `rotate`, a new one (the
+ * old stops matching; audited). Unique in the organisation. Throws CUSTOMER_NOT_FOUND outside scope.
+ */
+export const getEmiPin = async (
+  db: Db,
+  options: { actor: TActor; customerId: number; rotate: boolean },
+): Promise<TCustomerEmiPin> => {
+  const { customer } = await findCustomerForActor(db, options.actor, options.customerId);
+  const owner = { orgId: customer.orgId, customerId: customer.id };
+  if (options.rotate || !customer.emiPin) {
+    await issueEmiPin(db, owner);
+    if (options.rotate) {
+      await insertAudit(db, {
+        orgId: customer.orgId,
+        actorUserId: options.actor.userId,
+        action: 'emi.pin_rotated',
+        entity: 'customer',
+        entityId: String(customer.id),
+        details: {},
+      });
+    }
+  }
+  const pin = (await repo.findEmiPin(db, customer.id))!;
+  return { customerId: customer.id, emiPin: pin.emiPin!, updatedAt: pin.updatedAt!.toISOString() };
 };

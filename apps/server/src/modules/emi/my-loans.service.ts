@@ -4,6 +4,7 @@ import type { TMyLoan } from '@kisht/domain/emi/emi.schema';
 import type { DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { findUserById } from '../auth/auth.repository';
+import { getPenaltyRule } from '../orgs/orgs.service';
 import * as repo from './emi.repository';
 import { scheduleTotals, toInstalmentRow } from './emi.service';
 
@@ -38,11 +39,14 @@ export const listMyLoans = async (db: DbOrTx, actor: TActor): Promise<TMyLoan[]>
   const user = await findUserById(db, actor.userId);
   if (!user) throw new AppError(AppErrorCode.SESSION_INVALID, 'Your session has ended. Please log in again');
   const today = istDate();
-  const loans = await repo.findLoansOfMobile(db, actor.orgId, user.mobile);
+  const [loans, rule] = await Promise.all([
+    repo.findLoansOfMobile(db, actor.orgId, user.mobile),
+    getPenaltyRule(db, actor.orgId),
+  ]);
   return Promise.all(
     loans.map(async (loan) => {
       const instalments = (await repo.findEmisOfCustomer(db, loan.customerId)).map((e) =>
-        toInstalmentRow(e, today),
+        toInstalmentRow(e, today, rule),
       );
       const next = instalments.find((i) => i.outstandingPaise > 0);
       return {
@@ -60,9 +64,12 @@ export const listMyLoans = async (db: DbOrTx, actor: TActor): Promise<TMyLoan[]>
                   vpa: loan.retailerUpiId,
                   payeeName: loan.retailerName,
                   amountPaise: next.outstandingPaise,
-                  note: `EMI ${next.instalmentNo} loan ${loan.customerId}`,
+                  note: loan.emiPin
+                    ? `EMI PIN ${loan.emiPin} EMI ${next.instalmentNo}`
+                    : `EMI ${next.instalmentNo} loan ${loan.customerId}`,
                 })
               : null,
+          emiPin: loan.emiPin,
         },
       };
     }),

@@ -1,4 +1,5 @@
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
+import type { TPenaltyRule } from '@kisht/domain/emi/emi.schema';
 import type { TAppConfig, TOrgAppConfig } from '@kisht/domain/orgs/orgs.schema';
 import type { TConfig } from '../../config';
 
@@ -31,6 +32,15 @@ export const getOrgAppConfig = async (db: DbOrTx, orgId: number): Promise<TOrgAp
 export const getOrgSettings = async (db: DbOrTx, orgId: number) => {
   const org = await findOrganization(db, orgId);
   return { defaultAnnualRateBps: org?.settings.defaultAnnualRateBps ?? 0 };
+};
+
+/** Penalties off: the rule of an organisation that has not set one. */
+export const NO_PENALTY_RULE: TPenaltyRule = { kind: 'none', flatPaise: 0, percentBps: 0, graceDays: 0 };
+
+/** The organisation's late-payment penalty rule (send_penalty), or NO_PENALTY_RULE. */
+export const getPenaltyRule = async (db: DbOrTx, orgId: number): Promise<TPenaltyRule> => {
+  const org = await findOrganization(db, orgId);
+  return org?.settings.penalty ?? NO_PENALTY_RULE;
 };
 
 /** Client-contract settings every app needs before login (spec §7). */

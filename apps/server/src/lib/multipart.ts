@@ -1,0 +1,54 @@
+import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
+import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+
+/**
+ * Reads a multipart/form-data upload: its text fields, validated with `fields`, and exactly one
+ * file part named `file`, buffered whole (the multipart plugin's fileSize limit bounds it).
+ * Throws VALIDATION_FAILED naming the fields that fail (`file` when it is missing, or the body is
+ * not multipart) and MEDIA_TOO_LARGE when the file passes the size limit.
+ */
+export const readUpload = async <T extends z.ZodType>(
+  request: FastifyRequest,
+  fields: T,
+): Promise<{ fields: z.output<T>; bytes: Uint8Array }> => {
+  if (!request.isMultipart()) {
+    throw new AppError(AppErrorCode.VALIDATION_FAILED, 'Send the file as multipart/form-data', [
+      { field: 'file', message: 'Send the file as multipart/form-data' },
+    ]);
+  }
+  const values: Record<string, unknown> = {};
+  let bytes: Uint8Array | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file' || bytes) {
+          await part.toBuffer();
+          throw new AppError(AppErrorCode.VALIDATION_FAILED, 'Send one file, in the field named file', [
+            { field: part.fieldname, message: 'Send one file, in the field named file' },
+          ]);
+        }
+        bytes = new Uint8Array(await part.toBuffer());
+      } else {
+        values[part.fieldname] = part.value;
+      }
+    }
+  } catch (error) {
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw new AppError(AppErrorCode.MEDIA_TOO_LARGE, 'The file is larger than 5 MB', [
+        { field: 'file', message: 'The file is larger than 5 MB' },
+      ]);
+    }
+    throw error;
+  }
+  const parsed = fields.safeParse(values);
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => ({ field: issue.path.join('.'), message: issue.message }));
+  if (!bytes) problems.push({ field: 'file', message: 'Choose a file to upload' });
+  if (problems.length > 0 || !parsed.success || !bytes) {
+    const names = [...new Set(problems.map((p) => p.field))].join(', ');
+    throw new AppError(AppErrorCode.VALIDATION_FAILED, `Invalid ${names}`, problems);
+  }
+  return { fields: parsed.data, bytes };
+};

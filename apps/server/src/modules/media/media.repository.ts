@@ -1,0 +1,72 @@
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { media, users } from '../../db/schema';
+
+/** Every column but the bytes, with the uploader's name. */
+const listColumns = {
+  id: media.id,
+  orgId: media.orgId,
+  customerId: media.customerId,
+  kind: media.kind,
+  documentType: media.documentType,
+  path: media.path,
+  mimeType: media.mimeType,
+  sizeBytes: media.sizeBytes,
+  createdAt: media.createdAt,
+  uploadedByName: users.name,
+};
+
+export type MediaListRow = {
+  id: number;
+  orgId: number;
+  customerId: number;
+  kind: string;
+  documentType: string | null;
+  path: string;
+  mimeType: string;
+  sizeBytes: number;
+  createdAt: Date;
+  uploadedByName: string | null;
+};
+
+export const insertMedia = async (db: DbOrTx, row: typeof media.$inferInsert): Promise<number> => {
+  const [inserted] = await db.insert(media).values(row).returning({ id: media.id });
+  return inserted!.id;
+};
+
+/** A customer's live (not deleted) files without their bytes, newest first. */
+export const findMediaOfCustomer = (db: DbOrTx, orgId: number, customerId: number): Promise<MediaListRow[]> =>
+  db
+    .select(listColumns)
+    .from(media)
+    .leftJoin(users, eq(users.id, media.uploadedBy))
+    .where(and(eq(media.orgId, orgId), eq(media.customerId, customerId), isNull(media.deletedAt)))
+    .orderBy(desc(media.createdAt), desc(media.id));
+
+export const findMediaById = async (db: DbOrTx, orgId: number, id: number): Promise<MediaListRow | null> => {
+  const rows = await db
+    .select(listColumns)
+    .from(media)
+    .leftJoin(users, eq(users.id, media.uploadedBy))
+    .where(and(eq(media.orgId, orgId), eq(media.id, id), isNull(media.deletedAt)))
+    .limit(1);
+  return rows[0] ?? null;
+};
+
+/** A live file of the organisation by its path, with its bytes, or null. */
+export const findMediaFile = async (db: DbOrTx, orgId: number, path: string) => {
+  const rows = await db
+    .select({
+      customerId: media.customerId,
+      mimeType: media.mimeType,
+      content: media.content,
+    })
+    .from(media)
+    .where(and(eq(media.orgId, orgId), eq(media.path, path), isNull(media.deletedAt)))
+    .limit(1);
+  return rows[0] ?? null;
+};
+
+export const markMediaDeleted = async (db: DbOrTx, id: number): Promise<void> => {
+  await db.update(media).set({ deletedAt: new Date() }).where(eq(media.id, id));
+};

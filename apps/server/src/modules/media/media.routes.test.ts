@@ -1,0 +1,317 @@
+import { MAX_UPLOAD_BYTES } from '@kisht/domain/media/media.schema';
+import { paths } from '@kisht/domain/paths';
+import { sql } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { queryRows } from '../../db/client';
+import {
+  DEMO_MINI_RETAILER_MOBILE,
+  DEMO_ORG_ID,
+  DEMO_RETAILER_MOBILE,
+  SECOND_ORG_ID,
+  SECOND_RETAILER_MOBILE,
+} from '../../db/seed/seed';
+import { apiGet, apiPost, apiUpload, JPEG_BYTES, PDF_BYTES, PNG_1X1 } from '../../test/fixtures';
+import { bearer, createTestApp, type TestApp } from '../../test/harness';
+
+let t: TestApp;
+let retailer: string;
+
+beforeEach(async () => {
+  t = await createTestApp();
+  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const customerNamed = async (firstName: string, token = retailer) =>
+  (await apiGet(t, token, `${paths.customers.list}?search=${firstName}`)).body.data.items[0].id as number;
+const mediaCount = async () =>
+  Number((await queryRows(t.app.ctx.db, sql`select count(*)::int as n from media`))[0]!.n);
+
+describe('customer photo and invoice (/upload/update_customer_details)', () => {
+  it('stores a photo under the organisation path, shows it on customer_details and serves its bytes', async () => {
+    const aarav = await customerNamed('Aarav');
+    const uploaded = await apiUpload(
+      t,
+      retailer,
+      paths.customers.uploadImage,
+      { customer_id: aarav, kind: 'customer_profile' },
+      // The client says PNG; the bytes say JPEG, and the bytes win.
+      { bytes: JPEG_BYTES, name: 'photo.png', type: 'image/png' },
+    );
+    expect(uploaded.status).toBe(200);
+    expect(uploaded.body.data).toMatchObject({ kind: 'customer_profile', mimeType: 'image/jpeg' });
+    expect(uploaded.body.data.imageName).toMatch(/^41\/customer_profile\/[0-9a-f-]{36}\.jpg$/);
+
+    const details = await apiGet(t, retailer, `${paths.customers.details}?customer_id=${aarav}`);
+    expect(details.body.data.photoImageName).toBe(uploaded.body.data.imageName);
+
+    const file = await t.app.inject({
+      method: 'GET',
+      url: `${paths.media.file}?image_name=${encodeURIComponent(uploaded.body.data.imageName)}`,
+      headers: bearer(retailer),
+    });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('image/jpeg');
+    expect(file.headers['x-content-type-options']).toBe('nosniff');
+    expect(new Uint8Array(file.rawPayload)).toEqual(JPEG_BYTES);
+  });
+
+  it('takes a PDF invoice under customer_invoice_attachment', async () => {
+    const aarav = await customerNamed('Aarav');
+    const uploaded = await apiUpload(
+      t,
+      retailer,
+      paths.customers.uploadImage,
+      { customer_id: aarav, kind: 'customer_invoice_attachment' },
+      { bytes: PDF_BYTES, name: 'invoice.pdf' },
+    );
+    expect(uploaded.status).toBe(200);
+    expect(uploaded.body.data.imageName).toMatch(/^41\/customer_invoice_attachment\/.+\.pdf$/);
+  });
+
+  it('refuses bad input with a 4xx naming the field, and writes nothing', async () => {
+    const aarav = await customerNamed('Aarav');
+    const before = await mediaCount();
+    const noFile = await apiUpload(t, retailer, paths.customers.uploadImage, {
+      customer_id: aarav,
+      kind: 'customer_profile',
+    });
+    expect(noFile.status).toBe(400);
+    expect(noFile.body.fields.map((f: { field: string }) => f.field)).toEqual(['file']);
+
+    const badKind = await apiUpload(
+      t,
+      retailer,
+      paths.customers.uploadImage,
+      { customer_id: aarav, kind: 'selfie' },
+      { bytes: JPEG_BYTES },
+    );
+    expect(badKind.status).toBe(400);
+    expect(badKind.body.fields[0].field).toBe('kind');
+
+    const notAnImage = await apiUpload(
+      t,
+      retailer,
+      paths.customers.uploadImage,
+      { customer_id: aarav, kind: 'customer_profile' },
+      { bytes: new TextEncoder().encode('<script>alert(1)</script>'), type: 'image/jpeg' },
+    );
+    expect(notAnImage.status).toBe(415);
+    expect(notAnImage.body).toMatchObject({ code: 'MEDIA_TYPE_NOT_ALLOWED', fields: [{ field: 'file' }] });
+
+    const pdfPhoto = await apiUpload(
+      t,
+      retailer,
+      paths.customers.uploadImage,
+      { customer_id: aarav, kind: 'customer_profile' },
+      { bytes: PDF_BYTES },
+    );
+    expect(pdfPhoto.status).toBe(415);
+
+    const tooBig = new Uint8Array(MAX_UPLOAD_BYTES + 1);
+    tooBig.set(JPEG_BYTES);
+    const big = await apiUpload(
+      t,
+      retailer,
+      paths.customers.uploadImage,
+      { customer_id: aarav, kind: 'customer_profile' },
+      { bytes: tooBig },
+    );
+    expect(big.status).toBe(413);
+    expect(big.body).toMatchObject({ code: 'MEDIA_TOO_LARGE', fields: [{ field: 'file' }] });
+
+    const json = await apiPost(t, retailer, paths.customers.uploadImage, { customer_id: aarav });
+    expect(json.status).toBe(400);
+    expect(json.body.fields[0].field).toBe('file');
+    expect(await mediaCount()).toBe(before);
+  });
+
+  it('answers 404 for another organisation’s customer and file, and 511 without a session', async () => {
+    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+    const kiran = await customerNamed('Kiran', other);
+    const before = await mediaCount();
+    const foreign = await apiUpload(
+      t,
+      retailer,
+      paths.customers.uploadImage,
+      { customer_id: kiran, kind: 'customer_profile' },
+      { bytes: JPEG_BYTES },
+    );
+    expect(foreign.status).toBe(404);
+    expect(await mediaCount()).toBe(before);
+
+    const theirs = await apiUpload(
+      t,
+      other,
+      paths.customers.uploadImage,
+      { customer_id: kiran, kind: 'customer_profile' },
+      { bytes: JPEG_BYTES },
+    );
+    const url = `${paths.media.file}?image_name=${encodeURIComponent(theirs.body.data.imageName)}`;
+    expect((await apiGet(t, retailer, url)).status).toBe(404);
+    // Even with the path rewritten to our organisation, the file is not ours.
+    const forged = theirs.body.data.imageName.replace(/^46\//, '41/');
+    expect(
+      (await apiGet(t, retailer, `${paths.media.file}?image_name=${encodeURIComponent(forged)}`)).status,
+    ).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(511);
+  });
+});
+
+describe('documents (customer_document)', () => {
+  it('lists, adds and deletes documents; the mini-retailer cannot see the retailer’s customer', async () => {
+    const aarav = await customerNamed('Aarav');
+    const empty = await apiGet(t, retailer, `${paths.customers.documents}?customer_id=${aarav}`);
+    expect(empty.body.data).toMatchObject({
+      photo: null,
+      invoice: null,
+      documents: [],
+      witnessRequired: false,
+    });
+
+    const pan = await apiUpload(
+      t,
+      retailer,
+      paths.customers.documents,
+      { customer_id: aarav, document_type: 'pan_card' },
+      { bytes: PDF_BYTES },
+    );
+    expect(pan.status).toBe(200);
+    expect(pan.body.data).toMatchObject({ kind: 'customer_document', documentType: 'pan_card' });
+    await apiUpload(
+      t,
+      retailer,
+      paths.customers.documents,
+      { customer_id: aarav, document_type: 'aadhaar_front' },
+      { bytes: JPEG_BYTES },
+    );
+    const listed = await apiGet(t, retailer, `${paths.customers.documents}?customer_id=${aarav}`);
+    expect(listed.body.data.documents.map((d: { documentType: string }) => d.documentType)).toEqual([
+      'aadhaar_front',
+      'pan_card',
+    ]);
+    expect(listed.body.data.documents[0].uploadedByName).toBe('Ravi Mobiles');
+
+    const deleted = await apiPost(t, retailer, paths.customers.deleteDocument, {
+      customer_id: aarav,
+      media_id: pan.body.data.id,
+    });
+    expect(deleted.status).toBe(200);
+    expect(deleted.body.data.documents).toHaveLength(1);
+    const gone = `${paths.media.file}?image_name=${encodeURIComponent(pan.body.data.imageName)}`;
+    expect((await apiGet(t, retailer, gone)).status).toBe(404);
+
+    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
+    expect((await apiGet(t, mini, `${paths.customers.documents}?customer_id=${aarav}`)).status).toBe(404);
+  });
+
+  it('refuses a bad document type or media id and other tenants’ ids', async () => {
+    const aarav = await customerNamed('Aarav');
+    const before = await mediaCount();
+    const bad = await apiUpload(
+      t,
+      retailer,
+      paths.customers.documents,
+      { customer_id: aarav, document_type: 'passport photo' },
+      { bytes: PDF_BYTES },
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body.fields[0].field).toBe('document_type');
+    const badList = await apiGet(t, retailer, `${paths.customers.documents}?customer_id=abc`);
+    expect(badList.status).toBe(400);
+    expect(badList.body.fields[0].field).toBe('customer_id');
+    const badDelete = await apiPost(t, retailer, paths.customers.deleteDocument, { customer_id: aarav });
+    expect(badDelete.status).toBe(400);
+    expect(badDelete.body.fields[0].field).toBe('media_id');
+    expect(await mediaCount()).toBe(before);
+
+    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+    const kiran = await customerNamed('Kiran', other);
+    const theirs = await apiUpload(
+      t,
+      other,
+      paths.customers.documents,
+      { customer_id: kiran, document_type: 'pan_card' },
+      { bytes: PDF_BYTES },
+    );
+    expect((await apiGet(t, retailer, `${paths.customers.documents}?customer_id=${kiran}`)).status).toBe(404);
+    const foreignDelete = await apiPost(t, retailer, paths.customers.deleteDocument, {
+      customer_id: aarav,
+      media_id: theirs.body.data.id,
+    });
+    expect(foreignDelete.status).toBe(404);
+    expect(foreignDelete.body.fields[0].field).toBe('media_id');
+    const crossDelete = await apiPost(t, retailer, paths.customers.deleteDocument, {
+      customer_id: kiran,
+      media_id: theirs.body.data.id,
+    });
+    expect(crossDelete.status).toBe(404);
+  });
+});
+
+describe('signatures', () => {
+  it('stores the customer signature as PNG and refuses a JPEG', async () => {
+    const aarav = await customerNamed('Aarav');
+    const saved = await apiUpload(
+      t,
+      retailer,
+      paths.customers.signature,
+      { customer_id: aarav, kind: 'customer_signature' },
+      { bytes: PNG_1X1, name: 'signature.png', type: 'image/png' },
+    );
+    expect(saved.status).toBe(200);
+    expect(saved.body.data.imageName).toMatch(/^41\/customer_signature\/.+\.png$/);
+    const jpeg = await apiUpload(
+      t,
+      retailer,
+      paths.customers.signature,
+      { customer_id: aarav, kind: 'customer_signature' },
+      { bytes: JPEG_BYTES },
+    );
+    expect(jpeg.status).toBe(415);
+    const media = await apiGet(t, retailer, `${paths.customers.documents}?customer_id=${aarav}`);
+    expect(media.body.data.signature.id).toBe(saved.body.data.id);
+  });
+
+  it('takes a witness signature only where the witness layout flag is on', async () => {
+    const aarav = await customerNamed('Aarav');
+    const before = await mediaCount();
+    const refused = await apiUpload(
+      t,
+      retailer,
+      paths.customers.signature,
+      { customer_id: aarav, kind: 'witness_signature' },
+      { bytes: PNG_1X1 },
+    );
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'WITNESS_NOT_ENABLED', fields: [{ field: 'kind' }] });
+    expect(await mediaCount()).toBe(before);
+
+    const shree = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+    const kiran = await customerNamed('Kiran', shree);
+    const witness = await apiUpload(
+      t,
+      shree,
+      paths.customers.signature,
+      { customer_id: kiran, kind: 'witness_signature' },
+      { bytes: PNG_1X1 },
+    );
+    expect(witness.status).toBe(200);
+    const media = await apiGet(t, shree, `${paths.customers.documents}?customer_id=${kiran}`);
+    expect(media.body.data).toMatchObject({
+      witnessRequired: true,
+      witnessSignature: { id: witness.body.data.id },
+    });
+    // Our retailer cannot sign for their customer.
+    const foreign = await apiUpload(
+      t,
+      retailer,
+      paths.customers.signature,
+      { customer_id: kiran, kind: 'customer_signature' },
+      { bytes: PNG_1X1 },
+    );
+    expect(foreign.status).toBe(404);
+  });
+});

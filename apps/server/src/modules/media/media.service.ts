@@ -1,0 +1,198 @@
+import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
+import {
+  MAX_UPLOAD_BYTES,
+  SIGNATURE_MIME_TYPE,
+  type TCustomerMedia,
+  type TDocumentType,
+  type TMedia,
+  type TMediaKind,
+} from '@kisht/domain/media/media.schema';
+import { fileTypeFromBuffer } from 'file-type';
+import { v7 as uuidv7 } from 'uuid';
+import type { Db, DbOrTx } from '../../db/client';
+import type { TActor } from '../../lib/actor';
+import { insertAudit } from '../audit/audit.repository';
+import { findCustomerForActor } from '../customers/customers.service';
+import { getOrgAppConfig } from '../orgs/orgs.service';
+import * as repo from './media.repository';
+
+const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
+
+/** Content types each kind accepts, sniffed from the bytes (design §6). */
+const ACCEPTED_TYPES: Record<TMediaKind, string[]> = {
+  customer_profile: IMAGE_TYPES,
+  customer_invoice_attachment: [...IMAGE_TYPES, 'application/pdf'],
+  customer_document: [...IMAGE_TYPES, 'application/pdf'],
+  customer_signature: [SIGNATURE_MIME_TYPE],
+  witness_signature: [SIGNATURE_MIME_TYPE],
+};
+
+const EXTENSION: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'application/pdf': 'pdf',
+};
+
+const toMedia = (row: repo.MediaListRow): TMedia => ({
+  id: row.id,
+  kind: row.kind as TMediaKind,
+  documentType: (row.documentType as TDocumentType | null) ?? null,
+  imageName: row.path,
+  mimeType: row.mimeType,
+  sizeBytes: row.sizeBytes,
+  createdAt: row.createdAt.toISOString(),
+  uploadedByName: row.uploadedByName,
+});
+
+const isWitnessEnabled = async (db: DbOrTx, orgId: number): Promise<boolean> =>
+  (await getOrgAppConfig(db, orgId)).features.witnessLayout;
+
+/**
+ * Stores an uploaded file of a customer under the organisation's path for its kind
+ * (`{orgId}/{kind}/{uuid}.{ext}`, spec §3) with an audit entry. The content type is sniffed from
+ * the bytes, never taken from the client. Throws CUSTOMER_NOT_FOUND outside the actor's scope,
+ * MEDIA_TOO_LARGE over MAX_UPLOAD_BYTES (5 MB, spec §9), MEDIA_TYPE_NOT_ALLOWED for content the
+ * kind does not accept, WITNESS_NOT_ENABLED for a witness signature when the organisation's witness
+ * layout flag is off.
+ */
+export const storeCustomerMedia = async (
+  db: Db,
+  options: {
+    actor: TActor;
+    customerId: number;
+    kind: TMediaKind;
+    documentType?: TDocumentType | undefined;
+    bytes: Uint8Array;
+  },
+): Promise<TMedia> => {
+  const { actor, kind, bytes } = options;
+  const { customer } = await findCustomerForActor(db, actor, options.customerId);
+  if (bytes.byteLength > MAX_UPLOAD_BYTES) {
+    throw new AppError(AppErrorCode.MEDIA_TOO_LARGE, 'The file is larger than 5 MB', [
+      { field: 'file', message: 'The file is larger than 5 MB' },
+    ]);
+  }
+  if (kind === 'witness_signature' && !(await isWitnessEnabled(db, customer.orgId))) {
+    throw new AppError(
+      AppErrorCode.WITNESS_NOT_ENABLED,
+      'This organisation does not take witness signatures',
+      [{ field: 'kind', message: 'Witness signatures are off for this organisation' }],
+    );
+  }
+  const sniffed = bytes.byteLength > 0 ? await fileTypeFromBuffer(bytes) : undefined;
+  const accepted = ACCEPTED_TYPES[kind];
+  if (!sniffed || !accepted.includes(sniffed.mime)) {
+    throw new AppError(AppErrorCode.MEDIA_TYPE_NOT_ALLOWED, 'This kind of file is not accepted here', [
+      { field: 'file', message: `Upload one of: ${accepted.join(', ')}` },
+    ]);
+  }
+  const path = `${customer.orgId}/${kind}/${uuidv7()}.${EXTENSION[sniffed.mime]}`;
+  const id = await db.transaction(async (tx) => {
+    const mediaId = await repo.insertMedia(tx, {
+      orgId: customer.orgId,
+      customerId: customer.id,
+      kind,
+      documentType: options.documentType ?? null,
+      path,
+      mimeType: sniffed.mime,
+      sizeBytes: bytes.byteLength,
+      content: bytes,
+      uploadedBy: actor.userId,
+    });
+    await insertAudit(tx, {
+      orgId: customer.orgId,
+      actorUserId: actor.userId,
+      action: 'media.upload',
+      entity: 'customer',
+      entityId: String(customer.id),
+      details: {
+        mediaId,
+        kind,
+        documentType: options.documentType ?? null,
+        path,
+        sizeBytes: bytes.byteLength,
+      },
+    });
+    return mediaId;
+  });
+  return toMedia((await repo.findMediaById(db, customer.orgId, id))!);
+};
+
+/**
+ * customer_documents: the newest photo, invoice and signatures of a customer and all documents,
+ * newest first. Throws CUSTOMER_NOT_FOUND outside the actor's scope.
+ */
+export const getCustomerMedia = async (
+  db: DbOrTx,
+  actor: TActor,
+  customerId: number,
+): Promise<TCustomerMedia> => {
+  const { customer } = await findCustomerForActor(db, actor, customerId);
+  const [rows, witnessRequired] = await Promise.all([
+    repo.findMediaOfCustomer(db, customer.orgId, customer.id),
+    isWitnessEnabled(db, customer.orgId),
+  ]);
+  const newest = (kind: TMediaKind) => {
+    const row = rows.find((r) => r.kind === kind);
+    return row ? toMedia(row) : null;
+  };
+  return {
+    customerId: customer.id,
+    photo: newest('customer_profile'),
+    invoice: newest('customer_invoice_attachment'),
+    signature: newest('customer_signature'),
+    witnessSignature: newest('witness_signature'),
+    documents: rows.filter((r) => r.kind === 'customer_document').map(toMedia),
+    witnessRequired,
+  };
+};
+
+/**
+ * Deletes one file of a customer (kept in the database, marked deleted, audited). Throws
+ * CUSTOMER_NOT_FOUND outside scope and NOT_FOUND for a file that is not this customer's.
+ */
+export const deleteCustomerMedia = async (
+  db: Db,
+  options: { actor: TActor; customerId: number; mediaId: number },
+): Promise<void> => {
+  const { customer } = await findCustomerForActor(db, options.actor, options.customerId);
+  const row = await repo.findMediaById(db, customer.orgId, options.mediaId);
+  if (!row || row.customerId !== customer.id) {
+    throw new AppError(AppErrorCode.NOT_FOUND, 'Document not found', [
+      { field: 'media_id', message: 'No such document for this customer' },
+    ]);
+  }
+  await db.transaction(async (tx) => {
+    await repo.markMediaDeleted(tx, row.id);
+    await insertAudit(tx, {
+      orgId: customer.orgId,
+      actorUserId: options.actor.userId,
+      action: 'media.delete',
+      entity: 'customer',
+      entityId: String(customer.id),
+      details: { mediaId: row.id, kind: row.kind, path: row.path },
+    });
+  });
+};
+
+/**
+ * The bytes and content type of a stored file by its image_name, when it belongs to one of the
+ * actor's customers; NOT_FOUND otherwise (other organisations and other retailers' customers too).
+ */
+export const readMediaFile = async (
+  db: DbOrTx,
+  actor: TActor,
+  imageName: string,
+): Promise<{ mimeType: string; content: Uint8Array }> => {
+  const notFound = new AppError(AppErrorCode.NOT_FOUND, 'File not found');
+  const file = await repo.findMediaFile(db, actor.orgId, imageName);
+  if (!file) throw notFound;
+  try {
+    await findCustomerForActor(db, actor, file.customerId);
+  } catch (error) {
+    if (error instanceof AppError && error.code === AppErrorCode.CUSTOMER_NOT_FOUND) throw notFound;
+    throw error;
+  }
+  return { mimeType: file.mimeType, content: file.content };
+};
