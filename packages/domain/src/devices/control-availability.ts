@@ -1,0 +1,152 @@
+import { CONTROL_FEATURES, DeviceType, type TControlFeature } from '../common/enums';
+
+/**
+ * The controls of customer_details (spec §6 "control availability"): switches and toggles that
+ * change how the phone behaves. `lock` stands for the lock/unlock pair (spec §6 lists `unlock` as a
+ * feature too; an allowed list may name either).
+ */
+export const PRIMARY_CONTROLS: readonly TControlFeature[] = [
+  'lock',
+  'app_lock',
+  'wallpaper',
+  'camera_lock',
+  'usb_debugging',
+  'tracking',
+  'sim_tracking_online',
+  'sim_tracking_offline',
+  'lost_mode',
+  'outgoing_call',
+  'bluetooth_lock_unlock',
+  'wifi_on_off',
+  'airplane_mode_on_off',
+  'accessibility_on_off',
+  'app_hide_unhide',
+  'sim_lock_unlock',
+  'antitheft_lost_mode',
+  'uninstall_antitheft',
+  'install_apple_onemodapp',
+];
+
+/** The second action list of spec §6: one-shot actions. */
+export const SECOND_ACTIONS: readonly TControlFeature[] = [
+  'fetch_location',
+  'sim_info',
+  'reboot',
+  'emi_alert',
+  'uninstall',
+  'miui_permission',
+];
+
+/** What a device may still do while locked (spec §6), before the type and allowed list narrow it. */
+const LOCKED_ACTIONS: readonly TControlFeature[] = ['fetch_location', 'sim_info', 'reboot'];
+
+/**
+ * Controls each device family offers when the organisation sends no allowed list (spec §6 "without
+ * a list"). Features the spec names for no family by default (anti-theft lost mode and uninstall,
+ * the Apple one-mode app) are offered only through an allowed list.
+ */
+const DEFAULT_CONTROLS: Record<number, readonly TControlFeature[]> = {
+  // Device policy controller: everything except lost mode and accessibility.
+  [DeviceType.DEVICE_POLICY_CONTROLLER]: [
+    'lock',
+    'app_lock',
+    'wallpaper',
+    'camera_lock',
+    'usb_debugging',
+    'tracking',
+    'sim_tracking_online',
+    'sim_tracking_offline',
+    'outgoing_call',
+    'bluetooth_lock_unlock',
+    'wifi_on_off',
+    'airplane_mode_on_off',
+    'app_hide_unhide',
+    'sim_lock_unlock',
+  ],
+  // Managed Android API: as the policy controller, less tracking, app hide, bluetooth, wifi,
+  // airplane mode, SIM tracking, and outgoing call (policy controller only).
+  [DeviceType.MANAGED_ANDROID_API]: [
+    'lock',
+    'app_lock',
+    'wallpaper',
+    'camera_lock',
+    'usb_debugging',
+    'sim_lock_unlock',
+  ],
+  [DeviceType.LINK_BASED]: ['lock', 'tracking', 'accessibility_on_off'],
+  [DeviceType.APPLE]: ['lock', 'lost_mode', 'usb_debugging', 'camera_lock', 'app_lock'],
+};
+
+/** The second action list per device family while unlocked (spec §6). */
+const DEFAULT_ACTIONS: Record<number, readonly TControlFeature[]> = {
+  [DeviceType.DEVICE_POLICY_CONTROLLER]: SECOND_ACTIONS,
+  // Managed API drops MIUI permission.
+  [DeviceType.MANAGED_ANDROID_API]: SECOND_ACTIONS.filter((f) => f !== 'miui_permission'),
+  [DeviceType.LINK_BASED]: ['sim_info', 'fetch_location', 'emi_alert', 'uninstall'],
+  [DeviceType.APPLE]: ['fetch_location', 'reboot', 'uninstall', 'sim_info'],
+};
+
+/** What customer_details offers for one device: its controls and its second action list. */
+export type TControlAvailability = {
+  controls: TControlFeature[];
+  actions: TControlFeature[];
+};
+
+export type TControlAvailabilityInput = {
+  /** Device family, spec §1 (0 policy controller, 1 managed API, 2 link-based, 3 Apple). */
+  deviceType: number;
+  /** Reported lock state: true when the phone is locked (lock status 1). */
+  isLocked: boolean;
+  /**
+   * The organisation's allowed list (server override), or null/undefined for none. An empty list
+   * allows nothing. `unlock` in the list counts as `lock` (they are one pair).
+   */
+  allowedList?: readonly string[] | null | undefined;
+};
+
+const inCanonicalOrder = (features: Iterable<TControlFeature>): TControlFeature[] => {
+  const set = new Set(features);
+  return CONTROL_FEATURES.filter((f) => set.has(f));
+};
+
+/**
+ * Which controls and actions customer_details shows for a device, and so which commands the
+ * server accepts (spec §6 control availability and second action list):
+ * - With an allowed list, only listed features show: the list replaces the family's default
+ *   controls, and the family's actions are narrowed to the list.
+ * - When locked, only lock and tracking (not Apple) remain of the controls, and of the actions only
+ *   fetch location, SIM info and reboot where the family has them; both intersected with the
+ *   allowed list when there is one.
+ * - Without a list, each family has its defaults (DEFAULT_CONTROLS, DEFAULT_ACTIONS).
+ * An unknown device type offers nothing. Results are in the canonical CONTROL_FEATURES order.
+ */
+export const controlAvailability = (input: TControlAvailabilityInput): TControlAvailability => {
+  const familyControls = DEFAULT_CONTROLS[input.deviceType];
+  const familyActions = DEFAULT_ACTIONS[input.deviceType];
+  if (!familyControls || !familyActions) return { controls: [], actions: [] };
+  const allowed = input.allowedList
+    ? new Set(input.allowedList.map((f) => (f === 'unlock' ? 'lock' : f)))
+    : null;
+  const isAllowed = (feature: TControlFeature) => !allowed || allowed.has(feature);
+
+  if (input.isLocked) {
+    const lockedControls: TControlFeature[] =
+      input.deviceType === DeviceType.APPLE ? ['lock'] : ['lock', 'tracking'];
+    return {
+      controls: inCanonicalOrder(lockedControls.filter(isAllowed)),
+      actions: inCanonicalOrder(familyActions.filter((f) => LOCKED_ACTIONS.includes(f) && isAllowed(f))),
+    };
+  }
+  const controls = allowed ? PRIMARY_CONTROLS.filter((f) => allowed.has(f)) : familyControls;
+  return {
+    controls: inCanonicalOrder(controls),
+    actions: inCanonicalOrder(familyActions.filter(isAllowed)),
+  };
+};
+
+/** True when `feature` is offered for the device (see controlAvailability). */
+export const isControlAvailable = (input: TControlAvailabilityInput, feature: TControlFeature): boolean => {
+  const { controls, actions } = controlAvailability(input);
+  const wanted = feature === 'unlock' ? 'lock' : feature;
+  return controls.includes(wanted) || actions.includes(wanted);
+};
