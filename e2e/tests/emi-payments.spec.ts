@@ -58,7 +58,8 @@ test('a retailer records a partial payment and then the rest of two instalments'
   // The dashboard shows the money collected.
   await page.getByTestId('nav-dashboard').click();
   await expect(page.getByTestId('dashboard-collected-month-value')).not.toHaveText('N/A');
-  await expect(page.getByTestId('dashboard-total')).toContainText('4');
+  // Four seeded customers, and any other journey's on this shared server.
+  await expect(page.getByTestId('dashboard-total')).toContainText(/([4-9]|\d{2,})Total/);
   await shot(page, '42-dashboard-money');
 });
 

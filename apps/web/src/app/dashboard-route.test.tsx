@@ -139,7 +139,9 @@ describe('customer user dashboard: My loan (spec §4)', () => {
   });
 
   it('shows Unlocked, and no QR code or UPI link when the retailer has none', async () => {
-    stubDashboardApi([createMyLoan({ payTo: { retailerName: 'Ravi Mobiles', upiId: null, upiLink: null } })]);
+    stubDashboardApi([
+      createMyLoan({ payTo: { retailerName: 'Ravi Mobiles', upiId: null, upiLink: null, emiPin: null } }),
+    ]);
     renderDashboard();
     const loan = await screen.findByTestId('my-loan-5');
     expect(within(loan).getByTestId('my-loan-lock-status').textContent).toBe('Unlocked');

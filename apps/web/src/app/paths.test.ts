@@ -62,6 +62,17 @@ describe('route table (spec §2)', () => {
     expect(appPaths.customerNavigate.href(7)).toBe('/customer_navigate?customer_id=7');
   });
 
+  it('takes customer_id as a query parameter on customer_documents, signature and witness_signature', () => {
+    expect(appPaths.customerDocuments.href(7)).toBe('/customer_documents?customer_id=7');
+    expect(appPaths.signature.href(7)).toBe('/signature?customer_id=7');
+    expect(appPaths.witnessSignature.href(7)).toBe('/witness_signature?customer_id=7');
+  });
+
+  it('opens add_customer empty, or on the attachments step of a customer just created', () => {
+    expect(appPaths.addCustomer.href()).toBe('/add_customer');
+    expect(appPaths.addCustomer.href(42)).toBe('/add_customer?customer_id=42');
+  });
+
   it('links to the m_pin modes', () => {
     expect(appPaths.mPin.href()).toBe('/m_pin');
     expect(appPaths.mPin.href('login')).toBe('/m_pin');

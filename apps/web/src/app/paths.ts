@@ -2,8 +2,9 @@ import type { TCustomerStatusWord } from '@kisht/domain/common/enums';
 import type { UPCOMING_RANGES } from '@kisht/domain/emi/emi.schema';
 
 /**
- * Query parameter of customer_navigate, emi_details and view_emi_details, and path parameter of
- * customer_details (spec §2, §3).
+ * Query parameter of customer_navigate, customer_documents, signature, witness_signature,
+ * emi_details and view_emi_details (and of add_customer once the customer is created), and path
+ * parameter of customer_details (spec §2, §3).
  */
 export const CUSTOMER_ID_PARAM = 'customer_id';
 
@@ -59,7 +60,11 @@ export const appPaths = {
         search: filters.search,
       }),
   },
-  addCustomer: plain('/add_customer'),
+  addCustomer: {
+    path: '/add_customer',
+    /** With a customer id: the customer just created, on the photo, documents and signature step. */
+    href: (customerId?: number) => withQuery('/add_customer', { [CUSTOMER_ID_PARAM]: customerId }),
+  },
   customerNavigate: {
     path: '/customer_navigate',
     href: (customerId: number) => withQuery('/customer_navigate', { [CUSTOMER_ID_PARAM]: customerId }),
@@ -82,7 +87,10 @@ export const appPaths = {
   help: plain('/help'),
   support: plain('/support'),
   retailerPaymentQr: plain('/retailer_payment_qr'),
-  signature: plain('/signature'),
+  signature: {
+    path: '/signature',
+    href: (customerId: number) => withQuery('/signature', { [CUSTOMER_ID_PARAM]: customerId }),
+  },
   antiTheft: plain('/anti_theft'),
   addRetailer: plain('/add_retailer'),
   emiDetails: {
@@ -97,8 +105,14 @@ export const appPaths = {
     href: (customerId: number) => withQuery('/view_emi_details', { [CUSTOMER_ID_PARAM]: customerId }),
   },
   appleDetails: plain('/apple_details'),
-  witnessSignature: plain('/witness_signature'),
-  customerDocuments: plain('/customer_documents'),
+  witnessSignature: {
+    path: '/witness_signature',
+    href: (customerId: number) => withQuery('/witness_signature', { [CUSTOMER_ID_PARAM]: customerId }),
+  },
+  customerDocuments: {
+    path: '/customer_documents',
+    href: (customerId: number) => withQuery('/customer_documents', { [CUSTOMER_ID_PARAM]: customerId }),
+  },
   extendedWarranty: plain('/extended_warranty'),
   paymentGateway: plain('/payment_gateway'),
   familycare: plain('/familycare'),

@@ -54,7 +54,10 @@ const urlOf = (key: TRouteKey): string => {
     key === 'customerDetails' ||
     key === 'customerNavigate' ||
     key === 'emiDetails' ||
-    key === 'viewEmiDetails'
+    key === 'viewEmiDetails' ||
+    key === 'customerDocuments' ||
+    key === 'signature' ||
+    key === 'witnessSignature'
   ) {
     return appPaths[key].href(5);
   }
@@ -136,6 +139,18 @@ describe('routes', () => {
     renderAt(appPaths.upComingEmi.href());
     expect(await screen.findByRole('tablist')).toBeTruthy();
     expect(screen.queryByTestId('coming-soon')).toBeNull();
+  });
+
+  it.each([
+    ['customerDocuments', 'Customer documents'],
+    ['signature', 'Signature'],
+    ['witnessSignature', 'Witness signature'],
+  ] as const)('builds %s now, for the customer of its customer_id', async (key, title) => {
+    localStorage.setItem('token', 'jwt-123');
+    const router = renderAt(appPaths[key].href(5));
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();
+    expect(screen.queryByTestId('coming-soon')).toBeNull();
+    expect(router.state.location.search).toBe('?customer_id=5');
   });
 });
 

@@ -46,6 +46,16 @@ const CustomerDetailsPage = lazy(() =>
     default: module.CustomerDetailsPage,
   })),
 );
+const CustomerDocumentsPage = lazy(() =>
+  import('../features/customers/pages/customer-documents-page').then((module) => ({
+    default: module.CustomerDocumentsPage,
+  })),
+);
+const SignaturePage = lazy(() =>
+  import('../features/customers/pages/signature-page').then((module) => ({
+    default: module.SignaturePage,
+  })),
+);
 const LanguagePage = lazy(() =>
   import('../features/language/pages/language-page').then((module) => ({ default: module.LanguagePage })),
 );
@@ -69,15 +79,12 @@ export const COMING_SOON_ROUTES: ReadonlyArray<{ route: TRouteKey; titleKey: TPa
   { route: 'help', titleKey: 'pages.help' },
   { route: 'support', titleKey: 'pages.support' },
   { route: 'retailerPaymentQr', titleKey: 'pages.retailer_payment_qr' },
-  { route: 'signature', titleKey: 'pages.signature' },
   { route: 'antiTheft', titleKey: 'pages.anti_theft' },
   { route: 'addRetailer', titleKey: 'pages.add_retailer' },
   { route: 'topUpHistory', titleKey: 'pages.top_up_history' },
   { route: 'multipleLockUnlock', titleKey: 'pages.multiple_lock_unlock' },
   { route: 'emmQr', titleKey: 'pages.emm_qr' },
   { route: 'appleDetails', titleKey: 'pages.apple_details' },
-  { route: 'witnessSignature', titleKey: 'pages.witness_signature' },
-  { route: 'customerDocuments', titleKey: 'pages.customer_documents' },
   { route: 'extendedWarranty', titleKey: 'pages.extended_warranty' },
   { route: 'paymentGateway', titleKey: 'pages.payment_gateway' },
   { route: 'familycare', titleKey: 'pages.familycare' },
@@ -92,6 +99,9 @@ const PROTECTED_PAGES: ReadonlyArray<{ route: TRouteKey; element: ReactNode }> =
   { route: 'addCustomer', element: <AddCustomerPage /> },
   { route: 'customerNavigate', element: <CustomerNavigatePage /> },
   { route: 'customerDetails', element: <CustomerDetailsPage /> },
+  { route: 'customerDocuments', element: <CustomerDocumentsPage /> },
+  { route: 'signature', element: <SignaturePage kind="customer_signature" /> },
+  { route: 'witnessSignature', element: <SignaturePage kind="witness_signature" /> },
   { route: 'emiDetails', element: <EmiDetailsPage /> },
   { route: 'viewEmiDetails', element: <EmiDetailsPage isReadOnly /> },
   { route: 'upComingEmi', element: <UpcomingEmiPage /> },

@@ -1,9 +1,11 @@
+import { MAX_UPLOAD_BYTES } from '@kisht/domain/media/media.schema';
+
 /** Spec §5 and §9: the longer side of an uploaded image, in pixels. */
 export const MAX_IMAGE_SIDE = 1200;
 /** Spec §5 and §9: the encoder quality passed to `toBlob` (browsers ignore it for PNG). */
 export const IMAGE_QUALITY = 0.8;
-/** Spec §9: the upload size limit, 5 MB in bytes. */
-export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+/** Spec §9: the upload size limit, 5 MB in bytes (the domain's, which the server enforces). */
+export { MAX_UPLOAD_BYTES };
 
 const JPEG = 'image/jpeg';
 const PNG = 'image/png';

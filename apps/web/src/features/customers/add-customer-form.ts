@@ -82,6 +82,13 @@ export const addCustomerResolver = zodResolver<TAddCustomerValues, unknown, TAdd
 /** The steps of the guided form, in order. */
 export const ADD_CUSTOMER_STEPS = ['personal', 'address', 'device', 'product', 'loan'] as const;
 export type TAddCustomerStep = (typeof ADD_CUSTOMER_STEPS)[number];
+/**
+ * The step after the customer is created: photo, invoice, documents and signature, uploaded to
+ * the new customer (add_customer?customer_id=).
+ */
+export const ATTACHMENTS_STEP = 'attachments';
+/** Every step the stepper shows: the form's five, then the attachments. */
+export const ALL_ADD_CUSTOMER_STEPS = [...ADD_CUSTOMER_STEPS, ATTACHMENTS_STEP] as const;
 
 /** The fields on each step; Next validates exactly these (react-hook-form trigger). */
 export const STEP_FIELDS: Record<TAddCustomerStep, readonly TAddCustomerPath[]> = {
@@ -155,6 +162,7 @@ export type TValidationKey =
   | 'validation.chooseCity'
   | 'validation.invalidPincode'
   | 'validation.tooLong'
+  | 'validation.reasonTooShort'
   | 'validation.invalidValue';
 
 /** The domain schema's own messages (customers.schema, identifiers), by what they say. */
@@ -175,7 +183,12 @@ const DOMAIN_MESSAGE_KEYS: ReadonlyMap<string, TValidationKey> = new Map<string,
   ['Choose a state', 'validation.chooseState'],
   ['Choose a city', 'validation.chooseCity'],
   ['PIN code is 6 digits', 'validation.invalidPincode'],
+  ['Say why, in a few words', 'validation.reasonTooShort'],
 ]);
+
+/** The translation key of one of the domain schemas' own messages, or undefined for zod's generic ones. */
+export const domainMessageKey = (message: string | undefined): TValidationKey | undefined =>
+  message ? DOMAIN_MESSAGE_KEYS.get(message) : undefined;
 
 /** For zod's generic messages (a wrong type, a bound): what that field's problem is. */
 const FIELD_FALLBACK_KEYS: Partial<Record<TAddCustomerPath, TValidationKey>> = {
@@ -209,13 +222,20 @@ export const validationKeyFor = (
   path: TAddCustomerPath,
   error: Pick<FieldError, 'message'>,
   value: unknown,
+): TValidationKey => fieldMessageKey(error, value, FIELD_FALLBACK_KEYS[path] ?? 'validation.invalidValue');
+
+/**
+ * The translated message for a domain-schema issue on any form's field: 'This is a required
+ * field' when it is empty, else the schema's own message, else `fallback` (what that field's
+ * problem must be).
+ */
+export const fieldMessageKey = (
+  error: Pick<FieldError, 'message'>,
+  value: unknown,
+  fallback: TValidationKey,
 ): TValidationKey => {
   if (isEmptyValue(value)) return 'validation.required';
-  return (
-    (error.message ? DOMAIN_MESSAGE_KEYS.get(error.message) : undefined) ??
-    FIELD_FALLBACK_KEYS[path] ??
-    'validation.invalidValue'
-  );
+  return domainMessageKey(error.message) ?? fallback;
 };
 
 /** Device family choices (spec §1 device_type), with their label keys. */

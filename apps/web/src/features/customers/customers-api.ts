@@ -6,11 +6,23 @@ import type {
   TCustomerDetails,
   TCustomerPage,
   TEnrolmentQr,
+  TStatusChange,
+  TUpdateImeiRequest,
+  TUpdateStatusRequest,
 } from '@kisht/domain/customers/customers.schema';
 import type { TDeviceCommand, TDeviceCommandRequest } from '@kisht/domain/devices/devices.schema';
+import type { TEditEmiTermsRequest, TEmiDetails } from '@kisht/domain/emi/emi.schema';
+import type {
+  TCustomerMedia,
+  TDeleteMediaRequest,
+  TDocumentType,
+  TMedia,
+  TMediaKind,
+} from '@kisht/domain/media/media.schema';
 import { paths } from '@kisht/domain/paths';
 import { api } from '../../lib/http/api';
 import { fileRequest } from '../../lib/http/base-query';
+import { toUploadBody } from '../../lib/upload-file';
 
 /** Rows per page of the customer list (each page the infinite scroll loads). */
 export const CUSTOMER_PAGE_SIZE = 20;
@@ -35,7 +47,22 @@ export type TStatesArgs = { country: string };
 /** The cities of a state of a country (csc cities route). */
 export type TCitiesArgs = { country: string; state: string };
 
+/** The customer photo or the invoice attachment (upload_customer_details). */
+export type TCustomerImageKind = Extract<TMediaKind, 'customer_profile' | 'customer_invoice_attachment'>;
+/** The customer's or the witness's signature. */
+export type TSignatureKind = Extract<TMediaKind, 'customer_signature' | 'witness_signature'>;
+
+/** An upload of the customer photo or invoice; `file` already compressed (prepareUploadFile). */
+export type TUploadImageArgs = { customerId: number; kind: TCustomerImageKind; file: File };
+/** An upload of one customer document. */
+export type TUploadDocumentArgs = { customerId: number; documentType: TDocumentType; file: File };
+/** An upload of a signature drawn on the pad (a PNG). */
+export type TUploadSignatureArgs = { customerId: number; kind: TSignatureKind; file: File };
+
 const LIST_TAG = { type: 'Customer', id: 'LIST' } as const;
+const customerTag = (customerId: number) => ({ type: 'Customer', id: customerId }) as const;
+const mediaTag = (customerId: number) => ({ type: 'CustomerMedia', id: customerId }) as const;
+const statusHistoryTag = (customerId: number) => ({ type: 'StatusHistory', id: customerId }) as const;
 
 export const customersApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -118,6 +145,75 @@ export const customersApi = api.injectEndpoints({
         LIST_TAG,
       ],
     }),
+    /** customer_documents: the newest photo, invoice and signatures, and every document. */
+    getCustomerMedia: build.query<TCustomerMedia, number>({
+      query: (customerId) => ({ url: paths.customers.documents, params: { customer_id: customerId } }),
+      providesTags: (_result, _error, customerId) => [mediaTag(customerId)],
+    }),
+    /** The customer photo or the invoice attachment; a new photo changes the details' photoImageName. */
+    uploadCustomerImage: build.mutation<TMedia, TUploadImageArgs>({
+      query: ({ customerId, kind, file }) => ({
+        url: paths.customers.uploadImage,
+        method: 'POST',
+        body: toUploadBody({ customer_id: customerId, kind }, file),
+      }),
+      invalidatesTags: (_result, _error, { customerId }) => [mediaTag(customerId), customerTag(customerId)],
+    }),
+    uploadCustomerDocument: build.mutation<TMedia, TUploadDocumentArgs>({
+      query: ({ customerId, documentType, file }) => ({
+        url: paths.customers.documents,
+        method: 'POST',
+        body: toUploadBody({ customer_id: customerId, document_type: documentType }, file),
+      }),
+      invalidatesTags: (_result, _error, { customerId }) => [mediaTag(customerId)],
+    }),
+    /** Deletes one document; the answer is the customer's media without it. */
+    deleteCustomerDocument: build.mutation<TCustomerMedia, TDeleteMediaRequest>({
+      query: (body) => ({ url: paths.customers.deleteDocument, method: 'POST', body }),
+      invalidatesTags: (_result, _error, { customer_id }) => [mediaTag(customer_id)],
+    }),
+    uploadSignature: build.mutation<TMedia, TUploadSignatureArgs>({
+      query: ({ customerId, kind, file }) => ({
+        url: paths.customers.signature,
+        method: 'POST',
+        body: toUploadBody({ customer_id: customerId, kind }, file),
+      }),
+      invalidatesTags: (_result, _error, { customerId }) => [mediaTag(customerId)],
+    }),
+    /** IMEI_EDIT: the IMEIs show on the details and in the list (its search finds them). */
+    updateImei: build.mutation<TCustomerDetails, TUpdateImeiRequest>({
+      query: (body) => ({ url: paths.customers.updateImei, method: 'POST', body }),
+      invalidatesTags: (_result, _error, { customer_id }) => [customerTag(customer_id), LIST_TAG],
+    }),
+    /**
+     * EMI_EDIT: new loan terms rebuild the schedule, so the details, the EMI screen, the dashboard
+     * figures and the upcoming EMIs are stale.
+     */
+    editEmiTerms: build.mutation<TEmiDetails, TEditEmiTermsRequest>({
+      query: (body) => ({ url: paths.emi.editTerms, method: 'POST', body }),
+      invalidatesTags: (_result, _error, { customer_id }) => [
+        customerTag(customer_id),
+        { type: 'Emi', id: customer_id },
+        'Dashboard',
+        'Outstanding',
+        'UpcomingEmi',
+      ],
+    }),
+    /** A status change by hand: the details, the list row, the trail and the dashboard counts. */
+    updateCustomerStatus: build.mutation<TCustomerDetails, TUpdateStatusRequest>({
+      query: (body) => ({ url: paths.customers.updateStatus, method: 'POST', body }),
+      invalidatesTags: (_result, _error, { customer_id }) => [
+        customerTag(customer_id),
+        statusHistoryTag(customer_id),
+        LIST_TAG,
+        'Dashboard',
+      ],
+    }),
+    /** The status trail, newest first. */
+    getStatusHistory: build.query<TStatusChange[], number>({
+      query: (customerId) => ({ url: paths.customers.statusHistory, params: { customer_id: customerId } }),
+      providesTags: (_result, _error, customerId) => [statusHistoryTag(customerId)],
+    }),
   }),
 });
 
@@ -134,4 +230,13 @@ export const {
   useListCitiesQuery,
   useLockDeviceMutation,
   useUnlockDeviceMutation,
+  useGetCustomerMediaQuery,
+  useUploadCustomerImageMutation,
+  useUploadCustomerDocumentMutation,
+  useDeleteCustomerDocumentMutation,
+  useUploadSignatureMutation,
+  useUpdateImeiMutation,
+  useEditEmiTermsMutation,
+  useUpdateCustomerStatusMutation,
+  useGetStatusHistoryQuery,
 } = customersApi;

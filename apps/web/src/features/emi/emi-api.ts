@@ -1,10 +1,16 @@
+import type { TDeviceCommand } from '@kisht/domain/devices/devices.schema';
 import type {
+  TCustomerEmiPin,
   TEmiDetails,
   TMyLoan,
   TPaymentReceipt,
   TRecordPaymentRequest,
+  TRotateEmiPinRequest,
+  TSendEmiAlertRequest,
+  TSendPenaltyRequest,
   TUpcomingEmiCounts,
   TUpcomingEmiPage,
+  TUpdateEmiStatusRequest,
 } from '@kisht/domain/emi/emi.schema';
 import { paths } from '@kisht/domain/paths';
 import type { TUpcomingRange } from '../../app/paths';
@@ -16,6 +22,24 @@ export const UPCOMING_PAGE_SIZE = 20;
 
 const UPCOMING_TAG = 'UpcomingEmi' as const;
 const MY_LOANS_TAG = { type: 'Emi', id: 'MINE' } as const;
+/** A customer's EMI PIN; kept under the Emi tag type with an id of its own, apart from the schedule. */
+const emiPinTag = (customerId: number) => ({ type: 'Emi', id: `PIN-${customerId}` }) as const;
+
+/**
+ * What a change to a customer's money (a payment, a penalty, a waiver) makes stale: their schedule,
+ * their details and list row, the dashboard figures and the upcoming EMIs. Also used when the
+ * change fails (RTK Query invalidates on a rejected mutation too), so a schedule the server found
+ * out of date (PENALTY_NOT_DUE, NOTHING_TO_WAIVE) is fetched afresh.
+ */
+const moneyChangedTags = (customerId: number) =>
+  [
+    { type: 'Emi', id: customerId },
+    { type: 'Customer', id: customerId },
+    { type: 'Customer', id: 'LIST' },
+    'Dashboard',
+    UPCOMING_TAG,
+    'Outstanding',
+  ] as const;
 
 export const emiApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -30,14 +54,48 @@ export const emiApi = api.injectEndpoints({
      */
     recordPayment: build.mutation<TPaymentReceipt, TRecordPaymentRequest>({
       query: (body) => ({ url: paths.emi.pay, method: 'POST', body }),
-      invalidatesTags: (_result, _error, { customer_id }) => [
-        { type: 'Emi', id: customer_id },
-        { type: 'Customer', id: customer_id },
-        { type: 'Customer', id: 'LIST' },
-        'Dashboard',
-        UPCOMING_TAG,
-        'Outstanding',
-      ],
+      invalidatesTags: (_result, _error, { customer_id }) => [...moneyChangedTags(customer_id)],
+    }),
+    /**
+     * send_penalty: levies the organisation's penalty (the row's penaltyDuePaise) on one overdue
+     * instalment. Answers the fresh schedule; the cached one is refetched. PENALTY_NOT_DUE (409)
+     * when none is due any more.
+     */
+    sendPenalty: build.mutation<TEmiDetails, TSendPenaltyRequest>({
+      query: (body) => ({ url: paths.customers.sendPenalty, method: 'POST', body }),
+      invalidatesTags: (_result, _error, { customer_id }) => [...moneyChangedTags(customer_id)],
+    }),
+    /**
+     * update_emi_status: waives what is still owed on an instalment ('waived') or only its unpaid
+     * penalty ('penalty_waived'), with a reason. Answers the fresh schedule; NOTHING_TO_WAIVE (409).
+     */
+    updateEmiStatus: build.mutation<TEmiDetails, TUpdateEmiStatusRequest>({
+      query: (body) => ({ url: paths.emi.updateStatus, method: 'POST', body }),
+      invalidatesTags: (_result, _error, { customer_id }) => [...moneyChangedTags(customer_id)],
+    }),
+    /**
+     * send_emialert: queues the emi_alert command (the reminder of what is due) for the customer's
+     * phone and answers the command. DEVICE_NOT_ENROLLED or NOTHING_DUE (409). The customer's
+     * details show the device's newest command, so they are refetched; the schedule is unchanged.
+     */
+    sendEmiAlert: build.mutation<TDeviceCommand, TSendEmiAlertRequest>({
+      query: (body) => ({ url: paths.emi.sendAlert, method: 'POST', body }),
+      invalidatesTags: (result, _error, { customer_id }) =>
+        result ? [{ type: 'Customer', id: customer_id }] : [],
+    }),
+    /** customer_emi_pin: the customer's 6-digit EMI PIN; the server issues one on the first ask. */
+    getCustomerEmiPin: build.query<TCustomerEmiPin, number>({
+      query: (customerId) => ({ url: paths.emi.emiPin, params: { customer_id: customerId } }),
+      providesTags: (_result, _error, customerId) => [emiPinTag(customerId)],
+    }),
+    /**
+     * Issues a new EMI PIN (the old one stops matching). The PIN is fetched again, and so is the
+     * customer list, as its search finds customers by PIN.
+     */
+    rotateEmiPin: build.mutation<TCustomerEmiPin, TRotateEmiPinRequest>({
+      query: (body) => ({ url: paths.emi.emiPin, method: 'POST', body }),
+      invalidatesTags: (result, _error, { customer_id }) =>
+        result ? [emiPinTag(customer_id), { type: 'Customer', id: 'LIST' }] : [],
     }),
     /** The schedule as a CSV file (text), with the same headers as every call. Never cached. */
     getEmiScheduleCsv: build.query<string, number>({
@@ -77,4 +135,9 @@ export const {
   useGetUpcomingEmiCountsQuery,
   useGetUpcomingEmiInfiniteQuery,
   useGetMyLoansQuery,
+  useSendPenaltyMutation,
+  useUpdateEmiStatusMutation,
+  useSendEmiAlertMutation,
+  useGetCustomerEmiPinQuery,
+  useRotateEmiPinMutation,
 } = emiApi;

@@ -1,4 +1,6 @@
+import type { TDeviceCommand } from '@kisht/domain/devices/devices.schema';
 import type {
+  TCustomerEmiPin,
   TEmiDetails,
   TInstalmentRow,
   TMyLoan,
@@ -22,6 +24,9 @@ export const createInstalment = (overrides: Partial<TInstalmentRow> = {}): TInst
     paidPaise,
     outstandingPaise: Math.max(0, amountPaise - paidPaise),
     status: paidPaise >= amountPaise ? 'paid' : 'upcoming',
+    penaltyPaise: 0,
+    waivedPaise: 0,
+    penaltyDuePaise: 0,
     ...overrides,
   };
 };
@@ -81,6 +86,23 @@ export const createReceipt = (overrides: Partial<TPaymentReceipt> = {}): TPaymen
   ...overrides,
 });
 
+export const createEmiPin = (overrides: Partial<TCustomerEmiPin> = {}): TCustomerEmiPin => ({
+  customerId: 5,
+  emiPin: '482913',
+  updatedAt: '2026-01-05T06:30:00Z',
+  ...overrides,
+});
+
+export const createEmiAlertCommand = (overrides: Partial<TDeviceCommand> = {}): TDeviceCommand => ({
+  id: '5f0c6d8e-2b1a-4c3d-9e8f-7a6b5c4d3e2f',
+  name: 'emi_alert',
+  state: 'queued',
+  createdAt: '2026-03-05T09:15:00Z',
+  updatedAt: '2026-03-05T09:15:00Z',
+  error: null,
+  ...overrides,
+});
+
 export const createMyLoan = (overrides: Partial<TMyLoan> = {}): TMyLoan => {
   const details = createEmiDetails();
   return {
@@ -92,7 +114,8 @@ export const createMyLoan = (overrides: Partial<TMyLoan> = {}): TMyLoan => {
     payTo: {
       retailerName: 'Ravi Mobiles',
       upiId: 'ravimobiles@okaxis',
-      upiLink: 'upi://pay?pa=ravimobiles@okaxis&pn=Ravi%20Mobiles&am=8814.86&cu=INR',
+      upiLink: 'upi://pay?pa=ravimobiles@okaxis&pn=Ravi%20Mobiles&am=8814.86&cu=INR&tn=EMI%20PIN%20482913',
+      emiPin: '482913',
     },
     ...overrides,
   };

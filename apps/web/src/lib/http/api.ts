@@ -35,6 +35,10 @@ export const TAG_TYPES = [
   'UpcomingEmi',
   /** The money figures of the dashboard (outstanding, overdue, collected). */
   'Outstanding',
+  /** A customer's photo, invoice, signatures and documents (id: customer id). */
+  'CustomerMedia',
+  /** A customer's status trail (id: customer id). */
+  'StatusHistory',
 ] as const;
 /** Tags of data that belongs to the signed-in person (everything but the public org config). */
 const SESSION_SCOPED_TAGS = [
@@ -46,6 +50,8 @@ const SESSION_SCOPED_TAGS = [
   'Emi',
   'UpcomingEmi',
   'Outstanding',
+  'CustomerMedia',
+  'StatusHistory',
 ] as const;
 
 /** The part of the store the base query reads (the ui slice's configs), typed here to keep lib/http free of it. */
@@ -72,16 +78,22 @@ export const selectRequestContext = (state: unknown): TRequestContext => {
 };
 
 /**
+ * The base query of every call the app makes. RTK Query endpoints use it through `api`; a stored
+ * file (use-media-url) is fetched with it directly, so its Blob never enters the store.
+ */
+export const appBaseQuery = createBaseQuery({
+  getContext: (getState) => selectRequestContext(getState()),
+  onSessionGone: () => sessionGoneHandler(),
+  fallbackMessage: () => i18n.t('errors.somethingWentWrong'),
+});
+
+/**
  * The app's one RTK Query api (design §2). Features add endpoints with `api.injectEndpoints` in
  * their `<feature>-api.ts`.
  */
 export const api = createApi({
   reducerPath: API_REDUCER_PATH,
-  baseQuery: createBaseQuery({
-    getContext: (getState) => selectRequestContext(getState()),
-    onSessionGone: () => sessionGoneHandler(),
-    fallbackMessage: () => i18n.t('errors.somethingWentWrong'),
-  }),
+  baseQuery: appBaseQuery,
   tagTypes: TAG_TYPES,
   keepUnusedDataFor: DEFAULT_CACHE_SECONDS,
   endpoints: () => ({}),

@@ -22,6 +22,10 @@ export type TApiError = {
   fields: TFieldError[];
 };
 
+/** Whether a mutation's or query's error is the base query's TApiError (not a thrown one). */
+export const isApiError = (error: unknown): error is TApiError =>
+  typeof error === 'object' && error !== null && 'status' in error && 'message' in error && 'fields' in error;
+
 export type TBaseQuery = BaseQueryFn<string | FetchArgs, unknown, TApiError, object, FetchBaseQueryMeta>;
 
 /**
@@ -40,6 +44,27 @@ export const fileRequest = (
   params: Record<string, string | number | undefined>,
   accept = 'text/csv, application/json',
 ): FetchArgs => ({ url, params, responseHandler: FILE_RESPONSE_HANDLER, headers: { accept } });
+
+/**
+ * The response handler of stored files (media bytes): a JSON body (the failure envelope) is
+ * parsed, any other body is read as a Blob. The base query resolves such a request to the Blob.
+ */
+export const BLOB_RESPONSE_HANDLER = async (response: Response): Promise<unknown> => {
+  const contentType = response.headers.get('content-type') ?? '';
+  return contentType.includes('application/json') ? response.json() : response.blob();
+};
+
+/**
+ * A stored file request (a customer photo, a document) for a direct base-query call: same base
+ * URL, same spec §7 headers, same 511 and error handling as every API call, resolving to the
+ * file's Blob. Not for RTK Query endpoints: a Blob does not belong in the store.
+ */
+export const blobRequest = (url: string, params: Record<string, string | number | undefined>): FetchArgs => ({
+  url,
+  params,
+  responseHandler: BLOB_RESPONSE_HANDLER,
+  headers: { accept: '*/*' },
+});
 
 /** What a request needs from the app's state: where to send it and how to sign it (spec §7). */
 export type TRequestContext = {
@@ -68,6 +93,10 @@ export type TBaseQueryOptions = {
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null;
+
+/** A Blob from any realm (the test environment's fetch makes Node's, not the DOM's). */
+const isBlob = (value: unknown): value is Blob =>
+  isRecord(value) && typeof value.arrayBuffer === 'function' && typeof value.size === 'number';
 
 const nonEmptyString = (value: unknown): string | null =>
   typeof value === 'string' && value.trim() !== '' ? value : null;
@@ -117,7 +146,8 @@ export const resolveRequestUrl = (baseUrl: string, url: string): string => {
  * `{ response, message, data }` envelope to `data`, and turns every failure into a TApiError. A failure is raised when the status
  * is 400 or `response` is 'failure' (spec §8), and for any other non-2xx status or network error.
  * On 511 it clears all local storage and calls onSessionGone (spec §8). A file request
- * (fileRequest) that succeeds with a non-JSON body resolves to that body's text.
+ * (fileRequest) that succeeds with a non-JSON body resolves to that body's text, a blob request
+ * (blobRequest) to its Blob.
  */
 export const createBaseQuery = (options: TBaseQueryOptions): TBaseQuery => {
   const storage = options.storage ?? (() => window.localStorage);
@@ -175,6 +205,10 @@ export const createBaseQuery = (options: TBaseQueryOptions): TBaseQuery => {
     const body = result.data;
     const isFileRequest = typeof args !== 'string' && args.responseHandler === FILE_RESPONSE_HANDLER;
     if (isFileRequest && httpStatus !== 400 && typeof body === 'string') {
+      return { data: body, ...(result.meta ? { meta: result.meta } : {}) };
+    }
+    const isBlobRequest = typeof args !== 'string' && args.responseHandler === BLOB_RESPONSE_HANDLER;
+    if (isBlobRequest && httpStatus !== 400 && isBlob(body)) {
       return { data: body, ...(result.meta ? { meta: result.meta } : {}) };
     }
     if (httpStatus === 400 || !isRecord(body) || body.response !== 'success') {

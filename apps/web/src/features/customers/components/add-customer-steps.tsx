@@ -2,6 +2,7 @@ import { MOBILE_PREFIX } from '@kisht/domain/common/identifiers';
 import Grid from '@mui/material/Grid';
 import InputAdornment from '@mui/material/InputAdornment';
 import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { formatRupees } from '../../../lib/format';
@@ -18,6 +19,7 @@ import {
 } from '../add-customer-form';
 import { useListFinancersQuery, useListProductsQuery } from '../customers-api';
 import { FormNumberField, FormSelectField, FormTextField } from './add-customer-fields';
+import { CustomerMediaPanel } from './customer-media-panel';
 import { EmiPreviewCard } from './emi-preview-card';
 
 const IMEI_LENGTH = 15;
@@ -287,6 +289,23 @@ export const LoanStep = () => {
         </Grid>
       </Grid>
       <EmiPreviewCard schedule={schedule} />
+    </Stack>
+  );
+};
+
+/**
+ * Step 6, once the customer is saved: their photo, invoice attachment, documents and signature
+ * (and the witness's, when the organisation asks for one), each uploaded to the new customer.
+ * Everything here is optional now and can be done later from customer details.
+ */
+export const AttachmentsStep = ({ customerId }: { customerId: number }) => {
+  const { t } = useTranslation();
+  return (
+    <Stack spacing={2}>
+      <Typography variant="body2" color="textSecondary" data-testid="add-customer-attachments-intro">
+        {t('addCustomer.attachmentsIntro')}
+      </Typography>
+      <CustomerMediaPanel customerId={customerId} />
     </Stack>
   );
 };

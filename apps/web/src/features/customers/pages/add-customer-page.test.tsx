@@ -11,6 +11,7 @@ import { failureResponse, stubApi } from '../../../test/fake-api';
 import { renderRoutes } from '../../../test/render-app';
 import { createTestI18n } from '../../../test/test-i18n';
 import { previewSchedule, summariseSchedule } from '../add-customer-form';
+import { createCustomerMedia } from '../customer-fixtures';
 import { AddCustomerPage } from './add-customer-page';
 
 const imei = (body14: string) => `${body14}${imeiCheckDigit(body14)}`;
@@ -51,6 +52,7 @@ const stubFormApi = (
     [paths.catalogue.cities]: (_request, url) =>
       CITIES[`${url.searchParams.get('country')}-${url.searchParams.get('state')}`] ?? [],
     [paths.customers.create]: onCreate,
+    [paths.customers.documents]: () => createCustomerMedia({ customerId: 42 }),
   });
 
 let i18n: TI18n;
@@ -66,13 +68,15 @@ afterEach(() => {
   localStorage.clear();
 });
 
-const renderForm = () =>
+const renderForm = (url = appPaths.addCustomer.href()) =>
   renderRoutes({
     i18n,
-    url: appPaths.addCustomer.href(),
+    url,
     routes: [
       { path: appPaths.addCustomer.path, element: <AddCustomerPage /> },
       { path: appPaths.customerNavigate.path, element: <p>enrolment screen</p> },
+      { path: appPaths.signature.path, element: <p>signature screen</p> },
+      { path: appPaths.witnessSignature.path, element: <p>witness screen</p> },
     ],
   });
 
@@ -128,7 +132,8 @@ const goToLoan = async () => {
   await next('Loan');
 };
 
-describe('add_customer: a guided form in five steps', () => {
+// Each test walks the form step by step, which takes a few seconds on a loaded machine.
+describe('add_customer: a guided form in five steps', { timeout: 20_000 }, () => {
   it('shows the steps in order, and Next checks only the fields of the step on screen', async () => {
     stubFormApi();
     renderForm();
@@ -241,7 +246,7 @@ describe('add_customer: a guided form in five steps', () => {
     await choose(/^Product/, /iPhone 16/);
     await next('Loan');
     fireEvent.click(screen.getByTestId('add-customer-submit'));
-    expect(await screen.findByText('enrolment screen')).toBeTruthy();
+    expect(await screen.findByTestId('add-customer-finish')).toBeTruthy();
     const body = await api.requestsTo(paths.customers.create)[0]?.json();
     expect(body).toMatchObject({ deviceType: 3, appType: 2, serialNumber: 'F2LZK0XYHG7F', productId: 2 });
   });
@@ -299,8 +304,11 @@ describe('add_customer: a guided form in five steps', () => {
     expect(screen.getByTestId('emi-preview-total').textContent).toBe(formatRupees(1_792_000));
 
     fireEvent.click(screen.getByTestId('add-customer-submit'));
-    expect(await screen.findByText('enrolment screen')).toBeTruthy();
-    expect(router.state.location.search).toBe('?customer_id=42');
+    // Saved: on to photo, documents and signature of the new customer.
+    expect(await screen.findByTestId('add-customer-finish')).toBeTruthy();
+    expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(
+      '/add_customer?customer_id=42',
+    );
     expect(await screen.findByText('Customer Asha Patil added')).toBeTruthy();
     const [create] = api.requestsTo(paths.customers.create);
     const body = await create?.json();
@@ -336,5 +344,66 @@ describe('add_customer: a guided form in five steps', () => {
     expect(messageOf(/^IMEI 1/)).toBe('IMEI already in use');
     expect(field(/^IMEI 1/).getAttribute('aria-invalid')).toBe('true');
     expect(document.activeElement).toBe(field(/^IMEI 1/));
+  });
+});
+
+describe('add_customer: photo, documents and signature of the new customer', () => {
+  const { createObjectURL } = URL;
+  beforeEach(() => {
+    URL.createObjectURL = vi.fn(() => 'blob:file');
+  });
+  afterEach(() => {
+    URL.createObjectURL = createObjectURL;
+  });
+
+  const stubFinishApi = (media = createCustomerMedia({ customerId: 42 })) =>
+    stubApi({
+      [paths.customers.documents]: (request) => (request.method === 'GET' ? media : {}),
+      [paths.customers.uploadImage]: () => ({}),
+    });
+
+  it('shows the sixth step after the five done, and uploads to the new customer', async () => {
+    const api = stubFinishApi();
+    renderForm(appPaths.addCustomer.href(42));
+    expect(await screen.findByTestId('add-customer-finish')).toBeTruthy();
+    expect(stepTitle()).toBe('Photo, documents & signature');
+    const steps = within(screen.getByTestId('add-customer-stepper'));
+    expect(steps.getByTestId('add-customer-step-attachments').textContent).toContain(
+      'Photo, documents & signature',
+    );
+    // The form is saved: its steps cannot be reopened.
+    expect(steps.queryAllByRole('button')).toHaveLength(0);
+    expect(await screen.findByTestId('customer-photo-card')).toBeTruthy();
+    expect(screen.getByTestId('customer-invoice-card')).toBeTruthy();
+    expect(screen.getByTestId('customer-documents-card')).toBeTruthy();
+    expect(screen.queryByTestId('witness-signature-card')).toBeNull();
+    expect(
+      new URL(api.requestsTo(paths.customers.documents)[0]?.url ?? '').searchParams.get('customer_id'),
+    ).toBe('42');
+
+    fireEvent.change(screen.getByTestId('customer-invoice-input'), {
+      target: { files: [new File(['%PDF'], 'bill.pdf', { type: 'application/pdf' })] },
+    });
+    expect(await screen.findByText('Invoice saved')).toBeTruthy();
+    const form = await api.requestsTo(paths.customers.uploadImage)[0]?.formData();
+    expect(form?.get('customer_id')).toBe('42');
+    expect(form?.get('kind')).toBe('customer_invoice_attachment');
+  });
+
+  it('takes the signature, and the witness signature when the organisation asks for one', async () => {
+    stubFinishApi(createCustomerMedia({ customerId: 42, witnessRequired: true }));
+    const { router } = renderForm(appPaths.addCustomer.href(42));
+    expect(await screen.findByTestId('witness-signature-card')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Add signature' }));
+    expect(await screen.findByText('signature screen')).toBeTruthy();
+    expect(router.state.location.search).toBe('?customer_id=42');
+  });
+
+  it('continues to the enrolment QR of the new customer', async () => {
+    stubFinishApi();
+    const { router } = renderForm(appPaths.addCustomer.href(42));
+    fireEvent.click(await screen.findByRole('button', { name: 'Continue to enrolment' }));
+    expect(await screen.findByText('enrolment screen')).toBeTruthy();
+    expect(router.state.location.search).toBe('?customer_id=42');
   });
 });

@@ -2,10 +2,6 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Stack from '@mui/material/Stack';
-import Step from '@mui/material/Step';
-import StepButton from '@mui/material/StepButton';
-import StepLabel from '@mui/material/StepLabel';
-import Stepper from '@mui/material/Stepper';
 import Typography from '@mui/material/Typography';
 import { enqueueSnackbar } from 'notistack';
 import type { FormEvent } from 'react';
@@ -13,10 +9,10 @@ import { useEffect, useRef, useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import { FormProvider, get, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
-import { appPaths } from '../../../app/paths';
+import { useNavigate, useSearchParams } from 'react-router';
+import { appPaths, CUSTOMER_ID_PARAM, parseCustomerId } from '../../../app/paths';
 import { PageHeader } from '../../../components/page-header';
-import type { TApiError } from '../../../lib/http/base-query';
+import { isApiError } from '../../../lib/http/base-query';
 import { useGoBack } from '../../../lib/use-go-back';
 import type { TAddCustomerPath, TAddCustomerPayload, TAddCustomerValues } from '../add-customer-form';
 import {
@@ -30,12 +26,16 @@ import {
   suggestedLoanPaise,
 } from '../add-customer-form';
 import { SERVER_ERROR_TYPE } from '../components/add-customer-fields';
-import { DeviceStep, LoanStep, PersonalStep, ProductStep } from '../components/add-customer-steps';
+import { AddCustomerStepper } from '../components/add-customer-stepper';
+import {
+  AttachmentsStep,
+  DeviceStep,
+  LoanStep,
+  PersonalStep,
+  ProductStep,
+} from '../components/add-customer-steps';
 import { AddressStep } from '../components/address-step';
 import { customersApi, useCreateCustomerMutation } from '../customers-api';
-
-const isApiError = (error: unknown): error is TApiError =>
-  typeof error === 'object' && error !== null && 'fields' in error && 'message' in error;
 
 const STEP_CONTENT = {
   personal: PersonalStep,
@@ -62,13 +62,13 @@ const useLoanAmountPrefill = (form: UseFormReturn<TAddCustomerValues, unknown, T
 };
 
 /**
- * Spec §2 add_customer as a guided form (react-hook-form, validated by the domain schema alone):
- * Personal → Address → Device → Product & financer → Loan, with the live EMI preview on the loan
- * step. Next checks only the current step's fields; Back keeps every value; the last step saves.
- * The server's field errors go under their fields, and the form jumps to the first step with one.
- * A new customer is inactive, so success opens customer_navigate (the enrolment QR).
+ * The guided form (react-hook-form, validated by the domain schema alone): Personal → Address →
+ * Device → Product & financer → Loan, with the live EMI preview on the loan step. Next checks only
+ * the current step's fields; Back keeps every value; the last step saves. The server's field
+ * errors go under their fields, and the form jumps to the first step with one. Once saved, the
+ * page moves on to the attachments step of the new customer.
  */
-export const AddCustomerPage = () => {
+const AddCustomerForm = () => {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const goBack = useGoBack(appPaths.customerList.href());
@@ -138,7 +138,8 @@ export const AddCustomerPage = () => {
       enqueueSnackbar(t('addCustomer.created', { name: `${customer.firstName} ${customer.lastName}` }), {
         variant: 'success',
       });
-      navigate(appPaths.customerNavigate.href(customer.id), { replace: true });
+      // Replaced, so Back from the attachments step does not reopen a form already saved.
+      navigate(appPaths.addCustomer.href(customer.id), { replace: true });
     },
     (errors) => {
       enqueueSnackbar(t('addCustomer.fixErrors'), { variant: 'error' });
@@ -168,22 +169,7 @@ export const AddCustomerPage = () => {
           onSubmit={handleSubmit}
           data-testid="add-customer-form"
         >
-          <Stepper
-            activeStep={activeStep}
-            alternativeLabel
-            aria-label={t('addCustomer.stepsLabel')}
-            data-testid="add-customer-stepper"
-          >
-            {ADD_CUSTOMER_STEPS.map((key, index) => (
-              <Step key={key} completed={index < activeStep} data-testid={`add-customer-step-${key}`}>
-                {index < activeStep ? (
-                  <StepButton onClick={() => goToStep(index)}>{t(`addCustomer.steps.${key}`)}</StepButton>
-                ) : (
-                  <StepLabel>{t(`addCustomer.steps.${key}`)}</StepLabel>
-                )}
-              </Step>
-            ))}
-          </Stepper>
+          <AddCustomerStepper activeStep={activeStep} onStepClick={goToStep} />
           <Card>
             <CardContent>
               <Typography
@@ -240,4 +226,52 @@ export const AddCustomerPage = () => {
       </FormProvider>
     </>
   );
+};
+
+/**
+ * Step 6 of add_customer?customer_id=: the customer is saved; their photo, invoice, documents and
+ * signature can be added now (or later). Continue opens customer_navigate, the enrolment QR (a new
+ * customer is inactive).
+ */
+const AddCustomerFinish = ({ customerId }: { customerId: number }) => {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const goBack = useGoBack(appPaths.customerList.href());
+  const finish = () => navigate(appPaths.customerNavigate.href(customerId), { replace: true });
+  return (
+    <>
+      <PageHeader title={t('addCustomer.title')} onBack={goBack} />
+      <Stack spacing={2} data-testid="add-customer-finish">
+        <AddCustomerStepper activeStep={ADD_CUSTOMER_STEPS.length} />
+        <Typography
+          variant="subtitle1"
+          component="h2"
+          sx={{ fontWeight: 600 }}
+          data-testid="add-customer-step-title"
+        >
+          {t('addCustomer.steps.attachments')}
+        </Typography>
+        <AttachmentsStep customerId={customerId} />
+        <Button
+          variant="contained"
+          size="large"
+          onClick={finish}
+          fullWidth
+          data-testid="add-customer-finish-continue"
+        >
+          {t('addCustomer.continueToEnrolment')}
+        </Button>
+      </Stack>
+    </>
+  );
+};
+
+/**
+ * Spec §2 add_customer: the guided form, then (add_customer?customer_id= of the customer just
+ * created) photo, documents and signature before the enrolment QR.
+ */
+export const AddCustomerPage = () => {
+  const [searchParams] = useSearchParams();
+  const createdId = parseCustomerId(searchParams.get(CUSTOMER_ID_PARAM));
+  return createdId ? <AddCustomerFinish customerId={createdId} /> : <AddCustomerForm />;
 };

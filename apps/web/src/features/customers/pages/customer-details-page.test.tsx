@@ -28,6 +28,7 @@ const CUSTOMER: TCustomerDetails = {
   address: null,
   serialNumber: null,
   financerName: null,
+  photoImageName: null,
   loan: {
     interestMethod: 'reducing',
     processingFeePaise: 0,

@@ -1,12 +1,9 @@
-import { CustomerStatus } from '@kisht/domain/common/enums';
+import { CustomerStatus, statusWord } from '@kisht/domain/common/enums';
 import type { TAddress, TCustomerDetails } from '@kisht/domain/customers/customers.schema';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
 import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
-import type { ReactNode } from 'react';
+import { enqueueSnackbar } from 'notistack';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { appPaths, CUSTOMER_ID_PARAM, parseCustomerId } from '../../../app/paths';
@@ -16,9 +13,12 @@ import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { bpsToPercent, formatDate, formatDateTime, formatMobile, formatRupees } from '../../../lib/format';
 import { useGoBack } from '../../../lib/use-go-back';
+import { CustomerEditActions } from '../components/customer-edit-actions';
 import { CustomerSummaryHeader } from '../components/customer-summary-header';
 import { DeviceControlCard } from '../components/device-control-card';
 import { EmiScheduleTable } from '../components/emi-schedule-table';
+import { SectionCard } from '../components/section-card';
+import { StatusCard } from '../components/status-card';
 import {
   customersApi,
   useGetCustomerDetailsQuery,
@@ -30,26 +30,6 @@ import {
 const PENDING_COMMAND_POLL_MS = 1000;
 /** Otherwise refresh this often, so last seen and online stay current, ms. */
 const IDLE_POLL_MS = 30_000;
-
-type TSectionProps = { title: string; children: ReactNode; action?: ReactNode; testId?: string };
-
-const Section = ({ title, children, action, testId }: TSectionProps) => (
-  <Card data-testid={testId}>
-    <CardContent>
-      <Stack
-        direction="row"
-        spacing={1}
-        sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1.5 }}
-      >
-        <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
-          {title}
-        </Typography>
-        {action}
-      </Stack>
-      {children}
-    </CardContent>
-  </Card>
-);
 
 /**
  * An address on one line: street, city, state and PIN code, country. The state and country are
@@ -95,7 +75,8 @@ const CustomerDetailsView = ({ customer }: { customer: TCustomerDetails }) => {
             : undefined
         }
       />
-      <Section title={t('customerDetails.customerSection')}>
+      <StatusCard customerId={customer.id} status={customer.status} />
+      <SectionCard title={t('customerDetails.customerSection')}>
         <DetailList
           items={[
             { label: t('customerDetails.mobile'), value: formatMobile(customer.mobile) },
@@ -113,8 +94,8 @@ const CustomerDetailsView = ({ customer }: { customer: TCustomerDetails }) => {
             { label: t('customerDetails.createdAt'), value: formatDateTime(customer.createdAt) },
           ]}
         />
-      </Section>
-      <Section title={t('customerDetails.phoneSection')}>
+      </SectionCard>
+      <SectionCard title={t('customerDetails.phoneSection')}>
         <DetailList
           items={[
             { label: t('customerDetails.product'), value: customer.productName },
@@ -127,8 +108,8 @@ const CustomerDetailsView = ({ customer }: { customer: TCustomerDetails }) => {
             },
           ]}
         />
-      </Section>
-      <Section title={t('customerDetails.loanSection')}>
+      </SectionCard>
+      <SectionCard title={t('customerDetails.loanSection')}>
         <DetailList
           items={[
             { label: t('customerDetails.price'), value: formatRupees(loan.pricePaise) },
@@ -174,8 +155,8 @@ const CustomerDetailsView = ({ customer }: { customer: TCustomerDetails }) => {
         >
           {t('customerDetails.openEmiDetails')}
         </Button>
-      </Section>
-      <Section
+      </SectionCard>
+      <SectionCard
         title={t('customerDetails.scheduleSection')}
         testId="customer-schedule-card"
         action={
@@ -187,14 +168,15 @@ const CustomerDetailsView = ({ customer }: { customer: TCustomerDetails }) => {
         }
       >
         <EmiScheduleTable emis={customer.emis} />
-      </Section>
+      </SectionCard>
     </Stack>
   );
 };
 
 /**
- * Spec §2 customer_details/:customer_id: the customer, their loan and EMIs, and device control.
- * "EMI details" and the schedule's "Record payment" open emi_details for the customer.
+ * Spec §2 customer_details/:customer_id: the customer (with their photo), their status and its
+ * trail, loan and EMIs, device control, and the edit menu (IMEI, EMI terms, signature, documents,
+ * enrolment QR, check status). "EMI details" and the schedule's "Record payment" open emi_details.
  */
 export const CustomerDetailsPage = () => {
   const { t } = useTranslation();
@@ -211,6 +193,18 @@ export const CustomerDetailsPage = () => {
     refetchOnMountOrArgChange: true,
   });
 
+  // CHECK_STATUS: the customer and their phone's state afresh, and what they are now.
+  const checkStatus = async () => {
+    const result = await details.refetch();
+    if (!result.data) return;
+    enqueueSnackbar(
+      t('customerEdit.statusChecked', {
+        status: t(`customerStatus.${statusWord(result.data.status)}`),
+      }),
+      { variant: 'info' },
+    );
+  };
+
   const renderBody = () => {
     if (!customerId) return <LoadError message={t('errors.customerNotFound')} />;
     if (details.isLoading) return <PageSkeleton />;
@@ -220,7 +214,15 @@ export const CustomerDetailsPage = () => {
 
   return (
     <>
-      <PageHeader title={t('customerDetails.title')} onBack={goBack} />
+      <PageHeader
+        title={t('customerDetails.title')}
+        onBack={goBack}
+        action={
+          details.data ? (
+            <CustomerEditActions customer={details.data} onCheckStatus={() => void checkStatus()} />
+          ) : undefined
+        }
+      />
       {renderBody()}
     </>
   );

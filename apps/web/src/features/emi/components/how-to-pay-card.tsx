@@ -13,7 +13,8 @@ import { DetailList } from '../../../components/detail-list';
 const UPI_QR_SIZE = 200;
 
 /**
- * "How to pay" of the customer's own loan: the retailer's name and UPI ID and, when the server
+ * "How to pay" of the customer's own loan: the retailer's name and UPI ID, the loan's EMI PIN to
+ * quote in the payment note (when one has been issued) and, when the server
  * gives a `upi://pay` link for the next amount due, its QR code (scan with any UPI app) and a
  * "Pay with UPI app" link that opens the phone's UPI app.
  */
@@ -34,8 +35,16 @@ export const HowToPayCard = ({ payTo }: { payTo: TMyLoan['payTo'] }) => {
                 value: payTo.upiId ?? t('common.notAvailable'),
                 testId: 'my-loan-upi-id',
               },
+              ...(payTo.emiPin
+                ? [{ label: t('myLoan.emiPin'), value: payTo.emiPin, testId: 'my-loan-emi-pin' }]
+                : []),
             ]}
           />
+          {payTo.emiPin ? (
+            <Typography variant="body2" color="textSecondary" data-testid="my-loan-emi-pin-hint">
+              {t('myLoan.emiPinHint', { pin: payTo.emiPin })}
+            </Typography>
+          ) : null}
           {payTo.upiLink ? (
             <Stack spacing={1.5} sx={{ alignItems: 'center' }}>
               <Box

@@ -13,6 +13,8 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatRupees } from '../../../lib/format';
 import { isPayable } from '../record-payment-form';
+import type { TInstalmentRowActions } from './instalment-actions-menu';
+import { InstalmentActionsMenu } from './instalment-actions-menu';
 import { InstalmentStatusChip } from './instalment-status-chip';
 
 /** Ticking instalments to pay; absent on read-only screens. */
@@ -23,31 +25,99 @@ export type TInstalmentSelection = {
   isDisabled?: boolean;
 };
 
-type TInstalmentTableProps = { instalments: TInstalmentRow[]; selection?: TInstalmentSelection | undefined };
+type TInstalmentTableProps = {
+  instalments: TInstalmentRow[];
+  selection?: TInstalmentSelection | undefined;
+  /** Per-row actions (levy penalty, waive); absent on read-only screens and for the customer. */
+  actions?: TInstalmentRowActions | undefined;
+};
+
+type TCellsProps = { instalment: TInstalmentRow; hasActions: boolean };
 
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;
+/** Read by screen readers, not shown (the actions column's header). */
+const VISUALLY_HIDDEN = {
+  position: 'absolute',
+  width: '1px',
+  height: '1px',
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+} as const;
+
+/** A small line under a figure; shown only for a non-zero amount. */
+const Caption = ({ text, testId, color }: { text: string; testId: string; color?: string }) => (
+  <Typography
+    variant="caption"
+    component="div"
+    sx={{ color: color ?? 'text.secondary' }}
+    data-testid={testId}
+  >
+    {text}
+  </Typography>
+);
+
+/** The penalty levied on the instalment, when there is one. */
+const PenaltyCaption = ({ instalment }: { instalment: TInstalmentRow }) => {
+  const { t } = useTranslation();
+  if (instalment.penaltyPaise <= 0) return null;
+  return (
+    <Caption
+      text={t('emi.schedule.penaltyCaption', { amount: formatRupees(instalment.penaltyPaise) })}
+      testId="emi-row-penalty"
+    />
+  );
+};
+
+/** What was waived on the instalment, when anything was. */
+const WaivedCaption = ({ instalment }: { instalment: TInstalmentRow }) => {
+  const { t } = useTranslation();
+  if (instalment.waivedPaise <= 0) return null;
+  return (
+    <Caption
+      text={t('emi.schedule.waivedCaption', { amount: formatRupees(instalment.waivedPaise) })}
+      testId="emi-row-waived"
+    />
+  );
+};
+
+/** The penalty the retailer may levy today; only where they can act on it. */
+const PenaltyDueCaption = ({ instalment, hasActions }: TCellsProps) => {
+  const { t } = useTranslation();
+  if (!hasActions || instalment.penaltyDuePaise <= 0) return null;
+  return (
+    <Caption
+      text={t('emi.schedule.penaltyDue', { amount: formatRupees(instalment.penaltyDuePaise) })}
+      testId="emi-row-penalty-due"
+      color="warning.dark"
+    />
+  );
+};
 
 /** Amount, paid, outstanding and status in columns of their own (tablet and wider). */
-const WideCells = ({ instalment }: { instalment: TInstalmentRow }) => (
+const WideCells = ({ instalment, hasActions }: TCellsProps) => (
   <>
     <TableCell sx={NO_WRAP}>{formatDate(instalment.dueDate)}</TableCell>
-    <TableCell align="right" sx={NO_WRAP} data-testid="emi-row-amount">
-      {formatRupees(instalment.amountPaise)}
+    <TableCell align="right" sx={NO_WRAP}>
+      <div data-testid="emi-row-amount">{formatRupees(instalment.amountPaise)}</div>
+      <PenaltyCaption instalment={instalment} />
     </TableCell>
-    <TableCell align="right" sx={NO_WRAP} data-testid="emi-row-paid">
-      {formatRupees(instalment.paidPaise)}
+    <TableCell align="right" sx={NO_WRAP}>
+      <div data-testid="emi-row-paid">{formatRupees(instalment.paidPaise)}</div>
+      <WaivedCaption instalment={instalment} />
     </TableCell>
     <TableCell align="right" sx={NO_WRAP} data-testid="emi-row-outstanding">
       {formatRupees(instalment.outstandingPaise)}
     </TableCell>
     <TableCell>
       <InstalmentStatusChip status={instalment.status} />
+      <PenaltyDueCaption instalment={instalment} hasActions={hasActions} />
     </TableCell>
   </>
 );
 
 /** Phone width: the status under the due date; amount and paid under what is outstanding. */
-const CompactCells = ({ instalment }: { instalment: TInstalmentRow }) => {
+const CompactCells = ({ instalment, hasActions }: TCellsProps) => {
   const { t } = useTranslation();
   return (
     <>
@@ -56,6 +126,7 @@ const CompactCells = ({ instalment }: { instalment: TInstalmentRow }) => {
         <Box sx={{ mt: 0.5 }}>
           <InstalmentStatusChip status={instalment.status} />
         </Box>
+        <PenaltyDueCaption instalment={instalment} hasActions={hasActions} />
       </TableCell>
       <TableCell align="right" sx={NO_WRAP}>
         <Typography
@@ -72,6 +143,8 @@ const CompactCells = ({ instalment }: { instalment: TInstalmentRow }) => {
         <Typography variant="caption" color="textSecondary" component="div" data-testid="emi-row-paid">
           {t('emi.schedule.paidCaption', { amount: formatRupees(instalment.paidPaise) })}
         </Typography>
+        <PenaltyCaption instalment={instalment} />
+        <WaivedCaption instalment={instalment} />
       </TableCell>
     </>
   );
@@ -79,11 +152,13 @@ const CompactCells = ({ instalment }: { instalment: TInstalmentRow }) => {
 
 /**
  * The instalment schedule: no., due date (DD-MM-YYYY), amount, paid, outstanding (rupees) and
- * status. With `selection`, each unpaid instalment has a checkbox (`emi-select-<no>`) and the
- * header one ticks them all. On a phone-wide screen the status sits under the due date and the
+ * status; the penalty under the amount and what was waived under what was paid, when not zero.
+ * With `selection`, each unpaid instalment has a checkbox (`emi-select-<no>`) and the header one
+ * ticks them all. With `actions`, a last column holds each row's actions menu, and a row says
+ * when a penalty may be levied. On a phone-wide screen the status sits under the due date and the
  * amount and what was paid under what is outstanding, so nothing scrolls off the side.
  */
-export const InstalmentTable = ({ instalments, selection }: TInstalmentTableProps) => {
+export const InstalmentTable = ({ instalments, selection, actions }: TInstalmentTableProps) => {
   const { t } = useTranslation();
   // The theme from the hook, not useMediaQuery's callback, so the default theme serves without a provider.
   const theme = useTheme();
@@ -141,6 +216,13 @@ export const InstalmentTable = ({ instalments, selection }: TInstalmentTableProp
             )}
             <TableCell align="right">{t('emi.schedule.outstanding')}</TableCell>
             {isCompact ? null : <TableCell>{t('emi.schedule.status')}</TableCell>}
+            {actions ? (
+              <TableCell padding="checkbox">
+                <Box component="span" sx={VISUALLY_HIDDEN}>
+                  {t('emi.schedule.actions')}
+                </Box>
+              </TableCell>
+            ) : null}
           </TableRow>
         </TableHead>
         <TableBody>
@@ -172,7 +254,16 @@ export const InstalmentTable = ({ instalments, selection }: TInstalmentTableProp
                   </TableCell>
                 ) : null}
                 <TableCell>{instalment.instalmentNo}</TableCell>
-                {isCompact ? <CompactCells instalment={instalment} /> : <WideCells instalment={instalment} />}
+                {isCompact ? (
+                  <CompactCells instalment={instalment} hasActions={Boolean(actions)} />
+                ) : (
+                  <WideCells instalment={instalment} hasActions={Boolean(actions)} />
+                )}
+                {actions ? (
+                  <TableCell padding="checkbox">
+                    <InstalmentActionsMenu instalment={instalment} actions={actions} />
+                  </TableCell>
+                ) : null}
               </TableRow>
             );
           })}

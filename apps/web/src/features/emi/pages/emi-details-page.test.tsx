@@ -8,7 +8,13 @@ import { saveTextFile } from '../../../lib/save-file';
 import { failureResponse, stubApi } from '../../../test/fake-api';
 import { renderRoutes } from '../../../test/render-app';
 import { createTestI18n } from '../../../test/test-i18n';
-import { createEmiDetails, createInstalment, createReceipt } from '../emi-fixtures';
+import {
+  createEmiAlertCommand,
+  createEmiDetails,
+  createEmiPin,
+  createInstalment,
+  createReceipt,
+} from '../emi-fixtures';
 import { EmiDetailsPage } from './emi-details-page';
 
 vi.mock('../../../lib/save-file', () => ({ saveTextFile: vi.fn() }));
@@ -39,12 +45,32 @@ const renderAt = (url: string) =>
 
 const CSV = 'No.,Due date\n1,05-01-2026\n';
 
-/** A fake API with the customer's details, a payment endpoint answering `payment`, and the CSV. */
-const stubEmiApi = (options: { details?: TEmiDetails; payment?: (request: Request) => unknown } = {}) =>
+type THandler = (request: Request) => unknown;
+
+/**
+ * A fake API with the customer's details, a payment endpoint answering `payment`, the CSV, the
+ * EMI PIN, and the penalty, waiver and reminder endpoints. Every GET answers: RTK Query holds
+ * back tag invalidation while any query is still pending.
+ */
+const stubEmiApi = (
+  options: {
+    details?: TEmiDetails | (() => TEmiDetails);
+    payment?: THandler;
+    penalty?: THandler;
+    waive?: THandler;
+    alert?: THandler;
+    emiPin?: THandler;
+  } = {},
+) =>
   stubApi({
-    [paths.emi.details]: () => options.details ?? createEmiDetails(),
+    [paths.emi.details]: () =>
+      typeof options.details === 'function' ? options.details() : (options.details ?? createEmiDetails()),
     [paths.emi.pay]: options.payment ?? (() => createReceipt()),
     [paths.emi.scheduleCsv]: () => new Response(CSV, { headers: { 'Content-Type': 'text/csv' } }),
+    [paths.emi.emiPin]: options.emiPin ?? (() => createEmiPin()),
+    [paths.customers.sendPenalty]: options.penalty ?? (() => createEmiDetails()),
+    [paths.emi.updateStatus]: options.waive ?? (() => createEmiDetails()),
+    [paths.emi.sendAlert]: options.alert ?? (() => createEmiAlertCommand()),
   });
 
 const chooseMode = async (label: string) => {
@@ -54,7 +80,10 @@ const chooseMode = async (label: string) => {
 
 const amountInput = () => screen.getByTestId('emi-pay-amount') as HTMLInputElement;
 
-describe('emi_details (spec §2)', () => {
+/** Whole journeys through a page of MUI inputs; a busy two-core machine needs more than 5 s. */
+const JOURNEY = { timeout: 15_000 };
+
+describe('emi_details (spec §2)', JOURNEY, () => {
   it('shows totals in rupees, the schedule with statuses and the payments', async () => {
     stubEmiApi();
     renderAt(appPaths.emiDetails.href(5));
@@ -212,14 +241,264 @@ describe('emi_details (spec §2)', () => {
   });
 });
 
+/** Instalment 2 overdue with a ₹500 penalty due, and the rest as createEmiDetails has them. */
+const detailsWithPenaltyDue = () =>
+  createEmiDetails({
+    instalments: [
+      createInstalment({ instalmentNo: 1, paidPaise: 881_486 }),
+      createInstalment({ instalmentNo: 2, status: 'overdue', penaltyDuePaise: 50_000 }),
+      createInstalment({ instalmentNo: 3, status: 'due_today', paidPaise: 100_000 }),
+    ],
+  });
+
+/** Instalment 2 overdue with a ₹500 penalty levied and unpaid. */
+const detailsWithPenalty = () =>
+  createEmiDetails({
+    instalments: [
+      createInstalment({ instalmentNo: 1, paidPaise: 881_486 }),
+      createInstalment({ instalmentNo: 2, status: 'overdue', amountPaise: 931_486, penaltyPaise: 50_000 }),
+    ],
+  });
+
+const openRowAction = async (no: number, action: string | RegExp) => {
+  fireEvent.click(await screen.findByRole('button', { name: `Actions for instalment ${no}` }));
+  fireEvent.click(await screen.findByRole('menuitem', { name: action }));
+};
+
+describe('emi_details penalties and waivers', JOURNEY, () => {
+  it('levies the penalty due on an overdue instalment after showing the amount, and refetches the schedule', async () => {
+    const api = stubEmiApi({ details: detailsWithPenaltyDue() });
+    renderAt(appPaths.emiDetails.href(5));
+    const row2 = await screen.findByTestId('emi-row-2');
+    expect(within(row2).getByTestId('emi-row-penalty-due').textContent).toBe('Penalty due ₹500.00');
+    // No penalty is due on an instalment due today, and a paid one has no actions at all.
+    expect(within(screen.getByTestId('emi-row-3')).queryByTestId('emi-row-penalty-due')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Actions for instalment 1' })).toBeNull();
+
+    await openRowAction(2, 'Levy penalty ₹500.00');
+    const dialog = await screen.findByRole('dialog', { name: 'Levy a penalty on instalment 2?' });
+    expect(dialog.textContent).toContain(
+      'A late-payment penalty of ₹500.00 will be added to instalment 2 (due 05-02-2026). The customer will then owe ₹9,314.86 on it.',
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Levy penalty ₹500.00' }));
+
+    expect(await screen.findByText('Penalty of ₹500.00 levied on instalment 2')).toBeTruthy();
+    const [penaltyCall] = api.requestsTo(paths.customers.sendPenalty);
+    expect(penaltyCall?.method).toBe('POST');
+    expect(await penaltyCall?.json()).toEqual({ customer_id: 5, emi_id: 102 });
+    await waitFor(() => expect(api.requestsTo(paths.emi.details)).toHaveLength(2));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it("toasts the server's refusal (PENALTY_NOT_DUE), closes the dialog and refetches the schedule", async () => {
+    const api = stubEmiApi({
+      details: detailsWithPenaltyDue(),
+      penalty: () =>
+        failureResponse(409, 'No penalty is due on this instalment', { code: 'PENALTY_NOT_DUE' }),
+    });
+    renderAt(appPaths.emiDetails.href(5));
+    await openRowAction(2, 'Levy penalty ₹500.00');
+    const dialog = await screen.findByRole('dialog', { name: 'Levy a penalty on instalment 2?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Levy penalty ₹500.00' }));
+
+    expect(await screen.findByText('No penalty is due on this instalment')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(api.requestsTo(paths.emi.details)).toHaveLength(2));
+  });
+
+  it('waives what is still owed only with a reason', async () => {
+    const api = stubEmiApi();
+    renderAt(appPaths.emiDetails.href(5));
+    await openRowAction(3, 'Waive');
+    const dialog = await screen.findByRole('dialog', { name: 'Waive instalment 3' });
+    expect(within(dialog).getByTestId('emi-waive-body').textContent).toBe(
+      'The ₹7,814.86 still owed on instalment 3 will be written off and not collected.',
+    );
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Waive' }));
+    expect(await within(dialog).findByText('Say why, in a few words')).toBeTruthy();
+    expect(api.requestsTo(paths.emi.updateStatus)).toHaveLength(0);
+
+    fireEvent.change(within(dialog).getByRole('textbox', { name: /Reason/ }), {
+      target: { value: '  Customer hospitalised  ' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Waive' }));
+
+    expect(await screen.findByText('Instalment 3 waived')).toBeTruthy();
+    const [waiveCall] = api.requestsTo(paths.emi.updateStatus);
+    expect(waiveCall?.method).toBe('POST');
+    expect(await waiveCall?.json()).toEqual({
+      customer_id: 5,
+      emi_id: 103,
+      status: 'waived',
+      reason: 'Customer hospitalised',
+    });
+    await waitFor(() => expect(api.requestsTo(paths.emi.details)).toHaveLength(2));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('waives only the unpaid penalty of an instalment that has one', async () => {
+    const api = stubEmiApi({ details: detailsWithPenalty() });
+    renderAt(appPaths.emiDetails.href(5));
+    const row2 = await screen.findByTestId('emi-row-2');
+    expect(within(row2).getByTestId('emi-row-penalty').textContent).toBe('incl. penalty ₹500.00');
+
+    await openRowAction(2, 'Waive penalty');
+    const dialog = await screen.findByRole('dialog', { name: 'Waive the penalty on instalment 2' });
+    expect(within(dialog).getByTestId('emi-waive-body').textContent).toBe(
+      'Whatever is unpaid of the ₹500.00 penalty on instalment 2 will be written off.',
+    );
+    fireEvent.change(within(dialog).getByRole('textbox', { name: /Reason/ }), {
+      target: { value: 'Paid late because of a bank holiday' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Waive penalty' }));
+
+    expect(await screen.findByText('Penalty on instalment 2 waived')).toBeTruthy();
+    expect(await api.requestsTo(paths.emi.updateStatus)[0]?.json()).toEqual({
+      customer_id: 5,
+      emi_id: 102,
+      status: 'penalty_waived',
+      reason: 'Paid late because of a bank holiday',
+    });
+  });
+
+  it('closes the waiver dialog with nothing sent when Cancel is pressed', async () => {
+    const api = stubEmiApi();
+    renderAt(appPaths.emiDetails.href(5));
+    await openRowAction(2, 'Waive');
+    const dialog = await screen.findByRole('dialog', { name: 'Waive instalment 2' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.requestsTo(paths.emi.updateStatus)).toHaveLength(0);
+  });
+});
+
+describe('emi_details EMI reminder', JOURNEY, () => {
+  it("sends the reminder with the retailer's message and shows where the command got to", async () => {
+    const api = stubEmiApi();
+    renderAt(appPaths.emiDetails.href(5));
+    fireEvent.change(await screen.findByRole('textbox', { name: 'Message (optional)' }), {
+      target: { value: 'Please pay by Friday' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Send EMI reminder' }));
+
+    const result = await screen.findByTestId('emi-alert-result');
+    expect(result.dataset.state).toBe('queued');
+    expect(result.textContent).toBe('Reminder queued. The phone shows it when it next comes online.');
+    const [alertCall] = api.requestsTo(paths.emi.sendAlert);
+    expect(alertCall?.method).toBe('POST');
+    expect(await alertCall?.json()).toEqual({ customer_id: 5, message: 'Please pay by Friday' });
+    expect((screen.getByRole('textbox', { name: 'Message (optional)' }) as HTMLInputElement).value).toBe('');
+  });
+
+  it('sends no message when none is typed, and says when the phone already shows it', async () => {
+    const api = stubEmiApi({ alert: () => createEmiAlertCommand({ state: 'done' }) });
+    renderAt(appPaths.emiDetails.href(5));
+    fireEvent.click(await screen.findByRole('button', { name: 'Send EMI reminder' }));
+    expect((await screen.findByTestId('emi-alert-result')).textContent).toBe(
+      'The phone is showing the reminder.',
+    );
+    expect(await api.requestsTo(paths.emi.sendAlert)[0]?.json()).toEqual({ customer_id: 5 });
+  });
+
+  it.each([
+    [
+      'DEVICE_NOT_ENROLLED',
+      "The customer's phone has not enrolled yet, so it cannot show a reminder. Ask the customer to scan the enrolment QR code.",
+    ],
+    ['NOTHING_DUE', 'Nothing is due on this loan, so there is nothing to remind the customer of.'],
+  ])('explains the refusal %s in place', async (code, text) => {
+    stubEmiApi({ alert: () => failureResponse(409, 'Refused by the server', { code }) });
+    renderAt(appPaths.emiDetails.href(5));
+    fireEvent.click(await screen.findByRole('button', { name: 'Send EMI reminder' }));
+    const refused = await screen.findByTestId('emi-alert-refused');
+    expect(refused.textContent).toBe(text);
+    expect(refused.dataset.code).toBe(code);
+    expect(await screen.findByText('Refused by the server')).toBeTruthy();
+    expect(screen.queryByTestId('emi-alert-result')).toBeNull();
+  });
+
+  it('is not offered once the loan is paid off', async () => {
+    const instalments = [createInstalment({ instalmentNo: 1, paidPaise: 881_486 })];
+    stubEmiApi({ details: createEmiDetails({ customerStatus: 5, instalments, payments: [] }) });
+    renderAt(appPaths.emiDetails.href(5));
+    expect(await screen.findByTestId('emi-loan-completed')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Send EMI reminder' })).toBeNull();
+  });
+});
+
+describe('emi_details EMI PIN', JOURNEY, () => {
+  let writeText: ReturnType<typeof vi.fn>;
+  beforeEach(() => {
+    writeText = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+  });
+
+  it("shows the customer's EMI PIN, says what it is for, and copies it", async () => {
+    const api = stubEmiApi();
+    renderAt(appPaths.emiDetails.href(5));
+    expect((await screen.findByTestId('emi-pin-value')).textContent).toBe('482913');
+    expect(screen.getByTestId('emi-pin-card').textContent).toContain(
+      'The customer quotes this PIN when paying (in the UPI payment note), so the payment is matched to this loan.',
+    );
+    expect(screen.getByTestId('emi-pin-updated').textContent).toBe('Issued 05-01-2026 12:00 PM');
+    const [pinCall] = api.requestsTo(paths.emi.emiPin);
+    expect(new URL(pinCall?.url ?? '').searchParams.get('customer_id')).toBe('5');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Copy PIN' }));
+    expect(await screen.findByText('EMI PIN copied')).toBeTruthy();
+    expect(writeText).toHaveBeenCalledWith('482913');
+  });
+
+  it('issues a new PIN only after confirming, and shows it', async () => {
+    let pin = createEmiPin();
+    const api = stubEmiApi({
+      emiPin: (request) => {
+        if (request.method === 'POST')
+          pin = createEmiPin({ emiPin: '771204', updatedAt: '2026-03-05T09:15:00Z' });
+        return pin;
+      },
+    });
+    renderAt(appPaths.emiDetails.href(5));
+    await screen.findByText('482913');
+    fireEvent.click(screen.getByRole('button', { name: 'Issue new PIN' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Issue a new EMI PIN?' });
+    expect(dialog.textContent).toContain('The current PIN 482913 will stop working.');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Issue new PIN' }));
+
+    expect(await screen.findByText('New EMI PIN issued: 771204')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('emi-pin-value').textContent).toBe('771204'));
+    const posts = api.requestsTo(paths.emi.emiPin).filter((request) => request.method === 'POST');
+    expect(posts).toHaveLength(1);
+    expect(await posts[0]?.json()).toEqual({ customer_id: 5 });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('issues nothing when the confirmation is cancelled', async () => {
+    const api = stubEmiApi();
+    renderAt(appPaths.emiDetails.href(5));
+    fireEvent.click(await screen.findByRole('button', { name: 'Issue new PIN' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Issue a new EMI PIN?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.requestsTo(paths.emi.emiPin).filter((request) => request.method === 'POST')).toHaveLength(0);
+  });
+});
+
 describe('view_emi_details (read-only)', () => {
-  it('shows the same schedule and payments with no checkboxes and no payment form', async () => {
-    stubEmiApi();
+  it('shows the same schedule and payments with no checkboxes, no payment form and no actions', async () => {
+    const api = stubEmiApi({ details: detailsWithPenaltyDue() });
     renderAt(appPaths.viewEmiDetails.href(5));
     expect(await screen.findByRole('heading', { level: 1, name: 'View EMI details' })).toBeTruthy();
     expect(await screen.findByTestId('emi-schedule')).toBeTruthy();
     expect(screen.queryByRole('checkbox')).toBeNull();
     expect(screen.queryByTestId('record-payment')).toBeNull();
+    expect(screen.queryByRole('button', { name: /Actions for instalment/ })).toBeNull();
+    expect(screen.queryByTestId('emi-row-penalty-due')).toBeNull();
+    expect(screen.queryByTestId('emi-alert-card')).toBeNull();
+    expect(screen.queryByTestId('emi-pin-card')).toBeNull();
+    // Asking for the PIN issues one, so the read-only screen does not ask.
+    expect(api.requestsTo(paths.emi.emiPin)).toHaveLength(0);
     expect(screen.getByTestId('emi-payment-KR-41-000001')).toBeTruthy();
     expect(screen.getByTestId('emi-download-csv')).toBeTruthy();
   });

@@ -1,5 +1,5 @@
 import { CUSTOMER_STATUS_CODES, CustomerStatus } from '@kisht/domain/common/enums';
-import type { TEmiDetails, TPaymentReceipt } from '@kisht/domain/emi/emi.schema';
+import type { TEmiDetails, TInstalmentRow, TPaymentReceipt } from '@kisht/domain/emi/emi.schema';
 import Alert from '@mui/material/Alert';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
@@ -18,12 +18,17 @@ import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import type { TApiError } from '../../../lib/http/base-query';
 import { useGoBack } from '../../../lib/use-go-back';
+import { EmiPinCard } from '../components/emi-pin-card';
+import { EmiReminderCard } from '../components/emi-reminder-card';
 import { EmiTotals } from '../components/emi-totals';
 import { InstalmentTable } from '../components/instalment-table';
+import { LevyPenaltyDialog } from '../components/levy-penalty-dialog';
 import { PaymentList } from '../components/payment-list';
 import { ReceiptDialog } from '../components/receipt-dialog';
 import { RecordPaymentCard } from '../components/record-payment-card';
+import { WaiveDialog } from '../components/waive-dialog';
 import { useGetEmiDetailsQuery, useLazyGetEmiScheduleCsvQuery, useRecordPaymentMutation } from '../emi-api';
+import type { TInstalmentAction } from '../instalment-actions';
 import type { TRecordPaymentErrors, TRecordPaymentField, TRecordPaymentValues } from '../record-payment-form';
 import {
   INITIAL_RECORD_PAYMENT_VALUES,
@@ -54,6 +59,9 @@ const Section = ({ title, children, testId }: { title: string; children: ReactNo
 
 type TEmiDetailsViewProps = { details: TEmiDetails; isReadOnly: boolean };
 
+/** The row action the retailer chose; kept while its dialog closes, so the dialog does not empty. */
+type TChosenAction = { action: TInstalmentAction; instalment: TInstalmentRow; isOpen: boolean };
+
 const EmiDetailsView = ({ details, isReadOnly }: TEmiDetailsViewProps) => {
   const { t } = useTranslation();
   const [recordPayment, { isLoading: isSaving }] = useRecordPaymentMutation();
@@ -62,6 +70,7 @@ const EmiDetailsView = ({ details, isReadOnly }: TEmiDetailsViewProps) => {
   const [serverErrors, setServerErrors] = useState<TRecordPaymentErrors>({});
   const [receipt, setReceipt] = useState<TPaymentReceipt | null>(null);
   const [isReceiptOpen, setIsReceiptOpen] = useState(false);
+  const [chosenAction, setChosenAction] = useState<TChosenAction | null>(null);
   const { instalments } = details;
   const canRecordPayment = !isReadOnly && instalments.some(isPayable);
   const clientErrors = hasTriedSubmit
@@ -119,6 +128,8 @@ const EmiDetailsView = ({ details, isReadOnly }: TEmiDetailsViewProps) => {
   const isLoanCompleted =
     details.customerStatus === CustomerStatus.EMI_COMPLETED ||
     (instalments.length > 0 && details.totals.outstandingPaise === 0);
+  const closeAction = () => setChosenAction((current) => (current ? { ...current, isOpen: false } : null));
+  const waiveKind = chosenAction?.action === 'waivePenalty' ? 'penalty_waived' : 'waived';
 
   return (
     <Stack spacing={2}>
@@ -154,6 +165,14 @@ const EmiDetailsView = ({ details, isReadOnly }: TEmiDetailsViewProps) => {
                 }
               : undefined
           }
+          actions={
+            isReadOnly
+              ? undefined
+              : {
+                  onAction: (action, instalment) => setChosenAction({ action, instalment, isOpen: true }),
+                  isDisabled: isSaving,
+                }
+          }
         />
       </Section>
       {canRecordPayment ? (
@@ -166,18 +185,44 @@ const EmiDetailsView = ({ details, isReadOnly }: TEmiDetailsViewProps) => {
           isSaving={isSaving}
         />
       ) : null}
+      {isReadOnly ? null : <EmiPinCard customerId={details.customerId} />}
+      {isReadOnly || isLoanCompleted ? null : <EmiReminderCard customerId={details.customerId} />}
       <Section title={t('emi.payments.title')} testId="emi-payments-card">
         <PaymentList payments={details.payments} />
       </Section>
       <ReceiptDialog isOpen={isReceiptOpen} receipt={receipt} onClose={() => setIsReceiptOpen(false)} />
+      {/* Mounted from the first row action on, so typing in the payment form does not render them. */}
+      {chosenAction ? (
+        <>
+          <LevyPenaltyDialog
+            isOpen={chosenAction.action === 'levyPenalty' && chosenAction.isOpen}
+            customerId={details.customerId}
+            instalment={chosenAction.action === 'levyPenalty' ? chosenAction.instalment : null}
+            onClose={closeAction}
+          />
+          <WaiveDialog
+            isOpen={chosenAction.action !== 'levyPenalty' && chosenAction.isOpen}
+            customerId={details.customerId}
+            target={
+              chosenAction.action === 'levyPenalty'
+                ? null
+                : { instalment: chosenAction.instalment, kind: waiveKind }
+            }
+            onClose={closeAction}
+          />
+        </>
+      ) : null}
     </Stack>
   );
 };
 
 /**
  * Spec §2 emi_details?customer_id= (and view_emi_details, `isReadOnly`): a customer's loan totals,
- * instalment schedule and payments, with a CSV download of the schedule. On emi_details the
- * retailer ticks unpaid instalments and records a payment against them; a receipt follows.
+ * instalment schedule (penalties and waivers included) and payments, with a CSV download of the
+ * schedule. On emi_details the retailer ticks unpaid instalments and records a payment against
+ * them (a receipt follows), levies a due penalty or waives an instalment or its penalty from a
+ * row's actions menu, sends an EMI reminder to the customer's phone, and sees, copies or renews
+ * the customer's EMI PIN.
  */
 export const EmiDetailsPage = ({ isReadOnly = false }: { isReadOnly?: boolean }) => {
   const { t } = useTranslation();

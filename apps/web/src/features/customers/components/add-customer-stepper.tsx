@@ -1,0 +1,35 @@
+import Step from '@mui/material/Step';
+import StepButton from '@mui/material/StepButton';
+import StepLabel from '@mui/material/StepLabel';
+import Stepper from '@mui/material/Stepper';
+import { useTranslation } from 'react-i18next';
+import { ALL_ADD_CUSTOMER_STEPS } from '../add-customer-form';
+
+type TAddCustomerStepperProps = {
+  activeStep: number;
+  /** Goes back to a completed step; absent once the customer is saved (nothing to go back to). */
+  onStepClick?: ((index: number) => void) | undefined;
+};
+
+/** The steps of add_customer: the five of the form, then photo, documents and signature. */
+export const AddCustomerStepper = ({ activeStep, onStepClick }: TAddCustomerStepperProps) => {
+  const { t } = useTranslation();
+  return (
+    <Stepper
+      activeStep={activeStep}
+      alternativeLabel
+      aria-label={t('addCustomer.stepsLabel')}
+      data-testid="add-customer-stepper"
+    >
+      {ALL_ADD_CUSTOMER_STEPS.map((key, index) => (
+        <Step key={key} completed={index < activeStep} data-testid={`add-customer-step-${key}`}>
+          {index < activeStep && onStepClick ? (
+            <StepButton onClick={() => onStepClick(index)}>{t(`addCustomer.steps.${key}`)}</StepButton>
+          ) : (
+            <StepLabel>{t(`addCustomer.steps.${key}`)}</StepLabel>
+          )}
+        </Step>
+      ))}
+    </Stepper>
+  );
+};

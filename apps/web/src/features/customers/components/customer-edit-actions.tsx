@@ -1,0 +1,57 @@
+import type { TCustomerEditAction } from '@kisht/domain/customers/customers.rules';
+import { customerEditActions } from '@kisht/domain/customers/customers.rules';
+import type { TCustomerDetails } from '@kisht/domain/customers/customers.schema';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { appPaths } from '../../../app/paths';
+import { CustomerEditMenu } from './customer-edit-menu';
+import { EditEmiTermsDialog } from './edit-emi-terms-dialog';
+import { EditImeiDialog } from './edit-imei-dialog';
+
+type TEditDialog = 'imei' | 'emi' | null;
+
+type TCustomerEditActionsProps = {
+  customer: TCustomerDetails;
+  /** CHECK_STATUS: fetch the customer and their phone's state again. */
+  onCheckStatus: () => void;
+};
+
+/**
+ * The spec §2 edit menu of customer_details with what each action does: IMEI_EDIT and EMI_EDIT
+ * open their dialogs; EDIT_SIGNATURE opens signature, EDIT_DOCUMENTS customer_documents and
+ * EMM_QR_CODE customer_navigate (the enrolment QR); CHECK_STATUS refreshes.
+ */
+export const CustomerEditActions = ({ customer, onCheckStatus }: TCustomerEditActionsProps) => {
+  const navigate = useNavigate();
+  const [dialog, setDialog] = useState<TEditDialog>(null);
+  const handleAction = (action: TCustomerEditAction) => {
+    switch (action) {
+      case 'IMEI_EDIT':
+        setDialog('imei');
+        return;
+      case 'EMI_EDIT':
+        setDialog('emi');
+        return;
+      case 'EDIT_SIGNATURE':
+        navigate(appPaths.signature.href(customer.id));
+        return;
+      case 'EDIT_DOCUMENTS':
+        navigate(appPaths.customerDocuments.href(customer.id));
+        return;
+      case 'EMM_QR_CODE':
+        navigate(appPaths.customerNavigate.href(customer.id));
+        return;
+      case 'CHECK_STATUS':
+        onCheckStatus();
+        return;
+    }
+  };
+  const close = () => setDialog(null);
+  return (
+    <>
+      <CustomerEditMenu actions={customerEditActions(customer)} onAction={handleAction} />
+      <EditImeiDialog customer={customer} isOpen={dialog === 'imei'} onClose={close} />
+      <EditEmiTermsDialog customer={customer} isOpen={dialog === 'emi'} onClose={close} />
+    </>
+  );
+};
