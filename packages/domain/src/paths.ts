@@ -36,6 +36,10 @@ export const paths = {
   users: {
     /** GET → TCurrentUser. */
     me: '/api/user/get-details',
+    /** GET → TUserAccess (spec §6 defaults with server overrides). */
+    userAccess: '/api/user/user_access',
+    /** GET → TLockAccess (spec §6 defaults with server overrides). */
+    lockAccess: '/api/config/access-config',
   },
   catalogue: {
     /** GET → TProduct[]. */
@@ -112,6 +116,16 @@ export const paths = {
     unlock: '/api/device/unlock',
     /** POST TEnrolDeviceRequest → TEnrolDeviceResponse. Called by the device, not a user. */
     enrol: '/api/device/enrol',
+    /** GET ?customer_id= → TCommandHistoryItem[] (newest first). */
+    history: '/api/device/command_history',
+    /** GET → TCommandHistoryItem[]: commands still waiting for phones that are offline, oldest first. */
+    offlineCommandLog: '/api/device/offline_command_log',
+    /** POST TCancelCommandRequest → TCommandHistoryItem. */
+    cancel: '/api/device/cancel_command',
+    /** POST TBulkLockRequest → TBulkProgress. */
+    bulkLockUnlock: '/country/multiple_device_lock_unlock',
+    /** GET ?batch_id= → TBulkProgress. */
+    bulkProgress: '/api/device/multiple_lock_unlock_status',
   },
   media: {
     /** GET ?image_name= → the stored file (scoped to the actor's customers). */
@@ -122,3 +136,10 @@ export const paths = {
   /** OpenAPI UI. */
   docs: '/docs',
 } as const;
+
+/**
+ * POST TDeviceControlRequest → TDeviceCommand: the command path of a control feature of spec §6
+ * (`/api/device/{feature}`, e.g. /api/device/camera_lock). Lock and unlock keep paths.devices.lock
+ * and .unlock.
+ */
+export const deviceControlPath = (feature: string): string => `/api/device/${feature}`;

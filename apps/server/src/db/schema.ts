@@ -39,7 +39,15 @@ export const organizations = pgTable('organizations', {
   aiAgentId: text('ai_agent_id').notNull().default(''),
   /** Organisation settings: default interest rate (basis points), API base URL ('' = same origin). */
   settings: jsonb('settings')
-    .$type<{ defaultAnnualRateBps?: number; apiBaseUrl?: string; penalty?: TPenaltyRule }>()
+    .$type<{
+      defaultAnnualRateBps?: number;
+      apiBaseUrl?: string;
+      penalty?: TPenaltyRule;
+      /** Spec §6 allowed list of control features; absent means the device family's defaults. */
+      allowedControls?: string[];
+      /** Hours after which an undelivered command expires; absent means commands never expire. */
+      commandExpiryHours?: number;
+    }>()
     .notNull()
     .default({}),
   createdAt: createdAt(),
@@ -64,6 +72,11 @@ export const users = pgTable(
     mpinLockedUntil: timestamp('mpin_locked_until', { withTimezone: true }),
     /** The retailer's UPI VPA (e.g. ravimobiles@okaxis) customers pay EMIs to. */
     upiId: text('upi_id'),
+    /** Server overrides of the spec §6 access flags ('1' allowed, '0' denied); absent keys use the defaults. */
+    access: jsonb('access')
+      .$type<{ userAccess?: Record<string, '0' | '1'>; lockAccess?: Record<string, '0' | '1'> }>()
+      .notNull()
+      .default({}),
     createdAt: createdAt(),
   },
   (t) => [
@@ -206,6 +219,17 @@ export const devices = pgTable(
     reportedLocked: boolean('reported_locked').notNull().default(false),
     isOnline: boolean('is_online').notNull().default(false),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+    /** Reported on/off state of toggle features (control feature → on), from the device's events. */
+    reportedControls: jsonb('reported_controls').$type<Record<string, boolean>>().notNull().default({}),
+    /** SIM slots the device last reported. */
+    sims: jsonb('sims').$type<{ slot: number; iccid: string | null; operator: string | null }[]>(),
+    /** The newest location fix (spec §3: latitude and longitude as strings). */
+    lastLocation: jsonb('last_location').$type<{
+      latitude: string;
+      longitude: string;
+      accuracyM?: number | undefined;
+      at: string;
+    }>(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -301,6 +325,12 @@ export const deviceCommands = pgTable(
     createdBy: integer('created_by').references(() => users.id),
     /** How many times the message was published (first send and re-sends). */
     deliveryAttempts: integer('delivery_attempts').notNull().default(0),
+    /** What the device returned with its done ack (location fix, SIM slots), or null. */
+    result: jsonb('result').$type<Record<string, unknown>>(),
+    /** Bulk request (multiple_device_lock_unlock) this command belongs to, or null. */
+    batchId: uuid('batch_id'),
+    /** When the command expires undelivered (only where the organisation sets an expiry). */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -308,6 +338,8 @@ export const deviceCommands = pgTable(
     index('device_commands_pending_idx')
       .on(t.deviceId, t.createdAt)
       .where(sql`state in ('queued', 'sent', 'received')`),
+    index('device_commands_batch_idx').on(t.batchId),
+    index('device_commands_device_created_idx').on(t.deviceId, t.createdAt),
   ],
 );
 
@@ -356,4 +388,47 @@ export const media = pgTable(
     uniqueIndex('media_path_uq').on(t.path),
     index('media_customer_idx').on(t.customerId, t.kind, t.createdAt),
   ],
+);
+
+/** Location fixes of devices: fetch_location results, tracking reports, uninstall location (spec §3). */
+export const locations = pgTable(
+  'locations',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    deviceId: uuid('device_id')
+      .notNull()
+      .references(() => devices.id),
+    /** Strings as the spec's location result has them ('Bypassed' when the fix was refused). */
+    latitude: text('latitude').notNull(),
+    longitude: text('longitude').notNull(),
+    accuracyM: integer('accuracy_m'),
+    source: text('source').$type<'command' | 'tracking' | 'uninstall'>().notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('locations_device_at_idx').on(t.deviceId, t.at)],
+);
+
+/** SIM changes a device reported: the slots before and after (sim_changes screen). */
+export const simChanges = pgTable(
+  'sim_changes',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    deviceId: uuid('device_id')
+      .notNull()
+      .references(() => devices.id),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    before: jsonb('before')
+      .$type<{ slot: number; iccid: string | null; operator: string | null }[]>()
+      .notNull(),
+    after: jsonb('after')
+      .$type<{ slot: number; iccid: string | null; operator: string | null }[]>()
+      .notNull(),
+    detectedAt: timestamp('detected_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sim_changes_org_detected_idx').on(t.orgId, t.detectedAt)],
 );

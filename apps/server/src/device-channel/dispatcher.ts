@@ -1,11 +1,15 @@
 import {
   deviceIdFromTopic,
   type TAckEvent,
+  type TLocationFix,
+  type TReportEvent,
   type TReportedState,
+  type TSimSlot,
+  ZLocationFix,
 } from '@kisht/domain/devices/protocol.schema';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
-import type { CommandRow } from '../modules/devices/devices.repository';
+import type { CommandRow, DeviceRow } from '../modules/devices/devices.repository';
 import * as devicesRepo from '../modules/devices/devices.repository';
 import type { DeviceBus } from './bus';
 import { commandMessage, parseDeviceEvent } from './protocol';
@@ -77,34 +81,114 @@ export class CommandDispatcher {
       return;
     }
     const { event } = parsed;
-    await this.recordReportedState(deviceId, event.state);
+    await this.recordReportedState(device, event.state, event.at);
     if (event.type === 'hello') {
       await this.resendPending(deviceId);
       return;
     }
-    await this.recordAck(deviceId, event);
+    if (event.type === 'report') {
+      await this.recordReport(device, event);
+      return;
+    }
+    await this.recordAck(device, event);
   }
 
-  private async recordReportedState(deviceId: string, state: TReportedState): Promise<void> {
-    await devicesRepo.updateDevice(this.db, deviceId, {
-      reportedLocked: state.isLocked,
-      lastSeenAt: new Date(),
-      isOnline: true,
+  /**
+   * Stores what the device says about itself: lock state, toggle states, presence, and its SIM
+   * slots; a change of SIMs against what it reported before is recorded as a SIM change.
+   */
+  private async recordReportedState(device: DeviceRow, state: TReportedState, at: string): Promise<void> {
+    const simsChanged =
+      state.sims !== undefined && device.sims !== null && !sameSims(device.sims, state.sims);
+    await this.db.transaction(async (tx) => {
+      await devicesRepo.updateDevice(tx, device.id, {
+        reportedLocked: state.isLocked,
+        lastSeenAt: new Date(),
+        isOnline: true,
+        ...(state.controls ? { reportedControls: state.controls } : {}),
+        ...(state.sims ? { sims: state.sims } : {}),
+      });
+      if (simsChanged) {
+        await devicesRepo.insertSimChange(tx, {
+          orgId: device.orgId,
+          deviceId: device.id,
+          customerId: device.customerId,
+          before: device.sims!,
+          after: state.sims!,
+          detectedAt: validDate(at),
+        });
+      }
     });
+    if (state.sims) device.sims = state.sims;
   }
 
-  private async recordAck(deviceId: string, ack: TAckEvent): Promise<void> {
+  /** A report the device made by itself: a location fix (tracking); SIM reports carry their state. */
+  private async recordReport(device: DeviceRow, report: TReportEvent): Promise<void> {
+    if (report.kind === 'location') {
+      const fix = ZLocationFix.safeParse(report.data);
+      if (fix.success) await this.recordLocation(device, fix.data, 'tracking');
+      else this.log.warn({ deviceId: device.id }, 'malformed location report ignored');
+    }
+  }
+
+  private async recordLocation(
+    device: DeviceRow,
+    fix: TLocationFix,
+    source: 'command' | 'tracking' | 'uninstall',
+  ): Promise<void> {
+    await devicesRepo.insertLocation(this.db, {
+      orgId: device.orgId,
+      deviceId: device.id,
+      latitude: fix.latitude,
+      longitude: fix.longitude,
+      accuracyM: fix.accuracyM === undefined ? null : Math.round(fix.accuracyM),
+      source,
+      at: validDate(fix.at),
+    });
+    await devicesRepo.updateDevice(this.db, device.id, { lastLocation: fix });
+  }
+
+  private async recordAck(device: DeviceRow, ack: TAckEvent): Promise<void> {
     const command = await devicesRepo.findCommand(this.db, ack.commandId);
-    if (!command || command.deviceId !== deviceId) {
-      this.log.warn({ deviceId, commandId: ack.commandId }, 'ack for an unknown command ignored');
+    if (!command || command.deviceId !== device.id) {
+      this.log.warn({ deviceId: device.id, commandId: ack.commandId }, 'ack for an unknown command ignored');
       return;
     }
     if (ack.status === 'received') {
       await devicesRepo.transitionCommand(this.db, command.id, ['queued', 'sent'], 'received');
       return;
     }
-    await devicesRepo.transitionCommand(this.db, command.id, ['queued', 'sent', 'received'], ack.status, {
-      error: ack.status === 'failed' ? (ack.error ?? 'failed on the device') : null,
-    });
+    const moved = await devicesRepo.transitionCommand(
+      this.db,
+      command.id,
+      ['queued', 'sent', 'received'],
+      ack.status,
+      {
+        error: ack.status === 'failed' ? (ack.error ?? 'failed on the device') : null,
+      },
+    );
+    if (!moved || ack.status !== 'done' || !ack.result) return;
+    await devicesRepo.setCommandResult(this.db, command.id, ack.result);
+    if (command.name === 'location' || command.name === 'uninstall') {
+      const fix = ZLocationFix.safeParse(command.name === 'uninstall' ? ack.result.location : ack.result);
+      if (fix.success)
+        await this.recordLocation(device, fix.data, command.name === 'location' ? 'command' : 'uninstall');
+    }
   }
 }
+
+/** True when two SIM slot lists hold the same cards in the same slots. */
+const sameSims = (a: TSimSlot[], b: TSimSlot[]): boolean => {
+  const key = (slots: TSimSlot[]) =>
+    [...slots]
+      .sort((x, y) => x.slot - y.slot)
+      .map((s) => `${s.slot}:${s.iccid ?? ''}`)
+      .join('|');
+  return key(a) === key(b);
+};
+
+/** The device's timestamp when it is a valid date, else now (a device clock is not trusted blindly). */
+const validDate = (iso: string): Date => {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? new Date() : date;
+};

@@ -76,7 +76,18 @@ export type TOtpPurpose = (typeof OTP_PURPOSES)[number];
 export const USER_TYPES = ['retailer', 'customer', 'miniretailer'] as const;
 export type TUserType = (typeof USER_TYPES)[number];
 
-/** Command names sent to devices, spec §7. */
+/** SIM-tracking command strings, spec §7. */
+export const SIM_TRACKING_COMMANDS = [
+  'SIMTRACKINGON',
+  'SIMTRACKINGOFF',
+  'SIMTRACKINGOFFLINEON',
+  'SIMTRACKINGOFFLINEOFF',
+] as const;
+
+/**
+ * Command names sent to devices: the names and SIM-tracking strings of spec §7, then ours for the
+ * control features of spec §6 that §7 names no command for (see devices/command-catalogue.ts).
+ */
 export const COMMAND_NAMES = [
   'lock',
   'unlock',
@@ -96,18 +107,30 @@ export const COMMAND_NAMES = [
   'lost_mode_off',
   'set_wallpaper',
   'remove_wallpaper',
-  // Control feature emi_alert (spec §6): show the EMI reminder; args amountPaise, dueDate, message.
+  ...SIM_TRACKING_COMMANDS,
   'emi_alert',
+  'uninstall',
+  'outgoing_call_block',
+  'outgoing_call_allow',
+  'bluetooth_lock',
+  'bluetooth_unlock',
+  'wifi_on',
+  'wifi_off',
+  'airplane_mode_on',
+  'airplane_mode_off',
+  'accessibility_on',
+  'accessibility_off',
+  'miui_permission',
+  'app_hide',
+  'app_unhide',
+  'uninstall_antitheft',
+  'antitheft_lost_mode_on',
+  'antitheft_lost_mode_off',
+  'install_apple_onemodapp',
+  'sim_lock',
+  'sim_unlock',
 ] as const;
 export type TCommandName = (typeof COMMAND_NAMES)[number];
-
-/** SIM-tracking command strings, spec §7. */
-export const SIM_TRACKING_COMMANDS = [
-  'SIMTRACKINGON',
-  'SIMTRACKINGOFF',
-  'SIMTRACKINGOFFLINEON',
-  'SIMTRACKINGOFFLINEOFF',
-] as const;
 
 /** Control features, spec §6. */
 export const CONTROL_FEATURES = [

@@ -64,6 +64,10 @@ export const AppErrorCode = {
   NOTHING_TO_WAIVE: 'NOTHING_TO_WAIVE',
   /** Nothing is due on the loan, so there is nothing to remind the customer of. HTTP 409. */
   NOTHING_DUE: 'NOTHING_DUE',
+  /** The spec §6 rules do not offer this control for this device now (type, lock state, allowed list). HTTP 409. */
+  COMMAND_NOT_AVAILABLE: 'COMMAND_NOT_AVAILABLE',
+  /** The command has already reached a final state, so it cannot be cancelled. HTTP 409. */
+  COMMAND_NOT_PENDING: 'COMMAND_NOT_PENDING',
   /** An unexpected failure on our side. HTTP 500. */
   INTERNAL: 'INTERNAL',
 } as const;
@@ -102,6 +106,8 @@ export const APP_ERROR_HTTP_STATUS: Record<TAppErrorCode, number> = {
   PENALTY_NOT_DUE: 409,
   NOTHING_TO_WAIVE: 409,
   NOTHING_DUE: 409,
+  COMMAND_NOT_AVAILABLE: 409,
+  COMMAND_NOT_PENDING: 409,
   INTERNAL: 500,
 };
 

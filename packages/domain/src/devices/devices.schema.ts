@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { COMMAND_NAMES, COMMAND_STATES } from '../common/enums';
+import { COMMAND_NAMES, COMMAND_STATES, CONTROL_FEATURES } from '../common/enums';
 import { ZImei } from '../common/identifiers';
+import { ZLocationFix, ZSimSlot } from './protocol.schema';
 
 /** A command as the API shows it (design §5 lifecycle). Times are ISO 8601 UTC. */
 export const ZDeviceCommand = z.object({
@@ -26,11 +27,125 @@ export const ZDeviceSummary = z.object({
   pendingCommand: ZDeviceCommand.nullable(),
   /** The newest command in any state, so a screen can tell how a command it sent ended. */
   lastCommand: ZDeviceCommand.nullable(),
+  /** Reported on/off state of each toggle feature the device has applied (control feature → on). */
+  controls: z.record(z.string(), z.boolean()),
+  /** Pending toggle commands by feature: what the screen shows as "Turning on…" (newest per feature). */
+  pendingControls: z.record(z.string(), ZDeviceCommand),
+  /** What customer_details offers now (spec §6 availability, access flags applied). */
+  availability: z.object({
+    controls: z.array(z.enum(CONTROL_FEATURES)),
+    actions: z.array(z.enum(CONTROL_FEATURES)),
+  }),
+  /** The newest location fix, or null. */
+  lastLocation: ZLocationFix.nullable(),
+  /** The SIM slots the device last reported, or null before any report. */
+  sims: z.array(ZSimSlot).nullable(),
 });
 export type TDeviceSummary = z.infer<typeof ZDeviceSummary>;
 
 export const ZDeviceCommandRequest = z.object({ customer_id: z.number().int().positive() });
 export type TDeviceCommandRequest = z.infer<typeof ZDeviceCommandRequest>;
+
+/**
+ * A control feature's command (paths.devices.control(feature)): `enable` chooses the on or off
+ * command of a toggle (required for toggles, refused for actions); `args` are the feature's
+ * arguments (COMMAND_CATALOGUE).
+ */
+export const ZDeviceControlRequest = z.object({
+  customer_id: z.number().int().positive(),
+  enable: z.boolean().optional(),
+  args: z.record(z.string(), z.unknown()).optional(),
+});
+export type TDeviceControlRequest = z.input<typeof ZDeviceControlRequest>;
+
+/** One command in a device's history (customer_details): who, when, state, result. */
+export const ZCommandHistoryItem = ZDeviceCommand.extend({
+  feature: z.enum(CONTROL_FEATURES).nullable(),
+  args: z.record(z.string(), z.unknown()),
+  result: z.record(z.string(), z.unknown()).nullable(),
+  createdByName: z.string().nullable(),
+  deliveryAttempts: z.number().int(),
+  /** Bulk request this command belongs to, or null. */
+  batchId: z.string().nullable(),
+});
+export type TCommandHistoryItem = z.infer<typeof ZCommandHistoryItem>;
+
+/** offline_command_log: a command waiting for an offline phone, with whose phone it is. */
+export const ZOfflineCommand = ZCommandHistoryItem.extend({
+  customerId: z.number().int(),
+  customerName: z.string(),
+});
+export type TOfflineCommand = z.infer<typeof ZOfflineCommand>;
+
+/** Cancel a pending (queued, sent or received) command of a customer's device. */
+export const ZCancelCommandRequest = z.object({
+  customer_id: z.number().int().positive(),
+  command_id: z.string().uuid(),
+});
+export type TCancelCommandRequest = z.input<typeof ZCancelCommandRequest>;
+
+/**
+ * multiple_device_lock_unlock: lock or unlock many phones in one request. Either `customer_ids`
+ * (a selection) or `filter` (every enrolled customer matching it: all, or those with an overdue
+ * instalment) names the customers; one transaction creates every command row.
+ */
+export const ZBulkLockRequest = z
+  .object({
+    action: z.enum(['lock', 'unlock']),
+    customer_ids: z.array(z.number().int().positive()).min(1).max(10_000).optional(),
+    filter: z.enum(['all_enrolled', 'overdue']).optional(),
+  })
+  .refine((r) => (r.customer_ids === undefined) !== (r.filter === undefined), {
+    path: ['customer_ids'],
+    message: 'Choose customers, or a filter, not both',
+  });
+export type TBulkLockRequest = z.input<typeof ZBulkLockRequest>;
+
+/** Progress of one bulk request: counts by command state and each device's state. */
+export const ZBulkProgress = z.object({
+  batchId: z.string().uuid(),
+  action: z.enum(['lock', 'unlock']),
+  total: z.number().int(),
+  /** How many of the commands are in each state (every COMMAND_STATES key present). */
+  counts: z.record(z.enum(COMMAND_STATES), z.number().int()),
+  /** Customers the request skipped (not enrolled, or the rules do not allow it), with why. */
+  skipped: z.array(z.object({ customerId: z.number().int(), reason: z.string() })),
+  items: z.array(
+    z.object({
+      customerId: z.number().int(),
+      customerName: z.string(),
+      commandId: z.string().uuid(),
+      state: z.enum(COMMAND_STATES),
+      error: z.string().nullable(),
+    }),
+  ),
+});
+export type TBulkProgress = z.infer<typeof ZBulkProgress>;
+
+/** Default user access flags, spec §6 ('1' allowed, '0' denied); server values override them. */
+export const DEFAULT_USER_ACCESS = {
+  feature_access: '1',
+  lock_unlock: '1',
+  unistall: '1',
+  active_deactive: '1',
+  bulk_retailer: '0',
+} as const;
+/** Default lock access flags, spec §6. */
+export const DEFAULT_LOCK_ACCESS = { lock: '1', unlock: '1', read: '1', uninstall: '1' } as const;
+
+const ZFlag = z.enum(['0', '1']);
+/** api/user/user_access: the actor's effective user access flags (spec §6 names and values). */
+export const ZUserAccess = z.object({
+  feature_access: ZFlag,
+  lock_unlock: ZFlag,
+  unistall: ZFlag,
+  active_deactive: ZFlag,
+  bulk_retailer: ZFlag,
+});
+export type TUserAccess = z.infer<typeof ZUserAccess>;
+/** api/config/access-config: the actor's effective lock access flags. */
+export const ZLockAccess = z.object({ lock: ZFlag, unlock: ZFlag, read: ZFlag, uninstall: ZFlag });
+export type TLockAccess = z.infer<typeof ZLockAccess>;
 
 /** Device → server enrolment call (design §5). */
 export const ZEnrolDeviceRequest = z.object({

@@ -33,10 +33,42 @@ export const ZCommandMessage = z.object({
 });
 export type TCommandMessage = z.infer<typeof ZCommandMessage>;
 
-/** What a device reports about itself with every event. */
+/** One SIM slot as the device reads it (sim_info, SIM reports). */
+export const ZSimSlot = z.object({
+  /** 1-based slot number. */
+  slot: z.number().int().min(1).max(4),
+  /** ICCID of the card in the slot (18–22 digits, ITU-T E.118), or null for an empty slot. */
+  iccid: z
+    .string()
+    .regex(/^\d{18,22}$/)
+    .nullable(),
+  /** Operator name as the phone shows it (e.g. "Jio", "Airtel"), or null. */
+  operator: z.string().max(60).nullable(),
+});
+export type TSimSlot = z.infer<typeof ZSimSlot>;
+
+/** A position fix (spec §3 location result: latitude and longitude as strings). */
+export const ZLocationFix = z.object({
+  latitude: z.string(),
+  longitude: z.string(),
+  /** Accuracy radius in metres, when known. */
+  accuracyM: z.number().nonnegative().optional(),
+  /** When the fix was taken, ISO 8601 UTC. */
+  at: z.string(),
+});
+export type TLocationFix = z.infer<typeof ZLocationFix>;
+
+/**
+ * What a device reports about itself with every event: its lock state, the on/off state of each
+ * toggle feature it has applied (keys are control features, see COMMAND_CATALOGUE), and its SIMs.
+ */
 export const ZReportedState = z.object({
   isLocked: z.boolean(),
   agentVersion: z.string().optional(),
+  /** Toggle features by name, true when the feature's `on` command is in effect. */
+  controls: z.record(z.string(), z.boolean()).optional(),
+  /** The SIM slots as the phone sees them now. */
+  sims: z.array(ZSimSlot).optional(),
 });
 export type TReportedState = z.infer<typeof ZReportedState>;
 
@@ -55,14 +87,34 @@ export const ZAckEvent = z.object({
   commandId: z.string().uuid(),
   status: z.enum(['received', 'done', 'failed']),
   error: z.string().optional(),
+  /**
+   * What a done command produced: `location` → TLocationFix, `sim_info` → { sims: TSimSlot[] };
+   * other commands send none.
+   */
+  result: z.record(z.string(), z.unknown()).optional(),
   state: ZReportedState,
   at: z.string(),
 });
 
-export const ZDeviceEvent = z.discriminatedUnion('type', [ZHelloEvent, ZAckEvent]);
+/**
+ * Something the device noticed by itself: a SIM change (kind 'sim', data { sims }), a location
+ * fix while tracking is on (kind 'location', data TLocationFix), or the offline auto-lock (kind
+ * 'offline_lock', data { lastCheckInAt }).
+ */
+export const ZReportEvent = z.object({
+  v: z.literal(PROTOCOL_VERSION),
+  type: z.literal('report'),
+  kind: z.enum(['sim', 'location', 'offline_lock']),
+  data: z.record(z.string(), z.unknown()),
+  state: ZReportedState,
+  at: z.string(),
+});
+
+export const ZDeviceEvent = z.discriminatedUnion('type', [ZHelloEvent, ZAckEvent, ZReportEvent]);
 export type TDeviceEvent = z.infer<typeof ZDeviceEvent>;
 export type THelloEvent = z.infer<typeof ZHelloEvent>;
 export type TAckEvent = z.infer<typeof ZAckEvent>;
+export type TReportEvent = z.infer<typeof ZReportEvent>;
 
 /** Keys of the Android provisioning extras bundle that carry Kisht's enrolment data. */
 export const PROVISIONING_EXTRAS = {

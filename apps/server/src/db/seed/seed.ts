@@ -112,6 +112,8 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
       mobile: DEMO_RETAILER_MOBILE,
       name: 'Ravi Mobiles',
       upiId: DEMO_RETAILER_UPI_ID,
+      // Server override of the spec §6 default bulk_retailer '0': this retailer may bulk lock.
+      access: { userAccess: { bulk_retailer: '1' } },
     });
     await createUser(tx, {
       orgId: DEMO_ORG_ID,

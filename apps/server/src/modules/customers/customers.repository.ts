@@ -235,3 +235,32 @@ export const findPhotoPath = async (db: DbOrTx, customerId: number): Promise<str
     .limit(1);
   return rows[0]?.path ?? null;
 };
+
+/**
+ * Customers in scope with their devices, for a bulk command: the given ids, or every customer
+ * with an enrolled device ('all_enrolled'), or those with an unpaid instalment due before
+ * `today` ('overdue'). Ordered by customer id.
+ */
+export const findBulkTargets = (
+  db: DbOrTx,
+  scope: CustomerScope,
+  selection: { customerIds: number[] } | { filter: 'all_enrolled' | 'overdue'; today: string },
+) => {
+  const conditions: SQL[] = [inScope(scope)];
+  if ('customerIds' in selection) conditions.push(inArray(customers.id, selection.customerIds));
+  else {
+    conditions.push(sql`${devices.enrolledAt} is not null`);
+    if (selection.filter === 'overdue') {
+      conditions.push(
+        sql`exists (select 1 from ${emis} where ${emis.customerId} = ${customers.id}
+              and ${emis.paidPaise} < ${emis.amountPaise} and ${emis.dueDate} < ${selection.today})`,
+      );
+    }
+  }
+  return db
+    .select({ customer: customers, device: devices })
+    .from(customers)
+    .innerJoin(devices, eq(devices.customerId, customers.id))
+    .where(and(...conditions))
+    .orderBy(asc(customers.id));
+};

@@ -25,8 +25,14 @@ import { insertAudit } from '../audit/audit.repository';
 import { findFinancer, findProduct } from '../catalogue/catalogue.service';
 import { isKnownPlace } from '../catalogue/csc.service';
 import type { DeviceRow } from '../devices/devices.repository';
-import { getDeviceSummary } from '../devices/devices.service';
-import { createCustomerLogin, visibleRetailerIds } from '../users/users.service';
+import { availabilityFor, getDeviceSummary } from '../devices/devices.service';
+import { getDeviceSettings } from '../orgs/orgs.service';
+import {
+  createCustomerLogin,
+  getAccessFlags,
+  requireAccess,
+  visibleRetailerIds,
+} from '../users/users.service';
 import * as repo from './customers.repository';
 
 /** The actor's customer scope: organisation and visible retailers. Throws FORBIDDEN for customers. */
@@ -189,6 +195,25 @@ export const findCustomerForActor = async (db: DbOrTx, actor: TActor, customerId
   return found as { customer: typeof found.customer; device: DeviceRow; product: typeof found.product };
 };
 
+/** The device summary with what the actor may do with it now (spec §6 availability and access). */
+const deviceSummaryFor = async (
+  db: DbOrTx,
+  actor: TActor,
+  target: { deviceType: number; device: DeviceRow },
+) => {
+  const [access, settings] = await Promise.all([
+    getAccessFlags(db, actor),
+    getDeviceSettings(db, actor.orgId),
+  ]);
+  const availability = availabilityFor({
+    deviceType: target.deviceType,
+    isLocked: target.device.reportedLocked,
+    allowedControls: settings.allowedControls,
+    access,
+  });
+  return getDeviceSummary(db, target.device, availability);
+};
+
 /** Everything customer_details shows: loan, schedule, device state and pending command. */
 export const getCustomerDetails = async (
   db: DbOrTx,
@@ -198,7 +223,7 @@ export const getCustomerDetails = async (
   const { customer, device, product } = await findCustomerForActor(db, actor, customerId);
   const [emiRows, deviceSummary, financer, photoImageName] = await Promise.all([
     repo.findEmis(db, customer.id),
-    getDeviceSummary(db, device),
+    deviceSummaryFor(db, actor, { deviceType: customer.deviceType, device }),
     customer.financerId ? findFinancer(db, actor, customer.financerId) : null,
     repo.findPhotoPath(db, customer.id),
   ]);
@@ -316,6 +341,7 @@ export const changeCustomerStatus = async (
   options: { actor: TActor; customerId: number; status: number; reason: string },
 ): Promise<void> => {
   const { customer } = await findCustomerForActor(db, options.actor, options.customerId);
+  await requireAccess(db, options.actor, ['user.active_deactive']);
   if (!canChangeStatus(customer.status, options.status)) {
     throw new AppError(AppErrorCode.STATUS_CHANGE_NOT_ALLOWED, 'This status change is not allowed', [
       { field: 'status', message: `Cannot change status ${customer.status} to ${options.status} by hand` },
@@ -411,3 +437,18 @@ export const updateCustomerImeis = async (
     });
   });
 };
+
+/**
+ * Customers in the actor's scope with their devices, for a bulk command: the chosen ids, or all
+ * with an enrolled phone, or those overdue today (+05:30).
+ */
+export const findBulkTargets = async (
+  db: DbOrTx,
+  actor: TActor,
+  selection: { customerIds: number[] } | { filter: 'all_enrolled' | 'overdue' },
+) =>
+  repo.findBulkTargets(
+    db,
+    await scopeOf(db, actor),
+    'customerIds' in selection ? selection : { filter: selection.filter, today: istDate() },
+  );

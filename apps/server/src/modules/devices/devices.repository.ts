@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { deviceCommands, devices } from '../../db/schema';
+import { auditLog, customers, deviceCommands, devices, locations, simChanges, users } from '../../db/schema';
 
 const PENDING = ['queued', 'sent', 'received'];
 
@@ -96,4 +96,135 @@ export const cancelPendingCommands = (db: DbOrTx, deviceId: string, names: strin
 
 export const countDeliveryAttempt = async (db: DbOrTx, id: string, attempts: number) => {
   await db.update(deviceCommands).set({ deliveryAttempts: attempts }).where(eq(deviceCommands.id, id));
+};
+
+export const insertCommands = async (db: DbOrTx, rows: (typeof deviceCommands.$inferInsert)[]) => {
+  if (rows.length === 0) return [];
+  return db.insert(deviceCommands).values(rows).returning();
+};
+
+/** A device's commands, newest first, with who created them (command history). */
+export const findCommandHistory = (db: DbOrTx, deviceId: string, limit: number) =>
+  db
+    .select({ command: deviceCommands, createdByName: users.name })
+    .from(deviceCommands)
+    .leftJoin(users, eq(users.id, deviceCommands.createdBy))
+    .where(eq(deviceCommands.deviceId, deviceId))
+    .orderBy(desc(deviceCommands.createdAt), desc(deviceCommands.id))
+    .limit(limit);
+
+/** Pending commands of a device's toggles and lock, newest first (pending state per feature). */
+export const findPendingCommandsNewestFirst = (db: DbOrTx, deviceId: string) =>
+  db
+    .select()
+    .from(deviceCommands)
+    .where(and(eq(deviceCommands.deviceId, deviceId), inArray(deviceCommands.state, PENDING)))
+    .orderBy(desc(deviceCommands.createdAt), desc(deviceCommands.id));
+
+/** Records what a done command returned. */
+export const setCommandResult = async (db: DbOrTx, id: string, result: Record<string, unknown>) => {
+  await db.update(deviceCommands).set({ result }).where(eq(deviceCommands.id, id));
+};
+
+export const insertLocation = async (db: DbOrTx, row: typeof locations.$inferInsert) => {
+  await db.insert(locations).values(row);
+};
+
+export const insertSimChange = async (db: DbOrTx, row: typeof simChanges.$inferInsert) => {
+  await db.insert(simChanges).values(row);
+};
+
+/**
+ * Pending commands of offline devices whose customers are in scope, oldest first, with the
+ * customer (offline command log).
+ */
+export const findPendingOfOfflineDevices = (
+  db: DbOrTx,
+  scope: { orgId: number; retailerIds: number[] },
+  limit: number,
+) =>
+  db
+    .select({
+      command: deviceCommands,
+      createdByName: users.name,
+      customerId: customers.id,
+      firstName: customers.firstName,
+      lastName: customers.lastName,
+    })
+    .from(deviceCommands)
+    .innerJoin(devices, eq(devices.id, deviceCommands.deviceId))
+    .innerJoin(customers, eq(customers.id, devices.customerId))
+    .leftJoin(users, eq(users.id, deviceCommands.createdBy))
+    .where(
+      and(
+        eq(customers.orgId, scope.orgId),
+        inArray(customers.retailerId, scope.retailerIds),
+        eq(devices.isOnline, false),
+        inArray(deviceCommands.state, PENDING),
+      ),
+    )
+    .orderBy(asc(deviceCommands.createdAt), asc(deviceCommands.id))
+    .limit(limit);
+
+/** The commands of a bulk request whose customers are in scope, with the customers' names. */
+export const findBatchCommands = (
+  db: DbOrTx,
+  scope: { orgId: number; retailerIds: number[] },
+  batchId: string,
+) =>
+  db
+    .select({
+      command: deviceCommands,
+      customerId: customers.id,
+      firstName: customers.firstName,
+      lastName: customers.lastName,
+    })
+    .from(deviceCommands)
+    .innerJoin(devices, eq(devices.id, deviceCommands.deviceId))
+    .innerJoin(customers, eq(customers.id, devices.customerId))
+    .where(
+      and(
+        eq(deviceCommands.batchId, batchId),
+        eq(customers.orgId, scope.orgId),
+        inArray(customers.retailerId, scope.retailerIds),
+      ),
+    )
+    .orderBy(asc(customers.id));
+
+/** Marks pending commands past their expiry as expired (only organisations that set an expiry). */
+export const expireOverdueCommands = (db: DbOrTx, now: Date) =>
+  db
+    .update(deviceCommands)
+    .set({ state: 'expired', error: 'expired before the phone took it', updatedAt: now })
+    .where(and(inArray(deviceCommands.state, PENDING), lt(deviceCommands.expiresAt, now)))
+    .returning({
+      id: deviceCommands.id,
+      orgId: deviceCommands.orgId,
+      name: deviceCommands.name,
+      deviceId: deviceCommands.deviceId,
+    });
+
+/** Sets the desired lock state of many devices at once (bulk lock/unlock). */
+export const setDesiredLocked = async (db: DbOrTx, deviceIds: string[], desiredLocked: boolean) => {
+  for (let i = 0; i < deviceIds.length; i += 1000) {
+    await db
+      .update(devices)
+      .set({ desiredLocked })
+      .where(inArray(devices.id, deviceIds.slice(i, i + 1000)));
+  }
+};
+
+/** The customers a bulk request skipped, from its audit entry. */
+export const findBatchSkipped = async (
+  db: DbOrTx,
+  orgId: number,
+  batchId: string,
+): Promise<{ customerId: number; reason: string }[]> => {
+  const rows = await db
+    .select({ details: auditLog.details })
+    .from(auditLog)
+    .where(and(eq(auditLog.orgId, orgId), eq(auditLog.entity, 'batch'), eq(auditLog.entityId, batchId)))
+    .limit(1);
+  const skipped = rows[0]?.details.skipped;
+  return Array.isArray(skipped) ? (skipped as { customerId: number; reason: string }[]) : [];
 };

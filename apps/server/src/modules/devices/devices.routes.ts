@@ -1,25 +1,49 @@
 import { zEnvelope } from '@kisht/domain/common/envelope';
+import { ZCustomerIdQuery } from '@kisht/domain/customers/customers.schema';
+import { COMMAND_CATALOGUE } from '@kisht/domain/devices/command-catalogue';
 import {
+  ZBulkLockRequest,
+  ZBulkProgress,
+  ZCancelCommandRequest,
+  ZCommandHistoryItem,
   ZDeviceCommand,
   ZDeviceCommandRequest,
+  ZDeviceControlRequest,
   ZEnrolDeviceRequest,
   ZEnrolDeviceResponse,
+  ZLockAccess,
+  ZOfflineCommand,
+  ZUserAccess,
 } from '@kisht/domain/devices/devices.schema';
-import { paths } from '@kisht/domain/paths';
+import { deviceControlPath, paths } from '@kisht/domain/paths';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { TActor } from '../../lib/actor';
 import { publicBaseUrl } from '../../lib/base-url';
 import type { AppContext } from '../../lib/context';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
 import { findCustomerForActor } from '../customers/customers.service';
 import { enrolDevice } from '../enrolment/enrolment.service';
-import { queueLockCommand } from './devices.service';
+import { getAccessFlags } from '../users/users.service';
+import { bulkLockUnlock, getBulkProgress, listOfflineCommands } from './bulk.service';
+import { cancelCommand, listCommandHistory, queueControlCommand } from './devices.service';
 
-/** Lock and unlock (spec §7 device commands), for retailers. */
+/** Features with their own path elsewhere: lock/unlock below, emi_alert at send_emialert, uninstall after its OTP. */
+const OWN_PATH_FEATURES = new Set(['lock', 'emi_alert', 'uninstall']);
+
+const ZControlBody = ZDeviceControlRequest;
+
+/** Device commands of spec §6/§7 (lock, unlock and every control feature), history, cancel, bulk. */
 export const deviceCommandRoutes = async (app: FastifyInstance, ctx: AppContext) => {
   requireSession(app, ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const targetOf = async (actor: TActor, customerId: number) => {
+    const { customer, device } = await findCustomerForActor(ctx.db, actor, customerId);
+    return { customerId: customer.id, deviceType: customer.deviceType, device };
+  };
+
   for (const name of ['lock', 'unlock'] as const) {
     r.post(
       paths.devices[name],
@@ -32,17 +56,142 @@ export const deviceCommandRoutes = async (app: FastifyInstance, ctx: AppContext)
         },
       },
       async (request) => {
-        const { device } = await findCustomerForActor(ctx.db, request.actor, request.body.customer_id);
-        const command = await queueLockCommand(ctx, {
+        const command = await queueControlCommand(ctx, {
           actor: request.actor,
-          device,
-          customerId: request.body.customer_id,
-          name,
+          target: await targetOf(request.actor, request.body.customer_id),
+          feature: 'lock',
+          enable: name === 'lock',
         });
         return ok(command, name === 'lock' ? 'Lock command queued' : 'Unlock command queued');
       },
     );
   }
+
+  for (const spec of COMMAND_CATALOGUE.filter((s) => !OWN_PATH_FEATURES.has(s.feature))) {
+    r.post(
+      deviceControlPath(spec.feature),
+      {
+        schema: {
+          tags: ['devices'],
+          summary:
+            spec.kind === 'toggle'
+              ? `Turn ${spec.feature} on (${spec.on}) or off (${spec.off}) on the customer's phone`
+              : `Run ${spec.on} on the customer's phone`,
+          body: ZControlBody,
+          response: { 200: zEnvelope(ZDeviceCommand) },
+        },
+      },
+      async (request) => {
+        const command = await queueControlCommand(ctx, {
+          actor: request.actor,
+          target: await targetOf(request.actor, request.body.customer_id),
+          feature: spec.feature,
+          enable: request.body.enable,
+          args: request.body.args,
+        });
+        return ok(command, 'Command queued');
+      },
+    );
+  }
+
+  r.get(
+    paths.devices.history,
+    {
+      schema: {
+        tags: ['devices'],
+        summary: "The phone's commands, newest first: who, when, state, result",
+        querystring: ZCustomerIdQuery,
+        response: { 200: zEnvelope(z.array(ZCommandHistoryItem)) },
+      },
+    },
+    async (request) => {
+      const { device } = await findCustomerForActor(ctx.db, request.actor, request.query.customer_id);
+      return ok(await listCommandHistory(ctx.db, device));
+    },
+  );
+
+  r.post(
+    paths.devices.cancel,
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'Cancel a pending command',
+        body: ZCancelCommandRequest,
+        response: { 200: zEnvelope(ZCommandHistoryItem) },
+      },
+    },
+    async (request) => {
+      const { customer_id: customerId, command_id: commandId } = request.body;
+      const { device } = await findCustomerForActor(ctx.db, request.actor, customerId);
+      return ok(
+        await cancelCommand(ctx.db, { actor: request.actor, customerId, device, commandId }),
+        'Command cancelled',
+      );
+    },
+  );
+
+  r.get(
+    paths.devices.offlineCommandLog,
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'Commands still waiting for phones that are offline, oldest first',
+        response: { 200: zEnvelope(z.array(ZOfflineCommand)) },
+      },
+    },
+    async (request) => ok(await listOfflineCommands(ctx.db, request.actor)),
+  );
+
+  r.post(
+    paths.devices.bulkLockUnlock,
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'Lock or unlock many phones (selection or filter) in one request',
+        body: ZBulkLockRequest,
+        response: { 200: zEnvelope(ZBulkProgress) },
+      },
+    },
+    async (request) =>
+      ok(await bulkLockUnlock(ctx, { actor: request.actor, request: request.body }), 'Commands queued'),
+  );
+
+  r.get(
+    paths.devices.bulkProgress,
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'Progress of a bulk lock or unlock',
+        querystring: z.object({ batch_id: z.string().uuid() }),
+        response: { 200: zEnvelope(ZBulkProgress) },
+      },
+    },
+    async (request) => ok(await getBulkProgress(ctx.db, request.actor, request.query.batch_id)),
+  );
+
+  r.get(
+    paths.users.userAccess,
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Your user access flags (spec §6 defaults with server overrides)',
+        response: { 200: zEnvelope(ZUserAccess) },
+      },
+    },
+    async (request) => ok((await getAccessFlags(ctx.db, request.actor)).userAccess),
+  );
+
+  r.get(
+    paths.users.lockAccess,
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Your lock access flags (spec §6 defaults with server overrides)',
+        response: { 200: zEnvelope(ZLockAccess) },
+      },
+    },
+    async (request) => ok((await getAccessFlags(ctx.db, request.actor)).lockAccess),
+  );
 };
 
 /** The device's own enrolment call (design §5); authenticated by the one-time token. */

@@ -1,12 +1,27 @@
-import type { TCommandName } from '@kisht/domain/common/enums';
+import { CONTROL_FEATURES, type TCommandName, type TControlFeature } from '@kisht/domain/common/enums';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
-import type { TDeviceCommand, TDeviceSummary } from '@kisht/domain/devices/devices.schema';
+import {
+  commandNameFor,
+  commandSpecByName,
+  commandSpecOf,
+  type TCommandSpec,
+} from '@kisht/domain/devices/command-catalogue';
+import { controlAvailability } from '@kisht/domain/devices/control-availability';
+import type {
+  TCommandHistoryItem,
+  TDeviceCommand,
+  TDeviceSummary,
+  TLockAccess,
+  TUserAccess,
+} from '@kisht/domain/devices/devices.schema';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db, DbOrTx } from '../../db/client';
 import type { CommandDispatcher } from '../../device-channel/dispatcher';
 import type { TActor } from '../../lib/actor';
 import { hexEquals, sha256Hex } from '../../lib/crypto';
 import { insertAudit } from '../audit/audit.repository';
+import { getDeviceSettings } from '../orgs/orgs.service';
+import { getAccessFlags } from '../users/users.service';
 import type { CommandRow, DeviceRow } from './devices.repository';
 import * as repo from './devices.repository';
 
@@ -20,63 +35,223 @@ export const toCommand = (row: CommandRow): TDeviceCommand => ({
   error: row.error,
 });
 
-/** Reported state plus the newest pending command of a device (design §5). */
-export const getDeviceSummary = async (db: DbOrTx, device: DeviceRow): Promise<TDeviceSummary> => {
+/** What customer_details offers for a device (spec §6 availability with access flags applied). */
+export type TAvailability = TDeviceSummary['availability'];
+
+/** The features a user's access flags forbid (spec §6 user and lock access). */
+const forbiddenByAccess = (access: { userAccess: TUserAccess; lockAccess: TLockAccess }): Set<string> => {
+  const forbidden = new Set<string>();
+  const canLock = access.userAccess.lock_unlock === '1' && access.lockAccess.lock === '1';
+  const canUnlock = access.userAccess.lock_unlock === '1' && access.lockAccess.unlock === '1';
+  if (!canLock && !canUnlock) forbidden.add('lock');
+  if (access.userAccess.unistall !== '1' || access.lockAccess.uninstall !== '1') forbidden.add('uninstall');
+  if (access.userAccess.feature_access !== '1') {
+    for (const feature of CONTROL_FEATURES)
+      if (feature !== 'lock' && feature !== 'uninstall') forbidden.add(feature);
+  }
+  return forbidden;
+};
+
+/**
+ * The spec §6 availability of a device's controls for an actor: the device family's rules with the
+ * reported lock state and the organisation's allowed list, less what the actor's access flags deny.
+ */
+export const availabilityFor = (input: {
+  deviceType: number;
+  isLocked: boolean;
+  allowedControls: string[] | null;
+  access: { userAccess: TUserAccess; lockAccess: TLockAccess };
+}): TAvailability => {
+  const { controls, actions } = controlAvailability({
+    deviceType: input.deviceType,
+    isLocked: input.isLocked,
+    allowedList: input.allowedControls,
+  });
+  const forbidden = forbiddenByAccess(input.access);
+  return {
+    controls: controls.filter((f) => !forbidden.has(f)),
+    actions: actions.filter((f) => !forbidden.has(f)),
+  };
+};
+
+/** Reported state, pending commands and what may be done now, for customer screens (design §5). */
+export const getDeviceSummary = async (
+  db: DbOrTx,
+  device: DeviceRow,
+  availability: TAvailability,
+): Promise<TDeviceSummary> => {
   const [pending, last] = await Promise.all([
-    repo.findNewestPendingCommand(db, device.id),
+    repo.findPendingCommandsNewestFirst(db, device.id),
     repo.findNewestCommand(db, device.id),
   ]);
+  const pendingControls: Record<string, TDeviceCommand> = {};
+  for (const command of pending) {
+    const found = commandSpecByName(command.name);
+    if (found?.spec.kind === 'toggle' && !pendingControls[found.spec.feature])
+      pendingControls[found.spec.feature] = toCommand(command);
+  }
+  const newestPending = pending[0];
   return {
     id: device.id,
     enrolledAt: device.enrolledAt?.toISOString() ?? null,
     lockStatus: device.reportedLocked ? 1 : 0,
     lastSeenAt: device.lastSeenAt?.toISOString() ?? null,
     isOnline: device.isOnline,
-    pendingCommand: pending ? toCommand(pending) : null,
+    pendingCommand: newestPending ? toCommand(newestPending) : null,
     lastCommand: last ? toCommand(last) : null,
+    controls: device.reportedControls,
+    pendingControls,
+    availability,
+    lastLocation: device.lastLocation ?? null,
+    sims: device.sims ?? null,
   };
 };
 
-const OPPOSITE: Partial<Record<TCommandName, TCommandName>> = { lock: 'unlock', unlock: 'lock' };
+/** A command row with who sent it, as the command history shows it. */
+export const toHistoryItem = (row: CommandRow, createdByName: string | null): TCommandHistoryItem => ({
+  ...toCommand(row),
+  feature: commandSpecByName(row.name)?.spec.feature ?? null,
+  args: row.args,
+  result: row.result ?? null,
+  createdByName,
+  deliveryAttempts: row.deliveryAttempts,
+  batchId: row.batchId,
+});
+
+/** The device a control command goes to, with its customer's id and device family. */
+export type TControlTarget = {
+  customerId: number;
+  deviceType: number;
+  device: DeviceRow;
+};
 
 /**
- * Queues a lock or unlock for an enrolled device (transactional outbox, design §5): in one
- * transaction a pending opposite command is cancelled (superseded), the desired state is recorded,
- * the command row and an audit entry are written; the message is published after commit. A
- * pending command of the same name is returned instead of queuing a duplicate.
- * Throws DEVICE_NOT_ENROLLED when the device has not enrolled yet.
+ * Checks that `feature` may be sent to the target now and builds its command name and args.
+ * Throws VALIDATION_FAILED naming `enable` or `args.<field>` for a missing on/off or bad
+ * arguments, FORBIDDEN when the actor's access flags deny it, DEVICE_NOT_ENROLLED before
+ * enrolment, COMMAND_NOT_AVAILABLE when spec §6 does not offer it (type, lock state, allowed list).
  */
-export const queueLockCommand = async (
-  deps: { db: Db; dispatcher: CommandDispatcher },
-  options: { actor: TActor; device: DeviceRow; customerId: number; name: 'lock' | 'unlock' },
-): Promise<TDeviceCommand> => {
-  const { actor, device, customerId, name } = options;
-  if (!device.enrolledAt) {
+export const prepareControlCommand = async (
+  db: DbOrTx,
+  options: {
+    actor: TActor;
+    target: TControlTarget;
+    feature: TControlFeature;
+    enable?: boolean | undefined;
+    args?: Record<string, unknown> | undefined;
+  },
+): Promise<{ name: TCommandName; args: Record<string, unknown>; spec: TCommandSpec }> => {
+  const { actor, target, feature } = options;
+  const spec = commandSpecOf(feature);
+  if (!spec) throw new AppError(AppErrorCode.NOT_FOUND, `No control named ${feature}`);
+  if (spec.kind === 'toggle' && options.enable === undefined) {
+    throw new AppError(AppErrorCode.VALIDATION_FAILED, 'Say whether to turn it on or off', [
+      { field: 'enable', message: 'Required: true to turn on, false to turn off' },
+    ]);
+  }
+  if (spec.kind === 'action' && options.enable !== undefined) {
+    throw new AppError(AppErrorCode.VALIDATION_FAILED, `${feature} is an action, not an on/off control`, [
+      { field: 'enable', message: 'Not used by this action' },
+    ]);
+  }
+  const name = commandNameFor(spec, options.enable ?? true);
+  let args: Record<string, unknown> = {};
+  if (name === spec.on) {
+    const parsed = spec.args.safeParse(options.args ?? {});
+    if (!parsed.success) {
+      const fields = parsed.error.issues.map((issue) => ({
+        field: ['args', ...issue.path].join('.'),
+        message: issue.message,
+      }));
+      throw new AppError(
+        AppErrorCode.VALIDATION_FAILED,
+        `Invalid ${fields.map((f) => f.field).join(', ')}`,
+        fields,
+      );
+    }
+    args = parsed.data as Record<string, unknown>;
+  }
+  const access = await getAccessFlags(db, actor);
+  if (feature === 'lock') {
+    const flag = name === 'lock' ? access.lockAccess.lock : access.lockAccess.unlock;
+    if (access.userAccess.lock_unlock !== '1' || flag !== '1')
+      throw new AppError(AppErrorCode.FORBIDDEN, 'Your access does not allow locking or unlocking phones');
+  } else if (forbiddenByAccess(access).has(feature)) {
+    throw new AppError(AppErrorCode.FORBIDDEN, 'Your access does not allow this control');
+  }
+  if (!target.device.enrolledAt) {
     throw new AppError(
       AppErrorCode.DEVICE_NOT_ENROLLED,
       'The phone has not been enrolled yet. Scan the enrolment QR first',
     );
   }
+  const { allowedControls } = await getDeviceSettings(db, actor.orgId);
+  const offered = controlAvailability({
+    deviceType: target.deviceType,
+    isLocked: target.device.reportedLocked,
+    allowedList: allowedControls,
+  });
+  if (![...offered.controls, ...offered.actions].includes(feature)) {
+    throw new AppError(
+      AppErrorCode.COMMAND_NOT_AVAILABLE,
+      'This control is not available for this phone now',
+      [{ field: 'feature', message: `${feature} is not offered for this phone in its current state` }],
+    );
+  }
+  return { name, args, spec };
+};
+
+/**
+ * Queues a control command (transactional outbox, design §5): in one transaction a pending
+ * command of the same toggle's other half is cancelled (supersede: a newer lock cancels a pending
+ * unlock), the desired lock state recorded for lock/unlock, the command row and an audit entry
+ * written; the message is published after commit. A pending command with the same name and args is
+ * returned instead of queuing a duplicate. Throws as prepareControlCommand.
+ */
+export const queueControlCommand = async (
+  deps: { db: Db; dispatcher: CommandDispatcher },
+  options: {
+    actor: TActor;
+    target: TControlTarget;
+    feature: TControlFeature;
+    enable?: boolean | undefined;
+    args?: Record<string, unknown> | undefined;
+  },
+): Promise<TDeviceCommand> => {
+  const { actor, target } = options;
+  const { name, args, spec } = await prepareControlCommand(deps.db, options);
+  const { commandExpiryHours } = await getDeviceSettings(deps.db, actor.orgId);
   const result = await deps.db.transaction(async (tx) => {
-    const pending = await repo.findNewestPendingCommand(tx, device.id);
-    if (pending?.name === name) return { command: pending, isNew: false };
-    const opposite = OPPOSITE[name]!;
-    const cancelled = await repo.cancelPendingCommands(tx, device.id, [opposite], `superseded by ${name}`);
+    const pending = await repo.findPendingCommandsNewestFirst(tx, target.device.id);
+    const same = pending.find((c) => c.name === name && JSON.stringify(c.args) === JSON.stringify(args));
+    if (same) return { command: same, isNew: false };
+    const opposite = spec.kind === 'toggle' ? (name === spec.on ? spec.off! : spec.on) : null;
+    const cancelled = opposite
+      ? await repo.cancelPendingCommands(tx, target.device.id, [opposite], `superseded by ${name}`)
+      : [];
     const command = await repo.insertCommand(tx, {
       id: uuidv7(),
       orgId: actor.orgId,
-      deviceId: device.id,
+      deviceId: target.device.id,
       name,
+      args,
       createdBy: actor.userId,
+      expiresAt: commandExpiryHours ? new Date(Date.now() + commandExpiryHours * 3_600_000) : null,
     });
-    await repo.updateDevice(tx, device.id, { desiredLocked: name === 'lock' });
+    if (spec.feature === 'lock')
+      await repo.updateDevice(tx, target.device.id, { desiredLocked: name === 'lock' });
     await insertAudit(tx, {
       orgId: actor.orgId,
       actorUserId: actor.userId,
       action: `device.${name}`,
       entity: 'customer',
-      entityId: String(customerId),
-      details: { deviceId: device.id, commandId: command.id, superseded: cancelled.map((c) => c.id) },
+      entityId: String(target.customerId),
+      details: {
+        deviceId: target.device.id,
+        commandId: command.id,
+        args,
+        superseded: cancelled.map((c) => c.id),
+      },
     });
     return { command, isNew: true };
   });
@@ -85,49 +260,51 @@ export const queueLockCommand = async (
   return toCommand(fresh ?? result.command);
 };
 
+/** A device's commands, newest first (at most 200), for customer_details. */
+export const listCommandHistory = async (db: DbOrTx, device: DeviceRow): Promise<TCommandHistoryItem[]> =>
+  (await repo.findCommandHistory(db, device.id, 200)).map((row) =>
+    toHistoryItem(row.command, row.createdByName),
+  );
+
 /**
- * Queues a command that changes no lock state (e.g. emi_alert) for an enrolled device: the command
- * row and an audit entry in one transaction, the message after commit (design §5).
- * Throws DEVICE_NOT_ENROLLED when the device has not enrolled yet.
+ * Cancels a pending command of the device, with an audit entry. A command already published may
+ * still reach the phone; its reported state stays the truth the screens show. Throws NOT_FOUND
+ * (field command_id) for another device's command, COMMAND_NOT_PENDING once it is final.
  */
-export const queueDeviceCommand = async (
-  deps: { db: Db; dispatcher: CommandDispatcher },
-  options: {
-    actor: TActor;
-    device: DeviceRow;
-    customerId: number;
-    name: TCommandName;
-    args: Record<string, unknown>;
-  },
-): Promise<TDeviceCommand> => {
-  const { actor, device, customerId, name, args } = options;
-  if (!device.enrolledAt) {
-    throw new AppError(
-      AppErrorCode.DEVICE_NOT_ENROLLED,
-      'The phone has not been enrolled yet. Scan the enrolment QR first',
-    );
+export const cancelCommand = async (
+  db: Db,
+  options: { actor: TActor; customerId: number; device: DeviceRow; commandId: string },
+): Promise<TCommandHistoryItem> => {
+  const { actor, device, commandId } = options;
+  const command = await repo.findCommand(db, commandId);
+  if (!command || command.deviceId !== device.id) {
+    throw new AppError(AppErrorCode.NOT_FOUND, 'Command not found', [
+      { field: 'command_id', message: 'No such command for this customer' },
+    ]);
   }
-  const command = await deps.db.transaction(async (tx) => {
-    const inserted = await repo.insertCommand(tx, {
-      id: uuidv7(),
-      orgId: actor.orgId,
-      deviceId: device.id,
-      name,
-      args,
-      createdBy: actor.userId,
+  const updated = await db.transaction(async (tx) => {
+    const row = await repo.transitionCommand(tx, command.id, ['queued', 'sent', 'received'], 'cancelled', {
+      error: 'cancelled by the retailer',
     });
+    if (!row) {
+      throw new AppError(AppErrorCode.COMMAND_NOT_PENDING, 'This command has already finished', [
+        { field: 'command_id', message: `The command is ${command.state}` },
+      ]);
+    }
+    if (command.name === 'lock' || command.name === 'unlock')
+      await repo.updateDevice(tx, device.id, { desiredLocked: device.reportedLocked });
     await insertAudit(tx, {
       orgId: actor.orgId,
       actorUserId: actor.userId,
-      action: `device.${name}`,
+      action: 'device.cancel',
       entity: 'customer',
-      entityId: String(customerId),
-      details: { deviceId: device.id, commandId: inserted.id, args },
+      entityId: String(options.customerId),
+      details: { deviceId: device.id, commandId: command.id, name: command.name, was: command.state },
     });
-    return inserted;
+    return row;
   });
-  await deps.dispatcher.dispatch(command);
-  return toCommand((await repo.findCommand(deps.db, command.id)) ?? command);
+  const history = await repo.findCommandHistory(db, device.id, 200);
+  return toHistoryItem(updated, history.find((h) => h.command.id === updated.id)?.createdByName ?? null);
 };
 
 /** True when the id and secret belong to an enrolled device (MQTT authentication). */
@@ -142,3 +319,22 @@ export const setDevicePresence = async (db: DbOrTx, deviceId: string, isOnline: 
   if (!/^[0-9a-f-]{36}$/i.test(deviceId)) return;
   await repo.updateDevice(db, deviceId, isOnline ? { isOnline, lastSeenAt: new Date() } : { isOnline });
 };
+
+/**
+ * Expires pending commands past the expiry their organisation set (commandExpiryHours), each with
+ * an audit entry; returns how many. Organisations without an expiry never lose a command.
+ */
+export const expireOverdueCommands = async (db: Db, now: Date = new Date()): Promise<number> =>
+  db.transaction(async (tx) => {
+    const expired = await repo.expireOverdueCommands(tx, now);
+    for (const command of expired) {
+      await insertAudit(tx, {
+        orgId: command.orgId,
+        action: 'device.expire',
+        entity: 'command',
+        entityId: command.id,
+        details: { name: command.name, deviceId: command.deviceId },
+      });
+    }
+    return expired.length;
+  });

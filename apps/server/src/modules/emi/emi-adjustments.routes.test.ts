@@ -200,10 +200,10 @@ describe('update_emi_status (waivers)', () => {
 
 describe('send_emialert', () => {
   it('queues an emi_alert command with the next amount due and the overdue total', async () => {
-    const priya = await customerNamed('Priya');
-    const details = await emiDetails(priya);
+    const aarav = await customerNamed('Aarav');
+    const details = await emiDetails(aarav);
     const sent = await apiPost(t, retailer, paths.emi.sendAlert, {
-      customer_id: priya,
+      customer_id: aarav,
       message: 'Please pay at the shop',
     });
     expect(sent.status).toBe(200);
@@ -222,6 +222,10 @@ describe('send_emialert', () => {
 
   it('refuses before enrolment, when nothing is due, for bad input and other tenants, writing nothing', async () => {
     const before = await commandCount();
+    const priya = await customerNamed('Priya'); // locked: spec §6 offers no EMI alert then
+    const locked = await apiPost(t, retailer, paths.emi.sendAlert, { customer_id: priya });
+    expect(locked.status).toBe(409);
+    expect(locked.body.code).toBe('COMMAND_NOT_AVAILABLE');
     const rahul = await customerNamed('Rahul'); // not enrolled
     const notEnrolled = await apiPost(t, retailer, paths.emi.sendAlert, { customer_id: rahul });
     expect(notEnrolled.status).toBe(409);

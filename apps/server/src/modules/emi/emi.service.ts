@@ -32,7 +32,7 @@ import type { CommandDispatcher } from '../../device-channel/dispatcher';
 import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
 import { findCustomerForActor, markLoanCompleted, scopeOf } from '../customers/customers.service';
-import { queueDeviceCommand } from '../devices/devices.service';
+import { queueControlCommand } from '../devices/devices.service';
 import { getPenaltyRule } from '../orgs/orgs.service';
 import * as repo from './emi.repository';
 
@@ -398,11 +398,10 @@ export const sendEmiAlert = async (
   const overduePaise = unpaid
     .filter((e) => e.dueDate < today)
     .reduce((total, e) => total + outstandingPaise(e), 0);
-  return queueDeviceCommand(deps, {
+  return queueControlCommand(deps, {
     actor,
-    device,
-    customerId: customer.id,
-    name: 'emi_alert',
+    target: { customerId: customer.id, deviceType: customer.deviceType, device },
+    feature: 'emi_alert',
     args: {
       amountPaise: outstandingPaise(next),
       dueDate: next.dueDate,

@@ -43,6 +43,18 @@ export const getPenaltyRule = async (db: DbOrTx, orgId: number): Promise<TPenalt
   return org?.settings.penalty ?? NO_PENALTY_RULE;
 };
 
+/** Device-control settings of an organisation: the spec §6 allowed list and the command expiry. */
+export const getDeviceSettings = async (
+  db: DbOrTx,
+  orgId: number,
+): Promise<{ allowedControls: string[] | null; commandExpiryHours: number | null }> => {
+  const org = await findOrganization(db, orgId);
+  return {
+    allowedControls: org?.settings.allowedControls ?? null,
+    commandExpiryHours: org?.settings.commandExpiryHours ?? null,
+  };
+};
+
 /** Client-contract settings every app needs before login (spec §7). */
 export const getClientConfig = (config: TConfig): TAppConfig => ({
   requestTokenSecret: config.REQUEST_TOKEN_SECRET,

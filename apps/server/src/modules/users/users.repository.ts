@@ -22,3 +22,9 @@ export const ensureCustomerUser = async (db: DbOrTx, orgId: number, mobile: stri
     .values({ orgId, mobile, name, userType: 'customer' })
     .onConflictDoNothing({ target: [users.orgId, users.mobile, users.userType] });
 };
+
+/** The access overrides of a user (spec §6 flags the server sets), or null for an unknown user. */
+export const findUserAccess = async (db: DbOrTx, userId: number) => {
+  const rows = await db.select({ access: users.access }).from(users).where(eq(users.id, userId)).limit(1);
+  return rows[0]?.access ?? null;
+};

@@ -1,0 +1,147 @@
+import { COMMAND_STATES, type TCommandState } from '@kisht/domain/common/enums';
+import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
+import { controlAvailability } from '@kisht/domain/devices/control-availability';
+import type { TBulkProgress, TOfflineCommand, ZBulkLockRequest } from '@kisht/domain/devices/devices.schema';
+import { v7 as uuidv7 } from 'uuid';
+import type { z } from 'zod';
+import type { Db, DbOrTx } from '../../db/client';
+import type { CommandDispatcher } from '../../device-channel/dispatcher';
+import type { TActor } from '../../lib/actor';
+import { insertAudit } from '../audit/audit.repository';
+import { findBulkTargets, scopeOf } from '../customers/customers.service';
+import { getDeviceSettings } from '../orgs/orgs.service';
+import { requireAccess } from '../users/users.service';
+import * as repo from './devices.repository';
+import { toHistoryItem } from './devices.service';
+
+/** How many messages are published at once after a bulk request commits. */
+const DISPATCH_CONCURRENCY = 50;
+
+/**
+ * multiple_device_lock_unlock: locks or unlocks many phones. In ONE transaction every command row
+ * is written (with a shared batch id), pending opposite commands are superseded, desired states set
+ * and one audit entry written; messages are published after commit. Customers whose phone has not
+ * enrolled, or for whom spec §6 does not offer the command, are skipped with a reason; a pending
+ * identical command is reused. Throws FORBIDDEN without the bulk_retailer and lock flags,
+ * CUSTOMER_NOT_FOUND (field customer_ids) when any chosen id is outside the actor's scope.
+ */
+export const bulkLockUnlock = async (
+  deps: { db: Db; dispatcher: CommandDispatcher },
+  options: { actor: TActor; request: z.output<typeof ZBulkLockRequest> },
+): Promise<TBulkProgress> => {
+  const { actor, request } = options;
+  await requireAccess(deps.db, actor, ['user.bulk_retailer', 'user.lock_unlock', `lock.${request.action}`]);
+  const chosen = request.customer_ids ? [...new Set(request.customer_ids)] : null;
+  const targets = await findBulkTargets(
+    deps.db,
+    actor,
+    chosen ? { customerIds: chosen } : { filter: request.filter! },
+  );
+  if (chosen && targets.length !== chosen.length) {
+    throw new AppError(AppErrorCode.CUSTOMER_NOT_FOUND, 'Some customers were not found', [
+      { field: 'customer_ids', message: 'Some of these customers are not yours' },
+    ]);
+  }
+  const { allowedControls, commandExpiryHours } = await getDeviceSettings(deps.db, actor.orgId);
+  const opposite = request.action === 'lock' ? 'unlock' : 'lock';
+  const skipped: TBulkProgress['skipped'] = [];
+  const eligible = targets.filter(({ customer, device }) => {
+    if (!device.enrolledAt) {
+      skipped.push({ customerId: customer.id, reason: 'not enrolled' });
+      return false;
+    }
+    const offered = controlAvailability({
+      deviceType: customer.deviceType,
+      isLocked: device.reportedLocked,
+      allowedList: allowedControls,
+    });
+    if (!offered.controls.includes('lock')) {
+      skipped.push({ customerId: customer.id, reason: 'not available for this phone' });
+      return false;
+    }
+    return true;
+  });
+  const batchId = uuidv7();
+  const expiresAt = commandExpiryHours ? new Date(Date.now() + commandExpiryHours * 3_600_000) : null;
+  const inserted = await deps.db.transaction(async (tx) => {
+    const rows = [];
+    for (const { device } of eligible) {
+      await repo.cancelPendingCommands(tx, device.id, [opposite], `superseded by bulk ${request.action}`);
+      rows.push({
+        id: uuidv7(),
+        orgId: actor.orgId,
+        deviceId: device.id,
+        name: request.action,
+        args: {},
+        createdBy: actor.userId,
+        batchId,
+        expiresAt,
+      });
+    }
+    const commands = [];
+    // Batches keep each INSERT's parameter count well inside PostgreSQL's limit.
+    for (let i = 0; i < rows.length; i += 1000)
+      commands.push(...(await repo.insertCommands(tx, rows.slice(i, i + 1000))));
+    await repo.setDesiredLocked(
+      tx,
+      eligible.map(({ device }) => device.id),
+      request.action === 'lock',
+    );
+    await insertAudit(tx, {
+      orgId: actor.orgId,
+      actorUserId: actor.userId,
+      action: `device.bulk_${request.action}`,
+      entity: 'batch',
+      entityId: batchId,
+      details: { total: commands.length, skipped, filter: request.filter ?? null },
+    });
+    return commands;
+  });
+  for (let i = 0; i < inserted.length; i += DISPATCH_CONCURRENCY) {
+    await Promise.all(inserted.slice(i, i + DISPATCH_CONCURRENCY).map((c) => deps.dispatcher.dispatch(c)));
+  }
+  return getBulkProgress(deps.db, actor, batchId, { action: request.action, skipped });
+};
+
+/**
+ * Progress of a bulk request: counts by state and each device's command. Throws NOT_FOUND (field
+ * batch_id) when no command of the batch belongs to the actor's customers.
+ */
+export const getBulkProgress = async (
+  db: DbOrTx,
+  actor: TActor,
+  batchId: string,
+  known?: { action: 'lock' | 'unlock'; skipped: TBulkProgress['skipped'] },
+): Promise<TBulkProgress> => {
+  const rows = await repo.findBatchCommands(db, await scopeOf(db, actor), batchId);
+  if (rows.length === 0 && !known) {
+    throw new AppError(AppErrorCode.NOT_FOUND, 'Bulk request not found', [
+      { field: 'batch_id', message: 'No such bulk request' },
+    ]);
+  }
+  const counts = Object.fromEntries(COMMAND_STATES.map((s) => [s, 0])) as Record<TCommandState, number>;
+  for (const row of rows) counts[row.command.state as TCommandState] += 1;
+  const skipped = known?.skipped ?? (await repo.findBatchSkipped(db, actor.orgId, batchId));
+  return {
+    batchId,
+    action: known?.action ?? (rows[0]?.command.name === 'unlock' ? 'unlock' : 'lock'),
+    total: rows.length,
+    counts,
+    skipped,
+    items: rows.map((row) => ({
+      customerId: row.customerId,
+      customerName: `${row.firstName} ${row.lastName}`,
+      commandId: row.command.id,
+      state: row.command.state as TCommandState,
+      error: row.command.error,
+    })),
+  };
+};
+
+/** offline_command_log: commands still waiting for the actor's customers' offline phones, oldest first (at most 500). */
+export const listOfflineCommands = async (db: DbOrTx, actor: TActor): Promise<TOfflineCommand[]> =>
+  (await repo.findPendingOfOfflineDevices(db, await scopeOf(db, actor), 500)).map((row) => ({
+    ...toHistoryItem(row.command, row.createdByName),
+    customerId: row.customerId,
+    customerName: `${row.firstName} ${row.lastName}`,
+  }));

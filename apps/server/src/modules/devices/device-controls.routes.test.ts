@@ -1,0 +1,309 @@
+import { deviceControlPath, paths } from '@kisht/domain/paths';
+import { sql } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { queryRows } from '../../db/client';
+import {
+  DEMO_MINI_RETAILER_MOBILE,
+  DEMO_ORG_ID,
+  DEMO_RETAILER_MOBILE,
+  SECOND_ORG_ID,
+  SECOND_RETAILER_MOBILE,
+} from '../../db/seed/seed';
+import { apiGet, apiPost } from '../../test/fixtures';
+import { createTestApp, type TestApp } from '../../test/harness';
+
+let t: TestApp;
+let retailer: string;
+
+beforeEach(async () => {
+  t = await createTestApp();
+  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const customerNamed = async (firstName: string, token = retailer) =>
+  (await apiGet(t, token, `${paths.customers.list}?search=${firstName}`)).body.data.items[0].id as number;
+const details = async (customerId: number, token = retailer) =>
+  (await apiGet(t, token, `${paths.customers.details}?customer_id=${customerId}`)).body.data;
+const commandCount = async () =>
+  Number((await queryRows(t.app.ctx.db, sql`select count(*)::int as n from device_commands`))[0]!.n);
+const setAccess = (mobile: string, access: Record<string, unknown>) =>
+  queryRows(
+    t.app.ctx.db,
+    sql`update users set access = ${JSON.stringify(access)}::jsonb where mobile = ${mobile} and user_type <> 'customer'`,
+  );
+
+describe('control commands (spec §6 features at /api/device/{feature})', () => {
+  it('turns a toggle on, supersedes it with off, and shows both in the history', async () => {
+    const aarav = await customerNamed('Aarav');
+    const before = await details(aarav);
+    expect(before.device.availability.controls).toContain('camera_lock');
+    expect(before.device.availability.controls).not.toContain('lost_mode'); // spec §6: not for DPC
+
+    const on = await apiPost(t, retailer, deviceControlPath('camera_lock'), {
+      customer_id: aarav,
+      enable: true,
+    });
+    expect(on.status).toBe(200);
+    expect(on.body.data).toMatchObject({ name: 'camera_lock' });
+    expect((await details(aarav)).device.pendingControls.camera_lock.name).toBe('camera_lock');
+
+    const off = await apiPost(t, retailer, deviceControlPath('camera_lock'), {
+      customer_id: aarav,
+      enable: false,
+    });
+    expect(off.body.data.name).toBe('camera_unlock');
+    const history = (await apiGet(t, retailer, `${paths.devices.history}?customer_id=${aarav}`)).body.data;
+    expect(history.map((c: { name: string; state: string }) => [c.name, c.state])).toEqual([
+      ['camera_unlock', expect.stringMatching(/queued|sent/)],
+      ['camera_lock', 'cancelled'],
+    ]);
+    expect(history[0]).toMatchObject({ feature: 'camera_lock', createdByName: 'Ravi Mobiles' });
+  });
+
+  it('passes validated arguments, and runs actions without on/off', async () => {
+    const aarav = await customerNamed('Aarav');
+    const wallpaper = await apiPost(t, retailer, deviceControlPath('wallpaper'), {
+      customer_id: aarav,
+      enable: true,
+      args: { text: 'EMI due on 5th. Pay at Ravi Mobiles.' },
+    });
+    expect(wallpaper.body.data.name).toBe('set_wallpaper');
+    const location = await apiPost(t, retailer, deviceControlPath('fetch_location'), { customer_id: aarav });
+    expect(location.body.data.name).toBe('location');
+    const sims = await apiPost(t, retailer, deviceControlPath('sim_tracking_offline'), {
+      customer_id: aarav,
+      enable: true,
+    });
+    expect(sims.body.data.name).toBe('SIMTRACKINGOFFLINEON');
+    const [row] = await queryRows<{ args: Record<string, unknown> }>(
+      t.app.ctx.db,
+      sql`select args from device_commands where id = ${wallpaper.body.data.id}`,
+    );
+    expect(row!.args).toEqual({ text: 'EMI due on 5th. Pay at Ravi Mobiles.' });
+  });
+
+  it('refuses bad input with 400 naming the field, writing nothing', async () => {
+    const aarav = await customerNamed('Aarav');
+    const before = await commandCount();
+    const noEnable = await apiPost(t, retailer, deviceControlPath('wifi_on_off'), { customer_id: aarav });
+    expect(noEnable.status).toBe(400);
+    expect(noEnable.body.fields[0].field).toBe('enable');
+    const actionEnable = await apiPost(t, retailer, deviceControlPath('reboot'), {
+      customer_id: aarav,
+      enable: true,
+    });
+    expect(actionEnable.status).toBe(400);
+    expect(actionEnable.body.fields[0].field).toBe('enable');
+    const badArgs = await apiPost(t, retailer, deviceControlPath('app_lock'), {
+      customer_id: aarav,
+      enable: true,
+      args: { packages: ['not a package'] },
+    });
+    expect(badArgs.status).toBe(400);
+    expect(badArgs.body.fields[0].field).toBe('args.packages.0');
+    const badId = await apiPost(t, retailer, deviceControlPath('reboot'), { customer_id: 'x' });
+    expect(badId.status).toBe(400);
+    expect(badId.body.fields[0].field).toBe('customer_id');
+    expect(await commandCount()).toBe(before);
+  });
+
+  it('refuses what spec §6 does not offer: a locked phone keeps only lock, tracking and a few actions', async () => {
+    const priya = await customerNamed('Priya'); // locked
+    const summary = (await details(priya)).device;
+    expect(summary.availability).toEqual({
+      controls: ['lock', 'tracking'],
+      actions: ['fetch_location', 'reboot', 'sim_info'],
+    });
+    const before = await commandCount();
+    const camera = await apiPost(t, retailer, deviceControlPath('camera_lock'), {
+      customer_id: priya,
+      enable: true,
+    });
+    expect(camera.status).toBe(409);
+    expect(camera.body).toMatchObject({ code: 'COMMAND_NOT_AVAILABLE', fields: [{ field: 'feature' }] });
+    const rahul = await customerNamed('Rahul'); // not enrolled
+    const notEnrolled = await apiPost(t, retailer, deviceControlPath('reboot'), { customer_id: rahul });
+    expect(notEnrolled.status).toBe(409);
+    expect(notEnrolled.body.code).toBe('DEVICE_NOT_ENROLLED');
+    expect(await commandCount()).toBe(before);
+    // The organisation's allowed list narrows it further.
+    await queryRows(
+      t.app.ctx.db,
+      sql`update organizations set settings = settings || '{"allowedControls":["lock","fetch_location"]}'::jsonb where id = ${DEMO_ORG_ID}`,
+    );
+    expect((await details(priya)).device.availability).toEqual({
+      controls: ['lock'],
+      actions: ['fetch_location'],
+    });
+  });
+
+  it('enforces the access flags of spec §6 and reflects them in the availability', async () => {
+    const aarav = await customerNamed('Aarav');
+    await setAccess(DEMO_RETAILER_MOBILE, { userAccess: { feature_access: '0' }, lockAccess: { lock: '0' } });
+    const before = await commandCount();
+    const camera = await apiPost(t, retailer, deviceControlPath('camera_lock'), {
+      customer_id: aarav,
+      enable: true,
+    });
+    expect(camera.status).toBe(403);
+    const lock = await apiPost(t, retailer, paths.devices.lock, { customer_id: aarav });
+    expect(lock.status).toBe(403);
+    expect(await commandCount()).toBe(before);
+    const availability = (await details(aarav)).device.availability;
+    expect(availability.controls).toEqual(['lock']); // unlock is still allowed
+    expect(availability.actions).toEqual(['uninstall']);
+    const flags = await apiGet(t, retailer, paths.users.userAccess);
+    expect(flags.body.data).toEqual({
+      feature_access: '0',
+      lock_unlock: '1',
+      unistall: '1',
+      active_deactive: '1',
+      bulk_retailer: '0', // the override above replaced the seeded one
+    });
+    const lockFlags = await apiGet(t, retailer, paths.users.lockAccess);
+    expect(lockFlags.body.data).toEqual({ lock: '0', unlock: '1', read: '1', uninstall: '1' });
+  });
+
+  it('answers 404 for another organisation’s customer, writing nothing', async () => {
+    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+    const kiran = await customerNamed('Kiran', other);
+    const before = await commandCount();
+    for (const feature of ['camera_lock', 'fetch_location']) {
+      const body = feature === 'camera_lock' ? { customer_id: kiran, enable: true } : { customer_id: kiran };
+      expect((await apiPost(t, retailer, deviceControlPath(feature), body)).status).toBe(404);
+    }
+    expect((await apiGet(t, retailer, `${paths.devices.history}?customer_id=${kiran}`)).status).toBe(404);
+    expect(await commandCount()).toBe(before);
+  });
+});
+
+describe('cancel_command and offline_command_log', () => {
+  it('cancels a pending command once, and lists pending commands of offline phones', async () => {
+    const aarav = await customerNamed('Aarav');
+    const reboot = await apiPost(t, retailer, deviceControlPath('reboot'), { customer_id: aarav });
+    const log = (await apiGet(t, retailer, paths.devices.offlineCommandLog)).body.data;
+    expect(log.map((c: { id: string }) => c.id)).toContain(reboot.body.data.id);
+    expect(log.find((c: { id: string }) => c.id === reboot.body.data.id)).toMatchObject({
+      customerId: aarav,
+      customerName: 'Aarav Sharma',
+    });
+
+    const cancelled = await apiPost(t, retailer, paths.devices.cancel, {
+      customer_id: aarav,
+      command_id: reboot.body.data.id,
+    });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.data.state).toBe('cancelled');
+    const again = await apiPost(t, retailer, paths.devices.cancel, {
+      customer_id: aarav,
+      command_id: reboot.body.data.id,
+    });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('COMMAND_NOT_PENDING');
+    expect((await apiGet(t, retailer, paths.devices.offlineCommandLog)).body.data).toEqual([]);
+  });
+
+  it('refuses a bad id, another customer’s command and another tenant', async () => {
+    const aarav = await customerNamed('Aarav');
+    const priya = await customerNamed('Priya');
+    const reboot = await apiPost(t, retailer, deviceControlPath('reboot'), { customer_id: aarav });
+    const bad = await apiPost(t, retailer, paths.devices.cancel, { customer_id: aarav, command_id: 'nope' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fields[0].field).toBe('command_id');
+    const wrongCustomer = await apiPost(t, retailer, paths.devices.cancel, {
+      customer_id: priya,
+      command_id: reboot.body.data.id,
+    });
+    expect(wrongCustomer.status).toBe(404);
+    expect(wrongCustomer.body.fields[0].field).toBe('command_id');
+    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+    const foreign = await apiPost(t, other, paths.devices.cancel, {
+      customer_id: aarav,
+      command_id: reboot.body.data.id,
+    });
+    expect(foreign.status).toBe(404);
+    expect((await apiGet(t, other, paths.devices.offlineCommandLog)).body.data).toEqual([]);
+    const [row] = await queryRows<{ state: string }>(
+      t.app.ctx.db,
+      sql`select state from device_commands where id = ${reboot.body.data.id}`,
+    );
+    expect(row!.state).not.toBe('cancelled');
+  });
+});
+
+describe('multiple_device_lock_unlock', () => {
+  it('locks every overdue phone in one batch and reports progress', async () => {
+    const queued = await apiPost(t, retailer, paths.devices.bulkLockUnlock, {
+      action: 'unlock',
+      filter: 'overdue',
+    });
+    expect(queued.status).toBe(200);
+    const progress = queued.body.data;
+    expect(progress.total).toBe(1); // Priya is the one overdue, enrolled customer
+    expect(progress.items[0]).toMatchObject({ customerName: 'Priya Patel' });
+    const polled = await apiGet(t, retailer, `${paths.devices.bulkProgress}?batch_id=${progress.batchId}`);
+    expect(polled.body.data).toMatchObject({ batchId: progress.batchId, action: 'unlock', total: 1 });
+    expect(Object.values(polled.body.data.counts).reduce((a: number, b) => a + Number(b), 0)).toBe(1);
+  });
+
+  it('skips phones that have not enrolled and says why', async () => {
+    const ids = [await customerNamed('Aarav'), await customerNamed('Rahul')];
+    const queued = await apiPost(t, retailer, paths.devices.bulkLockUnlock, {
+      action: 'lock',
+      customer_ids: ids,
+    });
+    expect(queued.body.data.total).toBe(1);
+    expect(queued.body.data.skipped).toEqual([{ customerId: ids[1], reason: 'not enrolled' }]);
+    const polled = await apiGet(
+      t,
+      retailer,
+      `${paths.devices.bulkProgress}?batch_id=${queued.body.data.batchId}`,
+    );
+    expect(polled.body.data.skipped).toEqual([{ customerId: ids[1], reason: 'not enrolled' }]);
+  });
+
+  it('refuses bad input, other tenants’ ids and users without bulk access, writing nothing', async () => {
+    const before = await commandCount();
+    const both = await apiPost(t, retailer, paths.devices.bulkLockUnlock, {
+      action: 'lock',
+      filter: 'overdue',
+      customer_ids: [1],
+    });
+    expect(both.status).toBe(400);
+    expect(both.body.fields[0].field).toBe('customer_ids');
+    const badAction = await apiPost(t, retailer, paths.devices.bulkLockUnlock, {
+      action: 'wipe',
+      filter: 'overdue',
+    });
+    expect(badAction.status).toBe(400);
+    expect(badAction.body.fields[0].field).toBe('action');
+    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+    const kiran = await customerNamed('Kiran', other);
+    const foreign = await apiPost(t, retailer, paths.devices.bulkLockUnlock, {
+      action: 'lock',
+      customer_ids: [await customerNamed('Aarav'), kiran],
+    });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.fields[0].field).toBe('customer_ids');
+    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
+    const denied = await apiPost(t, mini, paths.devices.bulkLockUnlock, {
+      action: 'lock',
+      filter: 'all_enrolled',
+    });
+    expect(denied.status).toBe(403); // bulk_retailer defaults to '0'
+    expect(await commandCount()).toBe(before);
+
+    const mine = await apiPost(t, retailer, paths.devices.bulkLockUnlock, {
+      action: 'lock',
+      filter: 'all_enrolled',
+    });
+    const theirs = await apiGet(t, other, `${paths.devices.bulkProgress}?batch_id=${mine.body.data.batchId}`);
+    expect(theirs.status).toBe(404);
+    const badBatch = await apiGet(t, retailer, `${paths.devices.bulkProgress}?batch_id=x`);
+    expect(badBatch.status).toBe(400);
+    expect(badBatch.body.fields[0].field).toBe('batch_id');
+  });
+});
