@@ -26,6 +26,10 @@ export const paths = {
     loginWithMpin: '/api/auth/loginWithMpin',
     /** POST TSetMpinRequest (session) → TCurrentUser. */
     setMpin: '/api/auth/set-mpin',
+    /** POST TSendOtpToUserRequest (session) → TLoginWithOtpResponse: OTP to the user's own mobile. */
+    sendOtpToUser: '/api/auth/send-otp-to-user',
+    /** POST TOfflineLockUnlockRequest → TOfflineCode (OTP purpose BYPASS_CODE). */
+    offlineLockUnlock: '/api/auth/offline_lock_unlock',
   },
   sessions: {
     /** GET → TSessionInfo[] (the current user's live sessions, newest first). */
@@ -124,6 +128,8 @@ export const paths = {
     cancel: '/api/device/cancel_command',
     /** POST TBulkLockRequest → TBulkProgress. */
     bulkLockUnlock: '/country/multiple_device_lock_unlock',
+    /** POST TBypassCodeRequest → TOfflineCode: the offline unlock code (OTP purpose BYPASS_CODE). */
+    bypassCode: '/api/device/get_device_bypass_code',
     /** GET ?batch_id= → TBulkProgress. */
     bulkProgress: '/api/device/multiple_lock_unlock_status',
   },

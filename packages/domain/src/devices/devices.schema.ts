@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { COMMAND_NAMES, COMMAND_STATES, CONTROL_FEATURES } from '../common/enums';
 import { ZImei } from '../common/identifiers';
+import { OFFLINE_CODE_ACTIONS } from './offline-code';
 import { ZLocationFix, ZSimSlot } from './protocol.schema';
 
 /** A command as the API shows it (design §5 lifecycle). Times are ISO 8601 UTC. */
@@ -166,3 +167,28 @@ export const ZEnrolDeviceResponse = z.object({
   evtTopic: z.string(),
 });
 export type TEnrolDeviceResponse = z.infer<typeof ZEnrolDeviceResponse>;
+
+/** send-otp-to-user: an OTP to the logged-in user's own mobile for a sensitive device action. */
+export const ZSendOtpToUserRequest = z.object({ purpose: z.enum(['BYPASS_CODE', 'UNINSTALL']) });
+export type TSendOtpToUserRequest = z.input<typeof ZSendOtpToUserRequest>;
+
+/** get_device_bypass_code: the offline unlock code for the challenge a locked phone shows. */
+export const ZBypassCodeRequest = z.object({
+  customer_id: z.number().int().positive(),
+  challenge: z.string().regex(/^\d{6}$/, 'The challenge is the 6 digits the phone shows'),
+  otp: z.string().regex(/^\d{6}$/, 'Enter the 6-digit OTP'),
+});
+export type TBypassCodeRequest = z.input<typeof ZBypassCodeRequest>;
+
+/** offline_lock_unlock: an offline code for lock or unlock. */
+export const ZOfflineLockUnlockRequest = ZBypassCodeRequest.extend({ action: z.enum(OFFLINE_CODE_ACTIONS) });
+export type TOfflineLockUnlockRequest = z.input<typeof ZOfflineLockUnlockRequest>;
+
+/** An offline code to read out to the customer; `validUntil` ISO 8601 UTC. */
+export const ZOfflineCode = z.object({
+  code: z.string().regex(/^\d{8}$/),
+  action: z.enum(OFFLINE_CODE_ACTIONS),
+  challenge: z.string(),
+  validUntil: z.string(),
+});
+export type TOfflineCode = z.infer<typeof ZOfflineCode>;

@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { imeiCheckDigit } from '@kisht/domain/common/identifiers';
 import { addMonthsToDate, buildEmiSchedule } from '@kisht/domain/emi/emi.rules';
 import { v7 as uuidv7 } from 'uuid';
+import { sha256Hex } from '../../lib/crypto';
 import type { DbOrTx } from '../client';
 import { customers, devices, emis, financers, organizations, products, users } from '../schema';
 
@@ -118,6 +120,8 @@ export const createCustomerWithLoan = async (db: DbOrTx, input: CustomerFactoryI
       imei1: input.imei1 ?? nextImei(),
       imei2: input.imei2 ?? nextImei(),
       enrolledAt: input.isEnrolled ? createdAt : null,
+      // A seeded phone has a secret nobody knows: it can take offline codes but cannot connect.
+      secretHash: input.isEnrolled ? sha256Hex(randomBytes(32).toString('hex')) : null,
       reportedLocked: input.isLocked ?? false,
       desiredLocked: input.isLocked ?? false,
     })

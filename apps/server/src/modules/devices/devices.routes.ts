@@ -1,9 +1,11 @@
+import { ZLoginWithOtpResponse } from '@kisht/domain/auth/auth.schema';
 import { zEnvelope } from '@kisht/domain/common/envelope';
 import { ZCustomerIdQuery } from '@kisht/domain/customers/customers.schema';
 import { COMMAND_CATALOGUE } from '@kisht/domain/devices/command-catalogue';
 import {
   ZBulkLockRequest,
   ZBulkProgress,
+  ZBypassCodeRequest,
   ZCancelCommandRequest,
   ZCommandHistoryItem,
   ZDeviceCommand,
@@ -12,7 +14,10 @@ import {
   ZEnrolDeviceRequest,
   ZEnrolDeviceResponse,
   ZLockAccess,
+  ZOfflineCode,
   ZOfflineCommand,
+  ZOfflineLockUnlockRequest,
+  ZSendOtpToUserRequest,
   ZUserAccess,
 } from '@kisht/domain/devices/devices.schema';
 import { deviceControlPath, paths } from '@kisht/domain/paths';
@@ -29,6 +34,7 @@ import { enrolDevice } from '../enrolment/enrolment.service';
 import { getAccessFlags } from '../users/users.service';
 import { bulkLockUnlock, getBulkProgress, listOfflineCommands } from './bulk.service';
 import { cancelCommand, listCommandHistory, queueControlCommand } from './devices.service';
+import { issueOfflineCode, sendOtpToUser } from './offline-code.service';
 
 /** Features with their own path elsewhere: lock/unlock below, emi_alert at send_emialert, uninstall after its OTP. */
 const OWN_PATH_FEATURES = new Set(['lock', 'emi_alert', 'uninstall']);
@@ -168,6 +174,48 @@ export const deviceCommandRoutes = async (app: FastifyInstance, ctx: AppContext)
     },
     async (request) => ok(await getBulkProgress(ctx.db, request.actor, request.query.batch_id)),
   );
+
+  r.post(
+    paths.auth.sendOtpToUser,
+    {
+      config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Send an OTP (BYPASS_CODE or UNINSTALL) to your own mobile',
+        body: ZSendOtpToUserRequest,
+        response: { 200: zEnvelope(ZLoginWithOtpResponse) },
+      },
+    },
+    async (request) => ok(await sendOtpToUser(ctx, request.actor, request.body.purpose), 'OTP sent'),
+  );
+
+  const offlineCodeRoute = (
+    path: string,
+    body: typeof ZOfflineLockUnlockRequest | typeof ZBypassCodeRequest,
+  ) =>
+    r.post(
+      path,
+      {
+        config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+        schema: {
+          tags: ['devices'],
+          summary: 'An offline code for the challenge a phone shows (after an OTP of purpose BYPASS_CODE)',
+          body,
+          response: { 200: zEnvelope(ZOfflineCode) },
+        },
+      },
+      async (request) => {
+        const { customer_id: customerId, challenge, otp } = request.body;
+        const action = 'action' in request.body ? request.body.action : 'unlock';
+        const { device } = await findCustomerForActor(ctx.db, request.actor, customerId);
+        return ok(
+          await issueOfflineCode(ctx, { actor: request.actor, customerId, device, challenge, action, otp }),
+          'Offline code issued',
+        );
+      },
+    );
+  offlineCodeRoute(paths.devices.bypassCode, ZBypassCodeRequest);
+  offlineCodeRoute(paths.auth.offlineLockUnlock, ZOfflineLockUnlockRequest);
 
   r.get(
     paths.users.userAccess,
