@@ -151,7 +151,7 @@ export const buildApp = async (config: TConfig, options: BuildAppOptions = {}): 
 
   const stopJobs =
     config.JOBS_INTERVAL_MINUTES > 0
-      ? startJobs(db, config.JOBS_INTERVAL_MINUTES * 60_000, app.log)
+      ? startJobs({ db, dispatcher }, config.JOBS_INTERVAL_MINUTES * 60_000, app.log)
       : () => {};
 
   app.addHook('onClose', async () => {

@@ -47,6 +47,16 @@ export const organizations = pgTable('organizations', {
       allowedControls?: string[];
       /** Hours after which an undelivered command expires; absent means commands never expire. */
       commandExpiryHours?: number;
+      /**
+       * The auto-lock ladder: an EMI reminder wallpaper `reminderDaysBefore` days before a due date,
+       * a lock once an instalment is `lockAfterDaysOverdue` days overdue, and an unlock when the
+       * overdue instalments are paid (`autoUnlock`). Absent: no automatic commands.
+       */
+      autoLock?: {
+        reminderDaysBefore: number | null;
+        lockAfterDaysOverdue: number | null;
+        autoUnlock: boolean;
+      };
     }>()
     .notNull()
     .default({}),
@@ -331,6 +341,8 @@ export const deviceCommands = pgTable(
     batchId: uuid('batch_id'),
     /** When the command expires undelivered (only where the organisation sets an expiry). */
     expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** A scheduled command goes out at this time; null once due (or for commands sent at once). */
+    runAt: timestamp('run_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -339,6 +351,7 @@ export const deviceCommands = pgTable(
       .on(t.deviceId, t.createdAt)
       .where(sql`state in ('queued', 'sent', 'received')`),
     index('device_commands_batch_idx').on(t.batchId),
+    index('device_commands_run_at_idx').on(t.runAt).where(sql`run_at is not null`),
     index('device_commands_device_created_idx').on(t.deviceId, t.createdAt),
   ],
 );

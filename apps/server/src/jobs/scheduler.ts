@@ -1,29 +1,55 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
+import type { CommandDispatcher } from '../device-channel/dispatcher';
 import { markMaturingLoans } from '../modules/customers/customers.service';
-import { expireOverdueCommands } from '../modules/devices/devices.service';
+import { runAutoLockLadder } from '../modules/devices/auto-lock.service';
+import { dispatchDueScheduledCommands, expireOverdueCommands } from '../modules/devices/devices.service';
+
+/** How often scheduled commands are checked for being due, ms. */
+export const SCHEDULED_COMMANDS_INTERVAL_MS = 30_000;
 
 /**
- * Periodic jobs (design §1 jobs): the EMIs-maturing rule and the expiry of undelivered commands
- * in organisations that set one (design §5: nothing expires silently). Every job is an idempotent
- * statement, so several server processes may run them side by side. Runs once at start, then every
- * intervalMs; returns a function that stops the timer.
+ * Periodic jobs (design §1 jobs): the EMIs-maturing rule, the auto-lock ladder (reminder
+ * wallpaper, lock when overdue), the expiry of undelivered commands in organisations that set one
+ * (design §5: nothing expires silently), every intervalMs; and scheduled commands every
+ * SCHEDULED_COMMANDS_INTERVAL_MS. Every job takes its rows with FOR UPDATE SKIP LOCKED or is an
+ * idempotent statement, so several server processes may run them side by side. Runs once at start;
+ * returns a function that stops the timers.
  */
-export const startJobs = (db: Db, intervalMs: number, log: FastifyBaseLogger): (() => void) => {
+export const startJobs = (
+  deps: { db: Db; dispatcher: CommandDispatcher },
+  intervalMs: number,
+  log: FastifyBaseLogger,
+): (() => void) => {
+  const report = (name: string) => (error: unknown) => log.error({ err: error }, `${name} job failed`);
   const run = () => {
-    markMaturingLoans(db)
+    markMaturingLoans(deps.db)
       .then((moved) => {
         if (moved > 0) log.info(`${moved} loans moved to EMIs maturing`);
       })
-      .catch((error: unknown) => log.error({ err: error }, 'maturing job failed'));
-    expireOverdueCommands(db)
+      .catch(report('maturing'));
+    runAutoLockLadder(deps)
+      .then(({ reminders, locks }) => {
+        if (reminders + locks > 0) log.info(`auto-lock ladder: ${reminders} reminders, ${locks} locks`);
+      })
+      .catch(report('auto-lock'));
+    expireOverdueCommands(deps.db)
       .then((expired) => {
         if (expired > 0) log.info(`${expired} undelivered commands expired`);
       })
-      .catch((error: unknown) => log.error({ err: error }, 'command expiry job failed'));
+      .catch(report('command expiry'));
+  };
+  const runScheduled = () => {
+    dispatchDueScheduledCommands(deps).catch(report('scheduled commands'));
   };
   run();
+  runScheduled();
   const timer = setInterval(run, intervalMs);
+  const scheduledTimer = setInterval(runScheduled, SCHEDULED_COMMANDS_INTERVAL_MS);
   timer.unref();
-  return () => clearInterval(timer);
+  scheduledTimer.unref();
+  return () => {
+    clearInterval(timer);
+    clearInterval(scheduledTimer);
+  };
 };

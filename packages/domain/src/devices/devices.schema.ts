@@ -50,12 +50,14 @@ export type TDeviceCommandRequest = z.infer<typeof ZDeviceCommandRequest>;
 /**
  * A control feature's command (paths.devices.control(feature)): `enable` chooses the on or off
  * command of a toggle (required for toggles, refused for actions); `args` are the feature's
- * arguments (COMMAND_CATALOGUE).
+ * arguments (COMMAND_CATALOGUE). `run_at` (ISO 8601 with offset, in the future, within 90 days)
+ * schedules it: the command waits, queued, and goes out at that time.
  */
 export const ZDeviceControlRequest = z.object({
   customer_id: z.number().int().positive(),
   enable: z.boolean().optional(),
   args: z.record(z.string(), z.unknown()).optional(),
+  run_at: z.iso.datetime({ offset: true }).optional(),
 });
 export type TDeviceControlRequest = z.input<typeof ZDeviceControlRequest>;
 
@@ -66,6 +68,8 @@ export const ZCommandHistoryItem = ZDeviceCommand.extend({
   result: z.record(z.string(), z.unknown()).nullable(),
   createdByName: z.string().nullable(),
   deliveryAttempts: z.number().int(),
+  /** When a scheduled command is due, ISO 8601 UTC; null for commands sent at once or already due. */
+  runAt: z.string().nullable(),
   /** Bulk request this command belongs to, or null. */
   batchId: z.string().nullable(),
 });

@@ -1,6 +1,15 @@
-import { and, asc, desc, eq, inArray, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { auditLog, customers, deviceCommands, devices, locations, simChanges, users } from '../../db/schema';
+import {
+  auditLog,
+  customers,
+  deviceCommands,
+  devices,
+  emis,
+  locations,
+  simChanges,
+  users,
+} from '../../db/schema';
 
 const PENDING = ['queued', 'sent', 'received'];
 
@@ -21,12 +30,21 @@ export const updateDevice = async (db: DbOrTx, id: string, values: Partial<typeo
   await db.update(devices).set(values).where(eq(devices.id, id));
 };
 
-/** Pending commands of a device, oldest first (the order they must be applied in). */
+/**
+ * Pending commands of a device that are due (not scheduled for later), oldest first (the order
+ * they must be applied in).
+ */
 export const findPendingCommands = (db: DbOrTx, deviceId: string) =>
   db
     .select()
     .from(deviceCommands)
-    .where(and(eq(deviceCommands.deviceId, deviceId), inArray(deviceCommands.state, PENDING)))
+    .where(
+      and(
+        eq(deviceCommands.deviceId, deviceId),
+        inArray(deviceCommands.state, PENDING),
+        or(isNull(deviceCommands.runAt), lte(deviceCommands.runAt, new Date())),
+      ),
+    )
     .orderBy(asc(deviceCommands.createdAt), asc(deviceCommands.id));
 
 /** The newest pending command of a device, or null. */
@@ -80,7 +98,10 @@ export const transitionCommand = async (
   return rows[0] ?? null;
 };
 
-/** Cancels a device's pending commands with the given names (supersede, design §5). */
+/**
+ * Cancels a device's pending commands with the given names (supersede, design §5); commands
+ * scheduled for later stay, they are a separate intent.
+ */
 export const cancelPendingCommands = (db: DbOrTx, deviceId: string, names: string[], reason: string) =>
   db
     .update(deviceCommands)
@@ -90,6 +111,7 @@ export const cancelPendingCommands = (db: DbOrTx, deviceId: string, names: strin
         eq(deviceCommands.deviceId, deviceId),
         inArray(deviceCommands.name, names),
         inArray(deviceCommands.state, PENDING),
+        or(isNull(deviceCommands.runAt), lte(deviceCommands.runAt, new Date())),
       ),
     )
     .returning({ id: deviceCommands.id });
@@ -113,12 +135,18 @@ export const findCommandHistory = (db: DbOrTx, deviceId: string, limit: number) 
     .orderBy(desc(deviceCommands.createdAt), desc(deviceCommands.id))
     .limit(limit);
 
-/** Pending commands of a device's toggles and lock, newest first (pending state per feature). */
+/** Pending commands of a device that are due (not scheduled for later), newest first. */
 export const findPendingCommandsNewestFirst = (db: DbOrTx, deviceId: string) =>
   db
     .select()
     .from(deviceCommands)
-    .where(and(eq(deviceCommands.deviceId, deviceId), inArray(deviceCommands.state, PENDING)))
+    .where(
+      and(
+        eq(deviceCommands.deviceId, deviceId),
+        inArray(deviceCommands.state, PENDING),
+        or(isNull(deviceCommands.runAt), lte(deviceCommands.runAt, new Date())),
+      ),
+    )
     .orderBy(desc(deviceCommands.createdAt), desc(deviceCommands.id));
 
 /** Records what a done command returned. */
@@ -227,4 +255,103 @@ export const findBatchSkipped = async (
     .limit(1);
   const skipped = rows[0]?.details.skipped;
   return Array.isArray(skipped) ? (skipped as { customerId: number; reason: string }[]) : [];
+};
+
+/**
+ * Takes the scheduled commands that are due (queued, run_at ≤ now), at most `limit`, skipping rows
+ * another process holds (FOR UPDATE SKIP LOCKED), and clears their run_at so no process takes them
+ * again. Call inside a transaction; publish after commit (a crash in between leaves them queued,
+ * and they go out on the device's next hello).
+ */
+export const takeDueScheduledCommands = async (db: DbOrTx, now: Date, limit: number) => {
+  const due = await db
+    .select()
+    .from(deviceCommands)
+    .where(and(eq(deviceCommands.state, 'queued'), lte(deviceCommands.runAt, now)))
+    .orderBy(asc(deviceCommands.runAt))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  if (due.length === 0) return [];
+  await db
+    .update(deviceCommands)
+    .set({ runAt: null, updatedAt: now })
+    .where(
+      inArray(
+        deviceCommands.id,
+        due.map((c) => c.id),
+      ),
+    );
+  return due;
+};
+
+/**
+ * Enrolled, unlocked-by-intent devices of an organisation whose customer has an unpaid instalment
+ * due on or before `dueOnOrBefore`, locked for update (SKIP LOCKED: two server processes never
+ * take the same device), with no pending lock already.
+ */
+export const lockDevicesForAutoLock = (db: DbOrTx, orgId: number, dueOnOrBefore: string) =>
+  db
+    .select({ device: devices, customerId: customers.id })
+    .from(devices)
+    .innerJoin(customers, eq(customers.id, devices.customerId))
+    .where(
+      and(
+        eq(devices.orgId, orgId),
+        sql`${devices.enrolledAt} is not null`,
+        eq(devices.desiredLocked, false),
+        inArray(customers.status, [1, 6]),
+        sql`exists (select 1 from emis e where e.customer_id = ${customers.id}
+              and e.paid_paise < e.amount_paise and e.due_date <= ${dueOnOrBefore})`,
+        sql`not exists (select 1 from device_commands c where c.device_id = ${devices.id}
+              and c.name = 'lock' and c.state in ('queued', 'sent', 'received'))`,
+      ),
+    )
+    .for('update', { of: devices, skipLocked: true });
+
+/**
+ * Unpaid instalments due exactly on `dueDate` whose enrolled device has had no reminder for that
+ * instalment yet (a set_wallpaper command carrying its emiId), with the device locked for update.
+ */
+export const lockDevicesForReminder = (db: DbOrTx, orgId: number, dueDate: string) =>
+  db
+    .select({
+      device: devices,
+      customerId: customers.id,
+      emiId: emis.id,
+      owedPaise: sql<number>`(${emis.amountPaise} - ${emis.paidPaise})::bigint`.mapWith(Number),
+    })
+    .from(emis)
+    .innerJoin(customers, eq(customers.id, emis.customerId))
+    .innerJoin(devices, eq(devices.customerId, customers.id))
+    .where(
+      and(
+        eq(emis.orgId, orgId),
+        eq(emis.dueDate, dueDate),
+        sql`${emis.paidPaise} < ${emis.amountPaise}`,
+        sql`${devices.enrolledAt} is not null`,
+        eq(devices.reportedLocked, false),
+        sql`not exists (select 1 from device_commands c where c.device_id = ${devices.id}
+              and c.name = 'set_wallpaper' and c.args->>'emiId' = ${emis.id}::text)`,
+      ),
+    )
+    .for('update', { of: devices, skipLocked: true });
+
+/**
+ * The device locked for update when we intend it locked (or it reports locked) and its customer
+ * has no unpaid instalment due before `today`; null otherwise.
+ */
+export const lockDeviceIfClearedAndLocked = async (db: DbOrTx, deviceId: string, today: string) => {
+  const rows = await db
+    .select()
+    .from(devices)
+    .where(
+      and(
+        eq(devices.id, deviceId),
+        or(eq(devices.desiredLocked, true), eq(devices.reportedLocked, true)),
+        sql`not exists (select 1 from emis e where e.customer_id = ${devices.customerId}
+              and e.paid_paise < e.amount_paise and e.due_date < ${today})`,
+      ),
+    )
+    .for('update');
+  return rows[0] ?? null;
 };

@@ -94,8 +94,9 @@ export const deviceCommandRoutes = async (app: FastifyInstance, ctx: AppContext)
           feature: spec.feature,
           enable: request.body.enable,
           args: request.body.args,
+          runAt: request.body.run_at ? new Date(request.body.run_at) : undefined,
         });
-        return ok(command, 'Command queued');
+        return ok(command, request.body.run_at ? 'Command scheduled' : 'Command queued');
       },
     );
   }

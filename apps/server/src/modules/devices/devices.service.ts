@@ -115,6 +115,7 @@ export const toHistoryItem = (row: CommandRow, createdByName: string | null): TC
   result: row.result ?? null,
   createdByName,
   deliveryAttempts: row.deliveryAttempts,
+  runAt: row.runAt?.toISOString() ?? null,
   batchId: row.batchId,
 });
 
@@ -206,7 +207,9 @@ export const prepareControlCommand = async (
  * command of the same toggle's other half is cancelled (supersede: a newer lock cancels a pending
  * unlock), the desired lock state recorded for lock/unlock, the command row and an audit entry
  * written; the message is published after commit. A pending command with the same name and args is
- * returned instead of queuing a duplicate. Throws as prepareControlCommand.
+ * returned instead of queuing a duplicate. With `runAt` the command is stored for later instead
+ * (scheduled: no supersede until it is due; see dispatchDueScheduledCommands). Throws as
+ * prepareControlCommand, and VALIDATION_FAILED (field run_at) for a time not 1 minute to 90 days ahead.
  */
 export const queueControlCommand = async (
   deps: { db: Db; dispatcher: CommandDispatcher },
@@ -216,11 +219,41 @@ export const queueControlCommand = async (
     feature: TControlFeature;
     enable?: boolean | undefined;
     args?: Record<string, unknown> | undefined;
+    runAt?: Date | undefined;
   },
 ): Promise<TDeviceCommand> => {
-  const { actor, target } = options;
+  const { actor, target, runAt } = options;
+  if (runAt && (runAt.getTime() < Date.now() + 60_000 || runAt.getTime() > Date.now() + 90 * 86_400_000)) {
+    throw new AppError(AppErrorCode.VALIDATION_FAILED, 'Schedule it between 1 minute and 90 days from now', [
+      { field: 'run_at', message: 'Schedule it between 1 minute and 90 days from now' },
+    ]);
+  }
   const { name, args, spec } = await prepareControlCommand(deps.db, options);
   const { commandExpiryHours } = await getDeviceSettings(deps.db, actor.orgId);
+  if (runAt) {
+    const scheduled = await deps.db.transaction(async (tx) => {
+      const command = await repo.insertCommand(tx, {
+        id: uuidv7(),
+        orgId: actor.orgId,
+        deviceId: target.device.id,
+        name,
+        args,
+        createdBy: actor.userId,
+        runAt,
+        expiresAt: commandExpiryHours ? new Date(runAt.getTime() + commandExpiryHours * 3_600_000) : null,
+      });
+      await insertAudit(tx, {
+        orgId: actor.orgId,
+        actorUserId: actor.userId,
+        action: `device.schedule_${name}`,
+        entity: 'customer',
+        entityId: String(target.customerId),
+        details: { deviceId: target.device.id, commandId: command.id, args, runAt: runAt.toISOString() },
+      });
+      return command;
+    });
+    return toCommand(scheduled);
+  }
   const result = await deps.db.transaction(async (tx) => {
     const pending = await repo.findPendingCommandsNewestFirst(tx, target.device.id);
     const same = pending.find((c) => c.name === name && JSON.stringify(c.args) === JSON.stringify(args));
@@ -338,3 +371,32 @@ export const expireOverdueCommands = async (db: Db, now: Date = new Date()): Pro
     }
     return expired.length;
   });
+
+/**
+ * Sends the scheduled commands that are due (at most `limit` a run): each is taken once across all
+ * server processes (FOR UPDATE SKIP LOCKED), a lock/unlock supersedes a pending opposite and sets
+ * the desired state, and the messages go out after commit. Returns how many went out.
+ */
+export const dispatchDueScheduledCommands = async (
+  deps: { db: Db; dispatcher: CommandDispatcher },
+  now: Date = new Date(),
+  limit = 500,
+): Promise<number> => {
+  const due = await deps.db.transaction(async (tx) => {
+    const taken = await repo.takeDueScheduledCommands(tx, now, limit);
+    for (const command of taken) {
+      if (command.name !== 'lock' && command.name !== 'unlock') continue;
+      const opposite = command.name === 'lock' ? 'unlock' : 'lock';
+      await repo.cancelPendingCommands(
+        tx,
+        command.deviceId,
+        [opposite],
+        `superseded by scheduled ${command.name}`,
+      );
+      await repo.updateDevice(tx, command.deviceId, { desiredLocked: command.name === 'lock' });
+    }
+    return taken;
+  });
+  for (const command of due) await deps.dispatcher.dispatch(command);
+  return due.length;
+};

@@ -22,11 +22,13 @@ import { paths } from '@kisht/domain/paths';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { TActor } from '../../lib/actor';
 import type { AppContext } from '../../lib/context';
 import { formatDate, formatIst, rupees, toCsv } from '../../lib/csv';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
-import { listCustomers } from '../customers/customers.service';
+import { findCustomerForActor, listCustomers } from '../customers/customers.service';
+import { autoUnlockIfCleared } from '../devices/auto-lock.service';
 import {
   countUpcomingEmis,
   editEmiTerms,
@@ -47,6 +49,11 @@ const CSV_MAX_ROWS = 50_000;
 export const emiRoutes = async (app: FastifyInstance, ctx: AppContext) => {
   requireSession(app, ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
+  /** The auto-lock ladder's unlock rung, after money clears the overdue instalments. */
+  const unlockIfCleared = async (actor: TActor, customerId: number) => {
+    const { customer, device } = await findCustomerForActor(ctx.db, actor, customerId);
+    await autoUnlockIfCleared(ctx, { orgId: customer.orgId, customerId: customer.id, device });
+  };
 
   r.get(
     paths.emi.details,
@@ -71,8 +78,11 @@ export const emiRoutes = async (app: FastifyInstance, ctx: AppContext) => {
         response: { 200: zEnvelope(ZPaymentReceipt) },
       },
     },
-    async (request) =>
-      ok(await recordPayment(ctx.db, { actor: request.actor, request: request.body }), 'Payment recorded'),
+    async (request) => {
+      const receipt = await recordPayment(ctx.db, { actor: request.actor, request: request.body });
+      await unlockIfCleared(request.actor, request.body.customer_id);
+      return ok(receipt, 'Payment recorded');
+    },
   );
 
   r.post(
@@ -119,6 +129,7 @@ export const emiRoutes = async (app: FastifyInstance, ctx: AppContext) => {
     },
     async (request) => {
       await updateEmiStatus(ctx.db, { actor: request.actor, request: request.body });
+      await unlockIfCleared(request.actor, request.body.customer_id);
       return ok(await getEmiDetails(ctx.db, request.actor, request.body.customer_id), 'Instalment updated');
     },
   );

@@ -8,7 +8,7 @@ const DEFAULT_CACHE_SECONDS = 300;
 const PLANS_CACHE_SECONDS = 5;
 
 import type { DbOrTx } from '../../db/client';
-import { findOrganization } from './orgs.repository';
+import { findOrganization, findOrganizationsWithAutoLock } from './orgs.repository';
 
 /** White-label configuration of an organisation (spec §1). Throws NOT_FOUND for an unknown id. */
 export const getOrgAppConfig = async (db: DbOrTx, orgId: number): Promise<TOrgAppConfig> => {
@@ -54,6 +54,16 @@ export const getDeviceSettings = async (
     commandExpiryHours: org?.settings.commandExpiryHours ?? null,
   };
 };
+
+/** The auto-lock ladder of each organisation that has one (settings.autoLock). */
+export const listAutoLockLadders = async (db: DbOrTx) =>
+  (await findOrganizationsWithAutoLock(db)).flatMap((org) =>
+    org.settings.autoLock ? [{ orgId: org.id, ladder: org.settings.autoLock }] : [],
+  );
+
+/** The auto-lock ladder of one organisation, or null. */
+export const getAutoLockLadder = async (db: DbOrTx, orgId: number) =>
+  (await findOrganization(db, orgId))?.settings.autoLock ?? null;
 
 /** Client-contract settings every app needs before login (spec §7). */
 export const getClientConfig = (config: TConfig): TAppConfig => ({

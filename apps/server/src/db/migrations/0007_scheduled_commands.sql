@@ -1,0 +1,2 @@
+ALTER TABLE "device_commands" ADD COLUMN "run_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "device_commands_run_at_idx" ON "device_commands" USING btree ("run_at") WHERE run_at is not null;

@@ -1,0 +1,112 @@
+import { addDays, istDate } from '@kisht/domain/common/time';
+import { v7 as uuidv7 } from 'uuid';
+import type { Db } from '../../db/client';
+import type { CommandDispatcher } from '../../device-channel/dispatcher';
+import { insertAudit } from '../audit/audit.repository';
+import { getAutoLockLadder, listAutoLockLadders } from '../orgs/orgs.service';
+import type { CommandRow, DeviceRow } from './devices.repository';
+import * as repo from './devices.repository';
+
+type Deps = { db: Db; dispatcher: CommandDispatcher };
+
+const rupees = (paise: number) =>
+  `₹${(paise / 100).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const ddmmyyyy = (isoDate: string) => isoDate.split('-').reverse().join('-');
+
+/**
+ * One run of every organisation's auto-lock ladder (issue 5, design §1 jobs) on `today` (+05:30):
+ * an EMI reminder wallpaper `reminderDaysBefore` days before a due date (once per instalment), and
+ * a lock for every phone with an instalment more than `lockAfterDaysOverdue` days overdue. Devices
+ * are taken with FOR UPDATE SKIP LOCKED and a pending lock or sent reminder is checked in the same
+ * transaction, so two server processes running it together create each command once. Commands
+ * carry no user (createdBy null) and an audit entry each; they go out after commit.
+ * Returns how many reminders and locks were queued.
+ */
+export const runAutoLockLadder = async (
+  deps: Deps,
+  today: string = istDate(),
+): Promise<{ reminders: number; locks: number }> => {
+  let reminders = 0;
+  let locks = 0;
+  for (const { orgId, ladder } of await listAutoLockLadders(deps.db)) {
+    const queued: CommandRow[] = [];
+    await deps.db.transaction(async (tx) => {
+      if (ladder.reminderDaysBefore !== null && ladder.reminderDaysBefore >= 0) {
+        const dueDate = addDays(today, ladder.reminderDaysBefore);
+        for (const row of await repo.lockDevicesForReminder(tx, orgId, dueDate)) {
+          const text = `EMI of ${rupees(row.owedPaise)} is due on ${ddmmyyyy(dueDate)}. Please pay on time.`;
+          queued.push(
+            await insertSystemCommand(tx, row.device, row.customerId, 'set_wallpaper', {
+              text,
+              emiId: row.emiId,
+            }),
+          );
+          reminders += 1;
+        }
+      }
+      if (ladder.lockAfterDaysOverdue !== null && ladder.lockAfterDaysOverdue >= 0) {
+        // Overdue by more than M days: due on or before today − (M + 1).
+        const dueOnOrBefore = addDays(today, -(ladder.lockAfterDaysOverdue + 1));
+        for (const row of await repo.lockDevicesForAutoLock(tx, orgId, dueOnOrBefore)) {
+          await repo.cancelPendingCommands(tx, row.device.id, ['unlock'], 'superseded by auto-lock');
+          await repo.updateDevice(tx, row.device.id, { desiredLocked: true });
+          queued.push(
+            await insertSystemCommand(tx, row.device, row.customerId, 'lock', { reason: 'overdue' }),
+          );
+          locks += 1;
+        }
+      }
+    });
+    for (const command of queued) await deps.dispatcher.dispatch(command);
+  }
+  return { reminders, locks };
+};
+
+const insertSystemCommand = async (
+  tx: Parameters<Parameters<Db['transaction']>[0]>[0],
+  device: DeviceRow,
+  customerId: number,
+  name: 'lock' | 'unlock' | 'set_wallpaper',
+  args: Record<string, unknown>,
+): Promise<CommandRow> => {
+  const command = await repo.insertCommand(tx, {
+    id: uuidv7(),
+    orgId: device.orgId,
+    deviceId: device.id,
+    name,
+    args,
+    createdBy: null,
+  });
+  await insertAudit(tx, {
+    orgId: device.orgId,
+    actorUserId: null,
+    action: `device.auto_${name}`,
+    entity: 'customer',
+    entityId: String(customerId),
+    details: { deviceId: device.id, commandId: command.id, args },
+  });
+  return command;
+};
+
+/**
+ * The ladder's last rung: when the organisation has autoUnlock on and a customer whose phone we
+ * intend locked has nothing overdue any more (paid or waived), queue an unlock (system, audited).
+ * Returns whether an unlock was queued.
+ */
+export const autoUnlockIfCleared = async (
+  deps: Deps,
+  target: { orgId: number; customerId: number; device: DeviceRow },
+  today: string = istDate(),
+): Promise<boolean> => {
+  const ladder = await getAutoLockLadder(deps.db, target.orgId);
+  if (!ladder?.autoUnlock || !target.device.enrolledAt) return false;
+  const command = await deps.db.transaction(async (tx) => {
+    const device = await repo.lockDeviceIfClearedAndLocked(tx, target.device.id, today);
+    if (!device) return null;
+    await repo.cancelPendingCommands(tx, device.id, ['lock'], 'superseded by auto-unlock');
+    await repo.updateDevice(tx, device.id, { desiredLocked: false });
+    return insertSystemCommand(tx, device, target.customerId, 'unlock', { reason: 'overdue paid' });
+  });
+  if (command) await deps.dispatcher.dispatch(command);
+  return command !== null;
+};
