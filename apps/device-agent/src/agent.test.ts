@@ -2,9 +2,22 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cmdTopic, evtTopic, type TAckEvent } from '@kisht/domain/devices/protocol.schema';
+import {
+  cmdTopic,
+  evtTopic,
+  type TAckEvent,
+  type TReportEvent,
+  type TSimSlot,
+  ZLocationFix,
+} from '@kisht/domain/devices/protocol.schema';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DeviceAgent, EnrolmentError, type TCommandOutcome } from './agent';
+import {
+  AGENT_VERSION,
+  DeviceAgent,
+  DeviceUninstalledError,
+  EnrolmentError,
+  type TCommandOutcome,
+} from './agent';
 import { readStateFile } from './state';
 import {
   createCommandMessage,
@@ -50,8 +63,8 @@ const enrol = async () => {
 };
 
 /** Loads a device from the state file and tracks it for cleanup. */
-const load = async () => {
-  const agent = await DeviceAgent.load({ statePath });
+const load = async (options: { trackingIntervalMs?: number } = {}) => {
+  const agent = await DeviceAgent.load({ statePath, ...options });
   agents.push(agent);
   return agent;
 };
@@ -62,6 +75,30 @@ const acksOf = (deviceId: string, commandId: string): TAckEvent[] =>
   eventsOf(deviceId).flatMap(({ event }) =>
     event.type === 'ack' && event.commandId === commandId ? [event] : [],
   );
+
+const reportsOf = (deviceId: string, kind: TReportEvent['kind']): TReportEvent[] =>
+  eventsOf(deviceId).flatMap(({ event }) => (event.type === 'report' && event.kind === kind ? [event] : []));
+
+/** Publishes a command and resolves with the agent's outcome for it (done, failed or duplicate). */
+const send = async (agent: DeviceAgent, name: string, args: Record<string, unknown> = {}, id?: string) => {
+  const message = createCommandMessage({ name, args, ...(id ? { id } : {}) });
+  const outcome = new Promise<TCommandOutcome>((resolve) => {
+    const onCommand = (candidate: TCommandOutcome) => {
+      if (candidate.id !== message.id) return;
+      agent.off('command', onCommand);
+      resolve(candidate);
+    };
+    agent.on('command', onCommand);
+  });
+  await broker.publishCommand(agent.deviceId, message);
+  return { id: message.id, outcome: await outcome };
+};
+
+/** Waits for the final (done or failed) ack of a command and returns it. */
+const finalAckOf = (deviceId: string, commandId: string) =>
+  waitFor(() => acksOf(deviceId, commandId).find((ack) => ack.status !== 'received'), {
+    what: `final ack of ${commandId}`,
+  });
 
 /** Resolves with the next 'command' outcome the agent reports. */
 const nextOutcome = (agent: DeviceAgent) =>
@@ -245,17 +282,17 @@ describe('DeviceAgent session', () => {
     expect((await readStateFile(statePath)).appliedCommandIds).toEqual([lock.id, unlock.id]);
   });
 
-  it('acks failed for a command it does not support yet', async () => {
+  it('acks failed for a command it does not know', async () => {
     const agent = await enrol();
     await agent.start();
-    const reboot = createCommandMessage({ name: 'reboot' });
+    const unknown = createCommandMessage({ name: 'self_destruct' });
     const outcome = nextOutcome(agent);
 
-    await broker.publishCommand(agent.deviceId, reboot);
+    await broker.publishCommand(agent.deviceId, unknown);
 
     expect(await outcome).toMatchObject({ result: 'failed', error: 'unsupported command' });
     const acks = await waitFor(() => {
-      const found = acksOf(agent.deviceId, reboot.id);
+      const found = acksOf(agent.deviceId, unknown.id);
       return found.length === 2 ? found : undefined;
     });
     expect(acks.map((ack) => [ack.status, ack.error])).toEqual([
@@ -349,5 +386,286 @@ describe('DeviceAgent session', () => {
     // Retrying with the same secret cannot help: it gives up instead of retrying every second.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(reconnects).toBe(0);
+  });
+});
+
+describe('DeviceAgent commands of the catalogue', () => {
+  it('says hello with its full state: lock, controls, SIMs and agent version', async () => {
+    const agent = await enrol();
+
+    await agent.start();
+
+    const hello = hellosOf(agent.deviceId)[0]?.event;
+    expect(hello?.state).toEqual({
+      isLocked: false,
+      agentVersion: AGENT_VERSION,
+      controls: { lock: false },
+      sims: agent.state.sims,
+    });
+    expect(agent.state.sims).toHaveLength(2);
+  });
+
+  it('turns a toggle on and off, reporting controls in the done ack and saving them', async () => {
+    const agent = await enrol();
+    await agent.start();
+
+    const on = await send(agent, 'camera_lock');
+    expect(on.outcome).toMatchObject({ result: 'done', state: { controls: { camera_lock: true } } });
+    expect((await finalAckOf(agent.deviceId, on.id)).state.controls).toEqual({
+      lock: false,
+      camera_lock: true,
+    });
+    expect((await readStateFile(statePath)).controls).toEqual({ camera_lock: true });
+
+    const off = await send(agent, 'camera_unlock');
+    expect((await finalAckOf(agent.deviceId, off.id)).state.controls).toMatchObject({ camera_lock: false });
+    await send(agent, 'SIMTRACKINGON');
+    await send(agent, 'lock');
+    expect(agent.reportedState.controls).toEqual({
+      lock: true,
+      camera_lock: false,
+      sim_tracking_online: true,
+    });
+  });
+
+  it('keeps the wallpaper, lost mode and app lists in its state until the off command', async () => {
+    const agent = await enrol();
+    await agent.start();
+
+    await send(agent, 'set_wallpaper', {
+      text: 'EMI due on 5 March',
+      imageUrl: 'https://cdn.example.com/w.png',
+    });
+    await send(agent, 'lost_mode_on', { message: 'Financed phone: call us', phone: '+919876543210' });
+    await send(agent, 'antitheft_lost_mode_on', { message: 'Please return' });
+    await send(agent, 'app_lock', { packages: ['com.whatsapp', 'com.whatsapp', 'com.instagram.android'] });
+    await send(agent, 'app_hide', { packages: ['com.android.chrome'] });
+
+    expect(agent.state).toMatchObject({
+      wallpaper: { text: 'EMI due on 5 March', imageUrl: 'https://cdn.example.com/w.png' },
+      lostMode: { message: 'Financed phone: call us', phone: '+919876543210' },
+      antitheftLostMode: { message: 'Please return' },
+      lockedApps: ['com.whatsapp', 'com.instagram.android'],
+      hiddenApps: ['com.android.chrome'],
+      controls: {
+        wallpaper: true,
+        lost_mode: true,
+        antitheft_lost_mode: true,
+        app_lock: true,
+        app_hide_unhide: true,
+      },
+    });
+    expect((await readStateFile(statePath)).lockedApps).toEqual(['com.whatsapp', 'com.instagram.android']);
+
+    for (const name of [
+      'remove_wallpaper',
+      'lost_mode_off',
+      'antitheft_lost_mode_off',
+      'app_unlock',
+      'app_unhide',
+    ]) {
+      await send(agent, name);
+    }
+    expect(agent.state).toMatchObject({
+      wallpaper: null,
+      lostMode: null,
+      antitheftLostMode: null,
+      lockedApps: [],
+      hiddenApps: [],
+      controls: {
+        wallpaper: false,
+        lost_mode: false,
+        antitheft_lost_mode: false,
+        app_lock: false,
+        app_hide_unhide: false,
+      },
+    });
+  });
+
+  it('fails an on command with invalid args: not applied, not remembered', async () => {
+    const agent = await enrol();
+    await agent.start();
+
+    const noText = await send(agent, 'set_wallpaper', {});
+    const badPackage = await send(agent, 'app_lock', { packages: ['not a package'] });
+    const httpImage = await send(agent, 'set_wallpaper', { imageUrl: 'http://example.com/w.png' });
+
+    expect(noText.outcome).toMatchObject({
+      result: 'failed',
+      error: 'invalid args: text: Give the wallpaper text or an https image URL',
+    });
+    expect(badPackage.outcome.error).toBe('invalid args: packages.0: Not an Android package name');
+    expect(httpImage.outcome.error).toMatch(/^invalid args: imageUrl: /);
+    expect((await finalAckOf(agent.deviceId, noText.id)).status).toBe('failed');
+    expect(agent.state).toMatchObject({
+      controls: {},
+      wallpaper: null,
+      lockedApps: [],
+      appliedCommandIds: [],
+    });
+
+    // Not remembered: the same id is evaluated again (and fails again), not "already applied".
+    const again = await send(agent, 'set_wallpaper', {}, noText.id);
+    expect(again.outcome.result).toBe('failed');
+  });
+
+  it('answers location with a fix of its position, and sim_info with its SIMs', async () => {
+    const agent = await enrol();
+    await agent.start();
+
+    const first = await send(agent, 'location');
+    const fix = ZLocationFix.parse((await finalAckOf(agent.deviceId, first.id)).result);
+    expect(fix).toMatchObject({ latitude: '19.076000', longitude: '72.877700', accuracyM: 25 });
+    expect(first.outcome.output).toEqual(fix);
+
+    await agent.setPosition({ latitude: 28.6139, longitude: 77.209 });
+    const second = await send(agent, 'location');
+    expect(second.outcome.output).toMatchObject({
+      latitude: '28.613900',
+      longitude: '77.209000',
+      accuracyM: 25,
+    });
+    await expect(agent.setPosition({ latitude: 91, longitude: 0 })).rejects.toThrow(
+      /invalid position: latitude/,
+    );
+
+    const simInfo = await send(agent, 'sim_info');
+    expect((await finalAckOf(agent.deviceId, simInfo.id)).result).toEqual({ sims: agent.state.sims });
+
+    // A re-delivered query changes nothing but still answers, in case the first done ack was lost.
+    const again = await send(agent, 'location', {}, second.id);
+    expect(again.outcome).toMatchObject({ result: 'duplicate', output: { latitude: '28.613900' } });
+  });
+
+  it('counts reboots, keeps the last EMI alert and records the other actions', async () => {
+    const agent = await enrol();
+    await agent.start();
+    const alert = { amountPaise: 250_000, dueDate: '2026-03-05', overduePaise: 1000, message: 'Due soon' };
+
+    await send(agent, 'reboot');
+    await send(agent, 'reboot');
+    await send(agent, 'emi_alert', alert);
+    for (const name of ['miui_permission', 'uninstall_antitheft', 'install_apple_onemodapp']) {
+      expect((await send(agent, name)).outcome.result).toBe('done');
+    }
+    const badAlert = await send(agent, 'emi_alert', { amountPaise: -1 });
+
+    expect(badAlert.outcome.result).toBe('failed');
+    const saved = await readStateFile(statePath);
+    expect(saved).toMatchObject({ bootCount: 2, lastAlert: alert, isLocked: false });
+    expect(Object.keys(saved.actionsAppliedAt).sort()).toEqual([
+      'emi_alert',
+      'install_apple_onemodapp',
+      'miui_permission',
+      'reboot',
+      'uninstall_antitheft',
+    ]);
+  });
+
+  it('acks uninstall done, then stops for good', async () => {
+    const agent = await enrol();
+    await agent.start();
+    const uninstalled = new Promise<void>((resolve) => agent.once('uninstalled', resolve));
+
+    const { id, outcome } = await send(agent, 'uninstall');
+    expect(outcome.result).toBe('done');
+    await uninstalled;
+
+    expect(agent.isConnected).toBe(false);
+    const done = await finalAckOf(agent.deviceId, id);
+    expect(done.status).toBe('done');
+    // Where the phone was when the agent went, for the server's location history.
+    expect(ZLocationFix.parse(done.result?.location)).toMatchObject({ latitude: '19.076000' });
+    expect((await readStateFile(statePath)).uninstalled).toBe(true);
+    await expect(agent.start()).rejects.toBeInstanceOf(DeviceUninstalledError);
+    const again = await load();
+    await expect(again.start()).rejects.toThrow(/was uninstalled/);
+  });
+});
+
+describe('DeviceAgent reports', () => {
+  const SIMS: TSimSlot[] = [
+    { slot: 2, iccid: '89914509000012345678', operator: 'Airtel' },
+    { slot: 1, iccid: null, operator: null },
+  ];
+
+  it('reports a SIM change at once while connected, with the new SIMs in its state', async () => {
+    const agent = await enrol();
+    await agent.start();
+
+    expect(await agent.setSims(SIMS)).toBe(true);
+
+    const [report] = reportsOf(agent.deviceId, 'sim');
+    const sorted = [SIMS[1], SIMS[0]];
+    expect(report).toMatchObject({
+      type: 'report',
+      kind: 'sim',
+      data: { sims: sorted },
+      state: { sims: sorted },
+    });
+    expect(await readStateFile(statePath)).toMatchObject({ sims: sorted, isSimReportPending: false });
+    await expect(agent.setSims([SIMS[0]!, SIMS[0]!])).rejects.toThrow(/slot 2 is given twice/);
+    await expect(agent.setSims([{ slot: 1, iccid: '123', operator: null }])).rejects.toThrow(
+      /^invalid SIM slots: slot 1 iccid: /,
+    );
+  });
+
+  it('reports a SIM change made while stopped after the next hello, also after a restart', async () => {
+    const first = await enrol();
+
+    expect(await first.setSims(SIMS)).toBe(false);
+    expect((await readStateFile(statePath)).isSimReportPending).toBe(true);
+    const second = await load();
+    await second.start();
+
+    await waitFor(() => reportsOf(second.deviceId, 'sim')[0], { what: 'sim report' });
+    const types = eventsOf(second.deviceId).map(({ event }) => event.type);
+    expect(types).toEqual(['hello', 'report']);
+    await waitFor(() => (second.state.isSimReportPending ? undefined : true), { what: 'pending cleared' });
+  });
+
+  it('reports a location on demand, and refuses when not connected', async () => {
+    const agent = await enrol();
+    await expect(agent.reportLocation()).rejects.toThrow(/not connected/);
+    await agent.start();
+
+    const fix = await agent.reportLocation();
+    const given = { latitude: '12.971600', longitude: '77.594600', at: new Date().toISOString() };
+    await agent.reportLocation(given);
+
+    expect(reportsOf(agent.deviceId, 'location').map((report) => report.data)).toEqual([fix, given]);
+    await expect(agent.reportLocation({ latitude: 1 } as never)).rejects.toThrow();
+  });
+
+  it('reports its position every interval while tracking is on', async () => {
+    await enrol();
+    const agent = await load({ trackingIntervalMs: 50 });
+    await agent.start();
+
+    await send(agent, 'tracking_on');
+    await waitFor(() => (reportsOf(agent.deviceId, 'location').length >= 3 ? true : undefined), {
+      what: 'three location reports',
+    });
+    const reports = reportsOf(agent.deviceId, 'location');
+    expect(reports.every((report) => report.state.controls?.tracking === true)).toBe(true);
+    await send(agent, 'tracking_off');
+    const count = reportsOf(agent.deviceId, 'location').length;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(reportsOf(agent.deviceId, 'location')).toHaveLength(count);
+  });
+
+  it('goes on tracking after a restart when tracking was on', async () => {
+    const first = await enrol();
+    await first.start();
+    await send(first, 'tracking_on');
+    await first.stop();
+    const before = reportsOf(first.deviceId, 'location').length;
+
+    const second = await load({ trackingIntervalMs: 50 });
+    await second.start();
+
+    await waitFor(() => (reportsOf(second.deviceId, 'location').length > before ? true : undefined), {
+      what: 'a location report after restart',
+    });
   });
 });

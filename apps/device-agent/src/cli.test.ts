@@ -1,9 +1,12 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cmdTopic, evtTopic, type TReportEvent } from '@kisht/domain/devices/protocol.schema';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createAgentState, readStateFile, writeStateFile } from './state';
 import {
   createCommandMessage,
   createProvisioningPayload,
@@ -71,6 +74,33 @@ const waitForLine = (lines: string[], line: string | RegExp) =>
       timeoutMs: 15_000,
       what: `output line ${line}`,
     },
+  );
+
+/** Writes a state file for a new device the broker knows (as enrol would), without running the CLI. */
+const createDevice = async (statePath: string) => {
+  const deviceId = randomUUID();
+  const deviceSecret = randomUUID();
+  broker.devices.set(deviceId, deviceSecret);
+  await writeStateFile(
+    statePath,
+    createAgentState({
+      deviceId,
+      deviceSecret,
+      mqttUrl: broker.url,
+      cmdTopic: cmdTopic(deviceId),
+      evtTopic: evtTopic(deviceId),
+      serverUrl: enrolServer.url,
+      imei1: TEST_IMEI_1,
+      imei2: TEST_IMEI_2,
+      enrolledAt: new Date().toISOString(),
+    }),
+  );
+  return deviceId;
+};
+
+const reportsOf = (deviceId: string, kind: TReportEvent['kind']) =>
+  broker.events.flatMap(({ deviceId: from, event }) =>
+    from === deviceId && event.type === 'report' && event.kind === kind ? [event] : [],
   );
 
 describe('kisht-agent CLI', () => {
@@ -164,5 +194,138 @@ describe('kisht-agent CLI', () => {
     const help = run(['--help']);
     expect(await help.exit).toBe(0);
     expect(help.stdout.join('\n')).toMatch(/kisht-agent enrol --qr/);
+  }, 30_000);
+
+  it('changes SIMs and position of a stopped device; run reports the SIMs after hello and uses the position', async () => {
+    const statePath = join(dir, 'phone.json');
+    const deviceId = await createDevice(statePath);
+
+    const sim = run([
+      'sim',
+      '--state',
+      statePath,
+      '--slot',
+      '2',
+      '--iccid',
+      '89914509000012345678',
+      '--operator',
+      'Airtel',
+    ]);
+    expect(await sim.exit).toBe(0);
+    expect(sim.stdout[0]).toMatch(/^sims: 1=8991\d{15} \(Jio\), 2=89914509000012345678 \(Airtel\)$/);
+    const empty = run(['sim', '--state', statePath, '--slot', '1', '--empty']);
+    expect(await empty.exit).toBe(0);
+    expect(empty.stdout).toEqual(['sims: 1=empty, 2=89914509000012345678 (Airtel)']);
+    const moved = run([
+      'position',
+      '--state',
+      statePath,
+      '--lat',
+      '12.9716',
+      '--lon',
+      '77.5946',
+      '--accuracy',
+      '10',
+    ]);
+    expect(await moved.exit).toBe(0);
+    expect(moved.stdout).toEqual(['position: 12.9716,77.5946 (±10 m)']);
+
+    const status = run(['status', '--state', statePath]);
+    expect(await status.exit).toBe(0);
+    expect(status.stdout).toEqual(
+      expect.arrayContaining([
+        'state: UNLOCKED',
+        'controls: none',
+        'sims: 1=empty, 2=89914509000012345678 (Airtel)',
+        'position: 12.9716,77.5946 (±10 m)',
+        'boots: 0',
+      ]),
+    );
+
+    const agent = run(['run', '--state', statePath]);
+    await waitForLine(agent.stdout, 'report sim');
+    expect(reportsOf(deviceId, 'sim')[0]?.data).toEqual({
+      sims: [
+        { slot: 1, iccid: null, operator: null },
+        { slot: 2, iccid: '89914509000012345678', operator: 'Airtel' },
+      ],
+    });
+    const location = createCommandMessage({ name: 'location' });
+    await broker.publishCommand(deviceId, location);
+    await waitForLine(agent.stdout, `command location ${location.id} applied`);
+    const done = broker.events.find(
+      ({ event }) => event.type === 'ack' && event.commandId === location.id && event.status === 'done',
+    );
+    expect(done?.event).toMatchObject({
+      result: { latitude: '12.971600', longitude: '77.594600', accuracyM: 10 },
+    });
+    agent.child.kill('SIGTERM');
+    expect(await agent.exit).toBe(0);
+  }, 30_000);
+
+  it('a running agent reports a SIM change made from another shell, prints controls, and ends on uninstall', async () => {
+    const statePath = join(dir, 'phone.json');
+    const deviceId = await createDevice(statePath);
+    const agent = run(['run', '--state', statePath, '--lat', '28.6139', '--lon', '77.209']);
+    await waitForLine(agent.stdout, `connected to ${broker.url}`);
+
+    const sim = run([
+      'sim',
+      '--state',
+      statePath,
+      '--slot',
+      '1',
+      '--iccid',
+      '8991100000000009876',
+      '--operator',
+      'Vi',
+    ]);
+    expect(await sim.exit).toBe(0);
+    await waitForLine(agent.stdout, 'report sim');
+    expect(reportsOf(deviceId, 'sim')[0]?.state.sims?.[0]).toEqual({
+      slot: 1,
+      iccid: '8991100000000009876',
+      operator: 'Vi',
+    });
+
+    await broker.publishCommand(deviceId, createCommandMessage({ name: 'camera_lock' }));
+    await waitForLine(agent.stdout, 'control camera_lock: ON');
+    await broker.publishCommand(deviceId, createCommandMessage({ name: 'tracking_on' }));
+    await waitForLine(agent.stdout, 'report location 28.613900,77.209000');
+    const uninstall = createCommandMessage({ name: 'uninstall' });
+    await broker.publishCommand(deviceId, uninstall);
+
+    expect(await agent.exit).toBe(0);
+    expect(agent.stdout.slice(-3)).toEqual([
+      `command uninstall ${uninstall.id} applied`,
+      'disconnected',
+      'uninstalled',
+    ]);
+    expect((await readStateFile(statePath)).uninstalled).toBe(true);
+
+    const again = run(['run', '--state', statePath]);
+    expect(await again.exit).toBe(1);
+    expect(again.stderr[0]).toBe(
+      `error: device ${deviceId} was uninstalled by an uninstall command; enrol again`,
+    );
+    const status = run(['status', '--state', statePath]);
+    expect(await status.exit).toBe(0);
+    expect(status.stdout).toContain('UNINSTALLED');
+    expect(status.stdout).toContain('controls: camera_lock=ON, tracking=ON');
+  }, 30_000);
+
+  it('rejects bad sim and position options', async () => {
+    const statePath = join(dir, 'phone.json');
+    await createDevice(statePath);
+
+    const noCard = run(['sim', '--state', statePath, '--slot', '1']);
+    expect(await noCard.exit).toBe(2);
+    expect(noCard.stderr[0]).toBe('error: sim needs --iccid or --empty (one of them)');
+    const badIccid = run(['sim', '--state', statePath, '--slot', '1', '--iccid', '12']);
+    expect(await badIccid.exit).toBe(1);
+    expect(badIccid.stderr[0]).toMatch(/^error: invalid SIM slots: slot 1 iccid: /);
+    const halfPosition = run(['position', '--state', statePath, '--lat', '12']);
+    expect(await halfPosition.exit).toBe(2);
+    expect(halfPosition.stderr[0]).toBe('error: --lat and --lon go together');
   }, 30_000);
 });

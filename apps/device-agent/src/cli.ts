@@ -1,6 +1,8 @@
+import { unwatchFile, watchFile } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { DeviceAgent } from './agent';
-import { DEFAULT_STATE_PATH, readStateFile, resolveStatePath } from './state';
+import type { TSimSlot } from '@kisht/domain/devices/protocol.schema';
+import { DeviceAgent, type TAgentOptions, type TPositionInput } from './agent';
+import { DEFAULT_STATE_PATH, readStateFile, resolveStatePath, type TAgentStateFile } from './state';
 
 /**
  * The `kisht-agent` command line (bin/kisht-agent.mjs). Prints one line per event on stdout, in a
@@ -11,12 +13,19 @@ export const USAGE = `kisht-agent: a simulated Kisht-financed Android phone (ref
 
 Usage:
   kisht-agent enrol --qr <payload|file.png> --imei1 <imei> --imei2 <imei> [--state <path>] [--force]
+                    [--lat <deg> --lon <deg>] [--tracking-interval <seconds>]
       Enrol with the enrolment QR (the provisioning JSON itself, or a PNG of the QR), save the
       credentials, then stay connected and apply commands until Ctrl-C.
-  kisht-agent run [--state <path>]
-      Start an enrolled device from its state file and stay connected until Ctrl-C.
+  kisht-agent run [--state <path>] [--lat <deg> --lon <deg>] [--tracking-interval <seconds>]
+      Start an enrolled device from its state file and stay connected until Ctrl-C (or until an
+      uninstall command removes it).
   kisht-agent status [--state <path>]
       Print the saved state and exit.
+  kisht-agent sim --slot <n> (--iccid <digits> [--operator <name>] | --empty) [--state <path>]
+      Put a SIM card in slot n (or empty it). A running agent on the same state file reports the
+      change within a second; otherwise it is reported after the next connect.
+  kisht-agent position --lat <deg> --lon <deg> [--accuracy <m>] [--state <path>]
+      Move the phone. A running agent on the same state file uses it within a second.
   kisht-agent --help
 
 Options:
@@ -25,6 +34,15 @@ Options:
   --imei2 <imei>   15 digits with a valid check digit
   --state <path>   state file (default: ${DEFAULT_STATE_PATH} under the current directory)
   --force          enrol even if the state file exists (forgets the old enrolment)
+  --lat <deg>      latitude, -90 to 90 (WGS 84); with --lon
+  --lon <deg>      longitude, -180 to 180 (WGS 84); with --lat
+  --accuracy <m>   accuracy radius of the position, metres
+  --tracking-interval <seconds>
+                   seconds between location reports while tracking is on (default 900)
+  --slot <n>       SIM slot, 1 to 4
+  --iccid <digits> ICCID of the card, 18 to 22 digits
+  --operator <name> operator name shown by the phone (e.g. Jio, Airtel)
+  --empty          the slot has no card
   -h, --help       show this help
 
 Output (stdout, one line per event):
@@ -32,8 +50,12 @@ Output (stdout, one line per event):
   state: LOCKED | state: UNLOCKED
   connected to <mqttUrl>
   command <name> <id> applied | already applied | failed: <reason>
+  control <feature>: ON | OFF
+  sims: <slot>=<iccid> (<operator>) | <slot>=empty, …
+  report sim | report location <latitude>,<longitude>
   disconnected
   reconnecting
+  uninstalled
   stopped
 `;
 
@@ -46,6 +68,22 @@ const CONSOLE_OUTPUT: TCliOutput = {
 };
 
 const stateLine = (isLocked: boolean) => `state: ${isLocked ? 'LOCKED' : 'UNLOCKED'}`;
+
+const simsLine = (sims: readonly TSimSlot[]) =>
+  `sims: ${
+    sims.length === 0
+      ? 'none'
+      : sims
+          .map((sim) =>
+            sim.iccid
+              ? `${sim.slot}=${sim.iccid}${sim.operator ? ` (${sim.operator})` : ''}`
+              : `${sim.slot}=empty`,
+          )
+          .join(', ')
+  }`;
+
+/** Thrown for bad option values: exit code 2. */
+class UsageError extends Error {}
 
 /** Resolves on the first SIGINT or SIGTERM. */
 const untilSignal = (): Promise<NodeJS.Signals> =>
@@ -60,11 +98,18 @@ const untilSignal = (): Promise<NodeJS.Signals> =>
   });
 
 /**
- * Prints the agent's events, connects, and keeps running until SIGINT/SIGTERM (exit code 0) or
- * until the broker refuses the device's credentials (exit code 1).
+ * Prints the agent's events, connects, and keeps running until SIGINT/SIGTERM (exit code 0), until
+ * an uninstall command removes the device (exit code 0), or until the broker refuses the device's
+ * credentials (exit code 1). Meanwhile it polls the state file, so `kisht-agent sim` and
+ * `kisht-agent position` run from another shell reach the running device.
  */
 const runAgent = async (agent: DeviceAgent, output: TCliOutput): Promise<number> => {
+  if (agent.isUninstalled) {
+    output.err(`error: device ${agent.deviceId} was uninstalled by an uninstall command; enrol again`);
+    return 1;
+  }
   let lastWarning = '';
+  let shown = agent.reportedState;
   agent.on('connected', ({ mqttUrl }) => {
     lastWarning = '';
     output.out(`connected to ${mqttUrl}`);
@@ -78,7 +123,19 @@ const runAgent = async (agent: DeviceAgent, output: TCliOutput): Promise<number>
     else if (result === 'duplicate') output.out(`command ${name} ${id} already applied`);
     else output.out(`command ${name} ${id} failed: ${error}`);
   });
-  agent.on('state', ({ isLocked }) => output.out(stateLine(isLocked)));
+  agent.on('state', (state) => {
+    if (state.isLocked !== shown.isLocked) output.out(stateLine(state.isLocked));
+    for (const [feature, isOn] of Object.entries(state.controls ?? {})) {
+      if (feature !== 'lock' && shown.controls?.[feature] !== isOn) {
+        output.out(`control ${feature}: ${isOn ? 'ON' : 'OFF'}`);
+      }
+    }
+    if (JSON.stringify(state.sims) !== JSON.stringify(shown.sims)) output.out(simsLine(state.sims ?? []));
+    shown = state;
+  });
+  agent.on('report', ({ kind, data }) => {
+    output.out(kind === 'location' ? `report location ${data.latitude},${data.longitude}` : `report ${kind}`);
+  });
   agent.on('invalidMessage', ({ reason }) => output.err(`ignored invalid command message: ${reason}`));
   agent.on('warning', (error) => {
     // Transport errors repeat on every reconnect attempt; say each one once per outage.
@@ -87,18 +144,36 @@ const runAgent = async (agent: DeviceAgent, output: TCliOutput): Promise<number>
     output.err(`warning: ${error.message}`);
   });
 
+  // `kisht-agent sim` / `position` write the state file; hand their changes to the running agent.
+  const onFileChange = () => {
+    readStateFile(agent.statePath)
+      .then(async (saved) => {
+        const current = agent.state;
+        if (JSON.stringify(saved.sims) !== JSON.stringify(current.sims)) await agent.setSims(saved.sims);
+        if (JSON.stringify(saved.position) !== JSON.stringify(current.position)) {
+          await agent.setPosition(saved.position);
+        }
+      })
+      .catch((error: Error) => output.err(`warning: ${error.message}`));
+  };
+  watchFile(agent.statePath, { interval: 250, persistent: false }, onFileChange);
+
   output.out(stateLine(agent.isLocked));
   const refused = new Promise<Error>((resolve) => agent.once('refused', resolve));
+  const uninstalled = new Promise<'uninstalled'>((resolve) =>
+    agent.once('uninstalled', () => resolve('uninstalled')),
+  );
   agent.start().catch(() => {
     // Failures are reported through the 'refused' event or end with stop().
   });
-  const outcome = await Promise.race([untilSignal(), refused]);
+  const outcome = await Promise.race([untilSignal(), refused, uninstalled]);
+  unwatchFile(agent.statePath, onFileChange);
   await agent.stop();
   if (outcome instanceof Error) {
     output.err(`error: ${outcome.message}`);
     return 1;
   }
-  output.out('stopped');
+  output.out(outcome === 'uninstalled' ? 'uninstalled' : 'stopped');
   return 0;
 };
 
@@ -112,12 +187,99 @@ const printStatus = async (statePath: string, output: TCliOutput): Promise<numbe
   output.out(`enrolled at: ${credentials.enrolledAt}`);
   output.out(`applied commands: ${state.appliedCommandIds.length}`);
   output.out(stateLine(state.isLocked));
+  for (const line of statusDetails(state)) output.out(line);
   return 0;
 };
 
+/** The simulated phone's state beyond the lock, one line each, for `status`. */
+const statusDetails = (state: TAgentStateFile): string[] => {
+  const controls = Object.entries(state.controls).filter(([feature]) => feature !== 'lock');
+  const { position, wallpaper, lostMode, antitheftLostMode, lastAlert } = state;
+  const lostModeText = (mode: typeof lostMode) =>
+    mode ? `ON "${mode.message}"${mode.phone ? ` call ${mode.phone}` : ''}` : 'OFF';
+  return [
+    `controls: ${controls.length === 0 ? 'none' : controls.map(([feature, isOn]) => `${feature}=${isOn ? 'ON' : 'OFF'}`).join(', ')}`,
+    simsLine(state.sims),
+    `position: ${position.latitude},${position.longitude} (±${position.accuracyM} m)`,
+    `wallpaper: ${wallpaper ? [wallpaper.text && `"${wallpaper.text}"`, wallpaper.imageUrl].filter(Boolean).join(' ') : 'none'}`,
+    `lost mode: ${lostModeText(lostMode)}`,
+    `anti-theft lost mode: ${lostModeText(antitheftLostMode)}`,
+    `locked apps: ${state.lockedApps.join(', ') || 'none'}`,
+    `hidden apps: ${state.hiddenApps.join(', ') || 'none'}`,
+    `last EMI alert: ${lastAlert ? JSON.stringify(lastAlert) : 'none'}`,
+    `boots: ${state.bootCount}`,
+    ...Object.entries(state.actionsAppliedAt).map(([name, at]) => `last ${name}: ${at}`),
+    ...(state.uninstalled ? ['UNINSTALLED'] : []),
+  ];
+};
+
+/** `sim`: puts a card in a slot (or empties it) in the state file; reported on the next connect. */
+const changeSim = async (statePath: string, values: TCliValues, output: TCliOutput): Promise<number> => {
+  const slot = numberOption(values, 'slot');
+  if (slot === undefined) throw new UsageError('sim needs --slot');
+  if (values.empty === (values.iccid !== undefined))
+    throw new UsageError('sim needs --iccid or --empty (one of them)');
+  const agent = await DeviceAgent.load({ statePath });
+  const card: TSimSlot = values.empty
+    ? { slot, iccid: null, operator: null }
+    : { slot, iccid: values.iccid!, operator: values.operator ?? null };
+  await agent.setSims([...agent.state.sims.filter((sim) => sim.slot !== slot), card]);
+  output.out(simsLine(agent.state.sims));
+  return 0;
+};
+
+/** `position`: moves the phone in the state file. */
+const changePosition = async (statePath: string, values: TCliValues, output: TCliOutput): Promise<number> => {
+  const position = positionOption(values);
+  if (!position) throw new UsageError('position needs --lat and --lon');
+  const agent = await DeviceAgent.load({ statePath });
+  await agent.setPosition(position);
+  const saved = agent.state.position;
+  output.out(`position: ${saved.latitude},${saved.longitude} (±${saved.accuracyM} m)`);
+  return 0;
+};
+
+type TCliValues = ReturnType<typeof parseCliArgs>['values'];
+
+/** A numeric option, or undefined when absent; UsageError when not a number. */
+const numberOption = (
+  values: TCliValues,
+  name: 'slot' | 'lat' | 'lon' | 'accuracy' | 'tracking-interval',
+) => {
+  const text = values[name];
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value))
+    throw new UsageError(`--${name} must be a number, not "${text}"`);
+  return value;
+};
+
+/** --lat/--lon/--accuracy as a position, or undefined when none is given. */
+const positionOption = (values: TCliValues): TPositionInput | undefined => {
+  const latitude = numberOption(values, 'lat');
+  const longitude = numberOption(values, 'lon');
+  const accuracyM = numberOption(values, 'accuracy');
+  if (latitude === undefined && longitude === undefined && accuracyM === undefined) return undefined;
+  if (latitude === undefined || longitude === undefined) throw new UsageError('--lat and --lon go together');
+  if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180 || (accuracyM ?? 0) < 0) {
+    throw new UsageError('--lat must be -90 to 90, --lon -180 to 180, --accuracy 0 or more');
+  }
+  return { latitude, longitude, ...(accuracyM === undefined ? {} : { accuracyM }) };
+};
+
+/** The agent options from --tracking-interval (seconds). */
+const agentOptions = (values: TCliValues): TAgentOptions => {
+  const seconds = numberOption(values, 'tracking-interval');
+  if (seconds === undefined) return {};
+  if (seconds <= 0) throw new UsageError('--tracking-interval must be more than 0 seconds');
+  return { trackingIntervalMs: seconds * 1000 };
+};
+
+const COMMANDS = ['enrol', 'run', 'status', 'sim', 'position'];
+
 /**
  * Runs the CLI with `argv` (without node and script). Returns the exit code: 0 success, 1 failure
- * (message on stderr), 2 bad usage. `enrol` and `run` return only after SIGINT/SIGTERM.
+ * (message on stderr), 2 bad usage. `enrol` and `run` return only after SIGINT/SIGTERM (or an uninstall command).
  */
 export const main = async (argv: string[], output: TCliOutput = CONSOLE_OUTPUT): Promise<number> => {
   let parsed: ReturnType<typeof parseCliArgs>;
@@ -134,7 +296,7 @@ export const main = async (argv: string[], output: TCliOutput = CONSOLE_OUTPUT):
     output.out(USAGE.trimEnd());
     return 0;
   }
-  if (!command || extra.length > 0 || !['enrol', 'run', 'status'].includes(command)) {
+  if (!command || extra.length > 0 || !COMMANDS.includes(command)) {
     output.err(command ? `error: unknown command "${positionals.join(' ')}"` : 'error: no command given');
     output.err('run "kisht-agent --help" for usage');
     return 2;
@@ -143,25 +305,35 @@ export const main = async (argv: string[], output: TCliOutput = CONSOLE_OUTPUT):
   const statePath = resolveStatePath(values.state);
   try {
     if (command === 'status') return await printStatus(statePath, output);
-    if (command === 'run') return await runAgent(await DeviceAgent.load({ statePath }), output);
+    if (command === 'sim') return await changeSim(statePath, values, output);
+    if (command === 'position') return await changePosition(statePath, values, output);
+    const options = agentOptions(values);
+    const position = positionOption(values);
 
-    const missing = (['qr', 'imei1', 'imei2'] as const).filter((name) => !values[name]);
-    if (missing.length > 0) {
-      output.err(`error: enrol needs ${missing.map((name) => `--${name}`).join(', ')}`);
-      return 2;
+    let agent: DeviceAgent;
+    if (command === 'run') {
+      agent = await DeviceAgent.load({ statePath, ...options });
+    } else {
+      const missing = (['qr', 'imei1', 'imei2'] as const).filter((name) => !values[name]);
+      if (missing.length > 0)
+        throw new UsageError(`enrol needs ${missing.map((name) => `--${name}`).join(', ')}`);
+      agent = await DeviceAgent.enrol({
+        qr: values.qr!,
+        imei1: values.imei1!,
+        imei2: values.imei2!,
+        statePath,
+        canOverwrite: values.force,
+        ...options,
+      });
+      output.out(`enrolled: device ${agent.deviceId} (IMEI ${agent.state.credentials.imei1})`);
     }
-    const agent = await DeviceAgent.enrol({
-      qr: values.qr!,
-      imei1: values.imei1!,
-      imei2: values.imei2!,
-      statePath,
-      canOverwrite: values.force,
-    });
-    output.out(`enrolled: device ${agent.deviceId} (IMEI ${agent.state.credentials.imei1})`);
+    if (position && !agent.isUninstalled) await agent.setPosition(position);
     return await runAgent(agent, output);
   } catch (error) {
     output.err(`error: ${(error as Error).message}`);
-    return 1;
+    if (!(error instanceof UsageError)) return 1;
+    output.err('run "kisht-agent --help" for usage');
+    return 2;
   }
 };
 
@@ -176,6 +348,14 @@ const parseCliArgs = (argv: string[]) =>
       imei2: { type: 'string' },
       state: { type: 'string' },
       force: { type: 'boolean', default: false },
+      lat: { type: 'string' },
+      lon: { type: 'string' },
+      accuracy: { type: 'string' },
+      'tracking-interval': { type: 'string' },
+      slot: { type: 'string' },
+      iccid: { type: 'string' },
+      operator: { type: 'string' },
+      empty: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });

@@ -1,10 +1,12 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ZSimSlot } from '@kisht/domain/devices/protocol.schema';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   APPLIED_COMMAND_IDS_LIMIT,
   createAgentState,
+  DEFAULT_POSITION,
   readStateFile,
   rememberCommandId,
   StateFileMissingError,
@@ -57,6 +59,67 @@ describe('state file', () => {
     await expect(readStateFile(other)).rejects.toThrow(
       /not a kisht-agent state file \(credentials: .*isLocked/,
     );
+  });
+});
+
+describe('state file versions', () => {
+  it('creates version 2 with an unlocked phone, no controls, two SIM slots and a position in Mumbai', () => {
+    const state = createAgentState(CREDENTIALS);
+
+    expect(state).toMatchObject({
+      version: 2,
+      isLocked: false,
+      controls: {},
+      isSimReportPending: false,
+      position: DEFAULT_POSITION,
+      wallpaper: null,
+      lostMode: null,
+      lockedApps: [],
+      hiddenApps: [],
+      lastAlert: null,
+      bootCount: 0,
+      uninstalled: false,
+      appliedCommandIds: [],
+    });
+    expect(state.sims.map((sim) => ZSimSlot.parse(sim))).toEqual([
+      { slot: 1, iccid: expect.stringMatching(/^8991\d{15}$/), operator: 'Jio' },
+      { slot: 2, iccid: null, operator: null },
+    ]);
+    // The ICCID is stable for a device, and differs between devices.
+    expect(createAgentState(CREDENTIALS).sims).toEqual(state.sims);
+    expect(createAgentState({ ...CREDENTIALS, deviceId: 'another' }).sims[0]?.iccid).not.toBe(
+      state.sims[0]?.iccid,
+    );
+  });
+
+  it('migrates a version-1 file on read, keeping lock state and applied ids', async () => {
+    const path = join(dir, 'old.json');
+    const v1 = { version: 1, credentials: CREDENTIALS, isLocked: true, appliedCommandIds: ['a', 'b'] };
+    await writeFile(path, JSON.stringify(v1));
+
+    const migrated = await readStateFile(path);
+
+    expect(migrated).toEqual({
+      ...createAgentState(CREDENTIALS),
+      isLocked: true,
+      controls: { lock: true },
+      appliedCommandIds: ['a', 'b'],
+    });
+    // Saved again, it is a version-2 file.
+    await writeStateFile(path, migrated);
+    expect(JSON.parse(await readFile(path, 'utf8')).version).toBe(2);
+    expect(await readStateFile(path)).toEqual(migrated);
+  });
+
+  it('refuses a version it does not know, and a version-2 file missing fields', async () => {
+    const future = join(dir, 'future.json');
+    await writeFile(future, JSON.stringify({ ...createAgentState(CREDENTIALS), version: 3 }));
+    await expect(readStateFile(future)).rejects.toThrow(/not a kisht-agent state file \(version: /);
+
+    const partial = join(dir, 'partial.json');
+    const { sims: _sims, ...withoutSims } = createAgentState(CREDENTIALS);
+    await writeFile(partial, JSON.stringify(withoutSims));
+    await expect(readStateFile(partial)).rejects.toThrow(/sims: /);
   });
 });
 

@@ -1,6 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { type TSimSlot, ZSimSlot } from '@kisht/domain/devices/protocol.schema';
 import { z } from 'zod';
 
 /** Where the agent keeps its state unless `--state` says otherwise, relative to the working directory. */
@@ -9,8 +10,11 @@ export const DEFAULT_STATE_PATH = '.kisht-agent/device.json';
 /** How many applied command ids the agent remembers for apply-once (oldest forgotten first). */
 export const APPLIED_COMMAND_IDS_LIMIT = 1000;
 
-/** Version of the state file layout, so a later agent can migrate an older file. */
-const STATE_FILE_VERSION = 1;
+/** Version of the state file layout written now; readStateFile migrates older versions. */
+export const STATE_FILE_VERSION = 2;
+
+/** Where a new simulated phone is until told otherwise: central Mumbai. */
+export const DEFAULT_POSITION: TPosition = { latitude: 19.076, longitude: 72.8777, accuracyM: 25 };
 
 /** What the device learnt when it enrolled: who it is and where to talk. */
 export const ZDeviceCredentials = z.object({
@@ -29,22 +33,129 @@ export const ZDeviceCredentials = z.object({
 });
 export type TDeviceCredentials = z.infer<typeof ZDeviceCredentials>;
 
-/** The whole state file: credentials, the simulated device state and the apply-once memory. */
+/** The simulated position: WGS 84 degrees, accuracy radius in metres. */
+export const ZPosition = z.object({
+  latitude: z.number().min(-90).max(90),
+  longitude: z.number().min(-180).max(180),
+  accuracyM: z.number().nonnegative(),
+});
+export type TPosition = z.infer<typeof ZPosition>;
+
+/** A lock-screen message of lost mode or anti-theft lost mode (ZLostModeArgs as applied). */
+const ZLostModeState = z.object({ message: z.string(), phone: z.string().optional() });
+
+/**
+ * Layout version 1 (agent 0.1): credentials, lock state and applied ids only. Read and migrated,
+ * never written.
+ */
+const ZAgentStateFileV1 = z.object({
+  version: z.literal(1),
+  credentials: ZDeviceCredentials,
+  isLocked: z.boolean(),
+  appliedCommandIds: z.array(z.string()),
+});
+
+/**
+ * The whole state file (version 2): credentials, the simulated device state and the apply-once
+ * memory. The stored command arguments use loose schemas on purpose: the domain schemas may get
+ * stricter later, and an old file must still load.
+ */
 export const ZAgentStateFile = z.object({
   version: z.literal(STATE_FILE_VERSION),
   credentials: ZDeviceCredentials,
   isLocked: z.boolean(),
+  /**
+   * Toggle features the device has applied (feature of COMMAND_CATALOGUE → true while the `on`
+   * command is in effect). `lock` mirrors isLocked.
+   */
+  controls: z.record(z.string(), z.boolean()),
+  /** The SIM slots as the simulated phone sees them, by slot number. */
+  sims: z.array(ZSimSlot),
+  /** The SIMs changed and no 'sim' report has reached the broker yet: report after the next hello. */
+  isSimReportPending: z.boolean(),
+  position: ZPosition,
+  /** set_wallpaper's args while the wallpaper is set, else null. */
+  wallpaper: z.object({ text: z.string().optional(), imageUrl: z.string().optional() }).nullable(),
+  /** lost_mode_on's args while lost mode is on, else null. */
+  lostMode: ZLostModeState.nullable(),
+  /** antitheft_lost_mode_on's args while anti-theft lost mode is on, else null. */
+  antitheftLostMode: ZLostModeState.nullable(),
+  /** Android packages locked by app_lock (empty after app_unlock). */
+  lockedApps: z.array(z.string()),
+  /** Android packages hidden by app_hide (empty after app_unhide). */
+  hiddenApps: z.array(z.string()),
+  /** The args of the last emi_alert shown (amountPaise, dueDate, overduePaise, message), or null. */
+  lastAlert: z.record(z.string(), z.unknown()).nullable(),
+  /** How many times a reboot command restarted the simulated phone. */
+  bootCount: z.number().int().nonnegative(),
+  /** An uninstall command removed the agent: it acked done and will not connect again. */
+  uninstalled: z.boolean(),
+  /** Action command name (location, reboot, miui_permission…) → when it was last applied, ISO 8601 UTC. */
+  actionsAppliedAt: z.record(z.string(), z.string()),
   /** Ids of commands already applied, oldest first, at most APPLIED_COMMAND_IDS_LIMIT. */
   appliedCommandIds: z.array(z.string()),
 });
 export type TAgentStateFile = z.infer<typeof ZAgentStateFile>;
 
-/** A fresh state for a device that has just enrolled: unlocked, nothing applied yet. */
+/**
+ * The SIMs of a new simulated phone: a dual-SIM phone with a Jio card in slot 1 (an ICCID derived
+ * from the device id, so it is stable per device) and slot 2 empty.
+ */
+export const defaultSims = (deviceId: string): TSimSlot[] => [
+  { slot: 1, iccid: iccidFor(deviceId), operator: 'Jio' },
+  { slot: 2, iccid: null, operator: null },
+];
+
+/** A 19-digit ICCID (Indian prefix 8991, Luhn check digit) derived from `seed`. */
+const iccidFor = (seed: string): string => {
+  const digest = createHash('sha256').update(seed).digest();
+  const body = `8991${Array.from(digest.subarray(0, 14), (byte) => byte % 10).join('')}`;
+  return `${body}${luhnCheckDigit(body)}`;
+};
+
+const luhnCheckDigit = (digits: string): number => {
+  let sum = 0;
+  for (let index = 0; index < digits.length; index += 1) {
+    let digit = Number(digits[digits.length - 1 - index]);
+    if (index % 2 === 0) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return (10 - (sum % 10)) % 10;
+};
+
+/** A fresh state for a device that has just enrolled: unlocked, nothing applied, default SIMs and position. */
 export const createAgentState = (credentials: TDeviceCredentials): TAgentStateFile => ({
   version: STATE_FILE_VERSION,
   credentials,
   isLocked: false,
+  controls: {},
+  sims: defaultSims(credentials.deviceId),
+  isSimReportPending: false,
+  position: { ...DEFAULT_POSITION },
+  wallpaper: null,
+  lostMode: null,
+  antitheftLostMode: null,
+  lockedApps: [],
+  hiddenApps: [],
+  lastAlert: null,
+  bootCount: 0,
+  uninstalled: false,
+  actionsAppliedAt: {},
   appliedCommandIds: [],
+});
+
+/**
+ * Upgrades a parsed version-1 file: keeps credentials, lock state and applied ids, and fills the
+ * new fields as a fresh device has them (controls.lock follows isLocked).
+ */
+const migrateV1 = (old: z.infer<typeof ZAgentStateFileV1>): TAgentStateFile => ({
+  ...createAgentState(old.credentials),
+  isLocked: old.isLocked,
+  controls: old.isLocked ? { lock: true } : {},
+  appliedCommandIds: old.appliedCommandIds,
 });
 
 /** Resolves a `--state` value (or the default) against the working directory. */
@@ -59,8 +170,9 @@ export class StateFileMissingError extends Error {
 }
 
 /**
- * Reads and validates the state file at `statePath`. Throws StateFileMissingError when the file does
- * not exist, and an Error naming the path when it is not JSON or not a state file.
+ * Reads and validates the state file at `statePath`; a version-1 file (agent 0.1) is migrated to
+ * the current layout in memory (the next save writes it as version 2). Throws StateFileMissingError
+ * when the file does not exist, and an Error naming the path when it is not JSON or not a state file.
  */
 export const readStateFile = async (statePath: string): Promise<TAgentStateFile> => {
   let text: string;
@@ -76,14 +188,15 @@ export const readStateFile = async (statePath: string): Promise<TAgentStateFile>
   } catch {
     throw new Error(`state file ${statePath} is not valid JSON`);
   }
-  const parsed = ZAgentStateFile.safeParse(json);
+  const isV1 = (json as { version?: unknown } | null)?.version === 1;
+  const parsed = isV1 ? ZAgentStateFileV1.safeParse(json) : ZAgentStateFile.safeParse(json);
   if (!parsed.success) {
     const issues = parsed.error.issues.map(
       (issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`,
     );
     throw new Error(`state file ${statePath} is not a kisht-agent state file (${issues.join('; ')})`);
   }
-  return parsed.data;
+  return parsed.data.version === 1 ? migrateV1(parsed.data) : parsed.data;
 };
 
 /**

@@ -1,0 +1,679 @@
+import { COMMAND_CATALOGUE, type TCommandSpec } from '@kisht/domain/devices/command-catalogue';
+import {
+  type TAckEvent,
+  type THelloEvent,
+  type TReportEvent,
+  type TReportedState,
+  type TSimSlot,
+  ZLocationFix,
+  ZSimSlot,
+} from '@kisht/domain/devices/protocol.schema';
+import { z } from 'zod';
+import {
+  commandMessage,
+  startConformanceBroker,
+  type TConformanceBroker,
+  type TConformanceCredentials,
+  type TEventRecord,
+  uuidV7,
+} from './harness';
+
+/**
+ * The device protocol conformance suite (docs/device-protocol.md): plays the server's role against
+ * any device implementation over MQTT and checks that it says hello, acks, applies every command of
+ * COMMAND_CATALOGUE once, survives restarts with its state, and publishes only valid events.
+ */
+
+export type { TConformanceCredentials } from './harness';
+
+/**
+ * How the suite drives the device under test. The suite calls start() once with new credentials,
+ * then stop() and restart() around the offline checks, and stop() at the end.
+ */
+export type TDeviceAdapter = {
+  /**
+   * Starts the device as if it had just enrolled with these credentials (a fresh device: its state
+   * is its own business, the suite reads it from hello). May resolve before the device connects.
+   */
+  start: (credentials: TConformanceCredentials) => Promise<void>;
+  /** Stops the device (closes its MQTT connection), keeping its durable state. Safe to call twice. */
+  stop: () => Promise<void>;
+  /**
+   * Starts the device again after stop(), from its durable state (a reboot). Default: start() with
+   * the same credentials, which must then resume from the durable state too.
+   */
+  restart?: () => Promise<void>;
+  /**
+   * Changes the SIM cards of the device (the user swaps a SIM), running or stopped. Optional: the
+   * SIM report checks are skipped without it.
+   */
+  setSims?: (sims: TSimSlot[]) => Promise<void>;
+};
+
+/** Options of runConformanceChecks. */
+export type TConformanceOptions = {
+  /** How long to wait for each expected event, in milliseconds. Default 10 000. */
+  timeoutMs?: number;
+  /** How long to watch for unexpected extra acks after a command ends, in milliseconds. Default 300. */
+  settleMs?: number;
+  /** Broker transport: 'tcp' (mqtt://) or 'ws' (ws://…/mqtt, as the API server serves it). Default 'tcp'. */
+  transport?: 'tcp' | 'ws';
+  /** Run the uninstall check (last: the device stops for good). Default true. */
+  includeUninstall?: boolean;
+  /**
+   * When set, tracking_on must bring at least two location reports within this many milliseconds,
+   * and tracking_off must stop them. Default: the tracking report check is skipped (a real device's
+   * interval is minutes).
+   */
+  trackingReportWithinMs?: number;
+  /** Skip every check after the first failure. Default false. */
+  stopOnFailure?: boolean;
+  /**
+   * Runs only the checks whose name it accepts (the others are reported skipped). The first check
+   * (connect) always runs: it starts the device.
+   */
+  filter?: (name: string) => boolean;
+  /** Called with each result as soon as its check ends (progress output). */
+  onResult?: (result: TConformanceCheckResult) => void;
+};
+
+/** The outcome of one named check. */
+export type TConformanceCheckResult = {
+  name: string;
+  status: 'passed' | 'failed' | 'skipped';
+  /** Why it failed or was skipped. */
+  error?: string;
+  durationMs: number;
+};
+
+/** Thrown by a check that cannot run against this adapter or these options: reported as skipped. */
+class SkipCheck extends Error {}
+
+/** Thrown by a check when the device does not conform. */
+class CheckFailure extends Error {}
+
+const fail = (message: string): never => {
+  throw new CheckFailure(message);
+};
+
+/** Arguments the suite sends with each `on` command that takes some (valid per the catalogue). */
+export const SAMPLE_ARGS: Readonly<Record<string, Record<string, unknown>>> = {
+  app_lock: { packages: ['com.whatsapp', 'com.instagram.android'] },
+  app_hide_unhide: { packages: ['com.android.chrome'] },
+  wallpaper: { text: 'Your EMI of Rs 2,500 is due on 5 March' },
+  lost_mode: { message: 'This phone is financed by Kisht. Please call.', phone: '+919876543210' },
+  antitheft_lost_mode: { message: 'Lost phone: please return it', phone: '9876543210' },
+  emi_alert: {
+    amountPaise: 250_000,
+    dueDate: '2026-03-05',
+    overduePaise: 0,
+    message: 'Your EMI is due soon',
+  },
+};
+
+/** SIM cards the SIM checks put in the phone. */
+const SIMS_A: TSimSlot[] = [
+  { slot: 1, iccid: '89914509000012345678', operator: 'Airtel' },
+  { slot: 2, iccid: null, operator: null },
+];
+const SIMS_B: TSimSlot[] = [
+  { slot: 1, iccid: '89911000000098765432', operator: 'Vi' },
+  { slot: 2, iccid: '8991200000000000001', operator: 'BSNL' },
+];
+
+const ZSimInfoResult = z.object({ sims: z.array(ZSimSlot) });
+
+const isFinal = (ack: TAckEvent) => ack.status !== 'received';
+
+/** What a check can do: send commands, read and wait for events, stop and restart the device. */
+class CheckContext {
+  /** How many times the suite published each command id. */
+  readonly deliveries = new Map<string, number>();
+  isRunning = false;
+
+  constructor(
+    readonly broker: TConformanceBroker,
+    readonly adapter: TDeviceAdapter,
+    readonly timeoutMs: number,
+    readonly settleMs: number,
+  ) {}
+
+  get credentials(): TConformanceCredentials {
+    return this.broker.credentials;
+  }
+
+  /** Sequence number of the newest event so far (0 before any). */
+  get seq(): number {
+    return this.broker.events.length;
+  }
+
+  /** Valid events after `afterSeq`. */
+  eventsAfter(afterSeq: number): (TEventRecord & { event: NonNullable<TEventRecord['event']> })[] {
+    return this.broker.events.filter(
+      (record): record is TEventRecord & { event: NonNullable<TEventRecord['event']> } =>
+        record.seq > afterSeq && record.event !== undefined,
+    );
+  }
+
+  /** The state of the newest valid event, or undefined before any. */
+  latestState(): TReportedState | undefined {
+    return this.eventsAfter(0).at(-1)?.event.state;
+  }
+
+  /** Acks of command `id` after `afterSeq`, in arrival order. */
+  acksOf(id: string, afterSeq = 0): TAckEvent[] {
+    return this.eventsAfter(afterSeq).flatMap(({ event }) =>
+      event.type === 'ack' && event.commandId === id ? [event] : [],
+    );
+  }
+
+  hellosAfter(afterSeq: number): THelloEvent[] {
+    return this.eventsAfter(afterSeq).flatMap(({ event }) => (event.type === 'hello' ? [event] : []));
+  }
+
+  reportsAfter(afterSeq: number, kind: TReportEvent['kind']): (TReportEvent & { seq: number })[] {
+    return this.eventsAfter(afterSeq).flatMap(({ seq, event }) =>
+      event.type === 'report' && event.kind === kind ? [{ ...event, seq }] : [],
+    );
+  }
+
+  /** Polls `check` every 10 ms until it returns a value; fails the check after timeoutMs. */
+  async waitFor<T>(check: () => T | undefined, what: string, timeoutMs = this.timeoutMs): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = check();
+      if (value !== undefined) return value;
+      if (Date.now() > deadline) return fail(`no ${what} within ${timeoutMs} ms`);
+      await sleep(10);
+    }
+  }
+
+  /** Publishes a command message (QoS 1) and counts the delivery; returns its id. */
+  async send(name: string, args: Record<string, unknown> = {}, id = uuidV7()): Promise<string> {
+    this.deliveries.set(id, (this.deliveries.get(id) ?? 0) + 1);
+    await this.broker.publishCommand(commandMessage(name, args, id));
+    return id;
+  }
+
+  /** Waits for the `count`-th final ack (done or failed) of `id` after `afterSeq`. */
+  waitForFinal(id: string, what: string, afterSeq = 0, count = 1): Promise<TAckEvent> {
+    return this.waitFor(() => this.acksOf(id, afterSeq).filter(isFinal)[count - 1], `final ack of ${what}`);
+  }
+
+  /**
+   * Sends a command the device should apply and checks it acks `received`, then `done` (and
+   * nothing else, when `isSettled`). Returns the done ack.
+   */
+  async apply(name: string, args: Record<string, unknown> = {}, isSettled = false): Promise<TAckEvent> {
+    const afterSeq = this.seq;
+    const id = await this.send(name, args);
+    const final = await this.waitForFinal(id, `${name} (${id})`, afterSeq);
+    if (final.status !== 'done')
+      fail(`${name} was acked ${final.status}: ${final.error ?? 'no error given'}`);
+    if (isSettled) await sleep(this.settleMs);
+    const acks = this.acksOf(id, afterSeq).map((ack) => ack.status);
+    if (acks[0] !== 'received' || acks[1] !== 'done' || (isSettled && acks.length !== 2)) {
+      fail(`${name} was acked [${acks.join(', ')}], expected [received, done]${isSettled ? '' : ' first'}`);
+    }
+    return final;
+  }
+
+  /** Waits until the broker sees the device connected (e.g. after a reboot or a dropped connection). */
+  async waitUntilConnected(): Promise<void> {
+    await this.waitFor(() => (this.broker.isConnected() ? true : undefined), 'connection of the device');
+  }
+
+  /** Stops the device and waits until the broker has seen it go. */
+  async stopDevice(): Promise<void> {
+    await this.adapter.stop();
+    this.isRunning = false;
+    await this.waitFor(() => (this.broker.isConnected() ? undefined : true), 'disconnect after stop()');
+  }
+
+  /** Starts the device again from its durable state; returns the seq before it did. */
+  async restartDevice(): Promise<number> {
+    const afterSeq = this.seq;
+    if (this.adapter.restart) await this.adapter.restart();
+    else await this.adapter.start(this.credentials);
+    this.isRunning = true;
+    return afterSeq;
+  }
+
+  /** After a check that may have stopped the device: start it again so the next checks can run. */
+  async ensureRunning(): Promise<void> {
+    if (!this.isRunning) await this.restartDevice();
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The on/off state a toggle's feature has in `state` (lock: isLocked), or undefined if not reported. */
+const toggleStateOf = (spec: TCommandSpec, state: TReportedState): boolean | undefined =>
+  spec.feature === 'lock' ? state.isLocked : state.controls?.[spec.feature];
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Sorted by slot, for comparing SIM lists. */
+const bySlot = (sims: readonly TSimSlot[]) => [...sims].sort((a, b) => a.slot - b.slot);
+
+type TCheck = { name: string; run: (ctx: CheckContext) => Promise<void> };
+
+/** The args the suite sends with `spec`'s on command; fails if the suite has none that are valid. */
+const sampleArgsFor = (spec: TCommandSpec): Record<string, unknown> => {
+  const args = SAMPLE_ARGS[spec.feature] ?? {};
+  if (!spec.args.safeParse(args).success) {
+    fail(`the suite has no valid sample args for ${spec.on}: add them to SAMPLE_ARGS`);
+  }
+  return args;
+};
+
+const catalogueCheck = (spec: TCommandSpec): TCheck => ({
+  name: spec.off ? `catalogue: ${spec.on} / ${spec.off}` : `catalogue: ${spec.on}`,
+  run: async (ctx) => {
+    const args = sampleArgsFor(spec);
+    if (spec.kind === 'toggle') {
+      const on = await ctx.apply(spec.on, args);
+      if (toggleStateOf(spec, on.state) !== true) {
+        fail(
+          `after ${spec.on} the done ack reports ${spec.feature} = ${toggleStateOf(spec, on.state)}, not true`,
+        );
+      }
+      const off = await ctx.apply(spec.off!);
+      if (toggleStateOf(spec, off.state) !== false) {
+        fail(
+          `after ${spec.off} the done ack reports ${spec.feature} = ${toggleStateOf(spec, off.state)}, not false`,
+        );
+      }
+      return;
+    }
+    const before = ctx.latestState();
+    const done = await ctx.apply(spec.on, args);
+    if (before && done.state.isLocked !== before.isLocked) fail(`${spec.on} changed isLocked`);
+    if (spec.on === 'location') {
+      const fix = ZLocationFix.safeParse(done.result);
+      if (!fix.success) fail(`location result is not a location fix: ${JSON.stringify(done.result)}`);
+      const latitude = Number(fix.data?.latitude);
+      const longitude = Number(fix.data?.longitude);
+      if (!(Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180)) {
+        fail(`location result has no valid coordinates: ${JSON.stringify(done.result)}`);
+      }
+    }
+    if (spec.on === 'sim_info') {
+      const info = ZSimInfoResult.safeParse(done.result);
+      if (!info.success) fail(`sim_info result is not { sims }: ${JSON.stringify(done.result)}`);
+      if (done.state.sims && !sameJson(bySlot(info.data!.sims), bySlot(done.state.sims))) {
+        fail('sim_info result and the reported state disagree about the SIMs');
+      }
+    }
+    // A reboot may take the device away for a moment.
+    await ctx.waitUntilConnected();
+  },
+});
+
+/** Specs whose on command needs args: sending none must fail. */
+const invalidArgsCheck = (spec: TCommandSpec): TCheck => ({
+  name: `invalid args: ${spec.on} without its args fails and is not remembered`,
+  run: async (ctx) => {
+    const before = ctx.latestState();
+    const afterSeq = ctx.seq;
+    const id = await ctx.send(spec.on, {});
+    const final = await ctx.waitForFinal(id, `${spec.on} without args`, afterSeq);
+    if (final.status !== 'failed') fail(`${spec.on} without its args was acked ${final.status}, not failed`);
+    if (!final.error) fail('the failed ack gives no error');
+    if (
+      before &&
+      spec.kind === 'toggle' &&
+      toggleStateOf(spec, final.state) !== toggleStateOf(spec, before)
+    ) {
+      fail(`${spec.on} without its args changed ${spec.feature} anyway`);
+    }
+    // A failed command is not remembered: the same id fails again rather than being "already done".
+    await ctx.send(spec.on, {}, id);
+    const again = await ctx.waitForFinal(id, `re-delivered ${spec.on} without args`, afterSeq, 2);
+    if (again.status !== 'failed')
+      fail(`re-delivered, it was acked ${again.status}: a failed id must not be remembered`);
+  },
+});
+
+/** Every check, in the order they run. */
+const buildChecks = (
+  options: Required<Pick<TConformanceOptions, 'includeUninstall'>> & TConformanceOptions,
+) => {
+  const checks: TCheck[] = [
+    {
+      name: 'connect: persistent session, subscribed to its cmd topic with QoS 1, says hello',
+      run: async (ctx) => {
+        await ctx.adapter.start(ctx.credentials);
+        ctx.isRunning = true;
+        const hello = await ctx.waitFor(() => ctx.hellosAfter(0)[0], 'hello after connecting');
+        const connection = ctx.broker.connections[0];
+        if (!connection) return fail('no connection recorded');
+        if (connection.isCleanSession)
+          fail('connected with clean session on: commands sent while offline would be lost');
+        if (connection.protocolVersion !== 4)
+          fail(`MQTT protocol level ${connection.protocolVersion}, not 4 (3.1.1)`);
+        const subscription = ctx.broker.subscriptions.find((s) => s.topic === ctx.credentials.cmdTopic);
+        if (!subscription) fail('said hello without subscribing to its cmd topic');
+        if (subscription!.qos !== 1) fail(`subscribed with QoS ${subscription!.qos}, not 1`);
+        if (typeof hello.state.isLocked !== 'boolean') fail('hello has no isLocked');
+      },
+    },
+    {
+      name: 'lock: acks received, then done with isLocked true, nothing more',
+      run: async (ctx) => {
+        const done = await ctx.apply('lock', {}, true);
+        if (!done.state.isLocked) fail('the done ack of lock reports isLocked false');
+      },
+    },
+    {
+      name: 'unlock: acks done with isLocked false',
+      run: async (ctx) => {
+        const done = await ctx.apply('unlock');
+        if (done.state.isLocked) fail('the done ack of unlock reports isLocked true');
+      },
+    },
+    {
+      name: 'apply-once: a re-delivered id is acked done once and not applied again',
+      run: async (ctx) => {
+        const afterSeq = ctx.seq;
+        const lockId = await ctx.send('lock');
+        const locked = await ctx.waitForFinal(lockId, 'lock', afterSeq);
+        if (locked.status !== 'done' || !locked.state.isLocked) fail('lock was not applied');
+        await ctx.apply('unlock');
+        const beforeRedelivery = ctx.seq;
+        await ctx.send('lock', {}, lockId);
+        const again = await ctx.waitForFinal(lockId, 're-delivered lock', beforeRedelivery);
+        await sleep(ctx.settleMs);
+        const acks = ctx.acksOf(lockId, beforeRedelivery).map((ack) => ack.status);
+        if (again.status !== 'done') fail(`the re-delivered lock was acked ${again.status}, not done`);
+        if (again.state.isLocked)
+          fail('the re-delivered lock was applied again (isLocked true after unlock)');
+        if (acks.length !== 1)
+          fail(`the re-delivered lock was acked [${acks.join(', ')}], expected [done] only`);
+      },
+    },
+    {
+      name: 'unknown command: acks failed with an error, state unchanged',
+      run: async (ctx) => {
+        const before = ctx.latestState();
+        const afterSeq = ctx.seq;
+        const id = await ctx.send('conformance_no_such_command');
+        const final = await ctx.waitForFinal(id, 'an unknown command', afterSeq);
+        if (final.status !== 'failed') fail(`an unknown command was acked ${final.status}, not failed`);
+        if (!final.error) fail('the failed ack gives no error');
+        if (before && final.state.isLocked !== before.isLocked) fail('an unknown command changed isLocked');
+      },
+    },
+    {
+      name: 'invalid messages: ignored without an ack, the device keeps working',
+      run: async (ctx) => {
+        const afterSeq = ctx.seq;
+        await ctx.broker.publishCommand('this is not JSON');
+        await ctx.broker.publishCommand(JSON.stringify({ v: 1, id: 'not-a-uuid', name: 'lock' }));
+        await ctx.apply('unlock');
+        const stray = ctx
+          .eventsAfter(afterSeq)
+          .filter(({ event }) => event.type === 'ack' && !ctx.deliveries.has(event.commandId));
+        if (stray.length > 0) fail(`acked something it should have ignored: ${stray[0]!.payload}`);
+      },
+    },
+    ...COMMAND_CATALOGUE.filter((spec) => spec.on !== 'uninstall').map(catalogueCheck),
+    ...COMMAND_CATALOGUE.filter((spec) => !spec.args.safeParse({}).success).map(invalidArgsCheck),
+    {
+      name: 'reconnect: says hello again after the broker drops the connection',
+      run: async (ctx) => {
+        await ctx.waitUntilConnected();
+        const afterSeq = ctx.seq;
+        ctx.broker.dropConnection();
+        await ctx.waitFor(() => ctx.hellosAfter(afterSeq)[0], 'hello after the dropped connection');
+      },
+    },
+    {
+      name: 'offline: a command sent while the device is stopped is applied once after restart',
+      run: async (ctx) => {
+        const before = ctx.latestState()?.isLocked ?? false;
+        const name = before ? 'unlock' : 'lock';
+        await ctx.stopDevice();
+        try {
+          const afterSeq = ctx.seq;
+          const id = await ctx.send(name);
+          await ctx.restartDevice();
+          await ctx.waitFor(() => ctx.hellosAfter(afterSeq)[0], 'hello after restart');
+          const final = await ctx.waitForFinal(id, `${name} sent while stopped`, afterSeq);
+          await sleep(ctx.settleMs);
+          const acks = ctx.acksOf(id, afterSeq).map((ack) => ack.status);
+          if (final.status !== 'done') fail(`${name} was acked ${final.status}: ${final.error ?? ''}`);
+          if (final.state.isLocked === before) fail(`${name} was acked done but isLocked is still ${before}`);
+          if (acks.filter((status) => status === 'done').length !== 1) {
+            fail(`${name} was acked [${acks.join(', ')}]: applied more than once, or done twice`);
+          }
+        } finally {
+          await ctx.ensureRunning();
+        }
+      },
+    },
+    {
+      name: 'restart: hello carries the persisted state and applied ids are remembered',
+      run: async (ctx) => {
+        await ctx.apply('lock');
+        const cameraId = uuidV7();
+        const cameraAfter = ctx.seq;
+        await ctx.send('camera_lock', {}, cameraId);
+        const expected = await ctx.waitForFinal(cameraId, 'camera_lock', cameraAfter);
+        if (expected.status !== 'done') fail(`camera_lock was acked ${expected.status}`);
+        await ctx.stopDevice();
+        let afterSeq: number;
+        try {
+          afterSeq = await ctx.restartDevice();
+        } finally {
+          await ctx.ensureRunning();
+        }
+        const hello = await ctx.waitFor(() => ctx.hellosAfter(afterSeq)[0], 'hello after restart');
+        if (hello.state.isLocked !== true)
+          fail('after a restart hello reports isLocked false; it was locked');
+        if (
+          expected.state.controls &&
+          !sameJson(sortKeys(hello.state.controls), sortKeys(expected.state.controls))
+        ) {
+          fail(
+            `after a restart hello reports controls ${JSON.stringify(hello.state.controls)}, before it was ${JSON.stringify(expected.state.controls)}`,
+          );
+        }
+        if (expected.state.sims && !sameJson(bySlot(hello.state.sims ?? []), bySlot(expected.state.sims))) {
+          fail('after a restart hello reports other SIMs');
+        }
+        const beforeRedelivery = ctx.seq;
+        await ctx.send('camera_lock', {}, cameraId);
+        const again = await ctx.waitForFinal(cameraId, 're-delivered camera_lock', beforeRedelivery);
+        const acks = ctx.acksOf(cameraId, beforeRedelivery).map((ack) => ack.status);
+        if (again.status !== 'done' || acks[0] !== 'done') {
+          fail(
+            `after a restart a re-delivered id was acked [${acks.join(', ')}]: the applied ids were forgotten`,
+          );
+        }
+        await ctx.apply('camera_unlock');
+        await ctx.apply('unlock');
+      },
+    },
+    {
+      name: 'sim report: a SIM change is reported (kind sim) and sim_info agrees',
+      run: async (ctx) => {
+        if (!ctx.adapter.setSims) throw new SkipCheck('the adapter has no setSims');
+        const afterSeq = ctx.seq;
+        await ctx.adapter.setSims(SIMS_A);
+        const report = await ctx.waitFor(
+          () => ctx.reportsAfter(afterSeq, 'sim').find((r) => sameJson(bySlot(simsOf(r)), SIMS_A)),
+          'sim report with the new SIMs',
+        );
+        if (!sameJson(bySlot(report.state.sims ?? []), SIMS_A))
+          fail('the sim report state.sims is not the new SIMs');
+        const info = await ctx.apply('sim_info');
+        if (!sameJson(bySlot(ZSimInfoResult.parse(info.result).sims), SIMS_A))
+          fail('sim_info does not give the new SIMs');
+      },
+    },
+    {
+      name: 'sim report: a SIM change while stopped is reported after the next hello',
+      run: async (ctx) => {
+        if (!ctx.adapter.setSims) throw new SkipCheck('the adapter has no setSims');
+        await ctx.stopDevice();
+        let afterSeq: number;
+        try {
+          await ctx.adapter.setSims(SIMS_B);
+          afterSeq = await ctx.restartDevice();
+        } finally {
+          await ctx.ensureRunning();
+        }
+        const report = await ctx.waitFor(
+          () => ctx.reportsAfter(afterSeq, 'sim').find((r) => sameJson(bySlot(simsOf(r)), SIMS_B)),
+          'sim report after restart',
+        );
+        const helloSeq = ctx.eventsAfter(afterSeq).find(({ event }) => event.type === 'hello')?.seq;
+        if (helloSeq === undefined || helloSeq > report.seq) fail('the sim report came before hello');
+      },
+    },
+    {
+      name: 'tracking: location reports while tracking is on, none after tracking_off',
+      run: async (ctx) => {
+        const within = options.trackingReportWithinMs;
+        if (within === undefined) throw new SkipCheck('trackingReportWithinMs not set');
+        const onSeq = ctx.seq;
+        await ctx.apply('tracking_on');
+        const reports = await ctx.waitFor(
+          () => {
+            const found = ctx.reportsAfter(onSeq, 'location');
+            return found.length >= 2 ? found : undefined;
+          },
+          'two location reports while tracking',
+          within,
+        );
+        for (const report of reports) {
+          if (!ZLocationFix.safeParse(report.data).success)
+            fail(`a location report has data ${JSON.stringify(report.data)}`);
+          if (report.state.controls?.tracking !== true) fail('a location report says tracking is off');
+        }
+        await ctx.apply('tracking_off');
+        const offSeq = ctx.seq;
+        await sleep(within);
+        if (ctx.reportsAfter(offSeq, 'location').length > 0)
+          fail('location reports go on after tracking_off');
+      },
+    },
+  ];
+  if (options.includeUninstall) {
+    checks.push({
+      name: 'uninstall: acks done, then leaves the broker for good',
+      run: async (ctx) => {
+        await ctx.waitUntilConnected();
+        const done = await ctx.apply('uninstall');
+        if (done.result?.location !== undefined && !ZLocationFix.safeParse(done.result.location).success) {
+          fail(`uninstall result.location is not a location fix: ${JSON.stringify(done.result.location)}`);
+        }
+        await ctx.waitFor(() => (ctx.broker.isConnected() ? undefined : true), 'disconnect after uninstall');
+        ctx.isRunning = false;
+        await sleep(Math.max(1500, ctx.settleMs));
+        if (ctx.broker.isConnected()) fail('connected again after uninstall');
+      },
+    });
+  }
+  checks.push({
+    name: 'events: every event is a valid ZDeviceEvent on its evt topic, one final ack per delivery',
+    run: async (ctx) => {
+      await sleep(ctx.settleMs);
+      const problems = [...ctx.broker.violations];
+      for (const record of ctx.broker.events) {
+        if (record.error)
+          problems.push(`event ${record.seq} is invalid (${record.error}): ${record.payload.slice(0, 200)}`);
+      }
+      const finals = new Map<string, number>();
+      for (const { event } of ctx.eventsAfter(0)) {
+        if (event.type !== 'ack') continue;
+        if (!ctx.deliveries.has(event.commandId))
+          problems.push(`ack for a command never sent: ${event.commandId}`);
+        if (event.status !== 'received') finals.set(event.commandId, (finals.get(event.commandId) ?? 0) + 1);
+      }
+      for (const [id, count] of finals) {
+        const deliveries = ctx.deliveries.get(id) ?? 0;
+        if (count > deliveries)
+          problems.push(`command ${id} got ${count} final acks for ${deliveries} deliveries`);
+      }
+      if (problems.length > 0) fail(problems.slice(0, 10).join('\n'));
+    },
+  });
+  return checks;
+};
+
+const simsOf = (report: TReportEvent): TSimSlot[] => {
+  const parsed = ZSimInfoResult.safeParse(report.data);
+  return parsed.success ? parsed.data.sims : [];
+};
+
+const sortKeys = (record: Record<string, boolean> | undefined) =>
+  Object.fromEntries(Object.entries(record ?? {}).sort(([a], [b]) => a.localeCompare(b)));
+
+/** The names of the checks runConformanceChecks runs with these options, in order. */
+export const conformanceCheckNames = (options: TConformanceOptions = {}): string[] =>
+  buildChecks({ ...options, includeUninstall: options.includeUninstall ?? true }).map((check) => check.name);
+
+/**
+ * Runs the protocol conformance suite against the device behind `adapter`: starts an embedded
+ * broker on an ephemeral port of 127.0.0.1 with fresh credentials, calls adapter.start(credentials),
+ * runs every check in order (see conformanceCheckNames) against one device, stops it and closes
+ * the broker. Each check waits at most `timeoutMs` per expected event.
+ *
+ * Resolves with one result per check (passed, failed with the reason, or skipped); never rejects
+ * for a non-conforming device. Rejects only if the broker cannot start.
+ */
+export const runConformanceChecks = async (
+  adapter: TDeviceAdapter,
+  options: TConformanceOptions = {},
+): Promise<TConformanceCheckResult[]> => {
+  const checks = buildChecks({ ...options, includeUninstall: options.includeUninstall ?? true });
+  const broker = await startConformanceBroker({ transport: options.transport ?? 'tcp' });
+  const ctx = new CheckContext(broker, adapter, options.timeoutMs ?? 10_000, options.settleMs ?? 300);
+  const results: TConformanceCheckResult[] = [];
+  let hasFailed = false;
+  try {
+    for (const check of checks) {
+      const started = Date.now();
+      let result: TConformanceCheckResult;
+      if (options.filter && !options.filter(check.name) && !check.name.startsWith('connect:')) {
+        result = { name: check.name, status: 'skipped', error: 'filtered out', durationMs: 0 };
+      } else if (hasFailed && options.stopOnFailure) {
+        result = { name: check.name, status: 'skipped', error: 'an earlier check failed', durationMs: 0 };
+      } else {
+        try {
+          await check.run(ctx);
+          result = { name: check.name, status: 'passed', durationMs: Date.now() - started };
+        } catch (error) {
+          const isSkip = error instanceof SkipCheck;
+          hasFailed ||= !isSkip;
+          result = {
+            name: check.name,
+            status: isSkip ? 'skipped' : 'failed',
+            error:
+              error instanceof CheckFailure || isSkip
+                ? error.message
+                : `check crashed: ${(error as Error).stack}`,
+            durationMs: Date.now() - started,
+          };
+        }
+      }
+      results.push(result);
+      options.onResult?.(result);
+    }
+  } finally {
+    await adapter.stop().catch(() => undefined);
+    await broker.close();
+  }
+  return results;
+};
+
+/** One line per check ("PASS name", "FAIL name: why", "SKIP name: why"), for logs and test output. */
+export const formatConformanceResults = (results: readonly TConformanceCheckResult[]): string =>
+  results
+    .map((result) => {
+      const label = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP' }[result.status];
+      return `${label} ${result.name}${result.error ? `: ${result.error}` : ''}`;
+    })
+    .join('\n');

@@ -1,0 +1,75 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TSimSlot } from '@kisht/domain/devices/protocol.schema';
+import { DeviceAgent, type TAgentOptions } from '../agent';
+import { createAgentState, writeStateFile } from '../state';
+import type { TConformanceCredentials, TDeviceAdapter } from './checks';
+
+/** The conformance adapter of the reference DeviceAgent, with access to the agent for tests. */
+export type TDeviceAgentAdapter = TDeviceAdapter & {
+  /** The agent now running (or last run), undefined before start(). */
+  readonly agent: DeviceAgent | undefined;
+  /** Where the agent keeps its state file. */
+  readonly statePath: string | undefined;
+  /** Stops the agent and deletes its state directory if the adapter created it. */
+  dispose: () => Promise<void>;
+};
+
+/**
+ * Drives the reference DeviceAgent for runConformanceChecks: start(credentials) writes a fresh
+ * state file for them (in `dir`, or a new temporary directory) and starts an agent; restart() loads
+ * a new agent from that file, as a rebooted phone would; setSims() changes the SIMs of the current
+ * agent, running or stopped. `trackingIntervalMs` is passed to every agent (DeviceAgent options).
+ */
+export const createDeviceAgentAdapter = (
+  options: TAgentOptions & { dir?: string } = {},
+): TDeviceAgentAdapter => {
+  let agent: DeviceAgent | undefined;
+  let statePath: string | undefined;
+  let createdDir: string | undefined;
+  const agentOptions: TAgentOptions = { trackingIntervalMs: options.trackingIntervalMs };
+
+  const startFromFile = async () => {
+    await agent?.stop();
+    agent = await DeviceAgent.load({ statePath, ...agentOptions });
+    await agent.start();
+  };
+
+  return {
+    get agent() {
+      return agent;
+    },
+    get statePath() {
+      return statePath;
+    },
+    start: async (credentials: TConformanceCredentials) => {
+      if (!options.dir && !createdDir) createdDir = await mkdtemp(join(tmpdir(), 'kisht-conformance-'));
+      const dir = options.dir ?? createdDir!;
+      statePath = join(dir, `${credentials.deviceId}.json`);
+      await writeStateFile(
+        statePath,
+        createAgentState({
+          ...credentials,
+          serverUrl: 'http://127.0.0.1',
+          imei1: '490154203237518',
+          imei2: '356938035643809',
+          enrolledAt: new Date().toISOString(),
+        }),
+      );
+      await startFromFile();
+    },
+    stop: async () => {
+      await agent?.stop();
+    },
+    restart: startFromFile,
+    setSims: async (sims: TSimSlot[]) => {
+      if (!agent) throw new Error('setSims before start()');
+      await agent.setSims(sims);
+    },
+    dispose: async () => {
+      await agent?.stop();
+      if (createdDir) await rm(createdDir, { recursive: true, force: true });
+    },
+  };
+};
