@@ -21,6 +21,11 @@ import { authPublicRoutes, authSessionRoutes } from './modules/auth/auth.routes'
 import { createLogSmsTransport, createWebhookSmsTransport, type SmsTransport } from './modules/auth/sms';
 import { catalogueRoutes } from './modules/catalogue/catalogue.routes';
 import { customersRoutes } from './modules/customers/customers.routes';
+import {
+  completeUninstall,
+  notifySimChange,
+  recordOfflineLock,
+} from './modules/devices/device-lifecycle.service';
 import { deviceCommandRoutes, enrolmentRoutes } from './modules/devices/devices.routes';
 import { isValidDeviceSecret, setDevicePresence } from './modules/devices/devices.service';
 import { emiRoutes } from './modules/emi/emi.routes';
@@ -112,6 +117,11 @@ export const buildApp = async (config: TConfig, options: BuildAppOptions = {}): 
       ? createWebhookSmsTransport(config.SMS_WEBHOOK_URL)
       : createLogSmsTransport(app.log));
   const ctx: AppContext = { db, config, sms, dispatcher };
+  dispatcher.hooks = {
+    simChanged: (change) => notifySimChange(ctx, change),
+    offlineLock: (report) => recordOfflineLock(db, report),
+    commandDone: (done) => completeUninstall(db, done),
+  };
 
   await app.register(rateLimit, { global: false });
   await app.register(swagger, {

@@ -110,6 +110,8 @@ export const paths = {
     signature: '/api/customer/signature',
     /** POST TUpdateImeiRequest → TCustomerDetails (IMEI_EDIT). */
     updateImei: '/country/update_customer_detailsV3',
+    /** GET ?customer_id= → TSimChange[] (newest first). */
+    simChangeDetails: '/api/customer/customer_sim_change_details',
     /** POST TSendPenaltyRequest → TEmiDetails (levy the organisation's penalty on an overdue instalment). */
     sendPenalty: '/api/customer/send_penalty',
   },
@@ -130,6 +132,12 @@ export const paths = {
     bulkLockUnlock: '/country/multiple_device_lock_unlock',
     /** POST TBypassCodeRequest → TOfflineCode: the offline unlock code (OTP purpose BYPASS_CODE). */
     bypassCode: '/api/device/get_device_bypass_code',
+    /** POST TUninstallRequest → TDeviceCommand: release the phone (OTP purpose UNINSTALL). */
+    uninstall: '/api/device/uninstall',
+    /** POST TDeviceCommandRequest → TDeviceCommand: release the phone of a customer whose EMIs are completed. */
+    unclaim: '/api/device/unclaim_customer',
+    /** GET ?page=&pageSize= → TSimChangePage (sim_changes screen, newest first). */
+    simChanges: '/api/device/sim_changes',
     /** GET ?batch_id= → TBulkProgress. */
     bulkProgress: '/api/device/multiple_lock_unlock_status',
   },

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeviceAgent } from '@kisht/device-agent/agent';
-import { paths } from '@kisht/domain/paths';
+import { CONTROL_FEATURES } from '@kisht/domain/common/enums';
+import { COMMAND_CATALOGUE } from '@kisht/domain/devices/command-catalogue';
+import { deviceControlPath, paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../db/client';
@@ -145,6 +147,106 @@ describe('device channel with the reference agent', () => {
       (await commandStates(customerId)).some((c) => c.name === 'emi_alert' && c.state === 'done'),
     );
     expect(agent.isLocked).toBe(false);
+  });
+
+  it('runs every control command of the catalogue end to end and shows the reported state', async () => {
+    // An allowed list naming every feature offers all of them (spec §6: the list replaces the defaults).
+    await queryRows(
+      t.app.ctx.db,
+      sql`update organizations set settings = settings || ${JSON.stringify({ allowedControls: CONTROL_FEATURES })}::jsonb
+          where id = ${DEMO_ORG_ID}`,
+    );
+    const { customerId } = await enrolAgent();
+    await waitUntil(async () => (await details(customerId)).device.isOnline);
+    const argsOf: Record<string, Record<string, unknown>> = {
+      wallpaper: { text: 'EMI due on 5th' },
+      lost_mode: { message: 'This phone is financed by Ravi Mobiles', phone: '+919876543210' },
+      antitheft_lost_mode: { message: 'Stolen phone. Call the owner', phone: '+919876543210' },
+      app_lock: { packages: ['com.whatsapp'] },
+      app_hide_unhide: { packages: ['com.android.chrome'] },
+    };
+    const send = async (feature: string, body: Record<string, unknown>) => {
+      const response = await apiPost(t, retailer, deviceControlPath(feature), {
+        customer_id: customerId,
+        ...body,
+      });
+      expect(response.status, `${feature}: ${JSON.stringify(response.body)}`).toBe(200);
+      const id = response.body.data.id as string;
+      await waitUntil(async () => {
+        const [row] = await queryRows<{ state: string }>(
+          t.app.ctx.db,
+          sql`select state from device_commands where id = ${id}`,
+        );
+        return row!.state === 'done';
+      });
+    };
+    const toggles = COMMAND_CATALOGUE.filter((c) => c.kind === 'toggle' && c.feature !== 'lock');
+    for (const spec of toggles) {
+      await send(spec.feature, { enable: true, args: argsOf[spec.feature] });
+      expect((await details(customerId)).device.controls[spec.feature], spec.feature).toBe(true);
+      await send(spec.feature, { enable: false });
+      expect((await details(customerId)).device.controls[spec.feature], spec.feature).toBe(false);
+    }
+    const actions = COMMAND_CATALOGUE.filter(
+      (c) => c.kind === 'action' && !['emi_alert', 'uninstall'].includes(c.feature),
+    );
+    for (const spec of actions) await send(spec.feature, {});
+    const summary = (await details(customerId)).device;
+    expect(summary.lastLocation).toMatchObject({
+      latitude: expect.any(String),
+      longitude: expect.any(String),
+    });
+    expect(summary.sims.length).toBeGreaterThan(0);
+    const history = (await apiGet(t, retailer, `${paths.devices.history}?customer_id=${customerId}`)).body
+      .data;
+    expect(history.every((c: { state: string }) => c.state === 'done')).toBe(true);
+    expect(history.find((c: { name: string }) => c.name === 'location').result).toMatchObject({
+      latitude: expect.any(String),
+    });
+  });
+
+  it('records a SIM change the phone reports and tells the retailer by SMS', async () => {
+    const { agent, customerId } = await enrolAgent();
+    await waitUntil(async () => (await details(customerId)).device.sims !== null);
+    await agent.setSims([
+      { slot: 1, iccid: '8991000900000000123', operator: 'Airtel' },
+      { slot: 2, iccid: null, operator: null },
+    ]);
+    await waitUntil(
+      async () =>
+        (await apiGet(t, retailer, `${paths.customers.simChangeDetails}?customer_id=${customerId}`)).body.data
+          .length === 1,
+    );
+    const [change] = (
+      await apiGet(t, retailer, `${paths.customers.simChangeDetails}?customer_id=${customerId}`)
+    ).body.data;
+    expect(change.after[0]).toMatchObject({ operator: 'Airtel' });
+    const page = (await apiGet(t, retailer, paths.devices.simChanges)).body.data;
+    expect(page.items[0].customerId).toBe(customerId);
+    await waitUntil(async () =>
+      t.sms.some((m) => m.text.includes('SIM changed') && m.to === DEMO_RETAILER_MOBILE),
+    );
+  });
+
+  it('releases a phone after an UNINSTALL OTP: the customer moves to uninstall and the phone cannot reconnect', async () => {
+    const { agent, customerId } = await enrolAgent();
+    await waitUntil(async () => (await details(customerId)).device.isOnline);
+    const otp = (await apiPost(t, retailer, paths.auth.sendOtpToUser, { purpose: 'UNINSTALL' })).body.data
+      .devOtp;
+    const wrong = await apiPost(t, retailer, paths.devices.uninstall, {
+      customer_id: customerId,
+      otp: '000000' === otp ? '111111' : '000000',
+    });
+    expect(wrong.status).toBe(400);
+    const released = await apiPost(t, retailer, paths.devices.uninstall, { customer_id: customerId, otp });
+    expect(released.status).toBe(200);
+    await waitUntil(async () => (await details(customerId)).status === 3);
+    const [device] = await queryRows<{ secret_hash: string | null }>(
+      t.app.ctx.db,
+      sql`select secret_hash from devices where customer_id = ${customerId}`,
+    );
+    expect(device!.secret_hash).toBeNull();
+    await agent.stop();
   });
 
   it('refuses a device that presents a wrong secret', async () => {

@@ -19,8 +19,24 @@ import { commandMessage, parseDeviceEvent } from './protocol';
  * Every state change is a conditional update, so duplicate or out-of-order acks never move a
  * command backwards, and delivery can be retried any number of times.
  */
+/** What the rest of the server wants to hear about from devices (set once by buildApp). */
+export type TDispatcherHooks = {
+  /** A device reported SIM slots different from the ones it reported before. */
+  simChanged?: (change: { device: DeviceRow; before: TSimSlot[]; after: TSimSlot[] }) => Promise<void>;
+  /** A device acknowledged a command as done (after its result is stored). */
+  commandDone?: (done: {
+    device: DeviceRow;
+    command: CommandRow;
+    result: Record<string, unknown> | undefined;
+  }) => Promise<void>;
+  /** A device reported a lock or unlock it made offline (offline code or offline limit). */
+  offlineLock?: (report: { device: DeviceRow; data: Record<string, unknown> }) => Promise<void>;
+};
+
 export class CommandDispatcher {
   private readonly chains = new Map<string, Promise<void>>();
+  /** Listeners for device events; buildApp sets them. */
+  hooks: TDispatcherHooks = {};
 
   constructor(
     private readonly db: Db,
@@ -119,6 +135,7 @@ export class CommandDispatcher {
         });
       }
     });
+    if (simsChanged) await this.hooks.simChanged?.({ device, before: device.sims!, after: state.sims! });
     if (state.sims) device.sims = state.sims;
   }
 
@@ -129,6 +146,7 @@ export class CommandDispatcher {
       if (fix.success) await this.recordLocation(device, fix.data, 'tracking');
       else this.log.warn({ deviceId: device.id }, 'malformed location report ignored');
     }
+    if (report.kind === 'offline_lock') await this.hooks.offlineLock?.({ device, data: report.data });
   }
 
   private async recordLocation(
@@ -167,13 +185,16 @@ export class CommandDispatcher {
         error: ack.status === 'failed' ? (ack.error ?? 'failed on the device') : null,
       },
     );
-    if (!moved || ack.status !== 'done' || !ack.result) return;
-    await devicesRepo.setCommandResult(this.db, command.id, ack.result);
-    if (command.name === 'location' || command.name === 'uninstall') {
-      const fix = ZLocationFix.safeParse(command.name === 'uninstall' ? ack.result.location : ack.result);
-      if (fix.success)
-        await this.recordLocation(device, fix.data, command.name === 'location' ? 'command' : 'uninstall');
+    if (!moved || ack.status !== 'done') return;
+    if (ack.result) {
+      await devicesRepo.setCommandResult(this.db, command.id, ack.result);
+      if (command.name === 'location' || command.name === 'uninstall') {
+        const fix = ZLocationFix.safeParse(command.name === 'uninstall' ? ack.result.location : ack.result);
+        if (fix.success)
+          await this.recordLocation(device, fix.data, command.name === 'location' ? 'command' : 'uninstall');
+      }
     }
+    await this.hooks.commandDone?.({ device, command, result: ack.result });
   }
 }
 

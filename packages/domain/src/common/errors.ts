@@ -68,6 +68,8 @@ export const AppErrorCode = {
   COMMAND_NOT_AVAILABLE: 'COMMAND_NOT_AVAILABLE',
   /** The command has already reached a final state, so it cannot be cancelled. HTTP 409. */
   COMMAND_NOT_PENDING: 'COMMAND_NOT_PENDING',
+  /** Only a customer whose EMIs are completed can be released this way. HTTP 409. */
+  LOAN_NOT_COMPLETED: 'LOAN_NOT_COMPLETED',
   /** An unexpected failure on our side. HTTP 500. */
   INTERNAL: 'INTERNAL',
 } as const;
@@ -108,6 +110,7 @@ export const APP_ERROR_HTTP_STATUS: Record<TAppErrorCode, number> = {
   NOTHING_DUE: 409,
   COMMAND_NOT_AVAILABLE: 409,
   COMMAND_NOT_PENDING: 409,
+  LOAN_NOT_COMPLETED: 409,
   INTERNAL: 500,
 };
 

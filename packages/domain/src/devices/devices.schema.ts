@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { COMMAND_NAMES, COMMAND_STATES, CONTROL_FEATURES } from '../common/enums';
+import { zPage } from '../common/envelope';
 import { ZImei } from '../common/identifiers';
 import { OFFLINE_CODE_ACTIONS } from './offline-code';
 import { ZLocationFix, ZSimSlot } from './protocol.schema';
@@ -196,3 +197,24 @@ export const ZOfflineCode = z.object({
   validUntil: z.string(),
 });
 export type TOfflineCode = z.infer<typeof ZOfflineCode>;
+
+/** Uninstall the app from a phone (release it), after an OTP of purpose UNINSTALL (spec §4). */
+export const ZUninstallRequest = z.object({
+  customer_id: z.number().int().positive(),
+  otp: z.string().regex(/^\d{6}$/, 'Enter the 6-digit OTP'),
+});
+export type TUninstallRequest = z.input<typeof ZUninstallRequest>;
+
+/** A SIM change a phone reported (sim_changes, customer_sim_change_details); detectedAt ISO 8601 UTC. */
+export const ZSimChange = z.object({
+  id: z.number().int(),
+  customerId: z.number().int(),
+  customerName: z.string(),
+  before: z.array(ZSimSlot),
+  after: z.array(ZSimSlot),
+  detectedAt: z.string(),
+});
+export type TSimChange = z.infer<typeof ZSimChange>;
+
+export const ZSimChangePage = zPage(ZSimChange);
+export type TSimChangePage = z.infer<typeof ZSimChangePage>;

@@ -307,3 +307,67 @@ describe('multiple_device_lock_unlock', () => {
     expect(badBatch.body.fields[0].field).toBe('batch_id');
   });
 });
+
+describe('uninstall, unclaim_customer and SIM changes', () => {
+  it('releases a customer whose EMIs are completed, and only them', async () => {
+    const sneha = await customerNamed('Sneha'); // status 5
+    const released = await apiPost(t, retailer, paths.devices.unclaim, { customer_id: sneha });
+    expect(released.status).toBe(200);
+    expect(released.body.data.name).toBe('uninstall');
+    const before = await commandCount();
+    const aarav = await customerNamed('Aarav');
+    const notDone = await apiPost(t, retailer, paths.devices.unclaim, { customer_id: aarav });
+    expect(notDone.status).toBe(409);
+    expect(notDone.body).toMatchObject({ code: 'LOAN_NOT_COMPLETED', fields: [{ field: 'customer_id' }] });
+    const bad = await apiPost(t, retailer, paths.devices.unclaim, { customer_id: 0 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fields[0].field).toBe('customer_id');
+    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+    expect((await apiPost(t, other, paths.devices.unclaim, { customer_id: sneha })).status).toBe(404);
+    expect(await commandCount()).toBe(before);
+  });
+
+  it('uninstall needs a well-formed UNINSTALL OTP and the customer in scope', async () => {
+    const aarav = await customerNamed('Aarav');
+    const before = await commandCount();
+    const bad = await apiPost(t, retailer, paths.devices.uninstall, { customer_id: aarav, otp: '12' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fields[0].field).toBe('otp');
+    const loginOtp = await apiPost(t, retailer, paths.devices.uninstall, {
+      customer_id: aarav,
+      otp: '123456',
+    });
+    expect(loginOtp.status).toBe(400); // no UNINSTALL OTP was requested
+    expect(loginOtp.body.fields[0].field).toBe('otp');
+    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+    const foreign = await apiPost(t, other, paths.devices.uninstall, { customer_id: aarav, otp: '123456' });
+    expect(foreign.status).toBe(404);
+    expect(await commandCount()).toBe(before);
+  });
+
+  it('lists SIM changes of one’s own customers only', async () => {
+    const aarav = await customerNamed('Aarav');
+    await queryRows(
+      t.app.ctx.db,
+      sql`insert into sim_changes (org_id, device_id, customer_id, before, after, detected_at)
+          select org_id, id, customer_id, '[{"slot":1,"iccid":"8991000900000000001","operator":"Jio"}]'::jsonb,
+                 '[{"slot":1,"iccid":"8991000900000000002","operator":"Airtel"}]'::jsonb, now()
+          from devices where customer_id = ${aarav}`,
+    );
+    const page = await apiGet(t, retailer, paths.devices.simChanges);
+    expect(page.body.data).toMatchObject({
+      total: 1,
+      items: [{ customerId: aarav, customerName: 'Aarav Sharma' }],
+    });
+    const one = await apiGet(t, retailer, `${paths.customers.simChangeDetails}?customer_id=${aarav}`);
+    expect(one.body.data[0].after[0].operator).toBe('Airtel');
+    const badPage = await apiGet(t, retailer, `${paths.devices.simChanges}?page=0`);
+    expect(badPage.status).toBe(400);
+    expect(badPage.body.fields[0].field).toBe('page');
+    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+    expect((await apiGet(t, other, paths.devices.simChanges)).body.data.total).toBe(0);
+    expect((await apiGet(t, other, `${paths.customers.simChangeDetails}?customer_id=${aarav}`)).status).toBe(
+      404,
+    );
+  });
+});

@@ -355,3 +355,57 @@ export const lockDeviceIfClearedAndLocked = async (db: DbOrTx, deviceId: string,
     .for('update');
   return rows[0] ?? null;
 };
+
+/** The customer and retailer of a device (for notifications). */
+export const findOwnersOfDevice = async (db: DbOrTx, deviceId: string) => {
+  const rows = await db
+    .select({
+      customerId: customers.id,
+      firstName: customers.firstName,
+      lastName: customers.lastName,
+      retailerMobile: users.mobile,
+    })
+    .from(devices)
+    .innerJoin(customers, eq(customers.id, devices.customerId))
+    .innerJoin(users, eq(users.id, customers.retailerId))
+    .where(eq(devices.id, deviceId))
+    .limit(1);
+  return rows[0] ?? null;
+};
+
+/** Cancels every pending command of a device (it was released). */
+export const cancelAllPendingCommands = (db: DbOrTx, deviceId: string, reason: string) =>
+  db
+    .update(deviceCommands)
+    .set({ state: 'cancelled', error: reason, updatedAt: new Date() })
+    .where(and(eq(deviceCommands.deviceId, deviceId), inArray(deviceCommands.state, PENDING)))
+    .returning({ id: deviceCommands.id });
+
+/** SIM changes of customers in scope (optionally one customer), newest first, with names and a total. */
+export const findSimChanges = async (
+  db: DbOrTx,
+  scope: { orgId: number; retailerIds: number[] },
+  filter: { customerId?: number; limit: number; offset: number },
+) => {
+  const where = and(
+    eq(customers.orgId, scope.orgId),
+    inArray(customers.retailerId, scope.retailerIds),
+    filter.customerId === undefined ? undefined : eq(customers.id, filter.customerId),
+  );
+  const [rows, totals] = await Promise.all([
+    db
+      .select({ change: simChanges, firstName: customers.firstName, lastName: customers.lastName })
+      .from(simChanges)
+      .innerJoin(customers, eq(customers.id, simChanges.customerId))
+      .where(where)
+      .orderBy(desc(simChanges.detectedAt), desc(simChanges.id))
+      .limit(filter.limit)
+      .offset(filter.offset),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(simChanges)
+      .innerJoin(customers, eq(customers.id, simChanges.customerId))
+      .where(where),
+  ]);
+  return { rows, total: totals[0]?.n ?? 0 };
+};

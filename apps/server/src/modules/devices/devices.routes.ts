@@ -18,6 +18,9 @@ import {
   ZOfflineCommand,
   ZOfflineLockUnlockRequest,
   ZSendOtpToUserRequest,
+  ZSimChange,
+  ZSimChangePage,
+  ZUninstallRequest,
   ZUserAccess,
 } from '@kisht/domain/devices/devices.schema';
 import { deviceControlPath, paths } from '@kisht/domain/paths';
@@ -33,8 +36,19 @@ import { findCustomerForActor } from '../customers/customers.service';
 import { enrolDevice } from '../enrolment/enrolment.service';
 import { getAccessFlags } from '../users/users.service';
 import { bulkLockUnlock, getBulkProgress, listOfflineCommands } from './bulk.service';
+import {
+  listCustomerSimChanges,
+  listSimChanges,
+  requestUninstall,
+  unclaimCustomer,
+} from './device-lifecycle.service';
 import { cancelCommand, listCommandHistory, queueControlCommand } from './devices.service';
 import { issueOfflineCode, sendOtpToUser } from './offline-code.service';
+
+const ZSimChangesQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
 
 /** Features with their own path elsewhere: lock/unlock below, emi_alert at send_emialert, uninstall after its OTP. */
 const OWN_PATH_FEATURES = new Set(['lock', 'emi_alert', 'uninstall']);
@@ -217,6 +231,70 @@ export const deviceCommandRoutes = async (app: FastifyInstance, ctx: AppContext)
     );
   offlineCodeRoute(paths.devices.bypassCode, ZBypassCodeRequest);
   offlineCodeRoute(paths.auth.offlineLockUnlock, ZOfflineLockUnlockRequest);
+
+  r.post(
+    paths.devices.uninstall,
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'Release (uninstall) the customer’s phone, after an OTP of purpose UNINSTALL',
+        body: ZUninstallRequest,
+        response: { 200: zEnvelope(ZDeviceCommand) },
+      },
+    },
+    async (request) =>
+      ok(
+        await requestUninstall(ctx, {
+          actor: request.actor,
+          customerId: request.body.customer_id,
+          otp: request.body.otp,
+        }),
+        'Uninstall command queued',
+      ),
+  );
+
+  r.post(
+    paths.devices.unclaim,
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'Release the phone of a customer whose EMIs are completed',
+        body: ZDeviceCommandRequest,
+        response: { 200: zEnvelope(ZDeviceCommand) },
+      },
+    },
+    async (request) =>
+      ok(
+        await unclaimCustomer(ctx, { actor: request.actor, customerId: request.body.customer_id }),
+        'Release command queued',
+      ),
+  );
+
+  r.get(
+    paths.devices.simChanges,
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'SIM changes of your customers’ phones, newest first',
+        querystring: ZSimChangesQuery,
+        response: { 200: zEnvelope(ZSimChangePage) },
+      },
+    },
+    async (request) => ok(await listSimChanges(ctx.db, request.actor, request.query)),
+  );
+
+  r.get(
+    paths.customers.simChangeDetails,
+    {
+      schema: {
+        tags: ['customers'],
+        summary: 'SIM changes of one customer’s phone, newest first',
+        querystring: ZCustomerIdQuery,
+        response: { 200: zEnvelope(z.array(ZSimChange)) },
+      },
+    },
+    async (request) => ok(await listCustomerSimChanges(ctx.db, request.actor, request.query.customer_id)),
+  );
 
   r.get(
     paths.users.userAccess,

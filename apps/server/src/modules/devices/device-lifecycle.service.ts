@@ -1,0 +1,169 @@
+import { CustomerStatus } from '@kisht/domain/common/enums';
+import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
+import type { TDeviceCommand, TSimChange, TSimChangePage } from '@kisht/domain/devices/devices.schema';
+import type { TSimSlot } from '@kisht/domain/devices/protocol.schema';
+import type { Db, DbOrTx } from '../../db/client';
+import type { CommandDispatcher } from '../../device-channel/dispatcher';
+import type { TActor } from '../../lib/actor';
+import { insertAudit } from '../audit/audit.repository';
+import { findUserById } from '../auth/auth.repository';
+import { type AuthDeps, verifyOtp } from '../auth/auth.service';
+import type { SmsTransport } from '../auth/sms';
+import { findCustomerForActor, recordStatusChange, scopeOf } from '../customers/customers.service';
+import type { CommandRow, DeviceRow } from './devices.repository';
+import * as repo from './devices.repository';
+import { queueControlCommand } from './devices.service';
+
+type Deps = AuthDeps & { dispatcher: CommandDispatcher };
+
+const describeSims = (slots: TSimSlot[]) =>
+  slots
+    .map((s) => `slot ${s.slot}: ${s.iccid ? `${s.operator ?? 'SIM'} …${s.iccid.slice(-4)}` : 'empty'}`)
+    .join(', ');
+
+/**
+ * A phone reported different SIMs (recorded already by the dispatcher): audit it and tell the
+ * retailer by SMS, e.g. "SIM changed on Priya Patel's phone. Now slot 1: Airtel …1234 …".
+ */
+export const notifySimChange = async (
+  deps: { db: DbOrTx; sms: SmsTransport },
+  change: { device: DeviceRow; before: TSimSlot[]; after: TSimSlot[] },
+): Promise<void> => {
+  const owners = await repo.findOwnersOfDevice(deps.db, change.device.id);
+  if (!owners) return;
+  await insertAudit(deps.db, {
+    orgId: change.device.orgId,
+    action: 'device.sim_change',
+    entity: 'customer',
+    entityId: String(owners.customerId),
+    details: { deviceId: change.device.id, before: change.before, after: change.after },
+  });
+  await deps.sms.send({
+    to: owners.retailerMobile,
+    text: `Kisht: SIM changed on ${owners.firstName} ${owners.lastName}'s phone. Now ${describeSims(change.after)}; before ${describeSims(change.before)}.`,
+  });
+};
+
+/**
+ * A phone locked or unlocked itself offline (an offline code, or its offline limit): audit it and
+ * make our intended state follow, so nothing re-locks a phone the retailer unlocked offline.
+ */
+export const recordOfflineLock = async (
+  db: Db,
+  report: { device: DeviceRow; data: Record<string, unknown> },
+): Promise<void> => {
+  const action = report.data.action === 'unlock' ? 'unlock' : 'lock';
+  await db.transaction(async (tx) => {
+    await repo.updateDevice(tx, report.device.id, { desiredLocked: action === 'lock' });
+    await insertAudit(tx, {
+      orgId: report.device.orgId,
+      action: `device.offline_${action}`,
+      entity: 'customer',
+      entityId: String(report.device.customerId),
+      details: { deviceId: report.device.id, ...report.data },
+    });
+  });
+};
+
+/**
+ * After a phone confirms `uninstall`: it is released. Its credentials are revoked (it can no longer
+ * connect), its pending commands cancelled, and the customer moves to status uninstall (3), audited.
+ */
+export const completeUninstall = async (
+  db: Db,
+  done: { device: DeviceRow; command: CommandRow },
+): Promise<void> => {
+  if (done.command.name !== 'uninstall') return;
+  await db.transaction(async (tx) => {
+    await repo.updateDevice(tx, done.device.id, { secretHash: null, isOnline: false });
+    await repo.cancelAllPendingCommands(tx, done.device.id, 'the phone was released');
+    await recordStatusChange(tx, {
+      orgId: done.device.orgId,
+      customerId: done.device.customerId,
+      to: CustomerStatus.UNINSTALL,
+      actorUserId: done.command.createdBy,
+      reason: 'Phone released (uninstall confirmed by the phone)',
+    });
+  });
+};
+
+/**
+ * Uninstall (release) a customer's phone after an OTP of purpose UNINSTALL sent to the user's own
+ * mobile (send-otp-to-user). Throws as queueControlCommand (FORBIDDEN without uninstall access,
+ * COMMAND_NOT_AVAILABLE for a locked phone), OTP_INVALID / OTP_EXPIRED (field otp).
+ */
+export const requestUninstall = async (
+  deps: Deps,
+  options: { actor: TActor; customerId: number; otp: string },
+): Promise<TDeviceCommand> => {
+  const { actor } = options;
+  const { customer, device } = await findCustomerForActor(deps.db, actor, options.customerId);
+  const user = await findUserById(deps.db, actor.userId);
+  if (!user) throw new AppError(AppErrorCode.SESSION_INVALID, 'Your session has ended. Please log in again');
+  await verifyOtp(deps, { orgId: actor.orgId, mobile: user.mobile, purpose: 'UNINSTALL', code: options.otp });
+  return queueControlCommand(deps, {
+    actor,
+    target: { customerId: customer.id, deviceType: customer.deviceType, device },
+    feature: 'uninstall',
+  });
+};
+
+/**
+ * unclaim_customer: release the phone of a customer whose EMIs are completed (status 5), no OTP
+ * needed as nothing is owed. Throws LOAN_NOT_COMPLETED for other customers, and as queueControlCommand.
+ */
+export const unclaimCustomer = async (
+  deps: Deps,
+  options: { actor: TActor; customerId: number },
+): Promise<TDeviceCommand> => {
+  const { customer, device } = await findCustomerForActor(deps.db, options.actor, options.customerId);
+  if (customer.status !== CustomerStatus.EMI_COMPLETED) {
+    throw new AppError(
+      AppErrorCode.LOAN_NOT_COMPLETED,
+      'Only a customer whose EMIs are completed can be released',
+      [{ field: 'customer_id', message: 'The EMIs of this customer are not completed' }],
+    );
+  }
+  return queueControlCommand(deps, {
+    actor: options.actor,
+    target: { customerId: customer.id, deviceType: customer.deviceType, device },
+    feature: 'uninstall',
+  });
+};
+
+const toSimChange = (row: Awaited<ReturnType<typeof repo.findSimChanges>>['rows'][number]): TSimChange => ({
+  id: row.change.id,
+  customerId: row.change.customerId,
+  customerName: `${row.firstName} ${row.lastName}`,
+  before: row.change.before,
+  after: row.change.after,
+  detectedAt: row.change.detectedAt.toISOString(),
+});
+
+/** sim_changes: SIM changes of the actor's customers, newest first, one page. */
+export const listSimChanges = async (
+  db: DbOrTx,
+  actor: TActor,
+  page: { page: number; pageSize: number },
+): Promise<TSimChangePage> => {
+  const { rows, total } = await repo.findSimChanges(db, await scopeOf(db, actor), {
+    limit: page.pageSize,
+    offset: (page.page - 1) * page.pageSize,
+  });
+  return { items: rows.map(toSimChange), total, page: page.page, pageSize: page.pageSize };
+};
+
+/** customer_sim_change_details: one customer's SIM changes, newest first. Throws CUSTOMER_NOT_FOUND. */
+export const listCustomerSimChanges = async (
+  db: DbOrTx,
+  actor: TActor,
+  customerId: number,
+): Promise<TSimChange[]> => {
+  const { customer } = await findCustomerForActor(db, actor, customerId);
+  const { rows } = await repo.findSimChanges(db, await scopeOf(db, actor), {
+    customerId: customer.id,
+    limit: 500,
+    offset: 0,
+  });
+  return rows.map(toSimChange);
+};
