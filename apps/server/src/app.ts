@@ -164,10 +164,14 @@ export const buildApp = async (config: TConfig, options: BuildAppOptions = {}): 
       ? startJobs({ db, dispatcher }, config.JOBS_INTERVAL_MINUTES * 60_000, app.log)
       : () => {};
 
-  app.addHook('onClose', async () => {
+  // Devices hold WebSocket connections the HTTP server cannot close by itself: drop the device
+  // channel first, so closing never waits for phones to hang up.
+  app.addHook('preClose', async () => {
     stopJobs();
     stopStatistics();
     await bus.close();
+  });
+  app.addHook('onClose', async () => {
     await database.close();
   });
   const kisht = app as unknown as KishtApp;
