@@ -64,6 +64,29 @@ export class CommandDispatcher {
     }
   }
 
+  /**
+   * Sends many freshly committed commands (a bulk request): publishes each, then records the
+   * deliveries in a few statements. Publish failures are logged; those rows stay queued and go out
+   * on their device's next hello.
+   */
+  async dispatchMany(commands: CommandRow[], concurrency = 100): Promise<void> {
+    const published: string[] = [];
+    for (let i = 0; i < commands.length; i += concurrency) {
+      await Promise.all(
+        commands.slice(i, i + concurrency).map(async (command) => {
+          const { topic, payload } = commandMessage(command);
+          try {
+            await this.bus.publish(topic, payload);
+            published.push(command.id);
+          } catch (error) {
+            this.log.warn({ err: error, commandId: command.id }, 'command publish failed; it stays queued');
+          }
+        }),
+      );
+    }
+    await devicesRepo.markManySent(this.db, published);
+  }
+
   /** Re-sends every pending command of a device, oldest first (on hello). */
   async resendPending(deviceId: string): Promise<void> {
     for (const command of await devicesRepo.findPendingCommands(this.db, deviceId)) await this.send(command);

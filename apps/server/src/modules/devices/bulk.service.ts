@@ -14,9 +14,6 @@ import { requireAccess } from '../users/users.service';
 import * as repo from './devices.repository';
 import { toHistoryItem } from './devices.service';
 
-/** How many messages are published at once after a bulk request commits. */
-const DISPATCH_CONCURRENCY = 50;
-
 /**
  * multiple_device_lock_unlock: locks or unlocks many phones. In ONE transaction every command row
  * is written (with a shared batch id), pending opposite commands are superseded, desired states set
@@ -64,9 +61,14 @@ export const bulkLockUnlock = async (
   const batchId = uuidv7();
   const expiresAt = commandExpiryHours ? new Date(Date.now() + commandExpiryHours * 3_600_000) : null;
   const inserted = await deps.db.transaction(async (tx) => {
+    await repo.cancelPendingCommandsOfDevices(
+      tx,
+      eligible.map(({ device }) => device.id),
+      [opposite],
+      `superseded by bulk ${request.action}`,
+    );
     const rows = [];
     for (const { device } of eligible) {
-      await repo.cancelPendingCommands(tx, device.id, [opposite], `superseded by bulk ${request.action}`);
       rows.push({
         id: uuidv7(),
         orgId: actor.orgId,
@@ -97,9 +99,9 @@ export const bulkLockUnlock = async (
     });
     return commands;
   });
-  for (let i = 0; i < inserted.length; i += DISPATCH_CONCURRENCY) {
-    await Promise.all(inserted.slice(i, i + DISPATCH_CONCURRENCY).map((c) => deps.dispatcher.dispatch(c)));
-  }
+  // The rows are committed: publishing goes on in the background and the screen follows progress.
+  // Anything not published (a crash, a broker hiccup) stays queued and goes out on the next hello.
+  void deps.dispatcher.dispatchMany(inserted).catch(() => undefined);
   return getBulkProgress(deps.db, actor, batchId, { action: request.action, skipped });
 };
 

@@ -409,3 +409,39 @@ export const findSimChanges = async (
   ]);
   return { rows, total: totals[0]?.n ?? 0 };
 };
+
+/** Counts one more delivery of many commands and moves the queued ones to sent, in one statement per 1,000. */
+export const markManySent = async (db: DbOrTx, ids: string[]) => {
+  for (let i = 0; i < ids.length; i += 1000) {
+    await db
+      .update(deviceCommands)
+      .set({
+        deliveryAttempts: sql`${deviceCommands.deliveryAttempts} + 1`,
+        state: sql`case when ${deviceCommands.state} = 'queued' then 'sent' else ${deviceCommands.state} end`,
+        updatedAt: new Date(),
+      })
+      .where(inArray(deviceCommands.id, ids.slice(i, i + 1000)));
+  }
+};
+
+/** cancelPendingCommands for many devices at once (bulk supersede), in statements of 1,000 devices. */
+export const cancelPendingCommandsOfDevices = async (
+  db: DbOrTx,
+  deviceIds: string[],
+  names: string[],
+  reason: string,
+) => {
+  for (let i = 0; i < deviceIds.length; i += 1000) {
+    await db
+      .update(deviceCommands)
+      .set({ state: 'cancelled', error: reason, updatedAt: new Date() })
+      .where(
+        and(
+          inArray(deviceCommands.deviceId, deviceIds.slice(i, i + 1000)),
+          inArray(deviceCommands.name, names),
+          inArray(deviceCommands.state, PENDING),
+          or(isNull(deviceCommands.runAt), lte(deviceCommands.runAt, new Date())),
+        ),
+      );
+  }
+};
