@@ -1,0 +1,131 @@
+/**
+ * Child process of the bulk-lock benchmark (bulk-lock.ts): N simulated phones, each a real
+ * DeviceAgent from @kisht/device-agent (persistent MQTT session over WebSocket, hello on every
+ * connect, received + done acks carrying the state, apply-once by command id, state saved to its
+ * file before the done ack). They run in their own process so that they use their own core and
+ * file descriptors, as phones would, and not the server's. Driven over IPC by the parent.
+ */
+import { join } from 'node:path';
+import { DeviceAgent } from '@kisht/device-agent/agent';
+import { createAgentState, writeStateFile } from '@kisht/device-agent/state';
+import { cmdTopic, evtTopic } from '@kisht/domain/devices/protocol.schema';
+
+/** What the parent knows about one enrolled device: enough to build its state file. */
+export type TSimulatedDevice = { deviceId: string; secret: string; imei1: string; imei2: string };
+
+export type TParentMessage =
+  | { type: 'prepare'; serverUrl: string; mqttUrl: string; stateDir: string; devices: TSimulatedDevice[] }
+  | { type: 'connect'; concurrency: number; timeoutMs: number }
+  | { type: 'stop' };
+
+export type TChildMessage =
+  | { type: 'prepared' }
+  | { type: 'connected'; failures: string[] }
+  | {
+      type: 'stopped';
+      /** Command outcomes over every agent: done, failed, duplicate. */
+      outcomes: Record<string, number>;
+      warnings: number;
+      firstWarning: string | null;
+    };
+
+const agents: DeviceAgent[] = [];
+const outcomes: Record<string, number> = { done: 0, failed: 0, duplicate: 0 };
+let warnings = 0;
+let firstWarning: string | null = null;
+
+const send = (message: TChildMessage) =>
+  new Promise<void>((resolve, reject) =>
+    process.send!(message, undefined, undefined, (error) => (error ? reject(error) : resolve())),
+  );
+
+const warn = (text: string) => {
+  warnings += 1;
+  firstWarning ??= text;
+};
+
+/** Writes every state file (as enrolment would) and loads the agents, not yet started. */
+const prepare = async (message: Extract<TParentMessage, { type: 'prepare' }>) => {
+  const enrolledAt = new Date().toISOString();
+  for (let i = 0; i < message.devices.length; i += 200) {
+    const chunk = message.devices.slice(i, i + 200);
+    const loaded = await Promise.all(
+      chunk.map(async (device, k) => {
+        const statePath = join(message.stateDir, `device-${i + k}.json`);
+        await writeStateFile(
+          statePath,
+          createAgentState({
+            deviceId: device.deviceId,
+            deviceSecret: device.secret,
+            mqttUrl: message.mqttUrl,
+            cmdTopic: cmdTopic(device.deviceId),
+            evtTopic: evtTopic(device.deviceId),
+            serverUrl: message.serverUrl,
+            imei1: device.imei1,
+            imei2: device.imei2,
+            enrolledAt,
+          }),
+        );
+        return DeviceAgent.load({ statePath });
+      }),
+    );
+    agents.push(...loaded);
+  }
+  for (const agent of agents) {
+    agent.on('command', (outcome) => {
+      outcomes[outcome.result] = (outcomes[outcome.result] ?? 0) + 1;
+    });
+    agent.on('warning', (error) => warn(`${agent.deviceId}: ${error.message}`));
+    agent.on('invalidMessage', ({ reason }) => warn(`${agent.deviceId}: invalid message: ${reason}`));
+    agent.on('refused', (error) => warn(error.message));
+  }
+  await send({ type: 'prepared' });
+};
+
+/** Starts every agent, `concurrency` at a time; answers once each has said hello (or failed). */
+const connectAll = async ({ concurrency, timeoutMs }: Extract<TParentMessage, { type: 'connect' }>) => {
+  const failures: string[] = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < agents.length) {
+      const agent = agents[next]!;
+      next += 1;
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          agent.start(),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`no hello within ${timeoutMs} ms`)), timeoutMs);
+          }),
+        ]);
+      } catch (error) {
+        failures.push(`${agent.deviceId}: ${(error as Error).message}`);
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, agents.length) }, lane));
+  await send({ type: 'connected', failures });
+};
+
+const stopAll = async () => {
+  await Promise.all(agents.map((agent) => agent.stop().catch((error: Error) => warn(error.message))));
+  await send({ type: 'stopped', outcomes, warnings, firstWarning });
+  process.disconnect();
+};
+
+process.on('message', (message: TParentMessage) => {
+  const task =
+    message.type === 'prepare'
+      ? prepare(message)
+      : message.type === 'connect'
+        ? connectAll(message)
+        : stopAll();
+  task.catch((error: unknown) => {
+    console.error('simulated devices failed:', error);
+    process.exit(1);
+  });
+});
+// The parent went away (crashed or was killed): do not linger.
+process.on('disconnect', () => process.exit(0));

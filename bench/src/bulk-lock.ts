@@ -1,0 +1,397 @@
+/**
+ * Benchmark: one bulk lock (multiple_device_lock_unlock, filter all_enrolled) of N connected
+ * phones, against a baseline measured in the same run — a raw QoS 1 publish of a lock command to
+ * every phone's cmd topic straight through the embedded broker, with the server's event handling
+ * paused, timed until the phones' done acks reach the broker.
+ *
+ * The real server (buildApp on 127.0.0.1, port 0, in-memory PGlite, embedded broker at /mqtt, jobs
+ * off) gets N enrolled customers inserted in batches, each device with a known secret (stored as
+ * its SHA-256, as enrolment does). The phones are real DeviceAgents (bulk-lock-devices.ts) in a
+ * child process, connected over WebSocket to /mqtt.
+ *
+ * Run: `npm run bulk-lock -w @kisht/bench` (`-- --devices 10000` for N, default 2000;
+ * `--connect-concurrency 200` for how many phones connect at once). Prints figures; asserts nothing.
+ */
+import { fork } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { imeiCheckDigit } from '@kisht/domain/common/identifiers';
+import type { TBulkProgress } from '@kisht/domain/devices/devices.schema';
+import { cmdTopic, PROTOCOL_VERSION, type TCommandMessage } from '@kisht/domain/devices/protocol.schema';
+import { paths } from '@kisht/domain/paths';
+import { buildApp } from '@kisht/server/app';
+import { loadConfig } from '@kisht/server/config';
+import { createPglite, type Db, openDatabase } from '@kisht/server/db/client';
+import { customers, deviceCommands, devices, products, users } from '@kisht/server/db/schema';
+import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, seedDemo } from '@kisht/server/db/seed/seed';
+import { sha256Hex } from '@kisht/server/lib/crypto';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
+import type { TChildMessage, TParentMessage, TSimulatedDevice } from './bulk-lock-devices';
+
+const { values: args } = parseArgs({
+  options: {
+    devices: { type: 'string', default: '2000' },
+    'connect-concurrency': { type: 'string', default: '200' },
+  },
+});
+const N = Number(args.devices);
+const CONNECT_CONCURRENCY = Number(args['connect-concurrency']);
+if (!Number.isInteger(N) || N < 1 || N > 10_000)
+  throw new Error('--devices must be 1–10000 (the bulk limit)');
+/** The k-th arrival that makes 99%. */
+const P99_COUNT = Math.ceil(0.99 * N);
+const POLL_MS = 200;
+/** How long any one phase may take before the benchmark gives up on it. */
+const PHASE_TIMEOUT_MS = 120_000 + N * 100;
+const BATCH = 1_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const seconds = (ms: number | null) => (ms === null ? 'not reached' : `${(ms / 1000).toFixed(2)} s`);
+const waitUntil = async (isDone: () => boolean | Promise<boolean>, timeoutMs: number, everyMs = 20) => {
+  const deadline = performance.now() + timeoutMs;
+  while (!(await isDone())) {
+    if (performance.now() > deadline) return false;
+    await sleep(everyMs);
+  }
+  return true;
+};
+
+/**
+ * A JSON call over node:http: unlike fetch (undici: 300 s for the response headers) it waits as
+ * long as the server takes, and a bulk request of 10,000 phones can take longer than that here.
+ */
+const callJson = (url: string, options: { method: 'GET' | 'POST'; token: string; body?: unknown }) =>
+  new Promise<{ status: number; json: { data: unknown } }>((resolve, reject) => {
+    const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const request = httpRequest(
+      url,
+      {
+        method: options.method,
+        headers: {
+          authorization: `Bearer ${options.token}`,
+          ...(payload ? { 'content-type': 'application/json' } : {}),
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          try {
+            resolve({
+              status: response.statusCode ?? 0,
+              json: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+            });
+          } catch (error) {
+            reject(error);
+          }
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
+  });
+/** Time of the k-th (1-based) earliest of `times`, or null when fewer arrived. */
+const kth = (times: number[], k: number) => {
+  const sorted = [...times].sort((a, b) => a - b);
+  return sorted.length >= k ? sorted[k - 1]! : null;
+};
+
+const imei = (n: number, slot: number) => {
+  const body = `36${slot}${String(n).padStart(11, '0')}`;
+  return `${body}${imeiCheckDigit(body)}`;
+};
+
+/**
+ * Adds `count` installed customers of the demo retailer, each with an enrolled device whose secret
+ * is known (stored as sha256 hex, as enrolment stores it). The three seeded demo phones have
+ * secrets nobody knows and could never answer, so they are un-enrolled first: every phone the bulk
+ * request targets is a simulated one.
+ */
+const seedEnrolledCustomers = async (db: Db, count: number): Promise<TSimulatedDevice[]> => {
+  const [retailer] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.orgId, DEMO_ORG_ID), eq(users.mobile, DEMO_RETAILER_MOBILE)));
+  const [product] = await db.select().from(products).where(eq(products.orgId, DEMO_ORG_ID)).limit(1);
+  await db.update(devices).set({ enrolledAt: null, secretHash: null }).where(eq(devices.orgId, DEMO_ORG_ID));
+  const simulated: TSimulatedDevice[] = [];
+  const enrolledAt = new Date();
+  for (let offset = 0; offset < count; offset += BATCH) {
+    const size = Math.min(BATCH, count - offset);
+    const inserted = await db
+      .insert(customers)
+      .values(
+        Array.from({ length: size }, (_, k) => ({
+          orgId: DEMO_ORG_ID,
+          retailerId: retailer!.id,
+          firstName: 'Bench',
+          lastName: `Phone${offset + k}`,
+          mobile: `+91${7_000_000_000 + offset + k}`,
+          status: 1, // install: what enrolment makes of the customer
+          appType: 0,
+          deviceType: 0,
+          productId: product!.id,
+          pricePaise: 1_500_000,
+          downPaymentPaise: 300_000,
+          loanAmountPaise: 1_200_000,
+          annualRateBps: 1400,
+          tenureMonths: 6,
+          emiPaise: 208_000,
+        })),
+      )
+      .returning({ id: customers.id });
+    const batch = inserted.map((_, k) => ({
+      deviceId: uuidv7(),
+      secret: randomBytes(32).toString('base64url'),
+      imei1: imei(offset + k, 1),
+      imei2: imei(offset + k, 2),
+    }));
+    await db.insert(devices).values(
+      batch.map((device, k) => ({
+        id: device.deviceId,
+        orgId: DEMO_ORG_ID,
+        customerId: inserted[k]!.id,
+        imei1: device.imei1,
+        imei2: device.imei2,
+        enrolledAt,
+        secretHash: sha256Hex(device.secret),
+      })),
+    );
+    simulated.push(...batch);
+  }
+  return simulated;
+};
+
+const main = async () => {
+  const started = performance.now();
+  const pglite = await createPglite('memory://');
+  const { db } = await openDatabase({ pglite });
+  await seedDemo(db);
+  const simulated = await seedEnrolledCustomers(db, N);
+  await pglite.exec('ANALYZE');
+  const seededMs = performance.now() - started;
+
+  const app = await buildApp(
+    loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      SEED_DEMO: 'false',
+      OTP_RESEND_AFTER_SECONDS: '0',
+      JOBS_INTERVAL_MINUTES: '0',
+      PGLITE_ANALYZE_INTERVAL_HOURS: '0',
+      WEB_DIST_DIR: '/nonexistent',
+    }),
+    { pglite, sms: { send: async () => {} } },
+  );
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const broker = app.broker!;
+
+  // Every received and done ack that reaches the broker, by command id: when it first arrived.
+  const receivedAt = new Map<string, number>();
+  const doneAt = new Map<string, number>();
+  await broker.subscribeEvents(async (_topic, payload) => {
+    const event = JSON.parse(payload.toString('utf8')) as {
+      type?: string;
+      status?: string;
+      commandId?: string;
+    };
+    if (event.type !== 'ack' || !event.commandId) return;
+    const arrivals = event.status === 'done' ? doneAt : event.status === 'received' ? receivedAt : null;
+    if (arrivals && !arrivals.has(event.commandId)) arrivals.set(event.commandId, performance.now());
+  });
+  // The baseline has no server logic: the dispatcher's handling of device events (processEvent, a
+  // private method) is replaced by a no-op on the instance, and removed again afterwards.
+  const dispatcher = app.ctx.dispatcher as unknown as { processEvent?: () => Promise<void> };
+  if (typeof dispatcher.processEvent !== 'function') {
+    throw new Error('CommandDispatcher has no processEvent any more: update how the baseline pauses it');
+  }
+  const pauseDispatcher = () => {
+    dispatcher.processEvent = async () => {};
+  };
+  const resumeDispatcher = () => Reflect.deleteProperty(dispatcher, 'processEvent');
+
+  // Phones in a child process (bulk-lock-devices.ts), in a temporary directory of state files (in
+  // /dev/shm when there is one, so that the one disk of this machine does not stand in for N phones').
+  const stateDir = await mkdtemp(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'kisht-bulk-'));
+  const child = fork(new URL('./bulk-lock-devices.ts', import.meta.url), [], { stdio: 'inherit' });
+  const childExited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const ask = <T extends TChildMessage['type']>(message: TParentMessage, answer: T) =>
+    new Promise<Extract<TChildMessage, { type: T }>>((resolve, reject) => {
+      const onMessage = (reply: TChildMessage) => {
+        if (reply.type !== answer) return;
+        child.off('exit', onExit);
+        child.off('message', onMessage);
+        resolve(reply as Extract<TChildMessage, { type: T }>);
+      };
+      const onExit = (code: number | null) => reject(new Error(`simulated devices exited (${code})`));
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+      child.send(message);
+    });
+
+  let final: Extract<TChildMessage, { type: 'stopped' }> | undefined;
+  try {
+    await ask(
+      {
+        type: 'prepare',
+        serverUrl: base,
+        mqttUrl: `${base.replace(/^http/, 'ws')}${paths.mqtt}`,
+        stateDir,
+        devices: simulated,
+      },
+      'prepared',
+    );
+
+    // Connect: every phone connects, subscribes and says hello; then wait until the server has
+    // recorded every hello (the hello carries the SIM slots, so sims is set).
+    const connectStart = performance.now();
+    const connected = await ask(
+      { type: 'connect', concurrency: CONNECT_CONCURRENCY, timeoutMs: 60_000 },
+      'connected',
+    );
+    const connectMs = performance.now() - connectStart;
+    const recordedHellos = async () =>
+      (
+        await db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(devices)
+          .where(and(eq(devices.orgId, DEMO_ORG_ID), isNotNull(devices.enrolledAt), isNotNull(devices.sims)))
+      )[0]!.n;
+    await waitUntil(
+      async () => (await recordedHellos()) >= N - connected.failures.length,
+      PHASE_TIMEOUT_MS,
+      200,
+    );
+    const helloMs = performance.now() - connectStart;
+    const online = broker.connectedClients();
+
+    // Baseline: raw publishes through the broker, server event handling paused. A warm-up round
+    // (unlock, not reported), the measured lock round, and an unlock round that puts the phones back
+    // (reported as a second sample); the server's records still say unlocked throughout.
+    const rawRound = async (name: 'lock' | 'unlock') => {
+      const messages = simulated.map((device) => {
+        const message: TCommandMessage = {
+          v: PROTOCOL_VERSION,
+          id: randomUUID(),
+          name,
+          args: {},
+          issuedAt: new Date().toISOString(),
+        };
+        return { id: message.id, topic: cmdTopic(device.deviceId), payload: JSON.stringify(message) };
+      });
+      const t0 = performance.now();
+      await Promise.all(messages.map((m) => broker.publish(m.topic, m.payload)));
+      await waitUntil(() => messages.every((m) => doneAt.has(m.id)), PHASE_TIMEOUT_MS);
+      const times = messages.flatMap((m) => (doneAt.has(m.id) ? [doneAt.get(m.id)! - t0] : []));
+      return { p99: kth(times, P99_COUNT), all: kth(times, N), answered: times.length };
+    };
+    pauseDispatcher();
+    await rawRound('unlock');
+    const baseline = await rawRound('lock');
+    const restore = await rawRound('unlock');
+    resumeDispatcher();
+
+    // Bulk: one POST by the logged-in demo retailer (bulk_retailer '1'), then the progress call every
+    // 200 ms until 99% of the commands are done.
+    const otp = await app.inject({
+      method: 'POST',
+      url: paths.auth.loginWithOtp,
+      payload: { orgId: DEMO_ORG_ID, mobile: DEMO_RETAILER_MOBILE },
+    });
+    const verified = await app.inject({
+      method: 'POST',
+      url: paths.auth.verifyOtp,
+      payload: { orgId: DEMO_ORG_ID, mobile: DEMO_RETAILER_MOBILE, otp: otp.json().data.devOtp },
+    });
+    const token = verified.json().data.token as string;
+    const t0 = performance.now();
+    const wallT0 = Date.now();
+    const response = await callJson(`${base}${paths.devices.bulkLockUnlock}`, {
+      method: 'POST',
+      token,
+      body: { action: 'lock', filter: 'all_enrolled' },
+    });
+    const httpMs = performance.now() - t0;
+    if (response.status !== 200) {
+      throw new Error(`bulk lock failed: HTTP ${response.status} ${JSON.stringify(response.json)}`);
+    }
+    const accepted = response.json.data as TBulkProgress;
+    const progress = async () => {
+      const reply = await callJson(`${base}${paths.devices.bulkProgress}?batch_id=${accepted.batchId}`, {
+        method: 'GET',
+        token,
+      });
+      if (reply.status !== 200) throw new Error(`progress failed: HTTP ${reply.status}`);
+      return reply.json.data as TBulkProgress;
+    };
+    const target = Math.ceil(0.99 * accepted.total);
+    let polledMs: number | null = null;
+    let polls = 0;
+    while (performance.now() - t0 < PHASE_TIMEOUT_MS) {
+      const pollStart = performance.now();
+      const current = await progress();
+      polls += 1;
+      if (current.counts.done >= target) {
+        polledMs = performance.now() - t0;
+        break;
+      }
+      await sleep(Math.max(0, POLL_MS - (performance.now() - pollStart)));
+    }
+    const ids = accepted.items.map((item) => item.commandId);
+    await waitUntil(() => ids.every((id) => doneAt.has(id)), PHASE_TIMEOUT_MS);
+    const firstReceived = Math.min(...ids.map((id) => (receivedAt.get(id) ?? Number.POSITIVE_INFINITY) - t0));
+    const ackTimes = ids.flatMap((id) => (doneAt.has(id) ? [doneAt.get(id)! - t0] : []));
+    // Let the server record the last acks, then read when each command row became done.
+    await waitUntil(async () => (await progress()).counts.done === accepted.total, 10_000, POLL_MS);
+    const finalProgress = await progress();
+    const rows = await db
+      .select({ updatedAt: deviceCommands.updatedAt })
+      .from(deviceCommands)
+      .where(and(eq(deviceCommands.batchId, accepted.batchId), eq(deviceCommands.state, 'done')));
+    const rowTimes = rows.map((row) => row.updatedAt.getTime() - wallT0);
+    const ackP99 = kth(ackTimes, Math.ceil(0.99 * accepted.total));
+    const rowP99 = kth(rowTimes, Math.ceil(0.99 * accepted.total));
+
+    final = await ask({ type: 'stop' }, 'stopped');
+    const ratio = (a: number | null, b: number | null) =>
+      a === null || b === null ? 'n/a' : (a / b).toFixed(2);
+    const lines = [
+      `bulk lock: ${N} simulated phones (DeviceAgent, child process), ${availableParallelism()} cores`,
+      `seeded ${N} enrolled customers (with the demo data) in ${seconds(seededMs)}`,
+      `connect: ${connected.failures.length === 0 ? 'all' : N - connected.failures.length} connected and said hello in ${seconds(connectMs)} (${CONNECT_CONCURRENCY} at a time; ${online} MQTT clients); server recorded every hello at ${seconds(helloMs)}`,
+      `baseline (raw QoS 1 publish to each cmd topic, server event handling paused): 99% done acks at ${seconds(baseline.p99)}, all at ${seconds(baseline.all)} (${baseline.answered}/${N}); second sample (unlock) 99% at ${seconds(restore.p99)}`,
+      `bulk request (HTTP POST multiple_device_lock_unlock, filter all_enrolled): ${seconds(httpMs)} for ${accepted.total} commands, ${accepted.skipped.length} skipped; the first command reached its phone at ${seconds(Number.isFinite(firstReceived) ? firstReceived : null)}`,
+      `bulk time to 99% done: ${seconds(polledMs)} (progress polled every ${POLL_MS} ms, ${polls} polls); command rows done at ${seconds(rowP99)}; done acks at the broker ${seconds(ackP99)}, all ${seconds(kth(ackTimes, accepted.total))}`,
+      `ratio bulk/baseline: ${ratio(polledMs, baseline.p99)} (command rows ${ratio(rowP99, baseline.p99)}, done acks ${ratio(ackP99, baseline.p99)})`,
+      `final: ${finalProgress.counts.done}/${finalProgress.total} done (${
+        Object.entries(finalProgress.counts)
+          .filter(([state, n]) => n > 0 && state !== 'done')
+          .map(([state, n]) => `${state} ${n}`)
+          .join(', ') || 'nothing else'
+      }); phones applied ${final.outcomes.done} commands, failed ${final.outcomes.failed}, duplicates ${final.outcomes.duplicate}; ${final.warnings} warnings${final.firstWarning ? ` (first: ${final.firstWarning})` : ''}`,
+    ];
+    if (connected.failures.length > 0)
+      lines.push(`connect failures: ${connected.failures.slice(0, 3).join('; ')}`);
+    console.log(lines.join('\n'));
+  } finally {
+    if (!final && child.connected) await ask({ type: 'stop' }, 'stopped').catch(() => undefined);
+    if (child.exitCode === null) {
+      const exited = await Promise.race([childExited.then(() => true), sleep(10_000).then(() => false)]);
+      if (!exited) child.kill();
+    }
+    await app.close();
+    await rm(stateDir, { recursive: true, force: true });
+  }
+};
+
+await main();
