@@ -3,6 +3,13 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  OFFLINE_CODE_MAX_WRONG_TRIES,
+  offlineCodeFor,
+  offlineCodeKey,
+  offlineCodeSlot,
+  type TOfflineCodeAction,
+} from '@kisht/domain/devices/offline-code';
+import {
   cmdTopic,
   evtTopic,
   type TAckEvent,
@@ -18,7 +25,7 @@ import {
   EnrolmentError,
   type TCommandOutcome,
 } from './agent';
-import { readStateFile } from './state';
+import { readStateFile, type TOfflineEvent } from './state';
 import {
   createCommandMessage,
   createProvisioningPayload,
@@ -63,7 +70,7 @@ const enrol = async () => {
 };
 
 /** Loads a device from the state file and tracks it for cleanup. */
-const load = async (options: { trackingIntervalMs?: number } = {}) => {
+const load = async (options: { trackingIntervalMs?: number; offlineLockAfterMs?: number | null } = {}) => {
   const agent = await DeviceAgent.load({ statePath, ...options });
   agents.push(agent);
   return agent;
@@ -667,5 +674,283 @@ describe('DeviceAgent reports', () => {
     await waitFor(() => (reportsOf(second.deviceId, 'location').length > before ? true : undefined), {
       what: 'a location report after restart',
     });
+  });
+});
+
+/** The code the server issues for the agent's challenge and `action`, `slotsAgo` slots back. */
+const codeFor = async (
+  agent: DeviceAgent,
+  action: TOfflineCodeAction = 'unlock',
+  { challenge = agent.offlineChallenge, slotsAgo = 0 } = {},
+) =>
+  offlineCodeFor({
+    keyHex: await offlineCodeKey(agent.state.credentials.deviceSecret),
+    deviceId: agent.deviceId,
+    challenge,
+    action,
+    slot: offlineCodeSlot(Date.now()) - slotsAgo,
+  });
+
+/** A code that is surely wrong: `code` with its last digit changed. */
+const wrongCode = (code: string) => `${code.slice(0, -1)}${(Number(code.at(-1)) + 1) % 10}`;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('DeviceAgent offline codes', () => {
+  it('accepts a valid code with no network: applies it, burns the challenge, saves, and reports it after the next hello', async () => {
+    const first = await enrol();
+    await first.start();
+    await send(first, 'lock');
+    await first.stop();
+    const challenge = first.offlineChallenge;
+    expect(challenge).toMatch(/^\d{6}$/);
+    const code = await codeFor(first, 'unlock');
+    const offline: TOfflineEvent[] = [];
+    first.on('offline', (event) => offline.push(event));
+
+    const outcome = await first.enterOfflineCode(code);
+
+    expect(outcome).toEqual({
+      result: 'accepted',
+      action: 'unlock',
+      challenge: expect.stringMatching(/^\d{6}$/),
+      triesLeft: OFFLINE_CODE_MAX_WRONG_TRIES,
+      isLocked: false,
+      isReported: false,
+    });
+    expect(outcome.challenge).not.toBe(challenge);
+    expect(offline).toEqual([
+      expect.objectContaining({ source: 'offline_code', action: 'unlock', challenge }),
+    ]);
+    const saved = await readStateFile(statePath);
+    expect(saved).toMatchObject({
+      isLocked: false,
+      controls: { lock: false },
+      offlineChallenge: outcome.challenge,
+      offlineWrongTries: 0,
+      offlineEvents: [{ source: 'offline_code', action: 'unlock', challenge, isReportPending: true }],
+    });
+    // Single use: the challenge it answered is gone.
+    expect((await first.enterOfflineCode(code)).result).toBe('wrong');
+
+    const before = eventsOf(first.deviceId).length;
+    const second = await load();
+    await second.start();
+
+    const report = await waitFor(() => reportsOf(second.deviceId, 'offline_lock')[0], {
+      what: 'offline_lock report',
+    });
+    expect(report).toMatchObject({
+      data: { action: 'unlock', challenge, at: saved.offlineEvents[0]!.at, source: 'offline_code' },
+      state: { isLocked: false, controls: { lock: false } },
+    });
+    expect(
+      eventsOf(second.deviceId)
+        .slice(before)
+        .map(({ event }) => event.type),
+    ).toEqual(['hello', 'report']);
+    await waitFor(
+      () => (second.state.offlineEvents.every((event) => !event.isReportPending) ? true : undefined),
+      { what: 'report marked sent' },
+    );
+    expect((await readStateFile(statePath)).offlineEvents[0]?.isReportPending).toBe(false);
+  });
+
+  it('reports an accepted code at once while connected, and locks with a lock code', async () => {
+    const agent = await enrol();
+    await agent.start();
+    const states: boolean[] = [];
+    agent.on('state', (state) => states.push(state.isLocked));
+    const challenge = agent.offlineChallenge;
+
+    const outcome = await agent.enterOfflineCode(await codeFor(agent, 'lock'), 'lock');
+
+    expect(outcome).toMatchObject({ result: 'accepted', action: 'lock', isLocked: true, isReported: true });
+    expect(states).toEqual([true]);
+    expect(reportsOf(agent.deviceId, 'offline_lock')).toEqual([
+      expect.objectContaining({
+        data: { action: 'lock', challenge, at: expect.any(String), source: 'offline_code' },
+        state: expect.objectContaining({ isLocked: true }),
+      }),
+    ]);
+    // A code for one action does not do the other.
+    const unlockAsLock = await agent.enterOfflineCode(await codeFor(agent, 'unlock'), 'lock');
+    expect(unlockAsLock.result).toBe('wrong');
+    // Applied like the command: an unlock command undoes it as usual.
+    await send(agent, 'unlock');
+    expect(agent.isLocked).toBe(false);
+  });
+
+  it('accepts a code of the previous slot, not an older one', async () => {
+    const agent = await enrol();
+
+    expect((await agent.enterOfflineCode(await codeFor(agent, 'lock', { slotsAgo: 2 }), 'lock')).result).toBe(
+      'wrong',
+    );
+    expect((await agent.enterOfflineCode(await codeFor(agent, 'lock', { slotsAgo: 1 }), 'lock')).result).toBe(
+      'accepted',
+    );
+  });
+
+  it('counts wrong codes across restarts and changes the challenge after the last wrong try', async () => {
+    const first = await enrol();
+    const challenge = first.offlineChallenge;
+    const right = await codeFor(first, 'unlock');
+
+    for (let tries = 1; tries <= 3; tries += 1) {
+      expect(await first.enterOfflineCode(wrongCode(right))).toMatchObject({
+        result: 'wrong',
+        challenge,
+        triesLeft: OFFLINE_CODE_MAX_WRONG_TRIES - tries,
+      });
+    }
+    // Not codes at all: refused without counting.
+    await expect(first.enterOfflineCode('1234')).rejects.toThrow(/8 digits/);
+    await expect(first.enterOfflineCode(right, 'wipe' as never)).rejects.toThrow(/unlock or lock/);
+
+    const second = await load();
+    expect(second.offlineTriesLeft).toBe(2);
+    expect((await second.enterOfflineCode(wrongCode(right))).result).toBe('wrong');
+    const changed = await second.enterOfflineCode(wrongCode(right));
+
+    expect(changed).toMatchObject({ result: 'challenge_changed', triesLeft: OFFLINE_CODE_MAX_WRONG_TRIES });
+    expect(changed.challenge).not.toBe(challenge);
+    expect((await readStateFile(statePath)).offlineChallenge).toBe(changed.challenge);
+    // The code for the replaced challenge is no good any more; spaces and dashes are ignored.
+    expect((await second.enterOfflineCode(right)).result).toBe('wrong');
+    const fresh = await codeFor(second, 'unlock');
+    expect((await second.enterOfflineCode(`${fresh.slice(0, 4)} ${fresh.slice(4)}`)).result).toBe('accepted');
+    expect(reportsOf(second.deviceId, 'offline_lock')).toEqual([]);
+  });
+
+  it('a running agent adopts a code another process entered in its state file, and ignores older files', async () => {
+    const running = await enrol();
+    await running.start();
+    await send(running, 'lock');
+    const stale = await readStateFile(statePath);
+
+    const other = await load();
+    expect((await other.enterOfflineCode(await codeFor(other, 'unlock'))).result).toBe('accepted');
+    const offline: TOfflineEvent[] = [];
+    running.on('offline', (event) => offline.push(event));
+
+    expect(await running.adoptOfflineState(stale)).toBe(false);
+    expect(await running.adoptOfflineState(await readStateFile(statePath))).toBe(true);
+
+    expect(running.isLocked).toBe(false);
+    expect(running.offlineChallenge).toBe(other.offlineChallenge);
+    expect(offline).toHaveLength(1);
+    await waitFor(() => reportsOf(running.deviceId, 'offline_lock')[0], { what: 'offline_lock report' });
+    expect(reportsOf(running.deviceId, 'offline_lock')[0]?.state.isLocked).toBe(false);
+    // Its own save is not newer than itself.
+    expect(await running.adoptOfflineState(await readStateFile(statePath))).toBe(false);
+  });
+});
+
+describe('DeviceAgent offline limit', () => {
+  /** Takes the device offline: the broker refuses it (CONNACK 3, retried) and drops it. */
+  const goOffline = (agent: DeviceAgent) => {
+    broker.unavailable.add(agent.deviceId);
+    broker.dropConnection(agent.deviceId);
+  };
+
+  it('does not lock itself once the broker refused its credentials (e.g. released)', async () => {
+    const enrolled = await enrol();
+    broker.devices.set(enrolled.deviceId, 'a different secret');
+    const agent = await load({ offlineLockAfterMs: 200 });
+
+    await expect(agent.start()).rejects.toThrow(/broker refused device/);
+    await sleep(500);
+
+    expect(agent.isLocked).toBe(false);
+    expect((await readStateFile(statePath)).offlineEvents).toEqual([]);
+  });
+
+  it('refuses a limit that is not a positive number', async () => {
+    await enrol();
+    await expect(load({ offlineLockAfterMs: 0 })).rejects.toThrow(/offlineLockAfterMs/);
+    expect((await load({ offlineLockAfterMs: null })).offlineLockAfterMs).toBeNull();
+  });
+
+  it('stays unlocked while connected, locks itself after the limit without a check-in, and reports it after the next hello', async () => {
+    await enrol();
+    const agent = await load({ offlineLockAfterMs: 300 });
+    const enrolledAt = agent.lastCheckInAt;
+    await agent.start();
+    await waitFor(() => (agent.lastCheckInAt !== enrolledAt ? true : undefined), { what: 'check-in saved' });
+    await sleep(500);
+    expect(agent.isLocked).toBe(false);
+
+    const offline = new Promise<TOfflineEvent>((resolve) => agent.once('offline', resolve));
+    goOffline(agent);
+    const event = await offline;
+
+    expect(agent.isLocked).toBe(true);
+    const saved = await readStateFile(statePath);
+    expect(saved).toMatchObject({ isLocked: true, controls: { lock: true } });
+    expect(saved.offlineEvents).toEqual([
+      {
+        ...event,
+        source: 'offline_limit',
+        action: 'lock',
+        lastCheckInAt: saved.lastCheckInAt,
+        isReportPending: true,
+      },
+    ]);
+    // The check-in is when the connection that had said hello closed, the limit after it.
+    expect(Date.parse(event.at) - Date.parse(saved.lastCheckInAt)).toBeGreaterThanOrEqual(300);
+    expect(reportsOf(agent.deviceId, 'offline_lock')).toEqual([]);
+
+    const before = eventsOf(agent.deviceId).length;
+    broker.unavailable.delete(agent.deviceId);
+    const report = await waitFor(() => reportsOf(agent.deviceId, 'offline_lock')[0], {
+      what: 'offline_lock report after reconnecting',
+    });
+    expect(report).toMatchObject({
+      data: { action: 'lock', source: 'offline_limit', lastCheckInAt: saved.lastCheckInAt, at: event.at },
+      state: { isLocked: true },
+    });
+    expect(eventsOf(agent.deviceId)[before]?.event.type).toBe('hello');
+    // Checked in again: no second lock while connected, even after an unlock.
+    await send(agent, 'unlock');
+    await sleep(500);
+    expect(agent.isLocked).toBe(false);
+    expect(reportsOf(agent.deviceId, 'offline_lock')).toHaveLength(1);
+  });
+
+  it('locks at start when the limit ran out while it was off, and an offline unlock code restarts the clock', async () => {
+    const enrolled = await enrol();
+    broker.unavailable.add(enrolled.deviceId);
+    // Last check-in: enrolment, long ago for a 400 ms limit.
+    await sleep(450);
+    const agent = await load({ offlineLockAfterMs: 400 });
+    const locked = new Promise<TOfflineEvent>((resolve) => agent.once('offline', resolve));
+    agent.start().catch(() => undefined);
+
+    expect(await locked).toMatchObject({
+      source: 'offline_limit',
+      lastCheckInAt: agent.state.credentials.enrolledAt,
+    });
+    expect(agent.isLocked).toBe(true);
+
+    const unlocked = await agent.enterOfflineCode(await codeFor(agent, 'unlock'));
+    expect(unlocked).toMatchObject({ result: 'accepted', isLocked: false, isReported: false });
+    const relocked = new Promise<TOfflineEvent>((resolve) => agent.once('offline', resolve));
+    await sleep(200);
+    expect(agent.isLocked).toBe(false);
+    expect(await relocked).toMatchObject({ source: 'offline_limit', action: 'lock' });
+    expect(agent.isLocked).toBe(true);
+
+    broker.unavailable.delete(agent.deviceId);
+    await waitFor(() => (reportsOf(agent.deviceId, 'offline_lock').length === 3 ? true : undefined), {
+      what: 'three offline_lock reports',
+    });
+    expect(reportsOf(agent.deviceId, 'offline_lock').map((report) => report.data.source)).toEqual([
+      'offline_limit',
+      'offline_code',
+      'offline_limit',
+    ]);
+    // Sent now, with the current state (locked), in the order they happened.
+    expect(reportsOf(agent.deviceId, 'offline_lock').every((report) => report.state.isLocked)).toBe(true);
   });
 });

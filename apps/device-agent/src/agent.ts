@@ -1,7 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { access } from 'node:fs/promises';
 import { type TFieldError, ZFailure, zEnvelope } from '@kisht/domain/common/envelope';
 import { ZEnrolDeviceRequest, ZEnrolDeviceResponse } from '@kisht/domain/devices/devices.schema';
+import {
+  OFFLINE_CODE_ACTIONS,
+  OFFLINE_CODE_DIGITS,
+  OFFLINE_CODE_MAX_WRONG_TRIES,
+  offlineCodeKey,
+  type TOfflineCodeAction,
+  verifyOfflineCode,
+} from '@kisht/domain/devices/offline-code';
 import {
   PROTOCOL_VERSION,
   type TAckEvent,
@@ -24,11 +33,15 @@ import { applyCommand, locationFixOf, normaliseSims, queryResultOf, reportedStat
 import { readQrPayload } from './qr';
 import {
   createAgentState,
-  readStateFile,
+  newOfflineChallenge,
+  OFFLINE_EVENTS_LIMIT,
+  offlineReportData,
+  readStateFileInfo,
   rememberCommandId,
   resolveStatePath,
   type TAgentStateFile,
   type TDeviceCredentials,
+  type TOfflineEvent,
   writeStateFile,
   ZPosition,
 } from './state';
@@ -44,6 +57,30 @@ export const KEEPALIVE_SECONDS = 30;
 export const DEFAULT_TRACKING_INTERVAL_MS = 15 * 60_000;
 /** How long stop() waits for unacknowledged publishes before dropping the connection, in milliseconds. */
 const STOP_GRACE_MS = 2000;
+/** The longest setTimeout delay Node honours (about 24.8 days); longer waits are re-armed. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** What happened to an offline code (see DeviceAgent.enterOfflineCode). */
+export type TOfflineCodeOutcome = {
+  /**
+   * `accepted`: the code answers the shown challenge for this action: the action is applied and
+   * the challenge burnt (a new one is shown). `wrong`: refused; the challenge stays, `triesLeft`
+   * wrong tries left. `challenge_changed`: refused, and it was the last wrong try
+   * (OFFLINE_CODE_MAX_WRONG_TRIES): a new challenge replaces the old one.
+   */
+  result: 'accepted' | 'wrong' | 'challenge_changed';
+  action: TOfflineCodeAction;
+  /** The challenge the phone shows now. */
+  challenge: string;
+  /** Wrong codes left for `challenge` before it changes. */
+  triesLeft: number;
+  isLocked: boolean;
+  /**
+   * Accepted only: true when the 'offline_lock' report reached the broker now, false when it waits
+   * for the next hello.
+   */
+  isReported?: boolean;
+};
 
 /** What happened to one command message. */
 export type TCommandOutcome = {
@@ -81,8 +118,14 @@ export type TDeviceAgentEvents = {
   reconnecting: [{ attempt: number }];
   /** The reported state (lock, controls, SIMs) changed, after it was saved to the state file. */
   state: [TReportedState];
-  /** A report event (SIM change, location) reached the broker. */
+  /** A report event (SIM change, location, offline lock) reached the broker. */
   report: [TReportEvent];
+  /**
+   * The device locked or unlocked itself offline, after saving: an offline code was accepted
+   * (source offline_code, also when adopted from another process) or the offline limit passed
+   * (source offline_limit). Its 'offline_lock' report follows when connected.
+   */
+  offline: [TOfflineEvent];
   /** An uninstall command was applied and acked: the agent has stopped and will not start again. */
   uninstalled: [];
   /** A command message was handled (see TCommandOutcome). */
@@ -102,6 +145,12 @@ export type TAgentOptions = {
    * DEFAULT_TRACKING_INTERVAL_MS, 15 minutes). Tests shorten it.
    */
   trackingIntervalMs?: number;
+  /**
+   * The organisation's offline limit (design §5): after this many milliseconds without a check-in
+   * (see lastCheckInAt) a started agent locks itself and reports it (kind 'offline_lock', source
+   * 'offline_limit') after the next hello. null or left out: never.
+   */
+  offlineLockAfterMs?: number | null;
 };
 
 /** Options of DeviceAgent.enrol. */
@@ -155,7 +204,9 @@ export type TPositionInput = { latitude: number; longitude: number; accuracyM?: 
  * applies every command of COMMAND_CATALOGUE at most once per id, saves its state before
  * acknowledging, and says hello on every (re)connect so the server re-sends what is pending. It
  * also reports SIM changes (setSims) and its position (reportLocation, and periodically while the
- * `tracking` toggle is on).
+ * `tracking` toggle is on). Offline (design §5) it takes challenge–response codes
+ * (offlineChallenge, enterOfflineCode) and, with offlineLockAfterMs, locks itself after that long
+ * without a check-in; both are reported as 'offline_lock' reports after the next hello.
  *
  * Create one with DeviceAgent.enrol or DeviceAgent.load, then start() and later stop().
  */
@@ -164,6 +215,8 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
   readonly statePath: string;
   /** Milliseconds between location reports while tracking is on. */
   readonly trackingIntervalMs: number;
+  /** The offline limit in milliseconds, or null when the agent never locks itself for being offline. */
+  readonly offlineLockAfterMs: number | null;
   #state: TAgentStateFile;
   #client: MqttClient | undefined;
   #isConnected = false;
@@ -174,6 +227,13 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
   #stopping: Promise<void> | undefined;
   #isUninstalling = false;
   #trackingTimer: NodeJS.Timeout | undefined;
+  #offlineTimer: NodeJS.Timeout | undefined;
+  /** The broker refused the credentials: the device is no longer Kisht's to lock for being offline. */
+  #isRefused = false;
+  /** The offline-code key (SHA-256 hex of the device secret), computed once. */
+  #offlineKey: Promise<string> | undefined;
+  /** Offline reports are published one flush at a time, in order. */
+  #offlineFlush: Promise<unknown> = Promise.resolve();
   /** State changes (commands, setSims, setPosition) run one at a time, in arrival order. */
   #queue: Promise<void> = Promise.resolve();
 
@@ -186,6 +246,11 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
       throw new Error(`trackingIntervalMs must be a positive number of milliseconds, not ${interval}`);
     }
     this.trackingIntervalMs = interval;
+    const limit = options.offlineLockAfterMs ?? null;
+    if (limit !== null && (!Number.isFinite(limit) || limit <= 0)) {
+      throw new Error(`offlineLockAfterMs must be a positive number of milliseconds or null, not ${limit}`);
+    }
+    this.offlineLockAfterMs = limit;
   }
 
   /**
@@ -276,12 +341,15 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
 
   /**
    * Loads an enrolled device from its state file (default DEFAULT_STATE_PATH), not yet started. A
-   * version-1 file is migrated (see readStateFile). Throws StateFileMissingError when there is no
-   * file, an Error when it is not a state file.
+   * version-1 or version-2 file is migrated and saved at once (so its new offline challenge
+   * stays; see readStateFileInfo). Throws StateFileMissingError when there is no file, an Error
+   * when it is not a state file.
    */
   static async load(options: TAgentOptions & { statePath?: string } = {}): Promise<DeviceAgent> {
     const statePath = resolveStatePath(options.statePath);
-    return new DeviceAgent(statePath, await readStateFile(statePath), options);
+    const { state, isMigrated } = await readStateFileInfo(statePath);
+    if (isMigrated) await writeStateFile(statePath, state);
+    return new DeviceAgent(statePath, state, options);
   }
 
   /**
@@ -315,12 +383,33 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
     return this.#isConnected;
   }
 
+  /** The challenge the phone shows for offline codes (OFFLINE_CHALLENGE_DIGITS digits). */
+  get offlineChallenge(): string {
+    return this.#state.offlineChallenge;
+  }
+
+  /** Wrong offline codes left for the shown challenge before it changes. */
+  get offlineTriesLeft(): number {
+    return OFFLINE_CODE_MAX_WRONG_TRIES - this.#state.offlineWrongTries;
+  }
+
+  /**
+   * The last check-in, ISO 8601 UTC: when the broker last acknowledged a hello, or when a
+   * connection that had said hello closed (enrolment counts as the first). The offline limit counts
+   * from it.
+   */
+  get lastCheckInAt(): string {
+    return this.#state.lastCheckInAt;
+  }
+
   /**
    * Connects to the broker in the credentials (mqtt://, mqtts://, ws:// or wss://) with
    * clientId = username = deviceId, password = deviceSecret, MQTT 3.1.1, clean session off, and
    * keeps reconnecting every RECONNECT_PERIOD_MS until stop(). On every connect it subscribes to
-   * the command topic (QoS 1), publishes hello, then a pending SIM report if any. While the
-   * `tracking` toggle is on it reports its position every trackingIntervalMs.
+   * the command topic (QoS 1), publishes hello, saves the check-in, then publishes a pending SIM
+   * report and pending 'offline_lock' reports if any. While the `tracking` toggle is on it reports
+   * its position every trackingIntervalMs. With offlineLockAfterMs, while not checked in it locks
+   * itself once the offline limit has run out (at once if it already has).
    *
    * Resolves once the first connection is up and its hello was acknowledged by the broker. Rejects
    * if the broker refuses the credentials, or if stop() is called first; with
@@ -345,8 +434,11 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
     });
     this.#client = client;
     this.#reconnectAttempt = 0;
+    this.#isRefused = false;
     this.#hasSaidHello = false;
     this.#syncTracking();
+    // A phone that was off past the offline limit locks before it gets through.
+    this.#syncOfflineLock();
 
     // 'packetreceive' sees the CONNACK before any message queued in the session is handled (MQTT.js's
     // own 'connect' can come after them). A resumed session already holds the subscription, so the
@@ -378,7 +470,11 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
       });
     };
     client.on('close', () => {
+      const hadSaidHello = this.#hasSaidHello;
       this.#hasSaidHello = false;
+      // In touch until now: the offline limit counts from here (#checkIn re-arms it).
+      if (hadSaidHello && client === this.#client) this.#checkIn();
+      else this.#syncOfflineLock();
       if (!this.#isConnected) return;
       this.#isConnected = false;
       this.emit('disconnected');
@@ -392,8 +488,10 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
       if (returnCode === 4 || returnCode === 5) {
         // Bad credentials or not authorised (e.g. the device was released or removed): retrying
         // cannot help. end() here, before MQTT.js schedules the retry, stops reconnecting.
+        this.#isRefused = true;
         client.end(true);
         this.#stopTracking();
+        this.#stopOfflineTimer();
         const refused = new Error(`broker refused device ${credentials.deviceId}: ${error.message}`);
         this.#pendingStart?.reject(refused);
         this.#pendingStart = undefined;
@@ -424,6 +522,7 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
     const client = this.#client;
     if (!client) return;
     this.#stopTracking();
+    this.#stopOfflineTimer();
     this.#pendingStart?.reject(new Error('agent stopped before it connected'));
     this.#pendingStart = undefined;
     await this.#queue;
@@ -439,6 +538,9 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
     await client.endAsync(!client.connected || hasOutgoing());
     this.#client = undefined;
     this.#hasSaidHello = false;
+    // The check-in saved when the connection closed.
+    await this.#queue;
+    this.#stopOfflineTimer();
     if (this.#isConnected) {
       this.#isConnected = false;
       this.emit('disconnected');
@@ -531,6 +633,132 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
     return data;
   }
 
+  /**
+   * Enters an offline code (design §5, docs/device-protocol.md §12) for the shown challenge, with
+   * no network: the code must be verifyOfflineCode's response for this device, the challenge and
+   * `action` (default unlock) in the current 30-minute slot or the one before. Spaces and dashes
+   * are ignored.
+   *
+   * Accepted: applies the action to the state exactly as the lock/unlock command would, burns the
+   * challenge (a new one is shown, so the code cannot be used twice), resets the wrong tries,
+   * records an offline event and saves, then publishes a 'report' of kind 'offline_lock' with data
+   * { action, challenge, at, source: 'offline_code' } when connected, or after the next hello
+   * (also across restarts). Wrong: counted and saved; the OFFLINE_CODE_MAX_WRONG_TRIES-th wrong
+   * code replaces the challenge and resets the count. Works started or not.
+   *
+   * Throws for a code that is not 8 digits (not counted), an unknown action, an uninstalled
+   * device, or when the state cannot be saved.
+   */
+  async enterOfflineCode(code: string, action: TOfflineCodeAction = 'unlock'): Promise<TOfflineCodeOutcome> {
+    if (!OFFLINE_CODE_ACTIONS.includes(action)) {
+      throw new Error(`an offline code's action is ${OFFLINE_CODE_ACTIONS.join(' or ')}, not "${action}"`);
+    }
+    const digits = code.replace(/[\s-]/g, '');
+    if (!new RegExp(`^\\d{${OFFLINE_CODE_DIGITS}}$`).test(digits)) {
+      throw new Error(`an offline code is ${OFFLINE_CODE_DIGITS} digits`);
+    }
+    if (this.#state.uninstalled) throw new DeviceUninstalledError(this.deviceId);
+    this.#offlineKey ??= offlineCodeKey(this.#state.credentials.deviceSecret);
+    const keyHex = await this.#offlineKey;
+
+    const { outcome, event } = await this.#enqueue(async () => {
+      const state = this.#state;
+      const isValid = await verifyOfflineCode({
+        keyHex,
+        deviceId: state.credentials.deviceId,
+        challenge: state.offlineChallenge,
+        action,
+        code: digits,
+        nowMs: Date.now(),
+      });
+      if (!isValid) {
+        const tries = state.offlineWrongTries + 1;
+        const isExhausted = tries >= OFFLINE_CODE_MAX_WRONG_TRIES;
+        await this.#commit({
+          ...state,
+          offlineChallenge: isExhausted
+            ? newOfflineChallenge(state.offlineChallenge)
+            : state.offlineChallenge,
+          offlineWrongTries: isExhausted ? 0 : tries,
+        });
+        return { outcome: this.#offlineOutcome(isExhausted ? 'challenge_changed' : 'wrong', action) };
+      }
+      const applied = applyCommand(state, { name: action, args: {} });
+      if ('error' in applied) throw new Error(`cannot apply ${action}: ${applied.error}`);
+      const accepted: TOfflineEvent = {
+        id: randomUUID(),
+        source: 'offline_code',
+        action,
+        at: new Date().toISOString(),
+        challenge: state.offlineChallenge,
+        isReportPending: true,
+      };
+      await this.#commit({
+        ...applied.state,
+        offlineChallenge: newOfflineChallenge(state.offlineChallenge),
+        offlineWrongTries: 0,
+        offlineEvents: rememberOfflineEvent(state.offlineEvents, accepted),
+      });
+      return { outcome: this.#offlineOutcome('accepted', action), event: accepted };
+    });
+    if (!event) return outcome;
+    this.emit('offline', event);
+    // An offline unlock restarts the offline clock.
+    this.#syncOfflineLock();
+    return { ...outcome, isReported: this.#hasSaidHello ? await this.#flushOfflineReports() : false };
+  }
+
+  /**
+   * Takes the offline side of a state file another process saved (`kisht-agent offline-code` while
+   * this agent runs): the challenge and wrong tries, and every offline event this agent does not
+   * know, whose lock or unlock it applies as it happened there. Only a file newer than this
+   * agent's state (higher `revision`) counts. Says 'offline' for each new event and reports the
+   * pending ones when connected. Resolves whether anything was taken.
+   */
+  async adoptOfflineState(saved: TAgentStateFile): Promise<boolean> {
+    const fresh = await this.#enqueue(async () => {
+      const current = this.#state;
+      if (saved.revision <= current.revision) return undefined;
+      const known = new Set(current.offlineEvents.map((event) => event.id));
+      const events = saved.offlineEvents.filter((event) => !known.has(event.id));
+      if (
+        events.length === 0 &&
+        saved.offlineChallenge === current.offlineChallenge &&
+        saved.offlineWrongTries === current.offlineWrongTries
+      ) {
+        return undefined;
+      }
+      let next: TAgentStateFile = {
+        ...current,
+        revision: saved.revision,
+        offlineChallenge: saved.offlineChallenge,
+        offlineWrongTries: saved.offlineWrongTries,
+        offlineEvents: events.reduce(rememberOfflineEvent, current.offlineEvents),
+      };
+      for (const event of events) {
+        const applied = applyCommand(next, { name: event.action, args: {} });
+        if (!('error' in applied)) next = applied.state;
+      }
+      await this.#commit(next);
+      return events;
+    });
+    if (!fresh) return false;
+    for (const event of fresh) this.emit('offline', event);
+    this.#syncOfflineLock();
+    if (this.#hasSaidHello && fresh.some((event) => event.isReportPending)) await this.#flushOfflineReports();
+    return true;
+  }
+
+  #offlineOutcome(result: TOfflineCodeOutcome['result'], action: TOfflineCodeAction): TOfflineCodeOutcome {
+    return {
+      result,
+      action,
+      challenge: this.#state.offlineChallenge,
+      triesLeft: this.offlineTriesLeft,
+      isLocked: this.#state.isLocked,
+    };
+  }
+
   /** Subscribes and says hello on every connect; settles start() after the first. */
   async #onConnect(client: MqttClient, isSessionPresent: boolean): Promise<void> {
     const { cmdTopic, mqttUrl } = this.#state.credentials;
@@ -552,10 +780,13 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
     }
     if (client !== this.#client) return;
     this.#hasSaidHello = true;
+    this.#stopOfflineTimer();
+    this.#checkIn();
     this.emit('hello', this.reportedState);
     this.#pendingStart?.resolve();
     this.#pendingStart = undefined;
     if (this.#state.isSimReportPending) void this.#flushSimReport();
+    if (this.#state.offlineEvents.some((event) => event.isReportPending)) void this.#flushOfflineReports();
   }
 
   /** Handles one message from the command topic (apply-once by id, save before acking done). */
@@ -658,8 +889,9 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
    */
   async #commit(next: TAgentStateFile, isQuiet = false): Promise<boolean> {
     const before = JSON.stringify(this.reportedState);
-    await writeStateFile(this.statePath, next);
-    this.#state = next;
+    const saved = { ...next, revision: Math.max(this.#state.revision, next.revision) + 1 };
+    await writeStateFile(this.statePath, saved);
+    this.#state = saved;
     const hasChanged = JSON.stringify(this.reportedState) !== before;
     if (hasChanged && !isQuiet) this.emit('state', this.reportedState);
     return hasChanged;
@@ -699,6 +931,122 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
   #stopTracking(): void {
     clearInterval(this.#trackingTimer);
     this.#trackingTimer = undefined;
+  }
+
+  /** Saves now as the last check-in (in touch with the broker), then re-arms the offline limit. */
+  #checkIn(): void {
+    const at = new Date().toISOString();
+    this.#enqueue(() => this.#commit({ ...this.#state, lastCheckInAt: at }))
+      .catch((error: Error) => this.emit('warning', error))
+      .finally(() => this.#syncOfflineLock());
+  }
+
+  /**
+   * When the offline limit runs out: offlineLockAfterMs after the later of the last check-in and
+   * the last accepted offline unlock code (which starts the clock again). Undefined without a limit.
+   */
+  #offlineLockDueAt(): number | undefined {
+    if (this.offlineLockAfterMs === null) return undefined;
+    let from = Date.parse(this.#state.lastCheckInAt);
+    // An unreadable check-in is long ago: lock.
+    if (Number.isNaN(from)) from = 0;
+    for (const event of this.#state.offlineEvents) {
+      if (event.source === 'offline_code' && event.action === 'unlock') {
+        from = Math.max(from, Date.parse(event.at) || 0);
+      }
+    }
+    return from + this.offlineLockAfterMs;
+  }
+
+  /**
+   * While started and not checked in (no hello on this connection), arms a timer for the offline
+   * limit, or locks now if it has run out and the device is unlocked.
+   */
+  #syncOfflineLock(): void {
+    this.#stopOfflineTimer();
+    const dueAt = this.#offlineLockDueAt();
+    if (dueAt === undefined || !this.#client || this.#stopping || this.#hasSaidHello) return;
+    if (this.#state.uninstalled || this.#isRefused) return;
+    const wait = dueAt - Date.now();
+    if (wait > 0) {
+      this.#offlineTimer = setTimeout(() => this.#syncOfflineLock(), Math.min(wait, MAX_TIMER_MS));
+      this.#offlineTimer.unref();
+      return;
+    }
+    if (this.#state.isLocked) return;
+    this.#enqueue(() => this.#lockForOfflineLimit()).catch((error: Error) => this.emit('warning', error));
+  }
+
+  #stopOfflineTimer(): void {
+    clearTimeout(this.#offlineTimer);
+    this.#offlineTimer = undefined;
+  }
+
+  /** The offline auto-lock (queued): locks as the lock command would, saves, records the event. */
+  async #lockForOfflineLimit(): Promise<void> {
+    const state = this.#state;
+    const dueAt = this.#offlineLockDueAt();
+    // Checked in meanwhile, already locked, or stopped: nothing to do.
+    if (
+      dueAt === undefined ||
+      Date.now() < dueAt ||
+      state.isLocked ||
+      this.#hasSaidHello ||
+      !this.#client ||
+      this.#isRefused
+    ) {
+      return;
+    }
+    const applied = applyCommand(state, { name: 'lock', args: {} });
+    if ('error' in applied) throw new Error(`cannot lock: ${applied.error}`);
+    const event: TOfflineEvent = {
+      id: randomUUID(),
+      source: 'offline_limit',
+      action: 'lock',
+      at: new Date().toISOString(),
+      lastCheckInAt: state.lastCheckInAt,
+      isReportPending: true,
+    };
+    await this.#commit({ ...applied.state, offlineEvents: rememberOfflineEvent(state.offlineEvents, event) });
+    this.emit('offline', event);
+  }
+
+  /**
+   * Publishes the pending 'offline_lock' reports, oldest first, each marked sent once the broker
+   * has it. Resolves true when none is left pending.
+   */
+  #flushOfflineReports(): Promise<boolean> {
+    const run = this.#offlineFlush.then(() => this.#publishOfflineReports());
+    this.#offlineFlush = run.catch(() => undefined);
+    return run;
+  }
+
+  async #publishOfflineReports(): Promise<boolean> {
+    for (const event of this.#state.offlineEvents.filter((candidate) => candidate.isReportPending)) {
+      if (!this.#hasSaidHello) return false;
+      try {
+        await this.#publishReport('offline_lock', offlineReportData(event));
+      } catch (error) {
+        // Still pending: the next hello tries again.
+        this.emit('warning', error as Error);
+        return false;
+      }
+      try {
+        await this.#enqueue(() =>
+          this.#commit({
+            ...this.#state,
+            offlineEvents: this.#state.offlineEvents.map((candidate) =>
+              candidate.id === event.id ? { ...candidate, isReportPending: false } : candidate,
+            ),
+          }),
+        );
+      } catch (error) {
+        // Sent but not saved as sent: the server may get it twice, which it must tolerate.
+        this.emit('warning', error as Error);
+        return false;
+      }
+    }
+    return true;
   }
 
   /** A location report of the current position if connected; skipped (not queued) otherwise. */
@@ -775,3 +1123,7 @@ const fileExists = async (path: string): Promise<boolean> => {
     return false;
   }
 };
+
+/** `events` with `event` appended, dropping the oldest beyond OFFLINE_EVENTS_LIMIT. */
+const rememberOfflineEvent = (events: readonly TOfflineEvent[], event: TOfflineEvent): TOfflineEvent[] =>
+  [...events, event].slice(-OFFLINE_EVENTS_LIMIT);

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { offlineCodeFor, offlineCodeKey, offlineCodeSlot } from '@kisht/domain/devices/offline-code';
 import { cmdTopic, evtTopic, type TReportEvent } from '@kisht/domain/devices/protocol.schema';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAgentState, readStateFile, writeStateFile } from './state';
@@ -253,8 +254,13 @@ describe('kisht-agent CLI', () => {
     const location = createCommandMessage({ name: 'location' });
     await broker.publishCommand(deviceId, location);
     await waitForLine(agent.stdout, `command location ${location.id} applied`);
-    const done = broker.events.find(
-      ({ event }) => event.type === 'ack' && event.commandId === location.id && event.status === 'done',
+    // The ack is published without waiting: it may reach the broker just after the line is printed.
+    const done = await waitFor(
+      () =>
+        broker.events.find(
+          ({ event }) => event.type === 'ack' && event.commandId === location.id && event.status === 'done',
+        ),
+      { what: 'done ack of location' },
     );
     expect(done?.event).toMatchObject({
       result: { latitude: '12.971600', longitude: '77.594600', accuracyM: 10 },
@@ -327,5 +333,93 @@ describe('kisht-agent CLI', () => {
     const halfPosition = run(['position', '--state', statePath, '--lat', '12']);
     expect(await halfPosition.exit).toBe(2);
     expect(halfPosition.stderr[0]).toBe('error: --lat and --lon go together');
+  }, 30_000);
+
+  it('prints the challenge and takes offline codes; a running agent applies and reports them', async () => {
+    const statePath = join(dir, 'phone.json');
+    const deviceId = await createDevice(statePath);
+    const agent = run(['run', '--state', statePath]);
+    await waitForLine(agent.stdout, `connected to ${broker.url}`);
+    await broker.publishCommand(deviceId, createCommandMessage({ name: 'lock' }));
+    await waitForLine(agent.stdout, 'state: LOCKED');
+
+    const shown = run(['challenge', '--state', statePath]);
+    expect(await shown.exit).toBe(0);
+    const challenge = /^challenge: (\d{6})$/.exec(shown.stdout[0] ?? '')?.[1];
+    expect(challenge).toBeDefined();
+    const code = await offlineCodeFor({
+      keyHex: await offlineCodeKey(broker.devices.get(deviceId)!),
+      deviceId,
+      challenge: challenge!,
+      action: 'unlock',
+      slot: offlineCodeSlot(Date.now()),
+    });
+    const wrongCode = `${code.slice(0, -1)}${(Number(code.at(-1)) + 1) % 10}`;
+
+    const wrong = run(['offline-code', '--state', statePath, '--code', wrongCode]);
+    expect(await wrong.exit).toBe(1);
+    expect(wrong.stdout).toEqual(['offline code wrong: 4 tries left', `challenge: ${challenge}`]);
+    const right = run(['offline-code', '--state', statePath, '--code', code, '--action', 'unlock']);
+    expect(await right.exit).toBe(0);
+    expect(right.stdout.slice(0, 2)).toEqual(['offline code accepted: unlock', 'state: UNLOCKED']);
+    const next = /^challenge: (\d{6})$/.exec(right.stdout[2] ?? '')?.[1];
+    expect(next).toBeDefined();
+    expect(next).not.toBe(challenge);
+
+    await waitForLine(agent.stdout, 'offline unlock (offline_code)');
+    await waitForLine(agent.stdout, 'state: UNLOCKED');
+    await waitForLine(agent.stdout, 'report offline_lock unlock (offline_code)');
+    expect(reportsOf(deviceId, 'offline_lock')).toEqual([
+      expect.objectContaining({
+        data: { action: 'unlock', challenge, at: expect.any(String), source: 'offline_code' },
+        state: expect.objectContaining({ isLocked: false }),
+      }),
+    ]);
+
+    const again = run(['offline-code', '--state', statePath, '--code', code]);
+    expect(await again.exit).toBe(1);
+    expect(again.stdout[0]).toBe('offline code wrong: 4 tries left');
+    const status = run(['status', '--state', statePath]);
+    expect(await status.exit).toBe(0);
+    expect(status.stdout).toContain(`offline challenge: ${next} (wrong tries: 1 of 5)`);
+    expect(status.stdout).toContain('offline reports pending: 0');
+    agent.child.kill('SIGTERM');
+    expect(await agent.exit).toBe(0);
+
+    const noCode = run(['offline-code', '--state', statePath]);
+    expect(await noCode.exit).toBe(2);
+    expect(noCode.stderr[0]).toBe('error: offline-code needs --code');
+    const badAction = run(['offline-code', '--state', statePath, '--code', code, '--action', 'wipe']);
+    expect(await badAction.exit).toBe(2);
+    expect(badAction.stderr[0]).toBe('error: --action must be unlock or lock, not "wipe"');
+    const short = run(['offline-code', '--state', statePath, '--code', '1234']);
+    expect(await short.exit).toBe(1);
+    expect(short.stderr[0]).toBe('error: an offline code is 8 digits');
+  }, 60_000);
+
+  it('run --offline-lock-after locks the phone offline and reports it after reconnecting', async () => {
+    const statePath = join(dir, 'phone.json');
+    const deviceId = await createDevice(statePath);
+    const badLimit = run(['run', '--state', statePath, '--offline-lock-after', '0']);
+    expect(await badLimit.exit).toBe(2);
+    expect(badLimit.stderr[0]).toBe('error: --offline-lock-after must be more than 0 minutes');
+
+    // 0.01 minutes = 600 ms.
+    const agent = run(['run', '--state', statePath, '--offline-lock-after', '0.01']);
+    await waitForLine(agent.stdout, `connected to ${broker.url}`);
+    broker.unavailable.add(deviceId);
+    broker.dropConnection(deviceId);
+    await waitForLine(agent.stdout, 'offline lock (offline_limit)');
+    await waitForLine(agent.stdout, 'state: LOCKED');
+    expect(reportsOf(deviceId, 'offline_lock')).toEqual([]);
+
+    broker.unavailable.delete(deviceId);
+    await waitForLine(agent.stdout, 'report offline_lock lock (offline_limit)');
+    expect(reportsOf(deviceId, 'offline_lock')[0]).toMatchObject({
+      data: { action: 'lock', source: 'offline_limit', lastCheckInAt: expect.any(String) },
+      state: { isLocked: true },
+    });
+    agent.child.kill('SIGTERM');
+    expect(await agent.exit).toBe(0);
   }, 30_000);
 });

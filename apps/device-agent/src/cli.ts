@@ -1,5 +1,6 @@
 import { unwatchFile, watchFile } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { OFFLINE_CODE_ACTIONS, OFFLINE_CODE_MAX_WRONG_TRIES } from '@kisht/domain/devices/offline-code';
 import type { TSimSlot } from '@kisht/domain/devices/protocol.schema';
 import { DeviceAgent, type TAgentOptions, type TPositionInput } from './agent';
 import { DEFAULT_STATE_PATH, readStateFile, resolveStatePath, type TAgentStateFile } from './state';
@@ -14,9 +15,11 @@ export const USAGE = `kisht-agent: a simulated Kisht-financed Android phone (ref
 Usage:
   kisht-agent enrol --qr <payload|file.png> --imei1 <imei> --imei2 <imei> [--state <path>] [--force]
                     [--lat <deg> --lon <deg>] [--tracking-interval <seconds>]
+                    [--offline-lock-after <minutes>]
       Enrol with the enrolment QR (the provisioning JSON itself, or a PNG of the QR), save the
       credentials, then stay connected and apply commands until Ctrl-C.
   kisht-agent run [--state <path>] [--lat <deg> --lon <deg>] [--tracking-interval <seconds>]
+                  [--offline-lock-after <minutes>]
       Start an enrolled device from its state file and stay connected until Ctrl-C (or until an
       uninstall command removes it).
   kisht-agent status [--state <path>]
@@ -26,6 +29,12 @@ Usage:
       change within a second; otherwise it is reported after the next connect.
   kisht-agent position --lat <deg> --lon <deg> [--accuracy <m>] [--state <path>]
       Move the phone. A running agent on the same state file uses it within a second.
+  kisht-agent challenge [--state <path>]
+      Print the offline challenge the phone shows (give it to the retailer for an offline code).
+  kisht-agent offline-code --code <8 digits> [--action unlock|lock] [--state <path>]
+      Enter an offline code, with no network: accepted, it unlocks (or locks) the phone, burns the
+      challenge and is reported (kind offline_lock) when connected; exit code 1 when refused. A
+      running agent on the same state file takes it within a second.
   kisht-agent --help
 
 Options:
@@ -39,10 +48,14 @@ Options:
   --accuracy <m>   accuracy radius of the position, metres
   --tracking-interval <seconds>
                    seconds between location reports while tracking is on (default 900)
+  --offline-lock-after <minutes>
+                   lock the phone after this long without a check-in (default: never)
   --slot <n>       SIM slot, 1 to 4
   --iccid <digits> ICCID of the card, 18 to 22 digits
   --operator <name> operator name shown by the phone (e.g. Jio, Airtel)
   --empty          the slot has no card
+  --code <digits>  an offline code (8 digits) for the shown challenge
+  --action <name>  what the offline code does: unlock (default) or lock
   -h, --help       show this help
 
 Output (stdout, one line per event):
@@ -52,7 +65,11 @@ Output (stdout, one line per event):
   command <name> <id> applied | already applied | failed: <reason>
   control <feature>: ON | OFF
   sims: <slot>=<iccid> (<operator>) | <slot>=empty, …
-  report sim | report location <latitude>,<longitude>
+  report sim | report location <latitude>,<longitude> | report offline_lock <action> (<source>)
+  offline lock (offline_limit) | offline unlock (offline_code) | offline lock (offline_code)
+  challenge: <digits>
+  offline code accepted: <action> | offline code wrong: <n> tries left
+  offline code wrong: too many wrong tries, the challenge changed
   disconnected
   reconnecting
   uninstalled
@@ -134,8 +151,11 @@ const runAgent = async (agent: DeviceAgent, output: TCliOutput): Promise<number>
     shown = state;
   });
   agent.on('report', ({ kind, data }) => {
-    output.out(kind === 'location' ? `report location ${data.latitude},${data.longitude}` : `report ${kind}`);
+    if (kind === 'location') output.out(`report location ${data.latitude},${data.longitude}`);
+    else if (kind === 'offline_lock') output.out(`report offline_lock ${data.action} (${data.source})`);
+    else output.out(`report ${kind}`);
   });
+  agent.on('offline', ({ action, source }) => output.out(`offline ${action} (${source})`));
   agent.on('invalidMessage', ({ reason }) => output.err(`ignored invalid command message: ${reason}`));
   agent.on('warning', (error) => {
     // Transport errors repeat on every reconnect attempt; say each one once per outage.
@@ -144,11 +164,14 @@ const runAgent = async (agent: DeviceAgent, output: TCliOutput): Promise<number>
     output.err(`warning: ${error.message}`);
   });
 
-  // `kisht-agent sim` / `position` write the state file; hand their changes to the running agent.
+  // `kisht-agent sim` / `position` / `offline-code` write the state file; hand their changes to the
+  // running agent. Only a file newer than the agent's own state counts (its own saves do not).
   const onFileChange = () => {
     readStateFile(agent.statePath)
       .then(async (saved) => {
         const current = agent.state;
+        if (saved.revision <= current.revision) return;
+        await agent.adoptOfflineState(saved);
         if (JSON.stringify(saved.sims) !== JSON.stringify(current.sims)) await agent.setSims(saved.sims);
         if (JSON.stringify(saved.position) !== JSON.stringify(current.position)) {
           await agent.setPosition(saved.position);
@@ -208,6 +231,9 @@ const statusDetails = (state: TAgentStateFile): string[] => {
     `hidden apps: ${state.hiddenApps.join(', ') || 'none'}`,
     `last EMI alert: ${lastAlert ? JSON.stringify(lastAlert) : 'none'}`,
     `boots: ${state.bootCount}`,
+    `offline challenge: ${state.offlineChallenge} (wrong tries: ${state.offlineWrongTries} of ${OFFLINE_CODE_MAX_WRONG_TRIES})`,
+    `last check-in: ${state.lastCheckInAt}`,
+    `offline reports pending: ${state.offlineEvents.filter((event) => event.isReportPending).length}`,
     ...Object.entries(state.actionsAppliedAt).map(([name, at]) => `last ${name}: ${at}`),
     ...(state.uninstalled ? ['UNINSTALLED'] : []),
   ];
@@ -239,12 +265,45 @@ const changePosition = async (statePath: string, values: TCliValues, output: TCl
   return 0;
 };
 
+/** `challenge`: prints the offline challenge the phone shows. */
+const printChallenge = async (statePath: string, output: TCliOutput): Promise<number> => {
+  // load() saves a migrated file, so the challenge shown is the one kept.
+  const agent = await DeviceAgent.load({ statePath });
+  output.out(`challenge: ${agent.offlineChallenge}`);
+  return 0;
+};
+
+/** `offline-code`: enters an offline code on the phone (no network); exit 1 when refused. */
+const enterOfflineCode = async (
+  statePath: string,
+  values: TCliValues,
+  output: TCliOutput,
+): Promise<number> => {
+  if (values.code === undefined) throw new UsageError('offline-code needs --code');
+  const action = values.action ?? 'unlock';
+  if (!(OFFLINE_CODE_ACTIONS as readonly string[]).includes(action)) {
+    throw new UsageError(`--action must be ${OFFLINE_CODE_ACTIONS.join(' or ')}, not "${action}"`);
+  }
+  const agent = await DeviceAgent.load({ statePath });
+  const outcome = await agent.enterOfflineCode(values.code, action as (typeof OFFLINE_CODE_ACTIONS)[number]);
+  if (outcome.result === 'accepted') {
+    output.out(`offline code accepted: ${outcome.action}`);
+    output.out(stateLine(outcome.isLocked));
+  } else if (outcome.result === 'wrong') {
+    output.out(`offline code wrong: ${outcome.triesLeft} tries left`);
+  } else {
+    output.out('offline code wrong: too many wrong tries, the challenge changed');
+  }
+  output.out(`challenge: ${outcome.challenge}`);
+  return outcome.result === 'accepted' ? 0 : 1;
+};
+
 type TCliValues = ReturnType<typeof parseCliArgs>['values'];
 
 /** A numeric option, or undefined when absent; UsageError when not a number. */
 const numberOption = (
   values: TCliValues,
-  name: 'slot' | 'lat' | 'lon' | 'accuracy' | 'tracking-interval',
+  name: 'slot' | 'lat' | 'lon' | 'accuracy' | 'tracking-interval' | 'offline-lock-after',
 ) => {
   const text = values[name];
   if (text === undefined) return undefined;
@@ -267,15 +326,23 @@ const positionOption = (values: TCliValues): TPositionInput | undefined => {
   return { latitude, longitude, ...(accuracyM === undefined ? {} : { accuracyM }) };
 };
 
-/** The agent options from --tracking-interval (seconds). */
+/** The agent options from --tracking-interval (seconds) and --offline-lock-after (minutes). */
 const agentOptions = (values: TCliValues): TAgentOptions => {
+  const options: TAgentOptions = {};
   const seconds = numberOption(values, 'tracking-interval');
-  if (seconds === undefined) return {};
-  if (seconds <= 0) throw new UsageError('--tracking-interval must be more than 0 seconds');
-  return { trackingIntervalMs: seconds * 1000 };
+  if (seconds !== undefined) {
+    if (seconds <= 0) throw new UsageError('--tracking-interval must be more than 0 seconds');
+    options.trackingIntervalMs = seconds * 1000;
+  }
+  const minutes = numberOption(values, 'offline-lock-after');
+  if (minutes !== undefined) {
+    if (minutes <= 0) throw new UsageError('--offline-lock-after must be more than 0 minutes');
+    options.offlineLockAfterMs = minutes * 60_000;
+  }
+  return options;
 };
 
-const COMMANDS = ['enrol', 'run', 'status', 'sim', 'position'];
+const COMMANDS = ['enrol', 'run', 'status', 'sim', 'position', 'challenge', 'offline-code'];
 
 /**
  * Runs the CLI with `argv` (without node and script). Returns the exit code: 0 success, 1 failure
@@ -307,6 +374,8 @@ export const main = async (argv: string[], output: TCliOutput = CONSOLE_OUTPUT):
     if (command === 'status') return await printStatus(statePath, output);
     if (command === 'sim') return await changeSim(statePath, values, output);
     if (command === 'position') return await changePosition(statePath, values, output);
+    if (command === 'challenge') return await printChallenge(statePath, output);
+    if (command === 'offline-code') return await enterOfflineCode(statePath, values, output);
     const options = agentOptions(values);
     const position = positionOption(values);
 
@@ -356,6 +425,9 @@ const parseCliArgs = (argv: string[]) =>
       iccid: { type: 'string' },
       operator: { type: 'string' },
       empty: { type: 'boolean', default: false },
+      'offline-lock-after': { type: 'string' },
+      code: { type: 'string' },
+      action: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });

@@ -7,7 +7,10 @@ import {
   APPLIED_COMMAND_IDS_LIMIT,
   createAgentState,
   DEFAULT_POSITION,
+  newOfflineChallenge,
+  offlineReportData,
   readStateFile,
+  readStateFileInfo,
   rememberCommandId,
   StateFileMissingError,
   type TDeviceCredentials,
@@ -63,11 +66,16 @@ describe('state file', () => {
 });
 
 describe('state file versions', () => {
-  it('creates version 2 with an unlocked phone, no controls, two SIM slots and a position in Mumbai', () => {
+  it('creates version 3 with an unlocked phone, no controls, two SIM slots, a position in Mumbai and an offline challenge', () => {
     const state = createAgentState(CREDENTIALS);
 
     expect(state).toMatchObject({
-      version: 2,
+      version: 3,
+      revision: 0,
+      offlineChallenge: expect.stringMatching(/^\d{6}$/),
+      offlineWrongTries: 0,
+      lastCheckInAt: CREDENTIALS.enrolledAt,
+      offlineEvents: [],
       isLocked: false,
       controls: {},
       isSimReportPending: false,
@@ -97,29 +105,103 @@ describe('state file versions', () => {
     const v1 = { version: 1, credentials: CREDENTIALS, isLocked: true, appliedCommandIds: ['a', 'b'] };
     await writeFile(path, JSON.stringify(v1));
 
-    const migrated = await readStateFile(path);
+    const { state: migrated, isMigrated } = await readStateFileInfo(path);
 
+    expect(isMigrated).toBe(true);
     expect(migrated).toEqual({
       ...createAgentState(CREDENTIALS),
       isLocked: true,
       controls: { lock: true },
       appliedCommandIds: ['a', 'b'],
+      offlineChallenge: expect.stringMatching(/^\d{6}$/),
     });
-    // Saved again, it is a version-2 file.
+    // Saved again, it is a version-3 file.
     await writeStateFile(path, migrated);
-    expect(JSON.parse(await readFile(path, 'utf8')).version).toBe(2);
-    expect(await readStateFile(path)).toEqual(migrated);
+    expect(JSON.parse(await readFile(path, 'utf8')).version).toBe(3);
+    expect(await readStateFileInfo(path)).toEqual({ state: migrated, isMigrated: false });
   });
 
-  it('refuses a version it does not know, and a version-2 file missing fields', async () => {
+  it('migrates a version-2 file on read, keeping everything and adding the offline fields', async () => {
+    const path = join(dir, 'v2.json');
+    const {
+      revision: _revision,
+      offlineChallenge: _challenge,
+      offlineWrongTries: _tries,
+      lastCheckInAt: _checkIn,
+      offlineEvents: _events,
+      ...v3Only
+    } = createAgentState(CREDENTIALS);
+    const v2 = {
+      ...v3Only,
+      version: 2,
+      isLocked: true,
+      controls: { lock: true, camera_lock: true },
+      bootCount: 3,
+    };
+    await writeFile(path, JSON.stringify(v2));
+
+    const { state, isMigrated } = await readStateFileInfo(path);
+
+    expect(isMigrated).toBe(true);
+    expect(state).toEqual({
+      ...v2,
+      version: 3,
+      revision: 0,
+      offlineChallenge: expect.stringMatching(/^\d{6}$/),
+      offlineWrongTries: 0,
+      lastCheckInAt: CREDENTIALS.enrolledAt,
+      offlineEvents: [],
+    });
+  });
+
+  it('refuses a version it does not know, and a file missing fields', async () => {
     const future = join(dir, 'future.json');
-    await writeFile(future, JSON.stringify({ ...createAgentState(CREDENTIALS), version: 3 }));
+    await writeFile(future, JSON.stringify({ ...createAgentState(CREDENTIALS), version: 4 }));
     await expect(readStateFile(future)).rejects.toThrow(/not a kisht-agent state file \(version: /);
 
     const partial = join(dir, 'partial.json');
     const { sims: _sims, ...withoutSims } = createAgentState(CREDENTIALS);
     await writeFile(partial, JSON.stringify(withoutSims));
     await expect(readStateFile(partial)).rejects.toThrow(/sims: /);
+
+    const badChallenge = join(dir, 'bad-challenge.json');
+    await writeFile(
+      badChallenge,
+      JSON.stringify({ ...createAgentState(CREDENTIALS), offlineChallenge: '12ab' }),
+    );
+    await expect(readStateFile(badChallenge)).rejects.toThrow(/offlineChallenge: /);
+  });
+});
+
+describe('offline state', () => {
+  it('makes 6-digit challenges that differ from the one they replace', () => {
+    const challenges = Array.from({ length: 200 }, () => newOfflineChallenge());
+    expect(challenges.every((challenge) => /^\d{6}$/.test(challenge))).toBe(true);
+    // Random: 200 draws of 10^6 values are nearly all distinct.
+    expect(new Set(challenges).size).toBeGreaterThan(190);
+    for (const previous of ['000000', '123456', challenges[0]!]) {
+      expect(newOfflineChallenge(previous)).not.toBe(previous);
+    }
+  });
+
+  it("gives the offline_lock report's data for a code and for the offline limit", () => {
+    const base = { id: 'x', at: '2026-03-01T10:00:00.000Z', isReportPending: true };
+    expect(
+      offlineReportData({ ...base, source: 'offline_code', action: 'unlock', challenge: '123456' }),
+    ).toEqual({ action: 'unlock', challenge: '123456', at: base.at, source: 'offline_code' });
+    expect(
+      offlineReportData({
+        ...base,
+        source: 'offline_limit',
+        action: 'lock',
+        lastCheckInAt: '2026-02-27T10:00:00.000Z',
+      }),
+    ).toEqual({
+      action: 'lock',
+      source: 'offline_limit',
+      lastCheckInAt: '2026-02-27T10:00:00.000Z',
+      at: base.at,
+    });
   });
 });
 

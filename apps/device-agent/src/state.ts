@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { OFFLINE_CHALLENGE_DIGITS, OFFLINE_CODE_ACTIONS } from '@kisht/domain/devices/offline-code';
 import { type TSimSlot, ZSimSlot } from '@kisht/domain/devices/protocol.schema';
 import { z } from 'zod';
 
@@ -10,8 +11,11 @@ export const DEFAULT_STATE_PATH = '.kisht-agent/device.json';
 /** How many applied command ids the agent remembers for apply-once (oldest forgotten first). */
 export const APPLIED_COMMAND_IDS_LIMIT = 1000;
 
+/** How many offline events (accepted offline codes, offline auto-locks) the state file keeps. */
+export const OFFLINE_EVENTS_LIMIT = 100;
+
 /** Version of the state file layout written now; readStateFile migrates older versions. */
-export const STATE_FILE_VERSION = 2;
+export const STATE_FILE_VERSION = 3;
 
 /** Where a new simulated phone is until told otherwise: central Mumbai. */
 export const DEFAULT_POSITION: TPosition = { latitude: 19.076, longitude: 72.8777, accuracyM: 25 };
@@ -45,6 +49,45 @@ export type TPosition = z.infer<typeof ZPosition>;
 const ZLostModeState = z.object({ message: z.string(), phone: z.string().optional() });
 
 /**
+ * Something the phone did offline that the server must hear about: an accepted offline code
+ * (source `offline_code`) or the offline auto-lock (source `offline_limit`). Each becomes one
+ * 'offline_lock' report (see offlineReportData).
+ */
+export const ZOfflineEvent = z.object({
+  /** Random id, to find the event again once its report reached the broker. */
+  id: z.string().min(1),
+  source: z.enum(['offline_code', 'offline_limit']),
+  action: z.enum(OFFLINE_CODE_ACTIONS),
+  /** When it happened, ISO 8601 UTC. */
+  at: z.string(),
+  /** offline_code: the challenge the accepted code answered (burnt since). */
+  challenge: z.string().optional(),
+  /** offline_limit: the last check-in before the auto-lock. */
+  lastCheckInAt: z.string().optional(),
+  /** True until the 'offline_lock' report reached the broker; sent after the next hello. */
+  isReportPending: z.boolean(),
+});
+export type TOfflineEvent = z.infer<typeof ZOfflineEvent>;
+
+/** The `data` of the 'offline_lock' report of an offline event. */
+export const offlineReportData = (event: TOfflineEvent): Record<string, unknown> =>
+  event.source === 'offline_code'
+    ? { action: event.action, challenge: event.challenge, at: event.at, source: event.source }
+    : { action: event.action, source: event.source, lastCheckInAt: event.lastCheckInAt, at: event.at };
+
+/** A new offline challenge: OFFLINE_CHALLENGE_DIGITS crypto-random digits, never equal to `previous`. */
+export const newOfflineChallenge = (previous?: string): string => {
+  for (;;) {
+    const challenge = String(randomInt(0, 10 ** OFFLINE_CHALLENGE_DIGITS)).padStart(
+      OFFLINE_CHALLENGE_DIGITS,
+      '0',
+    );
+    // A burnt challenge must never come back at once: its code would be accepted again.
+    if (challenge !== previous) return challenge;
+  }
+};
+
+/**
  * Layout version 1 (agent 0.1): credentials, lock state and applied ids only. Read and migrated,
  * never written.
  */
@@ -56,12 +99,12 @@ const ZAgentStateFileV1 = z.object({
 });
 
 /**
- * The whole state file (version 2): credentials, the simulated device state and the apply-once
- * memory. The stored command arguments use loose schemas on purpose: the domain schemas may get
- * stricter later, and an old file must still load.
+ * Layout version 2 (agent 0.1 with the catalogue): credentials, the simulated device state and the
+ * apply-once memory. The stored command arguments use loose schemas on purpose: the domain schemas
+ * may get stricter later, and an old file must still load. Read and migrated, never written now.
  */
-export const ZAgentStateFile = z.object({
-  version: z.literal(STATE_FILE_VERSION),
+const ZAgentStateFileV2 = z.object({
+  version: z.literal(2),
   credentials: ZDeviceCredentials,
   isLocked: z.boolean(),
   /**
@@ -94,6 +137,30 @@ export const ZAgentStateFile = z.object({
   actionsAppliedAt: z.record(z.string(), z.string()),
   /** Ids of commands already applied, oldest first, at most APPLIED_COMMAND_IDS_LIMIT. */
   appliedCommandIds: z.array(z.string()),
+});
+/**
+ * The whole state file (version 3): version 2 plus the offline side of design §5 (the offline
+ * challenge, wrong tries, last check-in, offline events) and a save counter.
+ */
+export const ZAgentStateFile = ZAgentStateFileV2.extend({
+  version: z.literal(STATE_FILE_VERSION),
+  /**
+   * Counts saves. A running agent adopts changes another process (kisht-agent offline-code, sim,
+   * position) saved only from a file newer than its own state.
+   */
+  revision: z.number().int().nonnegative(),
+  /** The challenge the phone shows for offline codes: OFFLINE_CHALLENGE_DIGITS digits. */
+  offlineChallenge: z.string().regex(new RegExp(`^\\d{${OFFLINE_CHALLENGE_DIGITS}}$`)),
+  /** Wrong codes entered for offlineChallenge (reset when it changes). */
+  offlineWrongTries: z.number().int().nonnegative(),
+  /**
+   * The last check-in, ISO 8601 UTC: when a hello was last acknowledged by the broker, or when a
+   * connection that had said hello closed. Enrolment counts as the first. The offline auto-lock
+   * counts from it.
+   */
+  lastCheckInAt: z.string(),
+  /** Accepted offline codes and offline auto-locks, oldest first, at most OFFLINE_EVENTS_LIMIT. */
+  offlineEvents: z.array(ZOfflineEvent),
 });
 export type TAgentStateFile = z.infer<typeof ZAgentStateFile>;
 
@@ -129,6 +196,7 @@ const luhnCheckDigit = (digits: string): number => {
 /** A fresh state for a device that has just enrolled: unlocked, nothing applied, default SIMs and position. */
 export const createAgentState = (credentials: TDeviceCredentials): TAgentStateFile => ({
   version: STATE_FILE_VERSION,
+  revision: 0,
   credentials,
   isLocked: false,
   controls: {},
@@ -145,6 +213,24 @@ export const createAgentState = (credentials: TDeviceCredentials): TAgentStateFi
   uninstalled: false,
   actionsAppliedAt: {},
   appliedCommandIds: [],
+  offlineChallenge: newOfflineChallenge(),
+  offlineWrongTries: 0,
+  lastCheckInAt: credentials.enrolledAt,
+  offlineEvents: [],
+});
+
+/**
+ * Upgrades a parsed version-2 file: keeps everything, with a new offline challenge, no wrong tries
+ * and no offline events; the last check-in is the enrolment.
+ */
+const migrateV2 = (old: z.infer<typeof ZAgentStateFileV2>): TAgentStateFile => ({
+  ...old,
+  version: STATE_FILE_VERSION,
+  revision: 0,
+  offlineChallenge: newOfflineChallenge(),
+  offlineWrongTries: 0,
+  lastCheckInAt: old.credentials.enrolledAt,
+  offlineEvents: [],
 });
 
 /**
@@ -170,11 +256,15 @@ export class StateFileMissingError extends Error {
 }
 
 /**
- * Reads and validates the state file at `statePath`; a version-1 file (agent 0.1) is migrated to
- * the current layout in memory (the next save writes it as version 2). Throws StateFileMissingError
- * when the file does not exist, and an Error naming the path when it is not JSON or not a state file.
+ * Reads and validates the state file at `statePath`, and says whether it was migrated: a version-1
+ * (agent 0.1) or version-2 file is upgraded to the current layout in memory (the next save writes
+ * it as version 3; DeviceAgent.load saves at once, so the new offline challenge stays). Throws
+ * StateFileMissingError when the file does not exist, and an Error naming the path when it is not
+ * JSON or not a state file.
  */
-export const readStateFile = async (statePath: string): Promise<TAgentStateFile> => {
+export const readStateFileInfo = async (
+  statePath: string,
+): Promise<{ state: TAgentStateFile; isMigrated: boolean }> => {
   let text: string;
   try {
     text = await readFile(statePath, 'utf8');
@@ -188,16 +278,27 @@ export const readStateFile = async (statePath: string): Promise<TAgentStateFile>
   } catch {
     throw new Error(`state file ${statePath} is not valid JSON`);
   }
-  const isV1 = (json as { version?: unknown } | null)?.version === 1;
-  const parsed = isV1 ? ZAgentStateFileV1.safeParse(json) : ZAgentStateFile.safeParse(json);
+  const version = (json as { version?: unknown } | null)?.version;
+  const schema = version === 1 ? ZAgentStateFileV1 : version === 2 ? ZAgentStateFileV2 : ZAgentStateFile;
+  const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const issues = parsed.error.issues.map(
       (issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`,
     );
     throw new Error(`state file ${statePath} is not a kisht-agent state file (${issues.join('; ')})`);
   }
-  return parsed.data.version === 1 ? migrateV1(parsed.data) : parsed.data;
+  const data = parsed.data as
+    | z.infer<typeof ZAgentStateFileV1>
+    | z.infer<typeof ZAgentStateFileV2>
+    | TAgentStateFile;
+  if (data.version === 1) return { state: migrateV1(data), isMigrated: true };
+  if (data.version === 2) return { state: migrateV2(data), isMigrated: true };
+  return { state: data, isMigrated: false };
 };
+
+/** readStateFileInfo's state only (see there). */
+export const readStateFile = async (statePath: string): Promise<TAgentStateFile> =>
+  (await readStateFileInfo(statePath)).state;
 
 /**
  * Writes the state file atomically: the JSON goes to a temporary file in the same directory, is

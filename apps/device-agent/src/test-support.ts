@@ -90,6 +90,11 @@ export type TTestBroker = {
   events: { deviceId: string; event: TDeviceEvent }[];
   /** Devices allowed to connect: deviceId → secret. */
   devices: Map<string, string>;
+  /**
+   * Devices refused for now with CONNACK 3 (server unavailable), which they retry: add one and
+   * drop its connection to take it offline; delete it to let it back.
+   */
+  unavailable: Set<string>;
   /** Publishes a command (or any payload) to the device's cmd topic, QoS 1, as the server does. */
   publishCommand: (deviceId: string, message: TCommandMessage | string) => Promise<void>;
   /** Drops the device's connection from the broker side (the device should reconnect). */
@@ -109,9 +114,14 @@ export const startTestBroker = async ({
   transport?: 'tcp' | 'ws';
 } = {}): Promise<TTestBroker> => {
   const devices = new Map<string, string>();
+  const unavailable = new Set<string>();
   const clients = new Map<string, Client>();
   const broker = await Aedes.createBroker({
     authenticate: (client, username, password, done) => {
+      if (unavailable.has(client.id)) {
+        done(Object.assign(new Error('server unavailable'), { returnCode: 3 as const }), false);
+        return;
+      }
       const secret = username === undefined ? undefined : devices.get(username);
       const isValid = secret !== undefined && client.id === username && password?.toString() === secret;
       done(null, isValid);
@@ -157,6 +167,7 @@ export const startTestBroker = async ({
     url: transport === 'ws' ? `ws://127.0.0.1:${port}${paths.mqtt}` : `mqtt://127.0.0.1:${port}`,
     events,
     devices,
+    unavailable,
     publishCommand: (deviceId, message) =>
       new Promise<void>((resolve, reject) => {
         const payload = typeof message === 'string' ? message : JSON.stringify(message);

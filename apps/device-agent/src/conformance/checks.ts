@@ -1,5 +1,13 @@
 import { COMMAND_CATALOGUE, type TCommandSpec } from '@kisht/domain/devices/command-catalogue';
 import {
+  OFFLINE_CHALLENGE_DIGITS,
+  OFFLINE_CODE_MAX_WRONG_TRIES,
+  offlineCodeFor,
+  offlineCodeKey,
+  offlineCodeSlot,
+  type TOfflineCodeAction,
+} from '@kisht/domain/devices/offline-code';
+import {
   type TAckEvent,
   type THelloEvent,
   type TReportEvent,
@@ -48,6 +56,20 @@ export type TDeviceAdapter = {
    * SIM report checks are skipped without it.
    */
   setSims?: (sims: TSimSlot[]) => Promise<void>;
+  /**
+   * The offline challenge the device shows now (OFFLINE_CHALLENGE_DIGITS digits), running or
+   * stopped. Optional, with enterOfflineCode: the offline code checks are skipped without both.
+   */
+  offlineChallenge?: () => Promise<string>;
+  /**
+   * Enters an offline code on the device (the user types it; no network needed), running or
+   * stopped, and says what the device made of it: `accepted` (applied, challenge burnt), `wrong`,
+   * or `challenge_changed` (wrong, and the last try for that challenge).
+   */
+  enterOfflineCode?: (
+    code: string,
+    action: TOfflineCodeAction,
+  ) => Promise<'accepted' | 'wrong' | 'challenge_changed'>;
 };
 
 /** Options of runConformanceChecks. */
@@ -243,7 +265,81 @@ class CheckContext {
   async ensureRunning(): Promise<void> {
     if (!this.isRunning) await this.restartDevice();
   }
+
+  /** The adapter's offline code hooks; skips the check when it has not both. */
+  offlineHooks(): Required<Pick<TDeviceAdapter, 'offlineChallenge' | 'enterOfflineCode'>> {
+    const { offlineChallenge, enterOfflineCode } = this.adapter;
+    if (!offlineChallenge || !enterOfflineCode) {
+      throw new SkipCheck('the adapter has no offlineChallenge and enterOfflineCode');
+    }
+    return { offlineChallenge, enterOfflineCode };
+  }
+
+  /** The challenge the device shows; fails unless it is OFFLINE_CHALLENGE_DIGITS digits. */
+  async challenge(): Promise<string> {
+    const challenge = await this.offlineHooks().offlineChallenge();
+    if (!new RegExp(`^\\d{${OFFLINE_CHALLENGE_DIGITS}}$`).test(challenge)) {
+      fail(`the offline challenge "${challenge}" is not ${OFFLINE_CHALLENGE_DIGITS} digits`);
+    }
+    return challenge;
+  }
+
+  /** The code the server would issue now for `challenge` and `action` (key: SHA-256 of the secret). */
+  async offlineCode(challenge: string, action: TOfflineCodeAction): Promise<string> {
+    return offlineCodeFor({
+      keyHex: await offlineCodeKey(this.credentials.deviceSecret),
+      deviceId: this.credentials.deviceId,
+      challenge,
+      action,
+      slot: offlineCodeSlot(Date.now()),
+    });
+  }
+
+  /** Enters a valid code for the shown challenge; fails unless accepted. Returns the challenge and code. */
+  async acceptOfflineCode(action: TOfflineCodeAction): Promise<{ challenge: string; code: string }> {
+    const challenge = await this.challenge();
+    const code = await this.offlineCode(challenge, action);
+    const result = await this.offlineHooks().enterOfflineCode(code, action);
+    if (result !== 'accepted')
+      fail(`a valid ${action} code for challenge ${challenge} was answered ${result}`);
+    return { challenge, code };
+  }
+
+  /** The 'offline_lock' report of the code accepted for `challenge`, after `afterSeq`. */
+  offlineCodeReport(afterSeq: number, challenge: string): (TReportEvent & { seq: number }) | undefined {
+    return this.reportsAfter(afterSeq, 'offline_lock').find(
+      (report) => report.data.source === 'offline_code' && report.data.challenge === challenge,
+    );
+  }
+
+  /** Fails when an 'offline_lock' report after `afterSeq` was published but is not a valid event. */
+  failOnInvalidOfflineReport(afterSeq: number): void {
+    const invalid = this.broker.events.find(
+      (record) => record.seq > afterSeq && record.error && record.payload.includes('offline_lock'),
+    );
+    if (invalid)
+      fail(`an offline_lock report is not a valid ZDeviceEvent (${invalid.error}): ${invalid.payload}`);
+  }
 }
+
+/**
+ * Fails unless `report` (found by its data.source and data.challenge, see offlineCodeReport) is the
+ * offline_lock report of an accepted `action` code: its action, a valid `at`, and the state after.
+ */
+const checkOfflineCodeReport = (report: TReportEvent, action: TOfflineCodeAction): void => {
+  const { data } = report;
+  if (data.action !== action)
+    fail(`the offline_lock report says action ${String(data.action)}, not ${action}`);
+  if (typeof data.at !== 'string' || Number.isNaN(Date.parse(data.at))) {
+    fail(`the offline_lock report has no valid data.at: ${JSON.stringify(data)}`);
+  }
+  if (report.state.isLocked !== (action === 'lock')) {
+    fail(`the offline_lock report of an accepted ${action} code carries isLocked ${report.state.isLocked}`);
+  }
+};
+
+/** A code that is surely wrong for `code`: its last digit changed. */
+const wrongCodeFor = (code: string): string => `${code.slice(0, -1)}${(Number(code.at(-1)) + 1) % 10}`;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -530,6 +626,101 @@ const buildChecks = (
         );
         const helloSeq = ctx.eventsAfter(afterSeq).find(({ event }) => event.type === 'hello')?.seq;
         if (helloSeq === undefined || helloSeq > report.seq) fail('the sim report came before hello');
+      },
+    },
+    {
+      name: 'offline code: a valid code for the shown challenge is accepted, applied and reported',
+      run: async (ctx) => {
+        ctx.offlineHooks();
+        await ctx.waitUntilConnected();
+        await ctx.apply('lock');
+        const afterSeq = ctx.seq;
+        const { challenge } = await ctx.acceptOfflineCode('unlock');
+        const report = await ctx.waitFor(() => {
+          ctx.failOnInvalidOfflineReport(afterSeq);
+          return ctx.offlineCodeReport(afterSeq, challenge);
+        }, 'offline_lock report (source offline_code) of the accepted code');
+        checkOfflineCodeReport(report, 'unlock');
+      },
+    },
+    {
+      name: 'offline code: a used code is refused, its challenge burnt and replaced',
+      run: async (ctx) => {
+        const { enterOfflineCode } = ctx.offlineHooks();
+        const { challenge, code } = await ctx.acceptOfflineCode('lock');
+        const next = await ctx.challenge();
+        if (next === challenge)
+          fail(`the challenge ${challenge} was not replaced after its code was accepted`);
+        const again = await enterOfflineCode(code, 'lock');
+        if (again === 'accepted') fail('a code was accepted twice: the challenge was not burnt');
+        await ctx.apply('unlock');
+      },
+    },
+    {
+      name: `offline code: wrong codes are refused and change nothing; the challenge changes after ${OFFLINE_CODE_MAX_WRONG_TRIES} wrong tries`,
+      run: async (ctx) => {
+        const { enterOfflineCode } = ctx.offlineHooks();
+        await ctx.waitUntilConnected();
+        // Start from a fresh challenge with no wrong tries: accept a code (lock, on a locked device).
+        await ctx.apply('lock');
+        const beforeReset = ctx.seq;
+        const reset = await ctx.acceptOfflineCode('lock');
+        await ctx.waitFor(
+          () => ctx.offlineCodeReport(beforeReset, reset.challenge),
+          'offline_lock report of the accepted code',
+        );
+        const challenge = await ctx.challenge();
+        const afterSeq = ctx.seq;
+        const right = await ctx.offlineCode(challenge, 'unlock');
+        const wrong = wrongCodeFor(right);
+        for (let attempt = 1; attempt < OFFLINE_CODE_MAX_WRONG_TRIES; attempt += 1) {
+          const result = await enterOfflineCode(wrong, 'unlock');
+          if (result !== 'wrong') fail(`wrong code ${attempt} was answered ${result}, not wrong`);
+          if ((await ctx.challenge()) !== challenge)
+            fail(`the challenge changed after ${attempt} wrong tries`);
+        }
+        // The code for the other action is wrong too.
+        const last = await enterOfflineCode(await ctx.offlineCode(challenge, 'lock'), 'unlock');
+        if (last !== 'challenge_changed') {
+          fail(`wrong code ${OFFLINE_CODE_MAX_WRONG_TRIES} was answered ${last}, not challenge_changed`);
+        }
+        if ((await ctx.challenge()) === challenge) {
+          fail(`the challenge did not change after ${OFFLINE_CODE_MAX_WRONG_TRIES} wrong tries`);
+        }
+        const stale = await enterOfflineCode(right, 'unlock');
+        if (stale === 'accepted') fail('a code for the replaced challenge was accepted');
+        await sleep(ctx.settleMs);
+        const unlocked = ctx.eventsAfter(afterSeq).find(({ event }) => !event.state.isLocked);
+        if (unlocked) fail(`after wrong codes the device reported isLocked false: ${unlocked.payload}`);
+        if (ctx.reportsAfter(afterSeq, 'offline_lock').length > 0)
+          fail('a wrong code was reported as applied');
+        await ctx.apply('unlock');
+      },
+    },
+    {
+      name: 'offline code: accepted while stopped, its offline_lock report is a valid event after the next hello',
+      run: async (ctx) => {
+        ctx.offlineHooks();
+        await ctx.waitUntilConnected();
+        await ctx.apply('unlock');
+        await ctx.stopDevice();
+        let afterSeq: number;
+        let challenge: string;
+        try {
+          ({ challenge } = await ctx.acceptOfflineCode('lock'));
+          afterSeq = await ctx.restartDevice();
+        } finally {
+          await ctx.ensureRunning();
+        }
+        const report = await ctx.waitFor(() => {
+          ctx.failOnInvalidOfflineReport(afterSeq);
+          return ctx.offlineCodeReport(afterSeq, challenge);
+        }, 'offline_lock report after the next hello');
+        const helloSeq = ctx.eventsAfter(afterSeq).find(({ event }) => event.type === 'hello')?.seq;
+        if (helloSeq === undefined || helloSeq > report.seq)
+          fail('the offline_lock report came before hello');
+        checkOfflineCodeReport(report, 'lock');
+        await ctx.apply('unlock');
       },
     },
     {

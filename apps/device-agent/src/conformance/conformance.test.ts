@@ -1,3 +1,4 @@
+import { offlineCodeKey, verifyOfflineCode } from '@kisht/domain/devices/offline-code';
 import {
   PROTOCOL_VERSION,
   type TAckEvent,
@@ -57,16 +58,24 @@ describe('the reference DeviceAgent', () => {
       ran.every((result) => result.status === 'passed'),
       formatConformanceResults(ran),
     ).toBe(true);
-    expect(ran.length).toBe(7);
+    // lock, apply-once, offline, restart, catalogue: location, events and the four offline code checks.
+    expect(ran.length).toBe(11);
   }, 60_000);
 });
 
 /** Ways the fake device below breaks the protocol. */
-type TFlaw = 'never-acks' | 'double-done' | 'applies-twice' | 'forgets-on-restart' | 'clean-session';
+type TFlaw =
+  | 'never-acks'
+  | 'double-done'
+  | 'applies-twice'
+  | 'forgets-on-restart'
+  | 'clean-session'
+  | 'never-burns';
 
 /**
  * A minimal device written straight on MQTT.js that handles lock and unlock (and acks every other
- * name done without doing anything), with one deliberate flaw.
+ * name done without doing anything), with one deliberate flaw. Only the 'never-burns' device takes
+ * offline codes: it checks them properly and reports them, but keeps its challenge for ever.
  */
 const createFlawedDevice = (flaw: TFlaw): TDeviceAdapter => {
   let credentials: TConformanceCredentials | undefined;
@@ -115,7 +124,31 @@ const createFlawedDevice = (flaw: TFlaw): TDeviceAdapter => {
     });
   };
 
+  const offlineHooks: Pick<TDeviceAdapter, 'offlineChallenge' | 'enterOfflineCode'> = {
+    offlineChallenge: async () => '424242',
+    enterOfflineCode: async (code, action) => {
+      const isValid = await verifyOfflineCode({
+        keyHex: await offlineCodeKey(credentials!.deviceSecret),
+        deviceId: credentials!.deviceId,
+        challenge: '424242',
+        action,
+        code,
+        nowMs: Date.now(),
+      });
+      if (!isValid) return 'wrong';
+      isLocked = action === 'lock';
+      const at = new Date().toISOString();
+      publish({
+        type: 'report',
+        kind: 'offline_lock',
+        data: { action, challenge: '424242', at, source: 'offline_code' },
+      });
+      return 'accepted';
+    },
+  };
+
   return {
+    ...(flaw === 'never-burns' ? offlineHooks : {}),
     start: async (given) => {
       credentials = given;
       start();
@@ -210,5 +243,36 @@ describe('the conformance suite catches a broken device', () => {
       status: 'failed',
       error: expect.stringMatching(/location result is not a location fix/),
     });
+  }, 30_000);
+
+  it('that never burns its offline challenge, and skips the offline code checks without the hooks', async () => {
+    const isOfflineCodeCheck = (name: string) => name.startsWith('offline code:');
+    const results = await runConformanceChecks(createFlawedDevice('never-burns'), {
+      ...FAST,
+      filter: isOfflineCodeCheck,
+    });
+
+    expect(statusOf(results, 'offline code: a valid code')?.status).toBe('passed');
+    expect(statusOf(results, 'offline code: a used code')).toMatchObject({
+      status: 'failed',
+      error: 'the challenge 424242 was not replaced after its code was accepted',
+    });
+    expect(statusOf(results, 'offline code: wrong codes')).toMatchObject({
+      status: 'failed',
+      error: 'wrong code 5 was answered wrong, not challenge_changed',
+    });
+
+    const without = await runConformanceChecks(createFlawedDevice('double-done'), {
+      ...FAST,
+      filter: isOfflineCodeCheck,
+    });
+    expect(without.filter((result) => isOfflineCodeCheck(result.name))).toEqual(
+      Array.from({ length: 4 }, () =>
+        expect.objectContaining({
+          status: 'skipped',
+          error: 'the adapter has no offlineChallenge and enterOfflineCode',
+        }),
+      ),
+    );
   }, 30_000);
 });

@@ -19,8 +19,9 @@ export type TDeviceAgentAdapter = TDeviceAdapter & {
 /**
  * Drives the reference DeviceAgent for runConformanceChecks: start(credentials) writes a fresh
  * state file for them (in `dir`, or a new temporary directory) and starts an agent; restart() loads
- * a new agent from that file, as a rebooted phone would; setSims() changes the SIMs of the current
- * agent, running or stopped. `trackingIntervalMs` is passed to every agent (DeviceAgent options).
+ * a new agent from that file, as a rebooted phone would; setSims(), offlineChallenge() and
+ * enterOfflineCode() act on the current agent, running or stopped. `trackingIntervalMs` and
+ * `offlineLockAfterMs` are passed to every agent (DeviceAgent options).
  */
 export const createDeviceAgentAdapter = (
   options: TAgentOptions & { dir?: string } = {},
@@ -28,7 +29,10 @@ export const createDeviceAgentAdapter = (
   let agent: DeviceAgent | undefined;
   let statePath: string | undefined;
   let createdDir: string | undefined;
-  const agentOptions: TAgentOptions = { trackingIntervalMs: options.trackingIntervalMs };
+  const agentOptions: TAgentOptions = {
+    trackingIntervalMs: options.trackingIntervalMs,
+    offlineLockAfterMs: options.offlineLockAfterMs,
+  };
 
   const startFromFile = async () => {
     await agent?.stop();
@@ -66,6 +70,14 @@ export const createDeviceAgentAdapter = (
     setSims: async (sims: TSimSlot[]) => {
       if (!agent) throw new Error('setSims before start()');
       await agent.setSims(sims);
+    },
+    offlineChallenge: async () => {
+      if (!agent) throw new Error('offlineChallenge before start()');
+      return agent.offlineChallenge;
+    },
+    enterOfflineCode: async (code, action) => {
+      if (!agent) throw new Error('enterOfflineCode before start()');
+      return (await agent.enterOfflineCode(code, action)).result;
     },
     dispose: async () => {
       await agent?.stop();
