@@ -23,8 +23,6 @@ export const PRIMARY_CONTROLS: readonly TControlFeature[] = [
   'app_hide_unhide',
   'sim_lock_unlock',
   'antitheft_lost_mode',
-  'uninstall_antitheft',
-  'install_apple_onemodapp',
 ];
 
 /** The second action list of spec §6: one-shot actions. */
@@ -35,7 +33,12 @@ export const SECOND_ACTIONS: readonly TControlFeature[] = [
   'emi_alert',
   'uninstall',
   'miui_permission',
+  'uninstall_antitheft',
+  'install_apple_onemodapp',
 ];
+
+/** Actions the spec names for no family by default: offered only when an allowed list names them. */
+const EXTRA_ACTIONS: readonly TControlFeature[] = ['uninstall_antitheft', 'install_apple_onemodapp'];
 
 /** What a device may still do while locked (spec §6), before the type and allowed list narrow it. */
 const LOCKED_ACTIONS: readonly TControlFeature[] = ['fetch_location', 'sim_info', 'reboot'];
@@ -79,9 +82,11 @@ const DEFAULT_CONTROLS: Record<number, readonly TControlFeature[]> = {
 
 /** The second action list per device family while unlocked (spec §6). */
 const DEFAULT_ACTIONS: Record<number, readonly TControlFeature[]> = {
-  [DeviceType.DEVICE_POLICY_CONTROLLER]: SECOND_ACTIONS,
+  [DeviceType.DEVICE_POLICY_CONTROLLER]: SECOND_ACTIONS.filter((f) => !EXTRA_ACTIONS.includes(f)),
   // Managed API drops MIUI permission.
-  [DeviceType.MANAGED_ANDROID_API]: SECOND_ACTIONS.filter((f) => f !== 'miui_permission'),
+  [DeviceType.MANAGED_ANDROID_API]: SECOND_ACTIONS.filter(
+    (f) => f !== 'miui_permission' && !EXTRA_ACTIONS.includes(f),
+  ),
   [DeviceType.LINK_BASED]: ['sim_info', 'fetch_location', 'emi_alert', 'uninstall'],
   [DeviceType.APPLE]: ['fetch_location', 'reboot', 'uninstall', 'sim_info'],
 };
@@ -138,10 +143,9 @@ export const controlAvailability = (input: TControlAvailabilityInput): TControlA
     };
   }
   const controls = allowed ? PRIMARY_CONTROLS.filter((f) => allowed.has(f)) : familyControls;
-  return {
-    controls: inCanonicalOrder(controls),
-    actions: inCanonicalOrder(familyActions.filter(isAllowed)),
-  };
+  // With a list, the actions it names that no family offers by default are offered too.
+  const actions = allowed ? [...familyActions, ...EXTRA_ACTIONS].filter(isAllowed) : familyActions;
+  return { controls: inCanonicalOrder(controls), actions: inCanonicalOrder(actions) };
 };
 
 /** True when `feature` is offered for the device (see controlAvailability). */

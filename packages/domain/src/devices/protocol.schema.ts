@@ -98,8 +98,9 @@ export const ZAckEvent = z.object({
 
 /**
  * Something the device noticed by itself: a SIM change (kind 'sim', data { sims }), a location
- * fix while tracking is on (kind 'location', data TLocationFix), or the offline auto-lock (kind
- * 'offline_lock', data { lastCheckInAt }).
+ * fix while tracking is on (kind 'location', data TLocationFix), or a lock state the phone changed
+ * with no network (kind 'offline_lock', data { action: 'lock' | 'unlock', source: 'offline_code'
+ * (with challenge) | 'offline_limit' (with lastCheckInAt), at }); see docs/device-protocol.md §12.
  */
 export const ZReportEvent = z.object({
   v: z.literal(PROTOCOL_VERSION),
