@@ -246,7 +246,8 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
       throw new Error(`trackingIntervalMs must be a positive number of milliseconds, not ${interval}`);
     }
     this.trackingIntervalMs = interval;
-    const limit = options.offlineLockAfterMs ?? null;
+    // The option wins (tests, CLI); otherwise the organisation's limit the phone got at enrolment.
+    const limit = options.offlineLockAfterMs ?? state.credentials.offlineLockAfterMs ?? null;
     if (limit !== null && (!Number.isFinite(limit) || limit <= 0)) {
       throw new Error(`offlineLockAfterMs must be a positive number of milliseconds or null, not ${limit}`);
     }

@@ -34,6 +34,8 @@ export const ZDeviceCredentials = z.object({
   imei2: z.string(),
   /** ISO 8601 UTC. */
   enrolledAt: z.string(),
+  /** The organisation's offline limit from enrolment, ms; null or absent: none. */
+  offlineLockAfterMs: z.number().int().positive().nullable().optional(),
 });
 export type TDeviceCredentials = z.infer<typeof ZDeviceCredentials>;
 

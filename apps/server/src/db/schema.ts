@@ -45,6 +45,8 @@ export const organizations = pgTable('organizations', {
       penalty?: TPenaltyRule;
       /** Spec §6 allowed list of control features; absent means the device family's defaults. */
       allowedControls?: string[];
+      /** Phones lock themselves after this many hours without a check-in (design §5); absent: never. */
+      offlineLockAfterHours?: number;
       /** Hours after which an undelivered command expires; absent means commands never expire. */
       commandExpiryHours?: number;
       /**

@@ -249,6 +249,15 @@ describe('device channel with the reference agent', () => {
     await agent.stop();
   });
 
+  it('gives the phone its organisation’s offline limit at enrolment', async () => {
+    await queryRows(
+      t.app.ctx.db,
+      sql`update organizations set settings = settings || '{"offlineLockAfterHours":48}'::jsonb where id = ${DEMO_ORG_ID}`,
+    );
+    const { agent } = await enrolAgent();
+    expect(agent.offlineLockAfterMs).toBe(48 * 3_600_000);
+  });
+
   it('refuses a device that presents a wrong secret', async () => {
     const { agent, statePath } = await enrolAgent();
     await agent.stop();

@@ -170,6 +170,11 @@ export const ZEnrolDeviceResponse = z.object({
   mqttUrl: z.string(),
   cmdTopic: z.string(),
   evtTopic: z.string(),
+  /**
+   * The organisation's offline limit (design §5): the phone locks itself after this many ms with
+   * no check-in. Null or absent: no offline limit.
+   */
+  offlineLockAfterMs: z.number().int().positive().nullable().optional(),
 });
 export type TEnrolDeviceResponse = z.infer<typeof ZEnrolDeviceResponse>;
 

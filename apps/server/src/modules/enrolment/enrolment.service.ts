@@ -17,6 +17,7 @@ import { insertAudit } from '../audit/audit.repository';
 import { markCustomerInstalled } from '../customers/customers.service';
 import type { DeviceRow } from '../devices/devices.repository';
 import * as devicesRepo from '../devices/devices.repository';
+import { getDeviceSettings } from '../orgs/orgs.service';
 
 /**
  * The Android device-owner provisioning JSON (design §5; Android DevicePolicyManager
@@ -101,7 +102,9 @@ export const enrolDevice = async (
     });
   });
   const mqttUrl = deps.config.MQTT_PUBLIC_URL ?? `${options.baseUrl.replace(/^http/, 'ws')}${paths.mqtt}`;
+  const { offlineLockAfterHours } = await getDeviceSettings(deps.db, device.orgId);
   return {
+    offlineLockAfterMs: offlineLockAfterHours ? Math.round(offlineLockAfterHours * 3_600_000) : null,
     deviceId: device.id,
     deviceSecret: secret,
     mqttUrl,

@@ -47,11 +47,16 @@ export const getPenaltyRule = async (db: DbOrTx, orgId: number): Promise<TPenalt
 export const getDeviceSettings = async (
   db: DbOrTx,
   orgId: number,
-): Promise<{ allowedControls: string[] | null; commandExpiryHours: number | null }> => {
+): Promise<{
+  allowedControls: string[] | null;
+  commandExpiryHours: number | null;
+  offlineLockAfterHours: number | null;
+}> => {
   const org = await findOrganization(db, orgId);
   return {
     allowedControls: org?.settings.allowedControls ?? null,
     commandExpiryHours: org?.settings.commandExpiryHours ?? null,
+    offlineLockAfterHours: org?.settings.offlineLockAfterHours ?? null,
   };
 };
 
