@@ -73,6 +73,19 @@ describe('route table (spec §2)', () => {
     expect(appPaths.addCustomer.href(42)).toBe('/add_customer?customer_id=42');
   });
 
+  it('links to a customer_details tab, the first (customer) without a parameter', () => {
+    expect(appPaths.customerDetails.href(7, 'customer')).toBe('/customer_details/7');
+    expect(appPaths.customerDetails.href(7, 'device')).toBe('/customer_details/7?tab=device');
+    expect(appPaths.customerDetails.href(7, 'actions')).toBe('/customer_details/7?tab=actions');
+  });
+
+  it('links to multiple_lock_unlock, or to the progress of one bulk request', () => {
+    expect(appPaths.multipleLockUnlock.href()).toBe('/multiple_lock_unlock');
+    expect(appPaths.multipleLockUnlock.href('0193a5a4-7e0e-7c55-8f00-00000000b001')).toBe(
+      '/multiple_lock_unlock?batch_id=0193a5a4-7e0e-7c55-8f00-00000000b001',
+    );
+  });
+
   it('links to the m_pin modes', () => {
     expect(appPaths.mPin.href()).toBe('/m_pin');
     expect(appPaths.mPin.href('login')).toBe('/m_pin');

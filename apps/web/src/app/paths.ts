@@ -28,6 +28,15 @@ const withQuery = (path: string, query: Record<string, string | number | undefin
   return search ? `${path}?${search}` : path;
 };
 
+/** The command tab groups of customer_details (spec §2): customer, device, actions. */
+export const CUSTOMER_DETAILS_TABS = ['customer', 'device', 'actions'] as const;
+export type TCustomerDetailsTab = (typeof CUSTOMER_DETAILS_TABS)[number];
+/** Query parameter carrying the customer_details tab (absent for the first, customer). */
+export const CUSTOMER_DETAILS_TAB_PARAM = 'tab';
+
+/** Query parameter carrying the bulk request multiple_lock_unlock shows the progress of. */
+export const BATCH_ID_PARAM = 'batch_id';
+
 /** The modes of the m_pin screen: log in with an MPIN, or set one after an OTP login. */
 export type TMpinMode = 'login' | 'set';
 /** Query parameter carrying the m_pin screen's mode. */
@@ -71,7 +80,10 @@ export const appPaths = {
   },
   customerDetails: {
     path: `/customer_details/:${CUSTOMER_ID_PARAM}`,
-    href: (customerId: number) => `/customer_details/${customerId}`,
+    href: (customerId: number, tab: TCustomerDetailsTab = 'customer') =>
+      withQuery(`/customer_details/${customerId}`, {
+        [CUSTOMER_DETAILS_TAB_PARAM]: tab === 'customer' ? undefined : tab,
+      }),
   },
   language: plain('/language'),
   sessions: plain('/sessions'),
@@ -98,7 +110,11 @@ export const appPaths = {
     href: (customerId: number) => withQuery('/emi_details', { [CUSTOMER_ID_PARAM]: customerId }),
   },
   topUpHistory: plain('/top_up_history'),
-  multipleLockUnlock: plain('/multiple_lock_unlock'),
+  multipleLockUnlock: {
+    path: '/multiple_lock_unlock',
+    /** With a batch id: the progress of that bulk request. */
+    href: (batchId?: string) => withQuery('/multiple_lock_unlock', { [BATCH_ID_PARAM]: batchId }),
+  },
   emmQr: plain('/emm_qr'),
   viewEmiDetails: {
     path: '/view_emi_details',

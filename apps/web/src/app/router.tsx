@@ -56,6 +56,16 @@ const SignaturePage = lazy(() =>
     default: module.SignaturePage,
   })),
 );
+const MultipleLockUnlockPage = lazy(() =>
+  import('../features/customers/pages/multiple-lock-unlock-page').then((module) => ({
+    default: module.MultipleLockUnlockPage,
+  })),
+);
+const SimChangesPage = lazy(() =>
+  import('../features/customers/pages/sim-changes-page').then((module) => ({
+    default: module.SimChangesPage,
+  })),
+);
 const LanguagePage = lazy(() =>
   import('../features/language/pages/language-page').then((module) => ({ default: module.LanguagePage })),
 );
@@ -74,7 +84,6 @@ export const COMING_SOON_ROUTES: ReadonlyArray<{ route: TRouteKey; titleKey: TPa
   { route: 'retailerList', titleKey: 'pages.retailer_list' },
   { route: 'retailerProfile', titleKey: 'pages.retailer_profile' },
   { route: 'sendAdvertisement', titleKey: 'pages.send_advertisement' },
-  { route: 'simChanges', titleKey: 'pages.sim_changes' },
   { route: 'privacyPolicy', titleKey: 'pages.privacy_policy' },
   { route: 'help', titleKey: 'pages.help' },
   { route: 'support', titleKey: 'pages.support' },
@@ -82,7 +91,6 @@ export const COMING_SOON_ROUTES: ReadonlyArray<{ route: TRouteKey; titleKey: TPa
   { route: 'antiTheft', titleKey: 'pages.anti_theft' },
   { route: 'addRetailer', titleKey: 'pages.add_retailer' },
   { route: 'topUpHistory', titleKey: 'pages.top_up_history' },
-  { route: 'multipleLockUnlock', titleKey: 'pages.multiple_lock_unlock' },
   { route: 'emmQr', titleKey: 'pages.emm_qr' },
   { route: 'appleDetails', titleKey: 'pages.apple_details' },
   { route: 'extendedWarranty', titleKey: 'pages.extended_warranty' },
@@ -105,6 +113,8 @@ const PROTECTED_PAGES: ReadonlyArray<{ route: TRouteKey; element: ReactNode }> =
   { route: 'emiDetails', element: <EmiDetailsPage /> },
   { route: 'viewEmiDetails', element: <EmiDetailsPage isReadOnly /> },
   { route: 'upComingEmi', element: <UpcomingEmiPage /> },
+  { route: 'multipleLockUnlock', element: <MultipleLockUnlockPage /> },
+  { route: 'simChanges', element: <SimChangesPage /> },
   { route: 'language', element: <LanguagePage /> },
   { route: 'sessions', element: <SessionsPage /> },
   ...COMING_SOON_ROUTES.map(({ route, titleKey }) => ({

@@ -14,6 +14,8 @@ type TConfirmDialogProps = {
   confirmLabel: string;
   confirmColor?: 'primary' | 'error' | 'success';
   isBusy?: boolean;
+  /** data-testid of the confirm button (e2e journeys tell dialogs apart by it). */
+  confirmTestId?: string;
   onConfirm: () => void;
   onClose: () => void;
 };
@@ -26,6 +28,7 @@ export const ConfirmDialog = ({
   confirmLabel,
   confirmColor = 'primary',
   isBusy = false,
+  confirmTestId = 'confirm-dialog-confirm',
   onConfirm,
   onClose,
 }: TConfirmDialogProps) => {
@@ -54,7 +57,7 @@ export const ConfirmDialog = ({
           color={confirmColor}
           onClick={onConfirm}
           loading={isBusy}
-          data-testid="confirm-dialog-confirm"
+          data-testid={confirmTestId}
         >
           {confirmLabel}
         </Button>

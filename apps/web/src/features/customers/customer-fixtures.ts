@@ -1,7 +1,86 @@
 import type { TCustomerDetails, TStatusChange } from '@kisht/domain/customers/customers.schema';
+import { controlAvailability } from '@kisht/domain/devices/control-availability';
+import type {
+  TBulkProgress,
+  TCommandHistoryItem,
+  TDeviceCommand,
+  TDeviceSummary,
+} from '@kisht/domain/devices/devices.schema';
 import type { TCustomerMedia, TMedia } from '@kisht/domain/media/media.schema';
 
 /** Test factories for the customer screens: realistic values, each overridable. */
+
+/**
+ * An enrolled, unlocked device policy controller phone, online, with nothing pending; its
+ * availability is what the spec §6 rules offer it.
+ */
+export const createDeviceSummary = (overrides: Partial<TDeviceSummary> = {}): TDeviceSummary => ({
+  id: '0190a5a4-7e0e-7c55-8f00-000000000001',
+  enrolledAt: '2026-01-15T07:00:00Z',
+  lockStatus: 0,
+  lastSeenAt: '2026-01-15T07:05:00Z',
+  isOnline: true,
+  pendingCommand: null,
+  lastCommand: null,
+  controls: {},
+  pendingControls: {},
+  availability: controlAvailability({ deviceType: 0, isLocked: false }),
+  lastLocation: null,
+  sims: null,
+  ...overrides,
+});
+
+/** A command as the device summary shows it (UUIDv7-shaped id from the number). */
+export const createDeviceCommand = (overrides: Partial<TDeviceCommand> = {}): TDeviceCommand => ({
+  id: '0193a5a4-7e0e-7c55-8f00-000000000101',
+  name: 'lock',
+  state: 'queued',
+  createdAt: '2026-01-15T08:00:00Z',
+  updatedAt: '2026-01-15T08:00:00Z',
+  error: null,
+  ...overrides,
+});
+
+/** A command of the history: a camera lock Ravi Kumar sent, done. */
+export const createCommandHistoryItem = (
+  overrides: Partial<TCommandHistoryItem> = {},
+): TCommandHistoryItem => ({
+  ...createDeviceCommand({ name: 'camera_lock', state: 'done' }),
+  feature: 'camera_lock',
+  args: {},
+  result: null,
+  createdByName: 'Ravi Kumar',
+  deliveryAttempts: 1,
+  runAt: null,
+  batchId: null,
+  ...overrides,
+});
+
+/** A bulk lock of two phones, both still queued. */
+export const createBulkProgress = (overrides: Partial<TBulkProgress> = {}): TBulkProgress => ({
+  batchId: '0193a5a4-7e0e-7c55-8f00-00000000b001',
+  action: 'lock',
+  total: 2,
+  counts: { queued: 2, sent: 0, received: 0, done: 0, failed: 0, cancelled: 0, expired: 0 },
+  skipped: [],
+  items: [
+    {
+      customerId: 5,
+      customerName: 'Anita Rao',
+      commandId: '0193a5a4-7e0e-7c55-8f00-000000000201',
+      state: 'queued',
+      error: null,
+    },
+    {
+      customerId: 6,
+      customerName: 'Vikram Singh',
+      commandId: '0193a5a4-7e0e-7c55-8f00-000000000202',
+      state: 'queued',
+      error: null,
+    },
+  ],
+  ...overrides,
+});
 
 export const createCustomerDetails = (overrides: Partial<TCustomerDetails> = {}): TCustomerDetails => ({
   id: 5,
@@ -33,15 +112,7 @@ export const createCustomerDetails = (overrides: Partial<TCustomerDetails> = {})
     tenureMonths: 2,
     emiPaise: 761_278,
   },
-  device: {
-    id: '0190a5a4-7e0e-7c55-8f00-000000000001',
-    enrolledAt: '2026-01-15T07:00:00Z',
-    lockStatus: 0,
-    lastSeenAt: '2026-01-15T07:05:00Z',
-    isOnline: true,
-    pendingCommand: null,
-    lastCommand: null,
-  },
+  device: createDeviceSummary(),
   emis: [
     {
       id: 101,

@@ -59,9 +59,13 @@ export type TUploadDocumentArgs = { customerId: number; documentType: TDocumentT
 /** An upload of a signature drawn on the pad (a PNG). */
 export type TUploadSignatureArgs = { customerId: number; kind: TSignatureKind; file: File };
 
-const LIST_TAG = { type: 'Customer', id: 'LIST' } as const;
-const customerTag = (customerId: number) => ({ type: 'Customer', id: customerId }) as const;
+/** Tag of every customer list (each filter), invalidated when a row may have changed. */
+export const CUSTOMER_LIST_TAG = { type: 'Customer', id: 'LIST' } as const;
+export const customerTag = (customerId: number) => ({ type: 'Customer', id: customerId }) as const;
 const mediaTag = (customerId: number) => ({ type: 'CustomerMedia', id: customerId }) as const;
+/** The commands sent to a customer's phone (device-api's command history). */
+export const commandHistoryTag = (customerId: number) =>
+  ({ type: 'CommandHistory', id: customerId }) as const;
 const statusHistoryTag = (customerId: number) => ({ type: 'StatusHistory', id: customerId }) as const;
 
 export const customersApi = api.injectEndpoints({
@@ -82,7 +86,7 @@ export const customersApi = api.injectEndpoints({
         params: { page: pageParam, pageSize: CUSTOMER_PAGE_SIZE, status, ...(search ? { search } : {}) },
       }),
       providesTags: (result) => [
-        LIST_TAG,
+        CUSTOMER_LIST_TAG,
         ...(result?.pages.flatMap((page) =>
           page.items.map((item) => ({ type: 'Customer' as const, id: item.id })),
         ) ?? []),
@@ -106,7 +110,7 @@ export const customersApi = api.injectEndpoints({
     createCustomer: build.mutation<TCustomerDetails, TCreateCustomerRequest>({
       query: (body) => ({ url: paths.customers.create, method: 'POST', body }),
       // A new loan adds to what is outstanding and to the EMIs coming up.
-      invalidatesTags: [LIST_TAG, 'Dashboard', 'Outstanding', 'UpcomingEmi'],
+      invalidatesTags: [CUSTOMER_LIST_TAG, 'Dashboard', 'Outstanding', 'UpcomingEmi'],
     }),
     listProducts: build.query<TProduct[], void>({
       query: () => paths.catalogue.products,
@@ -134,15 +138,17 @@ export const customersApi = api.injectEndpoints({
     lockDevice: build.mutation<TDeviceCommand, TDeviceCommandRequest>({
       query: (body) => ({ url: paths.devices.lock, method: 'POST', body }),
       invalidatesTags: (_result, _error, { customer_id }) => [
-        { type: 'Customer', id: customer_id },
-        LIST_TAG,
+        customerTag(customer_id),
+        commandHistoryTag(customer_id),
+        CUSTOMER_LIST_TAG,
       ],
     }),
     unlockDevice: build.mutation<TDeviceCommand, TDeviceCommandRequest>({
       query: (body) => ({ url: paths.devices.unlock, method: 'POST', body }),
       invalidatesTags: (_result, _error, { customer_id }) => [
-        { type: 'Customer', id: customer_id },
-        LIST_TAG,
+        customerTag(customer_id),
+        commandHistoryTag(customer_id),
+        CUSTOMER_LIST_TAG,
       ],
     }),
     /** customer_documents: the newest photo, invoice and signatures, and every document. */
@@ -183,7 +189,7 @@ export const customersApi = api.injectEndpoints({
     /** IMEI_EDIT: the IMEIs show on the details and in the list (its search finds them). */
     updateImei: build.mutation<TCustomerDetails, TUpdateImeiRequest>({
       query: (body) => ({ url: paths.customers.updateImei, method: 'POST', body }),
-      invalidatesTags: (_result, _error, { customer_id }) => [customerTag(customer_id), LIST_TAG],
+      invalidatesTags: (_result, _error, { customer_id }) => [customerTag(customer_id), CUSTOMER_LIST_TAG],
     }),
     /**
      * EMI_EDIT: new loan terms rebuild the schedule, so the details, the EMI screen, the dashboard
@@ -205,7 +211,7 @@ export const customersApi = api.injectEndpoints({
       invalidatesTags: (_result, _error, { customer_id }) => [
         customerTag(customer_id),
         statusHistoryTag(customer_id),
-        LIST_TAG,
+        CUSTOMER_LIST_TAG,
         'Dashboard',
       ],
     }),

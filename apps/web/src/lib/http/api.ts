@@ -39,6 +39,12 @@ export const TAG_TYPES = [
   'CustomerMedia',
   /** A customer's status trail (id: customer id). */
   'StatusHistory',
+  /** The commands sent to a customer's phone (id: customer id). */
+  'CommandHistory',
+  /** The signed-in person's access flags (spec §6 user access and lock access). */
+  'Access',
+  /** SIM changes the phones reported (id: 'LIST' for sim_changes pages, or a customer id). */
+  'SimChange',
 ] as const;
 /** Tags of data that belongs to the signed-in person (everything but the public org config). */
 const SESSION_SCOPED_TAGS = [
@@ -52,6 +58,9 @@ const SESSION_SCOPED_TAGS = [
   'Outstanding',
   'CustomerMedia',
   'StatusHistory',
+  'CommandHistory',
+  'Access',
+  'SimChange',
 ] as const;
 
 /** The part of the store the base query reads (the ui slice's configs), typed here to keep lib/http free of it. */

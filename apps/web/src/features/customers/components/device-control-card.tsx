@@ -19,6 +19,8 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { formatDateTime } from '../../../lib/format';
 import { useLockDeviceMutation, useUnlockDeviceMutation } from '../customers-api';
+import { pendingLockCommand } from '../device-controls';
+import { OfflineCodeButton } from './offline-code-dialog';
 
 type TLockAction = 'lock' | 'unlock';
 
@@ -38,9 +40,11 @@ type TDeviceControlCardProps = {
 type TAwaitedCommand = { commandId: string };
 
 /**
- * The device card of customer_details: the lock display (reported state plus pending command, via
- * deriveLockDisplay), last seen, and Lock / Unlock with confirmation. The page polls while a
- * command is pending; when the command it sent ends without being applied, this says why.
+ * The device card of customer_details: the lock display (reported state plus pending lock or
+ * unlock, via deriveLockDisplay), last seen, and Lock / Unlock with confirmation when the device's
+ * availability offers `lock`. The page polls while a command is pending; when the command it sent
+ * ends without being applied, this says why. Other pending commands (a camera lock) do not hold
+ * up a lock: the device and actions tabs show those.
  */
 export const DeviceControlCard = ({ customerId, device, onShowEnrolmentQr }: TDeviceControlCardProps) => {
   const { t } = useTranslation();
@@ -50,10 +54,13 @@ export const DeviceControlCard = ({ customerId, device, onShowEnrolmentQr }: TDe
   const [isDialogOpen, setIsDialogOpen] = useState(false);
   const awaitedRef = useRef<TAwaitedCommand | null>(null);
 
-  const display = deriveLockDisplay(device);
+  const pendingLock = pendingLockCommand(device);
+  const display = deriveLockDisplay({ lockStatus: device.lockStatus, pendingCommand: pendingLock });
   const isLocked = device.lockStatus === LockStatus.LOCKED;
-  const hasPendingCommand = device.pendingCommand !== null;
+  const hasPendingCommand = pendingLock !== null;
   const isEnrolled = device.enrolledAt !== null;
+  // Spec §6: the lock pair shows only when the device's availability (access flags applied) has it.
+  const canLockOrUnlock = device.availability.controls.includes('lock');
   const isSending = lockState.isLoading || unlockState.isLoading;
   const canSendCommand = isEnrolled && !hasPendingCommand && !isSending;
   const action: TLockAction = isLocked ? 'unlock' : 'lock';
@@ -143,9 +150,9 @@ export const DeviceControlCard = ({ customerId, device, onShowEnrolmentQr }: TDe
             ) : null}
           </Stack>
 
-          {device.pendingCommand ? (
+          {pendingLock ? (
             <Alert severity="warning" data-testid="device-pending">
-              {t('device.pending', { state: t(`commandState.${device.pendingCommand.state}`) })}
+              {t('device.pending', { state: t(`commandState.${pendingLock.state}`) })}
             </Alert>
           ) : null}
 
@@ -168,7 +175,13 @@ export const DeviceControlCard = ({ customerId, device, onShowEnrolmentQr }: TDe
             </Alert>
           )}
 
-          {action === 'lock' ? (
+          {isEnrolled && !canLockOrUnlock ? (
+            <Alert severity="info" data-testid="device-lock-unavailable">
+              {t('device.lockUnavailable')}
+            </Alert>
+          ) : null}
+
+          {!canLockOrUnlock && isEnrolled ? null : action === 'lock' ? (
             <Button
               variant="contained"
               color="error"
@@ -193,6 +206,9 @@ export const DeviceControlCard = ({ customerId, device, onShowEnrolmentQr }: TDe
               {t('device.unlock')}
             </Button>
           )}
+
+          {/* A phone with no network takes an offline code instead of a command. */}
+          {isEnrolled && canLockOrUnlock ? <OfflineCodeButton customerId={customerId} /> : null}
         </Stack>
       </CardContent>
 

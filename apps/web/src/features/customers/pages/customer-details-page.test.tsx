@@ -7,6 +7,7 @@ import { appPaths } from '../../../app/paths';
 import { stubApi } from '../../../test/fake-api';
 import { renderRoutes } from '../../../test/render-app';
 import { createTestI18n } from '../../../test/test-i18n';
+import { createDeviceSummary } from '../customer-fixtures';
 import { CustomerDetailsPage } from './customer-details-page';
 
 const CUSTOMER: TCustomerDetails = {
@@ -39,15 +40,7 @@ const CUSTOMER: TCustomerDetails = {
     tenureMonths: 2,
     emiPaise: 761_278,
   },
-  device: {
-    id: '0190a5a4-7e0e-7c55-8f00-000000000001',
-    enrolledAt: '2026-01-15T07:00:00Z',
-    lockStatus: 0,
-    lastSeenAt: '2026-01-15T07:05:00Z',
-    isOnline: true,
-    pendingCommand: null,
-    lastCommand: null,
-  },
+  device: createDeviceSummary(),
   emis: [
     {
       id: 101,

@@ -1,0 +1,178 @@
+import { isPendingCommandState } from '@kisht/domain/common/enums';
+import type { TCommandHistoryItem } from '@kisht/domain/devices/devices.schema';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { TFunction } from 'i18next';
+import { enqueueSnackbar } from 'notistack';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LoadError } from '../../../components/load-error';
+import { formatDateTime } from '../../../lib/format';
+import { useCancelCommandMutation } from '../device-api';
+import { CommandStateChip } from './command-state-chip';
+import { SectionCard } from './section-card';
+
+/** Commands shown before "Show all": the newest ones are what a retailer looks for. */
+export const HISTORY_VISIBLE_ROWS = 20;
+
+const isScalar = (value: unknown): value is string | number | boolean =>
+  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+
+/**
+ * What a done command produced, in words: a location's coordinates, how many SIMs sim_info found,
+ * else its simple values as `key: value`. Null when there is nothing to show.
+ */
+export const describeResult = (result: TCommandHistoryItem['result'], t: TFunction): string | null => {
+  if (!result) return null;
+  if (typeof result.latitude === 'string' && typeof result.longitude === 'string') {
+    return t('commandHistory.location', { latitude: result.latitude, longitude: result.longitude });
+  }
+  if (Array.isArray(result.sims)) return t('commandHistory.sims', { count: result.sims.length });
+  const simple = Object.entries(result).filter(([, value]) => isScalar(value));
+  return simple.length > 0 ? simple.map(([key, value]) => `${key}: ${String(value)}`).join(', ') : null;
+};
+
+type THistoryRowProps = {
+  item: TCommandHistoryItem;
+  isCancelling: boolean;
+  onCancel: (item: TCommandHistoryItem) => void;
+};
+
+const HistoryRow = ({ item, isCancelling, onCancel }: THistoryRowProps) => {
+  const { t } = useTranslation();
+  const command = t(`commandName.${item.name}`);
+  const result = describeResult(item.result, t);
+  const isPending = isPendingCommandState(item.state);
+  return (
+    <ListItem divider disableGutters data-testid={`command-${item.id}`} sx={{ display: 'block', py: 1.25 }}>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+        <Typography variant="subtitle2" sx={{ flex: 1, minWidth: 0 }} noWrap>
+          {command}
+        </Typography>
+        {item.batchId ? <Chip size="small" variant="outlined" label={t('commandHistory.bulk')} /> : null}
+        <CommandStateChip state={item.state} testId={`command-state-${item.id}`} />
+      </Stack>
+      <Typography variant="caption" color="textSecondary" component="p">
+        {t('commandHistory.meta', {
+          name: item.createdByName ?? t('commandHistory.system'),
+          time: formatDateTime(item.createdAt),
+        })}
+        {item.deliveryAttempts > 1
+          ? ` · ${t('commandHistory.attempts', { count: item.deliveryAttempts })}`
+          : ''}
+      </Typography>
+      {item.runAt ? (
+        <Typography
+          variant="caption"
+          color="textSecondary"
+          component="p"
+          data-testid={`command-run-at-${item.id}`}
+        >
+          {t('commandHistory.scheduled', { time: formatDateTime(item.runAt) })}
+        </Typography>
+      ) : null}
+      {item.error ? (
+        <Typography variant="body2" color="error" data-testid={`command-error-${item.id}`}>
+          {t('commandHistory.error', { error: item.error })}
+        </Typography>
+      ) : null}
+      {result ? (
+        <Typography variant="body2" data-testid={`command-result-${item.id}`}>
+          {t('commandHistory.result', { result })}
+        </Typography>
+      ) : null}
+      {isPending ? (
+        <Button
+          size="small"
+          color="warning"
+          onClick={() => onCancel(item)}
+          loading={isCancelling}
+          aria-label={t('commandHistory.cancelNamed', { command })}
+          data-testid={`cancel-command-${item.id}`}
+          sx={{ mt: 0.5, px: 0 }}
+        >
+          {t('commandHistory.cancel')}
+        </Button>
+      ) : null}
+    </ListItem>
+  );
+};
+
+type TCommandHistoryCardProps = {
+  customerId: number;
+  items: TCommandHistoryItem[] | undefined;
+  isLoading: boolean;
+  errorMessage?: string | undefined;
+  onRetry: () => void;
+};
+
+/**
+ * The commands sent to the customer's phone, newest first: what, who and when (+05:30), its
+ * state, and its error or result. A command still on its way can be cancelled.
+ */
+export const CommandHistoryCard = ({
+  customerId,
+  items,
+  isLoading,
+  errorMessage,
+  onRetry,
+}: TCommandHistoryCardProps) => {
+  const { t } = useTranslation();
+  const [cancelCommand, cancelState] = useCancelCommandMutation();
+  const [isShowingAll, setIsShowingAll] = useState(false);
+  const cancellingId = cancelState.isLoading ? cancelState.originalArgs?.command_id : undefined;
+
+  const handleCancel = async (item: TCommandHistoryItem) => {
+    const result = await cancelCommand({ customer_id: customerId, command_id: item.id });
+    if (result.data) enqueueSnackbar(t('commandHistory.cancelled'), { variant: 'info' });
+  };
+
+  const renderBody = () => {
+    if (isLoading) return <Skeleton variant="rounded" height={80} />;
+    if (!items)
+      return <LoadError message={errorMessage ?? t('commandHistory.loadFailed')} onRetry={onRetry} />;
+    if (items.length === 0) {
+      return (
+        <Typography variant="body2" color="textSecondary">
+          {t('commandHistory.empty')}
+        </Typography>
+      );
+    }
+    const shown = isShowingAll ? items : items.slice(0, HISTORY_VISIBLE_ROWS);
+    return (
+      <>
+        <List disablePadding>
+          {shown.map((item) => (
+            <HistoryRow
+              key={item.id}
+              item={item}
+              isCancelling={cancellingId === item.id}
+              onCancel={(row) => void handleCancel(row)}
+            />
+          ))}
+        </List>
+        {shown.length < items.length ? (
+          <Button
+            fullWidth
+            onClick={() => setIsShowingAll(true)}
+            sx={{ mt: 1 }}
+            data-testid="command-history-all"
+          >
+            {t('commandHistory.showAll', { count: items.length })}
+          </Button>
+        ) : null}
+      </>
+    );
+  };
+
+  return (
+    <SectionCard title={t('commandHistory.title')} testId="command-history">
+      {renderBody()}
+    </SectionCard>
+  );
+};

@@ -1,0 +1,267 @@
+import type { TControlFeature, TCustomerStatus } from '@kisht/domain/common/enums';
+import { CustomerStatus } from '@kisht/domain/common/enums';
+import { commandSpecByName } from '@kisht/domain/devices/command-catalogue';
+import type { TCommandHistoryItem, TDeviceSummary } from '@kisht/domain/devices/devices.schema';
+import type { TLocationFix, TSimSlot } from '@kisht/domain/devices/protocol.schema';
+import MapIcon from '@mui/icons-material/Map';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Divider from '@mui/material/Divider';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemText from '@mui/material/ListItemText';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { enqueueSnackbar } from 'notistack';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { formatDateTime } from '../../../lib/format';
+import { useSendDeviceControlMutation, useUnclaimDeviceMutation } from '../device-api';
+import type { TDestructiveAction } from '../device-controls';
+import { actionFeaturesOf, isDestructiveAction, mapLinkOf, pendingByFeature } from '../device-controls';
+import { UninstallDialog } from './uninstall-dialog';
+
+/** The phone's newest location fix, with a map link when it has coordinates. */
+const LocationPanel = ({ location }: { location: TLocationFix | null }) => {
+  const { t } = useTranslation();
+  if (!location) {
+    return (
+      <Typography variant="body2" color="textSecondary" data-testid="device-location">
+        {t('deviceActions.location.none')}
+      </Typography>
+    );
+  }
+  const mapLink = mapLinkOf(location);
+  return (
+    <Stack spacing={0.5} data-testid="device-location">
+      {mapLink ? (
+        <Typography variant="body1" data-testid="device-location-coordinates">
+          {t('deviceActions.location.coordinates', {
+            latitude: location.latitude,
+            longitude: location.longitude,
+          })}
+        </Typography>
+      ) : (
+        <Typography variant="body2" color="textSecondary">
+          {t('deviceActions.location.bypassed')}
+        </Typography>
+      )}
+      <Typography variant="caption" color="textSecondary">
+        {[
+          t('deviceActions.location.at', { time: formatDateTime(location.at) }),
+          location.accuracyM === undefined
+            ? null
+            : t('deviceActions.location.accuracy', { metres: Math.round(location.accuracyM) }),
+        ]
+          .filter(Boolean)
+          .join(' · ')}
+      </Typography>
+      {mapLink ? (
+        <Box>
+          <Button
+            size="small"
+            variant="outlined"
+            startIcon={<MapIcon />}
+            href={mapLink}
+            target="_blank"
+            rel="noopener noreferrer"
+            data-testid="device-location-map"
+          >
+            {t('deviceActions.location.openMap')}
+          </Button>
+        </Box>
+      ) : null}
+    </Stack>
+  );
+};
+
+/** The SIM slots the phone last reported. */
+const SimsPanel = ({ sims }: { sims: TSimSlot[] | null }) => {
+  const { t } = useTranslation();
+  if (!sims || sims.length === 0) {
+    return (
+      <Typography variant="body2" color="textSecondary" data-testid="device-sims">
+        {t('deviceActions.sims.none')}
+      </Typography>
+    );
+  }
+  return (
+    <List dense disablePadding data-testid="device-sims">
+      {sims.map((sim) => (
+        <ListItem key={sim.slot} disableGutters data-testid={`device-sim-${sim.slot}`}>
+          <ListItemText
+            primary={`${t('deviceActions.sims.slot', { slot: sim.slot })} · ${
+              sim.iccid === null
+                ? t('deviceActions.sims.empty')
+                : (sim.operator ?? t('deviceActions.sims.unknownOperator'))
+            }`}
+            secondary={sim.iccid === null ? null : t('deviceActions.sims.iccid', { iccid: sim.iccid })}
+          />
+        </ListItem>
+      ))}
+    </List>
+  );
+};
+
+type TDeviceActionsCardProps = {
+  customerId: number;
+  /** The customer's status: a customer whose EMIs are completed may have their phone released. */
+  status: TCustomerStatus;
+  device: TDeviceSummary;
+  /** The phone's command history (newest first), to tell which actions are still on their way. */
+  history: TCommandHistoryItem[] | undefined;
+};
+
+/**
+ * The actions tab of customer_details: the one-shot actions the device's availability offers
+ * (spec §6 second action list). Reboot and uninstall anti-theft ask first; uninstall asks for an
+ * OTP (purpose UNINSTALL) and goes through paths.devices.uninstall. A customer whose EMIs are
+ * completed may have the phone released (unclaim), after a confirmation. Fetch location shows the
+ * newest fix with a map link; SIM info shows the reported SIM slots. An action stays busy while its
+ * command is on its way.
+ */
+export const DeviceActionsCard = ({ customerId, status, device, history }: TDeviceActionsCardProps) => {
+  const { t } = useTranslation();
+  const [sendControl, sendState] = useSendDeviceControlMutation();
+  const [unclaim, unclaimState] = useUnclaimDeviceMutation();
+  const [confirming, setConfirming] = useState<TDestructiveAction | null>(null);
+  const [isUninstallOpen, setIsUninstallOpen] = useState(false);
+  const [isReleaseOpen, setIsReleaseOpen] = useState(false);
+  const actions = actionFeaturesOf(device.availability);
+  const isEnrolled = device.enrolledAt !== null;
+  const canRelease = status === CustomerStatus.EMI_COMPLETED;
+
+  const pending = pendingByFeature(history ?? []);
+  const pendingName = device.pendingCommand?.name;
+  const pendingSpec = pendingName ? commandSpecByName(pendingName)?.spec : undefined;
+  if (pendingSpec) pending.add(pendingSpec.feature);
+  const sendingFeature = sendState.isLoading ? sendState.originalArgs?.feature : undefined;
+
+  const run = async (feature: TControlFeature) => {
+    const result = await sendControl({ feature, body: { customer_id: customerId } });
+    setConfirming(null);
+    if (!result.data) return;
+    enqueueSnackbar(t('deviceActions.sent', { action: t(`controlFeature.${feature}`) }), { variant: 'info' });
+  };
+
+  const release = async () => {
+    const result = await unclaim({ customer_id: customerId });
+    setIsReleaseOpen(false);
+    if (!result.data) return;
+    enqueueSnackbar(t('deviceActions.release.sent'), { variant: 'info' });
+  };
+
+  const handleClick = (feature: TControlFeature) => {
+    // Uninstall is not a plain control command: it needs the user's OTP (spec §4).
+    if (feature === 'uninstall') {
+      setIsUninstallOpen(true);
+      return;
+    }
+    if (isDestructiveAction(feature)) {
+      setConfirming(feature);
+      return;
+    }
+    void run(feature);
+  };
+
+  if (!isEnrolled) {
+    return (
+      <Alert severity="info" data-testid="device-actions-not-enrolled">
+        {t('deviceActions.notEnrolled')}
+      </Alert>
+    );
+  }
+  if (actions.length === 0 && !canRelease) {
+    return (
+      <Alert severity="info" data-testid="device-actions-empty">
+        {t('deviceActions.empty')}
+      </Alert>
+    );
+  }
+  return (
+    <Card data-testid="device-actions">
+      <CardContent>
+        <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(150px, 1fr))', gap: 1 }}>
+          {actions.map((feature) => {
+            const isWaiting = pending.has(feature) || sendingFeature === feature;
+            return (
+              <Button
+                key={feature}
+                variant="outlined"
+                color={isDestructiveAction(feature) ? 'error' : 'primary'}
+                loading={isWaiting}
+                loadingPosition="start"
+                onClick={() => handleClick(feature)}
+                data-testid={`action-${feature}`}
+                title={isWaiting ? t('deviceActions.waiting') : undefined}
+              >
+                {t(`controlFeature.${feature}`)}
+              </Button>
+            );
+          })}
+          {canRelease ? (
+            <Button
+              variant="outlined"
+              color="error"
+              onClick={() => setIsReleaseOpen(true)}
+              data-testid="action-release"
+            >
+              {t('deviceActions.release.button')}
+            </Button>
+          ) : null}
+        </Box>
+        {actions.includes('fetch_location') ? (
+          <>
+            <Divider sx={{ my: 2 }} />
+            <Typography variant="subtitle2" component="h3" sx={{ mb: 1 }}>
+              {t('deviceActions.location.title')}
+            </Typography>
+            <LocationPanel location={device.lastLocation} />
+          </>
+        ) : null}
+        {actions.includes('sim_info') ? (
+          <>
+            <Divider sx={{ my: 2 }} />
+            <Typography variant="subtitle2" component="h3" sx={{ mb: 1 }}>
+              {t('deviceActions.sims.title')}
+            </Typography>
+            <SimsPanel sims={device.sims} />
+          </>
+        ) : null}
+      </CardContent>
+      <ConfirmDialog
+        isOpen={confirming !== null}
+        title={confirming ? t(`deviceActions.confirm.${confirming}.title`) : ''}
+        body={confirming ? t(`deviceActions.confirm.${confirming}.body`) : ''}
+        confirmLabel={confirming ? t(`controlFeature.${confirming}`) : ''}
+        confirmColor="error"
+        confirmTestId="action-confirm"
+        isBusy={sendState.isLoading}
+        onConfirm={() => {
+          if (confirming) void run(confirming);
+        }}
+        onClose={() => setConfirming(null)}
+      />
+      <UninstallDialog
+        customerId={customerId}
+        isOpen={isUninstallOpen}
+        onClose={() => setIsUninstallOpen(false)}
+      />
+      <ConfirmDialog
+        isOpen={isReleaseOpen}
+        title={t('deviceActions.release.title')}
+        body={t('deviceActions.release.body')}
+        confirmLabel={t('deviceActions.release.button')}
+        confirmColor="error"
+        confirmTestId="release-confirm"
+        isBusy={unclaimState.isLoading}
+        onConfirm={() => void release()}
+        onClose={() => setIsReleaseOpen(false)}
+      />
+    </Card>
+  );
+};

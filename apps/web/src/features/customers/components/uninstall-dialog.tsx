@@ -1,0 +1,105 @@
+import { ZUninstallRequest } from '@kisht/domain/devices/devices.schema';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
+import { enqueueSnackbar } from 'notistack';
+import type { FormEvent } from 'react';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useUninstallDeviceMutation } from '../device-api';
+import { DevOtpBanner, UserOtpField, useUserOtp } from './user-otp';
+
+type TUninstallDialogProps = { customerId: number; isOpen: boolean; onClose: () => void };
+
+/**
+ * Uninstall (release) the customer's phone (spec §4): the app and its protection leave the phone.
+ * It asks for an OTP of purpose UNINSTALL sent to the user's own mobile, then POSTs
+ * paths.devices.uninstall.
+ */
+export const UninstallDialog = ({ customerId, isOpen, onClose }: TUninstallDialogProps) => {
+  const { t } = useTranslation();
+  const titleId = useId();
+  return (
+    <Dialog open={isOpen} onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="xs">
+      <DialogTitle id={titleId}>{t('deviceActions.confirm.uninstall.title')}</DialogTitle>
+      {/* Mounted only while open, so each opening asks for a fresh OTP. */}
+      {isOpen ? <UninstallForm customerId={customerId} onClose={onClose} /> : null}
+    </Dialog>
+  );
+};
+
+const UninstallForm = ({ customerId, onClose }: { customerId: number; onClose: () => void }) => {
+  const { t } = useTranslation();
+  const otp = useUserOtp('UNINSTALL');
+  const [uninstall, uninstallState] = useUninstallDeviceMutation();
+  const [otpValue, setOtpValue] = useState('');
+  const [otpError, setOtpError] = useState<string | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = ZUninstallRequest.safeParse({ customer_id: customerId, otp: otpValue });
+    if (!parsed.success) {
+      setOtpError(t('validation.invalidOtp'));
+      return;
+    }
+    setOtpError(null);
+    const result = await uninstall(parsed.data);
+    if (!result.data) return;
+    enqueueSnackbar(t('deviceActions.sent', { action: t('controlFeature.uninstall') }), { variant: 'info' });
+    onClose();
+  };
+
+  if (!otp.sent) {
+    return (
+      <>
+        <DialogContent>
+          <DialogContentText>{t('deviceActions.confirm.uninstall.body')}</DialogContentText>
+          <DialogContentText sx={{ mt: 1 }}>{t('deviceActions.uninstallOtp.intro')}</DialogContentText>
+        </DialogContent>
+        <DialogActions sx={{ px: 3, pb: 2 }}>
+          <Button onClick={onClose} disabled={otp.isSending}>
+            {t('common.cancel')}
+          </Button>
+          <Button
+            variant="contained"
+            onClick={() => void otp.send()}
+            loading={otp.isSending}
+            data-testid="uninstall-send-otp"
+          >
+            {t('offlineCode.sendOtp')}
+          </Button>
+        </DialogActions>
+      </>
+    );
+  }
+
+  return (
+    <form noValidate onSubmit={(event) => void submit(event)}>
+      <DialogContent sx={{ pt: 1 }}>
+        <Stack spacing={1}>
+          <DevOtpBanner devOtp={otp.sent.devOtp} testId="uninstall-dev-otp" />
+          <DialogContentText>{t('deviceActions.uninstallOtp.otpSent')}</DialogContentText>
+          <UserOtpField value={otpValue} onChange={setOtpValue} error={otpError} testId="uninstall-otp" />
+        </Stack>
+      </DialogContent>
+      <DialogActions sx={{ px: 3, pb: 2 }}>
+        <Button onClick={onClose} disabled={uninstallState.isLoading}>
+          {t('common.cancel')}
+        </Button>
+        <Button
+          type="submit"
+          variant="contained"
+          color="error"
+          loading={uninstallState.isLoading}
+          data-testid="uninstall-confirm"
+        >
+          {t('controlFeature.uninstall')}
+        </Button>
+      </DialogActions>
+    </form>
+  );
+};

@@ -1,0 +1,139 @@
+import type { TLoginWithOtpResponse } from '@kisht/domain/auth/auth.schema';
+import type { TControlFeature } from '@kisht/domain/common/enums';
+import type {
+  TBulkLockRequest,
+  TBulkProgress,
+  TCancelCommandRequest,
+  TCommandHistoryItem,
+  TDeviceCommand,
+  TDeviceCommandRequest,
+  TDeviceControlRequest,
+  TOfflineCode,
+  TOfflineLockUnlockRequest,
+  TSendOtpToUserRequest,
+  TSimChange,
+  TSimChangePage,
+  TUninstallRequest,
+} from '@kisht/domain/devices/devices.schema';
+import { deviceControlPath, paths } from '@kisht/domain/paths';
+import { api } from '../../lib/http/api';
+import { CUSTOMER_LIST_TAG, commandHistoryTag, customerTag } from './customers-api';
+
+/** SIM changes shown on one sim_changes page. */
+export const SIM_CHANGES_PAGE_SIZE = 20;
+
+/** One page of sim_changes; both values go to the API, so both are in the cache key. */
+export type TSimChangesArgs = { page: number; pageSize: number };
+
+const SIM_CHANGE_LIST_TAG = { type: 'SimChange', id: 'LIST' } as const;
+const simChangeTag = (customerId: number) => ({ type: 'SimChange', id: customerId }) as const;
+
+/** A control feature's command for one customer's phone (POST /api/device/{feature}). */
+export type TSendControlArgs = { feature: TControlFeature; body: TDeviceControlRequest };
+
+/**
+ * The device commands of customer_details (the control features of spec §6 and their history)
+ * and multiple_lock_unlock (a bulk lock or unlock and its progress).
+ */
+export const deviceApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    /** Every command sent to the customer's phone, newest first. The cache key is the customer. */
+    getCommandHistory: build.query<TCommandHistoryItem[], number>({
+      query: (customerId) => ({ url: paths.devices.history, params: { customer_id: customerId } }),
+      providesTags: (_result, _error, customerId) => [commandHistoryTag(customerId)],
+    }),
+    /**
+     * A toggle turned on or off, or an action run: the device summary (reported and pending
+     * controls) and the history change.
+     */
+    sendDeviceControl: build.mutation<TDeviceCommand, TSendControlArgs>({
+      query: ({ feature, body }) => ({ url: deviceControlPath(feature), method: 'POST', body }),
+      invalidatesTags: (_result, _error, { body }) => [
+        customerTag(body.customer_id),
+        commandHistoryTag(body.customer_id),
+      ],
+    }),
+    /** Cancels a command still on its way; a cancelled lock or unlock changes the list's "Locking…". */
+    cancelCommand: build.mutation<TCommandHistoryItem, TCancelCommandRequest>({
+      query: (body) => ({ url: paths.devices.cancel, method: 'POST', body }),
+      invalidatesTags: (_result, _error, { customer_id }) => [
+        customerTag(customer_id),
+        commandHistoryTag(customer_id),
+        CUSTOMER_LIST_TAG,
+      ],
+    }),
+    /** multiple_device_lock_unlock: one command per phone, answered with the batch's first progress. */
+    bulkLockUnlock: build.mutation<TBulkProgress, TBulkLockRequest>({
+      query: (body) => ({ url: paths.devices.bulkLockUnlock, method: 'POST', body }),
+      // Every customer's lock status may change; details screens refetch when next opened.
+      invalidatesTags: ['Customer', 'CommandHistory'],
+      // The answer is the batch's first progress: the progress screen starts from it.
+      onQueryStarted: async (_request, { dispatch, queryFulfilled }): Promise<void> => {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data) dispatch(deviceApi.util.upsertQueryData('getBulkProgress', data.batchId, data));
+      },
+    }),
+    /** A batch's progress; polled while its commands are on their way. The cache key is the batch. */
+    getBulkProgress: build.query<TBulkProgress, string>({
+      query: (batchId) => ({ url: paths.devices.bulkProgress, params: { batch_id: batchId } }),
+      keepUnusedDataFor: 0,
+    }),
+    /**
+     * send-otp-to-user: an OTP to the signed-in user's own mobile before a sensitive device
+     * action (BYPASS_CODE for an offline code, UNINSTALL to release a phone). devOtp comes only
+     * outside production.
+     */
+    sendOtpToUser: build.mutation<TLoginWithOtpResponse, TSendOtpToUserRequest>({
+      query: (body) => ({ url: paths.auth.sendOtpToUser, method: 'POST', body }),
+    }),
+    /**
+     * offline_lock_unlock: the 8-digit code for the challenge a phone with no network shows
+     * (OTP purpose BYPASS_CODE). Nothing is sent to the phone, so no cache changes.
+     */
+    getOfflineCode: build.mutation<TOfflineCode, TOfflineLockUnlockRequest>({
+      query: (body) => ({ url: paths.auth.offlineLockUnlock, method: 'POST', body }),
+    }),
+    /** Uninstall (release) the customer's phone, after an OTP of purpose UNINSTALL. */
+    uninstallDevice: build.mutation<TDeviceCommand, TUninstallRequest>({
+      query: (body) => ({ url: paths.devices.uninstall, method: 'POST', body }),
+      invalidatesTags: (_result, _error, { customer_id }) => [
+        customerTag(customer_id),
+        commandHistoryTag(customer_id),
+        CUSTOMER_LIST_TAG,
+      ],
+    }),
+    /** Release the phone of a customer whose EMIs are completed (status 5). */
+    unclaimDevice: build.mutation<TDeviceCommand, TDeviceCommandRequest>({
+      query: (body) => ({ url: paths.devices.unclaim, method: 'POST', body }),
+      invalidatesTags: (_result, _error, { customer_id }) => [
+        customerTag(customer_id),
+        commandHistoryTag(customer_id),
+        CUSTOMER_LIST_TAG,
+      ],
+    }),
+    /** sim_changes: the SIM changes of the organisation's phones, newest first, a page at a time. */
+    getSimChanges: build.query<TSimChangePage, TSimChangesArgs>({
+      query: ({ page, pageSize }) => ({ url: paths.devices.simChanges, params: { page, pageSize } }),
+      providesTags: [SIM_CHANGE_LIST_TAG],
+    }),
+    /** customer_sim_change_details: one customer's SIM changes. The cache key is the customer. */
+    getCustomerSimChanges: build.query<TSimChange[], number>({
+      query: (customerId) => ({ url: paths.customers.simChangeDetails, params: { customer_id: customerId } }),
+      providesTags: (_result, _error, customerId) => [simChangeTag(customerId)],
+    }),
+  }),
+});
+
+export const {
+  useGetCommandHistoryQuery,
+  useSendDeviceControlMutation,
+  useCancelCommandMutation,
+  useBulkLockUnlockMutation,
+  useGetBulkProgressQuery,
+  useSendOtpToUserMutation,
+  useGetOfflineCodeMutation,
+  useUninstallDeviceMutation,
+  useUnclaimDeviceMutation,
+  useGetSimChangesQuery,
+  useGetCustomerSimChangesQuery,
+} = deviceApi;

@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { createBulkProgress, createDeviceCommand, createDeviceSummary } from './customer-fixtures';
+import {
+  actionFeaturesOf,
+  batchPercent,
+  deriveToggleDisplay,
+  hasPendingDeviceCommand,
+  isBatchSettled,
+  mapLinkOf,
+  pendingLockCommand,
+  settledCount,
+  toggleFeaturesOf,
+} from './device-controls';
+
+describe('deriveToggleDisplay (reported state plus pending command)', () => {
+  it.each([
+    ['reported on, nothing pending', { camera_lock: true }, {}, 'on'],
+    ['reported off, nothing pending', { camera_lock: false }, {}, 'off'],
+    ['never reported', {}, {}, 'off'],
+    [
+      'off, turning on',
+      { camera_lock: false },
+      { camera_lock: createDeviceCommand({ name: 'camera_lock' }) },
+      'turningOn',
+    ],
+    [
+      'on, turning off',
+      { camera_lock: true },
+      { camera_lock: createDeviceCommand({ name: 'camera_unlock', state: 'received' }) },
+      'turningOff',
+    ],
+    [
+      'a pending command that has ended shows the reported state',
+      { camera_lock: true },
+      { camera_lock: createDeviceCommand({ name: 'camera_unlock', state: 'failed' }) },
+      'on',
+    ],
+  ] as const)('%s → %s', (_case, controls, pendingControls, expected) => {
+    expect(deriveToggleDisplay(createDeviceSummary({ controls, pendingControls }), 'camera_lock')).toBe(
+      expected,
+    );
+  });
+
+  it('reads SIM-tracking command strings as their toggle', () => {
+    const device = createDeviceSummary({
+      pendingControls: { sim_tracking_offline: createDeviceCommand({ name: 'SIMTRACKINGOFFLINEOFF' }) },
+    });
+    expect(deriveToggleDisplay(device, 'sim_tracking_offline')).toBe('turningOff');
+  });
+});
+
+describe('what the device and actions tabs list', () => {
+  it('lists the toggles of availability.controls, less lock (the lock card has it)', () => {
+    expect(toggleFeaturesOf({ controls: ['lock', 'camera_lock', 'wallpaper'], actions: ['reboot'] })).toEqual(
+      ['camera_lock', 'wallpaper'],
+    );
+  });
+
+  it('lists availability.actions, then one-shot features the availability lists as controls', () => {
+    const availability = {
+      controls: ['lock', 'uninstall_antitheft', 'install_apple_onemodapp'] as const,
+      actions: ['fetch_location', 'reboot'] as const,
+    };
+    expect(toggleFeaturesOf({ controls: [...availability.controls], actions: [] })).toEqual([]);
+    expect(
+      actionFeaturesOf({ controls: [...availability.controls], actions: [...availability.actions] }),
+    ).toEqual(['fetch_location', 'reboot', 'uninstall_antitheft', 'install_apple_onemodapp']);
+  });
+});
+
+describe('pending commands', () => {
+  it('sees a pending command in the summary, its toggles or the history', () => {
+    const idle = createDeviceSummary();
+    expect(hasPendingDeviceCommand(idle, [])).toBe(false);
+    expect(hasPendingDeviceCommand(idle, [{ state: 'done' }, { state: 'failed' }])).toBe(false);
+    expect(hasPendingDeviceCommand(idle, [{ state: 'sent' }])).toBe(true);
+    expect(hasPendingDeviceCommand({ ...idle, pendingCommand: createDeviceCommand() }, undefined)).toBe(true);
+    expect(
+      hasPendingDeviceCommand(
+        { ...idle, pendingControls: { wifi_on_off: createDeviceCommand({ name: 'wifi_on' }) } },
+        [],
+      ),
+    ).toBe(true);
+  });
+
+  it('does not count a command scheduled for later as on its way', () => {
+    const now = Date.parse('2026-01-15T09:00:00Z');
+    const idle = createDeviceSummary();
+    expect(hasPendingDeviceCommand(idle, [{ state: 'queued', runAt: '2026-01-15T10:00:00Z' }], now)).toBe(
+      false,
+    );
+    expect(hasPendingDeviceCommand(idle, [{ state: 'queued', runAt: '2026-01-15T08:59:00Z' }], now)).toBe(
+      true,
+    );
+    expect(hasPendingDeviceCommand(idle, [{ state: 'queued', runAt: null }], now)).toBe(true);
+  });
+
+  it('takes only a lock or unlock as the lock card’s pending command', () => {
+    const lock = createDeviceCommand({ name: 'lock' });
+    expect(pendingLockCommand(createDeviceSummary({ pendingCommand: lock }))).toBe(lock);
+    expect(
+      pendingLockCommand(
+        createDeviceSummary({ pendingCommand: createDeviceCommand({ name: 'camera_lock' }) }),
+      ),
+    ).toBeNull();
+    const unlock = createDeviceCommand({ name: 'unlock', state: 'sent' });
+    expect(
+      pendingLockCommand(
+        createDeviceSummary({
+          pendingCommand: createDeviceCommand({ name: 'reboot' }),
+          pendingControls: { lock: unlock },
+        }),
+      ),
+    ).toBe(unlock);
+  });
+});
+
+describe('bulk progress', () => {
+  it('counts done, failed, cancelled and expired as ended', () => {
+    const progress = createBulkProgress({
+      total: 10,
+      counts: { queued: 1, sent: 2, received: 1, done: 3, failed: 1, cancelled: 1, expired: 1 },
+    });
+    expect(settledCount(progress)).toBe(6);
+    expect(batchPercent(progress)).toBe(60);
+    expect(isBatchSettled(progress)).toBe(false);
+  });
+
+  it('is complete when every command has ended, and for a batch of none', () => {
+    const done = createBulkProgress({
+      total: 2,
+      counts: { queued: 0, sent: 0, received: 0, done: 1, failed: 1, cancelled: 0, expired: 0 },
+    });
+    expect(isBatchSettled(done)).toBe(true);
+    expect(batchPercent(done)).toBe(100);
+    const empty = createBulkProgress({
+      total: 0,
+      counts: { queued: 0, sent: 0, received: 0, done: 0, failed: 0, cancelled: 0, expired: 0 },
+      items: [],
+    });
+    expect(isBatchSettled(empty)).toBe(true);
+    expect(batchPercent(empty)).toBe(100);
+  });
+});
+
+describe('mapLinkOf', () => {
+  it('links coordinates to OpenStreetMap', () => {
+    expect(mapLinkOf({ latitude: '18.5204', longitude: '73.8567' })).toBe(
+      'https://www.openstreetmap.org/?mlat=18.5204&mlon=73.8567',
+    );
+  });
+
+  it.each([
+    ['Bypassed', 'Bypassed'],
+    ['', ''],
+    ['91.5', '73.8'],
+    ['18.5', '73.8; x'],
+  ])('gives no link for %s, %s', (latitude, longitude) => {
+    expect(mapLinkOf({ latitude, longitude })).toBeNull();
+  });
+});

@@ -1,0 +1,159 @@
+import type { TCommandState, TControlFeature } from '@kisht/domain/common/enums';
+import { COMMAND_STATES, isPendingCommandState } from '@kisht/domain/common/enums';
+import { commandSpecByName, commandSpecOf } from '@kisht/domain/devices/command-catalogue';
+import type { TBulkProgress, TDeviceCommand, TDeviceSummary } from '@kisht/domain/devices/devices.schema';
+import type { TLocationFix } from '@kisht/domain/devices/protocol.schema';
+
+/**
+ * How customer_details shows a toggle: the reported state, or where a pending command is taking
+ * it ("Turning on…"). The one place that combines the two (code style: device state).
+ */
+export type TToggleDisplay = 'on' | 'off' | 'turningOn' | 'turningOff';
+
+/**
+ * Derives a toggle's display from the device's reported controls and its pending command for the
+ * feature: a pending `on` command shows 'turningOn', a pending `off` one 'turningOff', otherwise
+ * the reported state (a feature the phone never reported is off).
+ */
+export const deriveToggleDisplay = (
+  device: Pick<TDeviceSummary, 'controls' | 'pendingControls'>,
+  feature: TControlFeature,
+): TToggleDisplay => {
+  const pending = device.pendingControls[feature];
+  if (pending && isPendingCommandState(pending.state)) {
+    const match = commandSpecByName(pending.name);
+    if (match) return match.isOn ? 'turningOn' : 'turningOff';
+  }
+  return device.controls[feature] === true ? 'on' : 'off';
+};
+
+/** Whether a toggle display has a command on its way. */
+export const isToggleChanging = (display: TToggleDisplay): boolean =>
+  display === 'turningOn' || display === 'turningOff';
+
+/**
+ * The device tab's toggles: the toggle features of availability.controls, less `lock`, which the
+ * lock card above the tabs handles (with its confirmation).
+ */
+export const toggleFeaturesOf = (availability: TDeviceSummary['availability']): TControlFeature[] =>
+  availability.controls.filter((feature) => feature !== 'lock' && commandSpecOf(feature)?.kind === 'toggle');
+
+/**
+ * The actions tab's one-shot actions: availability.actions, then any one-shot feature listed as a
+ * control (the availability rules list uninstall_antitheft and install_apple_onemodapp among the
+ * controls, but the catalogue makes them actions: there is no state to switch), each once.
+ */
+export const actionFeaturesOf = (availability: TDeviceSummary['availability']): TControlFeature[] => {
+  const oneShotControls = availability.controls.filter(
+    (feature) => commandSpecOf(feature)?.kind === 'action',
+  );
+  return [...new Set([...availability.actions, ...oneShotControls])];
+};
+
+/** Actions that ask before they run: they end the protection or interrupt the customer. */
+export const DESTRUCTIVE_ACTIONS = [
+  'uninstall',
+  'uninstall_antitheft',
+  'reboot',
+] as const satisfies readonly TControlFeature[];
+export type TDestructiveAction = (typeof DESTRUCTIVE_ACTIONS)[number];
+
+/** Whether an action asks before it runs (see DESTRUCTIVE_ACTIONS). */
+export const isDestructiveAction = (feature: TControlFeature): feature is TDestructiveAction =>
+  DESTRUCTIVE_ACTIONS.some((candidate) => candidate === feature);
+
+/**
+ * Features whose `on` command takes arguments a person types (a small form before it is sent).
+ * emi_alert takes arguments too, but the server fills them from the schedule.
+ */
+export const ARGS_FEATURES = [
+  'wallpaper',
+  'lost_mode',
+  'antitheft_lost_mode',
+  'app_lock',
+  'app_hide_unhide',
+] as const satisfies readonly TControlFeature[];
+export type TArgsFeature = (typeof ARGS_FEATURES)[number];
+
+/** Whether a feature's `on` command asks for arguments first (see ARGS_FEATURES). */
+export const isArgsFeature = (feature: TControlFeature): feature is TArgsFeature =>
+  ARGS_FEATURES.some((candidate) => candidate === feature);
+
+/** A history entry as hasPendingDeviceCommand reads it: its state, and when it is due if scheduled. */
+type TPendingCandidate = Pick<TDeviceCommand, 'state'> & { runAt?: string | null };
+
+/**
+ * Whether any command of the phone is still on its way: the device summary's pending command or
+ * pending toggles, or a pending command in the history (an action such as fetch_location). A
+ * history entry scheduled for later (`runAt` after `now`) is waiting, not on its way, so it does
+ * not count (the screens would otherwise poll every second until it is due).
+ */
+export const hasPendingDeviceCommand = (
+  device: Pick<TDeviceSummary, 'pendingCommand' | 'pendingControls'>,
+  history: readonly TPendingCandidate[] | undefined,
+  now: number = Date.now(),
+): boolean =>
+  device.pendingCommand !== null ||
+  Object.values(device.pendingControls).some((command) => isPendingCommandState(command.state)) ||
+  (history ?? []).some(
+    (command) => isPendingCommandState(command.state) && !(command.runAt && Date.parse(command.runAt) > now),
+  );
+
+/**
+ * The lock or unlock on its way, if any: the summary's pending command when it is one, else the
+ * pending `lock` toggle. Other pending commands (a camera lock) leave the lock card alone.
+ */
+export const pendingLockCommand = (
+  device: Pick<TDeviceSummary, 'pendingCommand' | 'pendingControls'>,
+): TDeviceCommand | null => {
+  const candidates = [device.pendingCommand, device.pendingControls.lock];
+  return (
+    candidates.find(
+      (command): command is TDeviceCommand =>
+        command !== null &&
+        command !== undefined &&
+        (command.name === 'lock' || command.name === 'unlock') &&
+        isPendingCommandState(command.state),
+    ) ?? null
+  );
+};
+
+/** The pending command per feature in a history (newest first, so the first one found wins). */
+export const pendingByFeature = (
+  history: ReadonlyArray<{ feature: TControlFeature | null; state: TCommandState }>,
+): Set<TControlFeature> =>
+  new Set(
+    history
+      .filter((item) => item.feature !== null && isPendingCommandState(item.state))
+      .map((item) => item.feature as TControlFeature),
+  );
+
+/** States in which a command has ended (design §5). */
+export const SETTLED_STATES: readonly TCommandState[] = COMMAND_STATES.filter(
+  (state) => !isPendingCommandState(state),
+);
+
+/** How many of a batch's commands have ended (done, failed, cancelled or expired). */
+export const settledCount = (progress: Pick<TBulkProgress, 'counts'>): number =>
+  SETTLED_STATES.reduce((sum, state) => sum + (progress.counts[state] ?? 0), 0);
+
+/** Whether every command of a batch has ended (a batch of none has). */
+export const isBatchSettled = (progress: Pick<TBulkProgress, 'counts' | 'total'>): boolean =>
+  settledCount(progress) >= progress.total;
+
+/** A batch's progress as a percentage for a progress bar (a batch of none is complete). */
+export const batchPercent = (progress: Pick<TBulkProgress, 'counts' | 'total'>): number =>
+  progress.total <= 0 ? 100 : Math.min(100, Math.round((settledCount(progress) / progress.total) * 100));
+
+const COORDINATE = /^-?\d{1,3}(\.\d+)?$/;
+
+/**
+ * The OpenStreetMap link of a location fix, or null when the fix has no usable coordinates (spec
+ * §5: a phone that cannot or may not say where it is records both as 'Bypassed').
+ */
+export const mapLinkOf = (location: Pick<TLocationFix, 'latitude' | 'longitude'>): string | null => {
+  const { latitude, longitude } = location;
+  if (!COORDINATE.test(latitude) || !COORDINATE.test(longitude)) return null;
+  if (Math.abs(Number(latitude)) > 90 || Math.abs(Number(longitude)) > 180) return null;
+  return `https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}`;
+};

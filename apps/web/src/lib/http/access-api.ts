@@ -1,0 +1,37 @@
+import type { TLockAccess, TUserAccess } from '@kisht/domain/devices/devices.schema';
+import { DEFAULT_LOCK_ACCESS, DEFAULT_USER_ACCESS } from '@kisht/domain/devices/devices.schema';
+import { paths } from '@kisht/domain/paths';
+import { api } from './api';
+
+/**
+ * The signed-in person's access flags (spec §6): user access (api/user/user_access) and lock
+ * access (api/config/access-config). Screens read them through useUserAccess and useLockAccess,
+ * which fall back to the spec §6 defaults until (or unless) the server's values have loaded.
+ */
+export const accessApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getUserAccess: build.query<TUserAccess, void>({
+      query: () => paths.users.userAccess,
+      providesTags: [{ type: 'Access', id: 'USER' }],
+    }),
+    getLockAccess: build.query<TLockAccess, void>({
+      query: () => paths.users.lockAccess,
+      providesTags: [{ type: 'Access', id: 'LOCK' }],
+    }),
+  }),
+});
+
+/** Flags the screen can act on, and whether they are the server's (not the defaults). */
+export type TAccessState<TFlags> = { flags: TFlags; isLoaded: boolean };
+
+/** Spec §6 user access: the server's flags over the defaults ('1' allowed, '0' denied). */
+export const useUserAccess = (): TAccessState<TUserAccess> => {
+  const { data } = accessApi.useGetUserAccessQuery();
+  return { flags: { ...DEFAULT_USER_ACCESS, ...data }, isLoaded: data !== undefined };
+};
+
+/** Spec §6 lock access: the server's flags over the defaults ('1' allowed, '0' denied). */
+export const useLockAccess = (): TAccessState<TLockAccess> => {
+  const { data } = accessApi.useGetLockAccessQuery();
+  return { flags: { ...DEFAULT_LOCK_ACCESS, ...data }, isLoaded: data !== undefined };
+};

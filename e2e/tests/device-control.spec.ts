@@ -1,0 +1,124 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { AgentProcess } from '../support/agent-process';
+import { expect, test } from '../support/fixtures';
+import { loginToDashboard } from '../support/login';
+import { ARTIFACTS, REPO_ROOT } from '../support/server';
+
+/**
+ * Issue 5 journey: a retailer locks a phone, unlocks it with an offline code while it has no
+ * network, then bulk-locks it from multiple_lock_unlock and watches the progress.
+ */
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: join(ARTIFACTS, 'screenshots', `${name}.png`), fullPage: true });
+const IMEI_1 = '357805023984942';
+const IMEI_2 = '490154203237526';
+const agentCli = (args: string[]) =>
+  execFileSync(process.execPath, [join(REPO_ROOT, 'apps/device-agent/bin/kisht-agent.mjs'), ...args], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  });
+
+test.use({ serviceWorkers: 'block' });
+
+test('lock, unlock with an offline code, then bulk lock with live progress', async ({ page, baseURL }) => {
+  const agent = new AgentProcess('agent-device-control');
+  const statePath = join(mkdtempSync(join(tmpdir(), 'kisht-e2e-dc-')), 'device.json');
+  try {
+    await loginToDashboard(page, '9876543210');
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    const auth = { authorization: `Bearer ${token}` };
+    // Set-up through the API: a customer and their enrolment QR (issue 4's journeys cover the form).
+    const products = await (await page.request.get(`${baseURL}/api/products`, { headers: auth })).json();
+    const created = await (
+      await page.request.post(`${baseURL}/country/customerRegistrationByKegenUpdateV3`, {
+        headers: auth,
+        data: {
+          firstName: 'Vikram',
+          lastName: 'Rao',
+          mobile: '9123400077',
+          imei1: IMEI_1,
+          imei2: IMEI_2,
+          productId: products.data[0].id,
+          pricePaise: 1_799_900,
+          downPaymentPaise: 299_900,
+          loanAmountPaise: 1_500_000,
+          annualRateBps: 1400,
+          tenureMonths: 6,
+          appType: 0,
+          deviceType: 0,
+        },
+      })
+    ).json();
+    expect(created.response, JSON.stringify(created)).toBe('success');
+    const customerId = created.data.id as number;
+    const qr = await (
+      await page.request.get(`${baseURL}/api/customer/get_customers_qrCode?customer_id=${customerId}`, {
+        headers: auth,
+      })
+    ).json();
+    agent.start([
+      'enrol',
+      '--qr',
+      qr.data.payload,
+      '--imei1',
+      IMEI_1,
+      '--imei2',
+      IMEI_2,
+      '--state',
+      statePath,
+    ]);
+    await agent.waitFor(/connected to ws:\/\/.+\/mqtt/);
+
+    // 1. Lock from customer_details.
+    await page.goto(`/customer_details/${customerId}`);
+    await expect(page.getByTestId('lock-state')).toHaveText('Unlocked');
+    await page.getByTestId('lock-button').click();
+    await page.getByTestId('confirm-dialog-confirm').click();
+    await expect(page.getByTestId('lock-state')).toHaveText('Locked');
+    await agent.waitFor(/state: LOCKED/);
+    await shot(page, '60-locked');
+
+    // 2. The phone loses its network; the customer pays at the shop and reads out the challenge.
+    await agent.stop();
+    const challenge = /challenge: (\d{6})/.exec(agentCli(['challenge', '--state', statePath]))![1]!;
+    await page.getByTestId('offline-code-open').click();
+    await page.getByTestId('offline-code-send-otp').click();
+    const otp = /(\d{6})/.exec((await page.getByTestId('offline-code-dev-otp').textContent()) ?? '')![1]!;
+    await page.getByTestId('offline-code-challenge').fill(challenge);
+    await page.getByTestId('offline-code-otp').fill(otp);
+    await page.getByTestId('offline-code-submit').click();
+    const result = page.getByTestId('offline-code-result');
+    await expect(result).toContainText(/\d{8}/);
+    await shot(page, '61-offline-code');
+    const code = /(\d{8})/.exec((await result.textContent()) ?? '')![1]!;
+    expect(agentCli(['offline-code', '--state', statePath, '--code', code])).toContain(
+      'offline code accepted: unlock',
+    );
+    await page.keyboard.press('Escape');
+
+    // Back online, the phone reports the unlock it made offline.
+    agent.start(['run', '--state', statePath]);
+    await agent.waitFor(/connected to ws:\/\/.+\/mqtt/);
+    await page.reload();
+    await expect(page.getByTestId('lock-state')).toHaveText('Unlocked');
+    await shot(page, '62-unlocked-offline');
+
+    // 3. Bulk lock this phone from multiple_lock_unlock and watch it reach done.
+    await page.goto('/multiple_lock_unlock');
+    await page.getByTestId('bulk-action-lock').click();
+    await page.getByTestId('bulk-filter-selection').check();
+    await page.getByTestId(`bulk-customer-${customerId}`).click();
+    await page.getByTestId('bulk-submit').click();
+    await page.getByTestId('bulk-confirm').click();
+    await expect(page.getByTestId('bulk-progress')).toBeVisible();
+    await expect(page.getByTestId('bulk-count-done')).toContainText('1');
+    await agent.waitFor(/state: LOCKED/);
+    await shot(page, '63-bulk-done');
+  } finally {
+    await agent.stop();
+  }
+});
