@@ -1,4 +1,5 @@
 import { imeiCheckDigit } from '@kisht/domain/common/identifiers';
+import { paths } from '@kisht/domain/paths';
 import type { TestApp } from './harness';
 import { bearer } from './harness';
 
@@ -76,3 +77,7 @@ export const JPEG_BYTES = Uint8Array.from([
 
 /** A minimal PDF header and trailer: enough for content sniffing. */
 export const PDF_BYTES = new TextEncoder().encode('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+
+/** The id of the newest customer the list search finds by `firstName`, as `token` sees the list. */
+export const customerIdNamed = async (t: TestApp, token: string, firstName: string): Promise<number> =>
+  (await apiGet(t, token, `${paths.customers.list}?search=${firstName}`)).body.data.items[0].id as number;

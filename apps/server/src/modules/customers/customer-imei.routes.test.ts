@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
 import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, SECOND_ORG_ID, SECOND_RETAILER_MOBILE } from '../../db/seed/seed';
-import { apiGet, apiPost, freshImei } from '../../test/fixtures';
+import { apiGet, apiPost, customerIdNamed, freshImei } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
 
 let t: TestApp;
@@ -17,8 +17,7 @@ afterEach(async () => {
   await t.close();
 });
 
-const customerNamed = async (firstName: string, token = retailer) =>
-  (await apiGet(t, token, `${paths.customers.list}?search=${firstName}`)).body.data.items[0].id as number;
+const customerNamed = (firstName: string, token = retailer) => customerIdNamed(t, token, firstName);
 const deviceImeis = async () =>
   queryRows(t.app.ctx.db, sql`select imei1, imei2, serial_number from devices order by id`);
 

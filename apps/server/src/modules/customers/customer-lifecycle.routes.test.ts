@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
 import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, SECOND_ORG_ID, SECOND_RETAILER_MOBILE } from '../../db/seed/seed';
-import { apiGet, apiPost, customerBody } from '../../test/fixtures';
+import { apiGet, apiPost, customerBody, customerIdNamed } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { markMaturingLoans } from './customers.service';
 
@@ -19,8 +19,7 @@ afterEach(async () => {
   await t.close();
 });
 
-const customerNamed = async (firstName: string, token = retailer) =>
-  (await apiGet(t, token, `${paths.customers.list}?search=${firstName}`)).body.data.items[0].id as number;
+const customerNamed = (firstName: string, token = retailer) => customerIdNamed(t, token, firstName);
 const history = async (customerId: number) =>
   (await apiGet(t, retailer, `${paths.customers.statusHistory}?customer_id=${customerId}`)).body.data;
 

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
 import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
-import { apiGet, apiPost } from '../../test/fixtures';
+import { apiGet, apiPost, customerIdNamed } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { runAutoLockLadder } from './auto-lock.service';
 import { dispatchDueScheduledCommands } from './devices.service';
@@ -26,8 +26,7 @@ afterEach(async () => {
   await t.close();
 });
 
-const customerNamed = async (firstName: string) =>
-  (await apiGet(t, retailer, `${paths.customers.list}?search=${firstName}`)).body.data.items[0].id as number;
+const customerNamed = (firstName: string) => customerIdNamed(t, retailer, firstName);
 const commandsOf = (customerId: number) =>
   queryRows<{ name: string; state: string; created_by: number | null; args: Record<string, unknown> }>(
     t.app.ctx.db,

@@ -9,7 +9,7 @@ import {
   SECOND_ORG_ID,
   SECOND_RETAILER_MOBILE,
 } from '../../db/seed/seed';
-import { apiGet, apiPost } from '../../test/fixtures';
+import { apiGet, apiPost, customerIdNamed } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
 
 let t: TestApp;
@@ -23,8 +23,7 @@ afterEach(async () => {
   await t.close();
 });
 
-const customerNamed = async (firstName: string, token = retailer) =>
-  (await apiGet(t, token, `${paths.customers.list}?search=${firstName}`)).body.data.items[0].id as number;
+const customerNamed = (firstName: string, token = retailer) => customerIdNamed(t, token, firstName);
 const details = async (customerId: number, token = retailer) =>
   (await apiGet(t, token, `${paths.customers.details}?customer_id=${customerId}`)).body.data;
 const commandCount = async () =>

@@ -10,7 +10,15 @@ import {
   SECOND_ORG_ID,
   SECOND_RETAILER_MOBILE,
 } from '../../db/seed/seed';
-import { apiGet, apiPost, apiUpload, JPEG_BYTES, PDF_BYTES, PNG_1X1 } from '../../test/fixtures';
+import {
+  apiGet,
+  apiPost,
+  apiUpload,
+  customerIdNamed,
+  JPEG_BYTES,
+  PDF_BYTES,
+  PNG_1X1,
+} from '../../test/fixtures';
 import { bearer, createTestApp, type TestApp } from '../../test/harness';
 
 let t: TestApp;
@@ -24,8 +32,7 @@ afterEach(async () => {
   await t.close();
 });
 
-const customerNamed = async (firstName: string, token = retailer) =>
-  (await apiGet(t, token, `${paths.customers.list}?search=${firstName}`)).body.data.items[0].id as number;
+const customerNamed = (firstName: string, token = retailer) => customerIdNamed(t, token, firstName);
 const mediaCount = async () =>
   Number((await queryRows(t.app.ctx.db, sql`select count(*)::int as n from media`))[0]!.n);
 

@@ -19,7 +19,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format';
 import { useGetOfflineCodeMutation } from '../device-api';
-import { DevOtpBanner, onlyDigits, UserOtpField, useUserOtp } from './user-otp';
+import { DevOtpBanner, onlyDigits, SendOtpStep, UserOtpField, useUserOtp } from './user-otp';
 
 type TFieldErrors = { challenge: string | null; otp: string | null };
 
@@ -102,24 +102,12 @@ const OfflineCodeForm = ({ customerId, onClose }: { customerId: number; onClose:
 
   if (!otp.sent) {
     return (
-      <>
-        <DialogContent>
-          <DialogContentText>{t('offlineCode.intro')}</DialogContentText>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={onClose} disabled={otp.isSending}>
-            {t('common.cancel')}
-          </Button>
-          <Button
-            variant="contained"
-            onClick={() => void otp.send()}
-            loading={otp.isSending}
-            data-testid="offline-code-send-otp"
-          >
-            {t('offlineCode.sendOtp')}
-          </Button>
-        </DialogActions>
-      </>
+      <SendOtpStep
+        intro={<DialogContentText>{t('offlineCode.intro')}</DialogContentText>}
+        otp={otp}
+        onClose={onClose}
+        sendTestId="offline-code-send-otp"
+      />
     );
   }
 

@@ -11,7 +11,7 @@ import type { FormEvent } from 'react';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUninstallDeviceMutation } from '../device-api';
-import { DevOtpBanner, UserOtpField, useUserOtp } from './user-otp';
+import { DevOtpBanner, SendOtpStep, UserOtpField, useUserOtp } from './user-otp';
 
 type TUninstallDialogProps = { customerId: number; isOpen: boolean; onClose: () => void };
 
@@ -55,25 +55,17 @@ const UninstallForm = ({ customerId, onClose }: { customerId: number; onClose: (
 
   if (!otp.sent) {
     return (
-      <>
-        <DialogContent>
-          <DialogContentText>{t('deviceActions.confirm.uninstall.body')}</DialogContentText>
-          <DialogContentText sx={{ mt: 1 }}>{t('deviceActions.uninstallOtp.intro')}</DialogContentText>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={onClose} disabled={otp.isSending}>
-            {t('common.cancel')}
-          </Button>
-          <Button
-            variant="contained"
-            onClick={() => void otp.send()}
-            loading={otp.isSending}
-            data-testid="uninstall-send-otp"
-          >
-            {t('offlineCode.sendOtp')}
-          </Button>
-        </DialogActions>
-      </>
+      <SendOtpStep
+        intro={
+          <>
+            <DialogContentText>{t('deviceActions.confirm.uninstall.body')}</DialogContentText>
+            <DialogContentText sx={{ mt: 1 }}>{t('deviceActions.uninstallOtp.intro')}</DialogContentText>
+          </>
+        }
+        otp={otp}
+        onClose={onClose}
+        sendTestId="uninstall-send-otp"
+      />
     );
   }
 

@@ -1,8 +1,11 @@
 import type { TLoginWithOtpResponse } from '@kisht/domain/auth/auth.schema';
 import type { TSendOtpToUserRequest } from '@kisht/domain/devices/devices.schema';
 import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
 import TextField from '@mui/material/TextField';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSendOtpToUserMutation } from '../device-api';
 
@@ -61,5 +64,37 @@ export const UserOtpField = ({ value, onChange, error, testId }: TUserOtpFieldPr
         htmlInput: { inputMode: 'numeric', autoComplete: 'one-time-code', 'data-testid': testId },
       }}
     />
+  );
+};
+
+type TSendOtpStepProps = {
+  /** What the dialog explains before the OTP is sent. */
+  intro: ReactNode;
+  otp: ReturnType<typeof useUserOtp>;
+  onClose: () => void;
+  /** data-testid of the send button. */
+  sendTestId: string;
+};
+
+/** The first step of a dialog that needs the user's own OTP: the explanation, Cancel and Send OTP. */
+export const SendOtpStep = ({ intro, otp, onClose, sendTestId }: TSendOtpStepProps) => {
+  const { t } = useTranslation();
+  return (
+    <>
+      <DialogContent>{intro}</DialogContent>
+      <DialogActions sx={{ px: 3, pb: 2 }}>
+        <Button onClick={onClose} disabled={otp.isSending}>
+          {t('common.cancel')}
+        </Button>
+        <Button
+          variant="contained"
+          onClick={() => void otp.send()}
+          loading={otp.isSending}
+          data-testid={sendTestId}
+        >
+          {t('offlineCode.sendOtp')}
+        </Button>
+      </DialogActions>
+    </>
   );
 };

@@ -7,52 +7,11 @@ import { appPaths } from '../../../app/paths';
 import { stubApi } from '../../../test/fake-api';
 import { renderRoutes } from '../../../test/render-app';
 import { createTestI18n } from '../../../test/test-i18n';
-import { createDeviceSummary } from '../customer-fixtures';
+import { createCustomerDetails, createDeviceSummary } from '../customer-fixtures';
 import { CustomerDetailsPage } from './customer-details-page';
 
-const CUSTOMER: TCustomerDetails = {
-  id: 5,
-  firstName: 'Anita',
-  lastName: 'Rao',
-  mobile: '+919876543210',
-  imei1: '356938035643809',
-  imei2: '356938035643817',
-  productName: 'Redmi Note 14 5G',
-  status: 1,
-  lockStatus: 0,
-  createdAt: '2026-01-15T06:45:00Z',
-  email: null,
-  appType: 0,
-  deviceType: 0,
-  productId: 1,
-  dateOfBirth: null,
-  address: null,
-  serialNumber: null,
-  financerName: null,
-  photoImageName: null,
-  loan: {
-    interestMethod: 'reducing',
-    processingFeePaise: 0,
-    pricePaise: 2_000_000,
-    downPaymentPaise: 500_000,
-    loanAmountPaise: 1_500_000,
-    annualRateBps: 1200,
-    tenureMonths: 2,
-    emiPaise: 761_278,
-  },
-  device: createDeviceSummary(),
-  emis: [
-    {
-      id: 101,
-      instalmentNo: 1,
-      dueDate: '2026-02-15',
-      amountPaise: 761_278,
-      principalPaise: 746_278,
-      interestPaise: 15_000,
-      paidPaise: 0,
-    },
-  ],
-};
+/** One instalment is enough here: the fixture's first. */
+const CUSTOMER: TCustomerDetails = createCustomerDetails({ emis: createCustomerDetails().emis.slice(0, 1) });
 
 let i18n: TI18n;
 beforeAll(async () => {
