@@ -1,7 +1,8 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { access } from 'node:fs/promises';
 import { type TFieldError, ZFailure, zEnvelope } from '@kisht/domain/common/envelope';
+import { devicePinProblem, unsealDevicePin } from '@kisht/domain/devices/device-pin';
 import { ZEnrolDeviceRequest, ZEnrolDeviceResponse } from '@kisht/domain/devices/devices.schema';
 import {
   OFFLINE_CODE_ACTIONS,
@@ -29,7 +30,14 @@ import { paths } from '@kisht/domain/paths';
 import { connect, type MqttClient } from 'mqtt';
 import { z } from 'zod';
 import packageJson from '../package.json' with { type: 'json' };
-import { applyCommand, locationFixOf, normaliseSims, queryResultOf, reportedStateOf } from './commands';
+import {
+  applyCommand,
+  locationFixOf,
+  normaliseSims,
+  queryResultOf,
+  reportedStateOf,
+  type TApplied,
+} from './commands';
 import { readQrPayload } from './qr';
 import {
   createAgentState,
@@ -45,6 +53,10 @@ import {
   writeStateFile,
   ZPosition,
 } from './state';
+
+/** SHA-256 hex of "{deviceId}:{pin}": how the simulated phone keeps its screen-lock PIN. */
+const devicePinHash = (deviceId: string, pin: string): string =>
+  createHash('sha256').update(`${deviceId}:${pin}`).digest('hex');
 
 /** Reported as `state.agentVersion` in every hello, ack and report. */
 export const AGENT_VERSION: string = packageJson.version;
@@ -827,7 +839,10 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
     }
 
     this.#publishAck(command.id, 'received');
-    const applied = applyCommand(this.#state, command);
+    const applied =
+      command.name === 'change_pin'
+        ? await this.#applyPinChange(command)
+        : applyCommand(this.#state, command);
     if ('error' in applied) {
       // Not remembered as applied: a redelivery fails the same way and changes nothing.
       this.#fail(command, applied.error);
@@ -861,6 +876,45 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
       // Tracking just turned on: the first position now, the next ones every interval.
       if (isTracking) this.#reportPositionInBackground();
     }
+  }
+
+  /**
+   * change_pin (change_device_pinV1): opens the sealed PIN with the key derived from the device
+   * secret (devices/device-pin.ts) and sets it as the screen-lock PIN. Fails with "invalid args: …"
+   * without a sealedPin, "sealed PIN does not open" when it was not sealed for this phone and
+   * command, or the PIN rule's message for a PIN the rules refuse.
+   */
+  async #applyPinChange(command: TCommandMessage): Promise<TApplied | { error: string }> {
+    const sealed = command.args.sealedPin;
+    if (typeof sealed !== 'string' || sealed === '') return { error: 'invalid args: sealedPin: Required' };
+    this.#offlineKey ??= offlineCodeKey(this.#state.credentials.deviceSecret);
+    let pin: string;
+    try {
+      pin = await unsealDevicePin({
+        keyHex: await this.#offlineKey,
+        deviceId: this.deviceId,
+        commandId: command.id,
+        sealed,
+      });
+    } catch (error) {
+      return { error: (error as Error).message };
+    }
+    const problem = devicePinProblem(pin);
+    if (problem) return { error: problem };
+    const now = new Date().toISOString();
+    return {
+      state: {
+        ...this.#state,
+        devicePin: { hash: devicePinHash(this.deviceId, pin), changedAt: now },
+        actionsAppliedAt: { ...this.#state.actionsAppliedAt, change_pin: now },
+      },
+    };
+  }
+
+  /** True when `pin` is the screen-lock PIN the last change_pin set (false before any). */
+  checkDevicePin(pin: string): boolean {
+    const stored = this.#state.devicePin?.hash;
+    return stored !== undefined && stored === devicePinHash(this.deviceId, pin);
   }
 
   #fail(command: TCommandMessage, error: string): void {

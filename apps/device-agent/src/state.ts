@@ -163,6 +163,12 @@ export const ZAgentStateFile = ZAgentStateFileV2.extend({
   lastCheckInAt: z.string(),
   /** Accepted offline codes and offline auto-locks, oldest first, at most OFFLINE_EVENTS_LIMIT. */
   offlineEvents: z.array(ZOfflineEvent),
+  /**
+   * The screen-lock PIN the last change_pin set, as the simulated phone keeps it: SHA-256 hex of
+   * "{deviceId}:{pin}" and when it changed (ISO 8601 UTC); absent or null while the customer's own
+   * PIN is in place. (A real DPC hands the PIN to the platform and keeps nothing.)
+   */
+  devicePin: z.object({ hash: z.string(), changedAt: z.string() }).nullable().optional(),
 });
 export type TAgentStateFile = z.infer<typeof ZAgentStateFile>;
 

@@ -30,7 +30,7 @@ import { deviceCommandRoutes, enrolmentRoutes } from './modules/devices/devices.
 import { isValidDeviceSecret, setDevicePresence } from './modules/devices/devices.service';
 import { emiRoutes } from './modules/emi/emi.routes';
 import { mediaRoutes } from './modules/media/media.routes';
-import { orgsRoutes } from './modules/orgs/orgs.routes';
+import { orgSettingsRoutes, orgsRoutes } from './modules/orgs/orgs.routes';
 import { registerClientContract } from './plugins/client-contract';
 import { registerErrorHandling } from './plugins/errors';
 
@@ -150,6 +150,7 @@ export const buildApp = async (config: TConfig, options: BuildAppOptions = {}): 
 
   registerClientContract(app, config);
   await app.register(orgsRoutes, ctx);
+  await app.register(orgSettingsRoutes, ctx);
   await app.register(authPublicRoutes, ctx);
   await app.register(enrolmentRoutes, ctx);
   await app.register(authSessionRoutes, ctx);

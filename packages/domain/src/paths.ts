@@ -8,6 +8,8 @@ export const paths = {
     appConfig: '/api/organizations/get_org_app_config',
     /** GET → TAppConfig (public): client-contract settings. */
     clientConfig: '/api/config/get_app_configs',
+    /** GET → TDeviceControlSettings; PUT TDeviceControlSettings → the same (retailers only). */
+    deviceSettings: '/api/organizations/device_settings',
   },
   auth: {
     /** POST TLoginWithOtpRequest → TLoginWithOtpResponse. Sends an OTP with purpose LOGIN. */
@@ -116,15 +118,15 @@ export const paths = {
     sendPenalty: '/api/customer/send_penalty',
   },
   devices: {
-    /** POST TDeviceCommandRequest → TDeviceCommand. */
+    /** POST TLockUnlockRequest → TDeviceCommand (with run_at: scheduled). */
     lock: '/api/device/lock',
-    /** POST TDeviceCommandRequest → TDeviceCommand. */
+    /** POST TLockUnlockRequest → TDeviceCommand (with run_at: scheduled). */
     unlock: '/api/device/unlock',
     /** POST TEnrolDeviceRequest → TEnrolDeviceResponse. Called by the device, not a user. */
     enrol: '/api/device/enrol',
     /** GET ?customer_id= → TCommandHistoryItem[] (newest first). */
     history: '/api/device/command_history',
-    /** GET → TCommandHistoryItem[]: commands still waiting for phones that are offline, oldest first. */
+    /** GET → TOfflineCommand[]: commands still waiting for phones that are offline, oldest first. */
     offlineCommandLog: '/api/device/offline_command_log',
     /** POST TCancelCommandRequest → TCommandHistoryItem. */
     cancel: '/api/device/cancel_command',
@@ -140,6 +142,10 @@ export const paths = {
     simChanges: '/api/device/sim_changes',
     /** GET ?batch_id= → TBulkProgress. */
     bulkProgress: '/api/device/multiple_lock_unlock_status',
+    /** GET → TScheduledCommand[]: commands waiting for their run_at, soonest first. */
+    scheduledCommands: '/api/device/scheduled_commands',
+    /** POST TChangeDevicePinRequest → TDeviceCommand: a new screen-lock PIN (OTP purpose BYPASS_CODE). */
+    changeDevicePin: '/country/change_device_pinV1',
   },
   media: {
     /** GET ?image_name= → the stored file (scoped to the actor's customers). */

@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { imeiCheckDigit } from '@kisht/domain/common/identifiers';
 import { paths } from '@kisht/domain/paths';
 import type { TestApp } from './harness';
@@ -37,6 +38,12 @@ export const apiGet = async (t: TestApp, token: string, url: string) => {
 /** POST JSON with a bearer token, returning the parsed envelope and status. */
 export const apiPost = async (t: TestApp, token: string, url: string, payload: Record<string, unknown>) => {
   const response = await t.app.inject({ method: 'POST', url, headers: bearer(token), payload });
+  return { status: response.statusCode, body: response.json() };
+};
+
+/** PUT JSON with a bearer token, returning the parsed envelope and status. */
+export const apiPut = async (t: TestApp, token: string, url: string, payload: Record<string, unknown>) => {
+  const response = await t.app.inject({ method: 'PUT', url, headers: bearer(token), payload });
   return { status: response.statusCode, body: response.json() };
 };
 
@@ -81,3 +88,34 @@ export const PDF_BYTES = new TextEncoder().encode('%PDF-1.4\n1 0 obj<<>>endobj\n
 /** The id of the newest customer the list search finds by `firstName`, as `token` sees the list. */
 export const customerIdNamed = async (t: TestApp, token: string, firstName: string): Promise<number> =>
   (await apiGet(t, token, `${paths.customers.list}?search=${firstName}`)).body.data.items[0].id as number;
+
+/** Polls `check` every 50 ms until it is true; throws after timeoutMs. */
+export const waitUntil = async (check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('condition not met in time');
+};
+
+/**
+ * Adds a customer through the API, fetches their enrolment QR over real HTTP (so it carries the
+ * listening server's URL; call `t.app.listen` first) and enrols and starts a real reference agent
+ * with it, its state file at `statePath`. The caller stops the agent.
+ */
+export const enrolReferenceAgent = async (t: TestApp, token: string, statePath: string) => {
+  const { DeviceAgent } = await import('@kisht/device-agent/agent');
+  const productId = (await apiGet(t, token, paths.catalogue.products)).body.data[0].id as number;
+  const body = customerBody(productId);
+  const customerId = (await apiPost(t, token, paths.customers.create, body)).body.data.id as number;
+  const address = t.app.server.address() as AddressInfo;
+  const response = await fetch(
+    `http://127.0.0.1:${address.port}${paths.customers.qrCode}?customer_id=${customerId}`,
+    { headers: bearer(token) },
+  );
+  const qr = ((await response.json()) as { data: { payload: string } }).data;
+  const agent = await DeviceAgent.enrol({ qr: qr.payload, imei1: body.imei1, imei2: body.imei2, statePath });
+  await agent.start();
+  return { agent, customerId };
+};

@@ -129,6 +129,8 @@ export const COMMAND_NAMES = [
   'install_apple_onemodapp',
   'sim_lock',
   'sim_unlock',
+  /** change_device_pinV1: a new screen-lock PIN, sealed for the phone (devices/device-pin.ts). */
+  'change_pin',
 ] as const;
 export type TCommandName = (typeof COMMAND_NAMES)[number];
 

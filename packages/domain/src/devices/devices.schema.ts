@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { COMMAND_NAMES, COMMAND_STATES, CONTROL_FEATURES } from '../common/enums';
 import { zPage } from '../common/envelope';
 import { ZImei } from '../common/identifiers';
+import { devicePinProblem } from './device-pin';
 import { OFFLINE_CODE_ACTIONS } from './offline-code';
 import { ZLocationFix, ZSimSlot } from './protocol.schema';
 
@@ -48,6 +49,13 @@ export type TDeviceSummary = z.infer<typeof ZDeviceSummary>;
 export const ZDeviceCommandRequest = z.object({ customer_id: z.number().int().positive() });
 export type TDeviceCommandRequest = z.infer<typeof ZDeviceCommandRequest>;
 
+/** When a scheduled command goes out: ISO 8601 with offset, 1 minute to 90 days ahead (checked on the server). */
+const ZRunAt = z.iso.datetime({ offset: true });
+
+/** lock / unlock: at once, or at `run_at` (a scheduled command). */
+export const ZLockUnlockRequest = ZDeviceCommandRequest.extend({ run_at: ZRunAt.optional() });
+export type TLockUnlockRequest = z.input<typeof ZLockUnlockRequest>;
+
 /**
  * A control feature's command (paths.devices.control(feature)): `enable` chooses the on or off
  * command of a toggle (required for toggles, refused for actions); `args` are the feature's
@@ -58,7 +66,7 @@ export const ZDeviceControlRequest = z.object({
   customer_id: z.number().int().positive(),
   enable: z.boolean().optional(),
   args: z.record(z.string(), z.unknown()).optional(),
-  run_at: z.iso.datetime({ offset: true }).optional(),
+  run_at: ZRunAt.optional(),
 });
 export type TDeviceControlRequest = z.input<typeof ZDeviceControlRequest>;
 
@@ -82,6 +90,10 @@ export const ZOfflineCommand = ZCommandHistoryItem.extend({
   customerName: z.string(),
 });
 export type TOfflineCommand = z.infer<typeof ZOfflineCommand>;
+
+/** scheduled_commands: a command waiting for its run_at, with whose phone it is (soonest first). */
+export const ZScheduledCommand = ZOfflineCommand;
+export type TScheduledCommand = TOfflineCommand;
 
 /** Cancel a pending (queued, sent or received) command of a customer's device. */
 export const ZCancelCommandRequest = z.object({
@@ -223,3 +235,39 @@ export type TSimChange = z.infer<typeof ZSimChange>;
 
 export const ZSimChangePage = zPage(ZSimChange);
 export type TSimChangePage = z.infer<typeof ZSimChangePage>;
+
+/**
+ * change_device_pinV1: a new screen-lock PIN for the customer's phone (devices/device-pin.ts rules),
+ * after an OTP of purpose BYPASS_CODE. The PIN is sealed for the phone; it is never stored in clear.
+ */
+export const ZChangeDevicePinRequest = z.object({
+  customer_id: z.number().int().positive(),
+  pin: z.string().superRefine((pin, ctx) => {
+    const problem = devicePinProblem(pin);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+  otp: z.string().regex(/^\d{6}$/, 'Enter the 6-digit OTP'),
+});
+export type TChangeDevicePinRequest = z.input<typeof ZChangeDevicePinRequest>;
+
+const ZHours = z.number().int().min(1).max(720);
+/**
+ * An organisation's device-control settings (device_settings): the spec §6 allowed list (null: the
+ * device family's defaults), the offline limit after which phones lock themselves (hours, null:
+ * never), the expiry of undelivered commands (hours, null: never), and the auto-lock ladder
+ * (null: no automatic commands): a reminder wallpaper `reminderDaysBefore` days before a due date,
+ * a lock once an instalment is `lockAfterDaysOverdue` days overdue, an unlock when paid.
+ */
+export const ZDeviceControlSettings = z.object({
+  allowedControls: z.array(z.enum(CONTROL_FEATURES)).max(CONTROL_FEATURES.length).nullable(),
+  offlineLockAfterHours: ZHours.nullable(),
+  commandExpiryHours: ZHours.nullable(),
+  autoLock: z
+    .object({
+      reminderDaysBefore: z.number().int().min(0).max(30).nullable(),
+      lockAfterDaysOverdue: z.number().int().min(0).max(90).nullable(),
+      autoUnlock: z.boolean(),
+    })
+    .nullable(),
+});
+export type TDeviceControlSettings = z.infer<typeof ZDeviceControlSettings>;

@@ -141,8 +141,19 @@ export const getBulkProgress = async (
 };
 
 /** offline_command_log: commands still waiting for the actor's customers' offline phones, oldest first (at most 500). */
-export const listOfflineCommands = async (db: DbOrTx, actor: TActor): Promise<TOfflineCommand[]> =>
-  (await repo.findPendingOfOfflineDevices(db, await scopeOf(db, actor), 500)).map((row) => ({
+export const listOfflineCommands = (db: DbOrTx, actor: TActor): Promise<TOfflineCommand[]> =>
+  listPendingInScope(db, actor, 'offline');
+
+/** scheduled_commands: commands of the actor's customers waiting for their run_at, soonest first (at most 500). */
+export const listScheduledCommands = (db: DbOrTx, actor: TActor): Promise<TOfflineCommand[]> =>
+  listPendingInScope(db, actor, 'scheduled');
+
+const listPendingInScope = async (
+  db: DbOrTx,
+  actor: TActor,
+  kind: 'offline' | 'scheduled',
+): Promise<TOfflineCommand[]> =>
+  (await repo.findPendingInScope(db, await scopeOf(db, actor), kind, 500)).map((row) => ({
     ...toHistoryItem(row.command, row.createdByName),
     customerId: row.customerId,
     customerName: `${row.firstName} ${row.lastName}`,

@@ -163,15 +163,18 @@ export const insertSimChange = async (db: DbOrTx, row: typeof simChanges.$inferI
 };
 
 /**
- * Pending commands of offline devices whose customers are in scope, oldest first, with the
- * customer (offline command log).
+ * Pending commands whose customers are in scope, with the customer: `offline` — due commands of
+ * offline devices, oldest first (offline command log); `scheduled` — commands waiting for a run_at
+ * still ahead, soonest first.
  */
-export const findPendingOfOfflineDevices = (
+export const findPendingInScope = (
   db: DbOrTx,
   scope: { orgId: number; retailerIds: number[] },
+  kind: 'offline' | 'scheduled',
   limit: number,
-) =>
-  db
+) => {
+  const now = new Date();
+  return db
     .select({
       command: deviceCommands,
       createdByName: users.name,
@@ -187,12 +190,19 @@ export const findPendingOfOfflineDevices = (
       and(
         eq(customers.orgId, scope.orgId),
         inArray(customers.retailerId, scope.retailerIds),
-        eq(devices.isOnline, false),
         inArray(deviceCommands.state, PENDING),
+        kind === 'offline'
+          ? and(eq(devices.isOnline, false), or(isNull(deviceCommands.runAt), lte(deviceCommands.runAt, now)))
+          : sql`${deviceCommands.runAt} > ${now}`,
       ),
     )
-    .orderBy(asc(deviceCommands.createdAt), asc(deviceCommands.id))
+    .orderBy(
+      ...(kind === 'offline'
+        ? [asc(deviceCommands.createdAt), asc(deviceCommands.id)]
+        : [asc(deviceCommands.runAt), asc(deviceCommands.id)]),
+    )
     .limit(limit);
+};
 
 /** The commands of a bulk request whose customers are in scope, with the customers' names. */
 export const findBatchCommands = (

@@ -7,6 +7,7 @@ import {
   ZBulkProgress,
   ZBypassCodeRequest,
   ZCancelCommandRequest,
+  ZChangeDevicePinRequest,
   ZCommandHistoryItem,
   ZDeviceCommand,
   ZDeviceCommandRequest,
@@ -14,9 +15,11 @@ import {
   ZEnrolDeviceRequest,
   ZEnrolDeviceResponse,
   ZLockAccess,
+  ZLockUnlockRequest,
   ZOfflineCode,
   ZOfflineCommand,
   ZOfflineLockUnlockRequest,
+  ZScheduledCommand,
   ZSendOtpToUserRequest,
   ZSimChange,
   ZSimChangePage,
@@ -35,13 +38,14 @@ import { requireSession } from '../../plugins/auth';
 import { findCustomerForActor } from '../customers/customers.service';
 import { enrolDevice } from '../enrolment/enrolment.service';
 import { getAccessFlags } from '../users/users.service';
-import { bulkLockUnlock, getBulkProgress, listOfflineCommands } from './bulk.service';
+import { bulkLockUnlock, getBulkProgress, listOfflineCommands, listScheduledCommands } from './bulk.service';
 import {
   listCustomerSimChanges,
   listSimChanges,
   requestUninstall,
   unclaimCustomer,
 } from './device-lifecycle.service';
+import { changeDevicePin } from './device-pin.service';
 import { cancelCommand, listCommandHistory, queueControlCommand } from './devices.service';
 import { issueOfflineCode, sendOtpToUser } from './offline-code.service';
 
@@ -70,8 +74,8 @@ export const deviceCommandRoutes = async (app: FastifyInstance, ctx: AppContext)
       {
         schema: {
           tags: ['devices'],
-          summary: `Queue a ${name} command for the customer's phone`,
-          body: ZDeviceCommandRequest,
+          summary: `Queue a ${name} command for the customer's phone, now or at run_at`,
+          body: ZLockUnlockRequest,
           response: { 200: zEnvelope(ZDeviceCommand) },
         },
       },
@@ -81,7 +85,9 @@ export const deviceCommandRoutes = async (app: FastifyInstance, ctx: AppContext)
           target: await targetOf(request.actor, request.body.customer_id),
           feature: 'lock',
           enable: name === 'lock',
+          runAt: request.body.run_at ? new Date(request.body.run_at) : undefined,
         });
+        if (request.body.run_at) return ok(command, 'Command scheduled');
         return ok(command, name === 'lock' ? 'Lock command queued' : 'Unlock command queued');
       },
     );
@@ -161,6 +167,41 @@ export const deviceCommandRoutes = async (app: FastifyInstance, ctx: AppContext)
       },
     },
     async (request) => ok(await listOfflineCommands(ctx.db, request.actor)),
+  );
+
+  r.get(
+    paths.devices.scheduledCommands,
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'Commands waiting for their scheduled time, soonest first',
+        response: { 200: zEnvelope(z.array(ZScheduledCommand)) },
+      },
+    },
+    async (request) => ok(await listScheduledCommands(ctx.db, request.actor)),
+  );
+
+  r.post(
+    paths.devices.changeDevicePin,
+    {
+      config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['devices'],
+        summary: 'Set a new screen-lock PIN on the customer’s phone (after an OTP of purpose BYPASS_CODE)',
+        body: ZChangeDevicePinRequest,
+        response: { 200: zEnvelope(ZDeviceCommand) },
+      },
+    },
+    async (request) =>
+      ok(
+        await changeDevicePin(ctx, {
+          actor: request.actor,
+          customerId: request.body.customer_id,
+          pin: request.body.pin,
+          otp: request.body.otp,
+        }),
+        'PIN change queued',
+      ),
   );
 
   r.post(

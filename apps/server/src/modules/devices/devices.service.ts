@@ -107,11 +107,14 @@ export const getDeviceSummary = async (
   };
 };
 
-/** A command row with who sent it, as the command history shows it. */
+/**
+ * A command row with who sent it, as the command history shows it. A change_pin command's args
+ * (the sealed PIN) are never shown.
+ */
 export const toHistoryItem = (row: CommandRow, createdByName: string | null): TCommandHistoryItem => ({
   ...toCommand(row),
   feature: commandSpecByName(row.name)?.spec.feature ?? null,
-  args: row.args,
+  args: row.name === 'change_pin' ? {} : row.args,
   result: row.result ?? null,
   createdByName,
   deliveryAttempts: row.deliveryAttempts,

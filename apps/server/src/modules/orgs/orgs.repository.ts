@@ -13,3 +13,12 @@ export const findOrganizationsWithAutoLock = (db: DbOrTx) =>
     .select({ id: organizations.id, settings: organizations.settings })
     .from(organizations)
     .where(sql`${organizations.settings} ? 'autoLock'`);
+
+/** Replaces an organisation's settings document. */
+export const updateOrganizationSettings = async (
+  db: DbOrTx,
+  id: number,
+  settings: (typeof organizations.$inferInsert)['settings'],
+) => {
+  await db.update(organizations).set({ settings }).where(eq(organizations.id, id));
+};

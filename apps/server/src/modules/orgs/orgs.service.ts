@@ -1,4 +1,6 @@
+import type { TControlFeature } from '@kisht/domain/common/enums';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
+import type { TDeviceControlSettings } from '@kisht/domain/devices/devices.schema';
 import type { TPenaltyRule } from '@kisht/domain/emi/emi.schema';
 import type { TAppConfig, TOrgAppConfig } from '@kisht/domain/orgs/orgs.schema';
 import type { TConfig } from '../../config';
@@ -7,8 +9,14 @@ import type { TConfig } from '../../config';
 const DEFAULT_CACHE_SECONDS = 300;
 const PLANS_CACHE_SECONDS = 5;
 
-import type { DbOrTx } from '../../db/client';
-import { findOrganization, findOrganizationsWithAutoLock } from './orgs.repository';
+import type { Db, DbOrTx } from '../../db/client';
+import type { TActor } from '../../lib/actor';
+import { insertAudit } from '../audit/audit.repository';
+import {
+  findOrganization,
+  findOrganizationsWithAutoLock,
+  updateOrganizationSettings,
+} from './orgs.repository';
 
 /** White-label configuration of an organisation (spec §1). Throws NOT_FOUND for an unknown id. */
 export const getOrgAppConfig = async (db: DbOrTx, orgId: number): Promise<TOrgAppConfig> => {
@@ -69,6 +77,71 @@ export const listAutoLockLadders = async (db: DbOrTx) =>
 /** The auto-lock ladder of one organisation, or null. */
 export const getAutoLockLadder = async (db: DbOrTx, orgId: number) =>
   (await findOrganization(db, orgId))?.settings.autoLock ?? null;
+
+/**
+ * device_settings: the actor's organisation's device-control settings (allowed list, offline limit,
+ * command expiry, auto-lock ladder), nulls where unset. Retailers and mini-retailers may read them;
+ * throws FORBIDDEN for a customer.
+ */
+export const getDeviceControlSettings = async (
+  db: DbOrTx,
+  actor: TActor,
+): Promise<TDeviceControlSettings> => {
+  if (actor.userType === 'customer')
+    throw new AppError(AppErrorCode.FORBIDDEN, 'Only retailers see these settings');
+  const org = await findOrganization(db, actor.orgId);
+  if (!org) throw new AppError(AppErrorCode.NOT_FOUND, 'Organisation not found');
+  return {
+    allowedControls: (org.settings.allowedControls as TControlFeature[] | undefined) ?? null,
+    offlineLockAfterHours: org.settings.offlineLockAfterHours ?? null,
+    commandExpiryHours: org.settings.commandExpiryHours ?? null,
+    autoLock: org.settings.autoLock ?? null,
+  };
+};
+
+/**
+ * Replaces the device-control settings of the actor's organisation (a null removes a setting: no
+ * allowed list, no offline limit, commands never expire, no auto-lock), keeping its other settings,
+ * with an audit entry of before and after. A new offline limit reaches phones enrolled from now on.
+ * Throws FORBIDDEN unless the actor is a retailer.
+ */
+export const updateDeviceControlSettings = async (
+  db: Db,
+  actor: TActor,
+  next: TDeviceControlSettings,
+): Promise<TDeviceControlSettings> => {
+  if (actor.userType !== 'retailer') {
+    throw new AppError(AppErrorCode.FORBIDDEN, 'Only the retailer can change these settings');
+  }
+  const before = await getDeviceControlSettings(db, actor);
+  await db.transaction(async (tx) => {
+    const org = await findOrganization(tx, actor.orgId);
+    if (!org) throw new AppError(AppErrorCode.NOT_FOUND, 'Organisation not found');
+    const {
+      allowedControls: _allowed,
+      offlineLockAfterHours: _offline,
+      commandExpiryHours: _expiry,
+      autoLock: _autoLock,
+      ...kept
+    } = org.settings;
+    await updateOrganizationSettings(tx, actor.orgId, {
+      ...kept,
+      ...(next.allowedControls ? { allowedControls: [...new Set(next.allowedControls)] } : {}),
+      ...(next.offlineLockAfterHours ? { offlineLockAfterHours: next.offlineLockAfterHours } : {}),
+      ...(next.commandExpiryHours ? { commandExpiryHours: next.commandExpiryHours } : {}),
+      ...(next.autoLock ? { autoLock: next.autoLock } : {}),
+    });
+    await insertAudit(tx, {
+      orgId: actor.orgId,
+      actorUserId: actor.userId,
+      action: 'org.device_settings',
+      entity: 'organization',
+      entityId: String(actor.orgId),
+      details: { before, after: next },
+    });
+  });
+  return getDeviceControlSettings(db, actor);
+};
 
 /** Client-contract settings every app needs before login (spec §7). */
 export const getClientConfig = (config: TConfig): TAppConfig => ({

@@ -1,0 +1,124 @@
+import { paths } from '@kisht/domain/paths';
+import { sql } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { queryRows } from '../../db/client';
+import {
+  DEMO_MINI_RETAILER_MOBILE,
+  DEMO_ORG_ID,
+  DEMO_RETAILER_MOBILE,
+  SECOND_ORG_ID,
+  SECOND_RETAILER_MOBILE,
+} from '../../db/seed/seed';
+import { apiGet, apiPut } from '../../test/fixtures';
+import { createTestApp, type TestApp } from '../../test/harness';
+
+/** device_settings: an organisation's allowed list, offline limit, command expiry and auto-lock ladder. */
+let t: TestApp;
+let retailer: string;
+
+beforeEach(async () => {
+  t = await createTestApp();
+  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const settingsOf = async (orgId: number) =>
+  (
+    await queryRows<{ settings: Record<string, unknown> }>(
+      t.app.ctx.db,
+      sql`select settings from organizations where id = ${orgId}`,
+    )
+  )[0]!.settings;
+
+const fullSettings = {
+  allowedControls: ['lock', 'camera_lock', 'fetch_location'],
+  offlineLockAfterHours: 72,
+  commandExpiryHours: 48,
+  autoLock: { reminderDaysBefore: 2, lockAfterDaysOverdue: 5, autoUnlock: true },
+};
+
+describe('device_settings', () => {
+  it('reads, replaces and clears the settings, keeping the organisation’s other settings', async () => {
+    const initial = await apiGet(t, retailer, paths.orgs.deviceSettings);
+    expect(initial.status).toBe(200);
+    expect(initial.body.data).toEqual({
+      allowedControls: null,
+      offlineLockAfterHours: null,
+      commandExpiryHours: null,
+      autoLock: null,
+    });
+    const penalty = (await settingsOf(DEMO_ORG_ID)).penalty;
+    expect(penalty).toBeDefined();
+
+    const saved = await apiPut(t, retailer, paths.orgs.deviceSettings, fullSettings);
+    expect(saved.status).toBe(200);
+    expect(saved.body.message).toBe('Settings saved');
+    expect(saved.body.data).toEqual(fullSettings);
+    expect(await settingsOf(DEMO_ORG_ID)).toMatchObject({ ...fullSettings, penalty });
+    // A mini-retailer reads the same settings (and may not change them, below).
+    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
+    expect((await apiGet(t, mini, paths.orgs.deviceSettings)).body.data).toEqual(fullSettings);
+
+    const cleared = await apiPut(t, retailer, paths.orgs.deviceSettings, {
+      allowedControls: null,
+      offlineLockAfterHours: null,
+      commandExpiryHours: null,
+      autoLock: null,
+    });
+    expect(cleared.status).toBe(200);
+    const stored = await settingsOf(DEMO_ORG_ID);
+    expect(stored).not.toHaveProperty('allowedControls');
+    expect(stored).not.toHaveProperty('autoLock');
+    expect(stored.penalty).toEqual(penalty);
+    const audits = await queryRows(
+      t.app.ctx.db,
+      sql`select 1 from audit_log where action = 'org.device_settings' and org_id = ${DEMO_ORG_ID}`,
+    );
+    expect(audits).toHaveLength(2);
+  });
+
+  it('refuses bad values naming the field, and writes nothing', async () => {
+    const before = await settingsOf(DEMO_ORG_ID);
+    for (const [patch, field] of [
+      [{ allowedControls: ['lock', 'self_destruct'] }, 'allowedControls.1'],
+      [{ offlineLockAfterHours: 0 }, 'offlineLockAfterHours'],
+      [{ commandExpiryHours: 1.5 }, 'commandExpiryHours'],
+      [
+        { autoLock: { reminderDaysBefore: 2, lockAfterDaysOverdue: -1, autoUnlock: true } },
+        'autoLock.lockAfterDaysOverdue',
+      ],
+      [{ autoLock: { reminderDaysBefore: 2, lockAfterDaysOverdue: 3 } }, 'autoLock.autoUnlock'],
+    ] as const) {
+      const refused = await apiPut(t, retailer, paths.orgs.deviceSettings, { ...fullSettings, ...patch });
+      expect(refused.status).toBe(400);
+      expect(refused.body.fields.map((f: { field: string }) => f.field)).toContain(field);
+    }
+    const missing = await apiPut(t, retailer, paths.orgs.deviceSettings, { allowedControls: null });
+    expect(missing.status).toBe(400);
+    expect(missing.body.fields.map((f: { field: string }) => f.field)).toContain('autoLock');
+    expect(await settingsOf(DEMO_ORG_ID)).toEqual(before);
+  });
+
+  it('lets only the retailer change them; each organisation sees its own', async () => {
+    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
+    const before = await settingsOf(DEMO_ORG_ID);
+    const refused = await apiPut(t, mini, paths.orgs.deviceSettings, fullSettings);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('Only the retailer can change these settings');
+    expect(await settingsOf(DEMO_ORG_ID)).toEqual(before);
+
+    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+    const otherBefore = await settingsOf(SECOND_ORG_ID);
+    expect((await apiPut(t, other, paths.orgs.deviceSettings, fullSettings)).status).toBe(200);
+    expect(await settingsOf(DEMO_ORG_ID)).toEqual(before);
+    expect((await apiGet(t, retailer, paths.orgs.deviceSettings)).body.data.autoLock).toBeNull();
+    expect(await settingsOf(SECOND_ORG_ID)).toMatchObject({ ...fullSettings, penalty: otherBefore.penalty });
+  });
+
+  it('needs a session', async () => {
+    const anonymous = await t.app.inject({ method: 'GET', url: paths.orgs.deviceSettings });
+    expect(anonymous.statusCode).toBe(511);
+  });
+});
