@@ -54,6 +54,22 @@ import {
   ZPosition,
 } from './state';
 
+/**
+ * set_offline_limit: the organisation's new offline limit (args.offlineLockAfterMs, a positive
+ * number of ms, or null for none) kept with the credentials, where the limit given at enrolment
+ * lives. Fails with "invalid args: …" for anything else.
+ */
+const applyOfflineLimit = (
+  state: TAgentStateFile,
+  args: Record<string, unknown>,
+): TApplied | { error: string } => {
+  const limit = args.offlineLockAfterMs;
+  if (limit !== null && !(typeof limit === 'number' && Number.isInteger(limit) && limit > 0)) {
+    return { error: 'invalid args: offlineLockAfterMs: a positive number of milliseconds, or null' };
+  }
+  return { state: { ...state, credentials: { ...state.credentials, offlineLockAfterMs: limit } } };
+};
+
 /** SHA-256 hex of "{deviceId}:{pin}": how the simulated phone keeps its screen-lock PIN. */
 const devicePinHash = (deviceId: string, pin: string): string =>
   createHash('sha256').update(`${deviceId}:${pin}`).digest('hex');
@@ -227,8 +243,8 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
   readonly statePath: string;
   /** Milliseconds between location reports while tracking is on. */
   readonly trackingIntervalMs: number;
-  /** The offline limit in milliseconds, or null when the agent never locks itself for being offline. */
-  readonly offlineLockAfterMs: number | null;
+  /** The offline limit given as an option (tests, CLI); undefined: the organisation's, from the state. */
+  readonly #offlineLimitOption: number | null | undefined;
   #state: TAgentStateFile;
   #client: MqttClient | undefined;
   #isConnected = false;
@@ -258,12 +274,20 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
       throw new Error(`trackingIntervalMs must be a positive number of milliseconds, not ${interval}`);
     }
     this.trackingIntervalMs = interval;
-    // The option wins (tests, CLI); otherwise the organisation's limit the phone got at enrolment.
-    const limit = options.offlineLockAfterMs ?? state.credentials.offlineLockAfterMs ?? null;
-    if (limit !== null && (!Number.isFinite(limit) || limit <= 0)) {
+    const limit = options.offlineLockAfterMs;
+    if (limit !== undefined && limit !== null && (!Number.isFinite(limit) || limit <= 0)) {
       throw new Error(`offlineLockAfterMs must be a positive number of milliseconds or null, not ${limit}`);
     }
-    this.offlineLockAfterMs = limit;
+    this.#offlineLimitOption = limit;
+  }
+
+  /**
+   * The offline limit in milliseconds, or null when the agent never locks itself for being offline:
+   * the option when one was given (tests, CLI), else the organisation's, which the phone got at
+   * enrolment and with every set_offline_limit command since.
+   */
+  get offlineLockAfterMs(): number | null {
+    return this.#offlineLimitOption ?? this.#state.credentials.offlineLockAfterMs ?? null;
   }
 
   /**
@@ -842,7 +866,9 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
     const applied =
       command.name === 'change_pin'
         ? await this.#applyPinChange(command)
-        : applyCommand(this.#state, command);
+        : command.name === 'set_offline_limit'
+          ? applyOfflineLimit(this.#state, command.args)
+          : applyCommand(this.#state, command);
     if ('error' in applied) {
       // Not remembered as applied: a redelivery fails the same way and changes nothing.
       this.#fail(command, applied.error);
@@ -870,6 +896,7 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
       state: this.reportedState,
     });
     if (hasChanged) this.emit('state', this.reportedState);
+    if (command.name === 'set_offline_limit') this.#syncOfflineLock();
     const isTracking = this.#state.controls.tracking === true;
     if (isTracking !== wasTracking) {
       this.#syncTracking();

@@ -1,4 +1,5 @@
 import { COMMAND_CATALOGUE, type TCommandSpec } from '@kisht/domain/devices/command-catalogue';
+import { sealDevicePin } from '@kisht/domain/devices/device-pin';
 import {
   OFFLINE_CHALLENGE_DIGITS,
   OFFLINE_CODE_MAX_WRONG_TRIES,
@@ -70,6 +71,11 @@ export type TDeviceAdapter = {
     code: string,
     action: TOfflineCodeAction,
   ) => Promise<'accepted' | 'wrong' | 'challenge_changed'>;
+  /**
+   * True when `pin` opens the device's screen lock now (after change_pin). Optional: without it the
+   * change_pin checks only check the acks.
+   */
+  checkDevicePin?: (pin: string) => Promise<boolean>;
 };
 
 /** Options of runConformanceChecks. */
@@ -498,6 +504,44 @@ const buildChecks = (
         if (final.status !== 'failed') fail(`an unknown command was acked ${final.status}, not failed`);
         if (!final.error) fail('the failed ack gives no error');
         if (before && final.state.isLocked !== before.isLocked) fail('an unknown command changed isLocked');
+      },
+    },
+    {
+      name: 'change_pin: a PIN sealed for this device and command is set; one sealed for another command fails',
+      run: async (ctx) => {
+        const keyHex = await offlineCodeKey(ctx.credentials.deviceSecret);
+        const deviceId = ctx.credentials.deviceId;
+        const id = uuidV7();
+        const sealedPin = await sealDevicePin({ keyHex, deviceId, commandId: id, pin: '582047' });
+        const afterSeq = ctx.seq;
+        await ctx.send('change_pin', { sealedPin }, id);
+        const done = await ctx.waitForFinal(id, 'change_pin', afterSeq);
+        if (done.status !== 'done') fail(`change_pin was acked ${done.status}: ${done.error ?? 'no error'}`);
+        const { checkDevicePin } = ctx.adapter;
+        if (checkDevicePin && !(await checkDevicePin('582047'))) fail('the new PIN does not open the phone');
+
+        // The same sealed PIN replayed under another command id must not open.
+        const replayId = uuidV7();
+        const replaySeq = ctx.seq;
+        await ctx.send(
+          'change_pin',
+          { sealedPin: await sealDevicePin({ keyHex, deviceId, commandId: id, pin: '903318' }) },
+          replayId,
+        );
+        const replay = await ctx.waitForFinal(replayId, 'replayed change_pin', replaySeq);
+        if (replay.status !== 'failed') fail(`a PIN sealed for another command was acked ${replay.status}`);
+        if (checkDevicePin && (await checkDevicePin('903318'))) fail('a replayed sealed PIN was set');
+      },
+    },
+    {
+      name: 'set_offline_limit: a positive limit or null is acked done; anything else fails',
+      run: async (ctx) => {
+        await ctx.apply('set_offline_limit', { offlineLockAfterMs: 86_400_000 });
+        await ctx.apply('set_offline_limit', { offlineLockAfterMs: null });
+        const afterSeq = ctx.seq;
+        const id = await ctx.send('set_offline_limit', { offlineLockAfterMs: -5 });
+        const final = await ctx.waitForFinal(id, 'set_offline_limit with a negative limit', afterSeq);
+        if (final.status !== 'failed') fail(`a negative offline limit was acked ${final.status}`);
       },
     },
     {

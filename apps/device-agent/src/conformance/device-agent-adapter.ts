@@ -79,6 +79,10 @@ export const createDeviceAgentAdapter = (
       if (!agent) throw new Error('enterOfflineCode before start()');
       return (await agent.enterOfflineCode(code, action)).result;
     },
+    checkDevicePin: async (pin) => {
+      if (!agent) throw new Error('checkDevicePin before start()');
+      return agent.checkDevicePin(pin);
+    },
     dispose: async () => {
       await agent?.stop();
       if (createdDir) await rm(createdDir, { recursive: true, force: true });

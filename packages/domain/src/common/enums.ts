@@ -131,6 +131,8 @@ export const COMMAND_NAMES = [
   'sim_unlock',
   /** change_device_pinV1: a new screen-lock PIN, sealed for the phone (devices/device-pin.ts). */
   'change_pin',
+  /** The organisation changed its offline limit (design §5): args { offlineLockAfterMs: ms | null }. */
+  'set_offline_limit',
 ] as const;
 export type TCommandName = (typeof COMMAND_NAMES)[number];
 

@@ -120,6 +120,21 @@ export const countDeliveryAttempt = async (db: DbOrTx, id: string, attempts: num
   await db.update(deviceCommands).set({ deliveryAttempts: attempts }).where(eq(deviceCommands.id, id));
 };
 
+/** Ids of the organisation's phones that are enrolled and hold live credentials (not released). */
+export const findEnrolledDeviceIdsOfOrg = async (db: DbOrTx, orgId: number): Promise<string[]> =>
+  (
+    await db
+      .select({ id: devices.id })
+      .from(devices)
+      .where(
+        and(
+          eq(devices.orgId, orgId),
+          sql`${devices.enrolledAt} is not null`,
+          sql`${devices.secretHash} is not null`,
+        ),
+      )
+  ).map((row) => row.id);
+
 export const insertCommands = async (db: DbOrTx, rows: (typeof deviceCommands.$inferInsert)[]) => {
   if (rows.length === 0) return [];
   return db.insert(deviceCommands).values(rows).returning();

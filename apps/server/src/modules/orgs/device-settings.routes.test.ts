@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,7 +12,7 @@ import {
   SECOND_ORG_ID,
   SECOND_RETAILER_MOBILE,
 } from '../../db/seed/seed';
-import { apiGet, apiPut } from '../../test/fixtures';
+import { apiGet, apiPut, enrolReferenceAgent, waitUntil } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
 
 /** device_settings: an organisation's allowed list, offline limit, command expiry and auto-lock ladder. */
@@ -54,7 +57,8 @@ describe('device_settings', () => {
 
     const saved = await apiPut(t, retailer, paths.orgs.deviceSettings, fullSettings);
     expect(saved.status).toBe(200);
-    expect(saved.body.message).toBe('Settings saved');
+    // The seed's three enrolled phones of organisation 41 are told the new offline limit.
+    expect(saved.body.message).toBe('Settings saved; 3 phones get the new offline limit');
     expect(saved.body.data).toEqual(fullSettings);
     expect(await settingsOf(DEMO_ORG_ID)).toMatchObject({ ...fullSettings, penalty });
     // A mini-retailer reads the same settings (and may not change them, below).
@@ -120,5 +124,68 @@ describe('device_settings', () => {
   it('needs a session', async () => {
     const anonymous = await t.app.inject({ method: 'GET', url: paths.orgs.deviceSettings });
     expect(anonymous.statusCode).toBe(511);
+  });
+});
+
+describe('device_settings: a new offline limit reaches enrolled phones', () => {
+  it('queues set_offline_limit for every enrolled phone; the agent adopts it, a newer one supersedes', async () => {
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const stateDir = mkdtempSync(join(tmpdir(), 'kisht-settings-'));
+    const { agent } = await enrolReferenceAgent(t, retailer, join(stateDir, 'phone.json'));
+    try {
+      expect(agent.offlineLockAfterMs).toBeNull();
+      const enrolled = Number(
+        (
+          await queryRows(
+            t.app.ctx.db,
+            sql`select count(*)::int as n from devices where org_id = ${DEMO_ORG_ID}
+                and enrolled_at is not null and secret_hash is not null`,
+          )
+        )[0]!.n,
+      );
+      const saved = await apiPut(t, retailer, paths.orgs.deviceSettings, {
+        ...fullSettings,
+        offlineLockAfterHours: 72,
+      });
+      expect(saved.status).toBe(200);
+      expect(saved.body.message).toBe(`Settings saved; ${enrolled} phones get the new offline limit`);
+      await waitUntil(async () => agent.offlineLockAfterMs === 72 * 3_600_000);
+
+      // Unchanged limit: no commands.
+      const count = async () =>
+        Number(
+          (
+            await queryRows(
+              t.app.ctx.db,
+              sql`select count(*)::int as n from device_commands where name = 'set_offline_limit'`,
+            )
+          )[0]!.n,
+        );
+      const before = await count();
+      const same = await apiPut(t, retailer, paths.orgs.deviceSettings, {
+        ...fullSettings,
+        offlineLockAfterHours: 72,
+        commandExpiryHours: null,
+      });
+      expect(same.body.message).toBe('Settings saved');
+      expect(await count()).toBe(before);
+
+      // While the phone is off, two changes: only the newest is still pending, and it is applied.
+      await agent.stop();
+      await apiPut(t, retailer, paths.orgs.deviceSettings, { ...fullSettings, offlineLockAfterHours: 24 });
+      await apiPut(t, retailer, paths.orgs.deviceSettings, { ...fullSettings, offlineLockAfterHours: null });
+      const rows = await queryRows<{ state: string; args: { offlineLockAfterMs: number | null } }>(
+        t.app.ctx.db,
+        sql`select c.state, c.args from device_commands c where c.device_id = ${agent.deviceId}
+            and c.name = 'set_offline_limit' order by c.created_at, c.id`,
+      );
+      expect(rows.map((r) => r.state).slice(-2)).toEqual(['cancelled', expect.stringMatching(/queued|sent/)]);
+      expect(rows.at(-1)!.args.offlineLockAfterMs).toBeNull();
+      await agent.start();
+      await waitUntil(async () => agent.offlineLockAfterMs === null);
+    } finally {
+      await agent.stop();
+      rmSync(stateDir, { recursive: true, force: true });
+    }
   });
 });

@@ -7,12 +7,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../lib/context';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
-import {
-  getClientConfig,
-  getDeviceControlSettings,
-  getOrgAppConfig,
-  updateDeviceControlSettings,
-} from './orgs.service';
+import { saveDeviceControlSettings } from '../devices/device-settings.service';
+import { getClientConfig, getDeviceControlSettings, getOrgAppConfig } from './orgs.service';
 
 /** Public: the white-label config the app loads before login. */
 export const orgsRoutes = async (app: FastifyInstance, ctx: AppContext) => {
@@ -66,7 +62,12 @@ export const orgSettingsRoutes = async (app: FastifyInstance, ctx: AppContext) =
         response: { 200: zEnvelope(ZDeviceControlSettings) },
       },
     },
-    async (request) =>
-      ok(await updateDeviceControlSettings(ctx.db, request.actor, request.body), 'Settings saved'),
+    async (request) => {
+      const { settings, phonesTold } = await saveDeviceControlSettings(ctx, request.actor, request.body);
+      return ok(
+        settings,
+        phonesTold > 0 ? `Settings saved; ${phonesTold} phones get the new offline limit` : 'Settings saved',
+      );
+    },
   );
 };

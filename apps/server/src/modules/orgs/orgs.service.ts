@@ -9,7 +9,7 @@ import type { TConfig } from '../../config';
 const DEFAULT_CACHE_SECONDS = 300;
 const PLANS_CACHE_SECONDS = 5;
 
-import type { Db, DbOrTx } from '../../db/client';
+import type { DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
 import {
@@ -100,21 +100,21 @@ export const getDeviceControlSettings = async (
 };
 
 /**
- * Replaces the device-control settings of the actor's organisation (a null removes a setting: no
- * allowed list, no offline limit, commands never expire, no auto-lock), keeping its other settings,
- * with an audit entry of before and after. A new offline limit reaches phones enrolled from now on.
- * Throws FORBIDDEN unless the actor is a retailer.
+ * Replaces the device-control settings of the actor's organisation inside the caller's transaction
+ * (a null removes a setting: no allowed list, no offline limit, commands never expire, no
+ * auto-lock), keeping its other settings, with an audit entry of before and after; returns the
+ * settings as they were. Throws FORBIDDEN unless the actor is a retailer.
  */
-export const updateDeviceControlSettings = async (
-  db: Db,
+export const writeDeviceControlSettings = async (
+  tx: DbOrTx,
   actor: TActor,
   next: TDeviceControlSettings,
 ): Promise<TDeviceControlSettings> => {
   if (actor.userType !== 'retailer') {
     throw new AppError(AppErrorCode.FORBIDDEN, 'Only the retailer can change these settings');
   }
-  const before = await getDeviceControlSettings(db, actor);
-  await db.transaction(async (tx) => {
+  const before = await getDeviceControlSettings(tx, actor);
+  {
     const org = await findOrganization(tx, actor.orgId);
     if (!org) throw new AppError(AppErrorCode.NOT_FOUND, 'Organisation not found');
     const {
@@ -139,8 +139,8 @@ export const updateDeviceControlSettings = async (
       entityId: String(actor.orgId),
       details: { before, after: next },
     });
-  });
-  return getDeviceControlSettings(db, actor);
+  }
+  return before;
 };
 
 /** Client-contract settings every app needs before login (spec §7). */
