@@ -52,7 +52,12 @@ const defaultWebDist = () => resolve(fileURLToPath(new URL('../../web/dist', imp
  * device channel (embedded broker at /mqtt or an external one), every route, OpenAPI at /docs and,
  * when built, the web app. Never listens; main.ts does. Closing the app closes everything.
  */
-export const buildApp = async (config: TConfig, options: BuildAppOptions = {}): Promise<KishtApp> => {
+export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = {}): Promise<KishtApp> => {
+  // With an external broker nothing serves /mqtt here: unless told otherwise, devices get MQTT_URL.
+  const config: TConfig =
+    givenConfig.MQTT_URL && !givenConfig.MQTT_PUBLIC_URL
+      ? { ...givenConfig, MQTT_PUBLIC_URL: givenConfig.MQTT_URL }
+      : givenConfig;
   const app = Fastify({
     logger:
       config.LOG_LEVEL === 'silent'

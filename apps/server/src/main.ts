@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 
@@ -16,4 +17,6 @@ const shutdown = async (signal: string) => {
 process.once('SIGINT', () => void shutdown('SIGINT'));
 process.once('SIGTERM', () => void shutdown('SIGTERM'));
 await app.listen({ host: config.HOST, port: config.PORT });
-app.log.info(`Kisht is serving on http://localhost:${config.PORT} (API docs at /docs)`);
+// The bound port, not the configured one: PORT=0 asks for any free port (the scale-out test does).
+const { port } = app.server.address() as AddressInfo;
+app.log.info({ port }, `Kisht is serving on http://localhost:${port} (API docs at /docs)`);

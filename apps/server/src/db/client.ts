@@ -48,13 +48,35 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
-    if (shouldMigrate) await migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_FOLDER });
+    if (shouldMigrate) await migrateExclusively(pool);
     return { db, driver: 'pg', close: () => pool.end() };
   }
   const client = options.pglite ?? (await createPglite(options.pgliteDataDir ?? 'memory://'));
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   if (shouldMigrate) await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER });
   return { db, driver: 'pglite', close: () => client.close() };
+};
+
+/**
+ * Applies migrations to PostgreSQL while holding a session advisory lock, on one connection: server
+ * processes starting together (design §7) would otherwise race on drizzle's own bookkeeping table
+ * (`CREATE TABLE IF NOT EXISTS` is not safe concurrently) and on the migrations themselves. The
+ * second process waits, then finds nothing left to apply.
+ */
+const migrateExclusively = async (pool: pg.Pool): Promise<void> => {
+  const client = await pool.connect();
+  let failure: Error | undefined;
+  try {
+    await client.query(`select pg_advisory_lock(hashtext('kisht:migrate'))`);
+    await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS_FOLDER });
+    await client.query(`select pg_advisory_unlock(hashtext('kisht:migrate'))`);
+  } catch (error) {
+    failure = error as Error;
+    throw error;
+  } finally {
+    // Released with the error, the pool closes the connection, and with it the session's lock.
+    client.release(failure);
+  }
 };
 
 /** Runs raw SQL and returns its rows (both drivers answer `{ rows }`). For tests and jobs. */

@@ -123,6 +123,8 @@ export const createExternalBus = async (options: {
     },
     subscribeEvents: async (handler) => {
       client.on('message', (topic, payload) => {
+        // Which process took which event (the scale-out test checks each reached exactly one).
+        options.log.debug({ topic }, 'device event received');
         handler(topic, payload).catch((error: unknown) =>
           options.log.error({ err: error, topic }, 'device event handling failed'),
         );

@@ -5,16 +5,16 @@ import { markMaturingLoans } from '../modules/customers/customers.service';
 import { runAutoLockLadder } from '../modules/devices/auto-lock.service';
 import { dispatchDueScheduledCommands, expireOverdueCommands } from '../modules/devices/devices.service';
 
-/** How often scheduled commands are checked for being due, ms. */
+/** How often scheduled commands are checked for being due, ms (more often when intervalMs is shorter). */
 export const SCHEDULED_COMMANDS_INTERVAL_MS = 30_000;
 
 /**
  * Periodic jobs (design §1 jobs): the EMIs-maturing rule, the auto-lock ladder (reminder
  * wallpaper, lock when overdue), the expiry of undelivered commands in organisations that set one
  * (design §5: nothing expires silently), every intervalMs; and scheduled commands every
- * SCHEDULED_COMMANDS_INTERVAL_MS. Every job takes its rows with FOR UPDATE SKIP LOCKED or is an
- * idempotent statement, so several server processes may run them side by side. Runs once at start;
- * returns a function that stops the timers.
+ * SCHEDULED_COMMANDS_INTERVAL_MS, or every intervalMs when that is shorter. Every job takes its rows
+ * with FOR UPDATE SKIP LOCKED or is an idempotent statement, so several server processes may run them
+ * side by side. Runs once at start; returns a function that stops the timers.
  */
 export const startJobs = (
   deps: { db: Db; dispatcher: CommandDispatcher },
@@ -30,6 +30,8 @@ export const startJobs = (
       .catch(report('maturing'));
     runAutoLockLadder(deps)
       .then(({ reminders, locks }) => {
+        // One debug line per run (the scale-out test counts them per process).
+        log.debug({ job: 'auto-lock', reminders, locks }, 'auto-lock ladder ran');
         if (reminders + locks > 0) log.info(`auto-lock ladder: ${reminders} reminders, ${locks} locks`);
       })
       .catch(report('auto-lock'));
@@ -40,12 +42,14 @@ export const startJobs = (
       .catch(report('command expiry'));
   };
   const runScheduled = () => {
-    dispatchDueScheduledCommands(deps).catch(report('scheduled commands'));
+    dispatchDueScheduledCommands(deps)
+      .then((sent) => log.debug({ job: 'scheduled', sent }, 'scheduled commands ran'))
+      .catch(report('scheduled commands'));
   };
   run();
   runScheduled();
   const timer = setInterval(run, intervalMs);
-  const scheduledTimer = setInterval(runScheduled, SCHEDULED_COMMANDS_INTERVAL_MS);
+  const scheduledTimer = setInterval(runScheduled, Math.min(intervalMs, SCHEDULED_COMMANDS_INTERVAL_MS));
   timer.unref();
   scheduledTimer.unref();
   return () => {

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../client';
 import { organizations } from '../schema';
@@ -91,12 +92,16 @@ export const DEMO_CUSTOMER_MOBILE = '+919811111102';
 
 /**
  * Seeds the demo organisation 41 (retailer, mini-retailer, catalogue, a few customers) and a second
- * organisation 46 with a different theme, once: does nothing when organisation 41 exists.
+ * organisation 46 with a different theme, once: does nothing when any organisation exists. Safe to
+ * call from several processes at once (a transaction-scoped advisory lock serialises them).
  */
 export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> => {
-  const existing = await db.select({ id: organizations.id }).from(organizations).limit(1);
-  if (existing.length > 0) return;
-  await db.transaction(async (tx) => {
+  const wasAlreadySeeded = await db.transaction(async (tx) => {
+    // Server processes starting together on one PostgreSQL (design §7): the first seeds, the others
+    // wait for its commit here, then find organisation rows and leave.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('kisht:seed'))`);
+    const existing = await tx.select({ id: organizations.id }).from(organizations).limit(1);
+    if (existing.length > 0) return true;
     await createOrganization(tx, {
       id: DEMO_ORG_ID,
       name: 'Kisht Demo',
@@ -182,6 +187,8 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
       mobile: '+919822222202',
       status: 0,
     });
+    return false;
   });
+  if (wasAlreadySeeded) return;
   log?.info(`seeded demo organisation ${DEMO_ORG_ID}; retailer mobile ${DEMO_RETAILER_MOBILE}`);
 };
