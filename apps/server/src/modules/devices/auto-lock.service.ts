@@ -34,6 +34,7 @@ export const runAutoLockLadder = async (
       if (ladder.reminderDaysBefore !== null && ladder.reminderDaysBefore >= 0) {
         const dueDate = addDays(today, ladder.reminderDaysBefore);
         for (const row of await repo.lockDevicesForReminder(tx, orgId, dueDate)) {
+          if (await repo.hasReminderFor(tx, row.device.id, row.emiId)) continue;
           const text = `EMI of ${rupees(row.owedPaise)} is due on ${ddmmyyyy(dueDate)}. Please pay on time.`;
           queued.push(
             await insertSystemCommand(tx, row.device, row.customerId, 'set_wallpaper', {

@@ -362,6 +362,27 @@ export const lockDevicesForReminder = (db: DbOrTx, orgId: number, dueDate: strin
     .for('update', { of: devices, skipLocked: true });
 
 /**
+ * True when the device already has a reminder (set_wallpaper) for the instalment. Run after
+ * lockDevicesForReminder took the device: a new statement sees a reminder another server process
+ * committed while this one waited for the row (the NOT EXISTS inside the locking query still sees
+ * its own older snapshot).
+ */
+export const hasReminderFor = async (db: DbOrTx, deviceId: string, emiId: number): Promise<boolean> => {
+  const rows = await db
+    .select({ id: deviceCommands.id })
+    .from(deviceCommands)
+    .where(
+      and(
+        eq(deviceCommands.deviceId, deviceId),
+        eq(deviceCommands.name, 'set_wallpaper'),
+        sql`${deviceCommands.args}->>'emiId' = ${String(emiId)}`,
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
+};
+
+/**
  * The device locked for update when we intend it locked (or it reports locked) and its customer
  * has no unpaid instalment due before `today`; null otherwise.
  */
