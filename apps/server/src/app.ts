@@ -97,6 +97,7 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
   if (config.MQTT_URL) {
     bus = await createExternalBus({
       url: config.MQTT_URL,
+      sharedGroup: config.MQTT_SHARED_GROUP,
       log: app.log,
       clientId: `kisht-server-${process.pid}-${Date.now()}`,
     });

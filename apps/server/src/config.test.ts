@@ -7,6 +7,7 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({ PORT: 8080, PGLITE_DATA_DIR: './data/db', NODE_ENV: 'development' });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.MQTT_URL).toBeUndefined();
+    expect(config.MQTT_SHARED_GROUP).toBe('kisht-server');
   });
 
   it('refuses production without secrets and an SMS transport, naming each key', () => {
@@ -16,5 +17,6 @@ describe('loadConfig', () => {
   it('names a malformed value', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ MQTT_SHARED_GROUP: 'a/b' })).toThrow(/MQTT_SHARED_GROUP/);
   });
 });

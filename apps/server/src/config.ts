@@ -17,6 +17,14 @@ export const ZConfig = z
     PGLITE_DATA_DIR: z.string().default('./data/db'),
     /** External MQTT broker (mqtt:// or ws://); when absent the embedded broker serves /mqtt. */
     MQTT_URL: z.string().url().optional(),
+    /**
+     * The shared-subscription group the server processes of one deployment join for device events
+     * on an external broker (each event goes to one of them). Give each deployment on a broker its own.
+     */
+    MQTT_SHARED_GROUP: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/)
+      .default('kisht-server'),
     /** Broker URL handed to devices when an external broker is used. */
     MQTT_PUBLIC_URL: z.string().url().optional(),
     /** Base URL devices and QR codes use; derived from the request when absent. */

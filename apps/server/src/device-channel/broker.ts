@@ -10,7 +10,6 @@ import type { DeviceBus } from './bus';
 
 const EVENTS_TOPIC = 'kisht/v1/d/+/evt';
 /** Shared-subscription group: with several server processes each event reaches one of them (design §7). */
-const SHARED_EVENTS_TOPIC = `$share/kisht-server/${EVENTS_TOPIC}`;
 
 export type EmbeddedBrokerOptions = {
   log: FastifyBaseLogger;
@@ -108,6 +107,8 @@ export const createEmbeddedBroker = async (options: EmbeddedBrokerOptions): Prom
  */
 export const createExternalBus = async (options: {
   url: string;
+  /** Shared-subscription group of this deployment's server processes (MQTT_SHARED_GROUP). */
+  sharedGroup: string;
   log: FastifyBaseLogger;
   clientId: string;
 }): Promise<DeviceBus> => {
@@ -129,7 +130,7 @@ export const createExternalBus = async (options: {
           options.log.error({ err: error, topic }, 'device event handling failed'),
         );
       });
-      await client.subscribeAsync(SHARED_EVENTS_TOPIC, { qos: 1 });
+      await client.subscribeAsync(`$share/${options.sharedGroup}/${EVENTS_TOPIC}`, { qos: 1 });
     },
     close: async () => {
       await client.endAsync();

@@ -55,6 +55,8 @@ const serverEnv = (): Record<string, string> => ({
   NODE_ENV: 'test',
   DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${dbName}`,
   MQTT_URL,
+  // This run's own group: another run or deployment on the same broker must not take its events.
+  MQTT_SHARED_GROUP: dbName,
   PORT: '0',
   HOST: '127.0.0.1',
   SEED_DEMO: 'true',
