@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TRouteKey } from './paths';
-import { appPaths, PUBLIC_ROUTES, routeSegment } from './paths';
+import { appPaths, PRODUCT_ROUTES, PUBLIC_ROUTES, routeSegment } from './paths';
 
 /** Spec §2 route segments, as the spec lists them. */
 const SPEC_SEGMENTS = [
@@ -45,9 +45,10 @@ const SPEC_SEGMENTS = [
 const ROUTE_KEYS = Object.keys(appPaths) as TRouteKey[];
 
 describe('route table (spec §2)', () => {
-  it('has exactly one route for every spec segment', () => {
+  it('has exactly one route for every spec segment, and the product screens beyond them', () => {
     const segments = ROUTE_KEYS.map(routeSegment);
-    expect([...segments].sort()).toEqual([...SPEC_SEGMENTS].sort());
+    expect([...segments].sort()).toEqual([...SPEC_SEGMENTS, 'pending_commands', 'device_settings'].sort());
+    expect(PRODUCT_ROUTES.map(routeSegment).sort()).toEqual(['device_settings', 'pending_commands']);
     expect(new Set(segments).size).toBe(segments.length);
   });
 
@@ -84,6 +85,13 @@ describe('route table (spec §2)', () => {
     expect(appPaths.multipleLockUnlock.href('0193a5a4-7e0e-7c55-8f00-00000000b001')).toBe(
       '/multiple_lock_unlock?batch_id=0193a5a4-7e0e-7c55-8f00-00000000b001',
     );
+  });
+
+  it('links to a pending_commands tab, the first (offline) without a parameter', () => {
+    expect(appPaths.pendingCommands.href()).toBe('/pending_commands');
+    expect(appPaths.pendingCommands.href('offline')).toBe('/pending_commands');
+    expect(appPaths.pendingCommands.href('scheduled')).toBe('/pending_commands?tab=scheduled');
+    expect(appPaths.deviceSettings.href()).toBe('/device_settings');
   });
 
   it('links to the m_pin modes', () => {

@@ -37,6 +37,12 @@ export const CUSTOMER_DETAILS_TAB_PARAM = 'tab';
 /** Query parameter carrying the bulk request multiple_lock_unlock shows the progress of. */
 export const BATCH_ID_PARAM = 'batch_id';
 
+/** The tabs of pending_commands: waiting for offline phones, or waiting for their scheduled time. */
+export const PENDING_COMMANDS_TABS = ['offline', 'scheduled'] as const;
+export type TPendingCommandsTab = (typeof PENDING_COMMANDS_TABS)[number];
+/** Query parameter carrying the pending_commands tab (absent for the first, offline). */
+export const PENDING_COMMANDS_TAB_PARAM = 'tab';
+
 /** The modes of the m_pin screen: log in with an MPIN, or set one after an OTP login. */
 export type TMpinMode = 'login' | 'set';
 /** Query parameter carrying the m_pin screen's mode. */
@@ -134,6 +140,15 @@ export const appPaths = {
   familycare: plain('/familycare'),
   antihacking: plain('/antihacking'),
   appleSync: plain('/apple_sync'),
+  // Screens beyond spec §2's list (PRODUCT_ROUTES): the device-command queues and settings.
+  pendingCommands: {
+    path: '/pending_commands',
+    href: (tab: TPendingCommandsTab = 'offline') =>
+      withQuery('/pending_commands', {
+        [PENDING_COMMANDS_TAB_PARAM]: tab === 'offline' ? undefined : tab,
+      }),
+  },
+  deviceSettings: plain('/device_settings'),
 } as const;
 
 export type TRouteKey = keyof typeof appPaths;
@@ -142,6 +157,12 @@ export type TRouteKey = keyof typeof appPaths;
 export type TLinkableRouteKey = {
   [K in TRouteKey]: [] extends Parameters<(typeof appPaths)[K]['href']> ? K : never;
 }[TRouteKey];
+
+/**
+ * Routes Kisht adds to spec §2's list: pending_commands (commands waiting for offline phones or for
+ * their scheduled time) and device_settings (the organisation's device-control settings).
+ */
+export const PRODUCT_ROUTES: readonly TRouteKey[] = ['pendingCommands', 'deviceSettings'];
 
 /** Spec §2: the routes outside authentication. */
 export const PUBLIC_ROUTES: readonly TRouteKey[] = ['login', 'otp', 'mPin'];

@@ -66,6 +66,16 @@ const SimChangesPage = lazy(() =>
     default: module.SimChangesPage,
   })),
 );
+const PendingCommandsPage = lazy(() =>
+  import('../features/customers/pages/pending-commands-page').then((module) => ({
+    default: module.PendingCommandsPage,
+  })),
+);
+const DeviceSettingsPage = lazy(() =>
+  import('../features/device-settings/pages/device-settings-page').then((module) => ({
+    default: module.DeviceSettingsPage,
+  })),
+);
 const LanguagePage = lazy(() =>
   import('../features/language/pages/language-page').then((module) => ({ default: module.LanguagePage })),
 );
@@ -115,6 +125,8 @@ const PROTECTED_PAGES: ReadonlyArray<{ route: TRouteKey; element: ReactNode }> =
   { route: 'upComingEmi', element: <UpcomingEmiPage /> },
   { route: 'multipleLockUnlock', element: <MultipleLockUnlockPage /> },
   { route: 'simChanges', element: <SimChangesPage /> },
+  { route: 'pendingCommands', element: <PendingCommandsPage /> },
+  { route: 'deviceSettings', element: <DeviceSettingsPage /> },
   { route: 'language', element: <LanguagePage /> },
   { route: 'sessions', element: <SessionsPage /> },
   ...COMING_SOON_ROUTES.map(({ route, titleKey }) => ({

@@ -4,6 +4,7 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
+import type { ReactNode } from 'react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -12,12 +13,16 @@ type TConfirmDialogProps = {
   title: string;
   body: string;
   confirmLabel: string;
+  /** The label of the button that closes without acting; "Cancel" unless that would read oddly. */
+  cancelLabel?: string;
   confirmColor?: 'primary' | 'error' | 'success';
   isBusy?: boolean;
   /** data-testid of the confirm button (e2e journeys tell dialogs apart by it). */
   confirmTestId?: string;
   onConfirm: () => void;
   onClose: () => void;
+  /** More of the question below the body (a choice of when). */
+  children?: ReactNode;
 };
 
 /** Asks before an action with consequences (design: lock and unlock ask the user to confirm). */
@@ -26,11 +31,13 @@ export const ConfirmDialog = ({
   title,
   body,
   confirmLabel,
+  cancelLabel,
   confirmColor = 'primary',
   isBusy = false,
   confirmTestId = 'confirm-dialog-confirm',
   onConfirm,
   onClose,
+  children,
 }: TConfirmDialogProps) => {
   const { t } = useTranslation();
   const titleId = useId();
@@ -47,10 +54,11 @@ export const ConfirmDialog = ({
       <DialogTitle id={titleId}>{title}</DialogTitle>
       <DialogContent>
         <DialogContentText id={bodyId}>{body}</DialogContentText>
+        {children}
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>
         <Button onClick={onClose} disabled={isBusy} data-testid="confirm-dialog-cancel">
-          {t('common.cancel')}
+          {cancelLabel ?? t('common.cancel')}
         </Button>
         <Button
           variant="contained"

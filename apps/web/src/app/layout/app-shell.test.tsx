@@ -1,11 +1,14 @@
+import type { TUserAccess } from '@kisht/domain/devices/devices.schema';
 import type { TOrgAppConfig } from '@kisht/domain/orgs/orgs.schema';
+import { paths } from '@kisht/domain/paths';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { i18n as TI18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { orgConfigLoaded } from '../../lib/ui-slice';
+import { stubApi } from '../../test/fake-api';
 import { createTestI18n } from '../../test/test-i18n';
 import { appPaths } from '../paths';
 import { createAppStore } from '../store';
@@ -31,8 +34,32 @@ beforeAll(async () => {
 });
 afterEach(() => {
   cleanup();
+  vi.unstubAllGlobals();
   localStorage.clear();
 });
+
+/** The spec §6 user access flags, with the server's overrides. */
+const userAccess = (overrides: Partial<TUserAccess> = {}): TUserAccess => ({
+  feature_access: '1',
+  lock_unlock: '1',
+  unistall: '1',
+  active_deactive: '1',
+  bulk_retailer: '0',
+  ...overrides,
+});
+
+/** A fake API answering the user access flags (the drawer reads bulk_retailer). */
+const stubAccess = (flags: TUserAccess = userAccess({ bulk_retailer: '1' })) =>
+  stubApi({ [paths.users.userAccess]: () => flags });
+
+/** The drawer's items as a person reads them. */
+const drawerLabels = async () => {
+  fireEvent.click(screen.getByRole('button', { name: 'Open menu' }));
+  const drawer = await screen.findByRole('navigation', { name: 'Menu' });
+  return within(drawer)
+    .getAllByRole('button')
+    .map((item) => item.textContent);
+};
 
 const renderShell = (mainLayout: TOrgAppConfig['mainLayout'], url: string = appPaths.dashboard.href()) => {
   const store = createAppStore();
@@ -59,10 +86,14 @@ describe('app shell (spec §2, §3)', () => {
   });
 
   it('opens the drawer from the menu button, lists the routes and goes where asked', async () => {
+    localStorage.setItem('type', 'retailer');
+    stubAccess();
     const { store, router } = renderShell('default');
     fireEvent.click(screen.getByRole('button', { name: 'Open menu' }));
     expect(store.getState().ui.drawerOpen).toBe(true);
     const drawer = await screen.findByRole('navigation', { name: 'Menu' });
+    // Multiple lock/unlock appears once the server's bulk_retailer '1' has loaded.
+    await within(drawer).findByText('Multiple lock/unlock');
     const labels = within(drawer)
       .getAllByRole('button')
       .map((item) => item.textContent);
@@ -72,9 +103,11 @@ describe('app shell (spec §2, §3)', () => {
       'Add customer',
       'Upcoming EMIs',
       'Multiple lock/unlock',
+      'Pending commands',
       'SIM changes',
       'Retailers',
       'Top-up history',
+      'Device control settings',
       'Language',
       'Sessions',
       'Help',
@@ -82,10 +115,38 @@ describe('app shell (spec §2, §3)', () => {
       'Privacy policy',
       'Log out',
     ]);
-    expect(DRAWER_ITEMS).toHaveLength(13);
+    expect(DRAWER_ITEMS).toHaveLength(15);
     fireEvent.click(screen.getByTestId('drawer-item-sessions'));
     expect(router.state.location.pathname).toBe(appPaths.sessions.path);
     expect(store.getState().ui.drawerOpen).toBe(false);
+  });
+
+  it("hides Multiple lock/unlock when the user's bulk_retailer flag is '0' (spec §6)", async () => {
+    localStorage.setItem('type', 'retailer');
+    const api = stubAccess(userAccess({ bulk_retailer: '0' }));
+    renderShell('default');
+    await waitFor(() => expect(api.requestsTo(paths.users.userAccess)).toHaveLength(1));
+    const labels = await drawerLabels();
+    expect(labels).not.toContain('Multiple lock/unlock');
+    expect(labels).toContain('Pending commands');
+    expect(screen.queryByTestId('drawer-item-multipleLockUnlock')).toBeNull();
+  });
+
+  it('keeps Multiple lock/unlock hidden while the flags have not loaded (the spec §6 default is 0)', async () => {
+    localStorage.setItem('type', 'retailer');
+    // A server that never answers.
+    stubApi({});
+    renderShell('default');
+    expect(await drawerLabels()).not.toContain('Multiple lock/unlock');
+  });
+
+  it('lists Device control settings for the retailer only, not a mini-retailer', async () => {
+    localStorage.setItem('type', 'miniretailer');
+    stubAccess();
+    renderShell('default');
+    const labels = await drawerLabels();
+    expect(labels).not.toContain('Device control settings');
+    expect(labels).toContain('Pending commands');
   });
 
   it('drives the bottom tabs from ui.mainScreenTab, following the route', async () => {
@@ -105,7 +166,8 @@ describe('app shell (spec §2, §3)', () => {
 
   it('gives a customer user no bottom tabs and a drawer without the retailer items (spec §4)', async () => {
     localStorage.setItem('type', 'customer');
-    renderShell('default');
+    stubAccess();
+    const { store } = renderShell('default');
     expect(screen.queryByTestId('nav-customers')).toBeNull();
     expect(screen.queryByTestId('nav-add-customer')).toBeNull();
     expect(screen.queryByRole('navigation', { name: 'Main navigation' })).toBeNull();
@@ -116,5 +178,9 @@ describe('app shell (spec §2, §3)', () => {
         .getAllByRole('button')
         .map((item) => item.textContent),
     ).toEqual(['Dashboard', 'Language', 'Sessions', 'Help', 'Support', 'Privacy policy', 'Log out']);
+    // A customer has no retailer access flags to read.
+    expect(
+      Object.keys(store.getState().api.queries).filter((key) => key.startsWith('getUserAccess')),
+    ).toEqual([]);
   });
 });

@@ -23,6 +23,8 @@ describe('global spinner exceptions (spec §2)', () => {
     appPaths.multipleLockUnlock.href(),
     appPaths.topUpHistory.href(),
     appPaths.dashboard.href(),
+    // Polls every 10 s; beyond spec §2's list.
+    appPaths.pendingCommands.href(),
   ])('stays hidden on %s', (pathname) => {
     expect(isGlobalSpinnerSuppressed(pathname)).toBe(true);
   });

@@ -11,7 +11,8 @@ import { appPaths } from '../paths';
 
 /**
  * Spec §2: the global spinner does not show on these screens; they load and poll behind their own
- * skeletons and progress.
+ * skeletons and progress. pending_commands (beyond spec §2's list) polls every 10 s too, so it is
+ * one of them: a spinner every 10 s would only distract.
  */
 export const SPINNER_EXCEPTION_PATHS: readonly string[] = [
   appPaths.customerDetails.path,
@@ -19,6 +20,7 @@ export const SPINNER_EXCEPTION_PATHS: readonly string[] = [
   appPaths.multipleLockUnlock.path,
   appPaths.topUpHistory.path,
   appPaths.dashboard.path,
+  appPaths.pendingCommands.path,
 ];
 
 /** Whether the global spinner stays hidden on this route (spec §2 exceptions). */

@@ -1,3 +1,5 @@
+import type { TUserType } from '@kisht/domain/common/enums';
+import type { TUserAccess } from '@kisht/domain/devices/devices.schema';
 import type { SvgIconComponent } from '@mui/icons-material';
 import DevicesIcon from '@mui/icons-material/Devices';
 import EventIcon from '@mui/icons-material/Event';
@@ -5,6 +7,7 @@ import HelpIcon from '@mui/icons-material/Help';
 import HistoryIcon from '@mui/icons-material/History';
 import LockResetIcon from '@mui/icons-material/LockReset';
 import LogoutIcon from '@mui/icons-material/Logout';
+import PendingActionsIcon from '@mui/icons-material/PendingActions';
 import PeopleIcon from '@mui/icons-material/People';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import PolicyIcon from '@mui/icons-material/Policy';
@@ -13,6 +16,7 @@ import SpaceDashboardIcon from '@mui/icons-material/SpaceDashboard';
 import StorefrontIcon from '@mui/icons-material/Storefront';
 import SupportAgentIcon from '@mui/icons-material/SupportAgent';
 import TranslateIcon from '@mui/icons-material/Translate';
+import TuneIcon from '@mui/icons-material/Tune';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
@@ -27,12 +31,23 @@ import type { ParseKeys } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
 import { useLocation, useNavigate } from 'react-router';
+import { getUserType } from '../../lib/auth-storage';
+import { useUserAccess } from '../../lib/http/access-api';
 import type { TStateWithUi } from '../../lib/ui-slice';
 import { setDrawerOpen } from '../../lib/ui-slice';
 import type { TLinkableRouteKey } from '../paths';
 import { appPaths, CUSTOMER_ROUTES } from '../paths';
 
-type TDrawerItem = { route: TLinkableRouteKey; labelKey: ParseKeys; icon: SvgIconComponent };
+/** Who is looking at the drawer: their user type (spec §4) and user access flags (spec §6). */
+export type TDrawerViewer = { userType: TUserType | null; userAccess: TUserAccess };
+
+type TDrawerItem = {
+  route: TLinkableRouteKey;
+  labelKey: ParseKeys;
+  icon: SvgIconComponent;
+  /** Whether the item is listed for a retailer or mini-retailer; listed for all of them when absent. */
+  isShownTo?: (viewer: TDrawerViewer) => boolean;
+};
 
 /** What the navigation drawer lists, in order (log out comes last, after a divider). */
 export const DRAWER_ITEMS: readonly TDrawerItem[] = [
@@ -40,10 +55,25 @@ export const DRAWER_ITEMS: readonly TDrawerItem[] = [
   { route: 'customerList', labelKey: 'nav.customers', icon: PeopleIcon },
   { route: 'addCustomer', labelKey: 'nav.addCustomer', icon: PersonAddIcon },
   { route: 'upComingEmi', labelKey: 'nav.upcomingEmi', icon: EventIcon },
-  { route: 'multipleLockUnlock', labelKey: 'nav.multipleLockUnlock', icon: LockResetIcon },
+  {
+    route: 'multipleLockUnlock',
+    labelKey: 'nav.multipleLockUnlock',
+    icon: LockResetIcon,
+    // Bulk lock needs the bulk_retailer flag (spec §6 default '0'), so it stays hidden until the
+    // server says '1'.
+    isShownTo: ({ userAccess }) => userAccess.bulk_retailer === '1',
+  },
+  { route: 'pendingCommands', labelKey: 'nav.pendingCommands', icon: PendingActionsIcon },
   { route: 'simChanges', labelKey: 'nav.simChanges', icon: SimCardIcon },
   { route: 'retailerList', labelKey: 'nav.retailers', icon: StorefrontIcon },
   { route: 'topUpHistory', labelKey: 'nav.topUpHistory', icon: HistoryIcon },
+  {
+    route: 'deviceSettings',
+    labelKey: 'nav.deviceSettings',
+    icon: TuneIcon,
+    // The organisation's settings are the retailer's to change, not a mini-retailer's.
+    isShownTo: ({ userType }) => userType === 'retailer',
+  },
   { route: 'language', labelKey: 'nav.language', icon: TranslateIcon },
   { route: 'sessions', labelKey: 'nav.sessions', icon: DevicesIcon },
   { route: 'help', labelKey: 'nav.help', icon: HelpIcon },
@@ -51,9 +81,14 @@ export const DRAWER_ITEMS: readonly TDrawerItem[] = [
   { route: 'privacyPolicy', labelKey: 'nav.privacyPolicy', icon: PolicyIcon },
 ];
 
-/** The drawer items of a user: a customer user (spec §4) sees only the CUSTOMER_ROUTES ones. */
-export const drawerItemsFor = (isCustomer: boolean): readonly TDrawerItem[] =>
-  isCustomer ? DRAWER_ITEMS.filter((item) => CUSTOMER_ROUTES.includes(item.route)) : DRAWER_ITEMS;
+/**
+ * The drawer items of a viewer: a customer user (spec §4) sees only the CUSTOMER_ROUTES ones; a
+ * retailer or mini-retailer sees the others their type and access flags allow.
+ */
+export const drawerItemsFor = (viewer: TDrawerViewer): readonly TDrawerItem[] =>
+  viewer.userType === 'customer'
+    ? DRAWER_ITEMS.filter((item) => CUSTOMER_ROUTES.includes(item.route))
+    : DRAWER_ITEMS.filter((item) => item.isShownTo?.(viewer) ?? true);
 
 const selectIsDrawerOpen = (state: TStateWithUi) => state.ui.drawerOpen;
 
@@ -73,6 +108,11 @@ export const NavDrawer = ({ orgName, logoUrl, isLoggingOut, isCustomer, onLogout
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const isOpen = useSelector(selectIsDrawerOpen);
+  const userAccess = useUserAccess({ skip: isCustomer });
+  const viewer: TDrawerViewer = {
+    userType: isCustomer ? 'customer' : getUserType(),
+    userAccess: userAccess.flags,
+  };
   const close = () => dispatch(setDrawerOpen(false));
 
   const open = (route: TLinkableRouteKey) => {
@@ -112,7 +152,7 @@ export const NavDrawer = ({ orgName, logoUrl, isLoggingOut, isCustomer, onLogout
         </Stack>
         <Box sx={{ overflowY: 'auto', flex: 1 }}>
           <List>
-            {drawerItemsFor(isCustomer).map(({ route, labelKey, icon: Icon }) => (
+            {drawerItemsFor(viewer).map(({ route, labelKey, icon: Icon }) => (
               <ListItemButton
                 key={route}
                 selected={pathname === appPaths[route].path}

@@ -10,7 +10,7 @@ import type {
   TUpdateImeiRequest,
   TUpdateStatusRequest,
 } from '@kisht/domain/customers/customers.schema';
-import type { TDeviceCommand, TDeviceCommandRequest } from '@kisht/domain/devices/devices.schema';
+import type { TDeviceCommand, TLockUnlockRequest } from '@kisht/domain/devices/devices.schema';
 import type { TEditEmiTermsRequest, TEmiDetails } from '@kisht/domain/emi/emi.schema';
 import type {
   TCustomerMedia,
@@ -66,6 +66,11 @@ const mediaTag = (customerId: number) => ({ type: 'CustomerMedia', id: customerI
 /** The commands sent to a customer's phone (device-api's command history). */
 export const commandHistoryTag = (customerId: number) =>
   ({ type: 'CommandHistory', id: customerId }) as const;
+/**
+ * Every list of commands still waiting (offline_command_log, scheduled_commands): a new, sent or
+ * cancelled command may join or leave them.
+ */
+export const PENDING_COMMANDS_TAG = 'PendingCommand' as const;
 const statusHistoryTag = (customerId: number) => ({ type: 'StatusHistory', id: customerId }) as const;
 
 export const customersApi = api.injectEndpoints({
@@ -135,20 +140,24 @@ export const customersApi = api.injectEndpoints({
       query: ({ country, state }) => ({ url: paths.catalogue.cities, params: { country, state } }),
       keepUnusedDataFor: CSC_CACHE_SECONDS,
     }),
-    lockDevice: build.mutation<TDeviceCommand, TDeviceCommandRequest>({
+    /** Lock the phone now, or at `run_at` (a scheduled command, listed on pending_commands). */
+    lockDevice: build.mutation<TDeviceCommand, TLockUnlockRequest>({
       query: (body) => ({ url: paths.devices.lock, method: 'POST', body }),
       invalidatesTags: (_result, _error, { customer_id }) => [
         customerTag(customer_id),
         commandHistoryTag(customer_id),
         CUSTOMER_LIST_TAG,
+        PENDING_COMMANDS_TAG,
       ],
     }),
-    unlockDevice: build.mutation<TDeviceCommand, TDeviceCommandRequest>({
+    /** Unlock the phone now, or at `run_at`. */
+    unlockDevice: build.mutation<TDeviceCommand, TLockUnlockRequest>({
       query: (body) => ({ url: paths.devices.unlock, method: 'POST', body }),
       invalidatesTags: (_result, _error, { customer_id }) => [
         customerTag(customer_id),
         commandHistoryTag(customer_id),
         CUSTOMER_LIST_TAG,
+        PENDING_COMMANDS_TAG,
       ],
     }),
     /** customer_documents: the newest photo, invoice and signatures, and every document. */

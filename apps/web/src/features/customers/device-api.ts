@@ -4,12 +4,15 @@ import type {
   TBulkLockRequest,
   TBulkProgress,
   TCancelCommandRequest,
+  TChangeDevicePinRequest,
   TCommandHistoryItem,
   TDeviceCommand,
   TDeviceCommandRequest,
   TDeviceControlRequest,
   TOfflineCode,
+  TOfflineCommand,
   TOfflineLockUnlockRequest,
+  TScheduledCommand,
   TSendOtpToUserRequest,
   TSimChange,
   TSimChangePage,
@@ -17,7 +20,7 @@ import type {
 } from '@kisht/domain/devices/devices.schema';
 import { deviceControlPath, paths } from '@kisht/domain/paths';
 import { api } from '../../lib/http/api';
-import { CUSTOMER_LIST_TAG, commandHistoryTag, customerTag } from './customers-api';
+import { CUSTOMER_LIST_TAG, commandHistoryTag, customerTag, PENDING_COMMANDS_TAG } from './customers-api';
 
 /** SIM changes shown on one sim_changes page. */
 export const SIM_CHANGES_PAGE_SIZE = 20;
@@ -30,6 +33,13 @@ const simChangeTag = (customerId: number) => ({ type: 'SimChange', id: customerI
 
 /** A control feature's command for one customer's phone (POST /api/device/{feature}). */
 export type TSendControlArgs = { feature: TControlFeature; body: TDeviceControlRequest };
+
+/** The two lists of pending_commands: commands waiting for an offline phone, or for their run_at. */
+export const PENDING_COMMAND_LISTS = ['offline', 'scheduled'] as const;
+export type TPendingCommandList = (typeof PENDING_COMMAND_LISTS)[number];
+/** A command of either list, with whose phone it is (TOfflineCommand and TScheduledCommand are one shape). */
+export type TPendingCommand = TOfflineCommand | TScheduledCommand;
+const pendingListTag = (list: TPendingCommandList) => ({ type: PENDING_COMMANDS_TAG, id: list }) as const;
 
 /**
  * The device commands of customer_details (the control features of spec §6 and their history)
@@ -51,22 +61,48 @@ export const deviceApi = api.injectEndpoints({
       invalidatesTags: (_result, _error, { body }) => [
         customerTag(body.customer_id),
         commandHistoryTag(body.customer_id),
+        PENDING_COMMANDS_TAG,
       ],
     }),
-    /** Cancels a command still on its way; a cancelled lock or unlock changes the list's "Locking…". */
+    /**
+     * Cancels a command still on its way or waiting for its run_at; a cancelled lock or unlock
+     * changes the list's "Locking…", and the command leaves pending_commands.
+     */
     cancelCommand: build.mutation<TCommandHistoryItem, TCancelCommandRequest>({
       query: (body) => ({ url: paths.devices.cancel, method: 'POST', body }),
       invalidatesTags: (_result, _error, { customer_id }) => [
         customerTag(customer_id),
         commandHistoryTag(customer_id),
         CUSTOMER_LIST_TAG,
+        PENDING_COMMANDS_TAG,
+      ],
+    }),
+    /**
+     * pending_commands: the organisation's commands waiting for a phone that is offline (oldest
+     * first), or waiting for their run_at (soonest first). The cache key is the list.
+     */
+    getPendingCommands: build.query<TPendingCommand[], TPendingCommandList>({
+      query: (list) =>
+        list === 'offline' ? paths.devices.offlineCommandLog : paths.devices.scheduledCommands,
+      providesTags: (_result, _error, list) => [pendingListTag(list)],
+    }),
+    /**
+     * change_device_pinV1: a new screen-lock PIN for the customer's phone, after an OTP of purpose
+     * BYPASS_CODE. The PIN is sealed for the phone by the server; it never comes back.
+     */
+    changeDevicePin: build.mutation<TDeviceCommand, TChangeDevicePinRequest>({
+      query: (body) => ({ url: paths.devices.changeDevicePin, method: 'POST', body }),
+      invalidatesTags: (_result, _error, { customer_id }) => [
+        customerTag(customer_id),
+        commandHistoryTag(customer_id),
+        PENDING_COMMANDS_TAG,
       ],
     }),
     /** multiple_device_lock_unlock: one command per phone, answered with the batch's first progress. */
     bulkLockUnlock: build.mutation<TBulkProgress, TBulkLockRequest>({
       query: (body) => ({ url: paths.devices.bulkLockUnlock, method: 'POST', body }),
       // Every customer's lock status may change; details screens refetch when next opened.
-      invalidatesTags: ['Customer', 'CommandHistory'],
+      invalidatesTags: ['Customer', 'CommandHistory', PENDING_COMMANDS_TAG],
       // The answer is the batch's first progress: the progress screen starts from it.
       onQueryStarted: async (_request, { dispatch, queryFulfilled }): Promise<void> => {
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
@@ -100,6 +136,7 @@ export const deviceApi = api.injectEndpoints({
         customerTag(customer_id),
         commandHistoryTag(customer_id),
         CUSTOMER_LIST_TAG,
+        PENDING_COMMANDS_TAG,
       ],
     }),
     /** Release the phone of a customer whose EMIs are completed (status 5). */
@@ -128,6 +165,8 @@ export const {
   useGetCommandHistoryQuery,
   useSendDeviceControlMutation,
   useCancelCommandMutation,
+  useGetPendingCommandsQuery,
+  useChangeDevicePinMutation,
   useBulkLockUnlockMutation,
   useGetBulkProgressQuery,
   useSendOtpToUserMutation,

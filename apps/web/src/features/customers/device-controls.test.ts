@@ -6,8 +6,11 @@ import {
   deriveToggleDisplay,
   hasPendingDeviceCommand,
   isBatchSettled,
+  isWaitingForRunAt,
   mapLinkOf,
+  pendingByFeature,
   pendingLockCommand,
+  scheduleOptionsOf,
   settledCount,
   toggleFeaturesOf,
 } from './device-controls';
@@ -157,5 +160,46 @@ describe('mapLinkOf', () => {
     ['18.5', '73.8; x'],
   ])('gives no link for %s, %s', (latitude, longitude) => {
     expect(mapLinkOf({ latitude, longitude })).toBeNull();
+  });
+});
+
+describe('scheduled commands', () => {
+  const NOW = Date.parse('2026-01-15T09:00:00Z');
+
+  it('tells a command waiting for its run_at from one on its way', () => {
+    expect(isWaitingForRunAt({ state: 'queued', runAt: '2026-01-15T10:00:00Z' }, NOW)).toBe(true);
+    expect(isWaitingForRunAt({ state: 'queued', runAt: '2026-01-15T08:00:00Z' }, NOW)).toBe(false);
+    expect(isWaitingForRunAt({ state: 'queued', runAt: null }, NOW)).toBe(false);
+    expect(isWaitingForRunAt({ state: 'cancelled', runAt: '2026-01-15T10:00:00Z' }, NOW)).toBe(false);
+  });
+
+  it('keeps an action scheduled for later from showing as on its way', () => {
+    const pending = pendingByFeature(
+      [
+        { feature: 'reboot', state: 'queued', runAt: '2026-01-16T09:00:00Z' },
+        { feature: 'fetch_location', state: 'sent', runAt: null },
+        { feature: 'sim_info', state: 'done', runAt: null },
+      ],
+      NOW,
+    );
+    expect([...pending]).toEqual(['fetch_location']);
+  });
+
+  it('offers lock and unlock, each toggle on and off, and each action but uninstall', () => {
+    const options = scheduleOptionsOf({
+      controls: ['lock', 'wallpaper', 'camera_lock'],
+      actions: ['fetch_location', 'uninstall', 'reboot'],
+    });
+    expect(options.map((option) => [option.group, option.name, option.enable])).toEqual([
+      ['lock', 'lock', true],
+      ['lock', 'unlock', false],
+      ['controls', 'set_wallpaper', true],
+      ['controls', 'remove_wallpaper', false],
+      ['controls', 'camera_lock', true],
+      ['controls', 'camera_unlock', false],
+      ['actions', 'location', undefined],
+      ['actions', 'reboot', undefined],
+    ]);
+    expect(scheduleOptionsOf({ controls: [], actions: ['uninstall'] })).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { TCommandState, TControlFeature } from '@kisht/domain/common/enums';
+import type { TCommandName, TCommandState, TControlFeature } from '@kisht/domain/common/enums';
 import { COMMAND_STATES, isPendingCommandState } from '@kisht/domain/common/enums';
 import { commandSpecByName, commandSpecOf } from '@kisht/domain/devices/command-catalogue';
 import type { TBulkProgress, TDeviceCommand, TDeviceSummary } from '@kisht/domain/devices/devices.schema';
@@ -95,9 +95,7 @@ export const hasPendingDeviceCommand = (
 ): boolean =>
   device.pendingCommand !== null ||
   Object.values(device.pendingControls).some((command) => isPendingCommandState(command.state)) ||
-  (history ?? []).some(
-    (command) => isPendingCommandState(command.state) && !(command.runAt && Date.parse(command.runAt) > now),
-  );
+  (history ?? []).some((command) => isPendingCommandState(command.state) && !isWaitingForRunAt(command, now));
 
 /**
  * The lock or unlock on its way, if any: the summary's pending command when it is one, else the
@@ -118,15 +116,79 @@ export const pendingLockCommand = (
   );
 };
 
-/** The pending command per feature in a history (newest first, so the first one found wins). */
+/**
+ * Whether a command is waiting for its run_at: still queued (or not yet ended) and due after
+ * `now`. The server clears run_at once a scheduled command goes out.
+ */
+export const isWaitingForRunAt = (
+  command: { state: TCommandState; runAt?: string | null },
+  now: number = Date.now(),
+): boolean =>
+  isPendingCommandState(command.state) && Boolean(command.runAt && Date.parse(command.runAt) > now);
+
+/**
+ * The features with a command on its way in a history (newest first). A command scheduled for
+ * later is not on its way yet, so its action stays free to run now.
+ */
 export const pendingByFeature = (
-  history: ReadonlyArray<{ feature: TControlFeature | null; state: TCommandState }>,
+  history: ReadonlyArray<{ feature: TControlFeature | null; state: TCommandState; runAt?: string | null }>,
+  now: number = Date.now(),
 ): Set<TControlFeature> =>
   new Set(
     history
-      .filter((item) => item.feature !== null && isPendingCommandState(item.state))
+      .filter(
+        (item) => item.feature !== null && isPendingCommandState(item.state) && !isWaitingForRunAt(item, now),
+      )
       .map((item) => item.feature as TControlFeature),
   );
+
+/** Where a command of the schedule dialog comes from: the lock card, the device tab or the actions tab. */
+export type TScheduleGroup = 'lock' | 'controls' | 'actions';
+
+/**
+ * A command that can be scheduled for later: lock or unlock, a toggle turned on or off, or an
+ * action; `enable` as the control route takes it (toggles only).
+ */
+export type TScheduleOption = {
+  name: TCommandName;
+  feature: TControlFeature;
+  enable?: boolean;
+  group: TScheduleGroup;
+};
+
+/**
+ * Actions that are never scheduled: uninstall goes through its own route with the user's OTP of
+ * the moment (spec §4), which a command sent days later would not have.
+ */
+const UNSCHEDULABLE_ACTIONS: readonly TControlFeature[] = ['uninstall'];
+
+/**
+ * What the schedule dialog offers for a phone, in screen order: lock and unlock (when the lock
+ * card offers them), each toggle of the device tab on and off, then each action of the actions tab.
+ */
+export const scheduleOptionsOf = (availability: TDeviceSummary['availability']): TScheduleOption[] => {
+  const options: TScheduleOption[] = [];
+  if (availability.controls.includes('lock')) {
+    options.push(
+      { name: 'lock', feature: 'lock', enable: true, group: 'lock' },
+      { name: 'unlock', feature: 'lock', enable: false, group: 'lock' },
+    );
+  }
+  for (const feature of toggleFeaturesOf(availability)) {
+    const spec = commandSpecOf(feature);
+    if (!spec?.off) continue;
+    options.push(
+      { name: spec.on, feature, enable: true, group: 'controls' },
+      { name: spec.off, feature, enable: false, group: 'controls' },
+    );
+  }
+  for (const feature of actionFeaturesOf(availability)) {
+    const spec = commandSpecOf(feature);
+    if (!spec || UNSCHEDULABLE_ACTIONS.includes(feature)) continue;
+    options.push({ name: spec.on, feature, group: 'actions' });
+  }
+  return options;
+};
 
 /** States in which a command has ended (design §5). */
 export const SETTLED_STATES: readonly TCommandState[] = COMMAND_STATES.filter(

@@ -24,9 +24,12 @@ export const accessApi = api.injectEndpoints({
 /** Flags the screen can act on, and whether they are the server's (not the defaults). */
 export type TAccessState<TFlags> = { flags: TFlags; isLoaded: boolean };
 
-/** Spec §6 user access: the server's flags over the defaults ('1' allowed, '0' denied). */
-export const useUserAccess = (): TAccessState<TUserAccess> => {
-  const { data } = accessApi.useGetUserAccessQuery();
+/**
+ * Spec §6 user access: the server's flags over the defaults ('1' allowed, '0' denied). `skip`
+ * leaves the server alone (a customer user has no retailer flags to read) and gives the defaults.
+ */
+export const useUserAccess = (options: { skip?: boolean } = {}): TAccessState<TUserAccess> => {
+  const { data } = accessApi.useGetUserAccessQuery(undefined, { skip: options.skip ?? false });
   return { flags: { ...DEFAULT_USER_ACCESS, ...data }, isLoaded: data !== undefined };
 };
 

@@ -45,6 +45,10 @@ export const TAG_TYPES = [
   'Access',
   /** SIM changes the phones reported (id: 'LIST' for sim_changes pages, or a customer id). */
   'SimChange',
+  /** Commands still waiting: for an offline phone ('OFFLINE') or for their run_at ('SCHEDULED'). */
+  'PendingCommand',
+  /** The organisation's device-control settings (device_settings). */
+  'DeviceSettings',
 ] as const;
 /** Tags of data that belongs to the signed-in person (everything but the public org config). */
 const SESSION_SCOPED_TAGS = [
@@ -61,6 +65,8 @@ const SESSION_SCOPED_TAGS = [
   'CommandHistory',
   'Access',
   'SimChange',
+  'PendingCommand',
+  'DeviceSettings',
 ] as const;
 
 /** The part of the store the base query reads (the ui slice's configs), typed here to keep lib/http free of it. */

@@ -1,3 +1,4 @@
+import type { TCommandName } from '@kisht/domain/common/enums';
 import { isPendingCommandState } from '@kisht/domain/common/enums';
 import type { TCommandHistoryItem } from '@kisht/domain/devices/devices.schema';
 import Button from '@mui/material/Button';
@@ -14,11 +15,15 @@ import { useTranslation } from 'react-i18next';
 import { LoadError } from '../../../components/load-error';
 import { formatDateTime } from '../../../lib/format';
 import { useCancelCommandMutation } from '../device-api';
+import { isWaitingForRunAt } from '../device-controls';
 import { CommandStateChip } from './command-state-chip';
 import { SectionCard } from './section-card';
 
 /** Commands shown before "Show all": the newest ones are what a retailer looks for. */
 export const HISTORY_VISIBLE_ROWS = 20;
+
+/** Commands whose arguments and result are never shown: change_pin carries the new PIN (sealed). */
+export const SILENT_COMMANDS: readonly TCommandName[] = ['change_pin'];
 
 const isScalar = (value: unknown): value is string | number | boolean =>
   typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
@@ -27,8 +32,13 @@ const isScalar = (value: unknown): value is string | number | boolean =>
  * What a done command produced, in words: a location's coordinates, how many SIMs sim_info found,
  * else its simple values as `key: value`. Null when there is nothing to show.
  */
-export const describeResult = (result: TCommandHistoryItem['result'], t: TFunction): string | null => {
-  if (!result) return null;
+export const describeResult = (
+  item: Pick<TCommandHistoryItem, 'name' | 'result'>,
+  t: TFunction,
+): string | null => {
+  const { result } = item;
+  // A PIN change says nothing more than its name: whatever the phone answers stays off screen.
+  if (!result || SILENT_COMMANDS.includes(item.name)) return null;
   if (typeof result.latitude === 'string' && typeof result.longitude === 'string') {
     return t('commandHistory.location', { latitude: result.latitude, longitude: result.longitude });
   }
@@ -46,8 +56,9 @@ type THistoryRowProps = {
 const HistoryRow = ({ item, isCancelling, onCancel }: THistoryRowProps) => {
   const { t } = useTranslation();
   const command = t(`commandName.${item.name}`);
-  const result = describeResult(item.result, t);
+  const result = describeResult(item, t);
   const isPending = isPendingCommandState(item.state);
+  const isScheduled = isWaitingForRunAt(item);
   return (
     <ListItem divider disableGutters data-testid={`command-${item.id}`} sx={{ display: 'block', py: 1.25 }}>
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
@@ -55,7 +66,7 @@ const HistoryRow = ({ item, isCancelling, onCancel }: THistoryRowProps) => {
           {command}
         </Typography>
         {item.batchId ? <Chip size="small" variant="outlined" label={t('commandHistory.bulk')} /> : null}
-        <CommandStateChip state={item.state} testId={`command-state-${item.id}`} />
+        <CommandStateChip state={item.state} isScheduled={isScheduled} testId={`command-state-${item.id}`} />
       </Stack>
       <Typography variant="caption" color="textSecondary" component="p">
         {t('commandHistory.meta', {
@@ -68,12 +79,15 @@ const HistoryRow = ({ item, isCancelling, onCancel }: THistoryRowProps) => {
       </Typography>
       {item.runAt ? (
         <Typography
-          variant="caption"
-          color="textSecondary"
+          variant={isScheduled ? 'body2' : 'caption'}
+          color={isScheduled ? 'textPrimary' : 'textSecondary'}
           component="p"
+          sx={isScheduled ? { fontWeight: 500 } : undefined}
           data-testid={`command-run-at-${item.id}`}
         >
-          {t('commandHistory.scheduled', { time: formatDateTime(item.runAt) })}
+          {t(isPending ? 'commandHistory.scheduled' : 'commandHistory.wasScheduled', {
+            time: formatDateTime(item.runAt),
+          })}
         </Typography>
       ) : null}
       {item.error ? (

@@ -120,9 +120,23 @@ export const ControlArgsDialog = ({ feature, isBusy, onSubmit, onClose }: TContr
   );
 };
 
-type TControlArgsFormProps = Omit<TControlArgsDialogProps, 'feature'> & { feature: TArgsFeature };
+type TControlArgsFormProps = Omit<TControlArgsDialogProps, 'feature'> & {
+  feature: TArgsFeature;
+  /** The submit button's label; "Send" unless the command is being scheduled. */
+  submitLabel?: string;
+};
 
-const ControlArgsForm = ({ feature, isBusy, onSubmit, onClose }: TControlArgsFormProps) => {
+/**
+ * The fields of a feature's arguments with Cancel and submit, for a dialog's body (this dialog's,
+ * or the schedule dialog's second step).
+ */
+export const ControlArgsForm = ({
+  feature,
+  isBusy,
+  onSubmit,
+  onClose,
+  submitLabel,
+}: TControlArgsFormProps) => {
   const { t } = useTranslation();
   const resolver = useMemo(() => argsResolver(feature), [feature]);
   const fields = ARG_FIELDS[feature];
@@ -174,7 +188,7 @@ const ControlArgsForm = ({ feature, isBusy, onSubmit, onClose }: TControlArgsFor
           {t('common.cancel')}
         </Button>
         <Button type="submit" variant="contained" loading={isBusy} data-testid="control-args-submit">
-          {t('controlArgs.send')}
+          {submitLabel ?? t('controlArgs.send')}
         </Button>
       </DialogActions>
     </form>

@@ -20,9 +20,18 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { formatDateTime } from '../../../lib/format';
+import { useUserAccess } from '../../../lib/http/access-api';
 import { useSendDeviceControlMutation, useUnclaimDeviceMutation } from '../device-api';
 import type { TDestructiveAction } from '../device-controls';
-import { actionFeaturesOf, isDestructiveAction, mapLinkOf, pendingByFeature } from '../device-controls';
+import {
+  actionFeaturesOf,
+  isDestructiveAction,
+  mapLinkOf,
+  pendingByFeature,
+  scheduleOptionsOf,
+} from '../device-controls';
+import { ChangePinDialog } from './change-pin-dialog';
+import { ScheduleCommandButton } from './schedule-command-dialog';
 import { UninstallDialog } from './uninstall-dialog';
 
 /** The phone's newest location fix, with a map link when it has coordinates. */
@@ -120,9 +129,11 @@ type TDeviceActionsCardProps = {
  * The actions tab of customer_details: the one-shot actions the device's availability offers
  * (spec §6 second action list). Reboot and uninstall anti-theft ask first; uninstall asks for an
  * OTP (purpose UNINSTALL) and goes through paths.devices.uninstall. A customer whose EMIs are
- * completed may have the phone released (unclaim), after a confirmation. Fetch location shows the
- * newest fix with a map link; SIM info shows the reported SIM slots. An action stays busy while its
- * command is on its way.
+ * completed may have the phone released (unclaim), after a confirmation. "Change phone PIN" sets a
+ * new screen-lock PIN after an OTP of purpose BYPASS_CODE (feature access needed). "Schedule for
+ * later" sends any of these (and lock, unlock and the toggles) at a picked time. Fetch location
+ * shows the newest fix with a map link; SIM info shows the reported SIM slots. An action stays busy
+ * while its command is on its way (not while it waits for a scheduled time).
  */
 export const DeviceActionsCard = ({ customerId, status, device, history }: TDeviceActionsCardProps) => {
   const { t } = useTranslation();
@@ -131,9 +142,14 @@ export const DeviceActionsCard = ({ customerId, status, device, history }: TDevi
   const [confirming, setConfirming] = useState<TDestructiveAction | null>(null);
   const [isUninstallOpen, setIsUninstallOpen] = useState(false);
   const [isReleaseOpen, setIsReleaseOpen] = useState(false);
+  const [isChangePinOpen, setIsChangePinOpen] = useState(false);
+  const userAccess = useUserAccess();
   const actions = actionFeaturesOf(device.availability);
   const isEnrolled = device.enrolledAt !== null;
   const canRelease = status === CustomerStatus.EMI_COMPLETED;
+  // The server refuses change_device_pinV1 without feature access (spec §6 user access).
+  const canChangePin = userAccess.flags.feature_access === '1';
+  const canSchedule = scheduleOptionsOf(device.availability).length > 0;
 
   const pending = pendingByFeature(history ?? []);
   const pendingName = device.pendingCommand?.name;
@@ -175,7 +191,7 @@ export const DeviceActionsCard = ({ customerId, status, device, history }: TDevi
       </Alert>
     );
   }
-  if (actions.length === 0 && !canRelease) {
+  if (actions.length === 0 && !canRelease && !canChangePin) {
     return (
       <Alert severity="info" data-testid="device-actions-empty">
         {t('deviceActions.empty')}
@@ -203,6 +219,15 @@ export const DeviceActionsCard = ({ customerId, status, device, history }: TDevi
               </Button>
             );
           })}
+          {canChangePin ? (
+            <Button
+              variant="outlined"
+              onClick={() => setIsChangePinOpen(true)}
+              data-testid="action-change-pin"
+            >
+              {t('changePin.button')}
+            </Button>
+          ) : null}
           {canRelease ? (
             <Button
               variant="outlined"
@@ -214,6 +239,15 @@ export const DeviceActionsCard = ({ customerId, status, device, history }: TDevi
             </Button>
           ) : null}
         </Box>
+        {canSchedule ? (
+          <Box sx={{ mt: 1 }}>
+            <ScheduleCommandButton
+              customerId={customerId}
+              availability={device.availability}
+              group="actions"
+            />
+          </Box>
+        ) : null}
         {actions.includes('fetch_location') ? (
           <>
             <Divider sx={{ my: 2 }} />
@@ -250,6 +284,11 @@ export const DeviceActionsCard = ({ customerId, status, device, history }: TDevi
         customerId={customerId}
         isOpen={isUninstallOpen}
         onClose={() => setIsUninstallOpen(false)}
+      />
+      <ChangePinDialog
+        customerId={customerId}
+        isOpen={isChangePinOpen}
+        onClose={() => setIsChangePinOpen(false)}
       />
       <ConfirmDialog
         isOpen={isReleaseOpen}

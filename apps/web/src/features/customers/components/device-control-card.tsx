@@ -18,9 +18,12 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { formatDateTime } from '../../../lib/format';
+import { isApiError } from '../../../lib/http/base-query';
 import { useLockDeviceMutation, useUnlockDeviceMutation } from '../customers-api';
 import { pendingLockCommand } from '../device-controls';
 import { OfflineCodeButton } from './offline-code-dialog';
+import type { TWhen } from './run-at-field';
+import { checkWhen, initialWhen, WhenChoice } from './run-at-field';
 
 type TLockAction = 'lock' | 'unlock';
 
@@ -42,7 +45,8 @@ type TAwaitedCommand = { commandId: string };
 /**
  * The device card of customer_details: the lock display (reported state plus pending lock or
  * unlock, via deriveLockDisplay), last seen, and Lock / Unlock with confirmation when the device's
- * availability offers `lock`. The page polls while a command is pending; when the command it sent
+ * availability offers `lock`; the confirmation sends it now or, with "Schedule for later", at a
+ * date and time on India's clock (`run_at`). The page polls while a command is pending; when the command it sent
  * ends without being applied, this says why. Other pending commands (a camera lock) do not hold
  * up a lock: the device and actions tabs show those.
  */
@@ -52,6 +56,8 @@ export const DeviceControlCard = ({ customerId, device, onShowEnrolmentQr }: TDe
   const [unlockDevice, unlockState] = useUnlockDeviceMutation();
   const [dialogAction, setDialogAction] = useState<TLockAction>('lock');
   const [isDialogOpen, setIsDialogOpen] = useState(false);
+  const [when, setWhen] = useState<TWhen>(initialWhen);
+  const [whenError, setWhenError] = useState<string | null>(null);
   const awaitedRef = useRef<TAwaitedCommand | null>(null);
 
   const pendingLock = pendingLockCommand(device);
@@ -80,15 +86,45 @@ export const DeviceControlCard = ({ customerId, device, onShowEnrolmentQr }: TDe
 
   const askToConfirm = (requested: TLockAction) => {
     setDialogAction(requested);
+    setWhen(initialWhen());
+    setWhenError(null);
     setIsDialogOpen(true);
   };
 
   const handleConfirm = async () => {
+    const checked = checkWhen(when);
+    if (checked.errorKey) {
+      setWhenError(t(checked.errorKey));
+      return;
+    }
+    setWhenError(null);
     const send = dialogAction === 'lock' ? lockDevice : unlockDevice;
-    const result = await send({ customer_id: customerId });
+    const runAt = checked.runAt;
+    const result = await send({ customer_id: customerId, ...(runAt ? { run_at: runAt } : {}) });
+    if (result.error) {
+      // A time the server refuses (it has moved on since the dialog opened) goes under the picker.
+      const runAtError = isApiError(result.error)
+        ? result.error.fields.find((field) => field.field === 'run_at')
+        : undefined;
+      if (runAtError) {
+        setWhenError(runAtError.message);
+        return;
+      }
+    }
     setIsDialogOpen(false);
     if (!result.data) return;
     const command = result.data;
+    if (runAt) {
+      // Scheduled: the phone hears of it at run_at; the history shows it until then.
+      enqueueSnackbar(
+        t('schedule.scheduledToast', {
+          command: t(`commandName.${command.name}`),
+          time: formatDateTime(runAt),
+        }),
+        { variant: 'success' },
+      );
+      return;
+    }
     if (UNAPPLIED_STATES.includes(command.state)) {
       enqueueSnackbar(
         t('device.commandFailed', { error: command.error ?? t(`commandState.${command.state}`) }),
@@ -216,12 +252,26 @@ export const DeviceControlCard = ({ customerId, device, onShowEnrolmentQr }: TDe
         isOpen={isDialogOpen}
         title={dialogAction === 'lock' ? t('device.confirmLockTitle') : t('device.confirmUnlockTitle')}
         body={dialogAction === 'lock' ? t('device.confirmLockBody') : t('device.confirmUnlockBody')}
-        confirmLabel={dialogAction === 'lock' ? t('device.lock') : t('device.unlock')}
+        confirmLabel={
+          when.isLater
+            ? t(dialogAction === 'lock' ? 'schedule.scheduleLock' : 'schedule.scheduleUnlock')
+            : t(dialogAction === 'lock' ? 'device.lock' : 'device.unlock')
+        }
         confirmColor={dialogAction === 'lock' ? 'error' : 'success'}
         isBusy={isSending}
-        onConfirm={handleConfirm}
+        onConfirm={() => void handleConfirm()}
         onClose={() => setIsDialogOpen(false)}
-      />
+      >
+        <WhenChoice
+          value={when}
+          onChange={(next) => {
+            setWhen(next);
+            setWhenError(null);
+          }}
+          error={whenError}
+          testIdPrefix="lock-when"
+        />
+      </ConfirmDialog>
     </Card>
   );
 };

@@ -1,6 +1,7 @@
 import type { TControlFeature } from '@kisht/domain/common/enums';
 import type { TDeviceCommand, TDeviceSummary } from '@kisht/domain/devices/devices.schema';
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CircularProgress from '@mui/material/CircularProgress';
 import List from '@mui/material/List';
@@ -16,6 +17,7 @@ import type { TArgsFeature, TToggleDisplay } from '../device-controls';
 import { deriveToggleDisplay, isArgsFeature, isToggleChanging, toggleFeaturesOf } from '../device-controls';
 import type { TControlArgs } from './control-args-dialog';
 import { ControlArgsDialog } from './control-args-dialog';
+import { ScheduleCommandButton } from './schedule-command-dialog';
 
 /** States in which a command has ended without being applied. */
 const UNAPPLIED_STATES: readonly TDeviceCommand['state'][] = ['failed', 'cancelled', 'expired'];
@@ -75,6 +77,7 @@ type TDeviceTogglesCardProps = { customerId: number; device: TDeviceSummary };
  * access flags applied by the server), with its reported state or "Turning on…"/"Turning off…"
  * while a command is on its way, and a switch that sends the on or off command. Turning on a
  * feature that takes arguments (wallpaper, lost mode, app lock/hide) asks for them first.
+ * "Schedule for later" sends a toggle's on or off (or another command) at a picked time.
  */
 export const DeviceTogglesCard = ({ customerId, device }: TDeviceTogglesCardProps) => {
   const { t } = useTranslation();
@@ -147,6 +150,9 @@ export const DeviceTogglesCard = ({ customerId, device }: TDeviceTogglesCardProp
           />
         ))}
       </List>
+      <Box sx={{ p: 1 }}>
+        <ScheduleCommandButton customerId={customerId} availability={device.availability} group="controls" />
+      </Box>
       <ControlArgsDialog
         feature={argsFeature}
         isBusy={sendState.isLoading}

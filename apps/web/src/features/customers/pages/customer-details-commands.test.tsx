@@ -195,7 +195,14 @@ describe('the actions tab', { timeout: 15_000 }, () => {
         .getAllByRole('button')
         .map((button) => button.getAttribute('data-testid'))
         .filter((id) => id?.startsWith('action-')),
-    ).toEqual(['action-fetch_location', 'action-sim_info', 'action-reboot', 'action-uninstall']);
+    ).toEqual([
+      'action-fetch_location',
+      'action-sim_info',
+      'action-reboot',
+      'action-uninstall',
+      // Not a control feature: offered to every enrolled phone when the user has feature access.
+      'action-change-pin',
+    ]);
     expect(screen.queryByTestId('action-emi_alert')).toBeNull();
     expect(screen.getByTestId('device-location-coordinates').textContent).toBe('18.5204, 73.8567');
     expect(screen.getByTestId('device-location').textContent).toContain(
@@ -281,8 +288,9 @@ describe('command history', { timeout: 15_000 }, () => {
     expect(failed.getByText('System · 15-01-2026 01:30 PM · 3 delivery attempts')).toBeTruthy();
     expect(failed.getByTestId(`command-state-${FAILED.id}`).textContent).toBe('failed');
     expect(failed.getByTestId(`command-error-${FAILED.id}`).textContent).toBe('Error: Camera policy refused');
+    // It ended: the time it was scheduled for is history.
     expect(failed.getByTestId(`command-run-at-${FAILED.id}`).textContent).toBe(
-      'Scheduled for 15-01-2026 03:30 PM',
+      'Was scheduled for 15-01-2026 03:30 PM',
     );
 
     const located = within(within(history).getByTestId(`command-${LOCATED.id}`));

@@ -7,7 +7,7 @@ import { appPaths } from '../../../app/paths';
 import { stubApi } from '../../../test/fake-api';
 import { renderRoutes } from '../../../test/render-app';
 import { createTestI18n } from '../../../test/test-i18n';
-import { createCustomerDetails, createDeviceSummary } from '../customer-fixtures';
+import { createCustomerDetails } from '../customer-fixtures';
 import { CustomerDetailsPage } from './customer-details-page';
 
 /** One instalment is enough here: the fixture's first. */

@@ -1,5 +1,6 @@
 import { CustomerStatus, statusWord } from '@kisht/domain/common/enums';
 import type { TAddress, TCustomerDetails } from '@kisht/domain/customers/customers.schema';
+import type { TCommandHistoryItem } from '@kisht/domain/devices/devices.schema';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -7,7 +8,7 @@ import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import { enqueueSnackbar } from 'notistack';
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
@@ -44,7 +45,7 @@ import {
   useListStatesQuery,
 } from '../customers-api';
 import { deviceApi, useGetCommandHistoryQuery } from '../device-api';
-import { hasPendingDeviceCommand } from '../device-controls';
+import { hasPendingDeviceCommand, isWaitingForRunAt } from '../device-controls';
 
 /** Poll the details this often while a command is on its way to the phone, ms. */
 const PENDING_COMMAND_POLL_MS = 1000;
@@ -52,6 +53,10 @@ const PENDING_COMMAND_POLL_MS = 1000;
 const PENDING_HISTORY_POLL_MS = 2000;
 /** Otherwise refresh this often, so last seen and online stay current, ms. */
 const IDLE_POLL_MS = 30_000;
+/** How long after a scheduled command's run_at the history is read again (the server's job runs), ms. */
+const SCHEDULED_DUE_GRACE_MS = 2000;
+/** The longest delay setTimeout takes, ms. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 const isCustomerDetailsTab = (value: string | null): value is TCustomerDetailsTab =>
   CUSTOMER_DETAILS_TABS.some((tab) => tab === value);
@@ -198,12 +203,42 @@ type TDeviceCommandsTabProps = {
   hasPendingCommand: boolean;
 };
 
+/**
+ * Reads the history again when its soonest scheduled command falls due, so "Scheduled" turns into
+ * its state on the way without a reload (nothing else polls while only scheduled commands wait).
+ */
+const useRefetchWhenDue = (history: TCommandHistoryItem[] | undefined, refetch: () => void) => {
+  const now = Date.now();
+  const soonest = Math.min(
+    ...(history ?? [])
+      .filter((item) => isWaitingForRunAt(item, now))
+      .map((item) => Date.parse(item.runAt ?? '')),
+  );
+  useEffect(() => {
+    const wait = soonest - Date.now() + SCHEDULED_DUE_GRACE_MS;
+    // Beyond setTimeout's range (24.8 days) the page is reloaded long before.
+    if (!Number.isFinite(wait) || wait > MAX_TIMER_MS) return;
+    const timer = setTimeout(refetch, Math.max(0, wait));
+    return () => clearTimeout(timer);
+  }, [soonest, refetch]);
+};
+
 /** The device and actions tabs: their controls, then the phone's command history. */
 const DeviceCommandsTab = ({ tab, customer, hasPendingCommand }: TDeviceCommandsTabProps) => {
   const history = useGetCommandHistoryQuery(customer.id, {
     pollingInterval: hasPendingCommand ? PENDING_HISTORY_POLL_MS : 0,
     refetchOnMountOrArgChange: true,
   });
+  const { refetch } = history;
+  const dispatch = useDispatch();
+  useRefetchWhenDue(
+    history.data,
+    useCallback(() => {
+      void refetch();
+      // The details too: a due lock makes the card say "Locking…".
+      dispatch(api.util.invalidateTags([customerTag(customer.id)]));
+    }, [refetch, dispatch, customer.id]),
+  );
   return (
     <Stack spacing={2}>
       {tab === 'device' ? (
@@ -299,7 +334,9 @@ const CustomerDetailsView = ({ customer, hasPendingCommand }: TCustomerDetailsVi
  * §6) and actions (the second action list), each with the phone's command history; and the edit
  * menu (IMEI, EMI terms, signature, documents, enrolment QR, check status). "EMI details" and the
  * schedule's "Record payment" open emi_details. While a command is on its way, the details and
- * the history are polled, so "Locking…" turns into "Locked" without a reload.
+ * the history are polled, so "Locking…" turns into "Locked" without a reload. Lock, unlock and the
+ * tabs' commands can be scheduled for later; the history reads them "Scheduled for …" (with
+ * Cancel) and is read again when one falls due.
  */
 export const CustomerDetailsPage = () => {
   const { t } = useTranslation();

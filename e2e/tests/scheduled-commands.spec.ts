@@ -1,0 +1,148 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { AgentProcess } from '../support/agent-process';
+import { expect, test } from '../support/fixtures';
+import { loginToDashboard } from '../support/login';
+import { ARTIFACTS } from '../support/server';
+
+/**
+ * A retailer schedules a lock for later, finds it on pending_commands and cancels it; sets a new
+ * screen-lock PIN on the phone; sees a command wait for the phone while it is offline; and saves
+ * the organisation's device-control settings, which a mini-retailer may not change.
+ */
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: join(ARTIFACTS, 'screenshots', `${name}.png`), fullPage: true });
+const IMEI_1 = '358472059316470';
+const IMEI_2 = '864128033752191';
+
+test.use({ serviceWorkers: 'block' });
+
+test('schedule, pending commands, change PIN and device settings', async ({ page, baseURL }) => {
+  const agent = new AgentProcess('agent-scheduled-commands');
+  const statePath = join(mkdtempSync(join(tmpdir(), 'kisht-e2e-sc-')), 'device.json');
+  try {
+    await loginToDashboard(page, '9876543210');
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    const auth = { authorization: `Bearer ${token}` };
+    // Set-up through the API: a customer whose phone enrols with the reference agent.
+    const products = await (await page.request.get(`${baseURL}/api/products`, { headers: auth })).json();
+    const created = await (
+      await page.request.post(`${baseURL}/country/customerRegistrationByKegenUpdateV3`, {
+        headers: auth,
+        data: {
+          firstName: 'Meena',
+          lastName: 'Iyer',
+          mobile: '9123400088',
+          imei1: IMEI_1,
+          imei2: IMEI_2,
+          productId: products.data[0].id,
+          pricePaise: 1_499_900,
+          downPaymentPaise: 299_900,
+          loanAmountPaise: 1_200_000,
+          annualRateBps: 1400,
+          tenureMonths: 6,
+          appType: 0,
+          deviceType: 0,
+        },
+      })
+    ).json();
+    expect(created.response, JSON.stringify(created)).toBe('success');
+    const customerId = created.data.id as number;
+    const qr = await (
+      await page.request.get(`${baseURL}/api/customer/get_customers_qrCode?customer_id=${customerId}`, {
+        headers: auth,
+      })
+    ).json();
+    agent.start([
+      'enrol',
+      '--qr',
+      qr.data.payload,
+      '--imei1',
+      IMEI_1,
+      '--imei2',
+      IMEI_2,
+      '--state',
+      statePath,
+    ]);
+    await agent.waitFor(/connected to ws:\/\/.+\/mqtt/);
+
+    // 1. Schedule a lock for later: the picker reads India time; the history says when.
+    await page.goto(`/customer_details/${customerId}?tab=actions`);
+    await expect(page.getByTestId('lock-state')).toHaveText('Unlocked');
+    await page.getByTestId('lock-button').click();
+    await page.getByTestId('lock-when-later').check();
+    const picked = await page.getByTestId('lock-when-run-at').inputValue();
+    await expect(page.getByText(/^India time \(IST\): \d{2}-\d{2}-\d{4} \d{2}:\d{2} (AM|PM)$/)).toBeVisible();
+    await page.getByRole('button', { name: 'Schedule lock' }).click();
+    const [date, time] = picked.split('T') as [string, string];
+    const [year, month, day] = date.split('-');
+    const hour = Number(time.slice(0, 2));
+    const shown = `${day}-${month}-${year} ${String(((hour + 11) % 12) + 1).padStart(2, '0')}:${time.slice(3, 5)} ${hour < 12 ? 'AM' : 'PM'}`;
+    await expect(page.getByText(`Lock scheduled for ${shown}`)).toBeVisible();
+    await expect(page.getByText(`Scheduled for ${shown}`)).toBeVisible();
+    // Waiting for its time, not on its way: the phone stays unlocked and the card does not say "Locking…".
+    await expect(page.getByTestId('lock-state')).toHaveText('Unlocked');
+    await shot(page, '70-lock-scheduled');
+
+    // 2. Change the phone's screen-lock PIN after a BYPASS_CODE OTP; the history never shows it.
+    await page.getByTestId('action-change-pin').click();
+    await page.getByTestId('change-pin-send-otp').click();
+    const otp = /(\d{6})/.exec((await page.getByTestId('change-pin-dev-otp').textContent()) ?? '')![1]!;
+    await page.getByTestId('change-pin-pin').fill('1234');
+    await page.getByTestId('change-pin-confirmPin').fill('1234');
+    await page.getByTestId('change-pin-otp').fill(otp);
+    await page.getByTestId('change-pin-submit').click();
+    await expect(page.getByText('Choose a PIN that is not a repeated digit or a straight run')).toBeVisible();
+    await page.getByTestId('change-pin-pin').fill('47193');
+    await page.getByTestId('change-pin-confirmPin').fill('47193');
+    await page.getByTestId('change-pin-submit').click();
+    await expect(page.getByText('Change PIN: sent to the phone')).toBeVisible();
+    const pinRow = page.getByTestId('command-history').locator('li', { hasText: 'Change PIN' });
+    await expect(pinRow.locator('[data-state="done"]')).toBeVisible();
+    await expect(page.getByTestId('command-history')).not.toContainText('47193');
+    await shot(page, '71-pin-changed');
+
+    // 3. pending_commands: the scheduled lock, cancelled after a confirmation.
+    await page.goto('/pending_commands?tab=scheduled');
+    const scheduled = page.getByTestId('pending-commands-list').locator('li', { hasText: 'Meena Iyer' });
+    await expect(scheduled).toContainText(`Scheduled for ${shown}`);
+    await shot(page, '72-pending-scheduled');
+    await scheduled.getByRole('button', { name: 'Cancel Lock' }).click();
+    await page.getByTestId('pending-command-cancel-confirm').click();
+    await expect(page.getByText('Command cancelled')).toBeVisible();
+    await expect(
+      page.getByTestId('pending-commands-list').locator('li', { hasText: 'Meena Iyer' }),
+    ).toHaveCount(0);
+
+    // 4. The phone goes offline: a command waits for it on the first tab.
+    await agent.stop();
+    await page.goto(`/customer_details/${customerId}?tab=device`);
+    await expect(page.getByTestId('device-online')).toHaveText('Offline');
+    await page.getByTestId('control-camera_lock').click();
+    await page.goto('/pending_commands');
+    await expect(
+      page.getByTestId('pending-commands-list').locator('li', { hasText: 'Meena Iyer' }),
+    ).toContainText('Camera lock');
+    await shot(page, '73-pending-offline');
+
+    // 5. Device control settings: the retailer saves an expiry; a mini-retailer may not.
+    await page.goto('/device_settings');
+    await page.getByTestId('device-settings-expiry').check();
+    await page.getByTestId('device-settings-expiry-hours').fill('48');
+    await page.getByTestId('device-settings-save').click();
+    await expect(page.getByText('Settings saved')).toBeVisible();
+    await page.reload();
+    await expect(page.getByTestId('device-settings-expiry-hours')).toHaveValue('48');
+    await shot(page, '74-device-settings');
+
+    await page.getByTestId('logout-button').click();
+    await loginToDashboard(page, '9876543211');
+    await page.goto('/device_settings');
+    await expect(page.getByText('Only the retailer can change these settings')).toBeVisible();
+    await shot(page, '75-device-settings-mini-retailer');
+  } finally {
+    await agent.stop();
+  }
+});
