@@ -1,6 +1,7 @@
 import { createCipheriv, hkdfSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { devicePinProblem, sealDevicePin, unsealDevicePin } from './device-pin';
+import { DeviceType } from '../common/enums';
+import { canChangeDevicePin, devicePinProblem, sealDevicePin, unsealDevicePin } from './device-pin';
 import { offlineCodeKey } from './offline-code';
 
 const deviceId = '0190f3a2-7c4e-7b1a-9d2e-3f4a5b6c7d8e';
@@ -19,6 +20,17 @@ describe('devicePinProblem', () => {
     ['98765', 'Choose a PIN that is not a repeated digit or a straight run'],
   ])('%s → %s', (pin, problem) => {
     expect(devicePinProblem(pin)).toBe(problem);
+  });
+});
+
+describe('canChangeDevicePin', () => {
+  it.each([
+    [DeviceType.DEVICE_POLICY_CONTROLLER, true],
+    [DeviceType.MANAGED_ANDROID_API, true],
+    [DeviceType.LINK_BASED, false],
+    [DeviceType.APPLE, false],
+  ])('device type %i → %s', (deviceType, expected) => {
+    expect(canChangeDevicePin(deviceType)).toBe(expected);
   });
 });
 

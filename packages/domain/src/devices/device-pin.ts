@@ -12,6 +12,16 @@
  * agent (and a DPC, with the same steps) unseals.
  */
 
+import { DeviceType } from '../common/enums';
+
+/**
+ * Whether phones of a device family can have their screen-lock PIN set remotely: a device-owner DPC
+ * (DevicePolicyManager.resetPasswordWithToken) and the Android Management API (RESET_PASSWORD) can;
+ * a link-based app and Apple MDM (which can only clear a passcode) cannot.
+ */
+export const canChangeDevicePin = (deviceType: number): boolean =>
+  deviceType === DeviceType.DEVICE_POLICY_CONTROLLER || deviceType === DeviceType.MANAGED_ANDROID_API;
+
 /** Digits a device PIN may have (Android's PIN minimum is 4). */
 export const DEVICE_PIN_MIN_DIGITS = 4;
 export const DEVICE_PIN_MAX_DIGITS = 8;

@@ -7,7 +7,14 @@ import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
 import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, SECOND_ORG_ID, SECOND_RETAILER_MOBILE } from '../../db/seed/seed';
-import { apiGet, apiPost, customerIdNamed, enrolReferenceAgent, waitUntil } from '../../test/fixtures';
+import {
+  apiGet,
+  apiPost,
+  customerBody,
+  customerIdNamed,
+  enrolReferenceAgent,
+  waitUntil,
+} from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
 
 /** change_device_pinV1 end to end: route → sealed change_pin command → the real agent sets the PIN. */
@@ -136,5 +143,33 @@ describe('change_device_pinV1', () => {
     });
     expect(notEnrolled.status).toBe(409);
     expect(notEnrolled.body.code).toBe('DEVICE_NOT_ENROLLED');
+  });
+
+  it('refuses a link-based phone (its PIN cannot be set remotely) before using the OTP', async () => {
+    const productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id;
+    const linkBased = await apiPost(
+      t,
+      retailer,
+      paths.customers.create,
+      customerBody(productId, { deviceType: 2 }),
+    );
+    expect(linkBased.status).toBe(200);
+    const otp = await bypassOtp();
+    const refused = await apiPost(t, retailer, paths.devices.changeDevicePin, {
+      customer_id: linkBased.body.data.id,
+      pin: '4829',
+      otp,
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('COMMAND_NOT_AVAILABLE');
+    expect(refused.body.fields[0].field).toBe('customer_id');
+    // The OTP was not spent: it still works for an enrolled Android phone.
+    const { customerId } = await enrol();
+    const changed = await apiPost(t, retailer, paths.devices.changeDevicePin, {
+      customer_id: customerId,
+      pin: '4829',
+      otp,
+    });
+    expect(changed.status).toBe(200);
   });
 });

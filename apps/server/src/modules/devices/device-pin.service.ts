@@ -1,5 +1,5 @@
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
-import { sealDevicePin } from '@kisht/domain/devices/device-pin';
+import { canChangeDevicePin, sealDevicePin } from '@kisht/domain/devices/device-pin';
 import type { TDeviceCommand } from '@kisht/domain/devices/devices.schema';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db } from '../../db/client';
@@ -21,7 +21,7 @@ import { toCommand } from './devices.service';
  * transaction a pending older change_pin is cancelled (superseded: the newest PIN wins), the row
  * and an audit entry (never the PIN) are written; the message goes out after commit, or on the
  * phone's next hello. Throws FORBIDDEN without feature access, CUSTOMER_NOT_FOUND for a customer
- * outside the actor's scope, DEVICE_NOT_ENROLLED before enrolment, OTP_INVALID / OTP_EXPIRED
+ * outside the actor's scope, COMMAND_NOT_AVAILABLE for a link-based or Apple phone, DEVICE_NOT_ENROLLED before enrolment, OTP_INVALID / OTP_EXPIRED
  * (field otp).
  */
 export const changeDevicePin = async (
@@ -29,8 +29,16 @@ export const changeDevicePin = async (
   options: { actor: TActor; customerId: number; pin: string; otp: string },
 ): Promise<TDeviceCommand> => {
   const { actor, customerId } = options;
-  const { device } = await findCustomerForActor(deps.db, actor, customerId);
+  const { customer, device } = await findCustomerForActor(deps.db, actor, customerId);
   await requireAccess(deps.db, actor, ['user.feature_access']);
+  if (!canChangeDevicePin(customer.deviceType)) {
+    throw new AppError(AppErrorCode.COMMAND_NOT_AVAILABLE, 'This phone’s PIN cannot be changed remotely', [
+      {
+        field: 'customer_id',
+        message: 'Only Android device-owner and managed Android phones take a new PIN',
+      },
+    ]);
+  }
   if (!device.enrolledAt || !device.secretHash) {
     throw new AppError(
       AppErrorCode.DEVICE_NOT_ENROLLED,

@@ -1,6 +1,7 @@
 import type { TControlFeature, TCustomerStatus } from '@kisht/domain/common/enums';
 import { CustomerStatus } from '@kisht/domain/common/enums';
 import { commandSpecByName } from '@kisht/domain/devices/command-catalogue';
+import { canChangeDevicePin } from '@kisht/domain/devices/device-pin';
 import type { TCommandHistoryItem, TDeviceSummary } from '@kisht/domain/devices/devices.schema';
 import type { TLocationFix, TSimSlot } from '@kisht/domain/devices/protocol.schema';
 import MapIcon from '@mui/icons-material/Map';
@@ -120,6 +121,8 @@ type TDeviceActionsCardProps = {
   customerId: number;
   /** The customer's status: a customer whose EMIs are completed may have their phone released. */
   status: TCustomerStatus;
+  /** The device family (spec §1): only Android device-owner and managed phones take a new PIN. */
+  deviceType: number;
   device: TDeviceSummary;
   /** The phone's command history (newest first), to tell which actions are still on their way. */
   history: TCommandHistoryItem[] | undefined;
@@ -135,7 +138,13 @@ type TDeviceActionsCardProps = {
  * shows the newest fix with a map link; SIM info shows the reported SIM slots. An action stays busy
  * while its command is on its way (not while it waits for a scheduled time).
  */
-export const DeviceActionsCard = ({ customerId, status, device, history }: TDeviceActionsCardProps) => {
+export const DeviceActionsCard = ({
+  customerId,
+  status,
+  deviceType,
+  device,
+  history,
+}: TDeviceActionsCardProps) => {
   const { t } = useTranslation();
   const [sendControl, sendState] = useSendDeviceControlMutation();
   const [unclaim, unclaimState] = useUnclaimDeviceMutation();
@@ -147,8 +156,9 @@ export const DeviceActionsCard = ({ customerId, status, device, history }: TDevi
   const actions = actionFeaturesOf(device.availability);
   const isEnrolled = device.enrolledAt !== null;
   const canRelease = status === CustomerStatus.EMI_COMPLETED;
-  // The server refuses change_device_pinV1 without feature access (spec §6 user access).
-  const canChangePin = userAccess.flags.feature_access === '1';
+  // The server refuses change_device_pinV1 without feature access (spec §6 user access) and for
+  // phone families that cannot take a PIN remotely.
+  const canChangePin = userAccess.flags.feature_access === '1' && canChangeDevicePin(deviceType);
   const canSchedule = scheduleOptionsOf(device.availability).length > 0;
 
   const pending = pendingByFeature(history ?? []);

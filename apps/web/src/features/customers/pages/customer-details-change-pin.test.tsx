@@ -163,4 +163,21 @@ describe('Change phone PIN (change_device_pinV1)', { timeout: 15_000 }, () => {
     expect(await screen.findByTestId('action-reboot')).toBeTruthy();
     await waitFor(() => expect(screen.queryByTestId('action-change-pin')).toBeNull());
   });
+
+  it('is not offered for a link-based or Apple phone, whose PIN cannot be set remotely', async () => {
+    for (const deviceType of [2, 3]) {
+      stubDetailsApi({
+        [paths.customers.details]: () =>
+          createCustomerDetails({
+            deviceType,
+            device: createDeviceSummary({ availability: { controls: ['lock'], actions: ['reboot'] } }),
+          }),
+      });
+      renderActions();
+      expect(await screen.findByTestId('action-reboot')).toBeTruthy();
+      await waitFor(() => expect(screen.queryByTestId('action-change-pin')).toBeNull());
+      cleanup();
+      vi.unstubAllGlobals();
+    }
+  });
 });

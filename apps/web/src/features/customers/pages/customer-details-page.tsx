@@ -250,6 +250,7 @@ const DeviceCommandsTab = ({ tab, customer, hasPendingCommand }: TDeviceCommands
         <DeviceActionsCard
           customerId={customer.id}
           status={customer.status}
+          deviceType={customer.deviceType}
           device={customer.device}
           history={history.data}
         />
