@@ -27,6 +27,8 @@ export type TChildMessage =
       outcomes: Record<string, number>;
       warnings: number;
       firstWarning: string | null;
+      /** Peak resident memory of this process, in KiB. */
+      maxRssKiB: number;
     };
 
 const agents: DeviceAgent[] = [];
@@ -111,7 +113,13 @@ const connectAll = async ({ concurrency, timeoutMs }: Extract<TParentMessage, { 
 
 const stopAll = async () => {
   await Promise.all(agents.map((agent) => agent.stop().catch((error: Error) => warn(error.message))));
-  await send({ type: 'stopped', outcomes, warnings, firstWarning });
+  await send({
+    type: 'stopped',
+    outcomes,
+    warnings,
+    firstWarning,
+    maxRssKiB: process.resourceUsage().maxRSS,
+  });
   process.disconnect();
 };
 

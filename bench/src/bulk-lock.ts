@@ -10,15 +10,21 @@
  * child process, connected over WebSocket to /mqtt.
  *
  * Run: `npm run bulk-lock -w @kisht/bench` (`-- --devices 10000` for N, default 2000;
- * `--connect-concurrency 200` for how many phones connect at once). Prints figures; asserts nothing.
+ * `--connect-concurrency 200` for how many phones connect at once; `--poll-ms 200` for how often
+ * the progress call is polled — the web app polls every 1,500 ms; `--sql-stats` to print the time
+ * per statement during the bulk; `--profile file.cpuprofile` for a CPU profile of the server during
+ * the bulk). Each process holds one socket per phone; Node raises its open-file limit to the hard
+ * limit by itself, and the run stops at once, saying so, when that is still too low. Prints figures
+ * (the last line, SUMMARY, in one line); asserts nothing.
  */
 import { fork } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
+import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -40,6 +46,12 @@ const { values: args } = parseArgs({
   options: {
     devices: { type: 'string', default: '2000' },
     'connect-concurrency': { type: 'string', default: '200' },
+    /** How often the progress call is polled during the bulk, in milliseconds. */
+    'poll-ms': { type: 'string', default: '200' },
+    /** Prints the time spent in each statement on PGlite during the bulk (waits for the connection included). */
+    'sql-stats': { type: 'boolean', default: false },
+    /** Writes a V8 CPU profile of the server process during the bulk phase to this file. */
+    profile: { type: 'string' },
   },
 });
 const N = Number(args.devices);
@@ -48,10 +60,12 @@ if (!Number.isInteger(N) || N < 1 || N > 10_000)
   throw new Error('--devices must be 1–10000 (the bulk limit)');
 /** The k-th arrival that makes 99%. */
 const P99_COUNT = Math.ceil(0.99 * N);
-const POLL_MS = 200;
+const POLL_MS = Number(args['poll-ms']);
 /** How long any one phase may take before the benchmark gives up on it. */
 const PHASE_TIMEOUT_MS = 120_000 + N * 100;
 const BATCH = 1_000;
+/** Sockets and files each process needs besides one per phone. */
+const SPARE_FILES = 500;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const seconds = (ms: number | null) => (ms === null ? 'not reached' : `${(ms / 1000).toFixed(2)} s`);
@@ -99,6 +113,34 @@ const callJson = (url: string, options: { method: 'GET' | 'POST'; token: string;
     request.on('error', reject);
     request.end(payload);
   });
+/**
+ * Wraps pglite.query (what drizzle calls) to add up, per statement text, the calls, milliseconds
+ * (waiting for the single connection included) and rows; stop() unwraps it and returns the totals.
+ */
+const timeStatements = (pglite: Awaited<ReturnType<typeof createPglite>>) => {
+  type PGlite = typeof pglite;
+  const stats = new Map<string, { count: number; ms: number; rows: number }>();
+  const original = pglite.query;
+  const timed = async (...call: Parameters<PGlite['query']>) => {
+    const start = performance.now();
+    const result = await original.apply(pglite, call);
+    const text = call[0].replace(/\s+/g, ' ').trim().slice(0, 100);
+    const stat = stats.get(text) ?? { count: 0, ms: 0, rows: 0 };
+    stat.count += 1;
+    stat.ms += performance.now() - start;
+    stat.rows += result.rows.length;
+    stats.set(text, stat);
+    return result;
+  };
+  pglite.query = timed as PGlite['query'];
+  return {
+    stop: () => {
+      pglite.query = original;
+      return stats;
+    },
+  };
+};
+
 /** Time of the k-th (1-based) earliest of `times`, or null when fewer arrived. */
 const kth = (times: number[], k: number) => {
   const sorted = [...times].sort((a, b) => a - b);
@@ -171,7 +213,24 @@ const seedEnrolledCustomers = async (db: Db, count: number): Promise<TSimulatedD
   return simulated;
 };
 
+/** The soft limit on open files of this process (Linux /proc), or null where it cannot be read. */
+const openFilesLimit = async (): Promise<number | null> => {
+  const limits = await readFile('/proc/self/limits', 'utf8').catch(() => null);
+  const match = limits && /^Max open files\s+(\d+|unlimited)/m.exec(limits);
+  if (!match) return null;
+  return match[1] === 'unlimited' ? Number.POSITIVE_INFINITY : Number(match[1]);
+};
+
 const main = async () => {
+  const fileLimit = await openFilesLimit();
+  if (fileLimit !== null && fileLimit < N + SPARE_FILES) {
+    throw new Error(
+      `${N} phones need about ${N + SPARE_FILES} open files per process, the limit here is ${fileLimit}: raise it (ulimit -n) or use fewer --devices`,
+    );
+  }
+  const loadAtStart = loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ');
   const started = performance.now();
   const pglite = await createPglite('memory://');
   const { db } = await openDatabase({ pglite });
@@ -209,16 +268,35 @@ const main = async () => {
     const arrivals = event.status === 'done' ? doneAt : event.status === 'received' ? receivedAt : null;
     if (arrivals && !arrivals.has(event.commandId)) arrivals.set(event.commandId, performance.now());
   });
-  // The baseline has no server logic: the dispatcher's handling of device events (processEvent, a
-  // private method) is replaced by a no-op on the instance, and removed again afterwards.
-  const dispatcher = app.ctx.dispatcher as unknown as { processEvent?: () => Promise<void> };
-  if (typeof dispatcher.processEvent !== 'function') {
-    throw new Error('CommandDispatcher has no processEvent any more: update how the baseline pauses it');
+  // The baseline has no server logic: the dispatcher's recording of device events (processBatch, a
+  // private method) is replaced by a no-op on the instance while it runs. Otherwise the instance
+  // holds a wrapper that counts batches and the time spent recording them.
+  type TBatchRecorder = (batch: unknown[]) => Promise<void>;
+  const dispatcher = app.ctx.dispatcher as unknown as { processBatch?: TBatchRecorder };
+  const recordBatch = dispatcher.processBatch;
+  if (typeof recordBatch !== 'function') {
+    throw new Error('CommandDispatcher has no processBatch any more: update how the baseline pauses it');
   }
-  const pauseDispatcher = () => {
-    dispatcher.processEvent = async () => {};
+  const recording = { batches: 0, events: 0, largest: 0, busyMs: 0 };
+  const measuredRecordBatch: TBatchRecorder = async (batch) => {
+    const start = performance.now();
+    try {
+      await recordBatch.call(dispatcher, batch);
+    } finally {
+      recording.batches += 1;
+      recording.events += batch.length;
+      recording.largest = Math.max(recording.largest, batch.length);
+      recording.busyMs += performance.now() - start;
+    }
   };
-  const resumeDispatcher = () => Reflect.deleteProperty(dispatcher, 'processEvent');
+  const resetRecording = () => Object.assign(recording, { batches: 0, events: 0, largest: 0, busyMs: 0 });
+  const pauseDispatcher = () => {
+    dispatcher.processBatch = async () => {};
+  };
+  const resumeDispatcher = () => {
+    dispatcher.processBatch = measuredRecordBatch;
+  };
+  resumeDispatcher();
 
   // Phones in a child process (bulk-lock-devices.ts), in a temporary directory of state files (in
   // /dev/shm when there is one, so that the one disk of this machine does not stand in for N phones').
@@ -302,7 +380,7 @@ const main = async () => {
     resumeDispatcher();
 
     // Bulk: one POST by the logged-in demo retailer (bulk_retailer '1'), then the progress call every
-    // 200 ms until 99% of the commands are done.
+    // 200 ms until every command is done (or none is pending any more).
     const otp = await app.inject({
       method: 'POST',
       url: paths.auth.loginWithOtp,
@@ -314,6 +392,14 @@ const main = async () => {
       payload: { orgId: DEMO_ORG_ID, mobile: DEMO_RETAILER_MOBILE, otp: otp.json().data.devOtp },
     });
     const token = verified.json().data.token as string;
+    resetRecording();
+    const sqlStats = args['sql-stats'] ? timeStatements(pglite) : null;
+    const profiler = args.profile ? new Session() : null;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
     const t0 = performance.now();
     const wallT0 = Date.now();
     const response = await callJson(`${base}${paths.devices.bulkLockUnlock}`, {
@@ -335,53 +421,76 @@ const main = async () => {
       return reply.json.data as TBulkProgress;
     };
     const target = Math.ceil(0.99 * accepted.total);
-    let polledMs: number | null = null;
+    let polled99Ms: number | null = null;
+    let polledAllMs: number | null = null;
     let polls = 0;
+    let pollingMs = 0;
+    let finalProgress = accepted;
     while (performance.now() - t0 < PHASE_TIMEOUT_MS) {
       const pollStart = performance.now();
-      const current = await progress();
+      finalProgress = await progress();
       polls += 1;
-      if (current.counts.done >= target) {
-        polledMs = performance.now() - t0;
-        break;
-      }
+      pollingMs += performance.now() - pollStart;
+      const { done, queued, sent, received } = finalProgress.counts;
+      if (done >= target) polled99Ms ??= performance.now() - t0;
+      if (done === accepted.total) polledAllMs = performance.now() - t0;
+      if (queued + sent + received === 0) break;
       await sleep(Math.max(0, POLL_MS - (performance.now() - pollStart)));
     }
+    const recorded = { ...recording };
+    const statements = sqlStats?.stop();
+    if (profiler) {
+      const { profile } = await profiler.post('Profiler.stop');
+      await writeFile(args.profile!, JSON.stringify(profile));
+      profiler.disconnect();
+    }
     const ids = accepted.items.map((item) => item.commandId);
-    await waitUntil(() => ids.every((id) => doneAt.has(id)), PHASE_TIMEOUT_MS);
+    await waitUntil(() => ids.every((id) => doneAt.has(id)), 10_000);
     const firstReceived = Math.min(...ids.map((id) => (receivedAt.get(id) ?? Number.POSITIVE_INFINITY) - t0));
     const ackTimes = ids.flatMap((id) => (doneAt.has(id) ? [doneAt.get(id)! - t0] : []));
-    // Let the server record the last acks, then read when each command row became done.
-    await waitUntil(async () => (await progress()).counts.done === accepted.total, 10_000, POLL_MS);
-    const finalProgress = await progress();
+    // When each command row became done (its updated_at), as the database saw it.
     const rows = await db
       .select({ updatedAt: deviceCommands.updatedAt })
       .from(deviceCommands)
       .where(and(eq(deviceCommands.batchId, accepted.batchId), eq(deviceCommands.state, 'done')));
     const rowTimes = rows.map((row) => row.updatedAt.getTime() - wallT0);
-    const ackP99 = kth(ackTimes, Math.ceil(0.99 * accepted.total));
-    const rowP99 = kth(rowTimes, Math.ceil(0.99 * accepted.total));
+    const ackP99 = kth(ackTimes, target);
+    const rowP99 = kth(rowTimes, target);
+    const rowAll = kth(rowTimes, accepted.total);
 
     final = await ask({ type: 'stop' }, 'stopped');
     const ratio = (a: number | null, b: number | null) =>
       a === null || b === null ? 'n/a' : (a / b).toFixed(2);
+    const notDone = Object.entries(finalProgress.counts).filter(([state, n]) => n > 0 && state !== 'done');
+    const load = loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ');
     const lines = [
-      `bulk lock: ${N} simulated phones (DeviceAgent, child process), ${availableParallelism()} cores`,
+      `bulk lock: ${N} simulated phones (DeviceAgent, child process), ${availableParallelism()} cores; load average at start ${loadAtStart}, at end ${load}`,
       `seeded ${N} enrolled customers (with the demo data) in ${seconds(seededMs)}`,
       `connect: ${connected.failures.length === 0 ? 'all' : N - connected.failures.length} connected and said hello in ${seconds(connectMs)} (${CONNECT_CONCURRENCY} at a time; ${online} MQTT clients); server recorded every hello at ${seconds(helloMs)}`,
       `baseline (raw QoS 1 publish to each cmd topic, server event handling paused): 99% done acks at ${seconds(baseline.p99)}, all at ${seconds(baseline.all)} (${baseline.answered}/${N}); second sample (unlock) 99% at ${seconds(restore.p99)}`,
       `bulk request (HTTP POST multiple_device_lock_unlock, filter all_enrolled): ${seconds(httpMs)} for ${accepted.total} commands, ${accepted.skipped.length} skipped; the first command reached its phone at ${seconds(Number.isFinite(firstReceived) ? firstReceived : null)}`,
-      `bulk time to 99% done: ${seconds(polledMs)} (progress polled every ${POLL_MS} ms, ${polls} polls); command rows done at ${seconds(rowP99)}; done acks at the broker ${seconds(ackP99)}, all ${seconds(kth(ackTimes, accepted.total))}`,
-      `ratio bulk/baseline: ${ratio(polledMs, baseline.p99)} (command rows ${ratio(rowP99, baseline.p99)}, done acks ${ratio(ackP99, baseline.p99)})`,
+      `bulk done (progress polled every ${POLL_MS} ms, ${polls} polls answered in ${seconds(pollingMs / Math.max(1, polls))} on average): 99% at ${seconds(polled99Ms)}, 100% at ${seconds(polledAllMs)}; command rows done: 99% at ${seconds(rowP99)}, all at ${seconds(rowAll)}; done acks at the broker: 99% at ${seconds(ackP99)}, all at ${seconds(kth(ackTimes, accepted.total))}`,
+      `server recorded ${recorded.events} device events in ${recorded.batches} batches (largest ${recorded.largest}), busy ${seconds(recorded.busyMs)}`,
+      `ratio bulk/baseline (99%): ${ratio(polled99Ms, baseline.p99)} (command rows ${ratio(rowP99, baseline.p99)}, done acks ${ratio(ackP99, baseline.p99)})`,
       `final: ${finalProgress.counts.done}/${finalProgress.total} done (${
-        Object.entries(finalProgress.counts)
-          .filter(([state, n]) => n > 0 && state !== 'done')
-          .map(([state, n]) => `${state} ${n}`)
-          .join(', ') || 'nothing else'
-      }); phones applied ${final.outcomes.done} commands, failed ${final.outcomes.failed}, duplicates ${final.outcomes.duplicate}; ${final.warnings} warnings${final.firstWarning ? ` (first: ${final.firstWarning})` : ''}`,
+        notDone.map(([state, n]) => `${state} ${n}`).join(', ') || 'nothing else'
+      }); phones (over all rounds) applied ${final.outcomes.done} commands, failed ${final.outcomes.failed}, duplicates ${final.outcomes.duplicate}; ${final.warnings} warnings${final.firstWarning ? ` (first: ${final.firstWarning})` : ''}`,
+      `peak memory (max RSS): server ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB, phones' process ${(final.maxRssKiB / 1024).toFixed(0)} MiB`,
     ];
     if (connected.failures.length > 0)
       lines.push(`connect failures: ${connected.failures.slice(0, 3).join('; ')}`);
+    if (statements) {
+      lines.push('statements during the bulk, by total time (ms, count, rows, statement):');
+      for (const [text, stat] of [...statements].sort((x, y) => y[1].ms - x[1].ms).slice(0, 15))
+        lines.push(
+          `  ${stat.ms.toFixed(0).padStart(7)} ${String(stat.count).padStart(6)}x ${String(stat.rows).padStart(8)}  ${text}`,
+        );
+    }
+    lines.push(
+      `SUMMARY devices=${N} connect=${seconds(connectMs)} request=${seconds(httpMs)} done99=${seconds(polled99Ms)} done100=${seconds(polledAllMs)} baseline99=${seconds(baseline.p99)} ratio=${ratio(polled99Ms, baseline.p99)} duplicates=${final.outcomes.duplicate} failures=${(final.outcomes.failed ?? 0) + connected.failures.length + notDone.reduce((sum, [, n]) => sum + n, 0)}`,
+    );
     console.log(lines.join('\n'));
   } finally {
     if (!final && child.connected) await ask({ type: 'stop' }, 'stopped').catch(() => undefined);

@@ -85,7 +85,10 @@ export const createEmbeddedBroker = async (options: EmbeddedBrokerOptions): Prom
         broker.subscribe(
           EVENTS_TOPIC,
           (packet, callback) => {
-            callback();
+            // Not callback() here and now: mqemitter hands this subscriber its next queued message
+            // from inside callback(), so answering synchronously recurses once per queued event and
+            // overflows the stack when thousands of phones' events queue up (mcollina/mqemitter#204).
+            process.nextTick(callback);
             handler(packet.topic, Buffer.from(packet.payload)).catch((error: unknown) =>
               options.log.error({ err: error, topic: packet.topic }, 'device event handling failed'),
             );

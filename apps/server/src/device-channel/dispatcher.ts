@@ -1,9 +1,9 @@
 import {
   deviceIdFromTopic,
   type TAckEvent,
+  type TDeviceEvent,
   type TLocationFix,
   type TReportEvent,
-  type TReportedState,
   type TSimSlot,
   ZLocationFix,
 } from '@kisht/domain/devices/protocol.schema';
@@ -14,11 +14,6 @@ import * as devicesRepo from '../modules/devices/devices.repository';
 import type { DeviceBus } from './bus';
 import { commandMessage, parseDeviceEvent } from './protocol';
 
-/**
- * Moves commands from the outbox to devices and device events back into the database (design §5).
- * Every state change is a conditional update, so duplicate or out-of-order acks never move a
- * command backwards, and delivery can be retried any number of times.
- */
 /** What the rest of the server wants to hear about from devices (set once by buildApp). */
 export type TDispatcherHooks = {
   /** A device reported SIM slots different from the ones it reported before. */
@@ -33,8 +28,51 @@ export type TDispatcherHooks = {
   offlineLock?: (report: { device: DeviceRow; data: Record<string, unknown> }) => Promise<void>;
 };
 
+/** A device event waiting to be recorded, with the settlers of the promise handleEvent returned. */
+type TQueuedEvent = {
+  deviceId: string;
+  payload: Buffer;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+};
+
+/** A well-formed event of an enrolled device, in a round (one event per device). */
+type TRoundEvent<E extends TDeviceEvent = TDeviceEvent> = {
+  queued: TQueuedEvent;
+  event: E;
+  device: DeviceRow;
+};
+
+export type TDispatcherOptions = {
+  /**
+   * How long the first event of an idle dispatcher waits for others before its batch is recorded,
+   * in milliseconds. Default 0: the batch starts once the current I/O is handled (setImmediate),
+   * so a lone event is recorded as soon as before; events arriving while a batch is being recorded
+   * form the next batch, which is where batches grow under load. A longer wait also delays the
+   * reported state past a disconnect (presence is recorded apart from events).
+   */
+  batchWindowMs?: number;
+  /** The most events recorded in one batch. Default 5,000. */
+  maxBatch?: number;
+};
+
+/** A device id as PostgreSQL's uuid type takes it (an id from a topic is not trusted). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Moves commands from the outbox to devices and device events back into the database (design §5).
+ * Every state change is a conditional update, so duplicate or out-of-order acks never move a
+ * command backwards, and delivery can be retried any number of times. Device events are recorded
+ * in batches, a few statements for many devices at once, because on one PGlite connection an
+ * event at a time cannot keep up with thousands of phones acknowledging a bulk lock.
+ */
 export class CommandDispatcher {
-  private readonly chains = new Map<string, Promise<void>>();
+  /** Events received and not yet taken into a batch, oldest first. */
+  private readonly queue: TQueuedEvent[] = [];
+  /** True while a batch is scheduled or being recorded. */
+  private isFlushing = false;
+  private readonly batchWindowMs: number;
+  private readonly maxBatch: number;
   /** Listeners for device events; buildApp sets them. */
   hooks: TDispatcherHooks = {};
 
@@ -42,7 +80,11 @@ export class CommandDispatcher {
     private readonly db: Db,
     private readonly bus: DeviceBus,
     private readonly log: FastifyBaseLogger,
-  ) {}
+    options: TDispatcherOptions = {},
+  ) {
+    this.batchWindowMs = options.batchWindowMs ?? 0;
+    this.maxBatch = options.maxBatch ?? 5_000;
+  }
 
   /** Publishes one command row if it is still pending, and marks a queued one sent. */
   async send(command: CommandRow): Promise<void> {
@@ -87,79 +129,296 @@ export class CommandDispatcher {
     await devicesRepo.markManySent(this.db, published);
   }
 
-  /** Re-sends every pending command of a device, oldest first (on hello). */
+  /** Re-sends every pending command of a device, oldest first. */
   async resendPending(deviceId: string): Promise<void> {
     for (const command of await devicesRepo.findPendingCommands(this.db, deviceId)) await this.send(command);
   }
 
-  /** Entry point for every message on `kisht/v1/d/+/evt`; events of one device are handled in order. */
+  /**
+   * Entry point for every message on `kisht/v1/d/+/evt`. The event joins a queue that is recorded
+   * in batches (see processBatch); the promise settles once this event is recorded, and rejects when
+   * recording it failed. Events of one device are recorded in the order they arrived.
+   */
   handleEvent = (topic: string, payload: Buffer): Promise<void> => {
     const deviceId = deviceIdFromTopic(topic);
     if (!deviceId) return Promise.resolve();
-    const previous = this.chains.get(deviceId) ?? Promise.resolve();
-    const next = previous.then(() => this.processEvent(deviceId, payload));
-    const settled = next.catch((error: unknown) =>
-      this.log.error({ err: error, deviceId }, 'device event failed'),
-    );
-    this.chains.set(deviceId, settled);
-    void settled.then(() => {
-      if (this.chains.get(deviceId) === settled) this.chains.delete(deviceId);
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ deviceId, payload, resolve, reject });
+      if (this.isFlushing) return;
+      this.isFlushing = true;
+      if (this.batchWindowMs > 0) setTimeout(() => void this.flush(), this.batchWindowMs);
+      else setImmediate(() => void this.flush());
     });
-    return next;
   };
 
-  private async processEvent(deviceId: string, payload: Buffer): Promise<void> {
-    const parsed = parseDeviceEvent(payload);
-    if ('error' in parsed) {
-      this.log.warn({ deviceId, problem: parsed.error }, 'malformed device event ignored');
-      return;
+  /** Records queued events one batch at a time until the queue is empty; what arrives meanwhile waits. */
+  private async flush(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.maxBatch);
+      try {
+        await this.processBatch(batch);
+      } catch (error) {
+        this.log.error({ err: error, events: batch.length }, 'device events failed');
+        for (const queued of batch) queued.reject(error);
+      }
+      // Settling twice is a no-op: this only resolves what the batch left unsettled.
+      for (const queued of batch) queued.resolve();
     }
-    const device = await devicesRepo.findDeviceById(this.db, deviceId);
-    if (!device?.enrolledAt) {
-      this.log.warn({ deviceId }, 'event from unknown device ignored');
-      return;
-    }
-    const { event } = parsed;
-    await this.recordReportedState(device, event.state, event.at);
-    if (event.type === 'hello') {
-      await this.resendPending(deviceId);
-      return;
-    }
-    if (event.type === 'report') {
-      await this.recordReport(device, event);
-      return;
-    }
-    await this.recordAck(device, event);
+    this.isFlushing = false;
   }
 
   /**
-   * Stores what the device says about itself: lock state, toggle states, presence, and its SIM
-   * slots; a change of SIMs against what it reported before is recorded as a SIM change.
+   * Records a batch of events in rounds: round k holds the k-th event of each device in the batch,
+   * so a round has at most one event per device and the rounds keep each device's order. A round
+   * that fails rejects its events; the next round still runs.
    */
-  private async recordReportedState(device: DeviceRow, state: TReportedState, at: string): Promise<void> {
-    const simsChanged =
-      state.sims !== undefined && device.sims !== null && !sameSims(device.sims, state.sims);
-    await this.db.transaction(async (tx) => {
-      await devicesRepo.updateDevice(tx, device.id, {
-        reportedLocked: state.isLocked,
-        lastSeenAt: new Date(),
-        isOnline: true,
-        ...(state.controls ? { reportedControls: state.controls } : {}),
-        ...(state.sims ? { sims: state.sims } : {}),
-      });
-      if (simsChanged) {
-        await devicesRepo.insertSimChange(tx, {
-          orgId: device.orgId,
-          deviceId: device.id,
-          customerId: device.customerId,
-          before: device.sims!,
-          after: state.sims!,
-          detectedAt: validDate(at),
-        });
+  private async processBatch(batch: TQueuedEvent[]): Promise<void> {
+    const rounds: TQueuedEvent[][] = [];
+    const counts = new Map<string, number>();
+    for (const queued of batch) {
+      const k = counts.get(queued.deviceId) ?? 0;
+      counts.set(queued.deviceId, k + 1);
+      if (k === rounds.length) rounds.push([]);
+      rounds[k]!.push(queued);
+    }
+    for (const round of rounds) {
+      try {
+        await this.processRound(round);
+      } catch (error) {
+        this.log.error({ err: error, events: round.length }, 'device events failed');
+        for (const queued of round) queued.reject(error);
       }
+    }
+  }
+
+  /**
+   * Records one event of each of many devices: one statement reads the devices, one records their
+   * reported state, and acks, hellos and reports follow by kind (acks and hellos set-based; reports,
+   * results and hooks one event at a time). Resolves each event once it is recorded.
+   */
+  private async processRound(round: TQueuedEvent[]): Promise<void> {
+    const parsed: { queued: TQueuedEvent; event: TDeviceEvent }[] = [];
+    for (const queued of round) {
+      const result = parseDeviceEvent(queued.payload);
+      if ('error' in result) {
+        this.log.warn({ deviceId: queued.deviceId, problem: result.error }, 'malformed device event ignored');
+        queued.resolve();
+      } else parsed.push({ queued, event: result.event });
+    }
+    const ids = parsed.map(({ queued }) => queued.deviceId).filter((id) => UUID.test(id));
+    const devices = new Map(
+      (await devicesRepo.findDevicesByIds(this.db, ids)).map((device) => [device.id, device]),
+    );
+    const events: TRoundEvent[] = [];
+    for (const { queued, event } of parsed) {
+      const device = devices.get(queued.deviceId);
+      if (device?.enrolledAt) events.push({ queued, event, device });
+      else {
+        this.log.warn({ deviceId: queued.deviceId }, 'event from unknown device ignored');
+        queued.resolve();
+      }
+    }
+    const recorded = await this.recordReportedStates(events);
+    await this.guard(
+      recorded.filter((e) => e.event.type === 'ack'),
+      (acks) => this.recordAcks(acks as TRoundEvent<TAckEvent>[]),
+    );
+    await this.guard(
+      recorded.filter((e) => e.event.type === 'hello'),
+      (hellos) => this.resendPendingOf(hellos),
+    );
+    await this.eachEvent(
+      recorded.filter((e) => e.event.type === 'report'),
+      ({ device, event }) => this.recordReport(device, event as TReportEvent),
+    );
+    for (const { queued } of events) queued.resolve();
+  }
+
+  /**
+   * Stores what the devices say about themselves (lock state, toggle states, presence, SIM slots)
+   * in one statement; a change of SIMs against what a device reported before is recorded as a SIM
+   * change in the same transaction, then told to the simChanged hook. Returns the events whose hook
+   * did not fail.
+   */
+  private async recordReportedStates(events: TRoundEvent[]): Promise<TRoundEvent[]> {
+    if (events.length === 0) return [];
+    const changes = events.flatMap(({ device, event }) => {
+      const { sims } = event.state;
+      return sims !== undefined && device.sims !== null && !sameSims(device.sims, sims)
+        ? [{ device, before: device.sims, after: sims, at: event.at }]
+        : [];
     });
-    if (simsChanged) await this.hooks.simChanged?.({ device, before: device.sims!, after: state.sims! });
-    if (state.sims) device.sims = state.sims;
+    const states = events.map(({ device, event }) => ({
+      deviceId: device.id,
+      isLocked: event.state.isLocked,
+      controls: event.state.controls,
+      sims: event.state.sims,
+    }));
+    const seenAt = new Date();
+    if (changes.length === 0) await devicesRepo.recordReportedStates(this.db, states, seenAt);
+    else {
+      await this.db.transaction(async (tx) => {
+        await devicesRepo.recordReportedStates(tx, states, seenAt);
+        await devicesRepo.insertSimChanges(
+          tx,
+          changes.map(({ device, before, after, at }) => ({
+            orgId: device.orgId,
+            deviceId: device.id,
+            customerId: device.customerId,
+            before,
+            after,
+            detectedAt: validDate(at),
+          })),
+        );
+      });
+    }
+    const changed = new Map(changes.map((change) => [change.device.id, change]));
+    const recorded = await this.eachEvent(events, async ({ device }) => {
+      const change = changed.get(device.id);
+      if (change) await this.hooks.simChanged?.({ device, before: change.before, after: change.after });
+    });
+    for (const { device, event } of recorded) if (event.state.sims) device.sims = event.state.sims;
+    return recorded;
+  }
+
+  /**
+   * Records the acks of a round: one read of their commands, then one conditional update per target
+   * state (received from queued/sent; done and failed from queued/sent/received), so duplicate or
+   * out-of-order acks never move a command backwards. An ack for an unknown command or another
+   * device's is ignored with a warning. Done acks that moved then store their result (a location
+   * fix goes to the device's locations) and reach the commandDone hook, one at a time.
+   */
+  private async recordAcks(acks: TRoundEvent<TAckEvent>[]): Promise<void> {
+    if (acks.length === 0) return;
+    const commands = new Map(
+      (
+        await devicesRepo.findCommandsByIds(
+          this.db,
+          acks.map(({ event }) => event.commandId),
+        )
+      ).map((c) => [c.id, c]),
+    );
+    const owned: (TRoundEvent<TAckEvent> & { command: CommandRow })[] = [];
+    for (const ack of acks) {
+      const command = commands.get(ack.event.commandId);
+      if (command && command.deviceId === ack.device.id) owned.push({ ...ack, command });
+      else {
+        this.log.warn(
+          { deviceId: ack.device.id, commandId: ack.event.commandId },
+          'ack for an unknown command ignored',
+        );
+        ack.queued.resolve();
+      }
+    }
+    const ofStatus = (status: TAckEvent['status']) => owned.filter(({ event }) => event.status === status);
+    await devicesRepo.transitionCommands(
+      this.db,
+      ofStatus('received').map(({ command }) => ({ id: command.id })),
+      ['queued', 'sent'],
+      'received',
+    );
+    await devicesRepo.transitionCommands(
+      this.db,
+      ofStatus('failed').map(({ command, event }) => ({
+        id: command.id,
+        error: event.error ?? 'failed on the device',
+      })),
+      ['queued', 'sent', 'received'],
+      'failed',
+    );
+    const done = ofStatus('done');
+    const moved = new Set(
+      await devicesRepo.transitionCommands(
+        this.db,
+        done.map(({ command }) => ({ id: command.id, error: null })),
+        ['queued', 'sent', 'received'],
+        'done',
+      ),
+    );
+    await this.eachEvent(
+      done.filter(({ command }) => moved.has(command.id)),
+      (ack) => this.finishDone(ack.device, ack.command, ack.event),
+    );
+  }
+
+  /** What follows a done ack that moved its command: the result (and a location fix), then the hook. */
+  private async finishDone(device: DeviceRow, command: CommandRow, ack: TAckEvent): Promise<void> {
+    if (ack.result) {
+      await devicesRepo.setCommandResult(this.db, command.id, ack.result);
+      if (command.name === 'location' || command.name === 'uninstall') {
+        const fix = ZLocationFix.safeParse(command.name === 'uninstall' ? ack.result.location : ack.result);
+        if (fix.success)
+          await this.recordLocation(device, fix.data, command.name === 'location' ? 'command' : 'uninstall');
+      }
+    }
+    await this.hooks.commandDone?.({ device, command, result: ack.result });
+  }
+
+  /**
+   * Answers hellos: re-sends every pending command of each device, oldest first (read in one
+   * statement), and records the deliveries in one statement per 1,000. A device whose publish fails
+   * has its hello rejected; what went out before is still recorded.
+   */
+  private async resendPendingOf(hellos: TRoundEvent[]): Promise<void> {
+    if (hellos.length === 0) return;
+    const pending = new Map<string, CommandRow[]>();
+    for (const command of await devicesRepo.findPendingCommandsOfDevices(
+      this.db,
+      hellos.map(({ device }) => device.id),
+    )) {
+      const list = pending.get(command.deviceId) ?? [];
+      list.push(command);
+      pending.set(command.deviceId, list);
+    }
+    const published: string[] = [];
+    await this.eachEvent(
+      hellos.filter(({ device }) => pending.has(device.id)),
+      async ({ device }) => {
+        for (const command of pending.get(device.id)!) {
+          const { topic, payload } = commandMessage(command);
+          await this.bus.publish(topic, payload);
+          published.push(command.id);
+        }
+      },
+    );
+    await devicesRepo.markManySent(this.db, published);
+  }
+
+  /** Runs a set-based step for some events of a round; when it throws, those events are rejected. */
+  private async guard<T extends TRoundEvent>(
+    events: T[],
+    step: (events: T[]) => Promise<void>,
+  ): Promise<void> {
+    if (events.length === 0) return;
+    try {
+      await step(events);
+    } catch (error) {
+      this.log.error({ err: error, events: events.length }, 'device events failed');
+      for (const { queued } of events) queued.reject(error);
+    }
+  }
+
+  /**
+   * Runs a per-event step for events of different devices at once; an event whose step throws is
+   * rejected (and logged) and left out of the events returned.
+   */
+  private async eachEvent<T extends TRoundEvent>(
+    events: T[],
+    step: (event: T) => Promise<void>,
+  ): Promise<T[]> {
+    const failed = new Set<T>();
+    await Promise.all(
+      events.map(async (event) => {
+        try {
+          await step(event);
+        } catch (error) {
+          this.log.error({ err: error, deviceId: event.device.id }, 'device event failed');
+          event.queued.reject(error);
+          failed.add(event);
+        }
+      }),
+    );
+    return failed.size === 0 ? events : events.filter((event) => !failed.has(event));
   }
 
   /** A report the device made by itself: a location fix (tracking); SIM reports carry their state. */
@@ -187,37 +446,6 @@ export class CommandDispatcher {
       at: validDate(fix.at),
     });
     await devicesRepo.updateDevice(this.db, device.id, { lastLocation: fix });
-  }
-
-  private async recordAck(device: DeviceRow, ack: TAckEvent): Promise<void> {
-    const command = await devicesRepo.findCommand(this.db, ack.commandId);
-    if (!command || command.deviceId !== device.id) {
-      this.log.warn({ deviceId: device.id, commandId: ack.commandId }, 'ack for an unknown command ignored');
-      return;
-    }
-    if (ack.status === 'received') {
-      await devicesRepo.transitionCommand(this.db, command.id, ['queued', 'sent'], 'received');
-      return;
-    }
-    const moved = await devicesRepo.transitionCommand(
-      this.db,
-      command.id,
-      ['queued', 'sent', 'received'],
-      ack.status,
-      {
-        error: ack.status === 'failed' ? (ack.error ?? 'failed on the device') : null,
-      },
-    );
-    if (!moved || ack.status !== 'done') return;
-    if (ack.result) {
-      await devicesRepo.setCommandResult(this.db, command.id, ack.result);
-      if (command.name === 'location' || command.name === 'uninstall') {
-        const fix = ZLocationFix.safeParse(command.name === 'uninstall' ? ack.result.location : ack.result);
-        if (fix.success)
-          await this.recordLocation(device, fix.data, command.name === 'location' ? 'command' : 'uninstall');
-      }
-    }
-    await this.hooks.commandDone?.({ device, command, result: ack.result });
   }
 }
 

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import { type DbOrTx, queryRows } from '../../db/client';
 import {
   auditLog,
   customers,
@@ -491,3 +491,112 @@ export const cancelPendingCommandsOfDevices = async (
       );
   }
 };
+
+/*
+ * The set-based statements below take their rows as array parameters and read them with
+ * unnest(...): a handful of parameters whatever the row count, and, unlike jsonb_to_recordset, a
+ * row count the planner knows, so a few rows are found through the primary key, not a scan.
+ */
+
+/** The devices with these ids (any order; unknown ids are left out). */
+export const findDevicesByIds = (db: DbOrTx, ids: string[]): Promise<DeviceRow[]> =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db
+        .select()
+        .from(devices)
+        .where(sql`${devices.id} = any(${sql.param([...new Set(ids)])}::uuid[])`);
+
+/** The commands with these ids (any order; unknown ids are left out). */
+export const findCommandsByIds = (db: DbOrTx, ids: string[]): Promise<CommandRow[]> =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db
+        .select()
+        .from(deviceCommands)
+        .where(sql`${deviceCommands.id} = any(${sql.param([...new Set(ids)])}::uuid[])`);
+
+/** What one device event says about the device (protocol ZReportedState); undefined keeps the stored value. */
+export type TReportedStateRow = {
+  deviceId: string;
+  isLocked: boolean;
+  controls?: Record<string, boolean> | undefined;
+  sims?: { slot: number; iccid: string | null; operator: string | null }[] | undefined;
+};
+
+/**
+ * Records what many devices reported (lock state, toggle states, SIM slots) and that they are
+ * online and were seen at `seenAt`, in one statement. Each device id must appear once.
+ */
+export const recordReportedStates = async (db: DbOrTx, states: TReportedStateRow[], seenAt: Date) => {
+  if (states.length === 0) return;
+  const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+  await db.execute(sql`
+    update devices d
+    set reported_locked = v.is_locked,
+        last_seen_at = ${seenAt.toISOString()}::timestamptz,
+        is_online = true,
+        reported_controls = coalesce(v.controls::jsonb, d.reported_controls),
+        sims = coalesce(v.sims::jsonb, d.sims)
+    from unnest(
+      ${sql.param(states.map((s) => s.deviceId))}::uuid[],
+      ${sql.param(states.map((s) => s.isLocked))}::boolean[],
+      ${sql.param(states.map((s) => json(s.controls)))}::text[],
+      ${sql.param(states.map((s) => json(s.sims)))}::text[]
+    ) as v (id, is_locked, controls, sims)
+    where d.id = v.id`);
+};
+
+export const insertSimChanges = async (db: DbOrTx, rows: (typeof simChanges.$inferInsert)[]) => {
+  for (let i = 0; i < rows.length; i += 1000) await db.insert(simChanges).values(rows.slice(i, i + 1000));
+};
+
+/**
+ * transitionCommand for many commands in one statement: moves each listed command to `to` only
+ * from one of the `from` states (so duplicate or out-of-order acks never move a command
+ * backwards). An item's `error` is stored when given (null clears it) and left alone when
+ * undefined. Each id must appear once. Returns the ids that moved.
+ */
+export const transitionCommands = async (
+  db: DbOrTx,
+  items: { id: string; error?: string | null }[],
+  from: string[],
+  to: string,
+): Promise<string[]> => {
+  if (items.length === 0) return [];
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`
+      update device_commands c
+      set state = ${to},
+          updated_at = ${new Date().toISOString()}::timestamptz,
+          error = case when v.keeps_error then c.error else v.error end
+      from unnest(
+        ${sql.param(items.map((item) => item.id))}::uuid[],
+        ${sql.param(items.map((item) => item.error === undefined))}::boolean[],
+        ${sql.param(items.map((item) => item.error ?? null))}::text[]
+      ) as v (id, keeps_error, error)
+      where c.id = v.id and c.state = any(${sql.param(from)}::text[])
+      returning c.id`,
+  );
+  return rows.map((row) => row.id);
+};
+
+/**
+ * findPendingCommands for many devices in one statement: their due pending commands, by device,
+ * each device's oldest first (the order they must be applied in).
+ */
+export const findPendingCommandsOfDevices = (db: DbOrTx, deviceIds: string[]): Promise<CommandRow[]> =>
+  deviceIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .select()
+        .from(deviceCommands)
+        .where(
+          and(
+            sql`${deviceCommands.deviceId} = any(${sql.param([...new Set(deviceIds)])}::uuid[])`,
+            inArray(deviceCommands.state, PENDING),
+            or(isNull(deviceCommands.runAt), lte(deviceCommands.runAt, new Date())),
+          ),
+        )
+        .orderBy(asc(deviceCommands.deviceId), asc(deviceCommands.createdAt), asc(deviceCommands.id));

@@ -1,0 +1,288 @@
+import type { PGlite } from '@electric-sql/pglite';
+import { imeiCheckDigit } from '@kisht/domain/common/identifiers';
+import { evtTopic, PROTOCOL_VERSION, type TSimSlot } from '@kisht/domain/devices/protocol.schema';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { v7 as uuidv7 } from 'uuid';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type Db, openDatabase } from '../db/client';
+import { customers, deviceCommands, devices, products, simChanges, users } from '../db/schema';
+import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../db/seed/seed';
+import { openTestPglite } from '../test/harness';
+import { CommandDispatcher } from './dispatcher';
+
+/**
+ * The dispatcher records device events in batches (set-based statements for many devices). These
+ * tests fire many events at once, as thousands of phones acking a bulk lock do, and check that the
+ * batch keeps the per-event rules: each device's order, no command moving backwards, acks for
+ * another device's command ignored, hooks and re-sends as before.
+ */
+let pglite: PGlite;
+let db: Db;
+let published: { topic: string; payload: string }[];
+let warnings: string[];
+let dispatcher: CommandDispatcher;
+
+const SIMS_A: TSimSlot[] = [{ slot: 1, iccid: '8991000900000000001', operator: 'Jio' }];
+const SIMS_B: TSimSlot[] = [{ slot: 1, iccid: '8991000900000000002', operator: 'Airtel' }];
+
+beforeEach(async () => {
+  pglite = await openTestPglite();
+  db = (await openDatabase({ pglite, migrate: false })).db;
+  published = [];
+  warnings = [];
+  const log = {
+    warn: (_obj: object, message: string) => void warnings.push(message),
+    error: (_obj: object, message: string) => void warnings.push(`error: ${message}`),
+    info: () => {},
+    debug: () => {},
+  } as unknown as FastifyBaseLogger;
+  dispatcher = new CommandDispatcher(
+    db,
+    {
+      publish: async (topic, payload) => void published.push({ topic, payload }),
+      subscribeEvents: async () => {},
+      close: async () => {},
+    },
+    log,
+  );
+});
+afterEach(async () => {
+  await pglite.close();
+});
+
+let imeiCounter = 0;
+const imei = () => {
+  imeiCounter += 1;
+  const body = `35${String(imeiCounter).padStart(12, '0')}`;
+  return `${body}${imeiCheckDigit(body)}`;
+};
+
+/** Enrolled devices (each with its own customer of the demo retailer), SIMs as given; returns their ids. */
+const createDevices = async (count: number, sims: TSimSlot[] | null = SIMS_A): Promise<string[]> => {
+  const [retailer] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.orgId, DEMO_ORG_ID), eq(users.mobile, DEMO_RETAILER_MOBILE)));
+  const [product] = await db.select().from(products).where(eq(products.orgId, DEMO_ORG_ID)).limit(1);
+  const inserted = await db
+    .insert(customers)
+    .values(
+      Array.from({ length: count }, (_, k) => ({
+        orgId: DEMO_ORG_ID,
+        retailerId: retailer!.id,
+        firstName: 'Batch',
+        lastName: `Phone${k}`,
+        mobile: `+91${7_100_000_000 + imeiCounter + k}`,
+        status: 1,
+        appType: 0,
+        deviceType: 0,
+        productId: product!.id,
+        pricePaise: 1_500_000,
+        downPaymentPaise: 300_000,
+        loanAmountPaise: 1_200_000,
+        annualRateBps: 1400,
+        tenureMonths: 6,
+        emiPaise: 208_000,
+      })),
+    )
+    .returning({ id: customers.id });
+  const ids = inserted.map(() => uuidv7());
+  await db.insert(devices).values(
+    inserted.map((customer, k) => ({
+      id: ids[k]!,
+      orgId: DEMO_ORG_ID,
+      customerId: customer.id,
+      imei1: imei(),
+      imei2: imei(),
+      enrolledAt: new Date(),
+      secretHash: 'x',
+      sims,
+    })),
+  );
+  return ids;
+};
+
+/** One command per device, in `state`, created `ageMs` ago; returns their ids in device order. */
+const createCommands = async (deviceIds: string[], name: string, state: string, ageMs = 0) => {
+  const rows = deviceIds.map((deviceId) => ({
+    id: uuidv7(),
+    orgId: DEMO_ORG_ID,
+    deviceId,
+    name,
+    state,
+    createdAt: new Date(Date.now() - ageMs),
+  }));
+  await db.insert(deviceCommands).values(rows);
+  return rows.map((row) => row.id);
+};
+
+const ack = (
+  deviceId: string,
+  commandId: string,
+  status: 'received' | 'done' | 'failed',
+  extra: Record<string, unknown> = {},
+) =>
+  dispatcher.handleEvent(
+    evtTopic(deviceId),
+    Buffer.from(
+      JSON.stringify({
+        v: PROTOCOL_VERSION,
+        type: 'ack',
+        commandId,
+        status,
+        state: { isLocked: status === 'done' },
+        at: new Date().toISOString(),
+        ...extra,
+      }),
+    ),
+  );
+
+const hello = (deviceId: string, state: Record<string, unknown> = { isLocked: false }) =>
+  dispatcher.handleEvent(
+    evtTopic(deviceId),
+    Buffer.from(JSON.stringify({ v: PROTOCOL_VERSION, type: 'hello', state, at: new Date().toISOString() })),
+  );
+
+const statesOf = async (ids: string[]) =>
+  new Map(
+    (
+      await db
+        .select({ id: deviceCommands.id, state: deviceCommands.state, error: deviceCommands.error })
+        .from(deviceCommands)
+        .where(inArray(deviceCommands.id, ids))
+    ).map((row) => [row.id, row]),
+  );
+
+describe('CommandDispatcher batching', () => {
+  it('records received and done acks of many phones at once in a few statements', async () => {
+    const deviceIds = await createDevices(60);
+    const commandIds = await createCommands(deviceIds, 'lock', 'sent');
+    const query = vi.spyOn(pglite, 'query');
+    await Promise.all(
+      deviceIds.flatMap((deviceId, k) => [
+        ack(deviceId, commandIds[k]!, 'received'),
+        ack(deviceId, commandIds[k]!, 'done'),
+      ]),
+    );
+    // Two rounds (received, then done), each: devices, their state, commands, one transition.
+    expect(query.mock.calls.length).toBeGreaterThan(0);
+    expect(query.mock.calls.length).toBeLessThanOrEqual(10);
+    const states = await statesOf(commandIds);
+    expect([...states.values()].every((row) => row.state === 'done')).toBe(true);
+    const rows = await db.select().from(devices).where(inArray(devices.id, deviceIds));
+    expect(rows.every((row) => row.reportedLocked && row.isOnline && row.lastSeenAt !== null)).toBe(true);
+  });
+
+  it('never moves a command backwards on duplicate or out-of-order acks in one batch', async () => {
+    const [a, b, c, d] = await createDevices(4);
+    const [lockA, lockB, lockC, lockD] = await createCommands([a!, b!, c!, d!], 'lock', 'sent');
+    await Promise.all([
+      // a: done, then a late received and a duplicate done.
+      ack(a!, lockA!, 'done'),
+      ack(a!, lockA!, 'received'),
+      ack(a!, lockA!, 'done'),
+      // b: received twice.
+      ack(b!, lockB!, 'received'),
+      ack(b!, lockB!, 'received'),
+      // c: failed, then a late done.
+      ack(c!, lockC!, 'failed', { error: 'no device admin' }),
+      ack(c!, lockC!, 'done'),
+      // d: done, then failed.
+      ack(d!, lockD!, 'done'),
+      ack(d!, lockD!, 'failed'),
+    ]);
+    const states = await statesOf([lockA!, lockB!, lockC!, lockD!]);
+    expect(states.get(lockA!)).toMatchObject({ state: 'done', error: null });
+    expect(states.get(lockB!)).toMatchObject({ state: 'received' });
+    expect(states.get(lockC!)).toMatchObject({ state: 'failed', error: 'no device admin' });
+    expect(states.get(lockD!)).toMatchObject({ state: 'done', error: null });
+  });
+
+  it('ignores, with a warning, an ack for another device’s command or an unknown one', async () => {
+    const [mine, other] = await createDevices(2);
+    const [otherLock] = await createCommands([other!], 'lock', 'sent');
+    await Promise.all([ack(mine!, otherLock!, 'done'), ack(mine!, uuidv7(), 'done')]);
+    expect((await statesOf([otherLock!])).get(otherLock!)!.state).toBe('sent');
+    expect(warnings.filter((w) => w === 'ack for an unknown command ignored')).toHaveLength(2);
+  });
+
+  it('keeps each device’s order: the last event’s state stands and a SIM change is seen once', async () => {
+    const deviceIds = await createDevices(5);
+    const commandIds = await createCommands(deviceIds, 'lock', 'sent');
+    const changes: { before: TSimSlot[]; after: TSimSlot[] }[] = [];
+    dispatcher.hooks.simChanged = async ({ before, after }) => void changes.push({ before, after });
+    await Promise.all(
+      deviceIds.flatMap((deviceId, k) => [
+        hello(deviceId, { isLocked: false, sims: SIMS_A }),
+        ack(deviceId, commandIds[k]!, 'received', { state: { isLocked: false, sims: SIMS_B } }),
+        ack(deviceId, commandIds[k]!, 'done', { state: { isLocked: true, sims: SIMS_B } }),
+      ]),
+    );
+    const rows = await db.select().from(devices).where(inArray(devices.id, deviceIds));
+    expect(rows.every((row) => row.reportedLocked && row.sims![0]!.iccid === SIMS_B[0]!.iccid)).toBe(true);
+    expect(changes).toHaveLength(5);
+    expect(changes.every((c) => c.before[0]!.iccid === SIMS_A[0]!.iccid)).toBe(true);
+    expect(await db.select().from(simChanges).where(inArray(simChanges.deviceId, deviceIds))).toHaveLength(5);
+  });
+
+  it('calls commandDone once per command that became done, and stores a location result', async () => {
+    const deviceIds = await createDevices(3);
+    const locks = await createCommands(deviceIds, 'lock', 'sent');
+    const [where] = await createCommands([deviceIds[0]!], 'location', 'sent');
+    const done: string[] = [];
+    dispatcher.hooks.commandDone = async ({ device, command }) => {
+      expect(command.deviceId).toBe(device.id);
+      done.push(command.id);
+    };
+    const fix = { latitude: '12.97', longitude: '77.59', accuracyM: 12.4, at: new Date().toISOString() };
+    await Promise.all([
+      ...deviceIds.flatMap((deviceId, k) => [
+        ack(deviceId, locks[k]!, 'done'),
+        ack(deviceId, locks[k]!, 'done'),
+      ]),
+      ack(deviceIds[0]!, where!, 'done', { result: fix }),
+    ]);
+    expect(done.sort()).toEqual([...locks, where!].sort());
+    const [command] = await db.select().from(deviceCommands).where(eq(deviceCommands.id, where!));
+    expect(command!.result).toMatchObject({ latitude: '12.97' });
+    const [device] = await db.select().from(devices).where(eq(devices.id, deviceIds[0]!));
+    expect(device!.lastLocation).toMatchObject({ latitude: '12.97', longitude: '77.59' });
+  });
+
+  it('re-sends each device’s pending commands, oldest first, on hello', async () => {
+    const [a, b] = await createDevices(2);
+    const [older] = await createCommands([a!], 'lock', 'queued', 2_000);
+    const [newer] = await createCommands([a!], 'wallpaper_on', 'sent', 1_000);
+    const [ofB] = await createCommands([b!], 'unlock', 'received');
+    await createCommands([b!], 'lock', 'done');
+    await Promise.all([hello(a!), hello(b!)]);
+    const sentTo = (deviceId: string) =>
+      published.filter((m) => m.topic.includes(deviceId)).map((m) => JSON.parse(m.payload).id);
+    expect(sentTo(a!)).toEqual([older, newer]);
+    expect(sentTo(b!)).toEqual([ofB]);
+    const rows = await db
+      .select()
+      .from(deviceCommands)
+      .where(inArray(deviceCommands.id, [older!, newer!, ofB!]));
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    expect(byId.get(older!)).toMatchObject({ state: 'sent', deliveryAttempts: 1 });
+    expect(byId.get(newer!)).toMatchObject({ state: 'sent', deliveryAttempts: 1 });
+    expect(byId.get(ofB!)).toMatchObject({ state: 'received', deliveryAttempts: 1 });
+  });
+
+  it('ignores malformed events and unknown devices without holding up the rest of the batch', async () => {
+    const [known] = await createDevices(1);
+    const [lock] = await createCommands([known!], 'lock', 'sent');
+    await Promise.all([
+      dispatcher.handleEvent(evtTopic(known!), Buffer.from('{not json')),
+      dispatcher.handleEvent(evtTopic(known!), Buffer.from(JSON.stringify({ v: 1, type: 'ack' }))),
+      hello(uuidv7()),
+      hello('not-a-uuid'),
+      ack(known!, lock!, 'done'),
+    ]);
+    expect((await statesOf([lock!])).get(lock!)!.state).toBe('done');
+    expect(warnings.filter((w) => w === 'malformed device event ignored')).toHaveLength(2);
+    expect(warnings.filter((w) => w === 'event from unknown device ignored')).toHaveLength(2);
+  });
+});
