@@ -77,7 +77,10 @@ const load = async (options: { trackingIntervalMs?: number; offlineLockAfterMs?:
 };
 
 const eventsOf = (deviceId: string) => broker.events.filter((entry) => entry.deviceId === deviceId);
-const hellosOf = (deviceId: string) => eventsOf(deviceId).filter((entry) => entry.event.type === 'hello');
+const hellosOf = (deviceId: string) =>
+  eventsOf(deviceId).flatMap((entry) =>
+    entry.event.type === 'hello' ? [{ ...entry, event: entry.event }] : [],
+  );
 const acksOf = (deviceId: string, commandId: string): TAckEvent[] =>
   eventsOf(deviceId).flatMap(({ event }) =>
     event.type === 'ack' && event.commandId === commandId ? [event] : [],

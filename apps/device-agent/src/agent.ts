@@ -17,6 +17,7 @@ import {
   type TAckEvent,
   type TCommandMessage,
   type TDeviceEvent,
+  type TGoneEvent,
   type THelloEvent,
   type TLocationFix,
   type TReportEvent,
@@ -264,6 +265,10 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
   #offlineFlush: Promise<unknown> = Promise.resolve();
   /** State changes (commands, setSims, setPosition) run one at a time, in arrival order. */
   #queue: Promise<void> = Promise.resolve();
+  /** The seq of the last event published (protocol §4). */
+  #lastSeq = 0;
+  /** The id of the current (or next) MQTT connection: its hello and its `gone` will carry it. */
+  #connectionId = randomUUID();
 
   private constructor(statePath: string, state: TAgentStateFile, options: TAgentOptions = {}) {
     super();
@@ -456,7 +461,10 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
     if (this.#client) return Promise.reject(new Error('agent already started'));
     if (this.#state.uninstalled) return Promise.reject(new DeviceUninstalledError(this.deviceId));
     const { credentials } = this.#state;
+    this.#connectionId = randomUUID();
     const client = connect(credentials.mqttUrl, {
+      // The broker publishes it when this connection ends without DISCONNECT (protocol §4).
+      will: this.#willFor(this.#connectionId),
       protocolVersion: 4,
       clientId: credentials.deviceId,
       username: credentials.deviceId,
@@ -517,6 +525,9 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
       this.emit('disconnected');
     });
     client.on('reconnect', () => {
+      // A new connection, a new id: MQTT.js builds each CONNECT from client.options.
+      this.#connectionId = randomUUID();
+      client.options.will = this.#willFor(this.#connectionId);
       this.#reconnectAttempt += 1;
       this.emit('reconnecting', { attempt: this.#reconnectAttempt });
     });
@@ -569,6 +580,19 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
     const deadline = Date.now() + STOP_GRACE_MS;
     while (client.connected && hasOutgoing() && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    // A clean DISCONNECT discards the will, so say `gone` ourselves first (best effort).
+    if (client.connected && !hasOutgoing()) {
+      const gone: TGoneEvent = {
+        v: PROTOCOL_VERSION,
+        type: 'gone',
+        connectionId: this.#connectionId,
+        at: new Date().toISOString(),
+      };
+      await Promise.race([
+        this.#publishEvent(gone, client).catch(() => undefined),
+        new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS)),
+      ]);
     }
     // Graceful: DISCONNECT then close. Forced: close the socket; unacked acks are re-sent by the
     // server's re-send after the next hello, and answered again.
@@ -808,6 +832,8 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
         type: 'hello',
         state: this.reportedState,
         at: new Date().toISOString(),
+        seq: this.#nextSeq(),
+        connectionId: this.#connectionId,
       };
       await this.#publishEvent(hello, client);
     } catch (error) {
@@ -1147,6 +1173,8 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
       data,
       state: this.reportedState,
       at: new Date().toISOString(),
+      seq: this.#nextSeq(),
+      connectionId: this.#connectionId,
     };
     await this.#publishEvent(report);
     this.emit('report', report);
@@ -1162,6 +1190,31 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
   }
 
   /** Publishes an event (QoS 1); resolves on the broker's PUBACK. Rejects when not started. */
+  /**
+   * The next event seq (protocol §4): microseconds since the epoch, or one more than the last when
+   * the clock has not moved on, so it keeps increasing across restarts of a phone whose clock does.
+   */
+  #nextSeq(): number {
+    this.#lastSeq = Math.max(this.#lastSeq + 1, Date.now() * 1000);
+    return this.#lastSeq;
+  }
+
+  /** The MQTT last will of connection `connectionId`: a `gone` event on the device's evt topic. */
+  #willFor(connectionId: string) {
+    const gone: TGoneEvent = {
+      v: PROTOCOL_VERSION,
+      type: 'gone',
+      connectionId,
+      at: new Date().toISOString(),
+    };
+    return {
+      topic: this.#state.credentials.evtTopic,
+      payload: Buffer.from(JSON.stringify(gone)),
+      qos: 1 as const,
+      retain: false,
+    };
+  }
+
   #publishEvent(event: TDeviceEvent, client: MqttClient | undefined = this.#client): Promise<void> {
     if (!client) return Promise.reject(new Error('agent not started'));
     return client
@@ -1190,6 +1243,8 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
       ...(extra.result ? { result: extra.result } : {}),
       state: this.reportedState,
       at: new Date().toISOString(),
+      seq: this.#nextSeq(),
+      connectionId: this.#connectionId,
     };
     client.publish(this.#state.credentials.evtTopic, JSON.stringify(ack), { qos: 1 }, (publishError) => {
       if (publishError) this.emit('warning', publishError);

@@ -183,9 +183,10 @@ class CheckContext {
     );
   }
 
-  /** The state of the newest valid event, or undefined before any. */
+  /** The state of the newest valid event that carries one (all but a `gone` will), or undefined before any. */
   latestState(): TReportedState | undefined {
-    return this.eventsAfter(0).at(-1)?.event.state;
+    const newest = this.eventsAfter(0).findLast(({ event }) => event.type !== 'gone')?.event;
+    return newest && newest.type !== 'gone' ? newest.state : undefined;
   }
 
   /** Acks of command `id` after `afterSeq`, in arrival order. */
@@ -734,7 +735,9 @@ const buildChecks = (
         const stale = await enterOfflineCode(right, 'unlock');
         if (stale === 'accepted') fail('a code for the replaced challenge was accepted');
         await sleep(ctx.settleMs);
-        const unlocked = ctx.eventsAfter(afterSeq).find(({ event }) => !event.state.isLocked);
+        const unlocked = ctx
+          .eventsAfter(afterSeq)
+          .find(({ event }) => event.type !== 'gone' && !event.state.isLocked);
         if (unlocked) fail(`after wrong codes the device reported isLocked false: ${unlocked.payload}`);
         if (ctx.reportsAfter(afterSeq, 'offline_lock').length > 0)
           fail('a wrong code was reported as applied');

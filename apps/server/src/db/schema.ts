@@ -231,6 +231,13 @@ export const devices = pgTable(
     reportedLocked: boolean('reported_locked').notNull().default(false),
     isOnline: boolean('is_online').notNull().default(false),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+    /**
+     * The seq (docs/device-protocol.md §4) of the event the reported state came from: an event with
+     * a lower seq no longer changes it. Null until a device sends seqs.
+     */
+    reportedSeq: bigint('reported_seq', { mode: 'number' }),
+    /** The connection the device last said hello on; only its `gone` will marks the device offline. */
+    connectionId: text('connection_id'),
     /** Reported on/off state of toggle features (control feature → on), from the device's events. */
     reportedControls: jsonb('reported_controls').$type<Record<string, boolean>>().notNull().default({}),
     /** SIM slots the device last reported. */

@@ -226,6 +226,53 @@ describe('CommandDispatcher batching', () => {
     expect(await db.select().from(simChanges).where(inArray(simChanges.deviceId, deviceIds))).toHaveLength(5);
   });
 
+  it('keeps the state of the highest seq when another process recorded a newer event first', async () => {
+    const [deviceId] = await createDevices(1);
+    const [commandId] = await createCommands([deviceId!], 'lock', 'sent');
+    // The done ack (seq 200, locked) was recorded first, as another server process may do; the
+    // received ack (seq 100, the state before the lock) arrives late and must not roll it back.
+    await ack(deviceId!, commandId!, 'done', { seq: 200, state: { isLocked: true, sims: SIMS_B } });
+    const changes: unknown[] = [];
+    dispatcher.hooks.simChanged = async (change) => void changes.push(change);
+    await ack(deviceId!, commandId!, 'received', { seq: 100, state: { isLocked: false, sims: SIMS_A } });
+    const [row] = await db.select().from(devices).where(eq(devices.id, deviceId!));
+    expect(row).toMatchObject({ reportedLocked: true, reportedSeq: 200 });
+    expect(row!.sims![0]!.iccid).toBe(SIMS_B[0]!.iccid);
+    expect(changes).toEqual([]);
+    expect((await statesOf([commandId!])).get(commandId!)!.state).toBe('done');
+    // Events without a seq (an older device) are taken in arrival order, as before.
+    await ack(deviceId!, commandId!, 'done', { state: { isLocked: false } });
+    expect((await db.select().from(devices).where(eq(devices.id, deviceId!)))[0]!.reportedLocked).toBe(false);
+  });
+
+  it('marks a device offline on the gone will of its current connection only', async () => {
+    const [deviceId] = await createDevices(1);
+    const event = (body: Record<string, unknown>) =>
+      dispatcher.handleEvent(
+        evtTopic(deviceId!),
+        Buffer.from(JSON.stringify({ v: PROTOCOL_VERSION, at: new Date().toISOString(), ...body })),
+      );
+    const rowOf = async () => (await db.select().from(devices).where(eq(devices.id, deviceId!)))[0]!;
+    await event({ type: 'hello', state: { isLocked: false }, seq: 10, connectionId: 'c1' });
+    expect(await rowOf()).toMatchObject({ isOnline: true, connectionId: 'c1' });
+    // The phone reconnected (hello on c2) before the broker's will for c1 was handled: still online.
+    await event({ type: 'hello', state: { isLocked: false }, seq: 20, connectionId: 'c2' });
+    await event({ type: 'gone', connectionId: 'c1' });
+    expect(await rowOf()).toMatchObject({ isOnline: true, connectionId: 'c2' });
+    await event({ type: 'gone', connectionId: 'c2' });
+    expect(await rowOf()).toMatchObject({ isOnline: false, connectionId: null });
+    // A late ack sent on c2 records its state but does not bring the phone back online.
+    await event({
+      type: 'ack',
+      commandId: uuidv7(),
+      status: 'received',
+      state: { isLocked: true },
+      seq: 30,
+      connectionId: 'c2',
+    });
+    expect(await rowOf()).toMatchObject({ isOnline: false, reportedLocked: true });
+  });
+
   it('calls commandDone once per command that became done, and stores a location result', async () => {
     const deviceIds = await createDevices(3);
     const locks = await createCommands(deviceIds, 'lock', 'sent');

@@ -2,6 +2,7 @@ import {
   deviceIdFromTopic,
   type TAckEvent,
   type TDeviceEvent,
+  type TGoneEvent,
   type TLocationFix,
   type TReportEvent,
   type TSimSlot,
@@ -35,6 +36,9 @@ type TQueuedEvent = {
   resolve: () => void;
   reject: (error: unknown) => void;
 };
+
+/** The events that carry the device's state (all but its `gone` will). */
+type TStatefulEvent = Exclude<TDeviceEvent, TGoneEvent>;
 
 /** A well-formed event of an enrolled device, in a round (one event per device). */
 type TRoundEvent<E extends TDeviceEvent = TDeviceEvent> = {
@@ -218,7 +222,16 @@ export class CommandDispatcher {
         queued.resolve();
       }
     }
-    const recorded = await this.recordReportedStates(events);
+    const gone = events.filter((e) => e.event.type === 'gone') as TRoundEvent<TGoneEvent>[];
+    await this.guard(gone, (wills) =>
+      devicesRepo.recordGoneConnections(
+        this.db,
+        wills.map(({ device, event }) => ({ deviceId: device.id, connectionId: event.connectionId })),
+      ),
+    );
+    const recorded = await this.recordReportedStates(
+      events.filter((e) => e.event.type !== 'gone') as TRoundEvent<TStatefulEvent>[],
+    );
     await this.guard(
       recorded.filter((e) => e.event.type === 'ack'),
       (acks) => this.recordAcks(acks as TRoundEvent<TAckEvent>[]),
@@ -240,12 +253,16 @@ export class CommandDispatcher {
    * change in the same transaction, then told to the simChanged hook. Returns the events whose hook
    * did not fail.
    */
-  private async recordReportedStates(events: TRoundEvent[]): Promise<TRoundEvent[]> {
+  private async recordReportedStates(events: TRoundEvent<TStatefulEvent>[]): Promise<TRoundEvent[]> {
     if (events.length === 0) return [];
-    const changes = events.flatMap(({ device, event }) => {
-      const { sims } = event.state;
-      return sims !== undefined && device.sims !== null && !sameSims(device.sims, sims)
-        ? [{ device, before: device.sims, after: sims, at: event.at }]
+    // An event older than the one the stored state came from (another process recorded a newer
+    // one first) tells nothing new about SIMs.
+    const isFresh = ({ device, event }: TRoundEvent<TStatefulEvent>) =>
+      event.seq === undefined || device.reportedSeq === null || event.seq > device.reportedSeq;
+    const changes = events.flatMap((e) => {
+      const { sims } = e.event.state;
+      return isFresh(e) && sims !== undefined && e.device.sims !== null && !sameSims(e.device.sims, sims)
+        ? [{ device: e.device, before: e.device.sims, after: sims, at: e.event.at }]
         : [];
     });
     const states = events.map(({ device, event }) => ({
@@ -253,6 +270,9 @@ export class CommandDispatcher {
       isLocked: event.state.isLocked,
       controls: event.state.controls,
       sims: event.state.sims,
+      seq: event.seq,
+      connectionId: event.connectionId,
+      isHello: event.type === 'hello',
     }));
     const seenAt = new Date();
     if (changes.length === 0) await devicesRepo.recordReportedStates(this.db, states, seenAt);
@@ -277,7 +297,7 @@ export class CommandDispatcher {
       const change = changed.get(device.id);
       if (change) await this.hooks.simChanged?.({ device, before: change.before, after: change.after });
     });
-    for (const { device, event } of recorded) if (event.state.sims) device.sims = event.state.sims;
+    for (const e of recorded) if (e.event.state.sims && isFresh(e)) e.device.sims = e.event.state.sims;
     return recorded;
   }
 

@@ -72,12 +72,27 @@ export const ZReportedState = z.object({
 });
 export type TReportedState = z.infer<typeof ZReportedState>;
 
+/**
+ * Orders one device's events (docs/device-protocol.md §4): strictly increasing over everything a
+ * device publishes, also across restarts (the reference agent: microseconds since the epoch, one
+ * more than the last when the clock has not moved). The server keeps the state of the highest seq
+ * it has seen, so events that several server processes handle out of order never roll the state
+ * back. Optional: without it events are taken in arrival order.
+ */
+const ZSeq = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional();
+
+/** Names one MQTT connection of a device: its hello and its last will (`gone`) carry the same id. */
+const ZConnectionId = z.string().min(1).max(64);
+
 /** Sent on every (re)connect; the server answers by re-sending every pending command. */
 export const ZHelloEvent = z.object({
   v: z.literal(PROTOCOL_VERSION),
   type: z.literal('hello'),
   state: ZReportedState,
   at: z.string(),
+  seq: ZSeq,
+  /** This connection's id; the `gone` will of the same connection repeats it. */
+  connectionId: ZConnectionId.optional(),
 });
 
 /** Acknowledgement of one command: received on arrival, then done or failed once applied. */
@@ -94,6 +109,9 @@ export const ZAckEvent = z.object({
   result: z.record(z.string(), z.unknown()).optional(),
   state: ZReportedState,
   at: z.string(),
+  seq: ZSeq,
+  /** The connection the device was on when it sent this (its hello's connectionId). */
+  connectionId: ZConnectionId.optional(),
 });
 
 /**
@@ -109,13 +127,30 @@ export const ZReportEvent = z.object({
   data: z.record(z.string(), z.unknown()),
   state: ZReportedState,
   at: z.string(),
+  seq: ZSeq,
+  /** The connection the device was on when it sent this (its hello's connectionId). */
+  connectionId: ZConnectionId.optional(),
 });
 
-export const ZDeviceEvent = z.discriminatedUnion('type', [ZHelloEvent, ZAckEvent, ZReportEvent]);
+/**
+ * The device's MQTT last will, set at connect and published by the broker when the connection
+ * ends without a clean disconnect (and by the device itself before a clean one): the connection
+ * named is gone. The server marks the device offline only when that connection is still the
+ * newest it has heard hello on. `at` is when the connection was opened. Carries no state.
+ */
+export const ZGoneEvent = z.object({
+  v: z.literal(PROTOCOL_VERSION),
+  type: z.literal('gone'),
+  connectionId: ZConnectionId,
+  at: z.string(),
+});
+
+export const ZDeviceEvent = z.discriminatedUnion('type', [ZHelloEvent, ZAckEvent, ZReportEvent, ZGoneEvent]);
 export type TDeviceEvent = z.infer<typeof ZDeviceEvent>;
 export type THelloEvent = z.infer<typeof ZHelloEvent>;
 export type TAckEvent = z.infer<typeof ZAckEvent>;
 export type TReportEvent = z.infer<typeof ZReportEvent>;
+export type TGoneEvent = z.infer<typeof ZGoneEvent>;
 
 /** Keys of the Android provisioning extras bundle that carry Kisht's enrolment data. */
 export const PROVISIONING_EXTRAS = {

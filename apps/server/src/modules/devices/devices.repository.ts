@@ -522,29 +522,70 @@ export type TReportedStateRow = {
   isLocked: boolean;
   controls?: Record<string, boolean> | undefined;
   sims?: { slot: number; iccid: string | null; operator: string | null }[] | undefined;
+  /** The event's seq (protocol §4); undefined for a device that sends none. */
+  seq?: number | undefined;
+  /** The connection the event names; undefined for a device that sends none. */
+  connectionId?: string | undefined;
+  /** A hello: a fresh one makes its connection the device's current one. */
+  isHello: boolean;
 };
 
 /**
- * Records what many devices reported (lock state, toggle states, SIM slots) and that they are
- * online and were seen at `seenAt`, in one statement. Each device id must appear once.
+ * Records what many devices reported, in one statement; each device id must appear once. Every
+ * event sets last_seen_at. The reported state (lock, toggles, SIMs) and reported_seq change only
+ * for an event newer than the one the state came from (higher seq; events without seq always
+ * count), so events that several server processes record out of order never roll it back. A
+ * fresh hello makes its connection the current one; an event marks the device online when it
+ * names no connection, the current one, or is that fresh hello (a late event of a connection
+ * that is gone does not).
  */
 export const recordReportedStates = async (db: DbOrTx, states: TReportedStateRow[], seenAt: Date) => {
   if (states.length === 0) return;
   const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+  const fresh = sql`(v.seq is null or d.reported_seq is null or v.seq > d.reported_seq)`;
   await db.execute(sql`
     update devices d
-    set reported_locked = v.is_locked,
-        last_seen_at = ${seenAt.toISOString()}::timestamptz,
-        is_online = true,
-        reported_controls = coalesce(v.controls::jsonb, d.reported_controls),
-        sims = coalesce(v.sims::jsonb, d.sims)
+    set last_seen_at = ${seenAt.toISOString()}::timestamptz,
+        reported_locked = case when ${fresh} then v.is_locked else d.reported_locked end,
+        reported_controls = case when ${fresh} then coalesce(v.controls::jsonb, d.reported_controls)
+                                 else d.reported_controls end,
+        sims = case when ${fresh} then coalesce(v.sims::jsonb, d.sims) else d.sims end,
+        reported_seq = case when ${fresh} then coalesce(v.seq, d.reported_seq) else d.reported_seq end,
+        connection_id = case when v.is_hello and ${fresh} and v.connection_id is not null
+                             then v.connection_id else d.connection_id end,
+        is_online = case when v.connection_id is null or v.connection_id = d.connection_id
+                               or (v.is_hello and ${fresh})
+                         then true else d.is_online end
     from unnest(
       ${sql.param(states.map((s) => s.deviceId))}::uuid[],
       ${sql.param(states.map((s) => s.isLocked))}::boolean[],
       ${sql.param(states.map((s) => json(s.controls)))}::text[],
-      ${sql.param(states.map((s) => json(s.sims)))}::text[]
-    ) as v (id, is_locked, controls, sims)
+      ${sql.param(states.map((s) => json(s.sims)))}::text[],
+      ${sql.param(states.map((s) => s.seq ?? null))}::bigint[],
+      ${sql.param(states.map((s) => s.connectionId ?? null))}::text[],
+      ${sql.param(states.map((s) => s.isHello))}::boolean[]
+    ) as v (id, is_locked, controls, sims, seq, connection_id, is_hello)
     where d.id = v.id`);
+};
+
+/**
+ * Devices whose connection is gone (their `gone` will): each is marked offline, and its connection
+ * forgotten, only while that connection is still its current one (a will of an older connection,
+ * handled after the device said hello again, changes nothing).
+ */
+export const recordGoneConnections = async (
+  db: DbOrTx,
+  gone: { deviceId: string; connectionId: string }[],
+) => {
+  if (gone.length === 0) return;
+  await db.execute(sql`
+    update devices d
+    set is_online = false, connection_id = null
+    from unnest(
+      ${sql.param(gone.map((g) => g.deviceId))}::uuid[],
+      ${sql.param(gone.map((g) => g.connectionId))}::text[]
+    ) as v (id, connection_id)
+    where d.id = v.id and d.connection_id = v.connection_id`);
 };
 
 export const insertSimChanges = async (db: DbOrTx, rows: (typeof simChanges.$inferInsert)[]) => {

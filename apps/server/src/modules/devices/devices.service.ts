@@ -350,10 +350,17 @@ export const isValidDeviceSecret = async (db: DbOrTx, deviceId: string, secret: 
   return Boolean(device?.enrolledAt && device.secretHash && hexEquals(device.secretHash, sha256Hex(secret)));
 };
 
-/** Records MQTT presence of a device. */
+/**
+ * Records MQTT presence of a device (the embedded broker's connect and disconnect). A disconnect
+ * also forgets the connection, so a late event from it does not mark the device online again.
+ */
 export const setDevicePresence = async (db: DbOrTx, deviceId: string, isOnline: boolean): Promise<void> => {
   if (!/^[0-9a-f-]{36}$/i.test(deviceId)) return;
-  await repo.updateDevice(db, deviceId, isOnline ? { isOnline, lastSeenAt: new Date() } : { isOnline });
+  await repo.updateDevice(
+    db,
+    deviceId,
+    isOnline ? { isOnline, lastSeenAt: new Date() } : { isOnline, connectionId: null },
+  );
 };
 
 /**
