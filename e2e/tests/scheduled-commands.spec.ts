@@ -81,7 +81,8 @@ test('schedule, pending commands, change PIN and device settings', async ({ page
     const hour = Number(time.slice(0, 2));
     const shown = `${day}-${month}-${year} ${String(((hour + 11) % 12) + 1).padStart(2, '0')}:${time.slice(3, 5)} ${hour < 12 ? 'AM' : 'PM'}`;
     await expect(page.getByText(`Lock scheduled for ${shown}`)).toBeVisible();
-    await expect(page.getByText(`Scheduled for ${shown}`)).toBeVisible();
+    // Exact: the toast above also contains "scheduled for …".
+    await expect(page.getByText(`Scheduled for ${shown}`, { exact: true })).toBeVisible();
     // Waiting for its time, not on its way: the phone stays unlocked and the card does not say "Locking…".
     await expect(page.getByTestId('lock-state')).toHaveText('Unlocked');
     await shot(page, '70-lock-scheduled');

@@ -227,7 +227,13 @@ export const findBatchCommands = (
 ) =>
   db
     .select({
-      command: deviceCommands,
+      // Only what the progress shows: a bulk of 10,000 phones is polled every few seconds.
+      command: {
+        id: deviceCommands.id,
+        name: deviceCommands.name,
+        state: deviceCommands.state,
+        error: deviceCommands.error,
+      },
       customerId: customers.id,
       firstName: customers.firstName,
       lastName: customers.lastName,
