@@ -21,6 +21,7 @@ import { authPublicRoutes, authSessionRoutes } from './modules/auth/auth.routes'
 import { createLogSmsTransport, createWebhookSmsTransport, type SmsTransport } from './modules/auth/sms';
 import { catalogueRoutes } from './modules/catalogue/catalogue.routes';
 import { customersRoutes } from './modules/customers/customers.routes';
+import { brokerHookRoutes } from './modules/devices/broker-hooks.routes';
 import {
   completeUninstall,
   notifySimChange,
@@ -98,6 +99,7 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
     bus = await createExternalBus({
       url: config.MQTT_URL,
       sharedGroup: config.MQTT_SHARED_GROUP,
+      ...(config.MQTT_USERNAME ? { username: config.MQTT_USERNAME, password: config.MQTT_PASSWORD } : {}),
       log: app.log,
       clientId: `kisht-server-${process.pid}-${Date.now()}`,
     });
@@ -159,6 +161,7 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
   await app.register(orgSettingsRoutes, ctx);
   await app.register(authPublicRoutes, ctx);
   await app.register(enrolmentRoutes, ctx);
+  await app.register(brokerHookRoutes, ctx);
   await app.register(authSessionRoutes, ctx);
   await app.register(catalogueRoutes, ctx);
   await app.register(customersRoutes, ctx);

@@ -25,6 +25,14 @@ export const ZConfig = z
       .string()
       .regex(/^[A-Za-z0-9_-]{1,64}$/)
       .default('kisht-server'),
+    /** The server processes' own MQTT login on an external broker (its auth hook makes them superusers). */
+    MQTT_USERNAME: z.string().min(1).optional(),
+    MQTT_PASSWORD: z.string().min(16).optional(),
+    /**
+     * Turns on the external broker's HTTP auth hooks (broker_auth, broker_acl: EMQX's HTTP
+     * authentication and authorisation) and is the bearer token the broker must send with them.
+     */
+    BROKER_HOOK_SECRET: z.string().min(24).optional(),
     /** Broker URL handed to devices when an external broker is used. */
     MQTT_PUBLIC_URL: z.string().url().optional(),
     /** Base URL devices and QR codes use; derived from the request when absent. */

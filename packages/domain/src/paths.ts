@@ -142,6 +142,10 @@ export const paths = {
     simChanges: '/api/device/sim_changes',
     /** GET ?batch_id= → TBulkProgress. */
     bulkProgress: '/api/device/multiple_lock_unlock_status',
+    /** POST TBrokerAuthRequest → TBrokerHookAnswer: the external broker asks whether a client may connect. */
+    brokerAuth: '/api/device/broker_auth',
+    /** POST TBrokerAclRequest → TBrokerHookAnswer: the external broker asks whether a client may use a topic. */
+    brokerAcl: '/api/device/broker_acl',
     /** GET → TScheduledCommand[]: commands waiting for their run_at, soonest first. */
     scheduledCommands: '/api/device/scheduled_commands',
     /** POST TChangeDevicePinRequest → TDeviceCommand: a new screen-lock PIN (OTP purpose BYPASS_CODE). */

@@ -112,11 +112,15 @@ export const createExternalBus = async (options: {
   url: string;
   /** Shared-subscription group of this deployment's server processes (MQTT_SHARED_GROUP). */
   sharedGroup: string;
+  /** The server's own login on the broker (MQTT_USERNAME / MQTT_PASSWORD), if it needs one. */
+  username?: string | undefined;
+  password?: string | undefined;
   log: FastifyBaseLogger;
   clientId: string;
 }): Promise<DeviceBus> => {
   const client = await mqtt.connectAsync(options.url, {
     clientId: options.clientId,
+    ...(options.username ? { username: options.username, password: options.password } : {}),
     clean: true,
     reconnectPeriod: 1000,
   });

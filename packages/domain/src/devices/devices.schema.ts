@@ -271,3 +271,30 @@ export const ZDeviceControlSettings = z.object({
     .nullable(),
 });
 export type TDeviceControlSettings = z.infer<typeof ZDeviceControlSettings>;
+
+/**
+ * An external broker's HTTP authentication call (EMQX HTTP authenticator; design §5: the broker
+ * authenticates the device by id and secret). Sent with `authorization: Bearer BROKER_HOOK_SECRET`.
+ */
+export const ZBrokerAuthRequest = z.object({
+  clientid: z.string().min(1).max(128),
+  username: z.string().max(128).default(''),
+  password: z.string().max(256).default(''),
+});
+export type TBrokerAuthRequest = z.input<typeof ZBrokerAuthRequest>;
+
+/** An external broker's HTTP authorisation call: may this client publish or subscribe to `topic`? */
+export const ZBrokerAclRequest = z.object({
+  clientid: z.string().min(1).max(128),
+  username: z.string().max(128).default(''),
+  topic: z.string().min(1).max(256),
+  action: z.enum(['publish', 'subscribe']),
+});
+export type TBrokerAclRequest = z.input<typeof ZBrokerAclRequest>;
+
+/** The answer the broker expects (EMQX's HTTP hook format), not the API envelope. */
+export const ZBrokerHookAnswer = z.object({
+  result: z.enum(['allow', 'deny']),
+  is_superuser: z.boolean().optional(),
+});
+export type TBrokerHookAnswer = z.infer<typeof ZBrokerHookAnswer>;

@@ -1,0 +1,151 @@
+import { createHash } from 'node:crypto';
+import { cmdTopic, evtTopic } from '@kisht/domain/devices/protocol.schema';
+import { paths } from '@kisht/domain/paths';
+import { sql } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { queryRows } from '../../db/client';
+import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, SECOND_ORG_ID, SECOND_RETAILER_MOBILE } from '../../db/seed/seed';
+import { customerIdNamed } from '../../test/fixtures';
+import { createTestApp, type TestApp } from '../../test/harness';
+
+/** The external broker's HTTP auth hooks: devices by id and secret, their own topics only. */
+const HOOK_SECRET = 'broker-hook-secret-0123456789';
+const SERVER_LOGIN = { username: 'kisht-server', password: 'server-password-0123456789' };
+const DEVICE_SECRET = 'a-device-secret-for-the-test';
+
+let t: TestApp;
+let aaravDevice: string;
+let kiranDevice: string;
+
+const deviceOf = async (customerId: number) =>
+  (
+    await queryRows<{ id: string }>(
+      t.app.ctx.db,
+      sql`select id from devices where customer_id = ${customerId}`,
+    )
+  )[0]!.id;
+
+beforeEach(async () => {
+  t = await createTestApp({
+    BROKER_HOOK_SECRET: HOOK_SECRET,
+    MQTT_USERNAME: SERVER_LOGIN.username,
+    MQTT_PASSWORD: SERVER_LOGIN.password,
+  });
+  const retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+  aaravDevice = await deviceOf(await customerIdNamed(t, retailer, 'Aarav'));
+  kiranDevice = await deviceOf(
+    await customerIdNamed(t, await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE), 'Kiran'),
+  );
+  const hash = createHash('sha256').update(DEVICE_SECRET).digest('hex');
+  await queryRows(t.app.ctx.db, sql`update devices set secret_hash = ${hash} where id = ${aaravDevice}`);
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const hook = async (url: string, payload: Record<string, unknown>, secret: string | null = HOOK_SECRET) => {
+  const response = await t.app.inject({
+    method: 'POST',
+    url,
+    payload,
+    headers: secret ? { authorization: `Bearer ${secret}` } : {},
+  });
+  return { status: response.statusCode, body: response.json() };
+};
+
+describe('broker_auth', () => {
+  it('lets an enrolled device in with its id and secret, and the server processes as superusers', async () => {
+    const device = { clientid: aaravDevice, username: aaravDevice, password: DEVICE_SECRET };
+    expect(await hook(paths.devices.brokerAuth, device)).toEqual({
+      status: 200,
+      body: { result: 'allow', is_superuser: false },
+    });
+    expect(
+      (await hook(paths.devices.brokerAuth, { clientid: 'kisht-server-1', ...SERVER_LOGIN })).body,
+    ).toEqual({ result: 'allow', is_superuser: true });
+  });
+
+  it('denies a wrong secret, another client id, a released phone, an unknown id and the server name with a wrong password', async () => {
+    const denied = [
+      { clientid: aaravDevice, username: aaravDevice, password: 'wrong' },
+      { clientid: kiranDevice, username: aaravDevice, password: DEVICE_SECRET },
+      { clientid: 'not-a-device', username: 'not-a-device', password: DEVICE_SECRET },
+      { clientid: 'kisht-server-1', username: SERVER_LOGIN.username, password: 'wrong-password-0123456789' },
+      { clientid: aaravDevice },
+    ];
+    for (const body of denied)
+      expect((await hook(paths.devices.brokerAuth, body)).body).toEqual({ result: 'deny' });
+    // Released (credentials revoked at uninstall): denied from then on.
+    await queryRows(t.app.ctx.db, sql`update devices set secret_hash = null where id = ${aaravDevice}`);
+    expect(
+      (
+        await hook(paths.devices.brokerAuth, {
+          clientid: aaravDevice,
+          username: aaravDevice,
+          password: DEVICE_SECRET,
+        })
+      ).body,
+    ).toEqual({ result: 'deny' });
+  });
+
+  it('answers only the broker (403 without its secret) and names a bad field (400)', async () => {
+    const device = { clientid: aaravDevice, username: aaravDevice, password: DEVICE_SECRET };
+    expect((await hook(paths.devices.brokerAuth, device, null)).status).toBe(403);
+    expect((await hook(paths.devices.brokerAuth, device, 'not-the-secret-0123456789')).status).toBe(403);
+    const bad = await hook(paths.devices.brokerAuth, { username: aaravDevice });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fields.map((f: { field: string }) => f.field)).toContain('clientid');
+  });
+});
+
+describe('broker_acl', () => {
+  it('lets a device subscribe to its own cmd topic and publish to its own evt topic, nothing else', async () => {
+    const as = (topic: string, action: 'publish' | 'subscribe', clientid = aaravDevice) =>
+      hook(paths.devices.brokerAcl, { clientid, username: clientid, topic, action });
+    expect((await as(cmdTopic(aaravDevice), 'subscribe')).body).toEqual({ result: 'allow' });
+    expect((await as(evtTopic(aaravDevice), 'publish')).body).toEqual({ result: 'allow' });
+    for (const [topic, action] of [
+      [cmdTopic(aaravDevice), 'publish'],
+      [evtTopic(aaravDevice), 'subscribe'],
+      [cmdTopic(kiranDevice), 'subscribe'],
+      [evtTopic(kiranDevice), 'publish'],
+      ['kisht/v1/d/+/evt', 'subscribe'],
+      ['#', 'subscribe'],
+    ] as const) {
+      expect((await as(topic, action)).body).toEqual({ result: 'deny' });
+    }
+    expect(
+      (
+        await hook(paths.devices.brokerAcl, {
+          clientid: 'kisht-server-1',
+          username: SERVER_LOGIN.username,
+          topic: '$share/kisht-server/kisht/v1/d/+/evt',
+          action: 'subscribe',
+        })
+      ).body,
+    ).toEqual({ result: 'allow' });
+    const bad = await hook(paths.devices.brokerAcl, {
+      clientid: aaravDevice,
+      topic: evtTopic(aaravDevice),
+      action: 'read',
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fields.map((f: { field: string }) => f.field)).toContain('action');
+  });
+});
+
+describe('broker hooks switched off', () => {
+  it('answer 404 without BROKER_HOOK_SECRET', async () => {
+    const plain = await createTestApp();
+    try {
+      const response = await plain.app.inject({
+        method: 'POST',
+        url: paths.devices.brokerAuth,
+        payload: { clientid: 'x', username: 'x', password: 'y' },
+      });
+      expect(response.statusCode).toBe(404);
+    } finally {
+      await plain.close();
+    }
+  });
+});
