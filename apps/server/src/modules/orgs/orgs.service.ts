@@ -78,6 +78,23 @@ export const listAutoLockLadders = async (db: DbOrTx) =>
 export const getAutoLockLadder = async (db: DbOrTx, orgId: number) =>
   (await findOrganization(db, orgId))?.settings.autoLock ?? null;
 
+type TOrgSettings = NonNullable<Awaited<ReturnType<typeof findOrganization>>>['settings'];
+
+/** The device-control part of an organisation's settings document, nulls where unset. */
+const deviceControlSettingsOf = (settings: TOrgSettings): TDeviceControlSettings => ({
+  allowedControls: (settings.allowedControls as TControlFeature[] | undefined) ?? null,
+  offlineLockAfterHours: settings.offlineLockAfterHours ?? null,
+  commandExpiryHours: settings.commandExpiryHours ?? null,
+  autoLock: settings.autoLock ?? null,
+});
+
+/** The actor's organisation; throws NOT_FOUND when it is gone. */
+const actorOrganization = async (db: DbOrTx, actor: TActor) => {
+  const org = await findOrganization(db, actor.orgId);
+  if (!org) throw new AppError(AppErrorCode.NOT_FOUND, 'Organisation not found');
+  return org;
+};
+
 /**
  * device_settings: the actor's organisation's device-control settings (allowed list, offline limit,
  * command expiry, auto-lock ladder), nulls where unset. Retailers and mini-retailers may read them;
@@ -89,14 +106,7 @@ export const getDeviceControlSettings = async (
 ): Promise<TDeviceControlSettings> => {
   if (actor.userType === 'customer')
     throw new AppError(AppErrorCode.FORBIDDEN, 'Only retailers see these settings');
-  const org = await findOrganization(db, actor.orgId);
-  if (!org) throw new AppError(AppErrorCode.NOT_FOUND, 'Organisation not found');
-  return {
-    allowedControls: (org.settings.allowedControls as TControlFeature[] | undefined) ?? null,
-    offlineLockAfterHours: org.settings.offlineLockAfterHours ?? null,
-    commandExpiryHours: org.settings.commandExpiryHours ?? null,
-    autoLock: org.settings.autoLock ?? null,
-  };
+  return deviceControlSettingsOf((await actorOrganization(db, actor)).settings);
 };
 
 /**
@@ -113,33 +123,30 @@ export const writeDeviceControlSettings = async (
   if (actor.userType !== 'retailer') {
     throw new AppError(AppErrorCode.FORBIDDEN, 'Only the retailer can change these settings');
   }
-  const before = await getDeviceControlSettings(tx, actor);
-  {
-    const org = await findOrganization(tx, actor.orgId);
-    if (!org) throw new AppError(AppErrorCode.NOT_FOUND, 'Organisation not found');
-    const {
-      allowedControls: _allowed,
-      offlineLockAfterHours: _offline,
-      commandExpiryHours: _expiry,
-      autoLock: _autoLock,
-      ...kept
-    } = org.settings;
-    await updateOrganizationSettings(tx, actor.orgId, {
-      ...kept,
-      ...(next.allowedControls ? { allowedControls: [...new Set(next.allowedControls)] } : {}),
-      ...(next.offlineLockAfterHours ? { offlineLockAfterHours: next.offlineLockAfterHours } : {}),
-      ...(next.commandExpiryHours ? { commandExpiryHours: next.commandExpiryHours } : {}),
-      ...(next.autoLock ? { autoLock: next.autoLock } : {}),
-    });
-    await insertAudit(tx, {
-      orgId: actor.orgId,
-      actorUserId: actor.userId,
-      action: 'org.device_settings',
-      entity: 'organization',
-      entityId: String(actor.orgId),
-      details: { before, after: next },
-    });
-  }
+  const { settings } = await actorOrganization(tx, actor);
+  const before = deviceControlSettingsOf(settings);
+  const {
+    allowedControls: _allowed,
+    offlineLockAfterHours: _offline,
+    commandExpiryHours: _expiry,
+    autoLock: _autoLock,
+    ...kept
+  } = settings;
+  await updateOrganizationSettings(tx, actor.orgId, {
+    ...kept,
+    ...(next.allowedControls ? { allowedControls: [...new Set(next.allowedControls)] } : {}),
+    ...(next.offlineLockAfterHours ? { offlineLockAfterHours: next.offlineLockAfterHours } : {}),
+    ...(next.commandExpiryHours ? { commandExpiryHours: next.commandExpiryHours } : {}),
+    ...(next.autoLock ? { autoLock: next.autoLock } : {}),
+  });
+  await insertAudit(tx, {
+    orgId: actor.orgId,
+    actorUserId: actor.userId,
+    action: 'org.device_settings',
+    entity: 'organization',
+    entityId: String(actor.orgId),
+    details: { before, after: next },
+  });
   return before;
 };
 
