@@ -13,6 +13,9 @@ import {
 
 const PENDING = ['queued', 'sent', 'received'];
 
+/** A command is due once it has no scheduled time or its time has come (at `now`). */
+const isDue = (now: Date = new Date()) => or(isNull(deviceCommands.runAt), lte(deviceCommands.runAt, now));
+
 export type DeviceRow = typeof devices.$inferSelect;
 export type CommandRow = typeof deviceCommands.$inferSelect;
 
@@ -38,13 +41,7 @@ export const findPendingCommands = (db: DbOrTx, deviceId: string) =>
   db
     .select()
     .from(deviceCommands)
-    .where(
-      and(
-        eq(deviceCommands.deviceId, deviceId),
-        inArray(deviceCommands.state, PENDING),
-        or(isNull(deviceCommands.runAt), lte(deviceCommands.runAt, new Date())),
-      ),
-    )
+    .where(and(eq(deviceCommands.deviceId, deviceId), inArray(deviceCommands.state, PENDING), isDue()))
     .orderBy(asc(deviceCommands.createdAt), asc(deviceCommands.id));
 
 /** The newest pending command of a device, or null. */
@@ -111,7 +108,7 @@ export const cancelPendingCommands = (db: DbOrTx, deviceId: string, names: strin
         eq(deviceCommands.deviceId, deviceId),
         inArray(deviceCommands.name, names),
         inArray(deviceCommands.state, PENDING),
-        or(isNull(deviceCommands.runAt), lte(deviceCommands.runAt, new Date())),
+        isDue(),
       ),
     )
     .returning({ id: deviceCommands.id });
@@ -155,13 +152,7 @@ export const findPendingCommandsNewestFirst = (db: DbOrTx, deviceId: string) =>
   db
     .select()
     .from(deviceCommands)
-    .where(
-      and(
-        eq(deviceCommands.deviceId, deviceId),
-        inArray(deviceCommands.state, PENDING),
-        or(isNull(deviceCommands.runAt), lte(deviceCommands.runAt, new Date())),
-      ),
-    )
+    .where(and(eq(deviceCommands.deviceId, deviceId), inArray(deviceCommands.state, PENDING), isDue()))
     .orderBy(desc(deviceCommands.createdAt), desc(deviceCommands.id));
 
 /** Records what a done command returned. */
@@ -207,7 +198,7 @@ export const findPendingInScope = (
         inArray(customers.retailerId, scope.retailerIds),
         inArray(deviceCommands.state, PENDING),
         kind === 'offline'
-          ? and(eq(devices.isOnline, false), or(isNull(deviceCommands.runAt), lte(deviceCommands.runAt, now)))
+          ? and(eq(devices.isOnline, false), isDue(now))
           : sql`${deviceCommands.runAt} > ${now}`,
       ),
     )
@@ -492,7 +483,7 @@ export const cancelPendingCommandsOfDevices = async (
           inArray(deviceCommands.deviceId, deviceIds.slice(i, i + 1000)),
           inArray(deviceCommands.name, names),
           inArray(deviceCommands.state, PENDING),
-          or(isNull(deviceCommands.runAt), lte(deviceCommands.runAt, new Date())),
+          isDue(),
         ),
       );
   }
@@ -643,7 +634,7 @@ export const findPendingCommandsOfDevices = (db: DbOrTx, deviceIds: string[]): P
           and(
             sql`${deviceCommands.deviceId} = any(${sql.param([...new Set(deviceIds)])}::uuid[])`,
             inArray(deviceCommands.state, PENDING),
-            or(isNull(deviceCommands.runAt), lte(deviceCommands.runAt, new Date())),
+            isDue(),
           ),
         )
         .orderBy(asc(deviceCommands.deviceId), asc(deviceCommands.createdAt), asc(deviceCommands.id));
