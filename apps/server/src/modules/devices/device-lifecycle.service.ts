@@ -6,13 +6,13 @@ import type { Db, DbOrTx } from '../../db/client';
 import type { CommandDispatcher } from '../../device-channel/dispatcher';
 import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
-import { findUserById } from '../auth/auth.repository';
-import { type AuthDeps, verifyOtp } from '../auth/auth.service';
+import type { AuthDeps } from '../auth/auth.service';
 import type { SmsTransport } from '../auth/sms';
 import { findCustomerForActor, recordStatusChange, scopeOf } from '../customers/customers.service';
 import type { CommandRow, DeviceRow } from './devices.repository';
 import * as repo from './devices.repository';
 import { queueControlCommand } from './devices.service';
+import { verifyOwnOtp } from './offline-code.service';
 
 type Deps = AuthDeps & { dispatcher: CommandDispatcher };
 
@@ -98,9 +98,7 @@ export const requestUninstall = async (
 ): Promise<TDeviceCommand> => {
   const { actor } = options;
   const { customer, device } = await findCustomerForActor(deps.db, actor, options.customerId);
-  const user = await findUserById(deps.db, actor.userId);
-  if (!user) throw new AppError(AppErrorCode.SESSION_INVALID, 'Your session has ended. Please log in again');
-  await verifyOtp(deps, { orgId: actor.orgId, mobile: user.mobile, purpose: 'UNINSTALL', code: options.otp });
+  await verifyOwnOtp(deps, actor, 'UNINSTALL', options.otp);
   return queueControlCommand(deps, {
     actor,
     target: { customerId: customer.id, deviceType: customer.deviceType, device },

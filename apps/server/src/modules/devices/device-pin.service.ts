@@ -6,13 +6,13 @@ import type { Db } from '../../db/client';
 import type { CommandDispatcher } from '../../device-channel/dispatcher';
 import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
-import { findUserById } from '../auth/auth.repository';
-import { type AuthDeps, verifyOtp } from '../auth/auth.service';
+import type { AuthDeps } from '../auth/auth.service';
 import { findCustomerForActor } from '../customers/customers.service';
 import { getDeviceSettings } from '../orgs/orgs.service';
 import { requireAccess } from '../users/users.service';
 import * as repo from './devices.repository';
 import { toCommand } from './devices.service';
+import { verifyOwnOtp } from './offline-code.service';
 
 /**
  * change_device_pinV1: queues a `change_pin` command carrying the new screen-lock PIN sealed for
@@ -45,14 +45,7 @@ export const changeDevicePin = async (
       'The phone has not been enrolled yet. Scan the enrolment QR first',
     );
   }
-  const user = await findUserById(deps.db, actor.userId);
-  if (!user) throw new AppError(AppErrorCode.SESSION_INVALID, 'Your session has ended. Please log in again');
-  await verifyOtp(deps, {
-    orgId: actor.orgId,
-    mobile: user.mobile,
-    purpose: 'BYPASS_CODE',
-    code: options.otp,
-  });
+  await verifyOwnOtp(deps, actor, 'BYPASS_CODE', options.otp);
 
   const commandId = uuidv7();
   // The server stores SHA-256 hex of the device secret: the key the phone derives too.

@@ -21,6 +21,19 @@ const actorMobile = async (deps: Pick<AuthDeps, 'db'>, actor: TActor): Promise<s
 };
 
 /**
+ * Checks an OTP of `purpose` that send-otp-to-user sent to the logged-in user's own mobile (it is
+ * used up). Throws OTP_INVALID / OTP_EXPIRED (field otp), SESSION_INVALID when the user is gone.
+ */
+export const verifyOwnOtp = async (
+  deps: AuthDeps,
+  actor: TActor,
+  purpose: 'BYPASS_CODE' | 'UNINSTALL',
+  code: string,
+): Promise<void> => {
+  await verifyOtp(deps, { orgId: actor.orgId, mobile: await actorMobile(deps, actor), purpose, code });
+};
+
+/**
  * send-otp-to-user: sends an OTP of the given purpose (BYPASS_CODE or UNINSTALL, spec §4) to the
  * logged-in user's own mobile. Throws RATE_LIMITED inside the resend cool-down.
  */
@@ -57,12 +70,7 @@ export const issueOfflineCode = async (
       'The phone has not been enrolled yet. Scan the enrolment QR first',
     );
   }
-  await verifyOtp(deps, {
-    orgId: actor.orgId,
-    mobile: await actorMobile(deps, actor),
-    purpose: 'BYPASS_CODE',
-    code: options.otp,
-  });
+  await verifyOwnOtp(deps, actor, 'BYPASS_CODE', options.otp);
   const now = Date.now();
   // The server keeps SHA-256 hex of the device secret: exactly the offline-code key.
   const code = await offlineCodeFor({
