@@ -719,8 +719,7 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
       throw new Error(`an offline code is ${OFFLINE_CODE_DIGITS} digits`);
     }
     if (this.#state.uninstalled) throw new DeviceUninstalledError(this.deviceId);
-    this.#offlineKey ??= offlineCodeKey(this.#state.credentials.deviceSecret);
-    const keyHex = await this.#offlineKey;
+    const keyHex = await this.#deviceKey();
 
     const { outcome, event } = await this.#enqueue(async () => {
       const state = this.#state;
@@ -940,11 +939,10 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
   async #applyPinChange(command: TCommandMessage): Promise<TApplied | { error: string }> {
     const sealed = command.args.sealedPin;
     if (typeof sealed !== 'string' || sealed === '') return { error: 'invalid args: sealedPin: Required' };
-    this.#offlineKey ??= offlineCodeKey(this.#state.credentials.deviceSecret);
     let pin: string;
     try {
       pin = await unsealDevicePin({
-        keyHex: await this.#offlineKey,
+        keyHex: await this.#deviceKey(),
         deviceId: this.deviceId,
         commandId: command.id,
         sealed,
@@ -968,6 +966,12 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
   checkDevicePin(pin: string): boolean {
     const stored = this.#state.devicePin?.hash;
     return stored !== undefined && stored === devicePinHash(this.deviceId, pin);
+  }
+
+  /** The offline-code key (SHA-256 hex of the device secret), which also keys the sealed PIN; computed once. */
+  #deviceKey(): Promise<string> {
+    this.#offlineKey ??= offlineCodeKey(this.#state.credentials.deviceSecret);
+    return this.#offlineKey;
   }
 
   #fail(command: TCommandMessage, error: string): void {
