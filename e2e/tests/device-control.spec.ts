@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { AgentProcess } from '../support/agent-process';
+import { addCustomerWithEnrolledPhone } from '../support/enrolled-phone';
 import { expect, test } from '../support/fixtures';
 import { loginToDashboard } from '../support/login';
 import { ARTIFACTS, REPO_ROOT } from '../support/server';
@@ -29,49 +30,17 @@ test('lock, unlock with an offline code, then bulk lock with live progress', asy
   const statePath = join(mkdtempSync(join(tmpdir(), 'kisht-e2e-dc-')), 'device.json');
   try {
     await loginToDashboard(page, '9876543210');
-    const token = await page.evaluate(() => localStorage.getItem('token'));
-    const auth = { authorization: `Bearer ${token}` };
     // Set-up through the API: a customer and their enrolment QR (issue 4's journeys cover the form).
-    const products = await (await page.request.get(`${baseURL}/api/products`, { headers: auth })).json();
-    const created = await (
-      await page.request.post(`${baseURL}/country/customerRegistrationByKegenUpdateV3`, {
-        headers: auth,
-        data: {
-          firstName: 'Vikram',
-          lastName: 'Rao',
-          mobile: '9123400077',
-          imei1: IMEI_1,
-          imei2: IMEI_2,
-          productId: products.data[0].id,
-          pricePaise: 1_799_900,
-          downPaymentPaise: 299_900,
-          loanAmountPaise: 1_500_000,
-          annualRateBps: 1400,
-          tenureMonths: 6,
-          appType: 0,
-          deviceType: 0,
-        },
-      })
-    ).json();
-    expect(created.response, JSON.stringify(created)).toBe('success');
-    const customerId = created.data.id as number;
-    const qr = await (
-      await page.request.get(`${baseURL}/api/customer/get_customers_qrCode?customer_id=${customerId}`, {
-        headers: auth,
-      })
-    ).json();
-    agent.start([
-      'enrol',
-      '--qr',
-      qr.data.payload,
-      '--imei1',
-      IMEI_1,
-      '--imei2',
-      IMEI_2,
-      '--state',
+    const customerId = await addCustomerWithEnrolledPhone(page, baseURL, agent, {
+      firstName: 'Vikram',
+      lastName: 'Rao',
+      mobile: '9123400077',
+      imei1: IMEI_1,
+      imei2: IMEI_2,
+      pricePaise: 1_799_900,
+      loanAmountPaise: 1_500_000,
       statePath,
-    ]);
-    await agent.waitFor(/connected to ws:\/\/.+\/mqtt/);
+    });
 
     // 1. Lock from customer_details.
     await page.goto(`/customer_details/${customerId}`);

@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeviceAgent } from '@kisht/device-agent/agent';
@@ -10,8 +9,8 @@ import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../db/client';
 import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../db/seed/seed';
-import { apiGet, apiPost, customerBody } from '../test/fixtures';
-import { bearer, createTestApp, type TestApp } from '../test/harness';
+import { apiGet, apiPost, enrolReferenceAgent, waitUntil } from '../test/fixtures';
+import { createTestApp, type TestApp } from '../test/harness';
 
 /**
  * The real reference agent against the real server and its embedded broker over WebSocket at
@@ -38,33 +37,11 @@ afterEach(async () => {
 const details = async (customerId: number) =>
   (await apiGet(t, retailer, `${paths.customers.details}?customer_id=${customerId}`)).body.data;
 
-const waitUntil = async (check: () => Promise<boolean>, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('condition not met in time');
-};
-
-/** Adds a customer, fetches their QR through the API and enrols an agent with it. */
+/** Adds a customer, fetches their QR through the API and enrols and starts an agent with it. */
 const enrolAgent = async () => {
-  const productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id;
-  const body = customerBody(productId);
-  const customerId = (await apiPost(t, retailer, paths.customers.create, body)).body.data.id as number;
-  // Over real HTTP, so the QR carries the listening server's own URL.
-  const address = t.app.server.address() as AddressInfo;
-  const response = await fetch(
-    `http://127.0.0.1:${address.port}${paths.customers.qrCode}?customer_id=${customerId}`,
-    {
-      headers: bearer(retailer),
-    },
-  );
-  const qr = ((await response.json()) as { data: { payload: string } }).data;
-  const statePath = join(stateDir, `${customerId}.json`);
-  const agent = await DeviceAgent.enrol({ qr: qr.payload, imei1: body.imei1, imei2: body.imei2, statePath });
+  const statePath = join(stateDir, `phone-${agents.length}.json`);
+  const { agent, customerId } = await enrolReferenceAgent(t, retailer, statePath);
   agents.push(agent);
-  await agent.start();
   return { agent, customerId, statePath };
 };
 
