@@ -860,10 +860,11 @@ describe('DeviceAgent offline limit', () => {
   it('does not lock itself once the broker refused its credentials (e.g. released)', async () => {
     const enrolled = await enrol();
     broker.devices.set(enrolled.deviceId, 'a different secret');
-    const agent = await load({ offlineLockAfterMs: 200 });
+    // Long enough for the refusal to come first on a busy machine; the sleep outlasts it.
+    const agent = await load({ offlineLockAfterMs: 1_000 });
 
     await expect(agent.start()).rejects.toThrow(/broker refused device/);
-    await sleep(500);
+    await sleep(1_300);
 
     expect(agent.isLocked).toBe(false);
     expect((await readStateFile(statePath)).offlineEvents).toEqual([]);
@@ -877,11 +878,13 @@ describe('DeviceAgent offline limit', () => {
 
   it('stays unlocked while connected, locks itself after the limit without a check-in, and reports it after the next hello', async () => {
     await enrol();
-    const agent = await load({ offlineLockAfterMs: 300 });
+    // The limit counts from enrolment until the first hello: long enough for that hello on a busy
+    // machine; the sleep outlasts it while connected.
+    const agent = await load({ offlineLockAfterMs: 1_000 });
     const enrolledAt = agent.lastCheckInAt;
     await agent.start();
     await waitFor(() => (agent.lastCheckInAt !== enrolledAt ? true : undefined), { what: 'check-in saved' });
-    await sleep(500);
+    await sleep(1_300);
     expect(agent.isLocked).toBe(false);
 
     const offline = new Promise<TOfflineEvent>((resolve) => agent.once('offline', resolve));
@@ -901,7 +904,7 @@ describe('DeviceAgent offline limit', () => {
       },
     ]);
     // The check-in is when the connection that had said hello closed, the limit after it.
-    expect(Date.parse(event.at) - Date.parse(saved.lastCheckInAt)).toBeGreaterThanOrEqual(300);
+    expect(Date.parse(event.at) - Date.parse(saved.lastCheckInAt)).toBeGreaterThanOrEqual(1_000);
     expect(reportsOf(agent.deviceId, 'offline_lock')).toEqual([]);
 
     const before = eventsOf(agent.deviceId).length;
@@ -916,7 +919,7 @@ describe('DeviceAgent offline limit', () => {
     expect(eventsOf(agent.deviceId)[before]?.event.type).toBe('hello');
     // Checked in again: no second lock while connected, even after an unlock.
     await send(agent, 'unlock');
-    await sleep(500);
+    await sleep(1_300);
     expect(agent.isLocked).toBe(false);
     expect(reportsOf(agent.deviceId, 'offline_lock')).toHaveLength(1);
   });

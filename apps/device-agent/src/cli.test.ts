@@ -399,14 +399,18 @@ describe('kisht-agent CLI', () => {
 
   it('run --offline-lock-after locks the phone offline and reports it after reconnecting', async () => {
     const statePath = join(dir, 'phone.json');
-    const deviceId = await createDevice(statePath);
+    await createDevice(statePath);
     const badLimit = run(['run', '--state', statePath, '--offline-lock-after', '0']);
     expect(await badLimit.exit).toBe(2);
     expect(badLimit.stderr[0]).toBe('error: --offline-lock-after must be more than 0 minutes');
 
-    // 0.01 minutes = 600 ms.
-    const agent = run(['run', '--state', statePath, '--offline-lock-after', '0.01']);
+    // The limit counts from the last check-in, here the state file's creation: it must outlast
+    // starting the CLI on a busy machine, or the phone rightly locks before it first gets through.
+    // 0.1 minutes = 6 s.
+    const deviceId = await createDevice(statePath);
+    const agent = run(['run', '--state', statePath, '--offline-lock-after', '0.1']);
     await waitForLine(agent.stdout, `connected to ${broker.url}`);
+    expect(agent.stdout).not.toContain('offline lock (offline_limit)');
     broker.unavailable.add(deviceId);
     broker.dropConnection(deviceId);
     await waitForLine(agent.stdout, 'offline lock (offline_limit)');
@@ -421,5 +425,5 @@ describe('kisht-agent CLI', () => {
     });
     agent.child.kill('SIGTERM');
     expect(await agent.exit).toBe(0);
-  }, 30_000);
+  }, 45_000);
 });
