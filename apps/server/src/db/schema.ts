@@ -344,6 +344,8 @@ export const deviceCommands = pgTable(
     createdBy: integer('created_by').references(() => users.id),
     /** How many times the message was published (first send and re-sends). */
     deliveryAttempts: integer('delivery_attempts').notNull().default(0),
+    /** When the message was last published, or claimed for a re-send (see claimUnacknowledgedCommands). */
+    lastSentAt: timestamp('last_sent_at', { withTimezone: true }),
     /** What the device returned with its done ack (location fix, SIM slots), or null. */
     result: jsonb('result').$type<Record<string, unknown>>(),
     /** Bulk request (multiple_device_lock_unlock) this command belongs to, or null. */

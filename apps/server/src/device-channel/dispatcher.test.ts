@@ -318,6 +318,24 @@ describe('CommandDispatcher batching', () => {
     expect(byId.get(ofB!)).toMatchObject({ state: 'received', deliveryAttempts: 1 });
   });
 
+  it('leaves a scheduled command to the scheduler on hello, even once its time has come', async () => {
+    const [device] = await createDevices(1);
+    const [due, later] = await createCommands([device!, device!], 'lock', 'queued');
+    await db
+      .update(deviceCommands)
+      .set({ runAt: new Date(Date.now() - 1_000) })
+      .where(inArray(deviceCommands.id, [due!]));
+    await db
+      .update(deviceCommands)
+      .set({ runAt: new Date(Date.now() + 3_600_000) })
+      .where(inArray(deviceCommands.id, [later!]));
+    await hello(device!);
+    // The scheduler supersedes the opposite command and records the desired state first.
+    expect(published.filter((m) => m.topic.includes(device!))).toEqual([]);
+    const states = await statesOf([due!, later!]);
+    expect([states.get(due!)?.state, states.get(later!)?.state]).toEqual(['queued', 'queued']);
+  });
+
   it('ignores malformed events and unknown devices without holding up the rest of the batch', async () => {
     const [known] = await createDevices(1);
     const [lock] = await createCommands([known!], 'lock', 'sent');

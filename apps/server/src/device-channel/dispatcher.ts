@@ -133,9 +133,54 @@ export class CommandDispatcher {
     await devicesRepo.markManySent(this.db, published);
   }
 
-  /** Re-sends every pending command of a device, oldest first. */
-  async resendPending(deviceId: string): Promise<void> {
-    for (const command of await devicesRepo.findPendingCommands(this.db, deviceId)) await this.send(command);
+  /**
+   * Re-sends every pending command of these devices, oldest first for each device (as a hello
+   * would; used for commands left unacknowledged while the device stayed connected). Devices go
+   * out 100 at a time; a device whose publish fails is logged and skipped, to be tried again.
+   * Records the deliveries, as published at `at`, in one statement per 1,000. Returns how many
+   * messages were published.
+   */
+  async resendPendingOfDevices(
+    deviceIds: string[],
+    at: Date = new Date(),
+    concurrency = 100,
+  ): Promise<number> {
+    const pending = await this.pendingByDevice(deviceIds);
+    const devices = [...pending.keys()];
+    const published: string[] = [];
+    for (let i = 0; i < devices.length; i += concurrency) {
+      await Promise.all(
+        devices.slice(i, i + concurrency).map(async (deviceId) => {
+          try {
+            await this.publishInOrder(pending.get(deviceId)!, published);
+          } catch (error) {
+            this.log.warn({ err: error, deviceId }, 'command re-send failed; it stays pending');
+          }
+        }),
+      );
+    }
+    await devicesRepo.markManySent(this.db, published, at);
+    return published.length;
+  }
+
+  /** Pending (due) commands of these devices, read in one statement, oldest first per device. */
+  private async pendingByDevice(deviceIds: string[]): Promise<Map<string, CommandRow[]>> {
+    const pending = new Map<string, CommandRow[]>();
+    for (const command of await devicesRepo.findPendingCommandsOfDevices(this.db, deviceIds)) {
+      const list = pending.get(command.deviceId) ?? [];
+      list.push(command);
+      pending.set(command.deviceId, list);
+    }
+    return pending;
+  }
+
+  /** Publishes commands one after another, adding each id to `published` once the broker has it. */
+  private async publishInOrder(commands: CommandRow[], published: string[]): Promise<void> {
+    for (const command of commands) {
+      const { topic, payload } = commandMessage(command);
+      await this.bus.publish(topic, payload);
+      published.push(command.id);
+    }
   }
 
   /**
@@ -381,25 +426,11 @@ export class CommandDispatcher {
    */
   private async resendPendingOf(hellos: TRoundEvent[]): Promise<void> {
     if (hellos.length === 0) return;
-    const pending = new Map<string, CommandRow[]>();
-    for (const command of await devicesRepo.findPendingCommandsOfDevices(
-      this.db,
-      hellos.map(({ device }) => device.id),
-    )) {
-      const list = pending.get(command.deviceId) ?? [];
-      list.push(command);
-      pending.set(command.deviceId, list);
-    }
+    const pending = await this.pendingByDevice(hellos.map(({ device }) => device.id));
     const published: string[] = [];
     await this.eachEvent(
       hellos.filter(({ device }) => pending.has(device.id)),
-      async ({ device }) => {
-        for (const command of pending.get(device.id)!) {
-          const { topic, payload } = commandMessage(command);
-          await this.bus.publish(topic, payload);
-          published.push(command.id);
-        }
-      },
+      ({ device }) => this.publishInOrder(pending.get(device.id)!, published),
     );
     await devicesRepo.markManySent(this.db, published);
   }

@@ -3,16 +3,24 @@ import type { Db } from '../db/client';
 import type { CommandDispatcher } from '../device-channel/dispatcher';
 import { markMaturingLoans } from '../modules/customers/customers.service';
 import { runAutoLockLadder } from '../modules/devices/auto-lock.service';
-import { dispatchDueScheduledCommands, expireOverdueCommands } from '../modules/devices/devices.service';
+import {
+  dispatchDueScheduledCommands,
+  expireOverdueCommands,
+  redeliverUnacknowledgedCommands,
+} from '../modules/devices/devices.service';
 
-/** How often scheduled commands are checked for being due, ms (more often when intervalMs is shorter). */
+/**
+ * How often scheduled commands are checked for being due, and unacknowledged commands of connected
+ * devices for a re-send, ms (more often when intervalMs is shorter).
+ */
 export const SCHEDULED_COMMANDS_INTERVAL_MS = 30_000;
 
 /**
  * Periodic jobs (design §1 jobs): the EMIs-maturing rule, the auto-lock ladder (reminder
  * wallpaper, lock when overdue), the expiry of undelivered commands in organisations that set one
- * (design §5: nothing expires silently), every intervalMs; and scheduled commands every
- * SCHEDULED_COMMANDS_INTERVAL_MS, or every intervalMs when that is shorter. Every job takes its rows
+ * (design §5: nothing expires silently), every intervalMs; and scheduled commands and the re-send
+ * of unacknowledged ones every SCHEDULED_COMMANDS_INTERVAL_MS, or every intervalMs when that is
+ * shorter. Every job takes its rows
  * with FOR UPDATE SKIP LOCKED or is an idempotent statement, so several server processes may run them
  * side by side. Runs once at start; returns a function that stops the timers.
  */
@@ -45,6 +53,11 @@ export const startJobs = (
     dispatchDueScheduledCommands(deps)
       .then((sent) => log.debug({ job: 'scheduled', sent }, 'scheduled commands ran'))
       .catch(report('scheduled commands'));
+    redeliverUnacknowledgedCommands(deps)
+      .then((sent) => {
+        if (sent > 0) log.info(`${sent} unacknowledged commands re-sent`);
+      })
+      .catch(report('command re-send'));
   };
   run();
   runScheduled();

@@ -33,17 +33,6 @@ export const updateDevice = async (db: DbOrTx, id: string, values: Partial<typeo
   await db.update(devices).set(values).where(eq(devices.id, id));
 };
 
-/**
- * Pending commands of a device that are due (not scheduled for later), oldest first (the order
- * they must be applied in).
- */
-export const findPendingCommands = (db: DbOrTx, deviceId: string) =>
-  db
-    .select()
-    .from(deviceCommands)
-    .where(and(eq(deviceCommands.deviceId, deviceId), inArray(deviceCommands.state, PENDING), isDue()))
-    .orderBy(asc(deviceCommands.createdAt), asc(deviceCommands.id));
-
 /** The newest pending command of a device, or null. */
 export const findNewestPendingCommand = async (db: DbOrTx, deviceId: string) => {
   const rows = await db
@@ -113,8 +102,12 @@ export const cancelPendingCommands = (db: DbOrTx, deviceId: string, names: strin
     )
     .returning({ id: deviceCommands.id });
 
+/** Records one more publish of a command: its attempt count and when (lastSentAt, now). */
 export const countDeliveryAttempt = async (db: DbOrTx, id: string, attempts: number) => {
-  await db.update(deviceCommands).set({ deliveryAttempts: attempts }).where(eq(deviceCommands.id, id));
+  await db
+    .update(deviceCommands)
+    .set({ deliveryAttempts: attempts, lastSentAt: new Date() })
+    .where(eq(deviceCommands.id, id));
 };
 
 /** Ids of the organisation's phones that are enrolled and hold live credentials (not released). */
@@ -453,14 +446,18 @@ export const findSimChanges = async (
   return { rows, total: totals[0]?.n ?? 0 };
 };
 
-/** Counts one more delivery of many commands and moves the queued ones to sent, in one statement per 1,000. */
-export const markManySent = async (db: DbOrTx, ids: string[]) => {
+/**
+ * Counts one more delivery of many commands, published at `at` (lastSentAt), and moves the queued
+ * ones to sent, in one statement per 1,000.
+ */
+export const markManySent = async (db: DbOrTx, ids: string[], at: Date = new Date()) => {
   for (let i = 0; i < ids.length; i += 1000) {
     await db
       .update(deviceCommands)
       .set({
         deliveryAttempts: sql`${deviceCommands.deliveryAttempts} + 1`,
         state: sql`case when ${deviceCommands.state} = 'queued' then 'sent' else ${deviceCommands.state} end`,
+        lastSentAt: at,
         updatedAt: new Date(),
       })
       .where(inArray(deviceCommands.id, ids.slice(i, i + 1000)));
@@ -621,8 +618,10 @@ export const transitionCommands = async (
 };
 
 /**
- * findPendingCommands for many devices in one statement: their due pending commands, by device,
- * each device's oldest first (the order they must be applied in).
+ * The pending commands of many devices that may go out, in one statement, by device, each device's
+ * oldest first (the order they must be applied in). A scheduled command is left out until the
+ * scheduler has taken it (dispatchDueScheduledCommands clears run_at after superseding the
+ * opposite command and recording the desired state), even once its time has come.
  */
 export const findPendingCommandsOfDevices = (db: DbOrTx, deviceIds: string[]): Promise<CommandRow[]> =>
   deviceIds.length === 0
@@ -634,7 +633,53 @@ export const findPendingCommandsOfDevices = (db: DbOrTx, deviceIds: string[]): P
           and(
             sql`${deviceCommands.deviceId} = any(${sql.param([...new Set(deviceIds)])}::uuid[])`,
             inArray(deviceCommands.state, PENDING),
-            isDue(),
+            isNull(deviceCommands.runAt),
           ),
         )
         .orderBy(asc(deviceCommands.deviceId), asc(deviceCommands.createdAt), asc(deviceCommands.id));
+
+/** A pending command unacknowledged this long after its first publish is re-sent, ms (design §5). */
+export const REDELIVERY_FIRST_AFTER_MS = 60_000;
+/** Each later re-send waits twice as long as the one before, up to this, ms. */
+export const REDELIVERY_MAX_AFTER_MS = 3_600_000;
+
+/**
+ * Claims the pending commands (released by the scheduler, not acknowledged done or failed) of
+ * connected, enrolled devices that went unacknowledged too long: REDELIVERY_FIRST_AFTER_MS after
+ * the last publish (or after the row was written, if no publish ever went out), doubling with each
+ * attempt up to REDELIVERY_MAX_AFTER_MS. Sets their lastSentAt to `now`, taking the rows FOR UPDATE SKIP LOCKED,
+ * so two server processes never claim the same command and the next claim waits a full interval.
+ * Returns the ids of the devices concerned (distinct), at most `limit` commands' worth.
+ */
+export const claimUnacknowledgedCommands = async (
+  db: DbOrTx,
+  now: Date,
+  limit: number,
+): Promise<string[]> => {
+  const rows = await queryRows<{ device_id: string }>(
+    db,
+    sql`
+      with stale as (
+        select c.id
+        from ${deviceCommands} c
+        join ${devices} d on d.id = c.device_id
+        where c.state in ('queued', 'sent', 'received')
+          and c.run_at is null
+          and d.is_online
+          and d.enrolled_at is not null
+          and d.secret_hash is not null
+          and coalesce(c.last_sent_at, c.created_at) <= ${now.toISOString()}::timestamptz - least(
+            ${REDELIVERY_MAX_AFTER_MS}::double precision,
+            ${REDELIVERY_FIRST_AFTER_MS}::double precision * power(2, greatest(c.delivery_attempts - 1, 0))
+          ) * interval '1 millisecond'
+        order by c.created_at, c.id
+        limit ${limit}
+        for update of c skip locked
+      )
+      update ${deviceCommands} set last_sent_at = ${now.toISOString()}::timestamptz
+      from stale where ${deviceCommands}.id = stale.id
+      returning ${deviceCommands}.device_id
+    `,
+  );
+  return [...new Set(rows.map((row) => row.device_id))];
+};

@@ -410,3 +410,21 @@ export const dispatchDueScheduledCommands = async (
   for (const command of due) await deps.dispatcher.dispatch(command);
   return due.length;
 };
+
+/**
+ * Re-sends what connected phones left unacknowledged (design §5: nothing is lost silently): for
+ * every connected device with a pending command not acknowledged within the re-send interval
+ * (1 minute after its last publish, doubling per attempt up to 1 hour; see
+ * claimUnacknowledgedCommands), publishes all its pending commands again, oldest first, as after a
+ * hello. Covers an acknowledgement lost with a server process that died, and a publish that failed
+ * while the phone stayed connected. The device applies each id once, so a copy it already has is
+ * only acknowledged again. Safe with several server processes. Returns how many messages went out.
+ */
+export const redeliverUnacknowledgedCommands = async (
+  deps: { db: Db; dispatcher: CommandDispatcher },
+  now: Date = new Date(),
+  limit = 1_000,
+): Promise<number> => {
+  const deviceIds = await deps.db.transaction((tx) => repo.claimUnacknowledgedCommands(tx, now, limit));
+  return deviceIds.length === 0 ? 0 : deps.dispatcher.resendPendingOfDevices(deviceIds, now);
+};

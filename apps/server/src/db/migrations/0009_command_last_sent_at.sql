@@ -1,0 +1,1 @@
+ALTER TABLE "device_commands" ADD COLUMN "last_sent_at" timestamp with time zone;
