@@ -11,6 +11,7 @@ export default defineConfig({
     name: 'web',
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/test/setup.ts'],
     // Form journeys in jsdom take a few seconds each; on a busy two-core machine 5 s is too tight.
     testTimeout: 20_000,
   },

@@ -1,7 +1,7 @@
 import type { TCustomerDetails } from '@kisht/domain/customers/customers.schema';
 import type { TCommandHistoryItem, TDeviceSummary } from '@kisht/domain/devices/devices.schema';
 import { deviceControlPath, paths } from '@kisht/domain/paths';
-import { cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TCustomerDetailsTab } from '../../../app/paths';
@@ -25,7 +25,6 @@ const ORIGINAL_TZ = process.env.TZ;
 let i18n: TI18n;
 beforeAll(async () => {
   i18n = await createTestI18n();
-  configure({ asyncUtilTimeout: 4000 });
 });
 beforeEach(() => {
   localStorage.setItem('token', 'jwt-123');

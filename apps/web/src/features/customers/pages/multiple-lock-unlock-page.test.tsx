@@ -2,7 +2,7 @@ import type { TCustomerListItem } from '@kisht/domain/customers/customers.schema
 import type { TBulkProgress, TLockAccess, TUserAccess } from '@kisht/domain/devices/devices.schema';
 import { DEFAULT_LOCK_ACCESS, DEFAULT_USER_ACCESS } from '@kisht/domain/devices/devices.schema';
 import { paths } from '@kisht/domain/paths';
-import { cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appPaths } from '../../../app/paths';
@@ -16,8 +16,6 @@ import { MultipleLockUnlockPage } from './multiple-lock-unlock-page';
 let i18n: TI18n;
 beforeAll(async () => {
   i18n = await createTestI18n();
-  // These screens render a lot at once; on a busy machine the first paint can take over a second.
-  configure({ asyncUtilTimeout: 4000 });
 });
 beforeEach(() => {
   localStorage.setItem('token', 'jwt-123');

@@ -1,6 +1,6 @@
 import type { TDeviceControlSettings } from '@kisht/domain/devices/devices.schema';
 import { paths } from '@kisht/domain/paths';
-import { cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appPaths } from '../../../app/paths';
@@ -13,7 +13,6 @@ import { DeviceSettingsPage } from './device-settings-page';
 let i18n: TI18n;
 beforeAll(async () => {
   i18n = await createTestI18n();
-  configure({ asyncUtilTimeout: 4000 });
 });
 beforeEach(() => {
   localStorage.setItem('token', 'jwt-123');
