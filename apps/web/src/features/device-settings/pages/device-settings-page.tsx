@@ -28,6 +28,8 @@ import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { getUserType } from '../../../lib/auth-storage';
 import { isApiError } from '../../../lib/http/base-query';
+import { SERVER_ERROR_TYPE } from '../../customers/components/add-customer-fields';
+import { applyServerFieldErrors } from '../../customers/components/dialog-form-field';
 import { useGetDeviceSettingsQuery, useSaveDeviceSettingsMutation } from '../device-settings-api';
 import type { TDeviceSettingsForm, TNumberField } from '../device-settings-form';
 import {
@@ -40,8 +42,6 @@ import {
   SETTINGS_FEATURES,
 } from '../device-settings-form';
 
-/** The error type of a field error the server sent; shown in the server's own words. */
-const SERVER_ERROR_TYPE = 'server';
 const FORBIDDEN_STATUS = 403;
 
 type TSettingsFormApi = UseFormReturn<TDeviceSettingsForm, unknown, TDeviceControlSettings>;
@@ -394,14 +394,8 @@ const DeviceSettingsForm = ({ settings }: { settings: TDeviceControlSettings }) 
     const result = await saveSettings(payload);
     if (result.error) {
       const error = isApiError(result.error) ? result.error : null;
-      let hasApplied = false;
-      for (const { field, message } of error?.fields ?? []) {
-        const path = formFieldOfSetting(field);
-        if (!path) continue;
-        form.setError(path, { type: SERVER_ERROR_TYPE, message }, { shouldFocus: !hasApplied });
-        hasApplied = true;
-      }
-      if (!hasApplied) setServerMessage(error?.message ?? t('errors.somethingWentWrong'));
+      const isOnField = error ? applyServerFieldErrors(error, form.setError, formFieldOfSetting) : false;
+      if (!isOnField) setServerMessage(error?.message ?? t('errors.somethingWentWrong'));
       return;
     }
     form.reset(formFromSettings(result.data));
