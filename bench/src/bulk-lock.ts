@@ -36,7 +36,7 @@ import { buildApp } from '@kisht/server/app';
 import { loadConfig } from '@kisht/server/config';
 import { createPglite, type Db, openDatabase } from '@kisht/server/db/client';
 import { customers, deviceCommands, devices, products, users } from '@kisht/server/db/schema';
-import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, seedDemo } from '@kisht/server/db/seed/seed';
+import { BULK_CUSTOMER_LOAN, DEMO_ORG_ID, DEMO_RETAILER_MOBILE, seedDemo } from '@kisht/server/db/seed/seed';
 import { sha256Hex } from '@kisht/server/lib/crypto';
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
@@ -179,15 +179,8 @@ const seedEnrolledCustomers = async (db: Db, count: number): Promise<TSimulatedD
           lastName: `Phone${offset + k}`,
           mobile: `+91${7_000_000_000 + offset + k}`,
           status: 1, // install: what enrolment makes of the customer
-          appType: 0,
-          deviceType: 0,
           productId: product!.id,
-          pricePaise: 1_500_000,
-          downPaymentPaise: 300_000,
-          loanAmountPaise: 1_200_000,
-          annualRateBps: 1400,
-          tenureMonths: 6,
-          emiPaise: 208_000,
+          ...BULK_CUSTOMER_LOAN,
         })),
       )
       .returning({ id: customers.id });

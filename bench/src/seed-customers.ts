@@ -1,7 +1,7 @@
 import { imeiCheckDigit } from '@kisht/domain/common/identifiers';
 import type { Db } from '@kisht/server/db/client';
 import { customers, devices, products, users } from '@kisht/server/db/schema';
-import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '@kisht/server/db/seed/seed';
+import { BULK_CUSTOMER_LOAN, DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '@kisht/server/db/seed/seed';
 import { and, eq } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 
@@ -43,15 +43,8 @@ export const seedManyCustomers = async (db: Db, count: number): Promise<void> =>
         lastName: `${LAST_NAMES[Math.floor(n / 10) % 10]!}${n}`,
         mobile: `+91${9_000_000_000 + n}`,
         status: n % 7,
-        appType: 0,
-        deviceType: 0,
         productId: product!.id,
-        pricePaise: 1_500_000,
-        downPaymentPaise: 300_000,
-        loanAmountPaise: 1_200_000,
-        annualRateBps: 1400,
-        tenureMonths: 6,
-        emiPaise: 208_000,
+        ...BULK_CUSTOMER_LOAN,
         createdAt: new Date(Date.now() - n * 60_000),
       };
     });

@@ -7,7 +7,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Db, openDatabase } from '../db/client';
 import { customers, deviceCommands, devices, products, simChanges, users } from '../db/schema';
-import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../db/seed/seed';
+import { BULK_CUSTOMER_LOAN, DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../db/seed/seed';
 import { openTestPglite } from '../test/harness';
 import { CommandDispatcher } from './dispatcher';
 
@@ -75,15 +75,8 @@ const createDevices = async (count: number, sims: TSimSlot[] | null = SIMS_A): P
         lastName: `Phone${k}`,
         mobile: `+91${7_100_000_000 + imeiCounter + k}`,
         status: 1,
-        appType: 0,
-        deviceType: 0,
         productId: product!.id,
-        pricePaise: 1_500_000,
-        downPaymentPaise: 300_000,
-        loanAmountPaise: 1_200_000,
-        annualRateBps: 1400,
-        tenureMonths: 6,
-        emiPaise: 208_000,
+        ...BULK_CUSTOMER_LOAN,
       })),
     )
     .returning({ id: customers.id });

@@ -87,6 +87,22 @@ export const DEMO_FINANCERS = [
 ];
 /** The demo retailer's UPI ID, for the customer's "how to pay". */
 export const DEMO_RETAILER_UPI_ID = 'ravimobiles@okaxis';
+
+/**
+ * The loan of a customer row made in bulk by tests and benchmarks (not by the seed): a ₹15,000
+ * phone, ₹3,000 down, ₹12,000 over 6 months at 14% a year (annualRateBps), EMI ₹2,080; in paise.
+ * Device type and app type 0 (device-owner DPC).
+ */
+export const BULK_CUSTOMER_LOAN = {
+  appType: 0,
+  deviceType: 0,
+  pricePaise: 1_500_000,
+  downPaymentPaise: 300_000,
+  loanAmountPaise: 1_200_000,
+  annualRateBps: 1400,
+  tenureMonths: 6,
+  emiPaise: 208_000,
+} as const;
 /** A demo customer who can log in (OTP) to see their own loan. */
 export const DEMO_CUSTOMER_MOBILE = '+919811111102';
 
