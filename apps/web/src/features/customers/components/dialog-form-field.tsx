@@ -1,12 +1,22 @@
 import type { TextFieldProps } from '@mui/material/TextField';
 import TextField from '@mui/material/TextField';
-import type { Control, FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import type { Control, FieldError, FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { TApiError } from '../../../lib/http/base-query';
 import type { TValidationKey } from '../add-customer-form';
 import { fieldMessageKey } from '../add-customer-form';
 import { SERVER_ERROR_TYPE } from './add-customer-fields';
+
+/**
+ * The text under a form field: null without an error, the server's own words for an error the
+ * server sent (SERVER_ERROR_TYPE, with a message), else `own(error)`, the app's translated words.
+ */
+export const fieldErrorText = (
+  error: FieldError | undefined,
+  own: (error: FieldError) => string,
+): string | null =>
+  !error ? null : error.type === SERVER_ERROR_TYPE && error.message ? error.message : own(error);
 
 type TDialogFormFieldProps<TValues extends FieldValues, TParsed extends FieldValues> = Omit<
   TextFieldProps,
@@ -44,12 +54,9 @@ export const DialogFormField = <TValues extends FieldValues, TParsed extends Fie
       control={control}
       name={name}
       render={({ field, fieldState }) => {
-        const { error } = fieldState;
-        const message = !error
-          ? null
-          : error.type === SERVER_ERROR_TYPE && error.message
-            ? error.message
-            : t(fieldMessageKey(error, field.value, fallbackKey));
+        const message = fieldErrorText(fieldState.error, (error) =>
+          t(fieldMessageKey(error, field.value, fallbackKey)),
+        );
         return (
           <TextField
             {...props}

@@ -28,8 +28,7 @@ import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { getUserType } from '../../../lib/auth-storage';
 import { isApiError } from '../../../lib/http/base-query';
-import { SERVER_ERROR_TYPE } from '../../customers/components/add-customer-fields';
-import { applyServerFieldErrors } from '../../customers/components/dialog-form-field';
+import { applyServerFieldErrors, fieldErrorText } from '../../customers/components/dialog-form-field';
 import { useGetDeviceSettingsQuery, useSaveDeviceSettingsMutation } from '../device-settings-api';
 import type { TDeviceSettingsForm, TNumberField } from '../device-settings-form';
 import {
@@ -137,12 +136,9 @@ const NumberField = ({ form, name, label, unit, helperText, testId }: TNumberFie
       control={form.control}
       name={name}
       render={({ field, fieldState }) => {
-        const { error } = fieldState;
-        const message = !error
-          ? null
-          : error.type === SERVER_ERROR_TYPE && error.message
-            ? error.message
-            : t(NUMBER_ERROR_KEYS[name], NUMBER_BOUNDS[name]);
+        const message = fieldErrorText(fieldState.error, () =>
+          t(NUMBER_ERROR_KEYS[name], NUMBER_BOUNDS[name]),
+        );
         return (
           <TextField
             id={`device-settings-${name.replace('.', '-')}`}
