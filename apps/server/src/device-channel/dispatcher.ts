@@ -100,7 +100,7 @@ export class CommandDispatcher {
 
   /**
    * Sends a freshly committed command. A failure to publish is logged, not thrown: the row stays
-   * queued and goes out on the device's next hello.
+   * queued and goes out on the device's next hello, or with the re-send of unacknowledged commands.
    */
   async dispatch(command: CommandRow): Promise<void> {
     try {
@@ -113,24 +113,15 @@ export class CommandDispatcher {
   /**
    * Sends many freshly committed commands (a bulk request): publishes each, then records the
    * deliveries in a few statements. Publish failures are logged; those rows stay queued and go out
-   * on their device's next hello.
+   * on their device's next hello, or with the re-send of unacknowledged commands.
    */
   async dispatchMany(commands: CommandRow[], concurrency = 100): Promise<void> {
-    const published: string[] = [];
-    for (let i = 0; i < commands.length; i += concurrency) {
-      await Promise.all(
-        commands.slice(i, i + concurrency).map(async (command) => {
-          const { topic, payload } = commandMessage(command);
-          try {
-            await this.bus.publish(topic, payload);
-            published.push(command.id);
-          } catch (error) {
-            this.log.warn({ err: error, commandId: command.id }, 'command publish failed; it stays queued');
-          }
-        }),
-      );
-    }
-    await devicesRepo.markManySent(this.db, published);
+    await this.publishLists(
+      commands.map((command) => [command]),
+      undefined,
+      concurrency,
+      'command publish failed; it stays queued',
+    );
   }
 
   /**
@@ -146,15 +137,34 @@ export class CommandDispatcher {
     concurrency = 100,
   ): Promise<number> {
     const pending = await this.pendingByDevice(deviceIds);
-    const devices = [...pending.keys()];
+    return this.publishLists(
+      [...pending.values()],
+      at,
+      concurrency,
+      'command re-send failed; it stays pending',
+    );
+  }
+
+  /**
+   * Publishes lists of commands, each list in order, up to `concurrency` lists at once. A list
+   * whose publish fails is logged with `failure` and stops there (the rest stays pending). Then
+   * records what went out as delivered at `at` (default: when recorded), in one statement per
+   * 1,000. Returns how many.
+   */
+  private async publishLists(
+    lists: CommandRow[][],
+    at: Date | undefined,
+    concurrency: number,
+    failure: string,
+  ): Promise<number> {
     const published: string[] = [];
-    for (let i = 0; i < devices.length; i += concurrency) {
+    for (let i = 0; i < lists.length; i += concurrency) {
       await Promise.all(
-        devices.slice(i, i + concurrency).map(async (deviceId) => {
+        lists.slice(i, i + concurrency).map(async (list) => {
           try {
-            await this.publishInOrder(pending.get(deviceId)!, published);
+            await this.publishInOrder(list, published);
           } catch (error) {
-            this.log.warn({ err: error, deviceId }, 'command re-send failed; it stays pending');
+            this.log.warn({ err: error, commandIds: list.map((command) => command.id) }, failure);
           }
         }),
       );
