@@ -45,5 +45,8 @@ export const stubApi = (handlers: Record<string, TFakeHandler>) => {
   /** The recorded requests to one path. */
   const requestsTo = (pathname: string) =>
     requests.filter((request) => new URL(request.url).pathname === pathname);
-  return { requests, requestsTo, fetchFn };
+  /** The JSON bodies of the recorded requests to one path, in the order they were sent. */
+  const bodiesTo = (pathname: string) =>
+    Promise.all(requestsTo(pathname).map((request) => request.clone().json() as Promise<unknown>));
+  return { requests, requestsTo, bodiesTo, fetchFn };
 };

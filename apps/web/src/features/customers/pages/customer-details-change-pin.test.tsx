@@ -2,14 +2,12 @@ import { paths } from '@kisht/domain/paths';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { appPaths } from '../../../app/paths';
 import type { TFakeHandler } from '../../../test/fake-api';
-import { failureResponse, stubApi } from '../../../test/fake-api';
-import { renderRoutes } from '../../../test/render-app';
+import { failureResponse, type stubApi } from '../../../test/fake-api';
 import { createTestI18n } from '../../../test/test-i18n';
 import { pinProblemKey } from '../components/change-pin-dialog';
 import { createCustomerDetails, createDeviceCommand, createDeviceSummary } from '../customer-fixtures';
-import { CustomerDetailsPage } from './customer-details-page';
+import { renderCustomerDetails, stubCustomerDetailsApi } from './customer-details-test-support';
 
 let i18n: TI18n;
 beforeAll(async () => {
@@ -27,27 +25,15 @@ afterEach(() => {
 const OTP_SENT = { expiresInSeconds: 300, resendAfterSeconds: 30, devOtp: '482913' };
 
 const stubDetailsApi = (handlers: Record<string, TFakeHandler> = {}) =>
-  stubApi({
-    [paths.customers.details]: () =>
+  stubCustomerDetailsApi({
+    customer: () =>
       createCustomerDetails({
         device: createDeviceSummary({ availability: { controls: ['lock'], actions: ['reboot'] } }),
       }),
-    [paths.customers.statusHistory]: () => [],
-    [paths.devices.history]: () => [],
-    [paths.customers.simChangeDetails]: () => [],
-    [paths.auth.sendOtpToUser]: () => OTP_SENT,
-    ...handlers,
+    handlers: { [paths.auth.sendOtpToUser]: () => OTP_SENT, ...handlers },
   });
 
-const renderActions = () =>
-  renderRoutes({
-    i18n,
-    url: appPaths.customerDetails.href(5, 'actions'),
-    routes: [{ path: appPaths.customerDetails.path, element: <CustomerDetailsPage /> }],
-  });
-
-const bodiesTo = async (api: ReturnType<typeof stubApi>, path: string) =>
-  Promise.all(api.requestsTo(path).map((request) => request.clone().json() as Promise<unknown>));
+const renderActions = () => renderCustomerDetails(i18n, 'actions');
 
 /** Opens "Change phone PIN" and sends the OTP; returns the dialog on the PIN step. */
 const openPinStep = async (api: ReturnType<typeof stubApi>) => {
@@ -57,7 +43,7 @@ const openPinStep = async (api: ReturnType<typeof stubApi>) => {
   expect(api.requestsTo(paths.auth.sendOtpToUser)).toHaveLength(0);
   fireEvent.click(dialog.getByTestId('change-pin-send-otp'));
   expect((await dialog.findByTestId('change-pin-dev-otp')).textContent).toContain('482913');
-  expect(await bodiesTo(api, paths.auth.sendOtpToUser)).toEqual([{ purpose: 'BYPASS_CODE' }]);
+  expect(await api.bodiesTo(paths.auth.sendOtpToUser)).toEqual([{ purpose: 'BYPASS_CODE' }]);
   return dialog;
 };
 
@@ -98,7 +84,7 @@ describe('Change phone PIN (change_device_pinV1)', { timeout: 15_000 }, () => {
     type(dialog, 'change-pin-otp', '482913');
     fireEvent.click(dialog.getByTestId('change-pin-submit'));
     await waitFor(() => expect(api.requestsTo(paths.devices.changeDevicePin)).toHaveLength(1));
-    expect(await bodiesTo(api, paths.devices.changeDevicePin)).toEqual([
+    expect(await api.bodiesTo(paths.devices.changeDevicePin)).toEqual([
       { customer_id: 5, pin: '4826', otp: '482913' },
     ]);
     expect(await screen.findByText('Change PIN: sent to the phone')).toBeTruthy();

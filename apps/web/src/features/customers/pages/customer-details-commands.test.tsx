@@ -5,10 +5,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TCustomerDetailsTab } from '../../../app/paths';
-import { appPaths } from '../../../app/paths';
 import type { TFakeHandler } from '../../../test/fake-api';
-import { stubApi } from '../../../test/fake-api';
-import { renderRoutes } from '../../../test/render-app';
 import { createTestI18n } from '../../../test/test-i18n';
 import {
   createCommandHistoryItem,
@@ -16,7 +13,7 @@ import {
   createDeviceCommand,
   createDeviceSummary,
 } from '../customer-fixtures';
-import { CustomerDetailsPage } from './customer-details-page';
+import { renderCustomerDetails, stubCustomerDetailsApi } from './customer-details-test-support';
 
 let i18n: TI18n;
 beforeAll(async () => {
@@ -39,24 +36,9 @@ const stubCommandsApi = (
   customer: TCustomerDetails | (() => TCustomerDetails),
   history: TCommandHistoryItem[] | (() => TCommandHistoryItem[]) = [],
   handlers: Record<string, TFakeHandler> = {},
-) =>
-  stubApi({
-    [paths.customers.details]: () => (typeof customer === 'function' ? customer() : customer),
-    [paths.customers.statusHistory]: () => [],
-    [paths.devices.history]: () => (typeof history === 'function' ? history() : history),
-    [paths.customers.simChangeDetails]: () => [],
-    ...handlers,
-  });
+) => stubCustomerDetailsApi({ customer, history, handlers });
 
-const renderDetails = (tab: TCustomerDetailsTab = 'customer') =>
-  renderRoutes({
-    i18n,
-    url: appPaths.customerDetails.href(5, tab),
-    routes: [{ path: appPaths.customerDetails.path, element: <CustomerDetailsPage /> }],
-  });
-
-const bodiesTo = async (api: ReturnType<typeof stubApi>, path: string) =>
-  Promise.all(api.requestsTo(path).map((request) => request.clone().json() as Promise<unknown>));
+const renderDetails = (tab: TCustomerDetailsTab = 'customer') => renderCustomerDetails(i18n, tab);
 
 describe('customer_details command tabs (spec §2: customer, device, actions)', { timeout: 15_000 }, () => {
   it('opens on the customer tab, and keeps the chosen tab in the URL', async () => {
@@ -122,7 +104,7 @@ describe('the device tab', { timeout: 15_000 }, () => {
     renderDetails('device');
     fireEvent.click(await screen.findByTestId('control-camera_lock'));
     await waitFor(() => expect(api.requestsTo(deviceControlPath('camera_lock'))).toHaveLength(1));
-    expect(await bodiesTo(api, '/api/device/camera_lock')).toEqual([{ customer_id: 5, enable: false }]);
+    expect(await api.bodiesTo('/api/device/camera_lock')).toEqual([{ customer_id: 5, enable: false }]);
     expect(await screen.findByText('Camera lock: sent to the phone')).toBeTruthy();
   });
 
@@ -148,7 +130,7 @@ describe('the device tab', { timeout: 15_000 }, () => {
     });
     fireEvent.click(dialog.getByTestId('control-args-submit'));
     await waitFor(() => expect(api.requestsTo(deviceControlPath('wallpaper'))).toHaveLength(1));
-    expect(await bodiesTo(api, deviceControlPath('wallpaper'))).toEqual([
+    expect(await api.bodiesTo(deviceControlPath('wallpaper'))).toEqual([
       { customer_id: 5, enable: true, args: { text: 'Pay your EMI by the 5th' } },
     ]);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -168,7 +150,7 @@ describe('the device tab', { timeout: 15_000 }, () => {
     fireEvent.change(packages, { target: { value: 'com.whatsapp\n\n  com.instagram.android  \n' } });
     fireEvent.click(dialog.getByTestId('control-args-submit'));
     await waitFor(() => expect(api.requestsTo(deviceControlPath('app_lock'))).toHaveLength(1));
-    expect(await bodiesTo(api, deviceControlPath('app_lock'))).toEqual([
+    expect(await api.bodiesTo(deviceControlPath('app_lock'))).toEqual([
       { customer_id: 5, enable: true, args: { packages: ['com.whatsapp', 'com.instagram.android'] } },
     ]);
   });
@@ -222,14 +204,14 @@ describe('the actions tab', { timeout: 15_000 }, () => {
     renderDetails('actions');
     fireEvent.click(await screen.findByTestId('action-fetch_location'));
     await waitFor(() => expect(api.requestsTo(deviceControlPath('fetch_location'))).toHaveLength(1));
-    expect(await bodiesTo(api, deviceControlPath('fetch_location'))).toEqual([{ customer_id: 5 }]);
+    expect(await api.bodiesTo(deviceControlPath('fetch_location'))).toEqual([{ customer_id: 5 }]);
 
     fireEvent.click(screen.getByTestId('action-reboot'));
     const dialog = await screen.findByRole('dialog', { name: 'Restart this phone?' });
     expect(api.requestsTo(deviceControlPath('reboot'))).toHaveLength(0);
     fireEvent.click(within(dialog).getByTestId('action-confirm'));
     await waitFor(() => expect(api.requestsTo(deviceControlPath('reboot'))).toHaveLength(1));
-    expect(await bodiesTo(api, deviceControlPath('reboot'))).toEqual([{ customer_id: 5 }]);
+    expect(await api.bodiesTo(deviceControlPath('reboot'))).toEqual([{ customer_id: 5 }]);
   });
 
   it('says when a phone did not share its location, without a map link', async () => {
@@ -316,7 +298,7 @@ describe('command history', { timeout: 15_000 }, () => {
     renderDetails('actions');
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel Lock' }));
     await waitFor(() => expect(api.requestsTo(paths.devices.cancel)).toHaveLength(1));
-    expect(await bodiesTo(api, paths.devices.cancel)).toEqual([
+    expect(await api.bodiesTo(paths.devices.cancel)).toEqual([
       { customer_id: 5, command_id: PENDING_LOCK.id },
     ]);
     expect(await screen.findByText('Command cancelled')).toBeTruthy();

@@ -5,13 +5,10 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TCustomerDetailsTab } from '../../../app/paths';
-import { appPaths } from '../../../app/paths';
 import type { TFakeHandler } from '../../../test/fake-api';
-import { stubApi } from '../../../test/fake-api';
-import { renderRoutes } from '../../../test/render-app';
 import { createTestI18n } from '../../../test/test-i18n';
 import { createCustomerDetails, createDeviceCommand, createDeviceSummary } from '../customer-fixtures';
-import { CustomerDetailsPage } from './customer-details-page';
+import { renderCustomerDetails, stubCustomerDetailsApi } from './customer-details-test-support';
 
 let i18n: TI18n;
 beforeAll(async () => {
@@ -33,24 +30,9 @@ const stubDetailsApi = (
   customer: TCustomerDetails,
   handlers: Record<string, TFakeHandler> = {},
   simChanges: TSimChange[] = [],
-) =>
-  stubApi({
-    [paths.customers.details]: () => customer,
-    [paths.customers.statusHistory]: () => [],
-    [paths.devices.history]: () => [],
-    [paths.customers.simChangeDetails]: () => simChanges,
-    ...handlers,
-  });
+) => stubCustomerDetailsApi({ customer, handlers, simChanges });
 
-const renderDetails = (tab: TCustomerDetailsTab = 'customer') =>
-  renderRoutes({
-    i18n,
-    url: appPaths.customerDetails.href(5, tab),
-    routes: [{ path: appPaths.customerDetails.path, element: <CustomerDetailsPage /> }],
-  });
-
-const bodiesTo = async (api: ReturnType<typeof stubApi>, path: string) =>
-  Promise.all(api.requestsTo(path).map((request) => request.clone().json() as Promise<unknown>));
+const renderDetails = (tab: TCustomerDetailsTab = 'customer') => renderCustomerDetails(i18n, tab);
 
 const customerWith = (device: Partial<TDeviceSummary>, status: TCustomerDetails['status'] = 1) =>
   createCustomerDetails({ status, device: createDeviceSummary(device) });
@@ -71,7 +53,7 @@ describe('offline code (offline_lock_unlock)', { timeout: 15_000 }, () => {
     const dialog = within(await screen.findByRole('dialog'));
     fireEvent.click(dialog.getByTestId('offline-code-send-otp'));
     await waitFor(() => expect(api.requestsTo(paths.auth.sendOtpToUser)).toHaveLength(1));
-    expect(await bodiesTo(api, paths.auth.sendOtpToUser)).toEqual([{ purpose: 'BYPASS_CODE' }]);
+    expect(await api.bodiesTo(paths.auth.sendOtpToUser)).toEqual([{ purpose: 'BYPASS_CODE' }]);
     expect((await dialog.findByTestId('offline-code-dev-otp')).textContent).toContain('482913');
 
     // A short challenge is refused here, before any request.
@@ -86,7 +68,7 @@ describe('offline code (offline_lock_unlock)', { timeout: 15_000 }, () => {
     fireEvent.change(dialog.getByTestId('offline-code-action'), { target: { value: 'lock' } });
     fireEvent.click(dialog.getByTestId('offline-code-submit'));
     expect((await dialog.findByTestId('offline-code-result')).textContent).toBe('90817263');
-    expect(await bodiesTo(api, paths.auth.offlineLockUnlock)).toEqual([
+    expect(await api.bodiesTo(paths.auth.offlineLockUnlock)).toEqual([
       { customer_id: 5, challenge: '123456', action: 'lock', otp: '482913' },
     ]);
     expect(dialog.getByTestId('offline-code-valid-until').textContent).toBe(
@@ -123,7 +105,7 @@ describe('uninstall and release in the actions tab', { timeout: 15_000 }, () => 
     const dialog = within(await screen.findByRole('dialog', { name: 'Uninstall from this phone?' }));
     fireEvent.click(dialog.getByTestId('uninstall-send-otp'));
     expect((await dialog.findByTestId('uninstall-dev-otp')).textContent).toContain('482913');
-    expect(await bodiesTo(api, paths.auth.sendOtpToUser)).toEqual([{ purpose: 'UNINSTALL' }]);
+    expect(await api.bodiesTo(paths.auth.sendOtpToUser)).toEqual([{ purpose: 'UNINSTALL' }]);
 
     fireEvent.click(dialog.getByTestId('uninstall-confirm'));
     expect(await dialog.findByText('Enter the 6-digit OTP')).toBeTruthy();
@@ -132,7 +114,7 @@ describe('uninstall and release in the actions tab', { timeout: 15_000 }, () => 
     fireEvent.change(dialog.getByTestId('uninstall-otp'), { target: { value: '482913' } });
     fireEvent.click(dialog.getByTestId('uninstall-confirm'));
     await waitFor(() => expect(api.requestsTo(paths.devices.uninstall)).toHaveLength(1));
-    expect(await bodiesTo(api, paths.devices.uninstall)).toEqual([{ customer_id: 5, otp: '482913' }]);
+    expect(await api.bodiesTo(paths.devices.uninstall)).toEqual([{ customer_id: 5, otp: '482913' }]);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
@@ -146,7 +128,7 @@ describe('uninstall and release in the actions tab', { timeout: 15_000 }, () => 
     expect(api.requestsTo(paths.devices.unclaim)).toHaveLength(0);
     fireEvent.click(dialog.getByTestId('release-confirm'));
     await waitFor(() => expect(api.requestsTo(paths.devices.unclaim)).toHaveLength(1));
-    expect(await bodiesTo(api, paths.devices.unclaim)).toEqual([{ customer_id: 5 }]);
+    expect(await api.bodiesTo(paths.devices.unclaim)).toEqual([{ customer_id: 5 }]);
   });
 
   it('does not offer "Release phone" while EMIs are running', async () => {

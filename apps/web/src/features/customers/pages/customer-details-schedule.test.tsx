@@ -5,10 +5,8 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TCustomerDetailsTab } from '../../../app/paths';
-import { appPaths } from '../../../app/paths';
 import type { TFakeHandler } from '../../../test/fake-api';
 import { failureResponse, stubApi } from '../../../test/fake-api';
-import { renderRoutes } from '../../../test/render-app';
 import { createTestI18n } from '../../../test/test-i18n';
 import {
   createCommandHistoryItem,
@@ -16,7 +14,7 @@ import {
   createDeviceCommand,
   createDeviceSummary,
 } from '../customer-fixtures';
-import { CustomerDetailsPage } from './customer-details-page';
+import { renderCustomerDetails, stubCustomerDetailsApi } from './customer-details-test-support';
 
 /** 22-11-2026 11:30 PM in India (18:00 UTC): late evening, so "tomorrow 9 AM" is the next India day. */
 const NOW = new Date('2026-11-22T18:00:00Z');
@@ -53,24 +51,9 @@ const stubDetailsApi = (
   history: TCommandHistoryItem[] = [],
   handlers: Record<string, TFakeHandler> = {},
   customer: TCustomerDetails = createCustomerDetails({ device: createDeviceSummary(DEVICE) }),
-) =>
-  stubApi({
-    [paths.customers.details]: () => customer,
-    [paths.customers.statusHistory]: () => [],
-    [paths.devices.history]: () => history,
-    [paths.customers.simChangeDetails]: () => [],
-    ...handlers,
-  });
+) => stubCustomerDetailsApi({ customer, history, handlers });
 
-const renderDetails = (tab: TCustomerDetailsTab = 'customer') =>
-  renderRoutes({
-    i18n,
-    url: appPaths.customerDetails.href(5, tab),
-    routes: [{ path: appPaths.customerDetails.path, element: <CustomerDetailsPage /> }],
-  });
-
-const bodiesTo = async (api: ReturnType<typeof stubApi>, path: string) =>
-  Promise.all(api.requestsTo(path).map((request) => request.clone().json() as Promise<unknown>));
+const renderDetails = (tab: TCustomerDetailsTab = 'customer') => renderCustomerDetails(i18n, tab);
 
 describe('lock and unlock: now, or scheduled for later', { timeout: 15_000 }, () => {
   it('locks at once by default, without run_at', async () => {
@@ -82,7 +65,7 @@ describe('lock and unlock: now, or scheduled for later', { timeout: 15_000 }, ()
     expect(dialog.queryByTestId('lock-when-run-at')).toBeNull();
     fireEvent.click(dialog.getByRole('button', { name: 'Lock' }));
     await waitFor(() => expect(api.requestsTo(paths.devices.lock)).toHaveLength(1));
-    expect(await bodiesTo(api, paths.devices.lock)).toEqual([{ customer_id: 5 }]);
+    expect(await api.bodiesTo(paths.devices.lock)).toEqual([{ customer_id: 5 }]);
   });
 
   it('sends the picked time as India time (+05:30), whatever the browser zone, and says when it will run', async () => {
@@ -104,7 +87,7 @@ describe('lock and unlock: now, or scheduled for later', { timeout: 15_000 }, ()
     expect(dialog.getByText('India time (IST): 23-11-2026 09:00 AM')).toBeTruthy();
     fireEvent.click(dialog.getByRole('button', { name: 'Schedule lock' }));
     await waitFor(() => expect(api.requestsTo(paths.devices.lock)).toHaveLength(1));
-    expect(await bodiesTo(api, paths.devices.lock)).toEqual([
+    expect(await api.bodiesTo(paths.devices.lock)).toEqual([
       { customer_id: 5, run_at: '2026-11-23T09:00:00+05:30' },
     ]);
     expect(await screen.findByText('Lock scheduled for 23-11-2026 09:00 AM')).toBeTruthy();
@@ -182,7 +165,7 @@ describe('"Schedule for later" on the command tabs', { timeout: 15_000 }, () => 
     fireEvent.change(dialog.getByTestId('schedule-run-at'), { target: { value: '2026-12-01T18:30' } });
     fireEvent.click(dialog.getByTestId('schedule-submit'));
     await waitFor(() => expect(api.requestsTo(deviceControlPath('reboot'))).toHaveLength(1));
-    expect(await bodiesTo(api, deviceControlPath('reboot'))).toEqual([
+    expect(await api.bodiesTo(deviceControlPath('reboot'))).toEqual([
       { customer_id: 5, run_at: '2026-12-01T18:30:00+05:30' },
     ]);
     expect(await screen.findByText('Restart phone scheduled for 01-12-2026 06:30 PM')).toBeTruthy();
@@ -204,7 +187,7 @@ describe('"Schedule for later" on the command tabs', { timeout: 15_000 }, () => 
     fireEvent.change(dialog.getByTestId('control-arg-text'), { target: { value: 'EMI due on 1st' } });
     fireEvent.click(dialog.getByRole('button', { name: 'Schedule' }));
     await waitFor(() => expect(api.requestsTo(deviceControlPath('wallpaper'))).toHaveLength(1));
-    expect(await bodiesTo(api, deviceControlPath('wallpaper'))).toEqual([
+    expect(await api.bodiesTo(deviceControlPath('wallpaper'))).toEqual([
       {
         customer_id: 5,
         run_at: '2026-11-30T08:00:00+05:30',
@@ -226,7 +209,7 @@ describe('"Schedule for later" on the command tabs', { timeout: 15_000 }, () => 
     fireEvent.change(dialog.getByTestId('schedule-run-at'), { target: { value: '2026-11-24T10:15' } });
     fireEvent.click(dialog.getByTestId('schedule-submit'));
     await waitFor(() => expect(api.requestsTo(deviceControlPath('camera_lock'))).toHaveLength(1));
-    expect(await bodiesTo(api, deviceControlPath('camera_lock'))).toEqual([
+    expect(await api.bodiesTo(deviceControlPath('camera_lock'))).toEqual([
       { customer_id: 5, run_at: '2026-11-24T10:15:00+05:30', enable: false },
     ]);
     await waitFor(() => expect(screen.queryByTestId('schedule-dialog')).toBeNull());
@@ -237,7 +220,7 @@ describe('"Schedule for later" on the command tabs', { timeout: 15_000 }, () => 
     fireEvent.change(dialog.getByTestId('schedule-run-at'), { target: { value: '2026-11-24T10:15' } });
     fireEvent.click(dialog.getByTestId('schedule-submit'));
     await waitFor(() => expect(api.requestsTo(paths.devices.unlock)).toHaveLength(1));
-    expect(await bodiesTo(api, paths.devices.unlock)).toEqual([
+    expect(await api.bodiesTo(paths.devices.unlock)).toEqual([
       { customer_id: 5, run_at: '2026-11-24T10:15:00+05:30' },
     ]);
   });
@@ -280,7 +263,7 @@ describe('scheduled commands in the history', { timeout: 15_000 }, () => {
 
     fireEvent.click(row.getByRole('button', { name: 'Cancel Lock' }));
     await waitFor(() => expect(api.requestsTo(paths.devices.cancel)).toHaveLength(1));
-    expect(await bodiesTo(api, paths.devices.cancel)).toEqual([
+    expect(await api.bodiesTo(paths.devices.cancel)).toEqual([
       { customer_id: 5, command_id: SCHEDULED_LOCK.id },
     ]);
   });

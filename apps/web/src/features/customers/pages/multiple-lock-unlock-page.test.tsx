@@ -72,9 +72,6 @@ const renderPage = (url = appPaths.multipleLockUnlock.href()) =>
     routes: [{ path: appPaths.multipleLockUnlock.path, element: <MultipleLockUnlockPage /> }],
   });
 
-const bodiesTo = async (api: ReturnType<typeof stubApi>, path: string) =>
-  Promise.all(api.requestsTo(path).map((request) => request.clone().json() as Promise<unknown>));
-
 describe('multiple_lock_unlock: who may send', { timeout: 15_000 }, () => {
   it('keeps the submit disabled, and says why, without the bulk_retailer flag (off by default)', async () => {
     stubBulkApi({ userAccess: { ...DEFAULT_USER_ACCESS } });
@@ -137,9 +134,7 @@ describe('multiple_lock_unlock: a bulk request and its progress', { timeout: 15_
     fireEvent.click(within(dialog).getByTestId('bulk-confirm'));
 
     await waitFor(() => expect(router.state.location.search).toBe(`?batch_id=${batch.batchId}`));
-    expect(await bodiesTo(api, paths.devices.bulkLockUnlock)).toEqual([
-      { action: 'lock', filter: 'overdue' },
-    ]);
+    expect(await api.bodiesTo(paths.devices.bulkLockUnlock)).toEqual([{ action: 'lock', filter: 'overdue' }]);
     expect((await screen.findByTestId('bulk-progress-view')).textContent).toContain('Locking phones');
 
     await waitFor(() => expect(screen.getByTestId('bulk-count-failed').textContent).toBe('1'), {
@@ -183,7 +178,7 @@ describe('multiple_lock_unlock: a bulk request and its progress', { timeout: 15_
     const dialog = await screen.findByRole('dialog', { name: 'Unlock 2 phones?' });
     fireEvent.click(within(dialog).getByTestId('bulk-confirm'));
     await waitFor(() => expect(api.requestsTo(paths.devices.bulkLockUnlock)).toHaveLength(1));
-    expect(await bodiesTo(api, paths.devices.bulkLockUnlock)).toEqual([
+    expect(await api.bodiesTo(paths.devices.bulkLockUnlock)).toEqual([
       { action: 'unlock', customer_ids: [5, 6] },
     ]);
     expect(await screen.findByText('Unlocking phones')).toBeTruthy();
