@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { type DbOrTx, queryRows } from '../../db/client';
 import {
   auditLog,
@@ -492,23 +493,19 @@ export const cancelPendingCommandsOfDevices = async (
  * row count the planner knows, so a few rows are found through the primary key, not a scan.
  */
 
+/** `column = any($ids::uuid[])`: one array parameter for any number of ids (duplicates dropped). */
+const isAnyUuid = (column: AnyPgColumn, ids: string[]) =>
+  sql`${column} = any(${sql.param([...new Set(ids)])}::uuid[])`;
+
 /** The devices with these ids (any order; unknown ids are left out). */
 export const findDevicesByIds = (db: DbOrTx, ids: string[]): Promise<DeviceRow[]> =>
-  ids.length === 0
-    ? Promise.resolve([])
-    : db
-        .select()
-        .from(devices)
-        .where(sql`${devices.id} = any(${sql.param([...new Set(ids)])}::uuid[])`);
+  ids.length === 0 ? Promise.resolve([]) : db.select().from(devices).where(isAnyUuid(devices.id, ids));
 
 /** The commands with these ids (any order; unknown ids are left out). */
 export const findCommandsByIds = (db: DbOrTx, ids: string[]): Promise<CommandRow[]> =>
   ids.length === 0
     ? Promise.resolve([])
-    : db
-        .select()
-        .from(deviceCommands)
-        .where(sql`${deviceCommands.id} = any(${sql.param([...new Set(ids)])}::uuid[])`);
+    : db.select().from(deviceCommands).where(isAnyUuid(deviceCommands.id, ids));
 
 /** What one device event says about the device (protocol ZReportedState); undefined keeps the stored value. */
 export type TReportedStateRow = {
@@ -631,7 +628,7 @@ export const findPendingCommandsOfDevices = (db: DbOrTx, deviceIds: string[]): P
         .from(deviceCommands)
         .where(
           and(
-            sql`${deviceCommands.deviceId} = any(${sql.param([...new Set(deviceIds)])}::uuid[])`,
+            isAnyUuid(deviceCommands.deviceId, deviceIds),
             inArray(deviceCommands.state, PENDING),
             isNull(deviceCommands.runAt),
           ),
