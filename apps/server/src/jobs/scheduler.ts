@@ -20,9 +20,9 @@ export const SCHEDULED_COMMANDS_INTERVAL_MS = 30_000;
  * wallpaper, lock when overdue), the expiry of undelivered commands in organisations that set one
  * (design §5: nothing expires silently), every intervalMs; and scheduled commands and the re-send
  * of unacknowledged ones every SCHEDULED_COMMANDS_INTERVAL_MS, or every intervalMs when that is
- * shorter. Every job takes its rows
- * with FOR UPDATE SKIP LOCKED or is an idempotent statement, so several server processes may run them
- * side by side. Runs once at start; returns a function that stops the timers.
+ * shorter. Every job takes its rows with FOR UPDATE SKIP LOCKED or is an idempotent statement, so
+ * several server processes may run them side by side. Runs once at start; returns a function that
+ * stops the timers.
  */
 export const startJobs = (
   deps: { db: Db; dispatcher: CommandDispatcher },
