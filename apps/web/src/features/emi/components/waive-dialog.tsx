@@ -16,15 +16,13 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { formatRupees } from '../../../lib/format';
+import { SERVER_ERROR_TYPE } from '../../customers/components/add-customer-fields';
 import { asApiError, isRefused } from '../api-error';
 import { useUpdateEmiStatusMutation } from '../emi-api';
 import type { TWaiveKind } from '../instalment-actions';
 
 /** Longest reason the server keeps (domain ZUpdateEmiStatusRequest). */
 export const WAIVE_REASON_MAX_LENGTH = 200;
-
-/** The form's error type for the server's own words about a field. */
-const SERVER_ERROR_TYPE = 'server';
 
 type TWaivePayload = z.output<typeof ZUpdateEmiStatusRequest>;
 
