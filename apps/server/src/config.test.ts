@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config';
+import { startServerProcess } from './scale-out/server-process';
+
+/** What production needs besides the broker, so the broker rows below fail (or pass) on their own. */
+const PRODUCTION: Record<string, string> = {
+  NODE_ENV: 'production',
+  JWT_SECRET: 'a-production-jwt-secret-of-32-characters',
+  OTP_PEPPER: 'a-production-otp-pepper',
+  SMS_WEBHOOK_URL: 'https://sms.example.com/send',
+};
+const MQTT_URL = 'mqtt://broker.example.com:1883';
+const BROKER_HOOK_SECRET = 'a-broker-hook-secret-of-24-chars';
 
 describe('loadConfig', () => {
   it('gives development defaults: port 8080, PGlite under ./data, embedded broker', () => {
@@ -18,5 +29,69 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ MQTT_SHARED_GROUP: 'a/b' })).toThrow(/MQTT_SHARED_GROUP/);
+    expect(() => loadConfig({ MQTT_BROKER_AUTH: 'none' })).toThrow(/MQTT_BROKER_AUTH/);
+  });
+
+  describe('broker authentication', () => {
+    it.each<{ case: string; env: Record<string, string>; refusedFor?: RegExp }>([
+      {
+        case: 'production, external broker, nothing said about its auth',
+        env: { ...PRODUCTION, MQTT_URL },
+        refusedFor: /MQTT_BROKER_AUTH: MQTT_URL is an external broker: set BROKER_HOOK_SECRET/,
+      },
+      {
+        case: 'production, external broker, hook secret',
+        env: { ...PRODUCTION, MQTT_URL, BROKER_HOOK_SECRET },
+      },
+      {
+        case: 'production, external broker, hooks stated with the secret',
+        env: { ...PRODUCTION, MQTT_URL, MQTT_BROKER_AUTH: 'hooks', BROKER_HOOK_SECRET },
+      },
+      {
+        case: 'production, external broker that authenticates devices itself',
+        env: { ...PRODUCTION, MQTT_URL, MQTT_BROKER_AUTH: 'external' },
+      },
+      {
+        case: 'production, external broker, hooks stated without the secret',
+        env: { ...PRODUCTION, MQTT_URL, MQTT_BROKER_AUTH: 'hooks' },
+        refusedFor: /BROKER_HOOK_SECRET: MQTT_BROKER_AUTH=hooks needs BROKER_HOOK_SECRET/,
+      },
+      {
+        case: 'development, hooks stated without the secret',
+        env: { MQTT_URL, MQTT_BROKER_AUTH: 'hooks' },
+        refusedFor: /BROKER_HOOK_SECRET: MQTT_BROKER_AUTH=hooks needs BROKER_HOOK_SECRET/,
+      },
+      { case: 'development, external broker alone', env: { MQTT_URL } },
+      { case: 'production, embedded broker (it checks devices itself)', env: PRODUCTION },
+    ])('$case', ({ env, refusedFor }) => {
+      if (refusedFor) {
+        expect(() => loadConfig(env)).toThrow(refusedFor);
+      } else {
+        expect(loadConfig(env).NODE_ENV).toBe(env.NODE_ENV ?? 'development');
+      }
+    });
+
+    it('names only BROKER_HOOK_SECRET when hooks are stated without it', () => {
+      expect(() => loadConfig({ ...PRODUCTION, MQTT_URL, MQTT_BROKER_AUTH: 'hooks' })).not.toThrow(
+        /MQTT_BROKER_AUTH:/,
+      );
+    });
+
+    it('stops a production server on an unauthenticated external broker before it opens anything', async () => {
+      const outcome = await startServerProcess({
+        name: 'unauthenticated-broker',
+        env: { ...PRODUCTION, MQTT_URL, PORT: '0', HOST: '127.0.0.1', PGLITE_DATA_DIR: 'memory://' },
+      }).then(
+        async (server) => {
+          await server.kill('SIGTERM');
+          return 'it served';
+        },
+        (error: Error) => error.message,
+      );
+      expect(outcome).toMatch(/exited \(1\) before it was ready/);
+      expect(outcome).toMatch(/MQTT_BROKER_AUTH: MQTT_URL is an external broker/);
+      // No pino line at all: it stopped at the configuration, before the app, database or broker client.
+      expect(outcome).not.toMatch(/"level":/);
+    });
   });
 });

@@ -4,7 +4,8 @@ const ZBooleanFlag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 
 
 /**
  * Server configuration, parsed once from the environment (design §2). Every value has a safe
- * development default except in production, where secrets and the SMS transport must be set.
+ * development default except in production, where secrets and the SMS transport must be set, and
+ * an external broker must say who authenticates devices (MQTT_BROKER_AUTH).
  */
 export const ZConfig = z
   .object({
@@ -33,6 +34,14 @@ export const ZConfig = z
      * authentication and authorisation) and is the bearer token the broker must send with them.
      */
     BROKER_HOOK_SECRET: z.string().min(24).optional(),
+    /**
+     * Who authenticates devices on the external broker (MQTT_URL) and keeps each to its own topics.
+     * 'hooks': Kisht's HTTP auth hooks, with BROKER_HOOK_SECRET (setting the secret alone says the
+     * same). 'external': the operator states that the broker does it on its own, with its own ACLs: a
+     * device may subscribe only to kisht/v1/d/{id}/cmd and publish only to kisht/v1/d/{id}/evt. In
+     * production an external broker needs one of the two; the embedded broker checks devices itself.
+     */
+    MQTT_BROKER_AUTH: z.enum(['hooks', 'external']).optional(),
     /** Broker URL handed to devices when an external broker is used. */
     MQTT_PUBLIC_URL: z.string().url().optional(),
     /** Base URL devices and QR codes use; derived from the request when absent. */
@@ -69,6 +78,14 @@ export const ZConfig = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((config, ctx) => {
+    if (config.MQTT_BROKER_AUTH === 'hooks' && !config.BROKER_HOOK_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['BROKER_HOOK_SECRET'],
+        message:
+          'MQTT_BROKER_AUTH=hooks needs BROKER_HOOK_SECRET, the bearer token the broker sends to the auth hooks',
+      });
+    }
     if (config.NODE_ENV !== 'production') return;
     for (const key of ['JWT_SECRET', 'OTP_PEPPER'] as const) {
       if (config[key].startsWith('development-only')) {
@@ -80,6 +97,16 @@ export const ZConfig = z
         code: 'custom',
         path: ['SMS_WEBHOOK_URL'],
         message: 'SMS_WEBHOOK_URL must be set in production',
+      });
+    }
+    // Unless something is known to check devices, a client that reaches the broker may read any
+    // device's commands or forge its events. MQTT_BROKER_AUTH=hooks without the secret is refused above.
+    if (config.MQTT_URL && !config.MQTT_BROKER_AUTH && !config.BROKER_HOOK_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['MQTT_BROKER_AUTH'],
+        message:
+          "MQTT_URL is an external broker: set BROKER_HOOK_SECRET (Kisht's broker auth hooks) or MQTT_BROKER_AUTH=external (the broker authenticates devices itself)",
       });
     }
   });

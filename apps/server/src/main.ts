@@ -1,10 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { buildApp } from './app';
 import { loadConfig } from './config';
 
 /** Starts Kisht: `npm start` from the repository root (README). */
 const config = loadConfig();
+// Loaded only once the configuration is valid: a bad setting stops the process (exit 1, the key
+// named) before any database driver or broker client is even loaded, let alone a port bound.
+const { buildApp } = await import('./app');
 if (!config.DATABASE_URL && !config.PGLITE_DATA_DIR.startsWith('memory://')) {
   mkdirSync(config.PGLITE_DATA_DIR, { recursive: true });
 }
