@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { PageHeader } from '../components/page-header';
 import type { TPageTitleKey } from '../lib/i18n';
-import { appPaths } from './paths';
+import { appPaths } from '../lib/paths';
 
 /**
  * A spec §2 screen that a later release builds: its title and a plain "coming soon" notice, so a

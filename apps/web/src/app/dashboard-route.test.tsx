@@ -4,11 +4,11 @@ import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMyLoan } from '../features/emi/emi-fixtures';
+import { appPaths } from '../lib/paths';
 import { stubApi } from '../test/fake-api';
 import { fakeOrgConfig, renderRoutes } from '../test/render-app';
 import { createTestI18n } from '../test/test-i18n';
 import { DashboardRoute } from './dashboard-route';
-import { appPaths } from './paths';
 
 let i18n: TI18n;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { appPaths } from './paths';
+import { appPaths } from '../lib/paths';
 
 /** Spec §2: an unknown route shows the text 'Not found'. */
 export const NotFoundPage = () => {

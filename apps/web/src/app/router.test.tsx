@@ -6,9 +6,9 @@ import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import en from '../../public/locales/en.json';
+import type { TRouteKey } from '../lib/paths';
+import { appPaths, CUSTOMER_ROUTES, PUBLIC_ROUTES } from '../lib/paths';
 import { createTestI18n } from '../test/test-i18n';
-import type { TRouteKey } from './paths';
-import { appPaths, CUSTOMER_ROUTES, PUBLIC_ROUTES } from './paths';
 import { appRoutes, COMING_SOON_ROUTES } from './router';
 import { createAppStore } from './store';
 

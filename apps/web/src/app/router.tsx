@@ -5,13 +5,13 @@ import type { RouteObject } from 'react-router';
 import { createBrowserRouter, Navigate, Outlet } from 'react-router';
 import { PageSkeleton } from '../components/page-skeleton';
 import type { TPageTitleKey } from '../lib/i18n';
+import type { TRouteKey } from '../lib/paths';
+import { appPaths, CUSTOMER_ROUTES } from '../lib/paths';
 import { ComingSoonPage } from './coming-soon-page';
 import { AppShell } from './layout/app-shell';
 import { RedirectIfSignedIn, RequireAuth, RequireRetailer } from './layout/require-auth';
 import { RootLayout } from './layout/root-layout';
 import { NotFoundPage } from './not-found-page';
-import type { TRouteKey } from './paths';
-import { appPaths, CUSTOMER_ROUTES } from './paths';
 
 // One chunk per page (design §8: split by route).
 const LoginPage = lazy(() =>
@@ -36,15 +36,11 @@ const AddCustomerPage = lazy(() =>
     default: module.AddCustomerPage,
   })),
 );
-const CustomerNavigatePage = lazy(() =>
-  import('../features/customers/pages/customer-navigate-page').then((module) => ({
-    default: module.CustomerNavigatePage,
-  })),
+const CustomerNavigateRoute = lazy(() =>
+  import('./customer-navigate-route').then((module) => ({ default: module.CustomerNavigateRoute })),
 );
-const CustomerDetailsPage = lazy(() =>
-  import('../features/customers/pages/customer-details-page').then((module) => ({
-    default: module.CustomerDetailsPage,
-  })),
+const CustomerDetailsRoute = lazy(() =>
+  import('./customer-details-route').then((module) => ({ default: module.CustomerDetailsRoute })),
 );
 const CustomerDocumentsPage = lazy(() =>
   import('../features/customers/pages/customer-documents-page').then((module) => ({
@@ -57,17 +53,17 @@ const SignaturePage = lazy(() =>
   })),
 );
 const MultipleLockUnlockPage = lazy(() =>
-  import('../features/customers/pages/multiple-lock-unlock-page').then((module) => ({
+  import('../features/devices/pages/multiple-lock-unlock-page').then((module) => ({
     default: module.MultipleLockUnlockPage,
   })),
 );
 const SimChangesPage = lazy(() =>
-  import('../features/customers/pages/sim-changes-page').then((module) => ({
+  import('../features/devices/pages/sim-changes-page').then((module) => ({
     default: module.SimChangesPage,
   })),
 );
 const PendingCommandsPage = lazy(() =>
-  import('../features/customers/pages/pending-commands-page').then((module) => ({
+  import('../features/devices/pages/pending-commands-page').then((module) => ({
     default: module.PendingCommandsPage,
   })),
 );
@@ -115,8 +111,8 @@ const PROTECTED_PAGES: ReadonlyArray<{ route: TRouteKey; element: ReactNode }> =
   { route: 'dashboard', element: <DashboardRoute /> },
   { route: 'customerList', element: <CustomerListPage /> },
   { route: 'addCustomer', element: <AddCustomerPage /> },
-  { route: 'customerNavigate', element: <CustomerNavigatePage /> },
-  { route: 'customerDetails', element: <CustomerDetailsPage /> },
+  { route: 'customerNavigate', element: <CustomerNavigateRoute /> },
+  { route: 'customerDetails', element: <CustomerDetailsRoute /> },
   { route: 'customerDocuments', element: <CustomerDocumentsPage /> },
   { route: 'signature', element: <SignaturePage kind="customer_signature" /> },
   { route: 'witnessSignature', element: <SignaturePage kind="witness_signature" /> },

@@ -24,6 +24,13 @@ export const fakeOrgConfig = (overrides: Partial<TOrgAppConfig> = {}): TOrgAppCo
   ...overrides,
 });
 
+/** The app's store (a fresh one) with an organisation config loaded, as after the app's bootstrap. */
+export const createTestStore = (orgConfig: TOrgAppConfig = fakeOrgConfig()) => {
+  const store = createAppStore();
+  store.dispatch(orgConfigLoaded(orgConfig));
+  return store;
+};
+
 /**
  * Renders routes in a memory router inside the app's providers (a fresh store, translations,
  * toasts), starting at `url`. Returns the router (for the location) and the store.
@@ -34,8 +41,7 @@ export const renderRoutes = (options: {
   i18n: TI18n;
   orgConfig?: TOrgAppConfig;
 }) => {
-  const store = createAppStore();
-  store.dispatch(orgConfigLoaded(options.orgConfig ?? fakeOrgConfig()));
+  const store = createTestStore(options.orgConfig);
   const router = createMemoryRouter(options.routes, { initialEntries: [options.url] });
   render(
     <Provider store={store}>

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { canChangeStatus, customerEditActions } from './customers.rules';
+import {
+  BULK_EXCLUDED_STATUSES,
+  bulkExclusionReason,
+  canChangeStatus,
+  customerEditActions,
+} from './customers.rules';
 
 describe('customer edit menu (spec §2)', () => {
   it.each([
@@ -46,5 +51,23 @@ describe('manual status changes', () => {
     [2, 2, false],
   ])('%i → %i: %s', (from, to, expected) => {
     expect(canChangeStatus(from, to)).toBe(expected);
+  });
+});
+
+describe('who bulk lock and unlock leave alone, by status', () => {
+  it.each([
+    [0, null], // inactive: not enrolled, skipped for that reason instead
+    [1, null],
+    [2, null],
+    [3, 'uninstalled'],
+    [4, 'Apple profile removed'],
+    [5, 'EMIs completed'],
+    [6, null], // maturing: still paying
+  ])('status %i: %s', (status, expected) => {
+    expect(bulkExclusionReason(status)).toBe(expected);
+  });
+
+  it('lists exactly the excluded statuses for queries', () => {
+    expect([...BULK_EXCLUDED_STATUSES].sort()).toEqual([3, 4, 5]);
   });
 });

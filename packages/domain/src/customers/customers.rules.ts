@@ -42,3 +42,22 @@ const MANUAL_TRANSITIONS: Partial<Record<TCustomerStatus, TCustomerStatus[]>> = 
 /** True when a retailer may move a customer from `from` to `to` by hand. */
 export const canChangeStatus = (from: number, to: number): boolean =>
   (MANUAL_TRANSITIONS[from as TCustomerStatus] ?? []).includes(to as TCustomerStatus);
+
+/**
+ * Why bulk lock and unlock leave a customer alone because of their status: the loan is over (EMIs
+ * completed, 5) or the app is gone (uninstalled, 3; Apple profile removed, 4). The filters ('all
+ * enrolled', 'overdue') never reach them, and a hand-made selection lists them as skipped with this
+ * reason. Other statuses are absent.
+ */
+export const BULK_EXCLUSION_REASONS: Readonly<Partial<Record<TCustomerStatus, string>>> = {
+  [CustomerStatus.UNINSTALL]: 'uninstalled',
+  [CustomerStatus.APPLE_REMOVED]: 'Apple profile removed',
+  [CustomerStatus.EMI_COMPLETED]: 'EMIs completed',
+};
+
+/** The statuses of BULK_EXCLUSION_REASONS, for a query's `not in`. */
+export const BULK_EXCLUDED_STATUSES = Object.keys(BULK_EXCLUSION_REASONS).map(Number) as TCustomerStatus[];
+
+/** Why a bulk command leaves a customer of this status alone, or null when it may reach them. */
+export const bulkExclusionReason = (status: number): string | null =>
+  BULK_EXCLUSION_REASONS[status as TCustomerStatus] ?? null;

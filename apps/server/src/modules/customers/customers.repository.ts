@@ -1,4 +1,19 @@
-import { and, asc, count, desc, eq, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import { BULK_EXCLUDED_STATUSES } from '@kisht/domain/customers/customers.rules';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  ilike,
+  inArray,
+  isNull,
+  ne,
+  notInArray,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { auditLog, customers, devices, emis, media, products, users } from '../../db/schema';
 
@@ -237,9 +252,11 @@ export const findPhotoPath = async (db: DbOrTx, customerId: number): Promise<str
 };
 
 /**
- * Customers in scope with their devices, for a bulk command: the given ids, or every customer
- * with an enrolled device ('all_enrolled'), or those with an unpaid instalment due before
- * `today` ('overdue'). Ordered by customer id.
+ * Customers in scope with their devices, for a bulk command: the given ids (whatever their status;
+ * the caller skips those it must), or every customer with an enrolled device ('all_enrolled'), or
+ * those with an unpaid instalment due before `today` ('overdue'). The filters leave out the
+ * statuses of BULK_EXCLUDED_STATUSES (uninstalled, Apple-removed, EMIs completed). Ordered by
+ * customer id.
  */
 export const findBulkTargets = (
   db: DbOrTx,
@@ -249,7 +266,10 @@ export const findBulkTargets = (
   const conditions: SQL[] = [inScope(scope)];
   if ('customerIds' in selection) conditions.push(inArray(customers.id, selection.customerIds));
   else {
-    conditions.push(sql`${devices.enrolledAt} is not null`);
+    conditions.push(
+      sql`${devices.enrolledAt} is not null`,
+      notInArray(customers.status, BULK_EXCLUDED_STATUSES),
+    );
     if (selection.filter === 'overdue') {
       conditions.push(
         sql`exists (select 1 from ${emis} where ${emis.customerId} = ${customers.id}

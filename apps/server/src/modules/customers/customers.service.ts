@@ -439,8 +439,9 @@ export const updateCustomerImeis = async (
 };
 
 /**
- * Customers in the actor's scope with their devices, for a bulk command: the chosen ids, or all
- * with an enrolled phone, or those overdue today (+05:30).
+ * Customers in the actor's scope with their devices, for a bulk command: the chosen ids (any
+ * status), or all with an enrolled phone, or those overdue today (+05:30); the filters leave out
+ * customers uninstalled, Apple-removed or with EMIs completed (BULK_EXCLUDED_STATUSES).
  */
 export const findBulkTargets = async (
   db: DbOrTx,

@@ -1,5 +1,6 @@
 import { COMMAND_STATES, type TCommandState } from '@kisht/domain/common/enums';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
+import { bulkExclusionReason } from '@kisht/domain/customers/customers.rules';
 import { controlAvailability } from '@kisht/domain/devices/control-availability';
 import type { TBulkProgress, TOfflineCommand, ZBulkLockRequest } from '@kisht/domain/devices/devices.schema';
 import { v7 as uuidv7 } from 'uuid';
@@ -17,10 +18,12 @@ import { toHistoryItem } from './devices.service';
 /**
  * multiple_device_lock_unlock: locks or unlocks many phones. In ONE transaction every command row
  * is written (with a shared batch id), pending opposite commands are superseded, desired states set
- * and one audit entry written; messages are published after commit. Customers whose phone has not
- * enrolled, or for whom spec §6 does not offer the command, are skipped with a reason; a pending
- * identical command is reused. Throws FORBIDDEN without the bulk_retailer and lock flags,
- * CUSTOMER_NOT_FOUND (field customer_ids) when any chosen id is outside the actor's scope.
+ * and one audit entry written; messages are published after commit. The filters never reach
+ * customers uninstalled, Apple-removed or with EMIs completed; chosen by hand, they are skipped with
+ * that reason, as are customers whose phone has not enrolled or for whom spec §6 does not offer the
+ * command; a pending identical command is reused. Throws FORBIDDEN without the bulk_retailer and
+ * lock flags, CUSTOMER_NOT_FOUND (field customer_ids) when any chosen id is outside the actor's
+ * scope.
  */
 export const bulkLockUnlock = async (
   deps: { db: Db; dispatcher: CommandDispatcher },
@@ -43,6 +46,11 @@ export const bulkLockUnlock = async (
   const opposite = request.action === 'lock' ? 'unlock' : 'lock';
   const skipped: TBulkProgress['skipped'] = [];
   const eligible = targets.filter(({ customer, device }) => {
+    const excludedBecause = bulkExclusionReason(customer.status);
+    if (excludedBecause) {
+      skipped.push({ customerId: customer.id, reason: excludedBecause });
+      return false;
+    }
     if (!device.enrolledAt) {
       skipped.push({ customerId: customer.id, reason: 'not enrolled' });
       return false;

@@ -1,7 +1,11 @@
+import { CustomerStatus } from '@kisht/domain/common/enums';
+import { type TBulkProgress, ZBulkProgress } from '@kisht/domain/devices/devices.schema';
 import { deviceControlPath, paths } from '@kisht/domain/paths';
-import { sql } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
+import { deviceCommands, devices, products, users } from '../../db/schema';
+import { createCustomerWithLoan } from '../../db/seed/factories';
 import {
   DEMO_MINI_RETAILER_MOBILE,
   DEMO_ORG_ID,
@@ -262,6 +266,78 @@ describe('multiple_device_lock_unlock', () => {
       `${paths.devices.bulkProgress}?batch_id=${queued.body.data.batchId}`,
     );
     expect(polled.body.data.skipped).toEqual([{ customerId: ids[1], reason: 'not enrolled' }]);
+  });
+
+  it('leaves customers uninstalled, Apple-removed or with EMIs completed alone, by filter or by hand', async () => {
+    const db = t.app.ctx.db;
+    const [ravi] = await db
+      .select()
+      .from(users)
+      .where(and(eq(users.orgId, DEMO_ORG_ID), eq(users.mobile, DEMO_RETAILER_MOBILE)));
+    const [product] = await db.select().from(products).where(eq(products.orgId, DEMO_ORG_ID)).limit(1);
+    // Enrolled phones with an instalment overdue, so only their status keeps the filters off them.
+    const finished = [];
+    for (const status of [
+      CustomerStatus.UNINSTALL,
+      CustomerStatus.APPLE_REMOVED,
+      CustomerStatus.EMI_COMPLETED,
+    ]) {
+      finished.push(
+        await createCustomerWithLoan(db, {
+          orgId: DEMO_ORG_ID,
+          retailerId: ravi!.id,
+          product: product!,
+          firstName: `Finished${status}`,
+          mobile: `+91981111120${status}`,
+          status,
+          isEnrolled: true,
+          createdAt: new Date(Date.now() - 50 * 86_400_000),
+        }),
+      );
+    }
+    const finishedIds = finished.map(({ customer }) => customer.id);
+    const finishedDeviceIds = finished.map(({ device }) => device.id);
+    const commandsOfFinished = async () =>
+      (await db.select().from(deviceCommands).where(inArray(deviceCommands.deviceId, finishedDeviceIds)))
+        .length;
+    const itemNames = (progress: TBulkProgress) => progress.items.map((item) => item.customerName).sort();
+
+    const allEnrolled = ZBulkProgress.parse(
+      (await apiPost(t, retailer, paths.devices.bulkLockUnlock, { action: 'lock', filter: 'all_enrolled' }))
+        .body.data,
+    );
+    // Sneha (seeded, EMIs completed) is left out as well as the three above.
+    expect(itemNames(allEnrolled)).toEqual(['Aarav Sharma', 'Priya Patel']);
+    expect(allEnrolled.skipped).toEqual([]);
+    const overdue = ZBulkProgress.parse(
+      (await apiPost(t, retailer, paths.devices.bulkLockUnlock, { action: 'unlock', filter: 'overdue' })).body
+        .data,
+    );
+    expect(itemNames(overdue)).toEqual(['Priya Patel']);
+    expect(overdue.skipped).toEqual([]);
+    expect(await commandsOfFinished()).toBe(0);
+
+    const aarav = await customerNamed('Aarav');
+    const chosen = await apiPost(t, retailer, paths.devices.bulkLockUnlock, {
+      action: 'lock',
+      customer_ids: [aarav, ...finishedIds],
+    });
+    expect(chosen.status).toBe(200);
+    const progress = ZBulkProgress.parse(chosen.body.data);
+    expect(progress.items.map((item) => item.customerId)).toEqual([aarav]);
+    expect(progress.skipped).toEqual([
+      { customerId: finishedIds[0], reason: 'uninstalled' },
+      { customerId: finishedIds[1], reason: 'Apple profile removed' },
+      { customerId: finishedIds[2], reason: 'EMIs completed' },
+    ]);
+    const polled = await apiGet(t, retailer, `${paths.devices.bulkProgress}?batch_id=${progress.batchId}`);
+    expect(polled.body.data.skipped).toEqual(progress.skipped);
+    expect(await commandsOfFinished()).toBe(0);
+    const [desired] = await db
+      .select({ n: count() })
+      .from(devices)
+      .where(and(inArray(devices.id, finishedDeviceIds), eq(devices.desiredLocked, true)));
+    expect(desired!.n).toBe(0);
   });
 
   it('refuses bad input, other tenants’ ids and users without bulk access, writing nothing', async () => {

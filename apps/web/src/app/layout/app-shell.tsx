@@ -22,9 +22,9 @@ import { PageSkeleton } from '../../components/page-skeleton';
 import { useLogoutMutation } from '../../features/auth/auth-api';
 import { clearSession, isCustomerUser } from '../../lib/auth-storage';
 import { useOrgConfig } from '../../lib/http/org-config-api';
+import { appPaths } from '../../lib/paths';
 import type { TMainScreenTab, TStateWithUi } from '../../lib/ui-slice';
 import { setDrawerOpen, setMainScreenTab } from '../../lib/ui-slice';
-import { appPaths } from '../paths';
 import { NavDrawer } from './nav-drawer';
 
 /** The routes of each bottom tab; customer screens sit under Customers. */

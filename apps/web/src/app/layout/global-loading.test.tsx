@@ -5,9 +5,9 @@ import { I18nextProvider } from 'react-i18next';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { appPaths } from '../../lib/paths';
 import { uiSlice } from '../../lib/ui-slice';
 import { createTestI18n } from '../../test/test-i18n';
-import { appPaths } from '../paths';
 import { GlobalSpinner, isGlobalSpinnerSuppressed } from './global-loading';
 
 let i18n: TI18n;

@@ -5,9 +5,9 @@ import Paper from '@mui/material/Paper';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import { matchPath, useLocation } from 'react-router';
+import { appPaths } from '../../lib/paths';
 import type { TStateWithUi } from '../../lib/ui-slice';
 import { selectIsApiLoading } from '../../lib/ui-slice';
-import { appPaths } from '../paths';
 
 /**
  * Spec §2: the global spinner does not show on these screens; they load and poll behind their own

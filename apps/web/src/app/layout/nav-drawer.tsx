@@ -33,10 +33,10 @@ import { useDispatch, useSelector } from 'react-redux';
 import { useLocation, useNavigate } from 'react-router';
 import { getUserType } from '../../lib/auth-storage';
 import { useUserAccess } from '../../lib/http/access-api';
+import type { TLinkableRouteKey } from '../../lib/paths';
+import { appPaths, CUSTOMER_ROUTES } from '../../lib/paths';
 import type { TStateWithUi } from '../../lib/ui-slice';
 import { setDrawerOpen } from '../../lib/ui-slice';
-import type { TLinkableRouteKey } from '../paths';
-import { appPaths, CUSTOMER_ROUTES } from '../paths';
 
 /** Who is looking at the drawer: their user type (spec §4) and user access flags (spec §6). */
 export type TDrawerViewer = { userType: TUserType | null; userAccess: TUserAccess };

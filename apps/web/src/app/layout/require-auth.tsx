@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { isCustomerUser, isSignedIn } from '../../lib/auth-storage';
-import { appPaths } from '../paths';
+import { appPaths } from '../../lib/paths';
 
 /** Spec §2: every route except login, otp and m_pin needs a session; without one, go to login. */
 export const RequireAuth = ({ children }: { children: ReactNode }) => {

@@ -7,6 +7,7 @@ import { ZCreateCustomerRequest } from '@kisht/domain/customers/customers.schema
 import type { TInstalment, TInterestMethod } from '@kisht/domain/emi/emi.rules';
 import { addMonthsToDate, buildEmiSchedule } from '@kisht/domain/emi/emi.rules';
 import type { FieldError, FieldPath } from 'react-hook-form';
+import { fieldMessageKey, type TValidationKey } from '../../lib/form-errors';
 import { todayUtcIsoDate } from '../../lib/format';
 
 /** Tenure choices of the add-customer form, months. */
@@ -143,53 +144,6 @@ export const serverFieldErrors = (fields: TFieldError[]): TServerFieldError[] =>
   return errors;
 };
 
-/** Translation keys of the messages the form shows for the domain schema's issues. */
-export type TValidationKey =
-  | 'validation.required'
-  | 'validation.invalidMobile'
-  | 'validation.invalidEmail'
-  | 'validation.invalidImei'
-  | 'validation.sameImei'
-  | 'validation.invalidAmount'
-  | 'validation.downPaymentTooHigh'
-  | 'validation.loanNotPositive'
-  | 'validation.invalidRate'
-  | 'validation.invalidTenure'
-  | 'validation.invalidDate'
-  | 'validation.dateOfBirthInPast'
-  | 'validation.chooseCountry'
-  | 'validation.chooseState'
-  | 'validation.chooseCity'
-  | 'validation.invalidPincode'
-  | 'validation.tooLong'
-  | 'validation.reasonTooShort'
-  | 'validation.invalidValue';
-
-/** The domain schema's own messages (customers.schema, identifiers), by what they say. */
-const DOMAIN_MESSAGE_KEYS: ReadonlyMap<string, TValidationKey> = new Map<string, TValidationKey>([
-  ['This is a required field', 'validation.required'],
-  ['Enter a 10-digit mobile number starting with 6, 7, 8 or 9', 'validation.invalidMobile'],
-  ['Enter a valid email', 'validation.invalidEmail'],
-  ['IMEI must be 15 digits with a valid check digit', 'validation.invalidImei'],
-  ['IMEI 2 must differ from IMEI 1', 'validation.sameImei'],
-  ['Amount must be whole paise', 'validation.invalidAmount'],
-  ['Amount cannot be negative', 'validation.invalidAmount'],
-  ['Down payment cannot exceed the price', 'validation.downPaymentTooHigh'],
-  ['Loan amount must be more than zero', 'validation.loanNotPositive'],
-  ['Tenure must be 1 to 120 months', 'validation.invalidTenure'],
-  ['Date must be YYYY-MM-DD', 'validation.invalidDate'],
-  ['Date of birth must be in the past', 'validation.dateOfBirthInPast'],
-  ['Choose a country', 'validation.chooseCountry'],
-  ['Choose a state', 'validation.chooseState'],
-  ['Choose a city', 'validation.chooseCity'],
-  ['PIN code is 6 digits', 'validation.invalidPincode'],
-  ['Say why, in a few words', 'validation.reasonTooShort'],
-]);
-
-/** The translation key of one of the domain schemas' own messages, or undefined for zod's generic ones. */
-export const domainMessageKey = (message: string | undefined): TValidationKey | undefined =>
-  message ? DOMAIN_MESSAGE_KEYS.get(message) : undefined;
-
 /** For zod's generic messages (a wrong type, a bound): what that field's problem is. */
 const FIELD_FALLBACK_KEYS: Partial<Record<TAddCustomerPath, TValidationKey>> = {
   firstName: 'validation.tooLong',
@@ -210,9 +164,6 @@ const FIELD_FALLBACK_KEYS: Partial<Record<TAddCustomerPath, TValidationKey>> = {
   dateOfBirth: 'validation.invalidDate',
 };
 
-const isEmptyValue = (value: unknown): boolean =>
-  value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-
 /**
  * The translated message for a domain-schema issue on a form field: 'This is a required field'
  * (spec §5) when the field is empty, else the key of the schema's own message, else what that
@@ -223,20 +174,6 @@ export const validationKeyFor = (
   error: Pick<FieldError, 'message'>,
   value: unknown,
 ): TValidationKey => fieldMessageKey(error, value, FIELD_FALLBACK_KEYS[path] ?? 'validation.invalidValue');
-
-/**
- * The translated message for a domain-schema issue on any form's field: 'This is a required
- * field' when it is empty, else the schema's own message, else `fallback` (what that field's
- * problem must be).
- */
-export const fieldMessageKey = (
-  error: Pick<FieldError, 'message'>,
-  value: unknown,
-  fallback: TValidationKey,
-): TValidationKey => {
-  if (isEmptyValue(value)) return 'validation.required';
-  return domainMessageKey(error.message) ?? fallback;
-};
 
 /** Device family choices (spec §1 device_type), with their label keys. */
 export const DEVICE_TYPE_OPTIONS = [

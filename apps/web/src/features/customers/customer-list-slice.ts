@@ -1,11 +1,11 @@
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { createSlice } from '@reduxjs/toolkit';
 import type { VirtualItem } from '@tanstack/react-virtual';
-import type { TCustomerListArgs } from './customers-api';
+import type { TCustomerListArgs } from '../../lib/http/customer-list-api';
 
 /**
  * Where the person left the customer list (spec §3 client state: customer list scrollPosition).
- * The rows and the total themselves stay in the api cache (customersApi listCustomers, one entry
+ * The rows and the total themselves stay in the api cache (customerListApi listCustomers, one entry
  * per filter, with every page loaded so far); this is only what the cache cannot know.
  */
 export type TCustomerListState = {

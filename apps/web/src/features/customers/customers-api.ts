@@ -1,16 +1,12 @@
 import type { TProduct } from '@kisht/domain/catalogue/catalogue.schema';
 import type { TCity, TCountry, TFinancer, TState } from '@kisht/domain/catalogue/csc.schema';
-import type { TCustomerStatusWord } from '@kisht/domain/common/enums';
 import type {
   TCreateCustomerRequest,
   TCustomerDetails,
-  TCustomerPage,
-  TEnrolmentQr,
   TStatusChange,
   TUpdateImeiRequest,
   TUpdateStatusRequest,
 } from '@kisht/domain/customers/customers.schema';
-import type { TDeviceCommand, TLockUnlockRequest } from '@kisht/domain/devices/devices.schema';
 import type { TEditEmiTermsRequest, TEmiDetails } from '@kisht/domain/emi/emi.schema';
 import type {
   TCustomerMedia,
@@ -22,22 +18,15 @@ import type {
 import { paths } from '@kisht/domain/paths';
 import { api } from '../../lib/http/api';
 import { fileRequest } from '../../lib/http/base-query';
+import type { TCustomerListArgs } from '../../lib/http/customer-list-api';
+import { CUSTOMER_LIST_TAG, customerTag } from '../../lib/http/tags';
 import { toUploadBody } from '../../lib/upload-file';
-
-/** Rows per page of the customer list (each page the infinite scroll loads). */
-export const CUSTOMER_PAGE_SIZE = 20;
 
 /**
  * The country-state-city data does not change while the app runs, so it stays cached for a day
  * rather than the spec §7 default of 300 s.
  */
 export const CSC_CACHE_SECONDS = 24 * 60 * 60;
-
-/** What the customer list is filtered by; each filter is its own cached list of loaded pages. */
-export type TCustomerListArgs = {
-  search: string;
-  status: TCustomerStatusWord | 'all';
-};
 
 /** What the customer-list CSV export is filtered by: the list's own search and status. */
 export type TCustomerCsvArgs = TCustomerListArgs;
@@ -59,44 +48,11 @@ export type TUploadDocumentArgs = { customerId: number; documentType: TDocumentT
 /** An upload of a signature drawn on the pad (a PNG). */
 export type TUploadSignatureArgs = { customerId: number; kind: TSignatureKind; file: File };
 
-/** Tag of every customer list (each filter), invalidated when a row may have changed. */
-export const CUSTOMER_LIST_TAG = { type: 'Customer', id: 'LIST' } as const;
-export const customerTag = (customerId: number) => ({ type: 'Customer', id: customerId }) as const;
 const mediaTag = (customerId: number) => ({ type: 'CustomerMedia', id: customerId }) as const;
-/** The commands sent to a customer's phone (device-api's command history). */
-export const commandHistoryTag = (customerId: number) =>
-  ({ type: 'CommandHistory', id: customerId }) as const;
-/**
- * Every list of commands still waiting (offline_command_log, scheduled_commands): a new, sent or
- * cancelled command may join or leave them.
- */
-export const PENDING_COMMANDS_TAG = 'PendingCommand' as const;
 const statusHistoryTag = (customerId: number) => ({ type: 'StatusHistory', id: customerId }) as const;
 
 export const customersApi = api.injectEndpoints({
   endpoints: (build) => ({
-    /**
-     * customer_list, page by page as the person scrolls (infinite scroll). The cache key is the
-     * filter (search and status); the pages loaded so far and the total live in its entry, so a
-     * person who comes back finds the list as they left it (spec §3 client state: data, total).
-     */
-    listCustomers: build.infiniteQuery<TCustomerPage, TCustomerListArgs, number>({
-      infiniteQueryOptions: {
-        initialPageParam: 1,
-        getNextPageParam: (lastPage) =>
-          lastPage.page * lastPage.pageSize < lastPage.total ? lastPage.page + 1 : undefined,
-      },
-      query: ({ queryArg: { search, status }, pageParam }) => ({
-        url: paths.customers.list,
-        params: { page: pageParam, pageSize: CUSTOMER_PAGE_SIZE, status, ...(search ? { search } : {}) },
-      }),
-      providesTags: (result) => [
-        CUSTOMER_LIST_TAG,
-        ...(result?.pages.flatMap((page) =>
-          page.items.map((item) => ({ type: 'Customer' as const, id: item.id })),
-        ) ?? []),
-      ],
-    }),
     /** The list, filtered like the screen, as a CSV file (text), with the same headers as every call. */
     getCustomersCsv: build.query<string, TCustomerCsvArgs>({
       query: ({ search, status }) =>
@@ -106,11 +62,6 @@ export const customersApi = api.injectEndpoints({
     getCustomerDetails: build.query<TCustomerDetails, number>({
       query: (customerId) => ({ url: paths.customers.details, params: { customer_id: customerId } }),
       providesTags: (_result, _error, customerId) => [{ type: 'Customer', id: customerId }],
-    }),
-    /** Each call issues a fresh one-time enrolment token, so it is never refetched behind the user's back. */
-    getEnrolmentQr: build.query<TEnrolmentQr, number>({
-      query: (customerId) => ({ url: paths.customers.qrCode, params: { customer_id: customerId } }),
-      keepUnusedDataFor: 0,
     }),
     createCustomer: build.mutation<TCustomerDetails, TCreateCustomerRequest>({
       query: (body) => ({ url: paths.customers.create, method: 'POST', body }),
@@ -139,26 +90,6 @@ export const customersApi = api.injectEndpoints({
     listCities: build.query<TCity[], TCitiesArgs>({
       query: ({ country, state }) => ({ url: paths.catalogue.cities, params: { country, state } }),
       keepUnusedDataFor: CSC_CACHE_SECONDS,
-    }),
-    /** Lock the phone now, or at `run_at` (a scheduled command, listed on pending_commands). */
-    lockDevice: build.mutation<TDeviceCommand, TLockUnlockRequest>({
-      query: (body) => ({ url: paths.devices.lock, method: 'POST', body }),
-      invalidatesTags: (_result, _error, { customer_id }) => [
-        customerTag(customer_id),
-        commandHistoryTag(customer_id),
-        CUSTOMER_LIST_TAG,
-        PENDING_COMMANDS_TAG,
-      ],
-    }),
-    /** Unlock the phone now, or at `run_at`. */
-    unlockDevice: build.mutation<TDeviceCommand, TLockUnlockRequest>({
-      query: (body) => ({ url: paths.devices.unlock, method: 'POST', body }),
-      invalidatesTags: (_result, _error, { customer_id }) => [
-        customerTag(customer_id),
-        commandHistoryTag(customer_id),
-        CUSTOMER_LIST_TAG,
-        PENDING_COMMANDS_TAG,
-      ],
     }),
     /** customer_documents: the newest photo, invoice and signatures, and every document. */
     getCustomerMedia: build.query<TCustomerMedia, number>({
@@ -233,18 +164,14 @@ export const customersApi = api.injectEndpoints({
 });
 
 export const {
-  useListCustomersInfiniteQuery,
   useLazyGetCustomersCsvQuery,
   useGetCustomerDetailsQuery,
-  useGetEnrolmentQrQuery,
   useCreateCustomerMutation,
   useListProductsQuery,
   useListFinancersQuery,
   useListCountriesQuery,
   useListStatesQuery,
   useListCitiesQuery,
-  useLockDeviceMutation,
-  useUnlockDeviceMutation,
   useGetCustomerMediaQuery,
   useUploadCustomerImageMutation,
   useUploadCustomerDocumentMutation,

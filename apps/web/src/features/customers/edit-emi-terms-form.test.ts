@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCustomerDetails } from './customer-fixtures';
+import { createCustomerDetails } from '../../test/fixtures';
 import {
   emiTermsFieldOf,
   emiTermsInitialValues,

@@ -4,8 +4,8 @@ import { INTEREST_METHODS } from '@kisht/domain/customers/customers.schema';
 import type { TEditEmiTermsRequest } from '@kisht/domain/emi/emi.schema';
 import { ZEditEmiTermsRequest } from '@kisht/domain/emi/emi.schema';
 import { z } from 'zod';
+import type { TValidationKey } from '../../lib/form-errors';
 import { bpsToPercent, paiseToRupeesInput, percentToBps, rupeesToPaise } from '../../lib/format';
-import type { TValidationKey } from './add-customer-form';
 
 const TERMS = ZEditEmiTermsRequest.shape;
 

@@ -1,7 +1,7 @@
 import type { TCustomerStatus } from '@kisht/domain/common/enums';
 import { CustomerStatus } from '@kisht/domain/common/enums';
 import type { TOrgAppConfig } from '@kisht/domain/orgs/orgs.schema';
-import { appPaths } from '../../app/paths';
+import { appPaths } from '../../lib/paths';
 
 export type TOpenCustomerTarget = { kind: 'navigate'; href: string } | { kind: 'inactive-warning' };
 

@@ -1,17 +1,15 @@
 import { paths } from '@kisht/domain/paths';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createAppStore } from '../../app/store';
-import { appConfigLoaded, orgConfigLoaded } from '../../lib/ui-slice';
+import { appConfigLoaded } from '../../lib/ui-slice';
 import { stubApi } from '../../test/fake-api';
-import { fakeOrgConfig } from '../../test/render-app';
+import { createTestStore } from '../../test/render-app';
 import { emiApi } from './emi-api';
 import { createEmiDetails } from './emi-fixtures';
 
 const CSV = 'No.,Due date,Amount,Paid,Outstanding,Status\n1,05-01-2026,8814.86,8814.86,0.00,paid\n';
 
 const signedInStore = () => {
-  const store = createAppStore();
-  store.dispatch(orgConfigLoaded(fakeOrgConfig()));
+  const store = createTestStore();
   store.dispatch(
     appConfigLoaded({
       requestTokenSecret: 'test-secret',

@@ -13,9 +13,9 @@ import type {
   TUpdateEmiStatusRequest,
 } from '@kisht/domain/emi/emi.schema';
 import { paths } from '@kisht/domain/paths';
-import type { TUpcomingRange } from '../../app/paths';
 import { api } from '../../lib/http/api';
 import { fileRequest } from '../../lib/http/base-query';
+import type { TUpcomingRange } from '../../lib/paths';
 
 /** Rows per page of the upcoming-EMI list ("Load more" fetches the next page). */
 export const UPCOMING_PAGE_SIZE = 20;

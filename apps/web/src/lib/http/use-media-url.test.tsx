@@ -4,10 +4,8 @@ import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { Provider } from 'react-redux';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createAppStore } from '../../app/store';
 import { failureResponse, stubApi } from '../../test/fake-api';
-import { fakeOrgConfig } from '../../test/render-app';
-import { orgConfigLoaded } from '../ui-slice';
+import { createTestStore } from '../../test/render-app';
 import { useMediaUrl } from './use-media-url';
 
 const IMAGE_NAME = '41/customer_profile/0193a5a4-7e0e-7c55-8f00-000000000001.jpg';
@@ -38,8 +36,7 @@ afterEach(() => {
 });
 
 const wrapperWithStore = () => {
-  const store = createAppStore();
-  store.dispatch(orgConfigLoaded(fakeOrgConfig()));
+  const store = createTestStore();
   return ({ children }: { children: ReactNode }) => <Provider store={store}>{children}</Provider>;
 };
 

@@ -6,12 +6,10 @@ import { useEffect, useState } from 'react';
 import type { ControllerFieldState, FieldError } from 'react-hook-form';
 import { Controller, useFormContext } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { SERVER_ERROR_TYPE } from '../../../lib/form-errors';
 import { bpsToPercent, paiseToRupeesInput, percentToBps, rupeesToPaise } from '../../../lib/format';
 import type { TAddCustomerPath, TAddCustomerValues } from '../add-customer-form';
 import { validationKeyFor } from '../add-customer-form';
-
-/** The error type of a field error the server sent; shown in the server's own words. */
-export const SERVER_ERROR_TYPE = 'server';
 
 /** The DOM id of a form field's input (`address.city` → `add-customer-address-city`). */
 export const fieldId = (path: TAddCustomerPath): string => `add-customer-${path.replace('.', '-')}`;

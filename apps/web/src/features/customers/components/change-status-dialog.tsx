@@ -19,9 +19,10 @@ import type { Path } from 'react-hook-form';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
+import { DialogFormField } from '../../../components/dialog-form-field';
+import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { isApiError } from '../../../lib/http/base-query';
 import { useUpdateCustomerStatusMutation } from '../customers-api';
-import { applyServerFieldErrors, DialogFormField } from './dialog-form-field';
 
 type TStatusPayload = z.output<typeof ZUpdateStatusRequest>;
 const statusResolver = zodResolver<TUpdateStatusRequest, unknown, TStatusPayload>(ZUpdateStatusRequest);

@@ -3,7 +3,7 @@ import { customerEditActions } from '@kisht/domain/customers/customers.rules';
 import type { TCustomerDetails } from '@kisht/domain/customers/customers.schema';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { appPaths } from '../../../app/paths';
+import { appPaths } from '../../../lib/paths';
 import { CustomerEditMenu } from './customer-edit-menu';
 import { EditEmiTermsDialog } from './edit-emi-terms-dialog';
 import { EditImeiDialog } from './edit-imei-dialog';

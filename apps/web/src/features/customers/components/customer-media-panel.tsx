@@ -5,16 +5,16 @@ import Stack from '@mui/material/Stack';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { appPaths } from '../../../app/paths';
 import { LoadError } from '../../../components/load-error';
 import { PageSkeleton } from '../../../components/page-skeleton';
+import { SectionCard } from '../../../components/section-card';
+import { appPaths } from '../../../lib/paths';
 import { useGetCustomerMediaQuery } from '../customers-api';
 import { DocumentList } from './document-list';
 import { DocumentUploadForm } from './document-upload-form';
 import { ImageUploadCard } from './image-upload-card';
 import { MediaViewerDialog } from './media-preview';
 import { MediaSlot } from './media-slot';
-import { SectionCard } from './section-card';
 
 type TViewing = { media: TMedia; title: string };
 

@@ -13,6 +13,8 @@ import { enqueueSnackbar } from 'notistack';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { DialogFormField } from '../../../components/dialog-form-field';
+import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { isApiError } from '../../../lib/http/base-query';
 import { INTEREST_METHOD_OPTIONS } from '../add-customer-form';
 import { useEditEmiTermsMutation } from '../customers-api';
@@ -24,7 +26,6 @@ import {
   emiTermsInitialValues,
   toEditEmiTermsRequest,
 } from '../edit-emi-terms-form';
-import { applyServerFieldErrors, DialogFormField } from './dialog-form-field';
 
 const amountChars = (value: string) => value.replace(/[^\d.]/g, '');
 const digits = (value: string) => value.replace(/\D/g, '').slice(0, 3);

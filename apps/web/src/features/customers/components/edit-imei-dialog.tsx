@@ -14,10 +14,11 @@ import type { Path } from 'react-hook-form';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
+import { DialogFormField } from '../../../components/dialog-form-field';
+import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { isApiError } from '../../../lib/http/base-query';
 import { needsSerialNumber } from '../add-customer-form';
 import { useUpdateImeiMutation } from '../customers-api';
-import { applyServerFieldErrors, DialogFormField } from './dialog-form-field';
 
 const IMEI_LENGTH = 15;
 const SERIAL_NUMBER_MAX_LENGTH = 40;

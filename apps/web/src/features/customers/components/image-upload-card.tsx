@@ -3,12 +3,12 @@ import AddPhotoAlternateIcon from '@mui/icons-material/AddPhotoAlternate';
 import { enqueueSnackbar } from 'notistack';
 import { useTranslation } from 'react-i18next';
 import { FilePickButton } from '../../../components/file-pick-button';
+import { SectionCard } from '../../../components/section-card';
 import { uploadAccept } from '../../../lib/upload-file';
 import type { TCustomerImageKind } from '../customers-api';
 import { useUploadCustomerImageMutation } from '../customers-api';
 import { usePrepareUpload } from '../use-prepare-upload';
 import { MediaSlot } from './media-slot';
-import { SectionCard } from './section-card';
 
 /** What each image slot is called and accepts: the photo is an image, the invoice may be a PDF. */
 const IMAGE_SLOTS = {

@@ -12,10 +12,10 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadError } from '../../../components/load-error';
+import { SectionCard } from '../../../components/section-card';
 import { formatDateTime } from '../../../lib/format';
 import { useGetStatusHistoryQuery } from '../customers-api';
 import { ChangeStatusDialog } from './change-status-dialog';
-import { SectionCard } from './section-card';
 
 const isStatusCode = (value: number): value is TCustomerStatus =>
   CUSTOMER_STATUS_CODES.some((code) => code === value);

@@ -5,13 +5,13 @@ import { paths } from '@kisht/domain/paths';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { appPaths } from '../../../app/paths';
 import { formatRupees } from '../../../lib/format';
+import { appPaths } from '../../../lib/paths';
 import { failureResponse, stubApi } from '../../../test/fake-api';
+import { createCustomerMedia } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render-app';
 import { createTestI18n } from '../../../test/test-i18n';
 import { previewSchedule, summariseSchedule } from '../add-customer-form';
-import { createCustomerMedia } from '../customer-fixtures';
 import { AddCustomerPage } from './add-customer-page';
 
 const imei = (body14: string) => `${body14}${imeiCheckDigit(body14)}`;

@@ -10,9 +10,10 @@ import type { UseFormReturn } from 'react-hook-form';
 import { FormProvider, get, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { appPaths, CUSTOMER_ID_PARAM, parseCustomerId } from '../../../app/paths';
 import { PageHeader } from '../../../components/page-header';
+import { SERVER_ERROR_TYPE } from '../../../lib/form-errors';
 import { isApiError } from '../../../lib/http/base-query';
+import { appPaths, CUSTOMER_ID_PARAM, parseCustomerId } from '../../../lib/paths';
 import { useGoBack } from '../../../lib/use-go-back';
 import type { TAddCustomerPath, TAddCustomerPayload, TAddCustomerValues } from '../add-customer-form';
 import {
@@ -25,7 +26,6 @@ import {
   stepOfField,
   suggestedLoanPaise,
 } from '../add-customer-form';
-import { SERVER_ERROR_TYPE } from '../components/add-customer-fields';
 import { AddCustomerStepper } from '../components/add-customer-stepper';
 import {
   AttachmentsStep,

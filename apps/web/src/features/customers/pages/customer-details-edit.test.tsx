@@ -4,13 +4,20 @@ import { paths } from '@kisht/domain/paths';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { appPaths } from '../../../app/paths';
+import { appPaths } from '../../../lib/paths';
 import type { TFakeHandler } from '../../../test/fake-api';
 import { failureResponse, stubApi } from '../../../test/fake-api';
+import { createCustomerDetails, createStatusChange } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render-app';
 import { createTestI18n } from '../../../test/test-i18n';
-import { createCustomerDetails, createStatusChange } from '../customer-fixtures';
-import { CustomerDetailsPage } from './customer-details-page';
+import { CustomerDetailsPage, type TCustomerDetailsPageProps } from './customer-details-page';
+
+/** The page alone: the devices feature's lock card and tabs (composed in app/) are not what these tests are about. */
+const WITHOUT_DEVICE_PART: TCustomerDetailsPageProps = {
+  hasPendingCommand: false,
+  renderLockCard: () => null,
+  renderCommandsTab: () => null,
+};
 
 const imei = (body14: string) => `${body14}${imeiCheckDigit(body14)}`;
 const NEW_IMEI_1 = imei('35693803564390');
@@ -47,7 +54,7 @@ const renderDetails = () =>
     i18n,
     url: appPaths.customerDetails.href(5),
     routes: [
-      { path: appPaths.customerDetails.path, element: <CustomerDetailsPage /> },
+      { path: appPaths.customerDetails.path, element: <CustomerDetailsPage {...WITHOUT_DEVICE_PART} /> },
       { path: appPaths.signature.path, element: <p>signature screen</p> },
       { path: appPaths.customerDocuments.path, element: <p>documents screen</p> },
       { path: appPaths.customerNavigate.path, element: <p>enrolment screen</p> },

@@ -3,12 +3,19 @@ import { paths } from '@kisht/domain/paths';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { appPaths } from '../../../app/paths';
+import { appPaths } from '../../../lib/paths';
 import { stubApi } from '../../../test/fake-api';
+import { createCustomerDetails } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render-app';
 import { createTestI18n } from '../../../test/test-i18n';
-import { createCustomerDetails } from '../customer-fixtures';
-import { CustomerDetailsPage } from './customer-details-page';
+import { CustomerDetailsPage, type TCustomerDetailsPageProps } from './customer-details-page';
+
+/** The page alone: the devices feature's lock card and tabs (composed in app/) are not what these tests are about. */
+const WITHOUT_DEVICE_PART: TCustomerDetailsPageProps = {
+  hasPendingCommand: false,
+  renderLockCard: () => null,
+  renderCommandsTab: () => null,
+};
 
 /** One instalment is enough here: the fixture's first. */
 const CUSTOMER: TCustomerDetails = createCustomerDetails({ emis: createCustomerDetails().emis.slice(0, 1) });
@@ -31,7 +38,7 @@ const renderDetails = () =>
     i18n,
     url: appPaths.customerDetails.href(5),
     routes: [
-      { path: appPaths.customerDetails.path, element: <CustomerDetailsPage /> },
+      { path: appPaths.customerDetails.path, element: <CustomerDetailsPage {...WITHOUT_DEVICE_PART} /> },
       { path: appPaths.emiDetails.path, element: <p>emi details screen</p> },
     ],
   });

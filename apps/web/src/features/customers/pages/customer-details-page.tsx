@@ -1,6 +1,5 @@
 import { CustomerStatus, statusWord } from '@kisht/domain/common/enums';
 import type { TAddress, TCustomerDetails } from '@kisht/domain/customers/customers.schema';
-import type { TCommandHistoryItem } from '@kisht/domain/devices/devices.schema';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -8,55 +7,38 @@ import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import { enqueueSnackbar } from 'notistack';
-import { useCallback, useEffect, useRef } from 'react';
+import type { ReactNode } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import type { TCustomerDetailsTab } from '../../../app/paths';
+import { DetailList } from '../../../components/detail-list';
+import { LoadError } from '../../../components/load-error';
+import { PageHeader } from '../../../components/page-header';
+import { PageSkeleton } from '../../../components/page-skeleton';
+import { SectionCard } from '../../../components/section-card';
+import { bpsToPercent, formatDate, formatDateTime, formatMobile, formatRupees } from '../../../lib/format';
+import { api } from '../../../lib/http/api';
+import { customerTag } from '../../../lib/http/tags';
+import type { TCustomerDetailsTab } from '../../../lib/paths';
 import {
   appPaths,
   CUSTOMER_DETAILS_TAB_PARAM,
   CUSTOMER_DETAILS_TABS,
   CUSTOMER_ID_PARAM,
   parseCustomerId,
-} from '../../../app/paths';
-import { DetailList } from '../../../components/detail-list';
-import { LoadError } from '../../../components/load-error';
-import { PageHeader } from '../../../components/page-header';
-import { PageSkeleton } from '../../../components/page-skeleton';
-import { bpsToPercent, formatDate, formatDateTime, formatMobile, formatRupees } from '../../../lib/format';
-import { api } from '../../../lib/http/api';
+} from '../../../lib/paths';
 import { useGoBack } from '../../../lib/use-go-back';
-import { CommandHistoryCard } from '../components/command-history-card';
 import { CustomerEditActions } from '../components/customer-edit-actions';
-import { CustomerSimChangesCard } from '../components/customer-sim-changes-card';
 import { CustomerSummaryHeader } from '../components/customer-summary-header';
-import { DeviceActionsCard } from '../components/device-actions-card';
-import { DeviceControlCard } from '../components/device-control-card';
-import { DeviceTogglesCard } from '../components/device-toggles-card';
 import { EmiScheduleTable } from '../components/emi-schedule-table';
-import { SectionCard } from '../components/section-card';
 import { StatusCard } from '../components/status-card';
-import {
-  customersApi,
-  customerTag,
-  useGetCustomerDetailsQuery,
-  useListCountriesQuery,
-  useListStatesQuery,
-} from '../customers-api';
-import { deviceApi, useGetCommandHistoryQuery } from '../device-api';
-import { hasPendingDeviceCommand, isWaitingForRunAt } from '../device-controls';
+import { useGetCustomerDetailsQuery, useListCountriesQuery, useListStatesQuery } from '../customers-api';
 
 /** Poll the details this often while a command is on its way to the phone, ms. */
 const PENDING_COMMAND_POLL_MS = 1000;
-/** Poll the command history this often while a command is on its way, ms. */
-const PENDING_HISTORY_POLL_MS = 2000;
 /** Otherwise refresh this often, so last seen and online stay current, ms. */
 const IDLE_POLL_MS = 30_000;
-/** How long after a scheduled command's run_at the history is read again (the server's job runs), ms. */
-const SCHEDULED_DUE_GRACE_MS = 2000;
-/** The longest delay setTimeout takes, ms. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 const isCustomerDetailsTab = (value: string | null): value is TCustomerDetailsTab =>
   CUSTOMER_DETAILS_TABS.some((tab) => tab === value);
@@ -196,83 +178,49 @@ const CustomerTab = ({ customer }: { customer: TCustomerDetails }) => {
   );
 };
 
-type TDeviceCommandsTabProps = {
+/** What the device part's lock card is given. */
+export type TLockCardSlotProps = {
+  customer: TCustomerDetails;
+  /** Opens customer_navigate (the enrolment QR); only while the customer is inactive. */
+  onShowEnrolmentQr: (() => void) | undefined;
+};
+
+/** What the device part's device and actions tabs are given. */
+export type TCommandsTabSlotProps = {
   tab: Exclude<TCustomerDetailsTab, 'customer'>;
   customer: TCustomerDetails;
-  /** A command is on its way: the history polls until it ends. */
+  /** A command is on its way: what the tab reads polls until it ends. */
   hasPendingCommand: boolean;
 };
 
 /**
- * Reads the history again when its soonest scheduled command falls due, so "Scheduled" turns into
- * its state on the way without a reload (nothing else polls while only scheduled commands wait).
+ * The device part of customer_details, which the devices feature provides and app/ composes in
+ * (features do not import each other).
  */
-const useRefetchWhenDue = (history: TCommandHistoryItem[] | undefined, refetch: () => void) => {
-  const now = Date.now();
-  const soonest = Math.min(
-    ...(history ?? [])
-      .filter((item) => isWaitingForRunAt(item, now))
-      .map((item) => Date.parse(item.runAt ?? '')),
-  );
-  useEffect(() => {
-    const wait = soonest - Date.now() + SCHEDULED_DUE_GRACE_MS;
-    // Beyond setTimeout's range (24.8 days) the page is reloaded long before.
-    if (!Number.isFinite(wait) || wait > MAX_TIMER_MS) return;
-    const timer = setTimeout(refetch, Math.max(0, wait));
-    return () => clearTimeout(timer);
-  }, [soonest, refetch]);
+export type TCustomerDetailsPageProps = {
+  /**
+   * A command is on its way to the customer's phone (the details' pending lock or toggles, or a
+   * pending action in the history): the details are polled every second until it ends.
+   */
+  hasPendingCommand: boolean;
+  /** The lock card, under the customer's header. */
+  renderLockCard: (props: TLockCardSlotProps) => ReactNode;
+  /** The device tab (the toggles of spec §6) and the actions tab, each with the command history. */
+  renderCommandsTab: (props: TCommandsTabSlotProps) => ReactNode;
 };
 
-/** The device and actions tabs: their controls, then the phone's command history. */
-const DeviceCommandsTab = ({ tab, customer, hasPendingCommand }: TDeviceCommandsTabProps) => {
-  const history = useGetCommandHistoryQuery(customer.id, {
-    pollingInterval: hasPendingCommand ? PENDING_HISTORY_POLL_MS : 0,
-    refetchOnMountOrArgChange: true,
-  });
-  const { refetch } = history;
-  const dispatch = useDispatch();
-  useRefetchWhenDue(
-    history.data,
-    useCallback(() => {
-      void refetch();
-      // The details too: a due lock makes the card say "Locking…".
-      dispatch(api.util.invalidateTags([customerTag(customer.id)]));
-    }, [refetch, dispatch, customer.id]),
-  );
-  return (
-    <Stack spacing={2}>
-      {tab === 'device' ? (
-        <>
-          <DeviceTogglesCard customerId={customer.id} device={customer.device} />
-          <CustomerSimChangesCard customerId={customer.id} />
-        </>
-      ) : (
-        <DeviceActionsCard
-          customerId={customer.id}
-          status={customer.status}
-          deviceType={customer.deviceType}
-          device={customer.device}
-          history={history.data}
-        />
-      )}
-      <CommandHistoryCard
-        customerId={customer.id}
-        items={history.data}
-        isLoading={history.isLoading}
-        errorMessage={history.error?.message}
-        onRetry={() => void history.refetch()}
-      />
-    </Stack>
-  );
-};
-
-type TCustomerDetailsViewProps = { customer: TCustomerDetails; hasPendingCommand: boolean };
+type TCustomerDetailsViewProps = TCustomerDetailsPageProps & { customer: TCustomerDetails };
 
 /**
  * The customer's header and lock card, then the command tab groups of spec §2 (customer, device,
  * actions). The tab is kept in the URL (`?tab=`), so Back and a reload land on it.
  */
-const CustomerDetailsView = ({ customer, hasPendingCommand }: TCustomerDetailsViewProps) => {
+const CustomerDetailsView = ({
+  customer,
+  hasPendingCommand,
+  renderLockCard,
+  renderCommandsTab,
+}: TCustomerDetailsViewProps) => {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [searchParams, setSearchParams] = useSearchParams();
@@ -290,15 +238,13 @@ const CustomerDetailsView = ({ customer, hasPendingCommand }: TCustomerDetailsVi
   return (
     <Stack spacing={2}>
       <CustomerSummaryHeader customer={customer} />
-      <DeviceControlCard
-        customerId={customer.id}
-        device={customer.device}
-        onShowEnrolmentQr={
+      {renderLockCard({
+        customer,
+        onShowEnrolmentQr:
           customer.status === CustomerStatus.INACTIVE
             ? () => navigate(appPaths.customerNavigate.href(customer.id))
-            : undefined
-        }
-      />
+            : undefined,
+      })}
       <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
         <Tabs
           value={tab}
@@ -322,7 +268,7 @@ const CustomerDetailsView = ({ customer, hasPendingCommand }: TCustomerDetailsVi
         {tab === 'customer' ? (
           <CustomerTab customer={customer} />
         ) : (
-          <DeviceCommandsTab tab={tab} customer={customer} hasPendingCommand={hasPendingCommand} />
+          renderCommandsTab({ tab, customer, hasPendingCommand })
         )}
       </Box>
     </Stack>
@@ -337,22 +283,19 @@ const CustomerDetailsView = ({ customer, hasPendingCommand }: TCustomerDetailsVi
  * schedule's "Record payment" open emi_details. While a command is on its way, the details and
  * the history are polled, so "Locking…" turns into "Locked" without a reload. Lock, unlock and the
  * tabs' commands can be scheduled for later; the history reads them "Scheduled for …" (with
- * Cancel) and is read again when one falls due.
+ * Cancel) and is read again when one falls due. The lock card and the device and actions tabs
+ * come from the devices feature (`renderLockCard`, `renderCommandsTab`; app/customer-details-route).
  */
-export const CustomerDetailsPage = () => {
+export const CustomerDetailsPage = ({
+  hasPendingCommand,
+  renderLockCard,
+  renderCommandsTab,
+}: TCustomerDetailsPageProps) => {
   const { t } = useTranslation();
   const goBack = useGoBack(appPaths.customerList.href());
   const params = useParams();
   const customerId = parseCustomerId(params[CUSTOMER_ID_PARAM]) ?? 0;
-  // Poll every second while any command is on its way (the summary's pending lock or toggles, or
-  // a pending action in the history), until the phone reports back.
-  const cached = customersApi.endpoints.getCustomerDetails.useQueryState(customerId, { skip: !customerId });
-  const cachedHistory = deviceApi.endpoints.getCommandHistory.useQueryState(customerId, {
-    skip: !customerId,
-  });
-  const hasPendingCommand = cached.data
-    ? hasPendingDeviceCommand(cached.data.device, cachedHistory.data)
-    : false;
+  // Poll every second while any command is on its way, until the phone reports back.
   const details = useGetCustomerDetailsQuery(customerId, {
     skip: !customerId,
     pollingInterval: hasPendingCommand ? PENDING_COMMAND_POLL_MS : IDLE_POLL_MS,
@@ -387,7 +330,14 @@ export const CustomerDetailsPage = () => {
     if (!customerId) return <LoadError message={t('errors.customerNotFound')} />;
     if (details.isLoading) return <PageSkeleton />;
     if (!details.data) return <LoadError message={details.error?.message} onRetry={details.refetch} />;
-    return <CustomerDetailsView customer={details.data} hasPendingCommand={hasPendingCommand} />;
+    return (
+      <CustomerDetailsView
+        customer={details.data}
+        hasPendingCommand={hasPendingCommand}
+        renderLockCard={renderLockCard}
+        renderCommandsTab={renderCommandsTab}
+      />
+    );
   };
 
   return (

@@ -3,12 +3,12 @@ import { paths } from '@kisht/domain/paths';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { appPaths } from '../../../app/paths';
 import { compressImage } from '../../../lib/image';
+import { appPaths } from '../../../lib/paths';
 import { stubApi } from '../../../test/fake-api';
+import { createCustomerDetails, createCustomerMedia, createMedia } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render-app';
 import { createTestI18n } from '../../../test/test-i18n';
-import { createCustomerDetails, createCustomerMedia, createMedia } from '../customer-fixtures';
 import { CustomerDocumentsPage } from './customer-documents-page';
 
 vi.mock('../../../lib/image', async (importOriginal) => ({

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { appPaths, CUSTOMER_ID_PARAM, parseCustomerId } from '../../../app/paths';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
+import { appPaths, CUSTOMER_ID_PARAM, parseCustomerId } from '../../../lib/paths';
 import { useGoBack } from '../../../lib/use-go-back';
 import { CustomerMediaPanel } from '../components/customer-media-panel';
 import { useGetCustomerDetailsQuery } from '../customers-api';

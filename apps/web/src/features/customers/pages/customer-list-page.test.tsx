@@ -4,13 +4,13 @@ import { paths } from '@kisht/domain/paths';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { appPaths } from '../../../app/paths';
+import { CUSTOMER_PAGE_SIZE, customerListApi } from '../../../lib/http/customer-list-api';
+import { appPaths } from '../../../lib/paths';
 import { saveTextFile } from '../../../lib/save-file';
 import { stubApi } from '../../../test/fake-api';
 import { fakeOrgConfig, renderRoutes } from '../../../test/render-app';
 import { createTestI18n } from '../../../test/test-i18n';
 import { CUSTOMER_ROW_ESTIMATE_PX } from '../components/virtual-customer-list';
-import { CUSTOMER_PAGE_SIZE, customersApi } from '../customers-api';
 import { CustomerListPage } from './customer-list-page';
 
 vi.mock('../../../lib/save-file', () => ({ saveTextFile: vi.fn() }));
@@ -208,7 +208,7 @@ describe('customer list: infinite scroll, on-screen rows only', () => {
     fireEvent.mouseDown(screen.getByRole('combobox', { name: /^Status/ }));
     fireEvent.click(await screen.findByRole('option', { name: 'All' }));
     await waitFor(() => expect(router.state.location.search).toBe(''));
-    const allCustomers = customersApi.endpoints.listCustomers.select({ search: '', status: 'all' });
+    const allCustomers = customerListApi.endpoints.listCustomers.select({ search: '', status: 'all' });
     await waitFor(() => expect(allCustomers(store.getState()).data?.pages).toHaveLength(1));
     expect(pagesRequested(api).slice(3)).toEqual(['1']);
     expect(scrollY).toBe(0);

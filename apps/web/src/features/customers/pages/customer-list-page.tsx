@@ -15,18 +15,19 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import { useNavigate, useSearchParams } from 'react-router';
-import type { TCustomerListFilters } from '../../../app/paths';
-import { appPaths } from '../../../app/paths';
 import { DownloadCsvButton } from '../../../components/download-csv-button';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
+import type { TCustomerListArgs } from '../../../lib/http/customer-list-api';
+import { customerListApi, useListCustomersInfiniteQuery } from '../../../lib/http/customer-list-api';
 import { useOrgConfig } from '../../../lib/http/org-config-api';
+import type { TCustomerListFilters } from '../../../lib/paths';
+import { appPaths } from '../../../lib/paths';
 import { VirtualCustomerList } from '../components/virtual-customer-list';
 import type { TCustomerListState } from '../customer-list-slice';
 import { customerListKey, restorableListState, selectCustomerList } from '../customer-list-slice';
-import type { TCustomerListArgs } from '../customers-api';
-import { customersApi, useLazyGetCustomersCsvQuery, useListCustomersInfiniteQuery } from '../customers-api';
+import { useLazyGetCustomersCsvQuery } from '../customers-api';
 import { openCustomerTarget } from '../open-customer';
 
 const SEARCH_DEBOUNCE_MS = 400;
@@ -133,7 +134,7 @@ export const CustomerListPage = () => {
   const listKey = customerListKey(filters);
   const [searchText, setSearchText] = useState(filters.search);
   const [fetchCustomersCsv] = useLazyGetCustomersCsvQuery();
-  const cachedList = customersApi.endpoints.listCustomers.useInfiniteQueryState(filters);
+  const cachedList = customerListApi.endpoints.listCustomers.useInfiniteQueryState(filters);
   const rememberedList = useSelector(selectCustomerList);
   // Decided once, as the screen opens: the list is put back as it was left only when it is the
   // same list and its pages are still cached. Any later change of filter starts afresh, even

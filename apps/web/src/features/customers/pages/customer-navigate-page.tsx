@@ -1,4 +1,5 @@
 import { CustomerStatus } from '@kisht/domain/common/enums';
+import type { TCustomerDetails } from '@kisht/domain/customers/customers.schema';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -7,16 +8,16 @@ import CardContent from '@mui/material/CardContent';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { appPaths, CUSTOMER_ID_PARAM, parseCustomerId } from '../../../app/paths';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
+import { appPaths, CUSTOMER_ID_PARAM, parseCustomerId } from '../../../lib/paths';
 import { useGoBack } from '../../../lib/use-go-back';
 import { CustomerSummaryHeader } from '../components/customer-summary-header';
-import { EnrolmentQrCard } from '../components/enrolment-qr-card';
-import { customersApi, useGetCustomerDetailsQuery, useGetEnrolmentQrQuery } from '../customers-api';
+import { customersApi, useGetCustomerDetailsQuery } from '../customers-api';
 
 /** How often to check whether the phone has enrolled, ms. */
 const ENROLMENT_POLL_MS = 3000;
@@ -43,7 +44,16 @@ const EnrolmentInstructions = () => {
   );
 };
 
-const EnrolmentView = ({ customerId }: { customerId: number }) => {
+/**
+ * The devices feature's enrolment QR of the customer's phone, composed in by app/ (features do not
+ * import each other).
+ */
+export type TCustomerNavigatePageProps = { renderEnrolmentQr: (customer: TCustomerDetails) => ReactNode };
+
+const EnrolmentView = ({
+  customerId,
+  renderEnrolmentQr,
+}: TCustomerNavigatePageProps & { customerId: number }) => {
   const { t } = useTranslation();
   const navigate = useNavigate();
   // Poll while the customer is inactive, i.e. until the phone enrols (status install).
@@ -56,8 +66,6 @@ const EnrolmentView = ({ customerId }: { customerId: number }) => {
   });
   const customer = details.data;
   const isInactive = customer?.status === CustomerStatus.INACTIVE;
-  // A QR is only issued (a fresh one-time token each time) while the phone still has to enrol.
-  const qr = useGetEnrolmentQrQuery(customerId, { skip: !isInactive });
 
   if (details.isLoading) return <PageSkeleton />;
   if (!customer) return <LoadError message={details.error?.message} onRetry={details.refetch} />;
@@ -76,19 +84,8 @@ const EnrolmentView = ({ customerId }: { customerId: number }) => {
           >
             {t('enrolment.waiting')}
           </Alert>
-          {qr.data ? (
-            <EnrolmentQrCard
-              customerId={customerId}
-              customerName={`${customer.firstName} ${customer.lastName}`}
-              qr={qr.data}
-              isRefreshing={qr.isFetching}
-              onRegenerate={qr.refetch}
-            />
-          ) : qr.isError ? (
-            <LoadError message={qr.error?.message} onRetry={qr.refetch} />
-          ) : (
-            <PageSkeleton />
-          )}
+          {/* Only while the phone still has to enrol: each QR is a fresh one-time token. */}
+          {renderEnrolmentQr(customer)}
           <EnrolmentInstructions />
         </>
       ) : (
@@ -116,8 +113,11 @@ const EnrolmentView = ({ customerId }: { customerId: number }) => {
   );
 };
 
-/** Spec §2 customer_navigate?customer_id=: the enrolment QR of an inactive customer's phone. */
-export const CustomerNavigatePage = () => {
+/**
+ * Spec §2 customer_navigate?customer_id=: the enrolment QR of an inactive customer's phone
+ * (`renderEnrolmentQr`), polling until the phone enrols, then a way on to customer_details.
+ */
+export const CustomerNavigatePage = ({ renderEnrolmentQr }: TCustomerNavigatePageProps) => {
   const { t } = useTranslation();
   const goBack = useGoBack(appPaths.customerList.href());
   const [searchParams] = useSearchParams();
@@ -126,7 +126,7 @@ export const CustomerNavigatePage = () => {
     <>
       <PageHeader title={t('enrolment.title')} onBack={goBack} />
       {customerId ? (
-        <EnrolmentView customerId={customerId} />
+        <EnrolmentView customerId={customerId} renderEnrolmentQr={renderEnrolmentQr} />
       ) : (
         <LoadError message={t('errors.customerNotFound')} />
       )}

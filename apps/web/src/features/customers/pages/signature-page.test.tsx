@@ -2,11 +2,11 @@ import { paths } from '@kisht/domain/paths';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { appPaths } from '../../../app/paths';
+import { appPaths } from '../../../lib/paths';
 import { failureResponse, stubApi } from '../../../test/fake-api';
+import { createCustomerDetails, createCustomerMedia, createMedia } from '../../../test/fixtures';
 import { fakeOrgConfig, renderRoutes } from '../../../test/render-app';
 import { createTestI18n } from '../../../test/test-i18n';
-import { createCustomerDetails, createCustomerMedia, createMedia } from '../customer-fixtures';
 import type { TSignatureKind } from '../customers-api';
 import { SignaturePage } from './signature-page';
 

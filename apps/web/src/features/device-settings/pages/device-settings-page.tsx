@@ -22,13 +22,13 @@ import type { Control, FieldPath, UseFormReturn } from 'react-hook-form';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { appPaths } from '../../../app/paths';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { getUserType } from '../../../lib/auth-storage';
+import { applyServerFieldErrors, fieldErrorText } from '../../../lib/form-errors';
 import { isApiError } from '../../../lib/http/base-query';
-import { applyServerFieldErrors, fieldErrorText } from '../../customers/components/dialog-form-field';
+import { appPaths } from '../../../lib/paths';
 import { useGetDeviceSettingsQuery, useSaveDeviceSettingsMutation } from '../device-settings-api';
 import type { TDeviceSettingsForm, TNumberField } from '../device-settings-form';
 import {

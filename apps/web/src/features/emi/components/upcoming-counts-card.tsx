@@ -4,12 +4,12 @@ import TodayIcon from '@mui/icons-material/Today';
 import Skeleton from '@mui/material/Skeleton';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { TUpcomingRange } from '../../../app/paths';
-import { appPaths } from '../../../app/paths';
 import { LoadError } from '../../../components/load-error';
 import type { TStat } from '../../../components/stat-group';
 import { StatGroup } from '../../../components/stat-group';
 import { useOrgConfig } from '../../../lib/http/org-config-api';
+import type { TUpcomingRange } from '../../../lib/paths';
+import { appPaths } from '../../../lib/paths';
 import { useGetUpcomingEmiCountsQuery } from '../emi-api';
 
 const numberFormat = new Intl.NumberFormat('en-IN');

@@ -3,7 +3,7 @@ import { paths } from '@kisht/domain/paths';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { appPaths } from '../../../app/paths';
+import { appPaths } from '../../../lib/paths';
 import { stubApi } from '../../../test/fake-api';
 import { renderRoutes } from '../../../test/render-app';
 import { createTestI18n } from '../../../test/test-i18n';

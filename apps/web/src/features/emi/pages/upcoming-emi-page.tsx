@@ -14,12 +14,12 @@ import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import type { TUpcomingRange } from '../../../app/paths';
-import { appPaths, UPCOMING_RANGE_PARAM } from '../../../app/paths';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { formatDate, formatMobile, formatRupees } from '../../../lib/format';
+import type { TUpcomingRange } from '../../../lib/paths';
+import { appPaths, UPCOMING_RANGE_PARAM } from '../../../lib/paths';
 import { InstalmentStatusChip } from '../components/instalment-status-chip';
 import { useGetUpcomingEmiCountsQuery, useGetUpcomingEmiInfiniteQuery } from '../emi-api';
 

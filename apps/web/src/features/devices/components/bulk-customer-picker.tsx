@@ -1,4 +1,5 @@
-import { lockStatusLabel, STATUS_FILTER_ALL } from '@kisht/domain/common/enums';
+import { lockStatusLabel, STATUS_FILTER_ALL, statusWord } from '@kisht/domain/common/enums';
+import { bulkExclusionReason } from '@kisht/domain/customers/customers.rules';
 import type { TCustomerListItem } from '@kisht/domain/customers/customers.schema';
 import SearchIcon from '@mui/icons-material/Search';
 import Button from '@mui/material/Button';
@@ -18,7 +19,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadError } from '../../../components/load-error';
 import { formatMobile } from '../../../lib/format';
-import { useListCustomersInfiniteQuery } from '../customers-api';
+import { useListCustomersInfiniteQuery } from '../../../lib/http/customer-list-api';
 
 const SEARCH_DEBOUNCE_MS = 400;
 
@@ -33,7 +34,9 @@ type TBulkCustomerPickerProps = {
 
 /**
  * Choosing customers for a bulk lock or unlock: the customer list (its own API, with search),
- * page by page, each row ticked or not. The choice survives a new search.
+ * page by page, each row ticked or not. The choice survives a new search. Customers a bulk
+ * command leaves alone (uninstalled, Apple-removed, EMIs completed) are listed with their status
+ * but cannot be ticked, so the count of chosen phones is the count the server sends to.
  */
 export const BulkCustomerPicker = ({ selected, onToggle, onClear }: TBulkCustomerPickerProps) => {
   const { t } = useTranslation();
@@ -65,15 +68,24 @@ export const BulkCustomerPicker = ({ selected, onToggle, onClear }: TBulkCustome
       <List disablePadding data-testid="bulk-customer-list">
         {customers.map((customer) => {
           const name = `${customer.firstName} ${customer.lastName}`;
-          const isChosen = selected.has(customer.id);
+          const isExcluded = bulkExclusionReason(customer.status) !== null;
+          const isChosen = !isExcluded && selected.has(customer.id);
           const labelId = `bulk-customer-label-${customer.id}`;
+          const state = isExcluded
+            ? t(`customerStatus.${statusWord(customer.status)}`)
+            : t(`lockStatus.${lockStatusLabel(customer.lockStatus)}`);
           return (
             <ListItem key={customer.id} disablePadding divider>
-              <ListItemButton onClick={() => onToggle(customer)} data-testid={`bulk-customer-${customer.id}`}>
+              <ListItemButton
+                onClick={isExcluded ? undefined : () => onToggle(customer)}
+                disabled={isExcluded}
+                data-testid={`bulk-customer-${customer.id}`}
+              >
                 <ListItemIcon sx={{ minWidth: 40 }}>
                   <Checkbox
                     edge="start"
                     checked={isChosen}
+                    disabled={isExcluded}
                     tabIndex={-1}
                     disableRipple
                     slotProps={{ input: { 'aria-labelledby': labelId } }}
@@ -82,9 +94,7 @@ export const BulkCustomerPicker = ({ selected, onToggle, onClear }: TBulkCustome
                 <ListItemText
                   id={labelId}
                   primary={name}
-                  secondary={`${formatMobile(customer.mobile)} · ${t(
-                    `lockStatus.${lockStatusLabel(customer.lockStatus)}`,
-                  )}`}
+                  secondary={`${formatMobile(customer.mobile)} · ${state}`}
                 />
               </ListItemButton>
             </ListItem>

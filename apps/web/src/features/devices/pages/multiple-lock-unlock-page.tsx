@@ -18,10 +18,10 @@ import type { ParseKeys } from 'i18next';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { appPaths, BATCH_ID_PARAM } from '../../../app/paths';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { PageHeader } from '../../../components/page-header';
 import { useLockAccess, useUserAccess } from '../../../lib/http/access-api';
+import { appPaths, BATCH_ID_PARAM } from '../../../lib/paths';
 import type { TCustomerSelection } from '../components/bulk-customer-picker';
 import { BulkCustomerPicker } from '../components/bulk-customer-picker';
 import { BulkProgressView } from '../components/bulk-progress-view';
@@ -52,7 +52,9 @@ type TBulkLockFormProps = { onSent: (batchId: string) => void };
 /**
  * The bulk request form: lock or unlock (each shown only when the access flags allow it), and
  * whom — all enrolled, those with an overdue EMI, or customers chosen from the list — then a
- * confirmation naming how many phones (or which filter, whose count the server finds).
+ * confirmation naming how many phones (or which filter, whose count the server finds). Customers
+ * uninstalled, Apple-removed or with EMIs completed are never targets: the filters leave them out
+ * on the server, and the picker does not let them be chosen, so the count leaves them out too.
  */
 const BulkLockForm = ({ onSent }: TBulkLockFormProps) => {
   const { t } = useTranslation();
@@ -170,6 +172,9 @@ const BulkLockForm = ({ onSent }: TBulkLockFormProps) => {
                     />
                   ))}
                 </RadioGroup>
+                <Typography variant="caption" color="textSecondary" data-testid="bulk-excluded-note">
+                  {t('bulkLock.excludedNote')}
+                </Typography>
               </FormControl>
               {target === 'selection' ? (
                 <BulkCustomerPicker

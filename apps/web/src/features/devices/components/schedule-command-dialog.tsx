@@ -16,8 +16,8 @@ import { formatDateTime } from '../../../lib/format';
 import type { TApiError } from '../../../lib/http/base-query';
 import { isApiError } from '../../../lib/http/base-query';
 import { defaultRunAtLocal } from '../../../lib/india-time';
-import { useLockDeviceMutation, useUnlockDeviceMutation } from '../customers-api';
-import { useSendDeviceControlMutation } from '../device-api';
+
+import { useLockDeviceMutation, useSendDeviceControlMutation, useUnlockDeviceMutation } from '../device-api';
 import type { TScheduleGroup, TScheduleOption } from '../device-controls';
 import { isArgsFeature, scheduleOptionsOf } from '../device-controls';
 import type { TControlArgs } from './control-args-dialog';

@@ -4,15 +4,15 @@ import { deviceControlPath, paths } from '@kisht/domain/paths';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { TCustomerDetailsTab } from '../../../app/paths';
-import type { TFakeHandler } from '../../../test/fake-api';
-import { createTestI18n } from '../../../test/test-i18n';
+import type { TCustomerDetailsTab } from '../lib/paths';
+import type { TFakeHandler } from '../test/fake-api';
 import {
   createCommandHistoryItem,
   createCustomerDetails,
   createDeviceCommand,
   createDeviceSummary,
-} from '../customer-fixtures';
+} from '../test/fixtures';
+import { createTestI18n } from '../test/test-i18n';
 import { renderCustomerDetails, stubCustomerDetailsApi } from './customer-details-test-support';
 
 let i18n: TI18n;

@@ -13,11 +13,11 @@ import { enqueueSnackbar } from 'notistack';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadError } from '../../../components/load-error';
+import { SectionCard } from '../../../components/section-card';
 import { formatDateTime } from '../../../lib/format';
 import { useCancelCommandMutation } from '../device-api';
 import { isWaitingForRunAt } from '../device-controls';
 import { CommandStateChip } from './command-state-chip';
-import { SectionCard } from './section-card';
 
 /** Commands shown before "Show all": the newest ones are what a retailer looks for. */
 export const HISTORY_VISIBLE_ROWS = 20;

@@ -1,22 +1,9 @@
 import type { TextFieldProps } from '@mui/material/TextField';
 import TextField from '@mui/material/TextField';
-import type { Control, FieldError, FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import type { Control, FieldValues, Path } from 'react-hook-form';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import type { TApiError } from '../../../lib/http/base-query';
-import type { TValidationKey } from '../add-customer-form';
-import { fieldMessageKey } from '../add-customer-form';
-import { SERVER_ERROR_TYPE } from './add-customer-fields';
-
-/**
- * The text under a form field: null without an error, the server's own words for an error the
- * server sent (SERVER_ERROR_TYPE, with a message), else `own(error)`, the app's translated words.
- */
-export const fieldErrorText = (
-  error: FieldError | undefined,
-  own: (error: FieldError) => string,
-): string | null =>
-  !error ? null : error.type === SERVER_ERROR_TYPE && error.message ? error.message : own(error);
+import { fieldErrorText, fieldMessageKey, type TValidationKey } from '../lib/form-errors';
 
 type TDialogFormFieldProps<TValues extends FieldValues, TParsed extends FieldValues> = Omit<
   TextFieldProps,
@@ -77,24 +64,4 @@ export const DialogFormField = <TValues extends FieldValues, TParsed extends Fie
       }}
     />
   );
-};
-
-/**
- * Puts the server's field errors (a 400's `fields`) under the form's fields, in the server's
- * words. `fieldOf` names the form field of a request field, or null for one the form does not
- * show. Returns whether any error landed on a field.
- */
-export const applyServerFieldErrors = <TValues extends FieldValues>(
-  error: TApiError,
-  setError: UseFormSetError<TValues>,
-  fieldOf: (requestField: string) => Path<TValues> | null,
-): boolean => {
-  let hasApplied = false;
-  for (const { field, message } of error.fields) {
-    const path = fieldOf(field);
-    if (!path) continue;
-    setError(path, { type: SERVER_ERROR_TYPE, message }, { shouldFocus: !hasApplied });
-    hasApplied = true;
-  }
-  return hasApplied;
 };

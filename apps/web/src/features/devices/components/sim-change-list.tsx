@@ -8,8 +8,8 @@ import Typography from '@mui/material/Typography';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import { appPaths } from '../../../app/paths';
 import { formatDateTime } from '../../../lib/format';
+import { appPaths } from '../../../lib/paths';
 
 /** Digits of an ICCID shown: enough to tell cards apart without showing the whole number. */
 const ICCID_SHOWN_DIGITS = 4;

@@ -21,10 +21,9 @@ import type { Path } from 'react-hook-form';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { applyServerFieldErrors, SERVER_ERROR_TYPE } from '../../../lib/form-errors';
 import { isApiError } from '../../../lib/http/base-query';
 import { useChangeDevicePinMutation } from '../device-api';
-import { SERVER_ERROR_TYPE } from './add-customer-fields';
-import { applyServerFieldErrors } from './dialog-form-field';
 import { DevOtpBanner, onlyDigits, SendOtpStep, USER_OTP_LENGTH, useUserOtp } from './user-otp';
 
 /** The PIN's digit bounds, for the messages that name them. */

@@ -4,16 +4,16 @@ import { deviceControlPath, paths } from '@kisht/domain/paths';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { TCustomerDetailsTab } from '../../../app/paths';
-import type { TFakeHandler } from '../../../test/fake-api';
-import { failureResponse, stubApi } from '../../../test/fake-api';
-import { createTestI18n } from '../../../test/test-i18n';
+import type { TCustomerDetailsTab } from '../lib/paths';
+import type { TFakeHandler } from '../test/fake-api';
+import { failureResponse, stubApi } from '../test/fake-api';
 import {
   createCommandHistoryItem,
   createCustomerDetails,
   createDeviceCommand,
   createDeviceSummary,
-} from '../customer-fixtures';
+} from '../test/fixtures';
+import { createTestI18n } from '../test/test-i18n';
 import { renderCustomerDetails, stubCustomerDetailsApi } from './customer-details-test-support';
 
 /** 22-11-2026 11:30 PM in India (18:00 UTC): late evening, so "tomorrow 9 AM" is the next India day. */

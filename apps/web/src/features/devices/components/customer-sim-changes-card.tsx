@@ -2,8 +2,8 @@ import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { LoadError } from '../../../components/load-error';
+import { SectionCard } from '../../../components/section-card';
 import { useGetCustomerSimChangesQuery } from '../device-api';
-import { SectionCard } from './section-card';
 import { SimChangeList } from './sim-change-list';
 
 /** The device tab's "SIM changes": every SIM change this customer's phone reported. */

@@ -15,10 +15,10 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { LoadError } from '../../../components/load-error';
 import { PageSkeleton } from '../../../components/page-skeleton';
+import { SectionCard } from '../../../components/section-card';
 import { deviceApi, useGetBulkProgressQuery } from '../device-api';
 import { batchPercent, isBatchSettled, settledCount } from '../device-controls';
 import { BulkItemsList } from './bulk-items-list';
-import { SectionCard } from './section-card';
 
 /** Poll a running batch this often, ms (the brief: every 1–2 s). */
 export const BULK_PROGRESS_POLL_MS = 1500;

@@ -2,15 +2,16 @@ import type { TCustomerDetails } from '@kisht/domain/customers/customers.schema'
 import type { TCommandHistoryItem, TSimChange } from '@kisht/domain/devices/devices.schema';
 import { paths } from '@kisht/domain/paths';
 import type { i18n as TI18n } from 'i18next';
-import type { TCustomerDetailsTab } from '../../../app/paths';
-import { appPaths } from '../../../app/paths';
-import type { TFakeHandler } from '../../../test/fake-api';
-import { stubApi } from '../../../test/fake-api';
-import { renderRoutes } from '../../../test/render-app';
-import { CustomerDetailsPage } from './customer-details-page';
+import type { TCustomerDetailsTab } from '../lib/paths';
+import { appPaths } from '../lib/paths';
+import type { TFakeHandler } from '../test/fake-api';
+import { stubApi } from '../test/fake-api';
+import { renderRoutes } from '../test/render-app';
+import { CustomerDetailsRoute } from './customer-details-route';
 
 /**
- * For render tests of customer_details: a fake API answering the page's reads — the customer, an
+ * For render tests of customer_details as the app composes it (the customers feature's page with
+ * the devices feature's lock card and tabs, CustomerDetailsRoute): a fake API answering the page's reads — the customer, an
  * empty status history, the device's command history and its SIM changes (each a value, or a
  * function asked on every request) — plus `handlers`, which add or replace answers.
  */
@@ -38,5 +39,5 @@ export const renderCustomerDetails = (i18n: TI18n, tab: TCustomerDetailsTab = 'c
   renderRoutes({
     i18n,
     url: appPaths.customerDetails.href(5, tab),
-    routes: [{ path: appPaths.customerDetails.path, element: <CustomerDetailsPage /> }],
+    routes: [{ path: appPaths.customerDetails.path, element: <CustomerDetailsRoute /> }],
   });

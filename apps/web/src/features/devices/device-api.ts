@@ -1,5 +1,6 @@
 import type { TLoginWithOtpResponse } from '@kisht/domain/auth/auth.schema';
 import type { TControlFeature } from '@kisht/domain/common/enums';
+import type { TEnrolmentQr } from '@kisht/domain/customers/customers.schema';
 import type {
   TBulkLockRequest,
   TBulkProgress,
@@ -9,6 +10,7 @@ import type {
   TDeviceCommand,
   TDeviceCommandRequest,
   TDeviceControlRequest,
+  TLockUnlockRequest,
   TOfflineCode,
   TOfflineCommand,
   TOfflineLockUnlockRequest,
@@ -20,7 +22,7 @@ import type {
 } from '@kisht/domain/devices/devices.schema';
 import { deviceControlPath, paths } from '@kisht/domain/paths';
 import { api } from '../../lib/http/api';
-import { CUSTOMER_LIST_TAG, commandHistoryTag, customerTag, PENDING_COMMANDS_TAG } from './customers-api';
+import { CUSTOMER_LIST_TAG, commandHistoryTag, customerTag, PENDING_COMMANDS_TAG } from '../../lib/http/tags';
 
 /** SIM changes shown on one sim_changes page. */
 export const SIM_CHANGES_PAGE_SIZE = 20;
@@ -42,11 +44,41 @@ export type TPendingCommand = TOfflineCommand | TScheduledCommand;
 const pendingListTag = (list: TPendingCommandList) => ({ type: PENDING_COMMANDS_TAG, id: list }) as const;
 
 /**
- * The device commands of customer_details (the control features of spec §6 and their history)
- * and multiple_lock_unlock (a bulk lock or unlock and its progress).
+ * The phone's side of the app: the enrolment QR (customer_navigate), lock and unlock and the
+ * control features of spec §6 with their history (customer_details), multiple_lock_unlock (a bulk
+ * lock or unlock and its progress), pending_commands, sim_changes, offline codes, the phone PIN and
+ * uninstall.
  */
 export const deviceApi = api.injectEndpoints({
   endpoints: (build) => ({
+    /** Lock the phone now, or at `run_at` (a scheduled command, listed on pending_commands). */
+    lockDevice: build.mutation<TDeviceCommand, TLockUnlockRequest>({
+      query: (body) => ({ url: paths.devices.lock, method: 'POST', body }),
+      invalidatesTags: (_result, _error, { customer_id }) => [
+        customerTag(customer_id),
+        commandHistoryTag(customer_id),
+        CUSTOMER_LIST_TAG,
+        PENDING_COMMANDS_TAG,
+      ],
+    }),
+    /** Unlock the phone now, or at `run_at`. */
+    unlockDevice: build.mutation<TDeviceCommand, TLockUnlockRequest>({
+      query: (body) => ({ url: paths.devices.unlock, method: 'POST', body }),
+      invalidatesTags: (_result, _error, { customer_id }) => [
+        customerTag(customer_id),
+        commandHistoryTag(customer_id),
+        CUSTOMER_LIST_TAG,
+        PENDING_COMMANDS_TAG,
+      ],
+    }),
+    /**
+     * customer_navigate's enrolment QR. Each call issues a fresh one-time enrolment token, so it is
+     * never refetched behind the user's back.
+     */
+    getEnrolmentQr: build.query<TEnrolmentQr, number>({
+      query: (customerId) => ({ url: paths.customers.qrCode, params: { customer_id: customerId } }),
+      keepUnusedDataFor: 0,
+    }),
     /** Every command sent to the customer's phone, newest first. The cache key is the customer. */
     getCommandHistory: build.query<TCommandHistoryItem[], number>({
       query: (customerId) => ({ url: paths.devices.history, params: { customer_id: customerId } }),
@@ -162,6 +194,9 @@ export const deviceApi = api.injectEndpoints({
 });
 
 export const {
+  useGetEnrolmentQrQuery,
+  useLockDeviceMutation,
+  useUnlockDeviceMutation,
   useGetCommandHistoryQuery,
   useSendDeviceControlMutation,
   useCancelCommandMutation,

@@ -19,7 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { formatDateTime } from '../../../lib/format';
 import { isApiError } from '../../../lib/http/base-query';
-import { useLockDeviceMutation, useUnlockDeviceMutation } from '../customers-api';
+import { useLockDeviceMutation, useUnlockDeviceMutation } from '../device-api';
 import { pendingLockCommand } from '../device-controls';
 import { OfflineCodeButton } from './offline-code-dialog';
 import type { TWhen } from './run-at-field';

@@ -5,12 +5,12 @@ import { paths } from '@kisht/domain/paths';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { appPaths } from '../../../app/paths';
+import { appPaths } from '../../../lib/paths';
 import type { TFakeHandler } from '../../../test/fake-api';
 import { stubApi } from '../../../test/fake-api';
+import { createBulkProgress } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render-app';
 import { createTestI18n } from '../../../test/test-i18n';
-import { createBulkProgress } from '../customer-fixtures';
 import { MultipleLockUnlockPage } from './multiple-lock-unlock-page';
 
 let i18n: TI18n;
@@ -182,6 +182,40 @@ describe('multiple_lock_unlock: a bulk request and its progress', { timeout: 15_
       { action: 'unlock', customer_ids: [5, 6] },
     ]);
     expect(await screen.findByText('Unlocking phones')).toBeTruthy();
+  });
+
+  it('does not let customers uninstalled, Apple-removed or with EMIs completed be chosen, nor counts them', async () => {
+    const finished = [
+      { ...listItem(8, 'Sneha', 'Iyer'), status: 5 as const },
+      { ...listItem(9, 'Arjun', 'Nair'), status: 3 as const },
+      { ...listItem(10, 'Kavya', 'Menon'), status: 4 as const },
+    ];
+    const api = stubBulkApi({
+      handlers: {
+        [paths.customers.list]: () => ({
+          items: [CUSTOMERS[0]!, ...finished],
+          total: 4,
+          page: 1,
+          pageSize: 20,
+        }),
+        [paths.devices.bulkLockUnlock]: () => createBulkProgress(),
+      },
+    });
+    renderPage();
+    expect((await screen.findByTestId('bulk-excluded-note')).textContent).toContain('EMIs are completed');
+    fireEvent.click(screen.getByTestId('bulk-filter-selection'));
+    fireEvent.click(await screen.findByTestId('bulk-customer-5'));
+    for (const customer of finished) fireEvent.click(screen.getByTestId(`bulk-customer-${customer.id}`));
+    expect(screen.getByTestId('bulk-customer-8').textContent).toContain('EMIs completed');
+    expect(screen.getByTestId('bulk-customer-9').textContent).toContain('Uninstalled');
+    expect(screen.getByTestId('bulk-customer-10').textContent).toContain('Apple profile removed');
+    expect(screen.getByTestId('bulk-selected-count').textContent).toBe('1 customer chosen');
+
+    fireEvent.click(screen.getByTestId('bulk-submit'));
+    const dialog = await screen.findByRole('dialog', { name: 'Lock 1 phone?' });
+    fireEvent.click(within(dialog).getByTestId('bulk-confirm'));
+    await waitFor(() => expect(api.requestsTo(paths.devices.bulkLockUnlock)).toHaveLength(1));
+    expect(await api.bodiesTo(paths.devices.bulkLockUnlock)).toEqual([{ action: 'lock', customer_ids: [5] }]);
   });
 
   it('renders only the rows on screen of a batch of many phones', async () => {

@@ -3,12 +3,12 @@ import { paths } from '@kisht/domain/paths';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { appPaths } from '../../../app/paths';
+import { appPaths } from '../../../lib/paths';
 import type { TFakeHandler } from '../../../test/fake-api';
 import { stubApi } from '../../../test/fake-api';
+import { createCommandHistoryItem } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render-app';
 import { createTestI18n } from '../../../test/test-i18n';
-import { createCommandHistoryItem } from '../customer-fixtures';
 import { PENDING_COMMANDS_POLL_MS, PendingCommandsPage } from './pending-commands-page';
 
 let i18n: TI18n;

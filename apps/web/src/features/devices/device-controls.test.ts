@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createBulkProgress, createDeviceCommand, createDeviceSummary } from './customer-fixtures';
+import { createBulkProgress, createDeviceCommand, createDeviceSummary } from '../../test/fixtures';
 import {
   actionFeaturesOf,
   batchPercent,

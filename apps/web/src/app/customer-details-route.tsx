@@ -1,0 +1,32 @@
+import { useParams } from 'react-router';
+import { customersApi } from '../features/customers/customers-api';
+import { CustomerDetailsPage } from '../features/customers/pages/customer-details-page';
+import { DeviceCommandsTab } from '../features/devices/components/device-commands-tab';
+import { DeviceControlCard } from '../features/devices/components/device-control-card';
+import { useHasPendingDeviceCommand } from '../features/devices/use-pending-device-command';
+import { CUSTOMER_ID_PARAM, parseCustomerId } from '../lib/paths';
+
+/**
+ * Spec §2 customer_details/:customer_id: the customers feature's page with the devices feature's
+ * lock card and device and actions tabs composed in (features do not import each other). Whether
+ * a command is on its way is read here, from the cached details and command history, so the page
+ * polls every second until the phone reports back.
+ */
+export const CustomerDetailsRoute = () => {
+  const customerId = parseCustomerId(useParams()[CUSTOMER_ID_PARAM]) ?? 0;
+  const cached = customersApi.endpoints.getCustomerDetails.useQueryState(customerId, { skip: !customerId });
+  const hasPendingCommand = useHasPendingDeviceCommand(customerId, cached.data?.device);
+  return (
+    <CustomerDetailsPage
+      hasPendingCommand={hasPendingCommand}
+      renderLockCard={({ customer, onShowEnrolmentQr }) => (
+        <DeviceControlCard
+          customerId={customer.id}
+          device={customer.device}
+          onShowEnrolmentQr={onShowEnrolmentQr}
+        />
+      )}
+      renderCommandsTab={(props) => <DeviceCommandsTab {...props} />}
+    />
+  );
+};

@@ -1,0 +1,47 @@
+import type { TCustomerStatusWord } from '@kisht/domain/common/enums';
+import type { TCustomerPage } from '@kisht/domain/customers/customers.schema';
+import { paths } from '@kisht/domain/paths';
+import { api } from './api';
+import { CUSTOMER_LIST_TAG } from './tags';
+
+/** Rows per page of the customer list (each page the infinite scroll loads). */
+export const CUSTOMER_PAGE_SIZE = 20;
+
+/** What the customer list is filtered by; each filter is its own cached list of loaded pages. */
+export type TCustomerListArgs = {
+  search: string;
+  status: TCustomerStatusWord | 'all';
+};
+
+/**
+ * The customer list (customer_list), shared by the customers feature's list page and the devices
+ * feature's bulk customer picker, which chooses from the same rows.
+ */
+export const customerListApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    /**
+     * customer_list, page by page as the person scrolls (infinite scroll). The cache key is the
+     * filter (search and status); the pages loaded so far and the total live in its entry, so a
+     * person who comes back finds the list as they left it (spec §3 client state: data, total).
+     */
+    listCustomers: build.infiniteQuery<TCustomerPage, TCustomerListArgs, number>({
+      infiniteQueryOptions: {
+        initialPageParam: 1,
+        getNextPageParam: (lastPage) =>
+          lastPage.page * lastPage.pageSize < lastPage.total ? lastPage.page + 1 : undefined,
+      },
+      query: ({ queryArg: { search, status }, pageParam }) => ({
+        url: paths.customers.list,
+        params: { page: pageParam, pageSize: CUSTOMER_PAGE_SIZE, status, ...(search ? { search } : {}) },
+      }),
+      providesTags: (result) => [
+        CUSTOMER_LIST_TAG,
+        ...(result?.pages.flatMap((page) =>
+          page.items.map((item) => ({ type: 'Customer' as const, id: item.id })),
+        ) ?? []),
+      ],
+    }),
+  }),
+});
+
+export const { useListCustomersInfiniteQuery } = customerListApi;

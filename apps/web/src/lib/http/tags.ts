@@ -1,0 +1,18 @@
+/**
+ * Cache tags more than one feature provides or invalidates (customers and devices): a customer's
+ * details and the customer lists, a phone's command history, the lists of waiting commands. Tags
+ * of one feature alone stay in its `<feature>-api.ts`.
+ */
+
+/** Tag of every customer list (each filter), invalidated when a row may have changed. */
+export const CUSTOMER_LIST_TAG = { type: 'Customer', id: 'LIST' } as const;
+/** One customer's details (customer_details); a command changes its device summary. */
+export const customerTag = (customerId: number) => ({ type: 'Customer', id: customerId }) as const;
+/** The commands sent to a customer's phone (device-api's command history). */
+export const commandHistoryTag = (customerId: number) =>
+  ({ type: 'CommandHistory', id: customerId }) as const;
+/**
+ * Every list of commands still waiting (offline_command_log, scheduled_commands): a new, sent or
+ * cancelled command may join or leave them.
+ */
+export const PENDING_COMMANDS_TAG = 'PendingCommand' as const;
