@@ -8,13 +8,21 @@
 import { join } from 'node:path';
 import { DeviceAgent } from '@kisht/device-agent/agent';
 import { createAgentState, writeStateFile } from '@kisht/device-agent/state';
-import { cmdTopic, evtTopic } from '@kisht/domain/devices/protocol.schema';
+import { cmdTopic, evtTopic, type TServerKey } from '@kisht/domain/devices/protocol.schema';
 
 /** What the parent knows about one enrolled device: enough to build its state file. */
 export type TSimulatedDevice = { deviceId: string; secret: string; imei1: string; imei2: string };
 
 export type TParentMessage =
-  | { type: 'prepare'; serverUrl: string; mqttUrl: string; stateDir: string; devices: TSimulatedDevice[] }
+  | {
+      type: 'prepare';
+      serverUrl: string;
+      mqttUrl: string;
+      stateDir: string;
+      devices: TSimulatedDevice[];
+      /** The organisation's server key, as enrolment hands it to a phone (device protocol §5). */
+      serverKey: TServerKey;
+    }
   | { type: 'connect'; concurrency: number; timeoutMs: number }
   | { type: 'stop' };
 
@@ -66,6 +74,7 @@ const prepare = async (message: Extract<TParentMessage, { type: 'prepare' }>) =>
             imei1: device.imei1,
             imei2: device.imei2,
             enrolledAt,
+            serverKey: message.serverKey,
           }),
         );
         return DeviceAgent.load({ statePath });

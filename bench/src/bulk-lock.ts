@@ -30,7 +30,8 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { imeiCheckDigit } from '@kisht/domain/common/identifiers';
 import type { TBulkProgress } from '@kisht/domain/devices/devices.schema';
-import { cmdTopic, PROTOCOL_VERSION, type TCommandMessage } from '@kisht/domain/devices/protocol.schema';
+import { cmdTopic } from '@kisht/domain/devices/protocol.schema';
+import { signServerMessage } from '@kisht/domain/devices/server-message';
 import { paths } from '@kisht/domain/paths';
 import { buildApp } from '@kisht/server/app';
 import { loadConfig } from '@kisht/server/config';
@@ -64,6 +65,8 @@ const POLL_MS = Number(args['poll-ms']);
 /** How long any one phase may take before the benchmark gives up on it. */
 const PHASE_TIMEOUT_MS = 120_000 + N * 100;
 const BATCH = 1_000;
+/** The baseline's policy versions start above this: far above what the server gives in a run. */
+const BASELINE_POLICY_VERSION = 1_000_000;
 /** Sockets and files each process needs besides one per phone. */
 const SPARE_FILES = 500;
 
@@ -261,14 +264,14 @@ const main = async () => {
     const arrivals = event.status === 'done' ? doneAt : event.status === 'received' ? receivedAt : null;
     if (arrivals && !arrivals.has(event.commandId)) arrivals.set(event.commandId, performance.now());
   });
-  // The baseline has no server logic: the dispatcher's recording of device events (processBatch, a
+  // The baseline has no server logic: the recorder's recording of device events (processBatch, a
   // private method) is replaced by a no-op on the instance while it runs. Otherwise the instance
   // holds a wrapper that counts batches and the time spent recording them.
   type TBatchRecorder = (batch: unknown[]) => Promise<void>;
-  const dispatcher = app.ctx.dispatcher as unknown as { processBatch?: TBatchRecorder };
+  const dispatcher = app.ctx.deviceEvents as unknown as { processBatch?: TBatchRecorder };
   const recordBatch = dispatcher.processBatch;
   if (typeof recordBatch !== 'function') {
-    throw new Error('CommandDispatcher has no processBatch any more: update how the baseline pauses it');
+    throw new Error('DeviceEventRecorder has no processBatch any more: update how the baseline pauses it');
   }
   const recording = { batches: 0, events: 0, largest: 0, busyMs: 0 };
   const measuredRecordBatch: TBatchRecorder = async (batch) => {
@@ -319,6 +322,9 @@ const main = async () => {
         mqttUrl: `${base.replace(/^http/, 'ws')}${paths.mqtt}`,
         stateDir,
         devices: simulated,
+        serverKey: await app.ctx.dispatcher.serverKeys
+          .forOrg(DEMO_ORG_ID)
+          .then(({ kid, publicKey }) => ({ kid, publicKey })),
       },
       'prepared',
     );
@@ -349,16 +355,23 @@ const main = async () => {
     // Baseline: raw publishes through the broker, server event handling paused. A warm-up round
     // (unlock, not reported), the measured lock round, and an unlock round that puts the phones back
     // (reported as a second sample); the server's records still say unlocked throughout.
+    // Each round is a signed policy version above anything the server has sent (device protocol
+    // §6), signed before the clock starts: the baseline is the broker and the phones alone.
+    const serverKey = await app.ctx.dispatcher.serverKeys.forOrg(DEMO_ORG_ID);
+    let baselineVersion = BASELINE_POLICY_VERSION;
     const rawRound = async (name: 'lock' | 'unlock') => {
+      baselineVersion += 1;
       const messages = simulated.map((device) => {
-        const message: TCommandMessage = {
-          v: PROTOCOL_VERSION,
-          id: randomUUID(),
-          name,
-          args: {},
+        const id = randomUUID();
+        const payload = signServerMessage(serverKey, {
+          type: 'policy',
+          deviceId: device.deviceId,
+          version: baselineVersion,
+          policy: { locked: name === 'lock', controls: {} },
+          commands: [{ id, name }],
           issuedAt: new Date().toISOString(),
-        };
-        return { id: message.id, topic: cmdTopic(device.deviceId), payload: JSON.stringify(message) };
+        });
+        return { id, topic: cmdTopic(device.deviceId), payload };
       });
       const t0 = performance.now();
       await Promise.all(messages.map((m) => broker.publish(m.topic, m.payload)));
@@ -370,6 +383,8 @@ const main = async () => {
     await rawRound('unlock');
     const baseline = await rawRound('lock');
     const restore = await rawRound('unlock');
+    // The server's own versions go on above the baseline's, so the phones take the bulk lock.
+    await db.update(devices).set({ policyVersion: baselineVersion }).where(eq(devices.orgId, DEMO_ORG_ID));
     resumeDispatcher();
 
     // Bulk: one POST by the logged-in demo retailer (bulk_retailer '1'), then the progress call every

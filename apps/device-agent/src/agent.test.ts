@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,6 +26,7 @@ import {
   EnrolmentError,
   type TCommandOutcome,
 } from './agent';
+import { ServerSimulator } from './server-simulator';
 import { readStateFile, type TOfflineEvent } from './state';
 import {
   createCommandMessage,
@@ -208,7 +210,7 @@ describe('DeviceAgent session', () => {
 
     expect(agent.isConnected).toBe(true);
     const [hello] = hellosOf(agent.deviceId);
-    expect(hello?.event).toMatchObject({ v: 1, type: 'hello', state: { isLocked: false } });
+    expect(hello?.event).toMatchObject({ v: 2, type: 'hello', state: { isLocked: false } });
   });
 
   it('says hello again after the broker drops the connection', async () => {
@@ -253,7 +255,7 @@ describe('DeviceAgent session', () => {
     expect(savedWhenDone).toBe(true);
     const saved = await readStateFile(statePath);
     expect(saved.isLocked).toBe(true);
-    expect(saved.appliedCommandIds).toEqual([lock.id]);
+    expect(saved.policy?.version).toBe(1);
   });
 
   it('unlocks on an unlock command', async () => {
@@ -268,28 +270,56 @@ describe('DeviceAgent session', () => {
     expect((await readStateFile(statePath)).isLocked).toBe(false);
   });
 
-  it('applies a command id once: a redelivery is re-acked done and changes nothing', async () => {
+  it('applies a policy version once: the same version re-acks its command, an older one changes nothing', async () => {
     const agent = await enrol();
     await agent.start();
     const lock = createCommandMessage({ name: 'lock' });
     const unlock = createCommandMessage({ name: 'unlock' });
+    const policies = new Map<number, string>();
+    broker.broker.on('publish', (packet) => {
+      if (packet.topic !== cmdTopic(agent.deviceId)) return;
+      const body = JSON.parse(JSON.parse(packet.payload.toString()).body);
+      if (body.type === 'policy') policies.set(body.version, packet.payload.toString());
+    });
 
     await broker.publishCommand(agent.deviceId, lock);
     await agent.waitForLockState(true);
     await broker.publishCommand(agent.deviceId, unlock);
     await agent.waitForLockState(false);
-    const redelivered = nextOutcome(agent);
-    await broker.publishCommand(agent.deviceId, lock);
+    await waitFor(() => (acksOf(agent.deviceId, unlock.id).length === 2 ? true : undefined));
+    // Version 2 again (the server did not hear the done ack): its unlock is acked done again.
+    const again = nextOutcome(agent);
+    await broker.publishCommand(agent.deviceId, policies.get(2)!);
 
-    expect(await redelivered).toMatchObject({ id: lock.id, result: 'duplicate', state: { isLocked: false } });
+    expect(await again).toMatchObject({ id: unlock.id, result: 'duplicate', state: { isLocked: false } });
+    await waitFor(() => (acksOf(agent.deviceId, unlock.id).length === 3 ? true : undefined));
+    // The lock's signed version 1, replayed: an older version, so nothing happens and nothing is acked.
+    const acksBefore = eventsOf(agent.deviceId).length;
+    await broker.publishCommand(agent.deviceId, policies.get(1)!);
+    await new Promise((resolve) => setTimeout(resolve, 200));
     expect(agent.isLocked).toBe(false);
+    expect(eventsOf(agent.deviceId)).toHaveLength(acksBefore);
+    expect(acksOf(agent.deviceId, lock.id).map((ack) => ack.status)).toEqual(['received', 'done']);
+    expect((await readStateFile(statePath)).policy).toMatchObject({ version: 2, policy: { locked: false } });
+  });
+
+  it('applies a one-shot command id once: a redelivery is re-acked done and changes nothing', async () => {
+    const agent = await enrol();
+    await agent.start();
+    const reboot = createCommandMessage({ name: 'reboot' });
+
+    await broker.publishCommand(agent.deviceId, reboot);
+    await waitFor(() => (agent.state.bootCount === 1 ? true : undefined), { what: 'reboot' });
+    const redelivered = nextOutcome(agent);
+    await broker.publishCommand(agent.deviceId, reboot);
+
+    expect(await redelivered).toMatchObject({ id: reboot.id, result: 'duplicate' });
+    expect(agent.state.bootCount).toBe(1);
     const acks = await waitFor(() => {
-      const found = acksOf(agent.deviceId, lock.id);
+      const found = acksOf(agent.deviceId, reboot.id);
       return found.length === 3 ? found : undefined;
     });
     expect(acks.map((ack) => ack.status)).toEqual(['received', 'done', 'done']);
-    expect(acks[2]?.state.isLocked).toBe(false);
-    expect((await readStateFile(statePath)).appliedCommandIds).toEqual([lock.id, unlock.id]);
   });
 
   it('acks failed for a command it does not know', async () => {
@@ -311,20 +341,52 @@ describe('DeviceAgent session', () => {
     ]);
   });
 
-  it('ignores invalid command messages and keeps working', async () => {
+  it('refuses unsigned, forged and misdirected messages and keeps working', async () => {
     const agent = await enrol();
     await agent.start();
     const invalid: string[] = [];
     agent.on('invalidMessage', ({ reason }) => invalid.push(reason));
+    const policy = {
+      type: 'policy' as const,
+      deviceId: agent.deviceId,
+      ...broker.server.policyOf(agent.deviceId),
+    };
+    const unlocked = { ...policy, version: 50, policy: { locked: true, controls: {} }, commands: [] };
+    const signed = JSON.parse(broker.server.sign(unlocked)) as { body: string; sig: string };
+    const otherKey = new ServerSimulator(async () => undefined);
 
     await broker.publishCommand(agent.deviceId, 'not json');
-    await broker.publishCommand(agent.deviceId, JSON.stringify({ v: 1, id: 'nope', name: 'lock' }));
+    // The v1 format: an unsigned command.
+    await broker.publishCommand(
+      agent.deviceId,
+      JSON.stringify({ v: 1, id: randomUUID(), name: 'lock', args: {} }),
+    );
+    // Signed, but the body was changed after signing.
+    await broker.publishCommand(
+      agent.deviceId,
+      JSON.stringify({
+        ...JSON.parse(broker.server.sign(unlocked)),
+        body: signed.body.replace('"version":50', '"version":51'),
+      }),
+    );
+    // Signed with another organisation's key, under our key id.
+    await broker.publishCommand(
+      agent.deviceId,
+      JSON.stringify({ ...JSON.parse(otherKey.sign(unlocked)), kid: broker.server.key.kid }),
+    );
+    // Signed for another device.
+    await broker.publishCommand(agent.deviceId, broker.server.sign({ ...unlocked, deviceId: randomUUID() }));
     await broker.publishCommand(agent.deviceId, createCommandMessage({ name: 'lock' }));
     await agent.waitForLockState(true);
 
-    expect(invalid).toHaveLength(2);
-    expect(invalid[0]).toBe('not JSON');
-    expect(invalid[1]).toMatch(/id/);
+    expect(invalid).toEqual([
+      'not a signed message: not JSON',
+      'not a signed message: v, kid, sig, body',
+      'bad signature: the signature does not match the body',
+      'bad signature: the signature does not match the body',
+      expect.stringMatching(/^for another device: /),
+    ]);
+    expect(agent.state.policy?.version).toBe(1);
     const acks = () => eventsOf(agent.deviceId).filter(({ event }) => event.type === 'ack');
     await waitFor(() => (acks().length >= 2 ? true : undefined), { what: 'acks of the valid command' });
     expect(acks()).toHaveLength(2);
@@ -358,14 +420,17 @@ describe('DeviceAgent session', () => {
 
     const second = await load();
     expect(second.isLocked).toBe(true);
-    expect(second.state.appliedCommandIds).toEqual([lock.id]);
+    expect(second.state.policy?.version).toBe(1);
     await second.start();
-    expect(hellosOf(second.deviceId).at(-1)?.event.state.isLocked).toBe(true);
+    expect(hellosOf(second.deviceId).at(-1)?.event.state).toMatchObject({ isLocked: true, policyVersion: 1 });
 
-    // Should the server send it again (say its done ack was lost), it is not applied twice.
-    const outcome = nextOutcome(second);
-    await broker.publishCommand(second.deviceId, lock);
-    expect((await outcome).result).toBe('duplicate');
+    // Should the server send the same version again, nothing is applied twice.
+    const policies: unknown[] = [];
+    second.on('policy', (policy) => policies.push(policy));
+    await broker.server.publishPolicy(second.deviceId);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(policies).toEqual([]);
+    expect(second.isLocked).toBe(true);
   });
 
   it('works over MQTT over WebSocket at /mqtt, as the API server serves it', async () => {
@@ -408,6 +473,7 @@ describe('DeviceAgent commands of the catalogue', () => {
     const hello = hellosOf(agent.deviceId)[0]?.event;
     expect(hello?.state).toEqual({
       isLocked: false,
+      policyVersion: 0,
       agentVersion: AGENT_VERSION,
       controls: { lock: false },
       sims: agent.state.sims,
@@ -867,6 +933,14 @@ describe('DeviceAgent offline limit', () => {
     await sleep(1_300);
 
     expect(agent.isLocked).toBe(false);
+    expect((await readStateFile(statePath)).offlineEvents).toEqual([]);
+
+    // Restarted long past its limit, it remembers the refusal and still does not lock at boot.
+    const restarted = await load({ offlineLockAfterMs: 1 });
+    expect(restarted.state.refusedAt).toEqual(expect.any(String));
+    await expect(restarted.start()).rejects.toThrow(/broker refused device/);
+    await sleep(300);
+    expect(restarted.isLocked).toBe(false);
     expect((await readStateFile(statePath)).offlineEvents).toEqual([]);
   });
 

@@ -1,8 +1,10 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, type KeyObject, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { access } from 'node:fs/promises';
 import { type TFieldError, ZFailure, zEnvelope } from '@kisht/domain/common/envelope';
+import { commandSpecByName } from '@kisht/domain/devices/command-catalogue';
 import { devicePinProblem, unsealDevicePin } from '@kisht/domain/devices/device-pin';
+import { isPolicyCommand, policyChanges } from '@kisht/domain/devices/device-policy';
 import { ZEnrolDeviceRequest, ZEnrolDeviceResponse } from '@kisht/domain/devices/devices.schema';
 import {
   OFFLINE_CODE_ACTIONS,
@@ -13,6 +15,7 @@ import {
   verifyOfflineCode,
 } from '@kisht/domain/devices/offline-code';
 import {
+  INITIAL_POLICY,
   PROTOCOL_VERSION,
   type TAckEvent,
   type TCommandMessage,
@@ -20,13 +23,17 @@ import {
   type TGoneEvent,
   type THelloEvent,
   type TLocationFix,
+  type TPolicy,
+  type TPolicyVersion,
   type TReportEvent,
   type TReportedState,
+  type TServerMessage,
   type TSimSlot,
-  ZCommandMessage,
+  type TSyncMessage,
   ZLocationFix,
   ZSimSlot,
 } from '@kisht/domain/devices/protocol.schema';
+import { openServerMessage, publicKeyOf } from '@kisht/domain/devices/server-message';
 import { paths } from '@kisht/domain/paths';
 import { connect, type MqttClient } from 'mqtt';
 import { z } from 'zod';
@@ -38,6 +45,7 @@ import {
   queryResultOf,
   reportedStateOf,
   type TApplied,
+  UNSUPPORTED_COMMAND,
 } from './commands';
 import { readQrPayload } from './qr';
 import {
@@ -89,6 +97,15 @@ const STOP_GRACE_MS = 2000;
 /** The longest setTimeout delay Node honours (about 24.8 days); longer waits are re-armed. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** How long a connection waits for the sync answering its hello before saying hello again, ms. */
+export const SYNC_WAIT_MS = 5000;
+
+/**
+ * The current connection in the sync handshake (device protocol §6): until the sync answering its
+ * hello arrives, every message is held; after it, messages are applied as they come.
+ */
+type TLink = { kind: 'awaiting_sync'; held: TServerMessage[]; timer?: NodeJS.Timeout } | { kind: 'synced' };
+
 /** What happened to an offline code (see DeviceAgent.enterOfflineCode). */
 export type TOfflineCodeOutcome = {
   /**
@@ -119,8 +136,10 @@ export type TCommandOutcome = {
   /**
    * `done`: applied now and acked done. `failed`: not applied, acked failed with `error`.
    * `duplicate`: this id was applied before; nothing changed and done was acked again.
+   * `dropped`: not applied, acked dropped: cancelled, past its notAfter, or no longer pending at
+   * the sync.
    */
-  result: 'done' | 'failed' | 'duplicate';
+  result: 'done' | 'failed' | 'duplicate' | 'dropped';
   error?: string;
   /**
    * What a done command produced (the ack's `result`): location → TLocationFix, sim_info → { sims },
@@ -159,8 +178,15 @@ export type TDeviceAgentEvents = {
   uninstalled: [];
   /** A command message was handled (see TCommandOutcome). */
   command: [TCommandOutcome];
-  /** A message on the command topic was not a valid command message; it was ignored. */
+  /**
+   * A message on the command topic was refused and ignored (device protocol §5): not signed, signed
+   * with another key or badly, not a valid message, for another device, or a replayed sync.
+   */
   invalidMessage: [{ reason: string; payload: string }];
+  /** The sync answering this connection's hello was applied (device protocol §6). */
+  synced: [{ policyVersion: number; commandIds: string[] }];
+  /** A newer policy version was applied. */
+  policy: [{ version: number; policy: TPolicy }];
   /** The broker refused the credentials (MQTT CONNACK 4 or 5). The agent stops reconnecting. */
   refused: [Error];
   /** A problem the agent carries on after: transport errors, a failed publish, a failed save. */
@@ -180,6 +206,11 @@ export type TAgentOptions = {
    * 'offline_limit') after the next hello. null or left out: never.
    */
   offlineLockAfterMs?: number | null;
+  /**
+   * The phone's FCM registration token, sent with every hello so the server can wake it with a
+   * push when it is offline (device protocol §14). The reference agent gets no pushes itself.
+   */
+  pushToken?: string;
 };
 
 /** Options of DeviceAgent.enrol. */
@@ -269,6 +300,16 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
   #lastSeq = 0;
   /** The id of the current (or next) MQTT connection: its hello and its `gone` will carry it. */
   #connectionId = randomUUID();
+  /** Where the current connection is in the sync handshake (device protocol §6). */
+  #link: TLink = { kind: 'awaiting_sync', held: [] };
+  /** The seq of the latest hello: only the sync answering it is taken. */
+  #helloSeq = 0;
+  /** Server clock minus this clock, ms, from the last sync (judges notAfter and issuedAt). */
+  #clockOffsetMs = 0;
+  /** The FCM token the hello carries (TAgentOptions.pushToken). */
+  readonly #pushToken: string | undefined;
+  /** The server key as a KeyObject, made once. */
+  #publicKey: { kid: string; publicKey: KeyObject } | undefined;
 
   private constructor(statePath: string, state: TAgentStateFile, options: TAgentOptions = {}) {
     super();
@@ -284,6 +325,7 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
       throw new Error(`offlineLockAfterMs must be a positive number of milliseconds or null, not ${limit}`);
     }
     this.#offlineLimitOption = limit;
+    this.#pushToken = options.pushToken;
   }
 
   /**
@@ -478,6 +520,7 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
       resubscribe: false,
     });
     this.#client = client;
+    this.#newLink();
     this.#reconnectAttempt = 0;
     this.#isRefused = false;
     this.#hasSaidHello = false;
@@ -506,7 +549,7 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
     client.handleMessage = (packet, callback) => {
       if (packet.topic !== credentials.cmdTopic) return callback();
       const payload = Buffer.isBuffer(packet.payload) ? packet.payload.toString('utf8') : packet.payload;
-      const handled = this.#enqueue(() => this.#handleCommand(payload)).catch((error: Error) => {
+      const handled = this.#enqueue(() => this.#handleMessage(payload)).catch((error: Error) => {
         this.emit('warning', error);
       });
       void handled.then(() => {
@@ -528,6 +571,7 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
       // A new connection, a new id: MQTT.js builds each CONNECT from client.options.
       this.#connectionId = randomUUID();
       client.options.will = this.#willFor(this.#connectionId);
+      this.#newLink();
       this.#reconnectAttempt += 1;
       this.emit('reconnecting', { attempt: this.#reconnectAttempt });
     });
@@ -537,6 +581,10 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
         // Bad credentials or not authorised (e.g. the device was released or removed): retrying
         // cannot help. end() here, before MQTT.js schedules the retry, stops reconnecting.
         this.#isRefused = true;
+        // Kept across restarts: a released phone must never lock itself for being offline.
+        this.#enqueue(() =>
+          this.#commit({ ...this.#state, refusedAt: new Date().toISOString() }, true),
+        ).catch((saveError: Error) => this.emit('warning', saveError));
         client.end(true);
         this.#stopTracking();
         this.#stopOfflineTimer();
@@ -599,6 +647,7 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
     await client.endAsync(!client.connected || hasOutgoing());
     this.#client = undefined;
     this.#hasSaidHello = false;
+    this.#newLink();
     // The check-in saved when the connection closed.
     await this.#queue;
     this.#stopOfflineTimer();
@@ -826,15 +875,7 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
       const granted = await client.subscribeAsync(cmdTopic, { qos: 1 });
       if (granted[0]?.qos === 128) throw new Error(`broker refused the subscription to ${cmdTopic}`);
       if (!isSessionPresent && client === this.#client) this.emit('connected', { mqttUrl, isSessionPresent });
-      const hello: THelloEvent = {
-        v: PROTOCOL_VERSION,
-        type: 'hello',
-        state: this.reportedState,
-        at: new Date().toISOString(),
-        seq: this.#nextSeq(),
-        connectionId: this.#connectionId,
-      };
-      await this.#publishEvent(hello, client);
+      await this.#publishEvent(this.#helloEvent(), client);
     } catch (error) {
       // The connection dropped (or was refused) half-way; the next connect says hello again.
       if (client === this.#client) this.emit('warning', error as Error);
@@ -842,7 +883,13 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
     }
     if (client !== this.#client) return;
     this.#hasSaidHello = true;
+    this.#armSyncTimer();
     this.#stopOfflineTimer();
+    if (this.#state.refusedAt) {
+      // The broker takes the credentials again: the phone is Kisht's to look after once more.
+      const { refusedAt: _accepted, ...accepted } = this.#state;
+      this.#enqueue(() => this.#commit(accepted, true)).catch((error: Error) => this.emit('warning', error));
+    }
     this.#checkIn();
     this.emit('hello', this.reportedState);
     this.#pendingStart?.resolve();
@@ -851,27 +898,229 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
     if (this.#state.offlineEvents.some((event) => event.isReportPending)) void this.#flushOfflineReports();
   }
 
-  /** Handles one message from the command topic (apply-once by id, save before acking done). */
-  async #handleCommand(payload: string): Promise<void> {
+  /**
+   * Handles one message from the command topic (device protocol §5–§7): refuses anything not signed
+   * with the server key for this device; until this connection's sync arrives, holds every message;
+   * then applies the newest policy and the commands the server still has pending.
+   */
+  async #handleMessage(payload: string): Promise<void> {
     // An uninstalled agent is gone: it neither applies nor answers what is still in its session.
     if (this.#state.uninstalled) return;
-    let json: unknown;
-    try {
-      json = JSON.parse(payload);
-    } catch {
-      this.emit('invalidMessage', { reason: 'not JSON', payload });
+    const key = this.#serverKey();
+    if (!key) {
+      this.emit('invalidMessage', { reason: 'unknown key: enrolled without a server key', payload });
       return;
     }
-    const parsed = ZCommandMessage.safeParse(json);
-    if (!parsed.success) {
-      const reason = parsed.error.issues
-        .map((issue) => `${issue.path.join('.')}: ${issue.message}`)
-        .join('; ');
-      this.emit('invalidMessage', { reason, payload });
+    const opened = openServerMessage(payload, key, this.deviceId);
+    if ('refusal' in opened) {
+      this.emit('invalidMessage', { reason: `${opened.refusal}: ${opened.detail}`, payload });
       return;
     }
-    const command = parsed.data;
+    const message = opened.message;
+    if (message.type === 'sync') {
+      if (message.connectionId !== this.#connectionId) {
+        // A sync answers one hello of one connection: an old one replayed says nothing about now.
+        this.emit('invalidMessage', { reason: 'replayed: a sync for another connection', payload });
+        return;
+      }
+      // One sync per hello: another one (a duplicate, or a replay) changes nothing.
+      if (this.#link.kind !== 'awaiting_sync') return;
+      if (message.helloSeq !== undefined && message.helloSeq !== this.#helloSeq) {
+        this.emit('invalidMessage', { reason: 'replayed: a sync for an earlier hello', payload });
+        return;
+      }
+      await this.#applySync(message);
+      return;
+    }
+    if (this.#link.kind === 'awaiting_sync') {
+      this.#link.held.push(message);
+      return;
+    }
+    if (message.type === 'policy') await this.#applyPolicy(message);
+    else if (message.type === 'cancel') await this.#applyCancel(message.id);
+    else if (message.policyVersion > this.#policyVersion) {
+      // Issued under a policy this phone has not got yet: hold it and ask for a sync.
+      this.#awaitSync([message]);
+      this.#sayHelloAgain();
+    } else await this.#applyCommandMessage(message);
+  }
 
+  /** The policy version this phone holds (0 before its first policy). */
+  get #policyVersion(): number {
+    return this.#state.policy?.version ?? 0;
+  }
+
+  /**
+   * A sync for this connection: the clock offset from the server's time, then the newest policy of
+   * the sync and of the messages held since the connection opened, then the cancels. The commands
+   * the sync lists as pending follow it and are applied as they come; a held command it does not
+   * list was cancelled, expired or finished meanwhile: acked done again if this phone applied it,
+   * else dropped.
+   */
+  async #applySync(sync: TSyncMessage): Promise<void> {
+    const held = this.#link.kind === 'awaiting_sync' ? this.#link.held : [];
+    clearTimeout(this.#link.kind === 'awaiting_sync' ? this.#link.timer : undefined);
+    this.#link = { kind: 'synced' };
+    const serverTime = Date.parse(sync.serverTime);
+    if (!Number.isNaN(serverTime)) this.#clockOffsetMs = serverTime - Date.now();
+    let newest: TPolicyVersion = sync.policy;
+    for (const message of held) {
+      if (message.type === 'policy' && message.version > newest.version) newest = message;
+    }
+    await this.#applyPolicy(newest);
+    for (const message of held) if (message.type === 'cancel') await this.#applyCancel(message.id);
+    // The commands the sync lists follow it, in order: the held copies of those wait for them. One
+    // it does not list is left alone (cancelled, expired or finished meanwhile; or written after
+    // the list was read, and then sent again by the server's re-send), acked again if applied.
+    const pending = new Set(sync.commandIds);
+    for (const message of held) {
+      if (message.type !== 'command' || pending.has(message.id)) continue;
+      if (this.#state.appliedCommandIds.includes(message.id)) await this.#applyCommandMessage(message);
+    }
+    this.emit('synced', { policyVersion: this.#policyVersion, commandIds: sync.commandIds });
+  }
+
+  /**
+   * Applies a policy version (device protocol §6) if it is newer than the one held: runs the
+   * commands that move each feature from the held policy to this one (the lock from the phone's
+   * actual lock state; an offline code or offline lock made after this version was issued keeps
+   * its lock state), saves, and acks each command the version carries (received, then done, or
+   * failed for a feature that could not be applied). The version held already: its commands are
+   * acked done again. An older version changes nothing.
+   */
+  async #applyPolicy(version: TPolicyVersion): Promise<void> {
+    if (version.version < this.#policyVersion) return;
+    if (version.version === this.#policyVersion) {
+      // The version held, again (its acks were lost): each command gets the answer it got then.
+      const failures = this.#state.policy?.failures ?? {};
+      for (const command of version.commands) {
+        const feature = commandSpecByName(command.name)?.spec.feature;
+        const failure = feature === undefined ? UNSUPPORTED_COMMAND : failures[feature];
+        if (failure) this.#fail(command, failure);
+        else {
+          this.#publishAck(command.id, 'done');
+          this.emit('command', {
+            id: command.id,
+            name: command.name,
+            result: 'duplicate',
+            state: this.reportedState,
+          });
+        }
+      }
+      return;
+    }
+    const heldPolicy = this.#state.policy?.policy ?? INITIAL_POLICY;
+    const issuedAt = Date.parse(version.issuedAt) - this.#clockOffsetMs;
+    const isLockOverridden = this.#state.offlineEvents.some((event) => Date.parse(event.at) > issuedAt);
+    const wanted: TPolicy = isLockOverridden
+      ? { ...version.policy, locked: this.#state.isLocked }
+      : version.policy;
+    // The lock is compared with the phone's actual lock state (an offline code may have changed it).
+    const changes = policyChanges({ ...heldPolicy, locked: this.#state.isLocked }, wanted);
+    for (const command of version.commands) this.#publishAck(command.id, 'received');
+    let state = this.#state;
+    const failures = new Map<string, string>();
+    for (const change of changes) {
+      const applied = applyCommand(state, change);
+      if ('error' in applied) failures.set(change.feature, applied.error);
+      else state = applied.state;
+    }
+    const wasTracking = this.#state.controls.tracking === true;
+    // What this phone now holds: the version, with the features it could not apply as they were,
+    // so the same edit sent again is tried again.
+    const applied: TPolicy = { locked: state.isLocked, controls: { ...version.policy.controls } };
+    for (const feature of failures.keys()) {
+      const before = heldPolicy.controls[feature];
+      if (before) applied.controls[feature] = before;
+      else delete applied.controls[feature];
+    }
+    let hasChanged: boolean;
+    try {
+      hasChanged = await this.#commit(
+        {
+          ...state,
+          policy: {
+            version: version.version,
+            policy: applied,
+            issuedAt: version.issuedAt,
+            ...(failures.size > 0 ? { failures: Object.fromEntries(failures) } : {}),
+          },
+        },
+        true,
+      );
+    } catch (error) {
+      this.emit('warning', error as Error);
+      for (const command of version.commands) {
+        this.#fail(command, `could not save state: ${(error as Error).message}`);
+      }
+      return;
+    }
+    for (const command of version.commands) {
+      const feature = commandSpecByName(command.name)?.spec.feature;
+      const failure = feature === undefined ? UNSUPPORTED_COMMAND : failures.get(feature);
+      if (failure) this.#fail(command, failure);
+      else {
+        this.#publishAck(command.id, 'done');
+        this.emit('command', {
+          id: command.id,
+          name: command.name,
+          result: 'done',
+          state: this.reportedState,
+        });
+      }
+    }
+    this.#publishEvent({
+      v: PROTOCOL_VERSION,
+      type: 'applied',
+      version: version.version,
+      ...(failures.size > 0 ? { failures: Object.fromEntries(failures) } : {}),
+      state: this.reportedState,
+      at: new Date().toISOString(),
+      seq: this.#nextSeq(),
+      connectionId: this.#connectionId,
+    }).catch((error: Error) => this.emit('warning', error));
+    if (hasChanged) this.emit('state', this.reportedState);
+    this.emit('policy', { version: version.version, policy: version.policy });
+    const isTracking = this.#state.controls.tracking === true;
+    if (isTracking !== wasTracking) {
+      this.#syncTracking();
+      // Tracking just turned on: the first position now, the next ones every interval.
+      if (isTracking) this.#reportPositionInBackground();
+    }
+  }
+
+  /**
+   * A cancel from the server: remembers the id, so the command is never applied, and acks dropped
+   * unless this phone had applied it already.
+   */
+  async #applyCancel(id: string): Promise<void> {
+    const cancelled = this.#state.cancelledCommandIds ?? [];
+    if (!cancelled.includes(id)) {
+      await this.#commit({ ...this.#state, cancelledCommandIds: rememberCommandId(cancelled, id) }, true);
+    }
+    if (!this.#state.appliedCommandIds.includes(id)) this.#publishAck(id, 'dropped', { error: 'cancelled' });
+    // Too late: it ran. Say so again, so the history shows it ran.
+    else this.#publishAck(id, 'done');
+  }
+
+  /** Acks a command dropped (not applied) with the reason, and says so. */
+  #drop(command: { id: string; name: string }, reason: string): void {
+    this.#publishAck(command.id, 'dropped', { error: reason });
+    this.emit('command', {
+      id: command.id,
+      name: command.name,
+      result: 'dropped',
+      error: reason,
+      state: this.reportedState,
+    });
+  }
+
+  /**
+   * One-shot command (device protocol §7): applied once per id, saved before acking done. Dropped
+   * when cancelled or past notAfter by the server-corrected clock; a lock or toggle name is refused
+   * (they travel as policies).
+   */
+  async #applyCommandMessage(command: TCommandMessage): Promise<void> {
     if (this.#state.appliedCommandIds.includes(command.id)) {
       // Nothing is applied again; a query (location, sim_info) answers from the current state, so a
       // server whose first done ack was lost still gets a result.
@@ -884,6 +1133,18 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
         ...(output ? { output } : {}),
         state: this.reportedState,
       });
+      return;
+    }
+    if (this.#state.cancelledCommandIds?.includes(command.id)) {
+      this.#drop(command, 'cancelled');
+      return;
+    }
+    if (Date.now() + this.#clockOffsetMs > Date.parse(command.notAfter)) {
+      this.#drop(command, `past notAfter ${command.notAfter}`);
+      return;
+    }
+    if (isPolicyCommand(command.name)) {
+      this.#fail(command, `${command.name} is a policy change, not a command`);
       return;
     }
 
@@ -900,7 +1161,6 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
       return;
     }
 
-    const wasTracking = this.#state.controls.tracking === true;
     let hasChanged: boolean;
     try {
       hasChanged = await this.#commit(
@@ -922,12 +1182,60 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
     });
     if (hasChanged) this.emit('state', this.reportedState);
     if (command.name === 'set_offline_limit') this.#syncOfflineLock();
-    const isTracking = this.#state.controls.tracking === true;
-    if (isTracking !== wasTracking) {
-      this.#syncTracking();
-      // Tracking just turned on: the first position now, the next ones every interval.
-      if (isTracking) this.#reportPositionInBackground();
-    }
+  }
+
+  /** The server key from enrolment as a KeyObject, or undefined without one (computed once). */
+  #serverKey(): { kid: string; publicKey: KeyObject } | undefined {
+    const stored = this.#state.credentials.serverKey;
+    if (!stored) return undefined;
+    this.#publicKey ??= { kid: stored.kid, publicKey: publicKeyOf(stored) };
+    return this.#publicKey;
+  }
+
+  /**
+   * Holds what arrives from now until a sync for this connection (device protocol §6), with
+   * `held` first; says hello again if none comes within SYNC_WAIT_MS.
+   */
+  #awaitSync(held: TServerMessage[] = []): void {
+    if (this.#link.kind === 'awaiting_sync') this.#link.held.push(...held);
+    else this.#link = { kind: 'awaiting_sync', held };
+  }
+
+  /** A new connection: nothing it brings is applied before its sync; earlier held messages go. */
+  #newLink(): void {
+    if (this.#link.kind === 'awaiting_sync') clearTimeout(this.#link.timer);
+    this.#link = { kind: 'awaiting_sync', held: [] };
+  }
+
+  /** (Re)arms the wait for the sync: hello again after SYNC_WAIT_MS without one. */
+  #armSyncTimer(): void {
+    if (this.#link.kind !== 'awaiting_sync') return;
+    clearTimeout(this.#link.timer);
+    this.#link.timer = setTimeout(() => this.#sayHelloAgain(), SYNC_WAIT_MS);
+    this.#link.timer.unref();
+  }
+
+  /** Asks for a sync on the current connection: a fresh hello (after a silence, or an unknown policy). */
+  #sayHelloAgain(): void {
+    const client = this.#client;
+    if (!client || !this.#isConnected || !this.#hasSaidHello) return;
+    this.#awaitSync();
+    this.#armSyncTimer();
+    void this.#publishEvent(this.#helloEvent(), client).catch((error: Error) => this.emit('warning', error));
+  }
+
+  /** The hello of the current connection, with the state now. */
+  #helloEvent(): THelloEvent {
+    this.#helloSeq = this.#nextSeq();
+    return {
+      v: PROTOCOL_VERSION,
+      type: 'hello',
+      state: this.reportedState,
+      at: new Date().toISOString(),
+      seq: this.#helloSeq,
+      connectionId: this.#connectionId,
+      ...(this.#pushToken ? { pushToken: this.#pushToken } : {}),
+    };
   }
 
   /**
@@ -974,7 +1282,7 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
     return this.#offlineKey;
   }
 
-  #fail(command: TCommandMessage, error: string): void {
+  #fail(command: { id: string; name: string }, error: string): void {
     this.#publishAck(command.id, 'failed', { error });
     this.emit('command', {
       id: command.id,
@@ -1078,7 +1386,7 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
     this.#stopOfflineTimer();
     const dueAt = this.#offlineLockDueAt();
     if (dueAt === undefined || !this.#client || this.#stopping || this.#hasSaidHello) return;
-    if (this.#state.uninstalled || this.#isRefused) return;
+    if (this.#state.uninstalled || this.#isRefused || this.#state.refusedAt) return;
     const wait = dueAt - Date.now();
     if (wait > 0) {
       this.#offlineTimer = setTimeout(() => this.#syncOfflineLock(), Math.min(wait, MAX_TIMER_MS));
@@ -1105,7 +1413,8 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
       state.isLocked ||
       this.#hasSaidHello ||
       !this.#client ||
-      this.#isRefused
+      this.#isRefused ||
+      state.refusedAt
     ) {
       return;
     }

@@ -94,6 +94,7 @@ const createDevice = async (statePath: string) => {
       imei1: TEST_IMEI_1,
       imei2: TEST_IMEI_2,
       enrolledAt: new Date().toISOString(),
+      serverKey: broker.server.serverKey,
     }),
   );
   return deviceId;

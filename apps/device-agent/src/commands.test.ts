@@ -64,10 +64,11 @@ describe('applyCommand', () => {
 });
 
 describe('reportedStateOf', () => {
-  it('reports lock, controls with lock mirrored, SIMs and the version', () => {
+  it('reports lock, the policy version, controls with lock mirrored, SIMs and the version', () => {
     const state = { ...STATE, isLocked: true, controls: { camera_lock: true } };
     expect(reportedStateOf(state, '9.9.9')).toEqual({
       isLocked: true,
+      policyVersion: 0,
       agentVersion: '9.9.9',
       controls: { camera_lock: true, lock: true },
       sims: STATE.sims,

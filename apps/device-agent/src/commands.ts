@@ -42,6 +42,7 @@ export const locationFixOf = (position: TPosition, now: Date = new Date()): TLoc
  */
 export const reportedStateOf = (state: TAgentStateFile, agentVersion: string): TReportedState => ({
   isLocked: state.isLocked,
+  policyVersion: state.policy?.version ?? 0,
   agentVersion,
   controls: { ...state.controls, lock: state.isLocked },
   sims: state.sims.map((sim) => ({ ...sim })),

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { OFFLINE_CHALLENGE_DIGITS, OFFLINE_CODE_ACTIONS } from '@kisht/domain/devices/offline-code';
-import { type TSimSlot, ZSimSlot } from '@kisht/domain/devices/protocol.schema';
+import { type TSimSlot, ZPolicy, ZServerKey, ZSimSlot } from '@kisht/domain/devices/protocol.schema';
 import { z } from 'zod';
 
 /** Where the agent keeps its state unless `--state` says otherwise, relative to the working directory. */
@@ -36,6 +36,11 @@ export const ZDeviceCredentials = z.object({
   enrolledAt: z.string(),
   /** The organisation's offline limit from enrolment, ms; null or absent: none. */
   offlineLockAfterMs: z.number().int().positive().nullable().optional(),
+  /**
+   * The organisation's server key from enrolment (device protocol §5): only messages signed with it
+   * are accepted. Absent in files of agents enrolled before protocol 2, which then accept nothing.
+   */
+  serverKey: ZServerKey.optional(),
 });
 export type TDeviceCredentials = z.infer<typeof ZDeviceCredentials>;
 
@@ -169,6 +174,26 @@ export const ZAgentStateFile = ZAgentStateFileV2.extend({
    * PIN is in place. (A real DPC hands the PIN to the platform and keeps nothing.)
    */
   devicePin: z.object({ hash: z.string(), changedAt: z.string() }).nullable().optional(),
+  /**
+   * The newest policy the device applied (device protocol §6): its version, the policy as the server
+   * sent it and when the server made it. Absent: version 0, INITIAL_POLICY.
+   */
+  policy: z
+    .object({
+      version: z.number().int().min(0),
+      policy: ZPolicy,
+      issuedAt: z.string(),
+      /** Features of this version the phone could not apply, and why (re-acked failed if resent). */
+      failures: z.record(z.string(), z.string()).optional(),
+    })
+    .optional(),
+  /**
+   * When the broker last refused the credentials (CONNACK 4/5: released or removed), ISO 8601 UTC;
+   * cleared by the next accepted hello. While set, the offline limit never locks the phone.
+   */
+  refusedAt: z.string().optional(),
+  /** Ids of one-shot commands the server cancelled, newest last, at most APPLIED_COMMAND_IDS_LIMIT. */
+  cancelledCommandIds: z.array(z.string()).optional(),
 });
 export type TAgentStateFile = z.infer<typeof ZAgentStateFile>;
 

@@ -12,15 +12,14 @@ import {
   ANDROID_PROVISIONING_KEYS,
   cmdTopic,
   evtTopic,
-  PROTOCOL_VERSION,
   PROVISIONING_EXTRAS,
-  type TCommandMessage,
   type TDeviceEvent,
   ZDeviceEvent,
 } from '@kisht/domain/devices/protocol.schema';
 import { paths } from '@kisht/domain/paths';
 import { Aedes, type Client } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
+import { ServerSimulator } from './server-simulator';
 
 /**
  * Test helpers for the device agent: factories for QR payloads and IMEIs, a real Aedes broker on an
@@ -58,13 +57,17 @@ export const createProvisioningPayload = (
   };
 };
 
-/** A command message as the server publishes it; `id` defaults to a fresh UUID. */
-export const createCommandMessage = (overrides: Partial<TCommandMessage> = {}): TCommandMessage => ({
-  v: PROTOCOL_VERSION,
+/**
+ * A command for the test broker's server (ServerSimulator.send): a lock/unlock or toggle goes out
+ * as a policy version carrying it, anything else as a signed command message.
+ */
+export type TTestCommand = { id: string; name: string; args: Record<string, unknown>; notAfter?: string };
+
+/** A command for TTestBroker.publishCommand; `id` defaults to a fresh UUID, `name` to lock. */
+export const createCommandMessage = (overrides: Partial<TTestCommand> = {}): TTestCommand => ({
   id: randomUUID(),
   name: 'lock',
   args: {},
-  issuedAt: new Date().toISOString(),
   ...overrides,
 });
 
@@ -95,8 +98,13 @@ export type TTestBroker = {
    * drop its connection to take it offline; delete it to let it back.
    */
   unavailable: Set<string>;
-  /** Publishes a command (or any payload) to the device's cmd topic, QoS 1, as the server does. */
-  publishCommand: (deviceId: string, message: TCommandMessage | string) => Promise<void>;
+  /**
+   * Sends a command as the server does (through `server`: a policy for lock/unlock and toggles, a
+   * signed command otherwise), or publishes a raw payload (a string) to the device's cmd topic.
+   */
+  publishCommand: (deviceId: string, message: TTestCommand | string) => Promise<void>;
+  /** The server side: the organisation key, each device's policy, and the sync answering hellos. */
+  server: ServerSimulator;
   /** Drops the device's connection from the broker side (the device should reconnect). */
   dropConnection: (deviceId: string) => void;
   close: () => Promise<void>;
@@ -134,11 +142,22 @@ export const startTestBroker = async ({
     },
   });
   const events: TTestBroker['events'] = [];
+  const publishRaw = (deviceId: string, payload: string) =>
+    new Promise<void>((resolve, reject) => {
+      broker.publish(
+        { cmd: 'publish', topic: cmdTopic(deviceId), payload, qos: 1, retain: false, dup: false },
+        (error) => (error ? reject(error) : resolve()),
+      );
+    });
+  const server = new ServerSimulator(publishRaw);
   broker.on('client', (client) => clients.set(client.id, client));
   broker.on('publish', (packet, client) => {
     if (!client) return;
     const parsed = ZDeviceEvent.safeParse(JSON.parse(packet.payload.toString()));
-    if (parsed.success) events.push({ deviceId: client.id, event: parsed.data });
+    if (!parsed.success) return;
+    events.push({ deviceId: client.id, event: parsed.data });
+    // Answer on the next tick: Aedes calls this before it has finished with the publish.
+    setImmediate(() => void server.onEvent(client.id, parsed.data).catch(() => undefined));
   });
 
   const sockets = new Set<Socket>();
@@ -146,21 +165,21 @@ export const startTestBroker = async ({
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   };
-  let server: NetServer | HttpServer;
+  let listener: NetServer | HttpServer;
   if (transport === 'ws') {
     const httpServer = createHttpServer();
     httpServer.on('connection', track);
     const wss = new WebSocketServer({ server: httpServer, path: paths.mqtt });
     wss.on('connection', (socket, request) => broker.handle(createWebSocketStream(socket), request));
-    server = httpServer;
+    listener = httpServer;
   } else {
-    server = createNetServer((socket) => {
+    listener = createNetServer((socket) => {
       track(socket);
       broker.handle(socket);
     });
   }
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  const { port } = listener.address() as AddressInfo;
 
   return {
     broker,
@@ -168,19 +187,16 @@ export const startTestBroker = async ({
     events,
     devices,
     unavailable,
-    publishCommand: (deviceId, message) =>
-      new Promise<void>((resolve, reject) => {
-        const payload = typeof message === 'string' ? message : JSON.stringify(message);
-        broker.publish(
-          { cmd: 'publish', topic: cmdTopic(deviceId), payload, qos: 1, retain: false, dup: false },
-          (error) => (error ? reject(error) : resolve()),
-        );
-      }),
+    server,
+    publishCommand: async (deviceId, message) => {
+      if (typeof message === 'string') await publishRaw(deviceId, message);
+      else await server.send(deviceId, message);
+    },
     dropConnection: (deviceId) => clients.get(deviceId)?.close(),
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => broker.close(() => resolve()));
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
     },
   };
 };
@@ -200,7 +216,7 @@ export type TEnrolServer = {
  * credentials, and refuses other tokens with ENROLMENT_TOKEN_INVALID.
  */
 export const startEnrolServer = async (
-  broker: Pick<TTestBroker, 'url' | 'devices'>,
+  broker: Pick<TTestBroker, 'url' | 'devices' | 'server'>,
   respond?: (body: TEnrolDeviceRequest) => { status: number; body: unknown },
 ): Promise<TEnrolServer> => {
   const requests: TEnrolDeviceRequest[] = [];
@@ -225,6 +241,7 @@ export const startEnrolServer = async (
       mqttUrl: broker.url,
       cmdTopic: cmdTopic(deviceId),
       evtTopic: evtTopic(deviceId),
+      serverKey: broker.server.serverKey,
     };
     return { status: 200, body: { response: 'success', message: 'Device enrolled', data } };
   };

@@ -14,7 +14,6 @@ import { keepPlannerStatistics, openDatabase } from './db/client';
 import { seedDemo } from './db/seed/seed';
 import { createEmbeddedBroker, createExternalBus, type EmbeddedBroker } from './device-channel/broker';
 import type { DeviceBus } from './device-channel/bus';
-import { CommandDispatcher } from './device-channel/dispatcher';
 import { startJobs } from './jobs/scheduler';
 import type { AppContext } from './lib/context';
 import { authPublicRoutes, authSessionRoutes } from './modules/auth/auth.routes';
@@ -22,16 +21,19 @@ import { createLogSmsTransport, createWebhookSmsTransport, type SmsTransport } f
 import { catalogueRoutes } from './modules/catalogue/catalogue.routes';
 import { customersRoutes } from './modules/customers/customers.routes';
 import { brokerHookRoutes } from './modules/devices/broker-hooks.routes';
+import { DeviceEventRecorder } from './modules/devices/device-events.service';
 import {
   completeUninstall,
   notifySimChange,
   recordOfflineLock,
 } from './modules/devices/device-lifecycle.service';
+import { CommandDispatcher } from './modules/devices/device-outbox.service';
 import { deviceCommandRoutes, enrolmentRoutes } from './modules/devices/devices.routes';
 import { isValidDeviceSecret, setDevicePresence } from './modules/devices/devices.service';
 import { emiRoutes } from './modules/emi/emi.routes';
 import { mediaRoutes } from './modules/media/media.routes';
 import { orgSettingsRoutes, orgsRoutes } from './modules/orgs/orgs.routes';
+import { createPushGateway, type TPushGateway } from './modules/push/push.service';
 import { registerClientContract } from './plugins/client-contract';
 import { registerErrorHandling } from './plugins/errors';
 
@@ -40,6 +42,8 @@ export type BuildAppOptions = {
   pglite?: PGlite;
   /** Replaces the SMS transport (tests capture messages). */
   sms?: SmsTransport;
+  /** Replaces the wake-up push gateway chosen from config (FCM_SERVICE_ACCOUNT_FILE). */
+  push?: TPushGateway;
 };
 
 export type KishtApp = FastifyInstance & { ctx: AppContext; broker: EmbeddedBroker | null };
@@ -116,16 +120,22 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
     broker.attach(app.server);
     bus = broker;
   }
-  const dispatcher = new CommandDispatcher(db, bus, app.log);
-  await bus.subscribeEvents(dispatcher.handleEvent);
+  const dispatcher = new CommandDispatcher(
+    db,
+    bus,
+    app.log,
+    options.push ?? createPushGateway(config, app.log),
+  );
+  const deviceEvents = new DeviceEventRecorder(db, dispatcher, app.log);
+  await bus.subscribeEvents(deviceEvents.handleEvent);
 
   const sms =
     options.sms ??
     (config.NODE_ENV === 'production' && config.SMS_WEBHOOK_URL
       ? createWebhookSmsTransport(config.SMS_WEBHOOK_URL)
       : createLogSmsTransport(app.log));
-  const ctx: AppContext = { db, config, sms, dispatcher };
-  dispatcher.hooks = {
+  const ctx: AppContext = { db, config, sms, dispatcher, deviceEvents };
+  deviceEvents.hooks = {
     simChanged: (change) => notifySimChange(ctx, change),
     offlineLock: (report) => recordOfflineLock(db, report),
     commandDone: (done) => completeUninstall(db, done),

@@ -68,6 +68,14 @@ export const ZConfig = z
     DPC_COMPONENT_NAME: z.string().default('in.kisht.dpc/.KishtDeviceAdminReceiver'),
     DPC_DOWNLOAD_URL: z.string().url().optional(),
     DPC_SIGNATURE_CHECKSUM: z.string().default('o6R0Y3ZkN9O2bW8xq8LQ1QxhJ3m5aJ6u0oX2y0T9wqI'),
+    /**
+     * Wake-up pushes through Firebase Cloud Messaging (device protocol §14): the path of the
+     * Firebase service account JSON key (project_id, client_email, private_key, token_uri). Absent:
+     * no pushes; a dozing phone gets its policy at its next reconnect.
+     */
+    FCM_SERVICE_ACCOUNT_FILE: z.string().min(1).optional(),
+    /** The FCM HTTP v1 API's base URL (tests point it at a local fake). */
+    FCM_API_URL: z.string().url().default('https://fcm.googleapis.com'),
     /** Hours between ANALYZE runs of the embedded database (it has no autovacuum); 0 turns them off. */
     PGLITE_ANALYZE_INTERVAL_HOURS: z.coerce.number().min(0).default(6),
     /** Minutes between runs of the periodic jobs (EMIs maturing); 0 turns them off. */

@@ -102,6 +102,11 @@ export const paths = {
     listCsv: '/api/customer/csv',
     /** GET ?customer_id= → TEnrolmentQr (issues a fresh one-time enrolment token). */
     qrCode: '/api/customer/get_customers_qrCode',
+    /**
+     * GET ?customer_id= → image/png of the enrolment QR (a fresh one-time token, as qrCode), for a
+     * DPC build to scan or a print-out; the expiry is in the x-enrolment-expires-at header.
+     */
+    qrCodePng: '/api/customer/get_customers_qrCode.png',
     /** POST multipart customer_id, kind, file → TMedia (customer photo or invoice attachment). */
     uploadImage: '/upload/update_customer_details',
     /** GET ?customer_id= → TCustomerMedia; POST multipart customer_id, document_type, file → TMedia. */

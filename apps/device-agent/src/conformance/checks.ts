@@ -11,12 +11,15 @@ import {
 import {
   type TAckEvent,
   type THelloEvent,
+  type TPolicyMessage,
   type TReportEvent,
   type TReportedState,
+  type TServerMessage,
   type TSimSlot,
   ZLocationFix,
   ZSimSlot,
 } from '@kisht/domain/devices/protocol.schema';
+import { generateServerKey, privateKeyOf, signServerMessage } from '@kisht/domain/devices/server-message';
 import { z } from 'zod';
 import {
   commandMessage,
@@ -28,16 +31,19 @@ import {
 } from './harness';
 
 /**
- * The device protocol conformance suite (docs/device-protocol.md): plays the server's role against
- * any device implementation over MQTT and checks that it says hello, acks, applies every command of
- * COMMAND_CATALOGUE once, survives restarts with its state, and publishes only valid events.
+ * The device protocol conformance suite (docs/device-protocol.md, protocol version 2): plays the
+ * server's role against any device implementation over MQTT and checks that it says hello, acks,
+ * applies every command of COMMAND_CATALOGUE once, takes only messages signed for it, applies the
+ * newest policy version and nothing held before its sync, drops stale and cancelled commands,
+ * survives restarts with its state, and publishes only valid events.
  */
 
 export type { TConformanceCredentials } from './harness';
 
 /**
  * How the suite drives the device under test. The suite calls start() once with new credentials,
- * then stop() and restart() around the offline checks, and stop() at the end.
+ * then stop() and restart() around the offline checks, and stop() at the end. Only start() is
+ * required: a check that needs a hook the adapter lacks is reported skipped.
  */
 export type TDeviceAdapter = {
   /**
@@ -45,8 +51,12 @@ export type TDeviceAdapter = {
    * is its own business, the suite reads it from hello). May resolve before the device connects.
    */
   start: (credentials: TConformanceCredentials) => Promise<void>;
-  /** Stops the device (closes its MQTT connection), keeping its durable state. Safe to call twice. */
-  stop: () => Promise<void>;
+  /**
+   * Stops the device (closes its MQTT connection), keeping its durable state. Safe to call twice.
+   * Optional: without it the checks that take the device offline (and restart it) are skipped, as
+   * for a phone the suite does not control.
+   */
+  stop?: () => Promise<void>;
   /**
    * Starts the device again after stop(), from its durable state (a reboot). Default: start() with
    * the same credentials, which must then resume from the durable state too.
@@ -103,6 +113,11 @@ export type TConformanceOptions = {
   filter?: (name: string) => boolean;
   /** Called with each result as soon as its check ends (progress output). */
   onResult?: (result: TConformanceCheckResult) => void;
+  /**
+   * A broker the caller started (startConformanceBroker), e.g. to hand its credentials to a device
+   * before the suite runs; the suite then neither starts nor closes one, and ignores `transport`.
+   */
+  broker?: TConformanceBroker;
 };
 
 /** The outcome of one named check. */
@@ -153,10 +168,14 @@ const ZSimInfoResult = z.object({ sims: z.array(ZSimSlot) });
 
 const isFinal = (ack: TAckEvent) => ack.status !== 'received';
 
+/** A one-shot command with no effect on the state: the suite's probe that the device keeps working. */
+const PROBE_COMMAND = 'miui_permission';
+
+/** How far in the past a stale command's notAfter is, ms. */
+const STALE_BY_MS = 60_000;
+
 /** What a check can do: send commands, read and wait for events, stop and restart the device. */
 class CheckContext {
-  /** How many times the suite published each command id. */
-  readonly deliveries = new Map<string, number>();
   isRunning = false;
 
   constructor(
@@ -168,6 +187,20 @@ class CheckContext {
 
   get credentials(): TConformanceCredentials {
     return this.broker.credentials;
+  }
+
+  get deviceId(): string {
+    return this.broker.credentials.deviceId;
+  }
+
+  /** The server's side (policy, commands, cancels, syncs). */
+  get server() {
+    return this.broker.server;
+  }
+
+  /** How many times each command id reached the device in a signed message (see TConformanceBroker). */
+  get deliveries(): ReadonlyMap<string, number> {
+    return this.broker.deliveries;
   }
 
   /** Sequence number of the newest event so far (0 before any). */
@@ -217,11 +250,86 @@ class CheckContext {
     }
   }
 
-  /** Publishes a command message (QoS 1) and counts the delivery; returns its id. */
-  async send(name: string, args: Record<string, unknown> = {}, id = uuidV7()): Promise<string> {
-    this.deliveries.set(id, (this.deliveries.get(id) ?? 0) + 1);
-    await this.broker.publishCommand(commandMessage(name, args, id));
+  /**
+   * Sends a command as the server does (a lock/unlock or toggle as a new policy version carrying
+   * it, anything else as a signed command message, QoS 1); returns its id.
+   */
+  async send(
+    name: string,
+    args: Record<string, unknown> = {},
+    id = uuidV7(),
+    notAfter?: string,
+  ): Promise<string> {
+    await this.broker.publishCommand({
+      ...commandMessage(name, args, id),
+      ...(notAfter ? { notAfter } : {}),
+    });
     return id;
+  }
+
+  /** Waits until the server no longer has policy command `id` pending (it took its final ack). */
+  async waitUntilServerForgot(id: string): Promise<void> {
+    await this.waitFor(
+      () =>
+        this.server.policyOf(this.deviceId).commands.some((command) => command.id === id) ? undefined : true,
+      `server taking the final ack of ${id}`,
+    );
+  }
+
+  /** Publishes a raw payload on the device's cmd topic (a replay, a forgery). */
+  async publish(payload: string): Promise<void> {
+    await this.broker.publishCommand(payload);
+  }
+
+  /** The signed policy message that carried command `id` (the newest), as sent. Fails if none. */
+  policySent(id: string): { payload: string; message: TPolicyMessage } {
+    const found = this.broker.sent.findLast(
+      (record) =>
+        record.message?.type === 'policy' && record.message.commands.some((command) => command.id === id),
+    );
+    if (!found) return fail(`the suite sent no policy carrying command ${id}`);
+    return { payload: found.payload, message: found.message as TPolicyMessage };
+  }
+
+  /** Signs `message` with the server key (a message the server never sent, e.g. one to replay). */
+  sign(message: TServerMessage): string {
+    return this.server.sign(message);
+  }
+
+  /** Statuses of the acks of `id` after `afterSeq`, in arrival order. */
+  statusesOf(id: string, afterSeq = 0): TAckEvent['status'][] {
+    return this.acksOf(id, afterSeq).map((ack) => ack.status);
+  }
+
+  /** The first valid event after `afterSeq` whose state says locked. */
+  lockedAfter(afterSeq: number): TEventRecord | undefined {
+    return this.eventsAfter(afterSeq).find(({ event }) => event.type !== 'gone' && event.state.isLocked);
+  }
+
+  /**
+   * Applies the probe command (a one-shot with no effect) and waits for its done ack: the device
+   * still works, and has handled everything sent before it.
+   */
+  async probe(): Promise<void> {
+    await this.apply(PROBE_COMMAND);
+  }
+
+  /**
+   * Waits for the first hello after `afterSeq` and the sync the server published for its
+   * connection (messages published from now on reach the device after that sync). Returns the hello.
+   */
+  async waitForSync(afterSeq: number): Promise<THelloEvent> {
+    const hello = await this.waitFor(() => this.hellosAfter(afterSeq)[0], 'hello');
+    await this.waitFor(
+      () =>
+        this.broker.sent.some(
+          ({ message }) => message?.type === 'sync' && message.connectionId === hello.connectionId,
+        )
+          ? true
+          : undefined,
+      'sync answering the hello',
+    );
+    return hello;
   }
 
   /** Waits for the `count`-th final ack (done or failed) of `id` after `afterSeq`. */
@@ -252,9 +360,15 @@ class CheckContext {
     await this.waitFor(() => (this.broker.isConnected() ? true : undefined), 'connection of the device');
   }
 
+  /** The adapter's stop(); skips the check when it has none (call before changing anything). */
+  requireStop(): void {
+    if (!this.adapter.stop) throw new SkipCheck('the adapter cannot stop and restart the device (no stop)');
+  }
+
   /** Stops the device and waits until the broker has seen it go. */
   async stopDevice(): Promise<void> {
-    await this.adapter.stop();
+    this.requireStop();
+    await this.adapter.stop!();
     this.isRunning = false;
     await this.waitFor(() => (this.broker.isConnected() ? undefined : true), 'disconnect after stop()');
   }
@@ -430,9 +544,31 @@ const invalidArgsCheck = (spec: TCommandSpec): TCheck => ({
     ) {
       fail(`${spec.on} without its args changed ${spec.feature} anyway`);
     }
+    if (spec.kind === 'toggle') {
+      // The same policy version again (as after lost acks): still failed, never turned into done.
+      const version = ctx.broker.sent.findLast(
+        ({ message }) => message?.type === 'policy' && message.commands.some((command) => command.id === id),
+      );
+      if (!version) return fail(`no policy version carrying ${spec.on} was sent`);
+      const replaySeq = ctx.seq;
+      await ctx.broker.publishCommand(version.payload);
+      const replayed = await ctx.waitForFinal(id, `${spec.on} in the same version again`, replaySeq);
+      if (replayed.status !== 'failed') {
+        fail(
+          `the same policy version again, ${spec.on} was acked ${replayed.status}: a failed edit turned done`,
+        );
+      }
+    }
     // A failed command is not remembered: the same id fails again rather than being "already done".
+    // A toggle's edit is sent again as a new policy version, once the server has taken the failure.
+    if (spec.kind === 'toggle') await ctx.waitUntilServerForgot(id);
     await ctx.send(spec.on, {}, id);
-    const again = await ctx.waitForFinal(id, `re-delivered ${spec.on} without args`, afterSeq, 2);
+    const again = await ctx.waitForFinal(
+      id,
+      `re-delivered ${spec.on} without args`,
+      afterSeq,
+      spec.kind === 'toggle' ? 3 : 2,
+    );
     if (again.status !== 'failed')
       fail(`re-delivered, it was acked ${again.status}: a failed id must not be remembered`);
   },
@@ -449,6 +585,18 @@ const buildChecks = (
         await ctx.adapter.start(ctx.credentials);
         ctx.isRunning = true;
         const hello = await ctx.waitFor(() => ctx.hellosAfter(0)[0], 'hello after connecting');
+        // The checks start once the server answered that hello (a sync published before a check's
+        // first command, so the sync cannot carry that command a second time).
+        await ctx.waitFor(
+          () =>
+            ctx.broker.sent.some(
+              ({ message }) => message?.type === 'sync' && message.connectionId === hello.connectionId,
+            )
+              ? true
+              : undefined,
+          'the sync answering the hello',
+        );
+        await sleep(ctx.settleMs);
         const connection = ctx.broker.connections[0];
         if (!connection) return fail('no connection recorded');
         if (connection.isCleanSession)
@@ -476,23 +624,51 @@ const buildChecks = (
       },
     },
     {
-      name: 'apply-once: a re-delivered id is acked done once and not applied again',
+      name: 'apply-once: a re-delivered policy version or command id is acked done once and not applied again',
       run: async (ctx) => {
+        // A policy version: the same version again (the server did not hear the done ack) re-acks
+        // its commands done and changes nothing.
         const afterSeq = ctx.seq;
         const lockId = await ctx.send('lock');
         const locked = await ctx.waitForFinal(lockId, 'lock', afterSeq);
         if (locked.status !== 'done' || !locked.state.isLocked) fail('lock was not applied');
-        await ctx.apply('unlock');
-        const beforeRedelivery = ctx.seq;
-        await ctx.send('lock', {}, lockId);
-        const again = await ctx.waitForFinal(lockId, 're-delivered lock', beforeRedelivery);
+        const beforePolicy = ctx.seq;
+        await ctx.publish(ctx.policySent(lockId).payload);
+        const policyAgain = await ctx.waitForFinal(
+          lockId,
+          'lock of the re-delivered policy version',
+          beforePolicy,
+        );
         await sleep(ctx.settleMs);
-        const acks = ctx.acksOf(lockId, beforeRedelivery).map((ack) => ack.status);
-        if (again.status !== 'done') fail(`the re-delivered lock was acked ${again.status}, not done`);
-        if (again.state.isLocked)
-          fail('the re-delivered lock was applied again (isLocked true after unlock)');
+        const policyAcks = ctx.statusesOf(lockId, beforePolicy);
+        if (policyAgain.status !== 'done')
+          fail(`the lock of a re-delivered policy version was acked ${policyAgain.status}, not done`);
+        if (policyAcks.length !== 1) {
+          fail(
+            `the lock of a re-delivered policy version was acked [${policyAcks.join(', ')}], expected [done] only${policyAcks.includes('received') ? ': the version was applied again' : ''}`,
+          );
+        }
+        // A one-shot command id: applied once, re-acked done when it comes again.
+        const oneShotSeq = ctx.seq;
+        const id = await ctx.send(PROBE_COMMAND);
+        const first = await ctx.waitForFinal(id, PROBE_COMMAND, oneShotSeq);
+        if (first.status !== 'done')
+          fail(`${PROBE_COMMAND} was acked ${first.status}: ${first.error ?? 'no error given'}`);
+        const beforeRedelivery = ctx.seq;
+        await ctx.send(PROBE_COMMAND, {}, id);
+        const again = await ctx.waitForFinal(id, `re-delivered ${PROBE_COMMAND}`, beforeRedelivery);
+        await sleep(ctx.settleMs);
+        const acks = ctx.statusesOf(id, beforeRedelivery);
+        if (acks.includes('received')) {
+          fail(
+            `the re-delivered ${PROBE_COMMAND} was applied again (acked [${acks.join(', ')}]), expected [done] only`,
+          );
+        }
+        if (again.status !== 'done')
+          fail(`the re-delivered ${PROBE_COMMAND} was acked ${again.status}, not done`);
         if (acks.length !== 1)
-          fail(`the re-delivered lock was acked [${acks.join(', ')}], expected [done] only`);
+          fail(`the re-delivered ${PROBE_COMMAND} was acked [${acks.join(', ')}], expected [done] only`);
+        await ctx.apply('unlock');
       },
     },
     {
@@ -558,6 +734,81 @@ const buildChecks = (
         if (stray.length > 0) fail(`acked something it should have ignored: ${stray[0]!.payload}`);
       },
     },
+    {
+      name: 'signatures: unsigned, tampered, foreign-key and misdirected messages are ignored without an ack; the device keeps working',
+      run: async (ctx) => {
+        await ctx.waitUntilConnected();
+        await ctx.apply('unlock');
+        const { deviceId } = ctx;
+        const now = new Date().toISOString();
+        // Each would lock the phone at a version far above the current one, if it were taken.
+        const forgedVersion = ctx.server.policyOf(deviceId).version + 1000;
+        const lockPolicy = (id: string, locked = true): TPolicyMessage => ({
+          type: 'policy',
+          deviceId,
+          version: forgedVersion,
+          policy: { locked, controls: {} },
+          commands: [{ id, name: 'lock' }],
+          issuedAt: now,
+        });
+        const otherKey = generateServerKey();
+        const tamperedId = uuidV7();
+        const signedUnlocked = JSON.parse(ctx.sign(lockPolicy(tamperedId, false))) as { body: string };
+        const forgeries: { what: string; id: string; payload: (id: string) => string }[] = [
+          {
+            what: 'an unsigned v1 lock command',
+            id: uuidV7(),
+            payload: (id) => JSON.stringify({ v: 1, id, name: 'lock', args: {}, issuedAt: now }),
+          },
+          {
+            what: 'an unsigned policy (a ZPolicyMessage without the envelope)',
+            id: uuidV7(),
+            payload: (id) => JSON.stringify(lockPolicy(id)),
+          },
+          {
+            what: 'a policy whose body was changed after it was signed',
+            id: tamperedId,
+            payload: () =>
+              JSON.stringify({
+                ...signedUnlocked,
+                body: signedUnlocked.body.replace('"locked":false', '"locked":true'),
+              }),
+          },
+          {
+            what: "a policy signed with another key under the server's key id",
+            id: uuidV7(),
+            payload: (id) =>
+              signServerMessage(
+                { kid: ctx.server.key.kid, privateKey: privateKeyOf(otherKey) },
+                lockPolicy(id),
+              ),
+          },
+          {
+            what: 'a policy signed for another device',
+            id: uuidV7(),
+            payload: (id) => ctx.sign({ ...lockPolicy(id), deviceId: uuidV7() }),
+          },
+        ];
+        const afterSeq = ctx.seq;
+        for (const forgery of forgeries) await ctx.publish(forgery.payload(forgery.id));
+        // The probe comes after them: once it is done, the device has handled them all.
+        await ctx.probe();
+        await sleep(ctx.settleMs);
+        for (const forgery of forgeries) {
+          const acks = ctx.statusesOf(forgery.id, afterSeq);
+          if (acks.length > 0) fail(`${forgery.what} was acked [${acks.join(', ')}]: it must be ignored`);
+        }
+        const locked = ctx.lockedAfter(afterSeq);
+        if (locked)
+          fail(
+            `a forged lock was applied: the device reported isLocked true: ${locked.payload.slice(0, 200)}`,
+          );
+        const version = ctx.latestState()?.policyVersion;
+        if (version !== undefined && version >= forgedVersion) {
+          fail(`the device reports policyVersion ${version}, the version of a forged policy`);
+        }
+      },
+    },
     ...COMMAND_CATALOGUE.filter((spec) => spec.on !== 'uninstall').map(catalogueCheck),
     ...COMMAND_CATALOGUE.filter((spec) => !spec.args.safeParse({}).success).map(invalidArgsCheck),
     {
@@ -594,14 +845,20 @@ const buildChecks = (
       },
     },
     {
-      name: 'restart: hello carries the persisted state and applied ids are remembered',
+      name: 'restart: hello carries the persisted state and policy version; the applied version and ids are remembered',
       run: async (ctx) => {
+        ctx.requireStop();
         await ctx.apply('lock');
-        const cameraId = uuidV7();
-        const cameraAfter = ctx.seq;
-        await ctx.send('camera_lock', {}, cameraId);
-        const expected = await ctx.waitForFinal(cameraId, 'camera_lock', cameraAfter);
+        const cameraSeq = ctx.seq;
+        const cameraId = await ctx.send('camera_lock');
+        const expected = await ctx.waitForFinal(cameraId, 'camera_lock', cameraSeq);
         if (expected.status !== 'done') fail(`camera_lock was acked ${expected.status}`);
+        // camera_lock's version is the newest: the phone holds it when it comes back.
+        const cameraPolicy = ctx.policySent(cameraId).payload;
+        const oneShotSeq = ctx.seq;
+        const oneShotId = await ctx.send(PROBE_COMMAND);
+        const oneShot = await ctx.waitForFinal(oneShotId, PROBE_COMMAND, oneShotSeq);
+        if (oneShot.status !== 'done') fail(`${PROBE_COMMAND} was acked ${oneShot.status}`);
         await ctx.stopDevice();
         let afterSeq: number;
         try {
@@ -609,7 +866,7 @@ const buildChecks = (
         } finally {
           await ctx.ensureRunning();
         }
-        const hello = await ctx.waitFor(() => ctx.hellosAfter(afterSeq)[0], 'hello after restart');
+        const hello = await ctx.waitForSync(afterSeq);
         if (hello.state.isLocked !== true)
           fail('after a restart hello reports isLocked false; it was locked');
         if (
@@ -623,17 +880,281 @@ const buildChecks = (
         if (expected.state.sims && !sameJson(bySlot(hello.state.sims ?? []), bySlot(expected.state.sims))) {
           fail('after a restart hello reports other SIMs');
         }
-        const beforeRedelivery = ctx.seq;
-        await ctx.send('camera_lock', {}, cameraId);
-        const again = await ctx.waitForFinal(cameraId, 're-delivered camera_lock', beforeRedelivery);
-        const acks = ctx.acksOf(cameraId, beforeRedelivery).map((ack) => ack.status);
-        if (again.status !== 'done' || acks[0] !== 'done') {
+        if (
+          expected.state.policyVersion !== undefined &&
+          hello.state.policyVersion !== expected.state.policyVersion
+        ) {
           fail(
-            `after a restart a re-delivered id was acked [${acks.join(', ')}]: the applied ids were forgotten`,
+            `after a restart hello reports policyVersion ${hello.state.policyVersion}, before it was ${expected.state.policyVersion}`,
+          );
+        }
+        const beforeRedelivery = ctx.seq;
+        await ctx.publish(cameraPolicy);
+        await ctx.send(PROBE_COMMAND, {}, oneShotId);
+        await ctx.waitForFinal(cameraId, 're-delivered camera_lock policy', beforeRedelivery);
+        await ctx.waitForFinal(oneShotId, `re-delivered ${PROBE_COMMAND}`, beforeRedelivery);
+        await sleep(ctx.settleMs);
+        const cameraAcks = ctx.statusesOf(cameraId, beforeRedelivery);
+        if (cameraAcks.join() !== 'done') {
+          fail(
+            `after a restart the policy version it held was acked [${cameraAcks.join(', ')}] (camera_lock), expected [done]: the applied version was forgotten`,
+          );
+        }
+        const acks = ctx.statusesOf(oneShotId, beforeRedelivery);
+        if (acks.join() !== 'done') {
+          fail(
+            `after a restart a re-delivered id was acked [${acks.join(', ')}], expected [done]: the applied ids were forgotten`,
           );
         }
         await ctx.apply('camera_unlock');
         await ctx.apply('unlock');
+      },
+    },
+    {
+      name: 'stale: a command past its notAfter is acked dropped and not applied',
+      run: async (ctx) => {
+        await ctx.waitUntilConnected();
+        const afterSeq = ctx.seq;
+        const notAfter = new Date(Date.now() - STALE_BY_MS).toISOString();
+        const id = await ctx.send(PROBE_COMMAND, {}, uuidV7(), notAfter);
+        await ctx.waitForFinal(id, `${PROBE_COMMAND} past its notAfter`, afterSeq);
+        await sleep(ctx.settleMs);
+        const acks = ctx.statusesOf(id, afterSeq);
+        if (acks.join() !== 'dropped') {
+          fail(
+            `a command ${STALE_BY_MS / 1000} s past its notAfter was acked [${acks.join(', ')}], expected [dropped]`,
+          );
+        }
+      },
+    },
+    {
+      name: 'stale: a lock superseded by an unlock while the device was offline is never applied',
+      run: async (ctx) => {
+        ctx.requireStop();
+        await ctx.apply('unlock');
+        await ctx.stopDevice();
+        let afterSeq: number;
+        let lockId: string;
+        let unlockId: string;
+        try {
+          afterSeq = ctx.seq;
+          // Both wait in the broker's session; the unlock's version supersedes the lock's.
+          lockId = await ctx.send('lock');
+          unlockId = await ctx.send('unlock');
+          await ctx.restartDevice();
+        } finally {
+          await ctx.ensureRunning();
+        }
+        const final = await ctx.waitForFinal(unlockId, 'unlock sent while offline', afterSeq);
+        if (final.status !== 'done')
+          fail(`the unlock was acked ${final.status}: ${final.error ?? 'no error given'}`);
+        await ctx.probe();
+        await sleep(ctx.settleMs);
+        const locked = ctx.lockedAfter(afterSeq);
+        if (locked) {
+          fail(
+            `a lock superseded while the device was offline was applied: it reported isLocked true after the restart: ${locked.payload.slice(0, 200)}`,
+          );
+        }
+        const lockAcks = ctx.statusesOf(lockId, afterSeq);
+        if (lockAcks.includes('done'))
+          fail(`the superseded lock was acked [${lockAcks.join(', ')}]: it was applied`);
+      },
+    },
+    {
+      name: 'cancel: a command whose cancel came first is never applied',
+      run: async (ctx) => {
+        await ctx.waitUntilConnected();
+        const afterSeq = ctx.seq;
+        const id = uuidV7();
+        // The server cancelled it; a copy sent before the cancel still comes after it.
+        await ctx.server.cancel(ctx.deviceId, id);
+        const issuedAt = new Date().toISOString();
+        await ctx.publish(
+          ctx.sign({
+            type: 'command',
+            deviceId: ctx.deviceId,
+            id,
+            name: PROBE_COMMAND,
+            args: {},
+            issuedAt,
+            notAfter: new Date(Date.now() + 3_600_000).toISOString(),
+            policyVersion: ctx.server.policyOf(ctx.deviceId).version,
+          }),
+        );
+        await ctx.probe();
+        await sleep(ctx.settleMs);
+        const acks = ctx.statusesOf(id, afterSeq);
+        if (acks.includes('received') || acks.includes('done')) {
+          fail(`a command whose cancel came first was acked [${acks.join(', ')}]: the cancel was ignored`);
+        }
+      },
+    },
+    {
+      name: 'cancel: a lock and a command cancelled while the device was offline are never applied',
+      run: async (ctx) => {
+        ctx.requireStop();
+        await ctx.apply('unlock');
+        await ctx.stopDevice();
+        let afterSeq: number;
+        let lockId: string;
+        let commandId: string;
+        try {
+          afterSeq = ctx.seq;
+          // Cancelling a lock is a new policy version without it; a command gets a cancel message.
+          lockId = await ctx.send('lock');
+          await ctx.server.cancel(ctx.deviceId, lockId);
+          commandId = await ctx.send(PROBE_COMMAND);
+          await ctx.server.cancel(ctx.deviceId, commandId);
+          await ctx.restartDevice();
+        } finally {
+          await ctx.ensureRunning();
+        }
+        await ctx.waitForSync(afterSeq);
+        await ctx.probe();
+        await sleep(ctx.settleMs);
+        const locked = ctx.lockedAfter(afterSeq);
+        if (locked) {
+          fail(
+            `a lock cancelled while the device was offline was applied: it reported isLocked true: ${locked.payload.slice(0, 200)}`,
+          );
+        }
+        const lockAcks = ctx.statusesOf(lockId, afterSeq);
+        if (lockAcks.includes('done'))
+          fail(`the cancelled lock was acked [${lockAcks.join(', ')}]: it was applied`);
+        const acks = ctx.statusesOf(commandId, afterSeq);
+        if (acks.includes('received') || acks.includes('done')) {
+          fail(
+            `a command cancelled while the device was offline was acked [${acks.join(', ')}]: it was applied`,
+          );
+        }
+      },
+    },
+    {
+      name: 'sync: nothing that arrives before the sync for this connection is applied; then the newest policy and only the commands it lists',
+      run: async (ctx) => {
+        ctx.requireStop();
+        await ctx.apply('unlock');
+        const earlier = ctx.hellosAfter(0).at(-1);
+        if (!earlier) return fail('no hello so far');
+        const heldPolicy = ctx.server.policyOf(ctx.deviceId);
+        await ctx.stopDevice();
+        ctx.server.pauseSyncs();
+        let afterSeq: number;
+        let lockId: string;
+        const strayId = uuidV7();
+        try {
+          afterSeq = ctx.seq;
+          lockId = await ctx.send('lock');
+          // A command the server no longer has pending (finished or cancelled, its cancel lost)…
+          const now = new Date().toISOString();
+          await ctx.publish(
+            ctx.sign({
+              type: 'command',
+              deviceId: ctx.deviceId,
+              id: strayId,
+              name: PROBE_COMMAND,
+              args: {},
+              issuedAt: now,
+              notAfter: new Date(Date.now() + 3_600_000).toISOString(),
+              policyVersion: heldPolicy.version,
+            }),
+          );
+          // …and a sync for an earlier connection that lists it (a replay).
+          await ctx.publish(
+            ctx.sign({
+              type: 'sync',
+              deviceId: ctx.deviceId,
+              connectionId: earlier.connectionId,
+              serverTime: now,
+              policy: heldPolicy,
+              commandIds: [strayId],
+            }),
+          );
+          await ctx.restartDevice();
+          await ctx.waitFor(() => ctx.hellosAfter(afterSeq)[0], 'hello after restart');
+          // The server is slow to answer: the device must wait for its sync.
+          await sleep(ctx.settleMs);
+          const early = ctx
+            .eventsAfter(afterSeq)
+            .find(
+              ({ event }) =>
+                (event.type === 'ack' && (event.commandId === lockId || event.commandId === strayId)) ||
+                (event.type !== 'gone' && event.state.isLocked),
+            );
+          if (early) {
+            fail(
+              `the device applied a message before the sync answering its hello (a sync for an earlier connection does not count): ${early.payload.slice(0, 200)}`,
+            );
+          }
+        } finally {
+          await ctx.server.resumeSyncs();
+          await ctx.ensureRunning();
+        }
+        const locked = await ctx.waitForFinal(lockId, 'lock after the sync', afterSeq);
+        if (locked.status !== 'done' || !locked.state.isLocked) {
+          fail(`after the sync the lock was acked ${locked.status} with isLocked ${locked.state.isLocked}`);
+        }
+        await ctx.probe();
+        await sleep(ctx.settleMs);
+        const acks = ctx.statusesOf(strayId, afterSeq);
+        if (acks.includes('received') || acks.includes('done')) {
+          fail(`a held command the sync did not list was acked [${acks.join(', ')}]: it was applied`);
+        }
+        await ctx.apply('unlock');
+      },
+    },
+    {
+      name: 'policy versions: state.policyVersion never goes back, and an older signed policy replayed is not applied',
+      run: async (ctx) => {
+        await ctx.waitUntilConnected();
+        const afterSeq = ctx.seq;
+        const lockId = await ctx.send('lock');
+        const locked = await ctx.waitForFinal(lockId, 'lock', afterSeq);
+        const { payload, message } = ctx.policySent(lockId);
+        if (locked.state.policyVersion === undefined)
+          fail('the done ack of a policy command reports no state.policyVersion');
+        if (locked.state.policyVersion! < message.version) {
+          fail(
+            `the done ack of version ${message.version}'s lock reports policyVersion ${locked.state.policyVersion}`,
+          );
+        }
+        await ctx.apply('unlock');
+        const replaySeq = ctx.seq;
+        await ctx.publish(payload);
+        await ctx.probe();
+        await sleep(ctx.settleMs);
+        const acks = ctx.statusesOf(lockId, replaySeq);
+        if (acks.length > 0) {
+          fail(
+            `the lock of an older policy version (${message.version}) replayed was acked [${acks.join(', ')}]: it must be ignored`,
+          );
+        }
+        const relocked = ctx.lockedAfter(replaySeq);
+        if (relocked) {
+          fail(
+            `an older policy version (${message.version}) replayed was applied: the device reported isLocked true after the unlock`,
+          );
+        }
+        // Over everything the device said so far, in its own order when it numbers its events.
+        const reported = ctx
+          .eventsAfter(0)
+          .flatMap(({ seq, event }) =>
+            event.type === 'gone' || event.state.policyVersion === undefined
+              ? []
+              : [{ seq, order: event.seq, version: event.state.policyVersion }],
+          );
+        const isNumbered = reported.every(({ order }) => order !== undefined);
+        if (isNumbered) reported.sort((a, b) => a.order! - b.order!);
+        let highest: { version: number; seq: number } | undefined;
+        for (const { seq, version } of reported) {
+          if (highest && version < highest.version) {
+            fail(
+              `state.policyVersion went back from ${highest.version} (event ${highest.seq}) to ${version} (event ${seq})`,
+            );
+          }
+          if (!highest || version > highest.version) highest = { version, seq };
+        }
       },
     },
     {
@@ -855,9 +1376,10 @@ export const conformanceCheckNames = (options: TConformanceOptions = {}): string
 
 /**
  * Runs the protocol conformance suite against the device behind `adapter`: starts an embedded
- * broker on an ephemeral port of 127.0.0.1 with fresh credentials, calls adapter.start(credentials),
- * runs every check in order (see conformanceCheckNames) against one device, stops it and closes
- * the broker. Each check waits at most `timeoutMs` per expected event.
+ * broker on an ephemeral port of 127.0.0.1 with fresh credentials (or uses `options.broker`), calls
+ * adapter.start(credentials), runs every check in order (see conformanceCheckNames) against one
+ * device, stops it and closes the broker it started. Each check waits at most `timeoutMs` per
+ * expected event.
  *
  * Resolves with one result per check (passed, failed with the reason, or skipped); never rejects
  * for a non-conforming device. Rejects only if the broker cannot start.
@@ -867,7 +1389,7 @@ export const runConformanceChecks = async (
   options: TConformanceOptions = {},
 ): Promise<TConformanceCheckResult[]> => {
   const checks = buildChecks({ ...options, includeUninstall: options.includeUninstall ?? true });
-  const broker = await startConformanceBroker({ transport: options.transport ?? 'tcp' });
+  const broker = options.broker ?? (await startConformanceBroker({ transport: options.transport ?? 'tcp' }));
   const ctx = new CheckContext(broker, adapter, options.timeoutMs ?? 10_000, options.settleMs ?? 300);
   const results: TConformanceCheckResult[] = [];
   let hasFailed = false;
@@ -901,8 +1423,8 @@ export const runConformanceChecks = async (
       options.onResult?.(result);
     }
   } finally {
-    await adapter.stop().catch(() => undefined);
-    await broker.close();
+    await adapter.stop?.().catch(() => undefined);
+    if (!options.broker) await broker.close();
   }
   return results;
 };

@@ -1,21 +1,12 @@
-import { offlineCodeKey, verifyOfflineCode } from '@kisht/domain/devices/offline-code';
-import {
-  PROTOCOL_VERSION,
-  type TAckEvent,
-  type TCommandMessage,
-  ZCommandMessage,
-} from '@kisht/domain/devices/protocol.schema';
-import { connect, type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   conformanceCheckNames,
   formatConformanceResults,
   runConformanceChecks,
   type TConformanceCheckResult,
-  type TConformanceCredentials,
-  type TDeviceAdapter,
 } from './checks';
 import { createDeviceAgentAdapter, type TDeviceAgentAdapter } from './device-agent-adapter';
+import { createFlawedDevice } from './flawed-device';
 
 const adapters: TDeviceAgentAdapter[] = [];
 afterEach(async () => {
@@ -50,7 +41,10 @@ describe('the reference DeviceAgent', () => {
     const results = await runConformanceChecks(adapter, {
       transport: 'ws',
       includeUninstall: false,
-      filter: (name) => /^(lock|apply-once|offline|restart|catalogue: location|events)/.test(name),
+      filter: (name) =>
+        /^(lock|apply-once|offline|restart|signatures|stale|cancel|sync|policy versions|catalogue: location|events)/.test(
+          name,
+        ),
     });
 
     const ran = results.filter((result) => result.status !== 'skipped');
@@ -58,114 +52,11 @@ describe('the reference DeviceAgent', () => {
       ran.every((result) => result.status === 'passed'),
       formatConformanceResults(ran),
     ).toBe(true);
-    // lock, apply-once, offline, restart, catalogue: location, events and the four offline code checks.
-    expect(ran.length).toBe(11);
+    // connect, lock, apply-once, offline, restart, catalogue: location, events, the four offline
+    // code checks, signatures, two stale, two cancel, sync and policy versions.
+    expect(ran.length).toBe(18);
   }, 60_000);
 });
-
-/** Ways the fake device below breaks the protocol. */
-type TFlaw =
-  | 'never-acks'
-  | 'double-done'
-  | 'applies-twice'
-  | 'forgets-on-restart'
-  | 'clean-session'
-  | 'never-burns';
-
-/**
- * A minimal device written straight on MQTT.js that handles lock and unlock (and acks every other
- * name done without doing anything), with one deliberate flaw. Only the 'never-burns' device takes
- * offline codes: it checks them properly and reports them, but keeps its challenge for ever.
- */
-const createFlawedDevice = (flaw: TFlaw): TDeviceAdapter => {
-  let credentials: TConformanceCredentials | undefined;
-  let client: MqttClient | undefined;
-  let isLocked = false;
-  let applied = new Set<string>();
-
-  const publish = (event: Record<string, unknown>) =>
-    client?.publish(
-      credentials!.evtTopic,
-      JSON.stringify({ v: PROTOCOL_VERSION, ...event, state: { isLocked }, at: new Date().toISOString() }),
-      { qos: 1 },
-    );
-  const ack = (commandId: string, status: TAckEvent['status']) => publish({ type: 'ack', commandId, status });
-
-  const onCommand = (command: TCommandMessage) => {
-    if (flaw === 'never-acks') return;
-    if (applied.has(command.id) && flaw !== 'applies-twice') {
-      ack(command.id, 'done');
-      return;
-    }
-    ack(command.id, 'received');
-    if (command.name === 'lock') isLocked = true;
-    if (command.name === 'unlock') isLocked = false;
-    applied.add(command.id);
-    ack(command.id, 'done');
-    if (flaw === 'double-done') ack(command.id, 'done');
-  };
-
-  const start = () => {
-    const { deviceId, deviceSecret, mqttUrl, cmdTopic } = credentials!;
-    client = connect(mqttUrl, {
-      clientId: deviceId,
-      username: deviceId,
-      password: deviceSecret,
-      clean: flaw === 'clean-session',
-      reconnectPeriod: 200,
-    });
-    client.on('connect', async () => {
-      await client?.subscribeAsync(cmdTopic, { qos: 1 });
-      publish({ type: 'hello' });
-    });
-    client.on('message', (_topic, payload) => {
-      const parsed = ZCommandMessage.safeParse(JSON.parse(payload.toString()));
-      if (parsed.success) onCommand(parsed.data);
-    });
-  };
-
-  const offlineHooks: Pick<TDeviceAdapter, 'offlineChallenge' | 'enterOfflineCode'> = {
-    offlineChallenge: async () => '424242',
-    enterOfflineCode: async (code, action) => {
-      const isValid = await verifyOfflineCode({
-        keyHex: await offlineCodeKey(credentials!.deviceSecret),
-        deviceId: credentials!.deviceId,
-        challenge: '424242',
-        action,
-        code,
-        nowMs: Date.now(),
-      });
-      if (!isValid) return 'wrong';
-      isLocked = action === 'lock';
-      const at = new Date().toISOString();
-      publish({
-        type: 'report',
-        kind: 'offline_lock',
-        data: { action, challenge: '424242', at, source: 'offline_code' },
-      });
-      return 'accepted';
-    },
-  };
-
-  return {
-    ...(flaw === 'never-burns' ? offlineHooks : {}),
-    start: async (given) => {
-      credentials = given;
-      start();
-    },
-    stop: async () => {
-      await client?.endAsync();
-      client = undefined;
-    },
-    restart: async () => {
-      if (flaw === 'forgets-on-restart') {
-        isLocked = false;
-        applied = new Set();
-      }
-      start();
-    },
-  };
-};
 
 describe('the conformance suite catches a broken device', () => {
   const FAST = { timeoutMs: 1500, settleMs: 200, includeUninstall: false } as const;
@@ -273,6 +164,139 @@ describe('the conformance suite catches a broken device', () => {
           error: 'the adapter has no offlineChallenge and enterOfflineCode',
         }),
       ),
+    );
+  }, 30_000);
+
+  it('that applies unsigned version-1 messages', async () => {
+    const results = await runConformanceChecks(createFlawedDevice('trusts-unsigned'), {
+      ...FAST,
+      filter: (name) => name.startsWith('signatures:') || name.startsWith('events:'),
+    });
+
+    expect(statusOf(results, 'signatures:')).toMatchObject({
+      status: 'failed',
+      error: 'an unsigned v1 lock command was acked [received, done]: it must be ignored',
+    });
+    expect(statusOf(results, 'events:')).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/ack for a command never sent/),
+    });
+  }, 30_000);
+
+  it('that does not check signatures', async () => {
+    const results = await runConformanceChecks(createFlawedDevice('unverified-signatures'), {
+      ...FAST,
+      filter: (name) => name.startsWith('signatures:'),
+    });
+
+    expect(statusOf(results, 'signatures:')).toMatchObject({
+      status: 'failed',
+      error:
+        'a policy whose body was changed after it was signed was acked [received, done]: it must be ignored',
+    });
+  }, 30_000);
+
+  it('that applies what arrives before its sync', async () => {
+    const results = await runConformanceChecks(createFlawedDevice('no-sync-barrier'), {
+      ...FAST,
+      filter: (name) => /^(stale|cancel|sync):/.test(name),
+    });
+
+    // What it gets while online it handles right.
+    expect(statusOf(results, 'stale: a command past')?.status).toBe('passed');
+    expect(statusOf(results, 'cancel: a command whose cancel')?.status).toBe('passed');
+    expect(statusOf(results, 'stale: a lock superseded')).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(
+        /^a lock superseded while the device was offline was applied: it reported isLocked true/,
+      ),
+    });
+    expect(statusOf(results, 'cancel: a lock and a command cancelled')).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/^a lock cancelled while the device was offline was applied/),
+    });
+    expect(statusOf(results, 'sync:')).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/^the device applied a message before the sync answering its hello/),
+    });
+  }, 30_000);
+
+  it('that takes a sync meant for an earlier connection', async () => {
+    const results = await runConformanceChecks(createFlawedDevice('accepts-any-sync'), {
+      ...FAST,
+      filter: (name) => /^(stale|cancel|sync):/.test(name),
+    });
+
+    expect(
+      results.filter((result) => /^(stale|cancel):/.test(result.name)).map((result) => result.status),
+    ).toEqual(['passed', 'passed', 'passed', 'passed']);
+    expect(statusOf(results, 'sync:')).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/^the device applied a message before the sync answering its hello/),
+    });
+  }, 30_000);
+
+  it('that ignores cancels', async () => {
+    const results = await runConformanceChecks(createFlawedDevice('ignores-cancel'), {
+      ...FAST,
+      filter: (name) => name.startsWith('cancel:'),
+    });
+
+    expect(statusOf(results, 'cancel: a command whose cancel')).toMatchObject({
+      status: 'failed',
+      error: 'a command whose cancel came first was acked [received, done]: the cancel was ignored',
+    });
+  }, 30_000);
+
+  it('that applies commands past their notAfter', async () => {
+    const results = await runConformanceChecks(createFlawedDevice('ignores-not-after'), {
+      ...FAST,
+      filter: (name) => name.startsWith('stale:'),
+    });
+
+    expect(statusOf(results, 'stale: a command past')).toMatchObject({
+      status: 'failed',
+      error: 'a command 60 s past its notAfter was acked [received, done], expected [dropped]',
+    });
+    expect(statusOf(results, 'stale: a lock superseded')?.status).toBe('passed');
+  }, 30_000);
+
+  it('that applies an older policy version', async () => {
+    const results = await runConformanceChecks(createFlawedDevice('applies-old-versions'), {
+      ...FAST,
+      filter: (name) => name.startsWith('policy versions:'),
+    });
+
+    expect(statusOf(results, 'policy versions:')).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(
+        /^the lock of an older policy version \(\d+\) replayed was acked \[received, done\]/,
+      ),
+    });
+  }, 30_000);
+
+  it('that the suite cannot stop: the checks that take it offline are skipped', async () => {
+    const device = createFlawedDevice('double-done');
+    const results = await runConformanceChecks(
+      { start: device.start },
+      { ...FAST, filter: (name) => /^(offline|restart|stale|cancel|sync):/.test(name) },
+    ).finally(() => device.stop?.());
+
+    expect(
+      results
+        .filter((result) => /^(offline|restart|stale|cancel|sync):/.test(result.name))
+        .map((r) => [r.name.split(':')[0], r.status]),
+    ).toEqual([
+      ['offline', 'skipped'],
+      ['restart', 'skipped'],
+      ['stale', 'passed'],
+      ['stale', 'skipped'],
+      ['cancel', 'passed'],
+      ['cancel', 'skipped'],
+      ['sync', 'skipped'],
+    ]);
+    expect(statusOf(results, 'restart:')?.error).toBe(
+      'the adapter cannot stop and restart the device (no stop)',
     );
   }, 30_000);
 });

@@ -16,15 +16,20 @@ export type TDeviceAgentAdapter = TDeviceAdapter & {
   dispose: () => Promise<void>;
 };
 
+/** The IMEIs the adapter's phone has (valid Luhn check digits). */
+const IMEI_1 = '490154203237518';
+const IMEI_2 = '356938035643809';
+
 /**
  * Drives the reference DeviceAgent for runConformanceChecks: start(credentials) writes a fresh
- * state file for them (in `dir`, or a new temporary directory) and starts an agent; restart() loads
- * a new agent from that file, as a rebooted phone would; setSims(), offlineChallenge() and
- * enterOfflineCode() act on the current agent, running or stopped. `trackingIntervalMs` and
- * `offlineLockAfterMs` are passed to every agent (DeviceAgent options).
+ * state file for them (in `dir`, or a new temporary directory) and starts an agent, or, with `qr`,
+ * enrols through the enrol endpoint that QR names (DeviceAgent.enrol) as a real phone would;
+ * restart() loads a new agent from that file, as a rebooted phone would; setSims(),
+ * offlineChallenge() and enterOfflineCode() act on the current agent, running or stopped.
+ * `trackingIntervalMs` and `offlineLockAfterMs` are passed to every agent (DeviceAgent options).
  */
 export const createDeviceAgentAdapter = (
-  options: TAgentOptions & { dir?: string } = {},
+  options: TAgentOptions & { dir?: string; qr?: string } = {},
 ): TDeviceAgentAdapter => {
   let agent: DeviceAgent | undefined;
   let statePath: string | undefined;
@@ -51,13 +56,26 @@ export const createDeviceAgentAdapter = (
       if (!options.dir && !createdDir) createdDir = await mkdtemp(join(tmpdir(), 'kisht-conformance-'));
       const dir = options.dir ?? createdDir!;
       statePath = join(dir, `${credentials.deviceId}.json`);
+      if (options.qr) {
+        await agent?.stop();
+        agent = await DeviceAgent.enrol({
+          ...agentOptions,
+          qr: options.qr,
+          imei1: IMEI_1,
+          imei2: IMEI_2,
+          statePath,
+          canOverwrite: true,
+        });
+        await agent.start();
+        return;
+      }
       await writeStateFile(
         statePath,
         createAgentState({
           ...credentials,
           serverUrl: 'http://127.0.0.1',
-          imei1: '490154203237518',
-          imei2: '356938035643809',
+          imei1: IMEI_1,
+          imei2: IMEI_2,
           enrolledAt: new Date().toISOString(),
         }),
       );

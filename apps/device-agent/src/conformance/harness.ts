@@ -9,19 +9,22 @@ import {
 import {
   cmdTopic,
   evtTopic,
-  PROTOCOL_VERSION,
-  type TCommandMessage,
   type TDeviceEvent,
+  type TServerKey,
+  type TServerMessage,
   ZDeviceEvent,
 } from '@kisht/domain/devices/protocol.schema';
+import { openServerMessage, publicKeyOf } from '@kisht/domain/devices/server-message';
 import { paths } from '@kisht/domain/paths';
 import { Aedes } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
+import { ServerSimulator } from '../server-simulator';
 
 /**
- * The server's side of the device channel, for the conformance suite: an embedded Aedes broker on
- * an ephemeral port of 127.0.0.1 that admits one device (fresh id and secret), enforces the topic
- * rules of docs/device-protocol.md §2, and records everything the device does.
+ * The server's side of the device channel, for the conformance suite: an embedded Aedes broker (by
+ * default on an ephemeral port of 127.0.0.1) that admits one device (fresh id and secret), enforces
+ * the topic rules of docs/device-protocol.md §2, records everything the device does and everything
+ * sent to it, and answers as the server does through a ServerSimulator.
  */
 
 /** What a device gets when it enrols (TEnrolDeviceResponse without the HTTP envelope). */
@@ -32,6 +35,8 @@ export type TConformanceCredentials = {
   mqttUrl: string;
   cmdTopic: string;
   evtTopic: string;
+  /** The server key whose signatures the device must check (device protocol §5). */
+  serverKey: TServerKey;
 };
 
 /** One PUBLISH the device sent, in arrival order. */
@@ -48,6 +53,13 @@ export type TEventRecord = {
   error?: string;
 };
 
+/** One payload published on the device's cmd topic (by the server simulator or a check), in order. */
+export type TSentRecord = {
+  payload: string;
+  /** The message, when the payload is validly signed with the server key for this device. */
+  message?: TServerMessage;
+};
+
 /** One CONNECT the broker accepted from the device. */
 export type TConnectionRecord = { seq: number; isCleanSession: boolean; protocolVersion: number };
 
@@ -61,10 +73,23 @@ export type TConformanceBroker = {
   connections: TConnectionRecord[];
   /** Subscriptions the broker granted, oldest first. */
   subscriptions: { topic: string; qos: number }[];
+  /** Every payload published on the device's cmd topic, oldest first. */
+  sent: TSentRecord[];
+  /**
+   * How many times each command id was delivered to the device in a validly signed message: a
+   * command message and a cancel count for their id, a policy (or the policy of a sync) for each
+   * command it lists. A device acks at most one final status per delivery.
+   */
+  deliveries: Map<string, number>;
   /** True while the device has an open, authenticated connection. */
   isConnected: () => boolean;
-  /** Publishes a command (or any payload) to the device's cmd topic, QoS 1, not retained. */
-  publishCommand: (message: TCommandMessage | string) => Promise<void>;
+  /**
+   * Sends a command as the server does (through `server`: lock/unlock and toggles as a new policy
+   * version, others as a signed command), or publishes a raw payload (a string), QoS 1, not retained.
+   */
+  publishCommand: (message: TConformanceCommand | string) => Promise<void>;
+  /** The server side: key, the device's policy, the sync answering each hello (ServerSimulator). */
+  server: ServerSimulator;
   /** Closes the device's connection from the broker side (the device should reconnect). */
   dropConnection: () => void;
   close: () => Promise<void>;
@@ -100,12 +125,31 @@ const parseEvent = (payload: string): { event?: TDeviceEvent; error?: string } =
   return { event: parsed.data };
 };
 
+/** The ids a validly signed message delivers (see TConformanceBroker.deliveries). */
+const deliveredIds = (message: TServerMessage): string[] => {
+  if (message.type === 'policy') return message.commands.map((command) => command.id);
+  if (message.type === 'sync') return message.policy.commands.map((command) => command.id);
+  return [message.id];
+};
+
+/** Where the broker listens and what address the device is given. */
+export type TConformanceBrokerOptions = {
+  /** 'tcp' (mqtt://) or 'ws' (ws://…/mqtt, as the API server serves it). Default 'tcp'. */
+  transport?: 'tcp' | 'ws';
+  /** Interface to listen on. Default 127.0.0.1. */
+  host?: string;
+  /** Port to listen on; 0 (the default) takes a free one. */
+  port?: number;
+  /** Host name the device is told to connect to (credentials.mqttUrl). Default `host`. */
+  publicHost?: string;
+};
+
 /**
- * Starts the broker (TCP, or MQTT over WebSocket at /mqtt like the API server) on port 0 of
- * 127.0.0.1 with credentials for one new device. Never binds a fixed port.
+ * Starts the broker (TCP, or MQTT over WebSocket at /mqtt like the API server) with credentials
+ * for one new device, by default on an ephemeral port of 127.0.0.1.
  */
 export const startConformanceBroker = async (
-  options: { transport?: 'tcp' | 'ws' } = {},
+  options: TConformanceBrokerOptions = {},
 ): Promise<TConformanceBroker> => {
   const deviceId = uuidV7();
   const deviceSecret = randomBytes(24).toString('base64url');
@@ -113,6 +157,8 @@ export const startConformanceBroker = async (
   const violations: string[] = [];
   const connections: TConnectionRecord[] = [];
   const subscriptions: TConformanceBroker['subscriptions'] = [];
+  const sent: TSentRecord[] = [];
+  const deliveries = new Map<string, number>();
   let connectedClient: { id: string; close: () => void } | undefined;
 
   const broker = await Aedes.createBroker({
@@ -155,18 +201,39 @@ export const startConformanceBroker = async (
   broker.on('clientDisconnect', (client) => {
     if (connectedClient === client) connectedClient = undefined;
   });
+  const publishRaw = (payload: string) => {
+    // What the device should make of it: a message from this server for it, or nothing.
+    const opened = openServerMessage(payload, verifyingKey, deviceId);
+    const message = 'message' in opened ? opened.message : undefined;
+    sent.push({ payload, ...(message ? { message } : {}) });
+    for (const id of message ? deliveredIds(message) : []) deliveries.set(id, (deliveries.get(id) ?? 0) + 1);
+    return new Promise<void>((resolve, reject) => {
+      broker.publish(
+        { cmd: 'publish', topic: cmdTopic(deviceId), payload, qos: 1, retain: false, dup: false },
+        (error) => (error ? reject(error) : resolve()),
+      );
+    });
+  };
+  const server = new ServerSimulator((_deviceId, payload) => publishRaw(payload));
+  const verifyingKey = { kid: server.key.kid, publicKey: publicKeyOf(server.key) };
   broker.on('publish', (packet, client) => {
     if (!client) return;
     const payload = packet.payload.toString();
     if (packet.qos !== 1) violations.push(`published an event with QoS ${packet.qos}, not 1`);
     if (packet.retain) violations.push('published a retained event');
-    events.push({
+    const record: TEventRecord = {
       seq: events.length + 1,
       receivedAt: Date.now(),
       topic: packet.topic,
       payload,
       ...parseEvent(payload),
-    });
+    };
+    events.push(record);
+    const { event } = record;
+    // The server answers a hello with a sync, and forgets a command once it is final.
+    if (event && packet.topic === evtTopic(deviceId)) {
+      setImmediate(() => void server.onEvent(deviceId, event).catch(() => undefined));
+    }
   });
 
   const sockets = new Set<Socket>();
@@ -174,27 +241,28 @@ export const startConformanceBroker = async (
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   };
-  let server: NetServer | HttpServer;
+  let listener: NetServer | HttpServer;
   let wss: WebSocketServer | undefined;
   if (options.transport === 'ws') {
     const httpServer = createHttpServer();
     httpServer.on('connection', track);
     wss = new WebSocketServer({ server: httpServer, path: paths.mqtt });
     wss.on('connection', (socket, request) => broker.handle(createWebSocketStream(socket), request));
-    server = httpServer;
+    listener = httpServer;
   } else {
-    server = createNetServer((socket) => {
+    listener = createNetServer((socket) => {
       track(socket);
       broker.handle(socket);
     });
   }
+  const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    listener.once('error', reject);
+    listener.listen(options.port ?? 0, host, () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
-  const mqttUrl =
-    options.transport === 'ws' ? `ws://127.0.0.1:${port}${paths.mqtt}` : `mqtt://127.0.0.1:${port}`;
+  const { port } = listener.address() as AddressInfo;
+  const authority = urlHost(options.publicHost ?? host, port);
+  const mqttUrl = options.transport === 'ws' ? `ws://${authority}${paths.mqtt}` : `mqtt://${authority}`;
 
   return {
     credentials: {
@@ -203,39 +271,45 @@ export const startConformanceBroker = async (
       mqttUrl,
       cmdTopic: cmdTopic(deviceId),
       evtTopic: evtTopic(deviceId),
+      serverKey: server.serverKey,
     },
     events,
     violations,
     connections,
     subscriptions,
+    sent,
+    deliveries,
     isConnected: () => connectedClient !== undefined,
-    publishCommand: (message) =>
-      new Promise<void>((resolve, reject) => {
-        const payload = typeof message === 'string' ? message : JSON.stringify(message);
-        broker.publish(
-          { cmd: 'publish', topic: cmdTopic(deviceId), payload, qos: 1, retain: false, dup: false },
-          (error) => (error ? reject(error) : resolve()),
-        );
-      }),
+    server,
+    publishCommand: async (message) => {
+      if (typeof message === 'string') await publishRaw(message);
+      else await server.send(deviceId, message);
+    },
     dropConnection: () => connectedClient?.close(),
     close: async () => {
       for (const socket of sockets) socket.destroy();
       for (const client of wss?.clients ?? []) client.terminate();
       await new Promise<void>((resolve) => broker.close(() => resolve()));
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
     },
   };
 };
 
-/** A command message for the device, with a fresh UUIDv7 id unless given. */
+/** `host:port` for a URL, with an IPv6 address in brackets. */
+export const urlHost = (host: string, port: number): string =>
+  `${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+/** A command the harness's server sends (ServerSimulator.send). */
+export type TConformanceCommand = {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+  notAfter?: string;
+};
+
+/** A command for the device, with a fresh UUIDv7 id unless given. */
 export const commandMessage = (
   name: string,
   args: Record<string, unknown> = {},
   id = uuidV7(),
-): TCommandMessage => ({
-  v: PROTOCOL_VERSION,
-  id,
-  name,
-  args,
-  issuedAt: new Date().toISOString(),
-});
+): TConformanceCommand => ({ id, name, args });

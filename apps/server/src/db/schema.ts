@@ -228,6 +228,24 @@ export const devices = pgTable(
     enrolledAt: timestamp('enrolled_at', { withTimezone: true }),
     secretHash: text('secret_hash'),
     desiredLocked: boolean('desired_locked').notNull().default(false),
+    /**
+     * The desired state of every toggle feature but lock (device protocol §6: feature → on and the
+     * `on` command's args); with desired_locked, the device policy.
+     */
+    desiredControls: jsonb('desired_controls')
+      .$type<Record<string, { on: boolean; args?: Record<string, unknown> }>>()
+      .notNull()
+      .default({}),
+    /** The device policy's version: one more with every change of desired_locked or desired_controls. */
+    policyVersion: bigint('policy_version', { mode: 'number' }).notNull().default(0),
+    /** When the current policy version was made (its issuedAt). */
+    policyUpdatedAt: timestamp('policy_updated_at', { withTimezone: true }),
+    /** The policy version the device reported it applied last, or null before it reported one. */
+    reportedPolicyVersion: bigint('reported_policy_version', { mode: 'number' }),
+    /** The phone's FCM registration token for wake-up pushes (device protocol §14), or null. */
+    pushToken: text('push_token'),
+    /** When the last wake-up push went to the phone (at most one a minute). */
+    lastWokenAt: timestamp('last_woken_at', { withTimezone: true }),
     reportedLocked: boolean('reported_locked').notNull().default(false),
     isOnline: boolean('is_online').notNull().default(false),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
@@ -352,6 +370,12 @@ export const deviceCommands = pgTable(
     batchId: uuid('batch_id'),
     /** When the command expires undelivered (only where the organisation sets an expiry). */
     expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /**
+     * A one-shot command's staleness (device protocol §7, `notAfter`): the phone drops it after
+     * this, and the expiry job ends it `expired`. Set when it goes out (written, or released by the
+     * scheduler); null for lock/toggle commands, which travel as policies.
+     */
+    notAfter: timestamp('not_after', { withTimezone: true }),
     /** A scheduled command goes out at this time; null once due (or for commands sent at once). */
     runAt: timestamp('run_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -366,6 +390,18 @@ export const deviceCommands = pgTable(
     index('device_commands_device_created_idx').on(t.deviceId, t.createdAt),
   ],
 );
+
+/**
+ * Each organisation's Ed25519 key that signs what the server sends its devices (device protocol
+ * §5): DER SPKI public and PKCS#8 private key, base64. Devices get the public half at enrolment.
+ */
+export const orgSigningKeys = pgTable('org_signing_keys', {
+  orgId: integer('org_id').primaryKey(),
+  kid: text('kid').notNull(),
+  publicKey: text('public_key').notNull(),
+  privateKey: text('private_key').notNull(),
+  createdAt: createdAt(),
+});
 
 /** Who did what, when: every command and money movement (design §6). */
 export const auditLog = pgTable(

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
-import type { CommandDispatcher } from '../device-channel/dispatcher';
 import { markMaturingLoans } from '../modules/customers/customers.service';
 import { runAutoLockLadder } from '../modules/devices/auto-lock.service';
+import type { CommandDispatcher } from '../modules/devices/device-outbox.service';
 import {
   dispatchDueScheduledCommands,
   expireOverdueCommands,
@@ -43,7 +43,7 @@ export const startJobs = (
         if (reminders + locks > 0) log.info(`auto-lock ladder: ${reminders} reminders, ${locks} locks`);
       })
       .catch(report('auto-lock'));
-    expireOverdueCommands(deps.db)
+    expireOverdueCommands(deps)
       .then((expired) => {
         if (expired > 0) log.info(`${expired} undelivered commands expired`);
       })

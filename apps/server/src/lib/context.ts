@@ -1,12 +1,16 @@
 import type { TConfig } from '../config';
 import type { Db } from '../db/client';
-import type { CommandDispatcher } from '../device-channel/dispatcher';
 import type { SmsTransport } from '../modules/auth/sms';
+import type { DeviceEventRecorder } from '../modules/devices/device-events.service';
+import type { CommandDispatcher } from '../modules/devices/device-outbox.service';
 
 /** What every module gets from buildApp: the database, config and shared services. */
 export type AppContext = {
   db: Db;
   config: TConfig;
   sms: SmsTransport;
+  /** Sends commands and policies to devices (the outbox). */
   dispatcher: CommandDispatcher;
+  /** Records what devices report (acks, state, reports); answers hellos through the dispatcher. */
+  deviceEvents: DeviceEventRecorder;
 };

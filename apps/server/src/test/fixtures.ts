@@ -104,7 +104,12 @@ export const waitUntil = async (check: () => Promise<boolean>, timeoutMs = 10_00
  * listening server's URL; call `t.app.listen` first) and enrols and starts a real reference agent
  * with it, its state file at `statePath`. The caller stops the agent.
  */
-export const enrolReferenceAgent = async (t: TestApp, token: string, statePath: string) => {
+export const enrolReferenceAgent = async (
+  t: TestApp,
+  token: string,
+  statePath: string,
+  agentOptions: { pushToken?: string } = {},
+) => {
   const { DeviceAgent } = await import('@kisht/device-agent/agent');
   const productId = (await apiGet(t, token, paths.catalogue.products)).body.data[0].id as number;
   const body = customerBody(productId);
@@ -115,7 +120,13 @@ export const enrolReferenceAgent = async (t: TestApp, token: string, statePath: 
     { headers: bearer(token) },
   );
   const qr = ((await response.json()) as { data: { payload: string } }).data;
-  const agent = await DeviceAgent.enrol({ qr: qr.payload, imei1: body.imei1, imei2: body.imei2, statePath });
+  const agent = await DeviceAgent.enrol({
+    qr: qr.payload,
+    imei1: body.imei1,
+    imei2: body.imei2,
+    statePath,
+    ...agentOptions,
+  });
   await agent.start();
   return { agent, customerId };
 };

@@ -4,7 +4,7 @@ import { zPage } from '../common/envelope';
 import { ZImei } from '../common/identifiers';
 import { devicePinProblem } from './device-pin';
 import { OFFLINE_CODE_ACTIONS } from './offline-code';
-import { ZLocationFix, ZSimSlot } from './protocol.schema';
+import { ZLocationFix, ZServerKey, ZSimSlot } from './protocol.schema';
 
 /** A command as the API shows it (design §5 lifecycle). Times are ISO 8601 UTC. */
 export const ZDeviceCommand = z.object({
@@ -187,6 +187,11 @@ export const ZEnrolDeviceResponse = z.object({
    * no check-in. Null or absent: no offline limit.
    */
   offlineLockAfterMs: z.number().int().positive().nullable().optional(),
+  /**
+   * The organisation's server key (device protocol §5): the device accepts only messages signed
+   * with it.
+   */
+  serverKey: ZServerKey,
 });
 export type TEnrolDeviceResponse = z.infer<typeof ZEnrolDeviceResponse>;
 

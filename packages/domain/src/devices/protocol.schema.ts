@@ -1,10 +1,12 @@
 import { z } from 'zod';
 
 /**
- * The device channel wire format (design §5, docs/device-protocol.md). Server → device messages go
- * to `cmdTopic(deviceId)`, device → server events to `evtTopic(deviceId)`, both QoS 1, JSON.
+ * The device channel wire format (design §5, docs/device-protocol.md), version 2. Server → device
+ * messages go to `cmdTopic(deviceId)`, each a signed envelope (ZSignedMessage) around one
+ * ZServerMessage; device → server events go to `evtTopic(deviceId)`; both QoS 1, JSON. The topic
+ * layout (`kisht/v1/…`) is unchanged since version 1.
  */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 /** Every message of the device channel is published with QoS 1 (at least once). */
 export const PROTOCOL_QOS = 1;
 
@@ -18,20 +20,147 @@ export const deviceIdFromTopic = (topic: string): string | null => {
   return match ? match[1]! : null;
 };
 
+/** A command id: a UUID (the server gives UUIDv7, time-ordered). */
+const ZCommandId = z.string().uuid();
+
 /**
- * A command message. `id` is a UUIDv7; a device applies each id at most once. `name` is one of
+ * The envelope of every server → device message (docs/device-protocol.md §5): `body` is the JSON
+ * text of one ZServerMessage, `sig` the Ed25519 signature (RFC 8032, base64url without padding) of
+ * body's UTF-8 bytes with the organisation's server key `kid`, whose public half the device got at
+ * enrolment. The device verifies before it parses `body`, and refuses anything else.
+ */
+export const ZSignedMessage = z.object({
+  v: z.literal(PROTOCOL_VERSION),
+  /** Key id of the signing key (ZServerKey.kid). */
+  kid: z.string().min(1).max(64),
+  /** Ed25519 signature of `body`, base64url, no padding (64 bytes → 86 characters). */
+  sig: z.string().regex(/^[A-Za-z0-9_-]{86}$/),
+  /** The signed message as JSON text (ZServerMessage). */
+  body: z.string().min(2).max(65_536),
+});
+export type TSignedMessage = z.infer<typeof ZSignedMessage>;
+
+/** Arguments of a toggle's `on` command in effect (see COMMAND_CATALOGUE), e.g. { packages }. */
+const ZControlArgs = z.record(z.string(), z.unknown());
+
+/** One toggle feature in a policy: on or off, and the `on` command's arguments while on. */
+export const ZPolicyControl = z.object({
+  on: z.boolean(),
+  args: ZControlArgs.optional(),
+});
+export type TPolicyControl = z.infer<typeof ZPolicyControl>;
+
+/**
+ * What the phone should be (design §5): the lock state and every toggle feature of spec §6 by its
+ * COMMAND_CATALOGUE feature name (`lock` is `locked`, not a control). A feature left out is off.
+ */
+export const ZPolicy = z.object({
+  locked: z.boolean(),
+  controls: z.record(z.string(), ZPolicyControl),
+});
+export type TPolicy = z.infer<typeof ZPolicy>;
+
+/** The policy a new device holds before its first: version 0, unlocked, every feature off. */
+export const INITIAL_POLICY: TPolicy = { locked: false, controls: {} };
+
+/**
+ * A version of a device's policy. `version` grows by one with every change on the server and never
+ * goes back; a device applies a policy only when its version is above the one it holds.
+ * `commands` are the pending lock/unlock and toggle commands this version carries out: the device
+ * acks each (received, then done or failed) once it applied the version, so each command's history
+ * ends. `issuedAt` is when the server made this version (ISO 8601 UTC).
+ */
+export const ZPolicyVersion = z.object({
+  version: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  policy: ZPolicy,
+  commands: z.array(z.object({ id: ZCommandId, name: z.string().min(1).max(64) })).max(100),
+  issuedAt: z.string(),
+});
+export type TPolicyVersion = z.infer<typeof ZPolicyVersion>;
+
+/** Every body names the device it is for; a device refuses a message for another. */
+const ZForDevice = { deviceId: z.string().min(1).max(64) };
+
+/** The device's desired state, newest version (docs/device-protocol.md §6). */
+export const ZPolicyMessage = z.object({ type: z.literal('policy'), ...ZForDevice, ...ZPolicyVersion.shape });
+export type TPolicyMessage = z.infer<typeof ZPolicyMessage>;
+
+/**
+ * A one-shot action (reboot, location, sim_info, emi_alert, change_pin, uninstall, …; docs §7).
+ * `id` is applied at most once. The device drops it, acking `dropped`, once its (server-corrected)
+ * clock is past `notAfter`, or when a `cancel` for it came first. It is applied only after the
+ * device applied policy `policyVersion`, the version in force when it was issued. `name` is one of
  * COMMAND_NAMES today, but devices must accept any name and answer an unknown one with a failed
  * ack, so an older device never leaves a newer command pending forever.
  */
 export const ZCommandMessage = z.object({
-  v: z.literal(PROTOCOL_VERSION),
-  id: z.string().uuid(),
-  name: z.string().min(1),
+  type: z.literal('command'),
+  ...ZForDevice,
+  id: ZCommandId,
+  name: z.string().min(1).max(64),
   args: z.record(z.string(), z.unknown()).default({}),
   /** ISO 8601 UTC. */
   issuedAt: z.string(),
+  /** ISO 8601 UTC: not to be applied after this. */
+  notAfter: z.string(),
+  policyVersion: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
 });
 export type TCommandMessage = z.infer<typeof ZCommandMessage>;
+
+/** The server cancelled command `id`: the device must not apply it (acks `dropped` if it had not). */
+export const ZCancelMessage = z.object({
+  type: z.literal('cancel'),
+  ...ZForDevice,
+  id: ZCommandId,
+  issuedAt: z.string(),
+});
+export type TCancelMessage = z.infer<typeof ZCancelMessage>;
+
+/**
+ * The server's answer to a hello (docs §6): the current policy and the ids of the commands still
+ * pending, for the connection that said hello. A device applies nothing that arrived on a
+ * connection before its sync: then it applies the newest policy it has; of the commands it held,
+ * those listed here follow the sync again, and those not listed are left unapplied (cancelled,
+ * expired or finished while it was away; one written after the list was read is re-sent by the
+ * server's re-send of unacknowledged commands).
+ * `serverTime` lets a phone with a wrong clock judge `notAfter`.
+ */
+export const ZSyncMessage = z.object({
+  type: z.literal('sync'),
+  ...ZForDevice,
+  /** The hello's connectionId: a sync for another connection is refused (replay). */
+  connectionId: z.string().min(1).max(64),
+  /**
+   * The seq of the hello it answers: a device that said hello again on the same connection takes
+   * only the sync of its latest hello (an older one, replayed, is refused).
+   */
+  helloSeq: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+  /** ISO 8601 UTC, the server's clock when it answered. */
+  serverTime: z.string(),
+  policy: ZPolicyVersion,
+  /** Ids of the one-shot commands still pending, oldest first; they follow the sync. */
+  commandIds: z.array(ZCommandId).max(1000),
+});
+export type TSyncMessage = z.infer<typeof ZSyncMessage>;
+
+/** Every message the server sends to a device, inside a ZSignedMessage. */
+export const ZServerMessage = z.discriminatedUnion('type', [
+  ZPolicyMessage,
+  ZCommandMessage,
+  ZCancelMessage,
+  ZSyncMessage,
+]);
+export type TServerMessage = z.infer<typeof ZServerMessage>;
+
+/**
+ * The organisation's server key as a device gets it at enrolment: the Ed25519 public key as
+ * base64 of its DER SubjectPublicKeyInfo (RFC 8410; Java's X509EncodedKeySpec), and its id.
+ */
+export const ZServerKey = z.object({
+  kid: z.string().min(1).max(64),
+  publicKey: z.string().min(40).max(200),
+});
+export type TServerKey = z.infer<typeof ZServerKey>;
 
 /** One SIM slot as the device reads it (sim_info, SIM reports). */
 export const ZSimSlot = z.object({
@@ -64,6 +193,8 @@ export type TLocationFix = z.infer<typeof ZLocationFix>;
  */
 export const ZReportedState = z.object({
   isLocked: z.boolean(),
+  /** The version of the policy the device applied last (0 before its first). */
+  policyVersion: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   agentVersion: z.string().optional(),
   /** Toggle features by name, true when the feature's `on` command is in effect. */
   controls: z.record(z.string(), z.boolean()).optional(),
@@ -84,29 +215,56 @@ const ZSeq = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optiona
 /** Names one MQTT connection of a device: its hello and its last will (`gone`) carry the same id. */
 const ZConnectionId = z.string().min(1).max(64);
 
-/** Sent on every (re)connect; the server answers by re-sending every pending command. */
+/** Sent on every (re)connect; the server answers with a sync (ZSyncMessage) for this connection. */
 export const ZHelloEvent = z.object({
   v: z.literal(PROTOCOL_VERSION),
   type: z.literal('hello'),
   state: ZReportedState,
   at: z.string(),
   seq: ZSeq,
-  /** This connection's id; the `gone` will of the same connection repeats it. */
-  connectionId: ZConnectionId.optional(),
+  /** This connection's id; the `gone` will of the same connection repeats it, the sync names it. */
+  connectionId: ZConnectionId,
+  /**
+   * The phone's current FCM registration token, for wake-up pushes when it dozes (device protocol
+   * §14). Left out: the server keeps the one it has.
+   */
+  pushToken: z.string().min(1).max(4096).optional(),
 });
 
-/** Acknowledgement of one command: received on arrival, then done or failed once applied. */
+/**
+ * Acknowledgement of one command (or of a lock/toggle command a policy carried): received on
+ * arrival, then done or failed once applied, or dropped when it was not applied because it was
+ * stale (past notAfter) or cancelled.
+ */
 export const ZAckEvent = z.object({
   v: z.literal(PROTOCOL_VERSION),
   type: z.literal('ack'),
   commandId: z.string().uuid(),
-  status: z.enum(['received', 'done', 'failed']),
+  status: z.enum(['received', 'done', 'failed', 'dropped']),
   error: z.string().optional(),
   /**
    * What a done command produced: `location` → TLocationFix, `sim_info` → { sims: TSimSlot[] };
    * other commands send none.
    */
   result: z.record(z.string(), z.unknown()).optional(),
+  state: ZReportedState,
+  at: z.string(),
+  seq: ZSeq,
+  /** The connection the device was on when it sent this (its hello's connectionId). */
+  connectionId: ZConnectionId.optional(),
+});
+
+/**
+ * The device applied a newer policy version (device protocol §6): sent after the acks of the
+ * commands the version carries, also when it carries none, so the server knows what the phone
+ * holds. `failures` names the features it could not apply (feature → why); state.policyVersion is
+ * `version`.
+ */
+export const ZAppliedEvent = z.object({
+  v: z.literal(PROTOCOL_VERSION),
+  type: z.literal('applied'),
+  version: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  failures: z.record(z.string(), z.string()).optional(),
   state: ZReportedState,
   at: z.string(),
   seq: ZSeq,
@@ -145,10 +303,17 @@ export const ZGoneEvent = z.object({
   at: z.string(),
 });
 
-export const ZDeviceEvent = z.discriminatedUnion('type', [ZHelloEvent, ZAckEvent, ZReportEvent, ZGoneEvent]);
+export const ZDeviceEvent = z.discriminatedUnion('type', [
+  ZHelloEvent,
+  ZAckEvent,
+  ZAppliedEvent,
+  ZReportEvent,
+  ZGoneEvent,
+]);
 export type TDeviceEvent = z.infer<typeof ZDeviceEvent>;
 export type THelloEvent = z.infer<typeof ZHelloEvent>;
 export type TAckEvent = z.infer<typeof ZAckEvent>;
+export type TAppliedEvent = z.infer<typeof ZAppliedEvent>;
 export type TReportEvent = z.infer<typeof ZReportEvent>;
 export type TGoneEvent = z.infer<typeof ZGoneEvent>;
 

@@ -5,7 +5,7 @@ import type { TSessionInfo } from '@kisht/domain/sessions/sessions.schema';
 import { jwtVerify, SignJWT } from 'jose';
 import { v7 as uuidv7 } from 'uuid';
 import type { TConfig } from '../../config';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { hashSecret, hexEquals, hmacHex, randomDigits, verifySecret } from '../../lib/crypto';
 import * as repo from './auth.repository';
@@ -111,6 +111,9 @@ export type TClientInfo = {
 };
 
 type UserRow = NonNullable<Awaited<ReturnType<typeof repo.findUserById>>>;
+
+/** The user row with this id (any organisation: callers scope it), or null. */
+export const findUser = (db: DbOrTx, id: number): Promise<UserRow | null> => repo.findUserById(db, id);
 
 const toCurrentUser = (user: UserRow): TCurrentUser => ({
   id: user.id,

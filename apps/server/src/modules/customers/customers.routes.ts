@@ -14,12 +14,13 @@ import { paths } from '@kisht/domain/paths';
 import { ZDashboard } from '@kisht/domain/stats/stats.schema';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import QRCode from 'qrcode';
 import { z } from 'zod';
 import { publicBaseUrl } from '../../lib/base-url';
 import type { AppContext } from '../../lib/context';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
-import { issueEnrolmentQr } from '../enrolment/enrolment.service';
+import { issueEnrolmentQr } from '../devices/enrolment.service';
 import {
   changeCustomerStatus,
   createCustomer,
@@ -100,6 +101,43 @@ export const customersRoutes = async (app: FastifyInstance, ctx: AppContext) => 
         baseUrl: publicBaseUrl(ctx.config, request),
       });
       return ok(qr);
+    },
+  );
+
+  r.get(
+    paths.customers.qrCodePng,
+    {
+      schema: {
+        tags: ['customers'],
+        summary:
+          'Enrolment QR as a PNG (512 px, error correction M) for an inactive customer: the provisioning JSON with a fresh one-time token',
+        querystring: ZCustomerIdQuery,
+      },
+    },
+    async (request, reply) => {
+      const { customer, device } = await findCustomerForActor(
+        ctx.db,
+        request.actor,
+        request.query.customer_id,
+      );
+      const qr = await issueEnrolmentQr(ctx, {
+        actor: request.actor,
+        device,
+        customerStatus: customer.status,
+        baseUrl: publicBaseUrl(ctx.config, request),
+      });
+      const png = await QRCode.toBuffer(qr.payload, {
+        type: 'png',
+        errorCorrectionLevel: 'M',
+        margin: 2,
+        width: 512,
+      });
+      return reply
+        .type('image/png')
+        .header('cache-control', 'no-store')
+        .header('x-enrolment-expires-at', qr.expiresAt)
+        .header('content-disposition', `inline; filename="kisht-enrolment-${customer.id}.png"`)
+        .send(png);
     },
   );
 

@@ -24,7 +24,7 @@ import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
 import { findFinancer, findProduct } from '../catalogue/catalogue.service';
 import { isKnownPlace } from '../catalogue/csc.service';
-import type { DeviceRow } from '../devices/devices.repository';
+import type { DeviceRow } from '../devices/devices.service';
 import { availabilityFor, getDeviceSummary } from '../devices/devices.service';
 import { getDeviceSettings } from '../orgs/orgs.service';
 import {
@@ -36,6 +36,9 @@ import {
 import * as repo from './customers.repository';
 
 /** The actor's customer scope: organisation and visible retailers. Throws FORBIDDEN for customers. */
+/** Which customers an actor sees: the organisation and the retailer subtree. */
+export type CustomerScope = repo.CustomerScope;
+
 export const scopeOf = async (db: DbOrTx, actor: TActor): Promise<repo.CustomerScope> => ({
   orgId: actor.orgId,
   retailerIds: await visibleRetailerIds(db, actor),

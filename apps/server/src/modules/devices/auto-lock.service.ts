@@ -1,9 +1,9 @@
 import { addDays, istDate } from '@kisht/domain/common/time';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db } from '../../db/client';
-import type { CommandDispatcher } from '../../device-channel/dispatcher';
 import { insertAudit } from '../audit/audit.repository';
 import { getAutoLockLadder, listAutoLockLadders } from '../orgs/orgs.service';
+import type { CommandDispatcher } from './device-outbox.service';
 import type { CommandRow, DeviceRow } from './devices.repository';
 import * as repo from './devices.repository';
 
@@ -50,7 +50,6 @@ export const runAutoLockLadder = async (
         const dueOnOrBefore = addDays(today, -(ladder.lockAfterDaysOverdue + 1));
         for (const row of await repo.lockDevicesForAutoLock(tx, orgId, dueOnOrBefore)) {
           await repo.cancelPendingCommands(tx, row.device.id, ['unlock'], 'superseded by auto-lock');
-          await repo.updateDevice(tx, row.device.id, { desiredLocked: true });
           queued.push(
             await insertSystemCommand(tx, row.device, row.customerId, 'lock', { reason: 'overdue' }),
           );
@@ -105,7 +104,6 @@ export const autoUnlockIfCleared = async (
     const device = await repo.lockDeviceIfClearedAndLocked(tx, target.device.id, today);
     if (!device) return null;
     await repo.cancelPendingCommands(tx, device.id, ['lock'], 'superseded by auto-unlock');
-    await repo.updateDevice(tx, device.id, { desiredLocked: false });
     return insertSystemCommand(tx, device, target.customerId, 'unlock', { reason: 'overdue paid' });
   });
   if (command) await deps.dispatcher.dispatch(command);

@@ -6,12 +6,12 @@ import type { TBulkProgress, TOfflineCommand, ZBulkLockRequest } from '@kisht/do
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client';
-import type { CommandDispatcher } from '../../device-channel/dispatcher';
 import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
 import { findBulkTargets, scopeOf } from '../customers/customers.service';
 import { getDeviceSettings } from '../orgs/orgs.service';
 import { requireAccess } from '../users/users.service';
+import type { CommandDispatcher } from './device-outbox.service';
 import * as repo from './devices.repository';
 import { toHistoryItem } from './devices.service';
 
@@ -92,11 +92,7 @@ export const bulkLockUnlock = async (
     // Batches keep each INSERT's parameter count well inside PostgreSQL's limit.
     for (let i = 0; i < rows.length; i += 1000)
       commands.push(...(await repo.insertCommands(tx, rows.slice(i, i + 1000))));
-    await repo.setDesiredLocked(
-      tx,
-      eligible.map(({ device }) => device.id),
-      request.action === 'lock',
-    );
+    // insertCommands wrote each phone's policy edit (desired lock state, a new policy version).
     await insertAudit(tx, {
       orgId: actor.orgId,
       actorUserId: actor.userId,

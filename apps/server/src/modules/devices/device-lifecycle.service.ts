@@ -3,12 +3,12 @@ import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import type { TDeviceCommand, TSimChange, TSimChangePage } from '@kisht/domain/devices/devices.schema';
 import type { TSimSlot } from '@kisht/domain/devices/protocol.schema';
 import type { Db, DbOrTx } from '../../db/client';
-import type { CommandDispatcher } from '../../device-channel/dispatcher';
 import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
 import type { AuthDeps } from '../auth/auth.service';
 import type { SmsTransport } from '../auth/sms';
 import { findCustomerForActor, recordStatusChange, scopeOf } from '../customers/customers.service';
+import type { CommandDispatcher } from './device-outbox.service';
 import type { CommandRow, DeviceRow } from './devices.repository';
 import * as repo from './devices.repository';
 import { queueControlCommand } from './devices.service';
@@ -54,7 +54,8 @@ export const recordOfflineLock = async (
 ): Promise<void> => {
   const action = report.data.action === 'unlock' ? 'unlock' : 'lock';
   await db.transaction(async (tx) => {
-    await repo.updateDevice(tx, report.device.id, { desiredLocked: action === 'lock' });
+    // The policy follows as a new version, so no policy sent later undoes what the phone did.
+    await repo.editPolicies(tx, [{ deviceId: report.device.id, locked: action === 'lock' }]);
     await insertAudit(tx, {
       orgId: report.device.orgId,
       action: `device.offline_${action}`,

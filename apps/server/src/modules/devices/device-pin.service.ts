@@ -3,13 +3,13 @@ import { canChangeDevicePin, sealDevicePin } from '@kisht/domain/devices/device-
 import type { TDeviceCommand } from '@kisht/domain/devices/devices.schema';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db } from '../../db/client';
-import type { CommandDispatcher } from '../../device-channel/dispatcher';
 import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
 import type { AuthDeps } from '../auth/auth.service';
 import { findCustomerForActor } from '../customers/customers.service';
 import { getDeviceSettings } from '../orgs/orgs.service';
 import { requireAccess } from '../users/users.service';
+import type { CommandDispatcher } from './device-outbox.service';
 import * as repo from './devices.repository';
 import { toCommand } from './devices.service';
 import { verifyOwnOtp } from './offline-code.service';

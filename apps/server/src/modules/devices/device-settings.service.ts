@@ -1,9 +1,9 @@
 import type { TDeviceControlSettings } from '@kisht/domain/devices/devices.schema';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db } from '../../db/client';
-import type { CommandDispatcher } from '../../device-channel/dispatcher';
 import type { TActor } from '../../lib/actor';
 import { getDeviceControlSettings, writeDeviceControlSettings } from '../orgs/orgs.service';
+import type { CommandDispatcher } from './device-outbox.service';
 import * as repo from './devices.repository';
 
 /** Rows per INSERT when one change queues a command for every phone of an organisation. */

@@ -1,3 +1,4 @@
+import { COMMAND_STALE_AFTER_MS, editPolicy, isPolicyCommand } from '@kisht/domain/devices/device-policy';
 import { and, asc, desc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { type DbOrTx, queryRows } from '../../db/client';
@@ -8,6 +9,7 @@ import {
   devices,
   emis,
   locations,
+  orgSigningKeys,
   simChanges,
   users,
 } from '../../db/schema';
@@ -61,9 +63,52 @@ export const findCommand = async (db: DbOrTx, id: string) => {
   return rows[0] ?? null;
 };
 
+/**
+ * Writes a command row. A lock/unlock or toggle command that goes out now (no run_at) is an edit of
+ * its device's policy: the edit and a new policy version are written with it (device protocol §6).
+ */
 export const insertCommand = async (db: DbOrTx, row: typeof deviceCommands.$inferInsert) => {
-  const [inserted] = await db.insert(deviceCommands).values(row).returning();
+  const [inserted] = await db.insert(deviceCommands).values(withNotAfter(row)).returning();
+  await editPoliciesFor(db, [inserted!]);
   return inserted!;
+};
+
+/**
+ * A one-shot command that goes out now gets its notAfter (device protocol §7): its expiry, else
+ * COMMAND_STALE_AFTER_MS from `now`. Scheduled ones get theirs when the scheduler releases them.
+ */
+const withNotAfter = <T extends typeof deviceCommands.$inferInsert>(row: T, now: Date = new Date()): T =>
+  row.runAt || row.notAfter || isPolicyCommand(row.name)
+    ? row
+    : { ...row, notAfter: row.expiresAt ?? new Date(now.getTime() + COMMAND_STALE_AFTER_MS) };
+
+/**
+ * The policy edits of released lock/unlock and toggle commands (oldest first), one per device,
+ * written as a new policy version each.
+ */
+const editPoliciesFor = async (db: DbOrTx, commands: CommandRow[]) => {
+  const edits = new Map<string, TPolicyEdit>();
+  for (const command of commands) {
+    if (command.runAt !== null || !isPolicyCommand(command.name)) continue;
+    const edit = policyEditOf(command.name, command.args);
+    const before = edits.get(command.deviceId);
+    edits.set(command.deviceId, {
+      deviceId: command.deviceId,
+      locked: edit.locked ?? before?.locked,
+      controls: before?.controls || edit.controls ? { ...before?.controls, ...edit.controls } : undefined,
+    });
+  }
+  await editPolicies(db, [...edits.values()]);
+};
+
+/** The policy edit of one lock/unlock or toggle command. */
+const policyEditOf = (
+  name: string,
+  args: Record<string, unknown>,
+): Pick<TPolicyEdit, 'locked' | 'controls'> => {
+  const edited = editPolicy({ locked: false, controls: {} }, name, args);
+  const [feature, control] = Object.entries(edited.controls)[0] ?? [];
+  return feature ? { controls: { [feature]: control! } } : { locked: edited.locked };
 };
 
 /**
@@ -126,9 +171,15 @@ export const findEnrolledDeviceIdsOfOrg = async (db: DbOrTx, orgId: number): Pro
       )
   ).map((row) => row.id);
 
+/** insertCommand for many rows in one statement (at most ~1,000 at a time), with their policy edits. */
 export const insertCommands = async (db: DbOrTx, rows: (typeof deviceCommands.$inferInsert)[]) => {
   if (rows.length === 0) return [];
-  return db.insert(deviceCommands).values(rows).returning();
+  const inserted = await db
+    .insert(deviceCommands)
+    .values(rows.map((row) => withNotAfter(row)))
+    .returning();
+  await editPoliciesFor(db, inserted);
+  return inserted;
 };
 
 /** A device's commands, newest first, with who created them (command history). */
@@ -236,26 +287,156 @@ export const findBatchCommands = (
     .orderBy(asc(customers.id));
 
 /** Marks pending commands past their expiry as expired (only organisations that set an expiry). */
-export const expireOverdueCommands = (db: DbOrTx, now: Date) =>
+export const expireOverdueCommands = (db: DbOrTx, now: Date): Promise<CommandRow[]> =>
   db
     .update(deviceCommands)
     .set({ state: 'expired', error: 'expired before the phone took it', updatedAt: now })
-    .where(and(inArray(deviceCommands.state, PENDING), lt(deviceCommands.expiresAt, now)))
-    .returning({
-      id: deviceCommands.id,
-      orgId: deviceCommands.orgId,
-      name: deviceCommands.name,
-      deviceId: deviceCommands.deviceId,
-    });
+    .where(
+      and(
+        inArray(deviceCommands.state, PENDING),
+        or(lt(deviceCommands.expiresAt, now), lt(deviceCommands.notAfter, now)),
+      ),
+    )
+    .returning();
 
-/** Sets the desired lock state of many devices at once (bulk lock/unlock). */
-export const setDesiredLocked = async (db: DbOrTx, deviceIds: string[], desiredLocked: boolean) => {
-  for (let i = 0; i < deviceIds.length; i += 1000) {
-    await db
-      .update(devices)
-      .set({ desiredLocked })
-      .where(inArray(devices.id, deviceIds.slice(i, i + 1000)));
+/** The newest command of a device with this name that the phone acknowledged done, or null. */
+export const findNewestDoneCommand = async (db: DbOrTx, deviceId: string, name: string) => {
+  const rows = await db
+    .select()
+    .from(deviceCommands)
+    .where(
+      and(
+        eq(deviceCommands.deviceId, deviceId),
+        eq(deviceCommands.name, name),
+        eq(deviceCommands.state, 'done'),
+      ),
+    )
+    .orderBy(desc(deviceCommands.createdAt), desc(deviceCommands.id))
+    .limit(1);
+  return rows[0] ?? null;
+};
+
+/**
+ * One change of a device's policy (device protocol §6): the lock state and/or some toggle features
+ * (feature → its new entry). Left out: unchanged.
+ */
+export type TPolicyEdit = {
+  deviceId: string;
+  locked?: boolean | undefined;
+  controls?: Record<string, { on: boolean; args?: Record<string, unknown> }> | undefined;
+};
+
+/**
+ * Edits the desired policy of many devices in one statement per 1,000 and makes each a new policy
+ * version (one more, never back; policy_updated_at = now), even when nothing changed, so a re-sent
+ * intent always reaches the phone. Each device id must appear once. Call in the transaction that
+ * writes the commands the edit belongs to.
+ */
+export const editPolicies = async (db: DbOrTx, edits: TPolicyEdit[], at: Date = new Date()) => {
+  for (let i = 0; i < edits.length; i += 1000) {
+    const chunk = edits.slice(i, i + 1000);
+    await db.execute(sql`
+      update devices d
+      set desired_locked = coalesce(v.locked, d.desired_locked),
+          desired_controls = d.desired_controls || coalesce(v.controls::jsonb, '{}'::jsonb),
+          policy_version = d.policy_version + 1,
+          policy_updated_at = ${at.toISOString()}::timestamptz
+      from unnest(
+        ${sql.param(chunk.map((e) => e.deviceId))}::uuid[],
+        ${sql.param(chunk.map((e) => e.locked ?? null))}::boolean[],
+        ${sql.param(chunk.map((e) => (e.controls ? JSON.stringify(e.controls) : null)))}::text[]
+      ) as v (id, locked, controls)
+      where d.id = v.id`);
   }
+};
+
+/** A new policy version that is the initial policy (unlocked, every feature off), for a new enrolment. */
+export const resetPolicy = async (db: DbOrTx, deviceId: string, at: Date = new Date()) => {
+  await db
+    .update(devices)
+    .set({
+      desiredLocked: false,
+      desiredControls: {},
+      policyVersion: sql`${devices.policyVersion} + 1`,
+      policyUpdatedAt: at,
+    })
+    .where(eq(devices.id, deviceId));
+};
+
+/**
+ * The lock/unlock and toggle commands of many devices that their current policy carries out
+ * (pending and released), by device, oldest first.
+ */
+export const findPendingPolicyCommandsOfDevices = async (
+  db: DbOrTx,
+  deviceIds: string[],
+  policyNames: readonly string[],
+): Promise<Map<string, CommandRow[]>> => {
+  const byDevice = new Map<string, CommandRow[]>();
+  if (deviceIds.length === 0) return byDevice;
+  const rows = await db
+    .select()
+    .from(deviceCommands)
+    .where(
+      and(
+        isAnyUuid(deviceCommands.deviceId, deviceIds),
+        inArray(deviceCommands.state, PENDING),
+        isNull(deviceCommands.runAt),
+        inArray(deviceCommands.name, [...policyNames]),
+      ),
+    )
+    .orderBy(asc(deviceCommands.createdAt), asc(deviceCommands.id));
+  for (const row of rows) {
+    const list = byDevice.get(row.deviceId) ?? [];
+    list.push(row);
+    byDevice.set(row.deviceId, list);
+  }
+  return byDevice;
+};
+
+/** Wake-up pushes go to a phone at most this often, ms. */
+export const WAKE_EVERY_MS = 60_000;
+
+/**
+ * Of these devices, those to wake now (device protocol §14): enrolled, not released, offline, with
+ * an FCM token, and not woken in the last WAKE_EVERY_MS. Marks them woken at `now` in the same
+ * statement, so two server processes never wake a phone twice. Returns their ids and tokens.
+ */
+export const claimWakes = async (db: DbOrTx, deviceIds: string[], now: Date = new Date()) =>
+  deviceIds.length === 0
+    ? []
+    : queryRows<{ id: string; push_token: string }>(
+        db,
+        sql`update devices set last_woken_at = ${now.toISOString()}::timestamptz
+            where ${isAnyUuid(devices.id, deviceIds)}
+              and not is_online and push_token is not null
+              and enrolled_at is not null and secret_hash is not null
+              and (last_woken_at is null
+                   or last_woken_at <= ${now.toISOString()}::timestamptz - ${WAKE_EVERY_MS} * interval '1 millisecond')
+            returning id, push_token`,
+      );
+
+/** Forgets a device's FCM token that the push service called dead (unless a newer one came). */
+export const clearPushToken = async (db: DbOrTx, deviceId: string, token: string) => {
+  await db
+    .update(devices)
+    .set({ pushToken: null })
+    .where(and(eq(devices.id, deviceId), eq(devices.pushToken, token)));
+};
+
+/** The newest signing key of an organisation (device protocol §5), or null before its first. */
+export const findSigningKey = async (db: DbOrTx, orgId: number) => {
+  const rows = await db.select().from(orgSigningKeys).where(eq(orgSigningKeys.orgId, orgId)).limit(1);
+  return rows[0] ?? null;
+};
+
+/**
+ * Stores an organisation's first signing key unless another process stored one first; returns the
+ * key in force either way.
+ */
+export const insertSigningKeyOnce = async (db: DbOrTx, row: typeof orgSigningKeys.$inferInsert) => {
+  await db.insert(orgSigningKeys).values(row).onConflictDoNothing({ target: orgSigningKeys.orgId });
+  return (await findSigningKey(db, row.orgId))!;
 };
 
 /** The customers a bulk request skipped, from its audit entry. */
@@ -297,7 +478,16 @@ export const takeDueScheduledCommands = async (db: DbOrTx, now: Date, limit: num
         due.map((c) => c.id),
       ),
     );
-  return due;
+  // One-shot commands are stale COMMAND_STALE_AFTER_MS after they go out, not after they were written.
+  const released = due.map((c) => withNotAfter({ ...c, runAt: null }, now));
+  for (const command of released.filter((c) => c.notAfter !== null)) {
+    await db
+      .update(deviceCommands)
+      .set({ notAfter: command.notAfter })
+      .where(eq(deviceCommands.id, command.id));
+  }
+  await editPoliciesFor(db, released);
+  return released;
 };
 
 /**
@@ -519,6 +709,10 @@ export type TReportedStateRow = {
   connectionId?: string | undefined;
   /** A hello: a fresh one makes its connection the device's current one. */
   isHello: boolean;
+  /** The policy version the device applied (protocol §6); undefined keeps the stored value. */
+  policyVersion?: number | undefined;
+  /** A hello's FCM token (protocol §14); undefined keeps the stored one. */
+  pushToken?: string | undefined;
 };
 
 /**
@@ -542,6 +736,8 @@ export const recordReportedStates = async (db: DbOrTx, states: TReportedStateRow
                                  else d.reported_controls end,
         sims = case when ${fresh} then coalesce(v.sims::jsonb, d.sims) else d.sims end,
         reported_seq = case when ${fresh} then coalesce(v.seq, d.reported_seq) else d.reported_seq end,
+        reported_policy_version = greatest(d.reported_policy_version, v.policy_version),
+        push_token = coalesce(v.push_token, d.push_token),
         connection_id = case when v.is_hello and ${fresh} and v.connection_id is not null
                              then v.connection_id else d.connection_id end,
         is_online = case when v.connection_id is null or v.connection_id = d.connection_id
@@ -554,8 +750,10 @@ export const recordReportedStates = async (db: DbOrTx, states: TReportedStateRow
       ${sql.param(states.map((s) => json(s.sims)))}::text[],
       ${sql.param(states.map((s) => s.seq ?? null))}::bigint[],
       ${sql.param(states.map((s) => s.connectionId ?? null))}::text[],
-      ${sql.param(states.map((s) => s.isHello))}::boolean[]
-    ) as v (id, is_locked, controls, sims, seq, connection_id, is_hello)
+      ${sql.param(states.map((s) => s.isHello))}::boolean[],
+      ${sql.param(states.map((s) => s.policyVersion ?? null))}::bigint[],
+      ${sql.param(states.map((s) => s.pushToken ?? null))}::text[]
+    ) as v (id, is_locked, controls, sims, seq, connection_id, is_hello, policy_version, push_token)
     where d.id = v.id`);
 };
 

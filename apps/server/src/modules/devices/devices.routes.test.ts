@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { decodeQrPng } from '@kisht/device-agent/qr';
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -55,9 +57,76 @@ describe('device enrolment', () => {
     expect(details.body.data.status).toBe(1);
     expect(details.body.data.device.enrolledAt).not.toBeNull();
 
-    const again = await enrol({ token: c.token, imei1: c.imei1, imei2: c.imei2 });
-    expect(again.status).toBe(400);
-    expect(again.body.code).toBe('ENROLMENT_TOKEN_INVALID');
+    expect(response.body.data.serverKey).toMatchObject({
+      kid: expect.any(String),
+      publicKey: expect.any(String),
+    });
+  });
+
+  it('answers a retry after a lost response with the same device and a new secret, within the window only', async () => {
+    const c = await newCustomerWithToken();
+    const first = (await enrol({ token: c.token, imei1: c.imei1, imei2: c.imei2 })).body.data;
+
+    const retry = await enrol({ token: c.token, imei1: c.imei2, imei2: c.imei1 });
+    expect(retry.status).toBe(200);
+    expect(retry.body.data).toMatchObject({
+      deviceId: first.deviceId,
+      cmdTopic: first.cmdTopic,
+      serverKey: first.serverKey,
+    });
+    expect(retry.body.data.deviceSecret).not.toBe(first.deviceSecret);
+    const [device] = await queryRows<{ secret_hash: string }>(
+      t.app.ctx.db,
+      sql`select secret_hash from devices where id = ${first.deviceId}`,
+    );
+    // Only the newest secret opens the broker: the lost one is revoked.
+    expect(device!.secret_hash).toBe(createHash('sha256').update(retry.body.data.deviceSecret).digest('hex'));
+
+    // Other IMEIs never get credentials, and once the window is over the token is spent.
+    const stranger = await enrol({ token: c.token, imei1: c.imei1, imei2: '490154203237518' });
+    expect([stranger.status, stranger.body.code]).toEqual([400, 'ENROLMENT_TOKEN_INVALID']);
+    await t.app.ctx.db.execute(sql`update devices set enrolment_expires_at = now() - interval '1 second'`);
+    const late = await enrol({ token: c.token, imei1: c.imei1, imei2: c.imei2 });
+    expect([late.status, late.body.code]).toEqual([400, 'ENROLMENT_TOKEN_INVALID']);
+    const audit = await queryRows<{ action: string }>(
+      t.app.ctx.db,
+      sql`select action from audit_log where entity_id = ${String(c.customerId)} and action like 'device.enrol%' order by id`,
+    );
+    expect(audit.map((a) => a.action)).toEqual(['device.enrol', 'device.enrol_retry']);
+  });
+
+  it('gives the enrolment QR as a PNG of the provisioning JSON, scoped to the retailer', async () => {
+    const productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id;
+    const customer = (await apiPost(t, retailer, paths.customers.create, customerBody(productId))).body.data;
+    const png = await t.app.inject({
+      method: 'GET',
+      url: `${paths.customers.qrCodePng}?customer_id=${customer.id}`,
+      headers: { authorization: `Bearer ${retailer}` },
+    });
+    expect(png.statusCode).toBe(200);
+    expect(png.headers['content-type']).toBe('image/png');
+    expect(png.rawPayload.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect(Date.parse(String(png.headers['x-enrolment-expires-at']))).toBeGreaterThan(Date.now());
+    // Read back as the reference agent reads a QR photo.
+    const decoded = decodeQrPng(png.rawPayload);
+    expect(JSON.parse(decoded)['android.app.extra.PROVISIONING_ADMIN_EXTRAS_BUNDLE']).toMatchObject({
+      'in.kisht.ENROLMENT_TOKEN': expect.any(String),
+    });
+
+    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+    const foreign = await t.app.inject({
+      method: 'GET',
+      url: `${paths.customers.qrCodePng}?customer_id=${customer.id}`,
+      headers: { authorization: `Bearer ${other}` },
+    });
+    expect(foreign.statusCode).toBe(404);
+    const bad = await t.app.inject({
+      method: 'GET',
+      url: `${paths.customers.qrCodePng}?customer_id=abc`,
+      headers: { authorization: `Bearer ${retailer}` },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().fields?.[0]?.field).toBe('customer_id');
   });
 
   it('refuses other IMEIs with 409 and leaves the customer inactive', async () => {

@@ -36,7 +36,6 @@ import type { AppContext } from '../../lib/context';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
 import { findCustomerForActor } from '../customers/customers.service';
-import { enrolDevice } from '../enrolment/enrolment.service';
 import { getAccessFlags } from '../users/users.service';
 import { bulkLockUnlock, getBulkProgress, listOfflineCommands, listScheduledCommands } from './bulk.service';
 import {
@@ -47,6 +46,7 @@ import {
 } from './device-lifecycle.service';
 import { changeDevicePin } from './device-pin.service';
 import { cancelCommand, listCommandHistory, queueControlCommand } from './devices.service';
+import { enrolDevice } from './enrolment.service';
 import { issueOfflineCode, sendOtpToUser } from './offline-code.service';
 
 const ZSimChangesQuery = z.object({
@@ -151,7 +151,7 @@ export const deviceCommandRoutes = async (app: FastifyInstance, ctx: AppContext)
       const { customer_id: customerId, command_id: commandId } = request.body;
       const { device } = await findCustomerForActor(ctx.db, request.actor, customerId);
       return ok(
-        await cancelCommand(ctx.db, { actor: request.actor, customerId, device, commandId }),
+        await cancelCommand(ctx, { actor: request.actor, customerId, device, commandId }),
         'Command cancelled',
       );
     },

@@ -7,6 +7,7 @@ import {
   type TCommandSpec,
 } from '@kisht/domain/devices/command-catalogue';
 import { controlAvailability } from '@kisht/domain/devices/control-availability';
+import { editPolicy, isPolicyCommand, isSameControl } from '@kisht/domain/devices/device-policy';
 import type {
   TCommandHistoryItem,
   TDeviceCommand,
@@ -14,15 +15,19 @@ import type {
   TLockAccess,
   TUserAccess,
 } from '@kisht/domain/devices/devices.schema';
+import { INITIAL_POLICY } from '@kisht/domain/devices/protocol.schema';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db, DbOrTx } from '../../db/client';
-import type { CommandDispatcher } from '../../device-channel/dispatcher';
 import type { TActor } from '../../lib/actor';
 import { hexEquals, sha256Hex } from '../../lib/crypto';
 import { insertAudit } from '../audit/audit.repository';
 import { getDeviceSettings } from '../orgs/orgs.service';
 import { getAccessFlags } from '../users/users.service';
+import type { CommandDispatcher } from './device-outbox.service';
 import type { CommandRow, DeviceRow } from './devices.repository';
+
+export type { CommandRow, DeviceRow } from './devices.repository';
+
 import * as repo from './devices.repository';
 
 /** A command row as the API shows it. */
@@ -274,8 +279,6 @@ export const queueControlCommand = async (
       createdBy: actor.userId,
       expiresAt: commandExpiryHours ? new Date(Date.now() + commandExpiryHours * 3_600_000) : null,
     });
-    if (spec.feature === 'lock')
-      await repo.updateDevice(tx, target.device.id, { desiredLocked: name === 'lock' });
     await insertAudit(tx, {
       orgId: actor.orgId,
       actorUserId: actor.userId,
@@ -303,14 +306,17 @@ export const listCommandHistory = async (db: DbOrTx, device: DeviceRow): Promise
   );
 
 /**
- * Cancels a pending command of the device, with an audit entry. A command already published may
- * still reach the phone; its reported state stays the truth the screens show. Throws NOT_FOUND
- * (field command_id) for another device's command, COMMAND_NOT_PENDING once it is final.
+ * Cancels a pending command of the device, with an audit entry. A lock/unlock or toggle is taken
+ * back from the policy: the feature returns to what the phone reports, as a new policy version
+ * (device protocol §6), so the cancelled intent never reaches the phone, also when its old policy
+ * is still queued at the broker. A one-shot command gets a signed `cancel` (protocol §7). Throws
+ * NOT_FOUND (field command_id) for another device's command, COMMAND_NOT_PENDING once it is final.
  */
 export const cancelCommand = async (
-  db: Db,
+  deps: { db: Db; dispatcher: CommandDispatcher },
   options: { actor: TActor; customerId: number; device: DeviceRow; commandId: string },
 ): Promise<TCommandHistoryItem> => {
+  const { db } = deps;
   const { actor, device, commandId } = options;
   const command = await repo.findCommand(db, commandId);
   if (!command || command.deviceId !== device.id) {
@@ -318,7 +324,7 @@ export const cancelCommand = async (
       { field: 'command_id', message: 'No such command for this customer' },
     ]);
   }
-  const updated = await db.transaction(async (tx) => {
+  const { row: updated, reverted } = await db.transaction(async (tx) => {
     const row = await repo.transitionCommand(tx, command.id, ['queued', 'sent', 'received'], 'cancelled', {
       error: 'cancelled by the retailer',
     });
@@ -327,8 +333,7 @@ export const cancelCommand = async (
         { field: 'command_id', message: `The command is ${command.state}` },
       ]);
     }
-    if (command.name === 'lock' || command.name === 'unlock')
-      await repo.updateDevice(tx, device.id, { desiredLocked: device.reportedLocked });
+    const reverted = await revertPolicyEdits(tx, [row]);
     await insertAudit(tx, {
       orgId: actor.orgId,
       actorUserId: actor.userId,
@@ -337,10 +342,56 @@ export const cancelCommand = async (
       entityId: String(options.customerId),
       details: { deviceId: device.id, commandId: command.id, name: command.name, was: command.state },
     });
-    return row;
+    return { row, reverted };
   });
+  if (reverted.length > 0) await deps.dispatcher.publishPolicies(reverted);
+  else if (!isPolicyCommand(updated.name) && updated.runAt === null)
+    await deps.dispatcher.publishCancel(updated);
   const history = await repo.findCommandHistory(db, device.id, 200);
   return toHistoryItem(updated, history.find((h) => h.command.id === updated.id)?.createdByName ?? null);
+};
+
+/**
+ * Takes the edits of cancelled or expired lock/unlock and toggle commands back from their devices'
+ * policies: where the policy still holds a command's edit (no later command changed the feature),
+ * the feature returns to what the phone reports (a toggle that is on keeps the arguments of its
+ * newest done `on` command), as a new policy version. Scheduled commands never edited the policy.
+ * Returns the ids of the devices whose policy changed, to publish after commit.
+ */
+export const revertPolicyEdits = async (tx: DbOrTx, commands: CommandRow[]): Promise<string[]> => {
+  const released = commands.filter((c) => c.runAt === null && isPolicyCommand(c.name));
+  if (released.length === 0) return [];
+  const devices = new Map(
+    (
+      await repo.findDevicesByIds(
+        tx,
+        released.map((c) => c.deviceId),
+      )
+    ).map((d) => [d.id, d]),
+  );
+  const edits = new Map<string, repo.TPolicyEdit>();
+  for (const command of released) {
+    const device = devices.get(command.deviceId);
+    const found = commandSpecByName(command.name);
+    if (!device || !found) continue;
+    const edit = edits.get(device.id) ?? { deviceId: device.id };
+    if (found.spec.feature === 'lock') {
+      if (device.desiredLocked === found.isOn) edit.locked = device.reportedLocked;
+    } else {
+      const feature = found.spec.feature;
+      const own = editPolicy(INITIAL_POLICY, command.name, command.args).controls[feature];
+      if (!isSameControl(device.desiredControls[feature], own)) continue;
+      const isOn = device.reportedControls[feature] === true;
+      const args = isOn
+        ? ((await repo.findNewestDoneCommand(tx, device.id, found.spec.on))?.args ?? {})
+        : undefined;
+      edit.controls = { ...edit.controls, [feature]: isOn ? { on: true, args: args! } : { on: false } };
+    }
+    edits.set(device.id, edit);
+  }
+  const changed = [...edits.values()].filter((e) => e.locked !== undefined || e.controls !== undefined);
+  await repo.editPolicies(tx, changed);
+  return changed.map((e) => e.deviceId);
 };
 
 /** True when the id and secret belong to an enrolled device (MQTT authentication). */
@@ -367,8 +418,11 @@ export const setDevicePresence = async (db: DbOrTx, deviceId: string, isOnline: 
  * Expires pending commands past the expiry their organisation set (commandExpiryHours), each with
  * an audit entry; returns how many. Organisations without an expiry never lose a command.
  */
-export const expireOverdueCommands = async (db: Db, now: Date = new Date()): Promise<number> =>
-  db.transaction(async (tx) => {
+export const expireOverdueCommands = async (
+  deps: { db: Db; dispatcher: CommandDispatcher },
+  now: Date = new Date(),
+): Promise<number> => {
+  const { expired, reverted } = await deps.db.transaction(async (tx) => {
     const expired = await repo.expireOverdueCommands(tx, now);
     for (const command of expired) {
       await insertAudit(tx, {
@@ -379,8 +433,11 @@ export const expireOverdueCommands = async (db: Db, now: Date = new Date()): Pro
         details: { name: command.name, deviceId: command.deviceId },
       });
     }
-    return expired.length;
+    return { expired, reverted: await revertPolicyEdits(tx, expired) };
   });
+  if (reverted.length > 0) await deps.dispatcher.publishPolicies(reverted);
+  return expired.length;
+};
 
 /**
  * Sends the scheduled commands that are due (at most `limit` a run): each is taken once across all
@@ -394,16 +451,18 @@ export const dispatchDueScheduledCommands = async (
 ): Promise<number> => {
   const due = await deps.db.transaction(async (tx) => {
     const taken = await repo.takeDueScheduledCommands(tx, now, limit);
+    // takeDueScheduledCommands wrote the policy edits; a scheduled lock or toggle half also
+    // supersedes a pending other half, as when sent at once.
     for (const command of taken) {
-      if (command.name !== 'lock' && command.name !== 'unlock') continue;
-      const opposite = command.name === 'lock' ? 'unlock' : 'lock';
+      const found = commandSpecByName(command.name);
+      if (found?.spec.kind !== 'toggle') continue;
+      const opposite = found.isOn ? found.spec.off! : found.spec.on;
       await repo.cancelPendingCommands(
         tx,
         command.deviceId,
         [opposite],
         `superseded by scheduled ${command.name}`,
       );
-      await repo.updateDevice(tx, command.deviceId, { desiredLocked: command.name === 'lock' });
     }
     return taken;
   });

@@ -9,13 +9,12 @@ import {
 } from '@kisht/domain/devices/offline-code';
 import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
-import { findUserById } from '../auth/auth.repository';
-import { type AuthDeps, requestOtp, verifyOtp } from '../auth/auth.service';
+import { type AuthDeps, findUser, requestOtp, verifyOtp } from '../auth/auth.service';
 import { requireAccess } from '../users/users.service';
 import type { DeviceRow } from './devices.repository';
 
 const actorMobile = async (deps: Pick<AuthDeps, 'db'>, actor: TActor): Promise<string> => {
-  const user = await findUserById(deps.db, actor.userId);
+  const user = await findUser(deps.db, actor.userId);
   if (!user) throw new AppError(AppErrorCode.SESSION_INVALID, 'Your session has ended. Please log in again');
   return user.mobile;
 };

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, lte, sql, sum } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { customers, devices, emis, paymentAllocations, payments, products, users } from '../../db/schema';
-import type { CustomerScope } from '../customers/customers.repository';
+import type { CustomerScope } from '../customers/customers.service';
 
 const inScope = (scope: CustomerScope) =>
   and(eq(customers.orgId, scope.orgId), inArray(customers.retailerId, scope.retailerIds))!;

@@ -28,10 +28,10 @@ import type {
 } from '@kisht/domain/emi/emi.schema';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client';
-import type { CommandDispatcher } from '../../device-channel/dispatcher';
 import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
 import { findCustomerForActor, markLoanCompleted, scopeOf } from '../customers/customers.service';
+import type { CommandDispatcher } from '../devices/device-outbox.service';
 import { queueControlCommand } from '../devices/devices.service';
 import { getPenaltyRule } from '../orgs/orgs.service';
 import * as repo from './emi.repository';

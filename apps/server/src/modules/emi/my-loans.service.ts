@@ -3,7 +3,7 @@ import { istDate } from '@kisht/domain/common/time';
 import type { TMyLoan } from '@kisht/domain/emi/emi.schema';
 import type { DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
-import { findUserById } from '../auth/auth.repository';
+import { findUser } from '../auth/auth.service';
 import { getPenaltyRule } from '../orgs/orgs.service';
 import * as repo from './emi.repository';
 import { scheduleTotals, toInstalmentRow } from './emi.service';
@@ -36,7 +36,7 @@ export const upiPayLink = (options: {
 export const listMyLoans = async (db: DbOrTx, actor: TActor): Promise<TMyLoan[]> => {
   if (actor.userType !== 'customer')
     throw new AppError(AppErrorCode.FORBIDDEN, 'Only customers have loans here');
-  const user = await findUserById(db, actor.userId);
+  const user = await findUser(db, actor.userId);
   if (!user) throw new AppError(AppErrorCode.SESSION_INVALID, 'Your session has ended. Please log in again');
   const today = istDate();
   const [loans, rule] = await Promise.all([

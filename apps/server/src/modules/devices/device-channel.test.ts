@@ -7,10 +7,10 @@ import { COMMAND_CATALOGUE } from '@kisht/domain/devices/command-catalogue';
 import { deviceControlPath, paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { queryRows } from '../db/client';
-import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../db/seed/seed';
-import { apiGet, apiPost, enrolReferenceAgent, waitUntil } from '../test/fixtures';
-import { createTestApp, type TestApp } from '../test/harness';
+import { queryRows } from '../../db/client';
+import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
+import { apiGet, apiPost, enrolReferenceAgent, waitUntil } from '../../test/fixtures';
+import { createTestApp, type TestApp } from '../../test/harness';
 
 /**
  * The real reference agent against the real server and its embedded broker over WebSocket at
@@ -101,10 +101,14 @@ describe('device channel with the reference agent', () => {
   it('re-sends pending commands on hello when the broker lost the session', async () => {
     const { agent, customerId, statePath } = await enrolAgent();
     await agent.stop();
-    // A command row that never reached the broker (e.g. the publish failed): still queued.
+    // A lock that never reached the broker (e.g. the publish failed): its row still queued, its
+    // policy version written.
     const device = (await details(customerId)).device;
     await t.app.ctx.db.execute(
       sql`insert into device_commands (id, org_id, device_id, name, state) values ('019a0000-0000-7000-8000-000000000001', ${DEMO_ORG_ID}, ${device.id}, 'lock', 'queued')`,
+    );
+    await t.app.ctx.db.execute(
+      sql`update devices set desired_locked = true, policy_version = policy_version + 1 where id = ${device.id}`,
     );
     const again = await DeviceAgent.load({ statePath });
     agents.push(again);

@@ -5,11 +5,12 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type Db, openDatabase } from '../db/client';
-import { customers, deviceCommands, devices, products, simChanges, users } from '../db/schema';
-import { BULK_CUSTOMER_LOAN, DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../db/seed/seed';
-import { openTestPglite } from '../test/harness';
-import { CommandDispatcher } from './dispatcher';
+import { type Db, openDatabase } from '../../db/client';
+import { customers, deviceCommands, devices, products, simChanges, users } from '../../db/schema';
+import { BULK_CUSTOMER_LOAN, DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
+import { openTestPglite } from '../../test/harness';
+import { DeviceEventRecorder } from './device-events.service';
+import { CommandDispatcher } from './device-outbox.service';
 
 /**
  * The dispatcher records device events in batches (set-based statements for many devices). These
@@ -21,7 +22,7 @@ let pglite: PGlite;
 let db: Db;
 let published: { topic: string; payload: string }[];
 let warnings: string[];
-let dispatcher: CommandDispatcher;
+let recorder: DeviceEventRecorder;
 
 const SIMS_A: TSimSlot[] = [{ slot: 1, iccid: '8991000900000000001', operator: 'Jio' }];
 const SIMS_B: TSimSlot[] = [{ slot: 1, iccid: '8991000900000000002', operator: 'Airtel' }];
@@ -37,7 +38,7 @@ beforeEach(async () => {
     info: () => {},
     debug: () => {},
   } as unknown as FastifyBaseLogger;
-  dispatcher = new CommandDispatcher(
+  const dispatcher = new CommandDispatcher(
     db,
     {
       publish: async (topic, payload) => void published.push({ topic, payload }),
@@ -46,6 +47,7 @@ beforeEach(async () => {
     },
     log,
   );
+  recorder = new DeviceEventRecorder(db, dispatcher, log);
 });
 afterEach(async () => {
   await pglite.close();
@@ -113,10 +115,10 @@ const createCommands = async (deviceIds: string[], name: string, state: string, 
 const ack = (
   deviceId: string,
   commandId: string,
-  status: 'received' | 'done' | 'failed',
+  status: 'received' | 'done' | 'failed' | 'dropped',
   extra: Record<string, unknown> = {},
 ) =>
-  dispatcher.handleEvent(
+  recorder.handleEvent(
     evtTopic(deviceId),
     Buffer.from(
       JSON.stringify({
@@ -132,10 +134,24 @@ const ack = (
   );
 
 const hello = (deviceId: string, state: Record<string, unknown> = { isLocked: false }) =>
-  dispatcher.handleEvent(
+  recorder.handleEvent(
     evtTopic(deviceId),
-    Buffer.from(JSON.stringify({ v: PROTOCOL_VERSION, type: 'hello', state, at: new Date().toISOString() })),
+    Buffer.from(
+      JSON.stringify({
+        v: PROTOCOL_VERSION,
+        type: 'hello',
+        state,
+        at: new Date().toISOString(),
+        connectionId: `c-${deviceId}`,
+      }),
+    ),
   );
+
+/** The bodies of the signed messages published to a device, in order (device protocol §5). */
+const bodiesTo = (deviceId: string) =>
+  published
+    .filter((m) => m.topic.includes(deviceId))
+    .map((m) => JSON.parse(JSON.parse(m.payload).body) as Record<string, unknown> & { type: string });
 
 const statesOf = async (ids: string[]) =>
   new Map(
@@ -192,6 +208,30 @@ describe('CommandDispatcher batching', () => {
     expect(states.get(lockD!)).toMatchObject({ state: 'done', error: null });
   });
 
+  it('accepts acks only for commands that were sent: a forged done leaves a queued or scheduled one queued', async () => {
+    const [device] = await createDevices(1);
+    const [queued, scheduled, stale] = await createCommands([device!, device!, device!], 'reboot', 'queued');
+    await db
+      .update(deviceCommands)
+      .set({ runAt: new Date(Date.now() + 3_600_000) })
+      .where(eq(deviceCommands.id, scheduled!));
+    await db.update(deviceCommands).set({ state: 'sent' }).where(eq(deviceCommands.id, stale!));
+    await Promise.all([
+      ack(device!, queued!, 'done'),
+      ack(device!, scheduled!, 'received'),
+      ack(device!, scheduled!, 'done'),
+      // A phone drops a command past its notAfter: it ends expired, with the reason.
+      ack(device!, stale!, 'dropped', { error: 'past notAfter' }),
+    ]);
+    const states = await statesOf([queued!, scheduled!, stale!]);
+    expect(states.get(queued!)).toMatchObject({ state: 'queued' });
+    expect(states.get(scheduled!)).toMatchObject({ state: 'queued' });
+    expect(states.get(stale!)).toMatchObject({
+      state: 'expired',
+      error: 'dropped by the phone: past notAfter',
+    });
+  });
+
   it('ignores, with a warning, an ack for another device’s command or an unknown one', async () => {
     const [mine, other] = await createDevices(2);
     const [otherLock] = await createCommands([other!], 'lock', 'sent');
@@ -204,7 +244,7 @@ describe('CommandDispatcher batching', () => {
     const deviceIds = await createDevices(5);
     const commandIds = await createCommands(deviceIds, 'lock', 'sent');
     const changes: { before: TSimSlot[]; after: TSimSlot[] }[] = [];
-    dispatcher.hooks.simChanged = async ({ before, after }) => void changes.push({ before, after });
+    recorder.hooks.simChanged = async ({ before, after }) => void changes.push({ before, after });
     await Promise.all(
       deviceIds.flatMap((deviceId, k) => [
         hello(deviceId, { isLocked: false, sims: SIMS_A }),
@@ -226,7 +266,7 @@ describe('CommandDispatcher batching', () => {
     // received ack (seq 100, the state before the lock) arrives late and must not roll it back.
     await ack(deviceId!, commandId!, 'done', { seq: 200, state: { isLocked: true, sims: SIMS_B } });
     const changes: unknown[] = [];
-    dispatcher.hooks.simChanged = async (change) => void changes.push(change);
+    recorder.hooks.simChanged = async (change) => void changes.push(change);
     await ack(deviceId!, commandId!, 'received', { seq: 100, state: { isLocked: false, sims: SIMS_A } });
     const [row] = await db.select().from(devices).where(eq(devices.id, deviceId!));
     expect(row).toMatchObject({ reportedLocked: true, reportedSeq: 200 });
@@ -241,7 +281,7 @@ describe('CommandDispatcher batching', () => {
   it('marks a device offline on the gone will of its current connection only', async () => {
     const [deviceId] = await createDevices(1);
     const event = (body: Record<string, unknown>) =>
-      dispatcher.handleEvent(
+      recorder.handleEvent(
         evtTopic(deviceId!),
         Buffer.from(JSON.stringify({ v: PROTOCOL_VERSION, at: new Date().toISOString(), ...body })),
       );
@@ -271,7 +311,7 @@ describe('CommandDispatcher batching', () => {
     const locks = await createCommands(deviceIds, 'lock', 'sent');
     const [where] = await createCommands([deviceIds[0]!], 'location', 'sent');
     const done: string[] = [];
-    dispatcher.hooks.commandDone = async ({ device, command }) => {
+    recorder.hooks.commandDone = async ({ device, command }) => {
       expect(command.deviceId).toBe(device.id);
       done.push(command.id);
     };
@@ -297,10 +337,20 @@ describe('CommandDispatcher batching', () => {
     const [ofB] = await createCommands([b!], 'unlock', 'received');
     await createCommands([b!], 'lock', 'done');
     await Promise.all([hello(a!), hello(b!)]);
-    const sentTo = (deviceId: string) =>
-      published.filter((m) => m.topic.includes(deviceId)).map((m) => JSON.parse(m.payload).id);
-    expect(sentTo(a!)).toEqual([older, newer]);
-    expect(sentTo(b!)).toEqual([ofB]);
+    // A sync for the hello's connection: the policy carries the lock and unlock, the one-shot
+    // command follows it.
+    expect(bodiesTo(a!)).toMatchObject([
+      {
+        type: 'sync',
+        connectionId: `c-${a}`,
+        policy: { commands: [{ id: older, name: 'lock' }] },
+        commandIds: [newer],
+      },
+      { type: 'command', id: newer },
+    ]);
+    expect(bodiesTo(b!)).toMatchObject([
+      { type: 'sync', policy: { commands: [{ id: ofB, name: 'unlock' }] }, commandIds: [] },
+    ]);
     const rows = await db
       .select()
       .from(deviceCommands)
@@ -324,7 +374,7 @@ describe('CommandDispatcher batching', () => {
       .where(inArray(deviceCommands.id, [later!]));
     await hello(device!);
     // The scheduler supersedes the opposite command and records the desired state first.
-    expect(published.filter((m) => m.topic.includes(device!))).toEqual([]);
+    expect(bodiesTo(device!)).toMatchObject([{ type: 'sync', policy: { commands: [] }, commandIds: [] }]);
     const states = await statesOf([due!, later!]);
     expect([states.get(due!)?.state, states.get(later!)?.state]).toEqual(['queued', 'queued']);
   });
@@ -333,8 +383,8 @@ describe('CommandDispatcher batching', () => {
     const [known] = await createDevices(1);
     const [lock] = await createCommands([known!], 'lock', 'sent');
     await Promise.all([
-      dispatcher.handleEvent(evtTopic(known!), Buffer.from('{not json')),
-      dispatcher.handleEvent(evtTopic(known!), Buffer.from(JSON.stringify({ v: 1, type: 'ack' }))),
+      recorder.handleEvent(evtTopic(known!), Buffer.from('{not json')),
+      recorder.handleEvent(evtTopic(known!), Buffer.from(JSON.stringify({ v: 1, type: 'ack' }))),
       hello(uuidv7()),
       hello('not-a-uuid'),
       ack(known!, lock!, 'done'),

@@ -3,20 +3,21 @@ import {
   type TAckEvent,
   type TDeviceEvent,
   type TGoneEvent,
+  type THelloEvent,
   type TLocationFix,
   type TReportEvent,
   type TSimSlot,
   ZLocationFix,
 } from '@kisht/domain/devices/protocol.schema';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/client';
-import type { CommandRow, DeviceRow } from '../modules/devices/devices.repository';
-import * as devicesRepo from '../modules/devices/devices.repository';
-import type { DeviceBus } from './bus';
-import { commandMessage, parseDeviceEvent } from './protocol';
+import type { Db } from '../../db/client';
+import { parseDeviceEvent } from './device-messages';
+import type { CommandDispatcher } from './device-outbox.service';
+import type { CommandRow, DeviceRow } from './devices.repository';
+import * as devicesRepo from './devices.repository';
 
 /** What the rest of the server wants to hear about from devices (set once by buildApp). */
-export type TDispatcherHooks = {
+export type TDeviceEventHooks = {
   /** A device reported SIM slots different from the ones it reported before. */
   simChanged?: (change: { device: DeviceRow; before: TSimSlot[]; after: TSimSlot[] }) => Promise<void>;
   /** A device acknowledged a command as done (after its result is stored). */
@@ -47,7 +48,7 @@ type TRoundEvent<E extends TDeviceEvent = TDeviceEvent> = {
   device: DeviceRow;
 };
 
-export type TDispatcherOptions = {
+export type TDeviceEventOptions = {
   /**
    * How long the first event of an idle dispatcher waits for others before its batch is recorded,
    * in milliseconds. Default 0: the batch starts once the current I/O is handled (setImmediate),
@@ -64,13 +65,13 @@ export type TDispatcherOptions = {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Moves commands from the outbox to devices and device events back into the database (design §5).
- * Every state change is a conditional update, so duplicate or out-of-order acks never move a
- * command backwards, and delivery can be retried any number of times. Device events are recorded
- * in batches, a few statements for many devices at once, because on one PGlite connection an
- * event at a time cannot keep up with thousands of phones acknowledging a bulk lock.
+ * Records device events (design §5): acks move commands forward (never backwards, and only
+ * commands that were sent), every event's state becomes the reported state, hellos are answered
+ * with a sync through the outbox, and reports are stored. Events are recorded in batches, a few
+ * statements for many devices at once, because on one PGlite connection an event at a time cannot
+ * keep up with thousands of phones acknowledging a bulk lock.
  */
-export class CommandDispatcher {
+export class DeviceEventRecorder {
   /** Events received and not yet taken into a batch, oldest first. */
   private readonly queue: TQueuedEvent[] = [];
   /** True while a batch is scheduled or being recorded. */
@@ -78,119 +79,16 @@ export class CommandDispatcher {
   private readonly batchWindowMs: number;
   private readonly maxBatch: number;
   /** Listeners for device events; buildApp sets them. */
-  hooks: TDispatcherHooks = {};
+  hooks: TDeviceEventHooks = {};
 
   constructor(
     private readonly db: Db,
-    private readonly bus: DeviceBus,
+    private readonly dispatcher: CommandDispatcher,
     private readonly log: FastifyBaseLogger,
-    options: TDispatcherOptions = {},
+    options: TDeviceEventOptions = {},
   ) {
     this.batchWindowMs = options.batchWindowMs ?? 0;
     this.maxBatch = options.maxBatch ?? 5_000;
-  }
-
-  /** Publishes one command row if it is still pending, and marks a queued one sent. */
-  async send(command: CommandRow): Promise<void> {
-    const { topic, payload } = commandMessage(command);
-    await this.bus.publish(topic, payload);
-    await devicesRepo.countDeliveryAttempt(this.db, command.id, command.deliveryAttempts + 1);
-    await devicesRepo.transitionCommand(this.db, command.id, ['queued'], 'sent');
-  }
-
-  /**
-   * Sends a freshly committed command. A failure to publish is logged, not thrown: the row stays
-   * queued and goes out on the device's next hello, or with the re-send of unacknowledged commands.
-   */
-  async dispatch(command: CommandRow): Promise<void> {
-    try {
-      await this.send(command);
-    } catch (error) {
-      this.log.warn({ err: error, commandId: command.id }, 'command publish failed; it stays queued');
-    }
-  }
-
-  /**
-   * Sends many freshly committed commands (a bulk request): publishes each, then records the
-   * deliveries in a few statements. Publish failures are logged; those rows stay queued and go out
-   * on their device's next hello, or with the re-send of unacknowledged commands.
-   */
-  async dispatchMany(commands: CommandRow[], concurrency = 100): Promise<void> {
-    await this.publishLists(
-      commands.map((command) => [command]),
-      undefined,
-      concurrency,
-      'command publish failed; it stays queued',
-    );
-  }
-
-  /**
-   * Re-sends every pending command of these devices, oldest first for each device (as a hello
-   * would; used for commands left unacknowledged while the device stayed connected). Devices go
-   * out 100 at a time; a device whose publish fails is logged and skipped, to be tried again.
-   * Records the deliveries, as published at `at`, in one statement per 1,000. Returns how many
-   * messages were published.
-   */
-  async resendPendingOfDevices(
-    deviceIds: string[],
-    at: Date = new Date(),
-    concurrency = 100,
-  ): Promise<number> {
-    const pending = await this.pendingByDevice(deviceIds);
-    return this.publishLists(
-      [...pending.values()],
-      at,
-      concurrency,
-      'command re-send failed; it stays pending',
-    );
-  }
-
-  /**
-   * Publishes lists of commands, each list in order, up to `concurrency` lists at once. A list
-   * whose publish fails is logged with `failure` and stops there (the rest stays pending). Then
-   * records what went out as delivered at `at` (default: when recorded), in one statement per
-   * 1,000. Returns how many.
-   */
-  private async publishLists(
-    lists: CommandRow[][],
-    at: Date | undefined,
-    concurrency: number,
-    failure: string,
-  ): Promise<number> {
-    const published: string[] = [];
-    for (let i = 0; i < lists.length; i += concurrency) {
-      await Promise.all(
-        lists.slice(i, i + concurrency).map(async (list) => {
-          try {
-            await this.publishInOrder(list, published);
-          } catch (error) {
-            this.log.warn({ err: error, commandIds: list.map((command) => command.id) }, failure);
-          }
-        }),
-      );
-    }
-    await devicesRepo.markManySent(this.db, published, at);
-    return published.length;
-  }
-
-  /** Pending (due) commands of these devices, read in one statement, oldest first per device. */
-  private async pendingByDevice(deviceIds: string[]): Promise<Map<string, CommandRow[]>> {
-    const pending = new Map<string, CommandRow[]>();
-    for (const command of await devicesRepo.findPendingCommandsOfDevices(this.db, deviceIds)) {
-      const list = pending.get(command.deviceId) ?? [];
-      list.push(command);
-      pending.set(command.deviceId, list);
-    }
-    return pending;
-  }
-
-  /** Publishes commands one after another, adding each id to `published` once the broker has it. */
-  private async publishInOrder(commands: CommandRow[], published: string[]): Promise<void> {
-    for (const command of commands) {
-      const { topic, payload } = commandMessage(command);
-      await this.bus.publish(topic, payload);
-      published.push(command.id);
-    }
   }
 
   /**
@@ -293,7 +191,14 @@ export class CommandDispatcher {
     );
     await this.guard(
       recorded.filter((e) => e.event.type === 'hello'),
-      (hellos) => this.resendPendingOf(hellos),
+      (hellos) =>
+        this.dispatcher.syncDevices(
+          (hellos as TRoundEvent<THelloEvent>[]).map(({ device, event }) => ({
+            deviceId: device.id,
+            connectionId: event.connectionId,
+            helloSeq: event.seq,
+          })),
+        ),
     );
     await this.eachEvent(
       recorded.filter((e) => e.event.type === 'report'),
@@ -328,6 +233,8 @@ export class CommandDispatcher {
       seq: event.seq,
       connectionId: event.connectionId,
       isHello: event.type === 'hello',
+      policyVersion: event.state.policyVersion,
+      pushToken: event.type === 'hello' ? event.pushToken : undefined,
     }));
     const seenAt = new Date();
     if (changes.length === 0) await devicesRepo.recordReportedStates(this.db, states, seenAt);
@@ -385,11 +292,13 @@ export class CommandDispatcher {
         ack.queued.resolve();
       }
     }
+    // Only what was sent can be acknowledged: a forged ack for a command still queued (or
+    // scheduled) moves nothing. Rows are marked sent before they are published.
     const ofStatus = (status: TAckEvent['status']) => owned.filter(({ event }) => event.status === status);
     await devicesRepo.transitionCommands(
       this.db,
       ofStatus('received').map(({ command }) => ({ id: command.id })),
-      ['queued', 'sent'],
+      ['sent'],
       'received',
     );
     await devicesRepo.transitionCommands(
@@ -398,18 +307,38 @@ export class CommandDispatcher {
         id: command.id,
         error: event.error ?? 'failed on the device',
       })),
-      ['queued', 'sent', 'received'],
+      ['sent', 'received'],
       'failed',
+    );
+    // The device dropped a command past its notAfter (a cancelled one is final here already).
+    await devicesRepo.transitionCommands(
+      this.db,
+      ofStatus('dropped').map(({ command, event }) => ({
+        id: command.id,
+        error: `dropped by the phone: ${event.error ?? 'too old to apply'}`,
+      })),
+      ['sent', 'received'],
+      'expired',
     );
     const done = ofStatus('done');
     const moved = new Set(
       await devicesRepo.transitionCommands(
         this.db,
         done.map(({ command }) => ({ id: command.id, error: null })),
-        ['queued', 'sent', 'received'],
+        ['sent', 'received'],
         'done',
       ),
     );
+    // A phone that ran a command before its cancel arrived says so: the history shows it ran.
+    for (const id of await devicesRepo.transitionCommands(
+      this.db,
+      done
+        .filter(({ command }) => !moved.has(command.id) && command.lastSentAt !== null)
+        .map(({ command }) => ({ id: command.id, error: 'the phone ran it before the cancel arrived' })),
+      ['cancelled'],
+      'done',
+    ))
+      moved.add(id);
     await this.eachEvent(
       done.filter(({ command }) => moved.has(command.id)),
       (ack) => this.finishDone(ack.device, ack.command, ack.event),
@@ -427,22 +356,6 @@ export class CommandDispatcher {
       }
     }
     await this.hooks.commandDone?.({ device, command, result: ack.result });
-  }
-
-  /**
-   * Answers hellos: re-sends every pending command of each device, oldest first (read in one
-   * statement), and records the deliveries in one statement per 1,000. A device whose publish fails
-   * has its hello rejected; what went out before is still recorded.
-   */
-  private async resendPendingOf(hellos: TRoundEvent[]): Promise<void> {
-    if (hellos.length === 0) return;
-    const pending = await this.pendingByDevice(hellos.map(({ device }) => device.id));
-    const published: string[] = [];
-    await this.eachEvent(
-      hellos.filter(({ device }) => pending.has(device.id)),
-      ({ device }) => this.publishInOrder(pending.get(device.id)!, published),
-    );
-    await devicesRepo.markManySent(this.db, published);
   }
 
   /** Runs a set-based step for some events of a round; when it throws, those events are rejected. */

@@ -15,9 +15,10 @@ import type { TActor } from '../../lib/actor';
 import { randomToken, sha256Hex } from '../../lib/crypto';
 import { insertAudit } from '../audit/audit.repository';
 import { markCustomerInstalled } from '../customers/customers.service';
-import type { DeviceRow } from '../devices/devices.repository';
-import * as devicesRepo from '../devices/devices.repository';
 import { getDeviceSettings } from '../orgs/orgs.service';
+import type { DeviceRow } from './devices.repository';
+import * as devicesRepo from './devices.repository';
+import type { ServerKeys } from './server-keys.service';
 
 /**
  * The Android device-owner provisioning JSON (design §5; Android DevicePolicyManager
@@ -57,21 +58,34 @@ const sameImeis = (device: DeviceRow, request: TEnrolDeviceRequest) =>
   new Set([device.imei1, device.imei2, request.imei1, request.imei2]).size;
 
 /**
+ * How long after a phone enrolled the same token and IMEIs may enrol it again, ms: the phone's
+ * retry when the first response was lost on the way (device protocol §1).
+ */
+export const ENROLMENT_RETRY_MS = 15 * 60_000;
+
+/**
  * Enrols a device with its one-time token (design §5): the reported IMEIs must match the
- * customer's record; the token is burned, a device secret issued (stored as SHA-256), and the
- * customer becomes installed (status 1). Throws ENROLMENT_TOKEN_INVALID for an unknown, used or
- * expired token and ENROLMENT_IMEI_MISMATCH when the IMEIs differ.
+ * customer's record; a device secret is issued (stored as SHA-256), and the customer becomes
+ * installed (status 1). The token stays usable for ENROLMENT_RETRY_MS with the same IMEIs, for a
+ * phone whose response was lost: that retry gets the same device, topics and server key and a
+ * new secret (the server keeps only a hash of the first, which nobody then holds), audited. Throws
+ * ENROLMENT_TOKEN_INVALID for an unknown, expired or spent token (also a retry with other IMEIs or
+ * of a released phone) and ENROLMENT_IMEI_MISMATCH when the IMEIs differ from the record.
  */
 export const enrolDevice = async (
-  deps: { db: Db; config: TConfig },
+  deps: { db: Db; config: TConfig; dispatcher: { serverKeys: ServerKeys } },
   options: { request: TEnrolDeviceRequest; baseUrl: string },
 ): Promise<TEnrolDeviceResponse> => {
   const { request } = options;
   const device = await devicesRepo.findDeviceByEnrolmentTokenHash(deps.db, sha256Hex(request.token));
-  if (!device?.enrolmentExpiresAt || device.enrolmentExpiresAt.getTime() < Date.now()) {
-    throw new AppError(AppErrorCode.ENROLMENT_TOKEN_INVALID, 'This enrolment QR is invalid or has expired', [
+  const invalid = () =>
+    new AppError(AppErrorCode.ENROLMENT_TOKEN_INVALID, 'This enrolment QR is invalid or has expired', [
       { field: 'token', message: 'Invalid or expired enrolment token' },
     ]);
+  if (!device?.enrolmentExpiresAt || device.enrolmentExpiresAt.getTime() < Date.now()) throw invalid();
+  if (device.enrolledAt) {
+    if (!device.secretHash || !sameImeis(device, request)) throw invalid();
+    return reissueCredentials(deps, { device, baseUrl: options.baseUrl });
   }
   if (!sameImeis(device, request)) {
     throw new AppError(
@@ -85,13 +99,17 @@ export const enrolDevice = async (
   }
   const secret = randomToken();
   await deps.db.transaction(async (tx) => {
+    const enrolledAt = new Date();
     await devicesRepo.updateDevice(tx, device.id, {
-      enrolmentTokenHash: null,
-      enrolmentExpiresAt: null,
-      enrolledAt: new Date(),
+      // The token now only lets this phone retry a lost response (same IMEIs), for a short while.
+      enrolmentExpiresAt: new Date(enrolledAt.getTime() + ENROLMENT_RETRY_MS),
+      enrolledAt,
       secretHash: sha256Hex(secret),
       reportedLocked: false,
+      reportedPolicyVersion: 0,
     });
+    // A freshly enrolled phone holds policy 0 (unlocked, nothing restricted): start it from there.
+    await devicesRepo.resetPolicy(tx, device.id);
     await markCustomerInstalled(tx, device.orgId, device.customerId);
     await insertAudit(tx, {
       orgId: device.orgId,
@@ -101,14 +119,45 @@ export const enrolDevice = async (
       details: { deviceId: device.id },
     });
   });
+  return credentialsOf(deps, { device, secret, baseUrl: options.baseUrl });
+};
+
+/** A retried enrolment (see enrolDevice): a new secret replaces the one whose response was lost. */
+const reissueCredentials = async (
+  deps: { db: Db; config: TConfig; dispatcher: { serverKeys: ServerKeys } },
+  options: { device: DeviceRow; baseUrl: string },
+): Promise<TEnrolDeviceResponse> => {
+  const { device } = options;
+  const secret = randomToken();
+  await deps.db.transaction(async (tx) => {
+    await devicesRepo.updateDevice(tx, device.id, { secretHash: sha256Hex(secret) });
+    await insertAudit(tx, {
+      orgId: device.orgId,
+      action: 'device.enrol_retry',
+      entity: 'customer',
+      entityId: String(device.customerId),
+      details: { deviceId: device.id },
+    });
+  });
+  return credentialsOf(deps, { device, secret, baseUrl: options.baseUrl });
+};
+
+/** The enrol response: who the device is, its secret, where to connect, and the server key. */
+const credentialsOf = async (
+  deps: { db: Db; config: TConfig; dispatcher: { serverKeys: ServerKeys } },
+  options: { device: DeviceRow; secret: string; baseUrl: string },
+): Promise<TEnrolDeviceResponse> => {
+  const { device } = options;
+  const serverKey = await deps.dispatcher.serverKeys.forOrg(device.orgId);
   const mqttUrl = deps.config.MQTT_PUBLIC_URL ?? `${options.baseUrl.replace(/^http/, 'ws')}${paths.mqtt}`;
   const { offlineLockAfterHours } = await getDeviceSettings(deps.db, device.orgId);
   return {
     offlineLockAfterMs: offlineLockAfterHours ? Math.round(offlineLockAfterHours * 3_600_000) : null,
     deviceId: device.id,
-    deviceSecret: secret,
+    deviceSecret: options.secret,
     mqttUrl,
     cmdTopic: cmdTopic(device.id),
     evtTopic: evtTopic(device.id),
+    serverKey: { kid: serverKey.kid, publicKey: serverKey.publicKey },
   };
 };

@@ -1,0 +1,275 @@
+import { isPolicyCommand, POLICY_COMMAND_NAMES } from '@kisht/domain/devices/device-policy';
+import { cmdTopic, type TCancelMessage, type TServerMessage } from '@kisht/domain/devices/protocol.schema';
+import { signServerMessage } from '@kisht/domain/devices/server-message';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client';
+import type { DeviceBus } from '../../device-channel/bus';
+import { NO_PUSH, type TPushGateway } from '../push/push.service';
+import { commandMessage, policyVersionOf } from './device-messages';
+import type { CommandRow } from './devices.repository';
+import * as devicesRepo from './devices.repository';
+import { ServerKeys } from './server-keys.service';
+
+/**
+ * The device outbox (design §5, device protocol §5–§7): sends what the command rows and device
+ * policies say to the phones, every message signed with the organisation's key. A command row is
+ * written first (in the request's transaction) and sent after commit; rows are marked sent before
+ * they are published, so a lost publish is caught by the re-send of unacknowledged commands.
+ * Lock/unlock and toggles go out as the device's current policy version; other commands as
+ * command messages; a hello is answered with a sync.
+ */
+export class CommandDispatcher {
+  /** The organisations' signing keys; every message to a device is signed (device protocol §5). */
+  readonly serverKeys: ServerKeys;
+
+  constructor(
+    private readonly db: Db,
+    private readonly bus: DeviceBus,
+    private readonly log: FastifyBaseLogger,
+    /** Wakes offline phones with something waiting (device protocol §14); default: none. */
+    private readonly push: TPushGateway = NO_PUSH,
+  ) {
+    this.serverKeys = new ServerKeys(db);
+  }
+
+  /**
+   * Wakes the offline phones among `deviceIds` that have an FCM token and were not woken in the
+   * last minute (device protocol §14), so a phone in Doze reconnects and says hello. A dead token
+   * is forgotten; a push service that cannot be reached is logged. Never throws.
+   */
+  async wake(deviceIds: string[]): Promise<number> {
+    if (this.push === NO_PUSH || deviceIds.length === 0) return 0;
+    let woken = 0;
+    try {
+      const due = await devicesRepo.claimWakes(this.db, deviceIds);
+      for (let i = 0; i < due.length; i += 50) {
+        await Promise.all(
+          due.slice(i, i + 50).map(async ({ id, push_token: token }) => {
+            try {
+              const result = await this.push.wake({ token, deviceId: id });
+              if (result === 'unregistered') await devicesRepo.clearPushToken(this.db, id, token);
+              else woken += 1;
+            } catch (error) {
+              this.log.warn({ err: error, deviceId: id }, 'wake-up push failed');
+            }
+          }),
+        );
+      }
+    } catch (error) {
+      this.log.warn({ err: error, devices: deviceIds.length }, 'wake-up pushes failed');
+    }
+    return woken;
+  }
+
+  /**
+   * Sends a freshly committed command: a lock/unlock or toggle goes out as its device's current
+   * policy (device protocol §6), any other command as a signed command message. A failure to
+   * publish is logged, not thrown: the row is marked sent first, so the re-send of unacknowledged
+   * commands (or the device's next hello) delivers it.
+   */
+  async dispatch(command: CommandRow): Promise<void> {
+    await this.dispatchMany([command]);
+  }
+
+  /**
+   * Sends many freshly committed commands (a bulk request, a job): the policies of the devices
+   * whose lock or toggles they edit, and the other commands as command messages, 100 devices at
+   * a time. Publish failures are logged; those go out again with the re-send of unacknowledged
+   * commands or on the device's next hello.
+   */
+  async dispatchMany(commands: CommandRow[], concurrency = 100): Promise<void> {
+    const policyDevices = new Set<string>();
+    const actions: CommandRow[] = [];
+    for (const command of commands) {
+      if (isPolicyCommand(command.name)) policyDevices.add(command.deviceId);
+      else actions.push(command);
+    }
+    try {
+      await this.sendToDevices(
+        { policyOf: [...policyDevices], commands: actions },
+        undefined,
+        concurrency,
+        'publish failed; it goes out again with the re-send or the next hello',
+      );
+    } catch (error) {
+      this.log.warn({ err: error, commands: commands.length }, 'dispatch failed; the re-send job retries');
+    }
+  }
+
+  /**
+   * Publishes the current policy of devices whose policy changed without a command of their own
+   * (a cancelled or expired lock or toggle reverted). Failures are logged; the device gets the
+   * policy with its next sync.
+   */
+  async publishPolicies(deviceIds: string[]): Promise<void> {
+    try {
+      await this.sendToDevices(
+        { policyOf: deviceIds, commands: [] },
+        undefined,
+        100,
+        'policy publish failed',
+      );
+    } catch (error) {
+      this.log.warn({ err: error, devices: deviceIds.length }, 'policy publish failed');
+    }
+  }
+
+  /**
+   * Tells the device that a one-shot command was cancelled (device protocol §7: it must not apply
+   * it, and acks dropped if it had not). Failures are logged: the next sync leaves it out anyway.
+   */
+  async publishCancel(command: CommandRow): Promise<void> {
+    try {
+      const key = await this.serverKeys.forOrg(command.orgId);
+      const message: TCancelMessage = {
+        type: 'cancel',
+        deviceId: command.deviceId,
+        id: command.id,
+        issuedAt: new Date().toISOString(),
+      };
+      await this.bus.publish(cmdTopic(command.deviceId), signServerMessage(key, message));
+    } catch (error) {
+      this.log.warn({ err: error, commandId: command.id }, 'cancel publish failed');
+    }
+  }
+
+  /**
+   * Re-sends what these devices have pending (commands left unacknowledged while the device stayed
+   * connected): the current policy to each device with a pending lock or toggle, and each pending
+   * one-shot command, oldest first. Devices go out 100 at a time; a device whose publish fails is
+   * logged and skipped, to be tried again. Records the deliveries as published at `at`. Returns how
+   * many messages were published.
+   */
+  async resendPendingOfDevices(
+    deviceIds: string[],
+    at: Date = new Date(),
+    concurrency = 100,
+  ): Promise<number> {
+    const pending = await devicesRepo.findPendingCommandsOfDevices(this.db, deviceIds);
+    const policyOf = new Set<string>();
+    const commands: CommandRow[] = [];
+    for (const command of pending) {
+      if (isPolicyCommand(command.name)) policyOf.add(command.deviceId);
+      else commands.push(command);
+    }
+    return this.sendToDevices(
+      { policyOf: [...policyOf], commands },
+      at,
+      concurrency,
+      'command re-send failed; it stays pending',
+    );
+  }
+
+  /**
+   * Publishes to each device, in this order: its sync (answering a hello on `syncs`' connection),
+   * its current policy (`policyOf`), then its one-shot `commands`, oldest first. The lock/toggle
+   * commands a policy carries are read first and the devices' policies after, so a policy always
+   * includes the edits of the commands it lists. Every command listed or sent is recorded as
+   * delivered at `at` (default now) before it is published: a done ack is accepted only for a
+   * command that was sent. Devices go out `concurrency` at a time; a device whose publish fails is
+   * logged with `failure` and skipped. Returns how many messages went out.
+   */
+  private async sendToDevices(
+    what: {
+      policyOf?: string[];
+      commands: CommandRow[];
+      syncs?: Map<string, { connectionId: string; helloSeq?: number | undefined }>;
+    },
+    at: Date | undefined,
+    concurrency: number,
+    failure: string,
+  ): Promise<number> {
+    const syncs = what.syncs ?? new Map<string, { connectionId: string; helloSeq?: number | undefined }>();
+    const policyOf = new Set([...(what.policyOf ?? []), ...syncs.keys()]);
+    const policyCommands = await devicesRepo.findPendingPolicyCommandsOfDevices(
+      this.db,
+      [...policyOf],
+      POLICY_COMMAND_NAMES,
+    );
+    const commandsOf = new Map<string, CommandRow[]>();
+    for (const command of what.commands) {
+      const list = commandsOf.get(command.deviceId) ?? [];
+      list.push(command);
+      commandsOf.set(command.deviceId, list);
+    }
+    const deviceIds = [...new Set([...policyOf, ...commandsOf.keys()])];
+    const devices = new Map(
+      (await devicesRepo.findDevicesByIds(this.db, deviceIds)).map((device) => [device.id, device]),
+    );
+    const live = deviceIds.filter((id) => {
+      const device = devices.get(id);
+      return device?.enrolledAt && device.secretHash;
+    });
+    const delivered = live.flatMap((id) => [
+      ...(policyOf.has(id) ? (policyCommands.get(id) ?? []) : []),
+      ...(commandsOf.get(id) ?? []),
+    ]);
+    await devicesRepo.markManySent(
+      this.db,
+      delivered.map((command) => command.id),
+      at,
+    );
+    const now = new Date();
+    let published = 0;
+    for (let i = 0; i < live.length; i += concurrency) {
+      await Promise.all(
+        live.slice(i, i + concurrency).map(async (deviceId) => {
+          const device = devices.get(deviceId)!;
+          try {
+            const key = await this.serverKeys.forOrg(device.orgId);
+            const policy = policyVersionOf(device, policyCommands.get(deviceId) ?? []);
+            const messages: TServerMessage[] = [];
+            const hello = syncs.get(deviceId);
+            if (hello !== undefined) {
+              messages.push({
+                type: 'sync',
+                deviceId,
+                connectionId: hello.connectionId,
+                ...(hello.helloSeq === undefined ? {} : { helloSeq: hello.helloSeq }),
+                serverTime: now.toISOString(),
+                policy,
+                commandIds: (commandsOf.get(deviceId) ?? []).map((command) => command.id),
+              });
+            } else if (policyOf.has(deviceId)) messages.push({ type: 'policy', deviceId, ...policy });
+            for (const command of commandsOf.get(deviceId) ?? []) {
+              messages.push(commandMessage(command, device.policyVersion));
+            }
+            for (const message of messages) {
+              await this.bus.publish(cmdTopic(deviceId), signServerMessage(key, message));
+              published += 1;
+            }
+          } catch (error) {
+            this.log.warn({ err: error, deviceId }, failure);
+          }
+        }),
+      );
+    }
+    // Phones that are offline get a wake-up push, so they come and fetch it (not awaited).
+    void this.wake(live.filter((id) => !devices.get(id)!.isOnline && devices.get(id)!.pushToken));
+    return published;
+  }
+
+  /**
+   * Answers hellos (device protocol §6): to each device a sync for the connection that said hello,
+   * with its current policy and the ids of its pending one-shot commands, which follow it. A device
+   * whose publish fails is logged; it says hello again when no sync comes.
+   */
+  async syncDevices(
+    hellos: { deviceId: string; connectionId: string; helloSeq?: number | undefined }[],
+  ): Promise<void> {
+    if (hellos.length === 0) return;
+    const pending = await devicesRepo.findPendingCommandsOfDevices(
+      this.db,
+      hellos.map(({ deviceId }) => deviceId),
+    );
+    const syncs = new Map(
+      hellos.map(({ deviceId, connectionId, helloSeq }) => [deviceId, { connectionId, helloSeq }]),
+    );
+    await this.sendToDevices(
+      { commands: pending.filter((command) => !isPolicyCommand(command.name)), syncs },
+      undefined,
+      100,
+      'sync publish failed; the device says hello again',
+    );
+  }
+}

@@ -1,0 +1,68 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeFcm } from './fake-fcm';
+import { createFcmGateway } from './fcm.adapter';
+
+let fake: Awaited<ReturnType<typeof startFakeFcm>>;
+beforeEach(async () => {
+  fake = await startFakeFcm();
+});
+afterEach(async () => {
+  await fake.close();
+});
+
+const gateway = () =>
+  createFcmGateway({ serviceAccount: fake.serviceAccount, apiUrl: fake.apiUrl, retryMinTimeoutMs: 10 });
+
+describe('FCM HTTP v1 gateway (against a local fake that checks what it gets)', () => {
+  it('sends a high-priority data message to the token, with a signed JWT grant reused across sends', async () => {
+    const fcm = gateway();
+    expect(await fcm.wake({ token: 'token-a', deviceId: 'device-a' })).toBe('sent');
+    expect(await fcm.wake({ token: 'token-b', deviceId: 'device-b' })).toBe('sent');
+    expect(fake.messages).toEqual([
+      {
+        token: 'token-a',
+        data: { kind: 'wake', deviceId: 'device-a' },
+        android: { priority: 'HIGH', ttl: '600s', collapse_key: 'kisht-wake' },
+      },
+      expect.objectContaining({ token: 'token-b' }),
+    ]);
+    expect(fake.tokenRequests).toBe(1);
+  });
+
+  it('says a dead token is unregistered, retries a 503, and gives up at once on a bad request', async () => {
+    const fcm = gateway();
+    fake.answer = () => ({ status: 404, body: { error: { code: 404, status: 'NOT_FOUND' } } });
+    expect(await fcm.wake({ token: 'gone', deviceId: 'd' })).toBe('unregistered');
+
+    let calls = 0;
+    fake.answer = () => {
+      calls += 1;
+      return calls < 3 ? { status: 503, body: { error: { code: 503 } } } : { status: 200, body: {} };
+    };
+    expect(await fcm.wake({ token: 'busy', deviceId: 'd' })).toBe('sent');
+    expect(calls).toBe(3);
+
+    calls = 0;
+    fake.answer = () => {
+      calls += 1;
+      return { status: 400, body: { error: { code: 400, status: 'INVALID_ARGUMENT' } } };
+    };
+    await expect(fcm.wake({ token: 'bad', deviceId: 'd' })).rejects.toThrow(/HTTP 400/);
+    expect(calls).toBe(1);
+  });
+
+  it('is refused a token for a grant signed with another key', async () => {
+    const other = await startFakeFcm();
+    try {
+      const fcm = createFcmGateway({
+        serviceAccount: { ...fake.serviceAccount, private_key: other.serviceAccount.private_key },
+        apiUrl: fake.apiUrl,
+        retryMinTimeoutMs: 10,
+      });
+      await expect(fcm.wake({ token: 't', deviceId: 'd' })).rejects.toThrow(/FCM token answered HTTP 400/);
+      expect(fake.messages).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+});
