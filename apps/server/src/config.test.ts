@@ -8,6 +8,8 @@ const PRODUCTION: Record<string, string> = {
   JWT_SECRET: 'a-production-jwt-secret-of-32-characters',
   OTP_PEPPER: 'a-production-otp-pepper',
   SMS_WEBHOOK_URL: 'https://sms.example.com/send',
+  DPC_DOWNLOAD_URL: 'https://downloads.example.com/kisht-dpc.apk',
+  DPC_SIGNATURE_CHECKSUM: 'n5Q2jv8oXh0cQ0bJz3qB7n6m0S0g3sQd2dY8fHq7s1A',
 };
 const MQTT_URL = 'mqtt://broker.example.com:1883';
 const BROKER_HOOK_SECRET = 'a-broker-hook-secret-of-24-chars';
@@ -21,8 +23,11 @@ describe('loadConfig', () => {
     expect(config.MQTT_SHARED_GROUP).toBe('kisht-server');
   });
 
-  it('refuses production without secrets and an SMS transport, naming each key', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET.*OTP_PEPPER.*SMS_WEBHOOK_URL/);
+  it('refuses production without secrets, the DPC and an SMS transport, naming each key', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+      /JWT_SECRET.*OTP_PEPPER.*DPC_DOWNLOAD_URL.*DPC_SIGNATURE_CHECKSUM.*SMS_WEBHOOK_URL/,
+    );
+    expect(() => loadConfig({ DPC_SIGNATURE_CHECKSUM: 'not-a-checksum' })).toThrow(/DPC_SIGNATURE_CHECKSUM/);
   });
 
   it('names a malformed value', () => {

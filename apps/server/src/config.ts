@@ -3,6 +3,12 @@ import { z } from 'zod';
 const ZBooleanFlag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 /**
+ * A stand-in checksum for development: no DPC APK is signed with it, so a real phone refuses a
+ * QR carrying it. Production must name the real one (DPC_SIGNATURE_CHECKSUM).
+ */
+const DEVELOPMENT_DPC_SIGNATURE_CHECKSUM = 'o6R0Y3ZkN9O2bW8xq8LQ1QxhJ3m5aJ6u0oX2y0T9wqI';
+
+/**
  * Server configuration, parsed once from the environment (design §2). Every value has a safe
  * development default except in production, where secrets and the SMS transport must be set, and
  * an external broker must say who authenticates devices (MQTT_BROKER_AUTH).
@@ -67,7 +73,10 @@ export const ZConfig = z
     /** The device policy controller APK and its signing certificate checksum (URL-safe base64 SHA-256). */
     DPC_COMPONENT_NAME: z.string().default('in.kisht.dpc/.KishtDeviceAdminReceiver'),
     DPC_DOWNLOAD_URL: z.string().url().optional(),
-    DPC_SIGNATURE_CHECKSUM: z.string().default('o6R0Y3ZkN9O2bW8xq8LQ1QxhJ3m5aJ6u0oX2y0T9wqI'),
+    DPC_SIGNATURE_CHECKSUM: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{43}$/, 'URL-safe base64 SHA-256 (43 characters, no padding)')
+      .default(DEVELOPMENT_DPC_SIGNATURE_CHECKSUM),
     /**
      * Wake-up pushes through Firebase Cloud Messaging (device protocol §14): the path of the
      * Firebase service account JSON key (project_id, client_email, private_key, token_uri). Absent:
@@ -99,6 +108,22 @@ export const ZConfig = z
       if (config[key].startsWith('development-only')) {
         ctx.addIssue({ code: 'custom', path: [key], message: `${key} must be set in production` });
       }
+    }
+    // A provisioning QR must name the real DPC: where to download it and its signing certificate.
+    if (!config.DPC_DOWNLOAD_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DPC_DOWNLOAD_URL'],
+        message: 'DPC_DOWNLOAD_URL must be set in production (the https URL of the DPC APK)',
+      });
+    }
+    if (config.DPC_SIGNATURE_CHECKSUM === DEVELOPMENT_DPC_SIGNATURE_CHECKSUM) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DPC_SIGNATURE_CHECKSUM'],
+        message:
+          "DPC_SIGNATURE_CHECKSUM must be set in production (URL-safe base64 SHA-256 of the DPC's signing certificate)",
+      });
     }
     if (!config.SMS_WEBHOOK_URL) {
       ctx.addIssue({

@@ -48,6 +48,8 @@ describe('OTP login', () => {
       JWT_SECRET: 'x'.repeat(40),
       OTP_PEPPER: 'y'.repeat(20),
       SMS_WEBHOOK_URL: 'http://127.0.0.1:9/sms',
+      DPC_DOWNLOAD_URL: 'https://downloads.example.com/kisht-dpc.apk',
+      DPC_SIGNATURE_CHECKSUM: 'n5Q2jv8oXh0cQ0bJz3qB7n6m0S0g3sQd2dY8fHq7s1A',
     });
     const sent = await requestOtp({ orgId: DEMO_ORG_ID, mobile: '9876543210' });
     expect(sent.statusCode).toBe(200);

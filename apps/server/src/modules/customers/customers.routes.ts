@@ -12,7 +12,7 @@ import {
 } from '@kisht/domain/customers/customers.schema';
 import { paths } from '@kisht/domain/paths';
 import { ZDashboard } from '@kisht/domain/stats/stats.schema';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import QRCode from 'qrcode';
 import { z } from 'zod';
@@ -78,6 +78,18 @@ export const customersRoutes = async (app: FastifyInstance, ctx: AppContext) => 
     async (request) => ok(await getCustomerDetails(ctx.db, request.actor, request.query.customer_id)),
   );
 
+  /** A fresh enrolment QR for the actor's customer (404 for another's, ALREADY_ENROLLED once enrolled). */
+  const issueQrFor = async (request: FastifyRequest & { query: { customer_id: number } }) => {
+    const { customer, device } = await findCustomerForActor(ctx.db, request.actor, request.query.customer_id);
+    const qr = await issueEnrolmentQr(ctx, {
+      actor: request.actor,
+      device,
+      customerStatus: customer.status,
+      baseUrl: publicBaseUrl(ctx.config, request),
+    });
+    return { customerId: customer.id, qr };
+  };
+
   r.get(
     paths.customers.qrCode,
     {
@@ -88,20 +100,7 @@ export const customersRoutes = async (app: FastifyInstance, ctx: AppContext) => 
         response: { 200: zEnvelope(ZEnrolmentQr) },
       },
     },
-    async (request) => {
-      const { customer, device } = await findCustomerForActor(
-        ctx.db,
-        request.actor,
-        request.query.customer_id,
-      );
-      const qr = await issueEnrolmentQr(ctx, {
-        actor: request.actor,
-        device,
-        customerStatus: customer.status,
-        baseUrl: publicBaseUrl(ctx.config, request),
-      });
-      return ok(qr);
-    },
+    async (request) => ok((await issueQrFor(request)).qr),
   );
 
   r.get(
@@ -115,17 +114,7 @@ export const customersRoutes = async (app: FastifyInstance, ctx: AppContext) => 
       },
     },
     async (request, reply) => {
-      const { customer, device } = await findCustomerForActor(
-        ctx.db,
-        request.actor,
-        request.query.customer_id,
-      );
-      const qr = await issueEnrolmentQr(ctx, {
-        actor: request.actor,
-        device,
-        customerStatus: customer.status,
-        baseUrl: publicBaseUrl(ctx.config, request),
-      });
+      const { customerId, qr } = await issueQrFor(request);
       const png = await QRCode.toBuffer(qr.payload, {
         type: 'png',
         errorCorrectionLevel: 'M',
@@ -136,7 +125,7 @@ export const customersRoutes = async (app: FastifyInstance, ctx: AppContext) => 
         .type('image/png')
         .header('cache-control', 'no-store')
         .header('x-enrolment-expires-at', qr.expiresAt)
-        .header('content-disposition', `inline; filename="kisht-enrolment-${customer.id}.png"`)
+        .header('content-disposition', `inline; filename="kisht-enrolment-${customerId}.png"`)
         .send(png);
     },
   );
