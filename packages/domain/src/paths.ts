@@ -137,6 +137,8 @@ export const paths = {
     cancel: '/api/device/cancel_command',
     /** POST TBulkLockRequest → TBulkProgress. */
     bulkLockUnlock: '/country/multiple_device_lock_unlock',
+    /** GET ?action=&filter= → TBulkPreview: how many phones a filter would reach (nothing sent). */
+    bulkPreview: '/country/multiple_device_lock_unlock_preview',
     /** POST TBypassCodeRequest → TOfflineCode: the offline unlock code (OTP purpose BYPASS_CODE). */
     bypassCode: '/api/device/get_device_bypass_code',
     /** POST TUninstallRequest → TDeviceCommand: release the phone (OTP purpose UNINSTALL). */

@@ -119,6 +119,22 @@ export const ZBulkLockRequest = z
   });
 export type TBulkLockRequest = z.input<typeof ZBulkLockRequest>;
 
+/** multiple_lock_unlock's preview: what a filter would reach, before anything is sent. */
+export const ZBulkPreviewQuery = z.object({
+  action: z.enum(['lock', 'unlock']),
+  filter: z.enum(['all_enrolled', 'overdue']),
+});
+export type TBulkPreviewQuery = z.input<typeof ZBulkPreviewQuery>;
+
+/** How many phones a bulk request with this filter would send a command to, and how many it skips. */
+export const ZBulkPreview = z.object({
+  /** Phones that would get the command. */
+  total: z.number().int().nonnegative(),
+  /** Customers the filter finds but the request would skip (not enrolled, not available). */
+  skipped: z.number().int().nonnegative(),
+});
+export type TBulkPreview = z.infer<typeof ZBulkPreview>;
+
 /** Progress of one bulk request: counts by command state and each device's state. */
 export const ZBulkProgress = z.object({
   batchId: z.string().uuid(),

@@ -2,7 +2,13 @@ import { COMMAND_STATES, type TCommandState } from '@kisht/domain/common/enums';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import { bulkExclusionReason } from '@kisht/domain/customers/customers.rules';
 import { controlAvailability } from '@kisht/domain/devices/control-availability';
-import type { TBulkProgress, TOfflineCommand, ZBulkLockRequest } from '@kisht/domain/devices/devices.schema';
+import type {
+  TBulkPreview,
+  TBulkPreviewQuery,
+  TBulkProgress,
+  TOfflineCommand,
+  ZBulkLockRequest,
+} from '@kisht/domain/devices/devices.schema';
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client';
@@ -16,24 +22,24 @@ import * as repo from './devices.repository';
 import { toHistoryItem } from './devices.service';
 
 /**
- * multiple_device_lock_unlock: locks or unlocks many phones. In ONE transaction every command row
- * is written (with a shared batch id), pending opposite commands are superseded, desired states set
- * and one audit entry written; messages are published after commit. The filters never reach
- * customers uninstalled, Apple-removed or with EMIs completed; chosen by hand, they are skipped with
- * that reason, as are customers whose phone has not enrolled or for whom spec §6 does not offer the
- * command; a pending identical command is reused. Throws FORBIDDEN without the bulk_retailer and
- * lock flags, CUSTOMER_NOT_FOUND (field customer_ids) when any chosen id is outside the actor's
- * scope.
+ * The customers of a bulk request that would get the command, and those skipped with the reason
+ * (EMIs completed, uninstalled, Apple-removed; not enrolled; spec §6 does not offer lock). Throws
+ * FORBIDDEN without the bulk_retailer and lock flags, CUSTOMER_NOT_FOUND (field customer_ids) when
+ * any chosen id is outside the actor's scope.
  */
-export const bulkLockUnlock = async (
-  deps: { db: Db; dispatcher: CommandDispatcher },
-  options: { actor: TActor; request: z.output<typeof ZBulkLockRequest> },
-): Promise<TBulkProgress> => {
-  const { actor, request } = options;
-  await requireAccess(deps.db, actor, ['user.bulk_retailer', 'user.lock_unlock', `lock.${request.action}`]);
+const bulkTargets = async (
+  db: Db,
+  actor: TActor,
+  request: {
+    action: 'lock' | 'unlock';
+    customer_ids?: number[] | undefined;
+    filter?: 'all_enrolled' | 'overdue' | undefined;
+  },
+) => {
+  await requireAccess(db, actor, ['user.bulk_retailer', 'user.lock_unlock', `lock.${request.action}`]);
   const chosen = request.customer_ids ? [...new Set(request.customer_ids)] : null;
   const targets = await findBulkTargets(
-    deps.db,
+    db,
     actor,
     chosen ? { customerIds: chosen } : { filter: request.filter! },
   );
@@ -42,8 +48,7 @@ export const bulkLockUnlock = async (
       { field: 'customer_ids', message: 'Some of these customers are not yours' },
     ]);
   }
-  const { allowedControls, commandExpiryHours } = await getDeviceSettings(deps.db, actor.orgId);
-  const opposite = request.action === 'lock' ? 'unlock' : 'lock';
+  const { allowedControls } = await getDeviceSettings(db, actor.orgId);
   const skipped: TBulkProgress['skipped'] = [];
   const eligible = targets.filter(({ customer, device }) => {
     const excludedBecause = bulkExclusionReason(customer.status);
@@ -66,6 +71,40 @@ export const bulkLockUnlock = async (
     }
     return true;
   });
+  return { eligible, skipped };
+};
+
+/**
+ * multiple_lock_unlock's confirmation: how many phones a bulk request with this filter would send
+ * the command to, and how many customers it would skip; nothing is written. Throws as
+ * bulkLockUnlock (FORBIDDEN without the bulk_retailer and lock flags).
+ */
+export const previewBulkLockUnlock = async (
+  db: Db,
+  options: { actor: TActor; query: TBulkPreviewQuery },
+): Promise<TBulkPreview> => {
+  const { eligible, skipped } = await bulkTargets(db, options.actor, options.query);
+  return { total: eligible.length, skipped: skipped.length };
+};
+
+/**
+ * multiple_device_lock_unlock: locks or unlocks many phones. In ONE transaction every command row
+ * is written (with a shared batch id), pending opposite commands are superseded, desired states set
+ * and one audit entry written; messages are published after commit. The filters never reach
+ * customers uninstalled, Apple-removed or with EMIs completed; chosen by hand, they are skipped with
+ * that reason, as are customers whose phone has not enrolled or for whom spec §6 does not offer the
+ * command; a pending identical command is reused. Throws FORBIDDEN without the bulk_retailer and
+ * lock flags, CUSTOMER_NOT_FOUND (field customer_ids) when any chosen id is outside the actor's
+ * scope.
+ */
+export const bulkLockUnlock = async (
+  deps: { db: Db; dispatcher: CommandDispatcher },
+  options: { actor: TActor; request: z.output<typeof ZBulkLockRequest> },
+): Promise<TBulkProgress> => {
+  const { actor, request } = options;
+  const { eligible, skipped } = await bulkTargets(deps.db, actor, request);
+  const { commandExpiryHours } = await getDeviceSettings(deps.db, actor.orgId);
+  const opposite = request.action === 'lock' ? 'unlock' : 'lock';
   const batchId = uuidv7();
   const expiresAt = commandExpiryHours ? new Date(Date.now() + commandExpiryHours * 3_600_000) : null;
   const inserted = await deps.db.transaction(async (tx) => {

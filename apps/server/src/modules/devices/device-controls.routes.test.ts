@@ -1,5 +1,5 @@
 import { CustomerStatus } from '@kisht/domain/common/enums';
-import { type TBulkProgress, ZBulkProgress } from '@kisht/domain/devices/devices.schema';
+import { type TBulkProgress, ZBulkPreview, ZBulkProgress } from '@kisht/domain/devices/devices.schema';
 import { deviceControlPath, paths } from '@kisht/domain/paths';
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -338,6 +338,45 @@ describe('multiple_device_lock_unlock', () => {
       .from(devices)
       .where(and(inArray(devices.id, finishedDeviceIds), eq(devices.desiredLocked, true)));
     expect(desired!.n).toBe(0);
+  });
+
+  it('previews how many phones a filter reaches, the same the request then sends to, writing nothing', async () => {
+    const before = await commandCount();
+    const preview = async (query: string, token = retailer) =>
+      apiGet(t, token, `${paths.devices.bulkPreview}?${query}`);
+    const allEnrolled = await preview('action=lock&filter=all_enrolled');
+    expect(allEnrolled.status).toBe(200);
+    // Aarav and Priya: Sneha's EMIs are completed, Rahul has not enrolled (not found by the filter).
+    expect(ZBulkPreview.parse(allEnrolled.body.data)).toEqual({ total: 2, skipped: 0 });
+    expect((await preview('action=unlock&filter=overdue')).body.data).toEqual({ total: 1, skipped: 0 });
+    expect(await commandCount()).toBe(before);
+    const sent = await apiPost(t, retailer, paths.devices.bulkLockUnlock, {
+      action: 'lock',
+      filter: 'all_enrolled',
+    });
+    expect(sent.body.data.total).toBe(allEnrolled.body.data.total);
+
+    // Another organisation's retailer (allowed to bulk lock) sees its own phones only.
+    await t.app.ctx.db
+      .update(users)
+      .set({ access: { userAccess: { bulk_retailer: '1' } } })
+      .where(and(eq(users.orgId, SECOND_ORG_ID), eq(users.mobile, SECOND_RETAILER_MOBILE)));
+    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+    const theirs = await preview('action=lock&filter=all_enrolled', other);
+    expect(theirs.status).toBe(200);
+    const theirsSent = ZBulkProgress.parse(
+      (await apiPost(t, other, paths.devices.bulkLockUnlock, { action: 'lock', filter: 'all_enrolled' })).body
+        .data,
+    );
+    expect(theirsSent.total).toBe(theirs.body.data.total);
+    const ours = [await customerNamed('Aarav'), await customerNamed('Priya')];
+    expect(theirsSent.items.filter((item) => ours.includes(item.customerId))).toEqual([]);
+    // Bad input names the field.
+    const bad = await preview('action=lock&filter=everyone');
+    expect(bad.status).toBe(400);
+    expect(bad.body.fields[0].field).toBe('filter');
+    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
+    expect((await preview('action=lock&filter=all_enrolled', mini)).status).toBe(403);
   });
 
   it('refuses bad input, other tenants’ ids and users without bulk access, writing nothing', async () => {

@@ -4,6 +4,8 @@ import { ZCustomerIdQuery } from '@kisht/domain/customers/customers.schema';
 import { COMMAND_CATALOGUE } from '@kisht/domain/devices/command-catalogue';
 import {
   ZBulkLockRequest,
+  ZBulkPreview,
+  ZBulkPreviewQuery,
   ZBulkProgress,
   ZBypassCodeRequest,
   ZCancelCommandRequest,
@@ -37,7 +39,13 @@ import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
 import { findCustomerForActor } from '../customers/customers.service';
 import { getAccessFlags } from '../users/users.service';
-import { bulkLockUnlock, getBulkProgress, listOfflineCommands, listScheduledCommands } from './bulk.service';
+import {
+  bulkLockUnlock,
+  getBulkProgress,
+  listOfflineCommands,
+  listScheduledCommands,
+  previewBulkLockUnlock,
+} from './bulk.service';
 import {
   listCustomerSimChanges,
   listSimChanges,
@@ -216,6 +224,20 @@ export const deviceCommandRoutes = async (app: FastifyInstance, ctx: AppContext)
     },
     async (request) =>
       ok(await bulkLockUnlock(ctx, { actor: request.actor, request: request.body }), 'Commands queued'),
+  );
+
+  r.get(
+    paths.devices.bulkPreview,
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'How many phones a bulk lock or unlock with this filter would reach (nothing is sent)',
+        querystring: ZBulkPreviewQuery,
+        response: { 200: zEnvelope(ZBulkPreview) },
+      },
+    },
+    async (request) =>
+      ok(await previewBulkLockUnlock(ctx.db, { actor: request.actor, query: request.query })),
   );
 
   r.get(

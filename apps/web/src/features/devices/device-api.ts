@@ -3,6 +3,8 @@ import type { TControlFeature } from '@kisht/domain/common/enums';
 import type { TEnrolmentQr } from '@kisht/domain/customers/customers.schema';
 import type {
   TBulkLockRequest,
+  TBulkPreview,
+  TBulkPreviewQuery,
   TBulkProgress,
   TCancelCommandRequest,
   TChangeDevicePinRequest,
@@ -141,6 +143,14 @@ export const deviceApi = api.injectEndpoints({
         if (data) dispatch(deviceApi.util.upsertQueryData('getBulkProgress', data.batchId, data));
       },
     }),
+    /**
+     * How many phones a bulk request with this filter would reach (nothing is sent); asked when the
+     * confirmation opens. The cache key is the action and the filter.
+     */
+    getBulkPreview: build.query<TBulkPreview, TBulkPreviewQuery>({
+      query: (params) => ({ url: paths.devices.bulkPreview, params }),
+      keepUnusedDataFor: 0,
+    }),
     /** A batch's progress; polled while its commands are on their way. The cache key is the batch. */
     getBulkProgress: build.query<TBulkProgress, string>({
       query: (batchId) => ({ url: paths.devices.bulkProgress, params: { batch_id: batchId } }),
@@ -203,6 +213,7 @@ export const {
   useGetPendingCommandsQuery,
   useChangeDevicePinMutation,
   useBulkLockUnlockMutation,
+  useGetBulkPreviewQuery,
   useGetBulkProgressQuery,
   useSendOtpToUserMutation,
   useGetOfflineCodeMutation,

@@ -97,6 +97,23 @@ describe('multiple_lock_unlock: who may send', { timeout: 15_000 }, () => {
 });
 
 describe('multiple_lock_unlock: a bulk request and its progress', { timeout: 15_000 }, () => {
+  it('names how many phones a filter reaches in the confirmation, from the server’s preview', async () => {
+    const api = stubBulkApi({ handlers: { [paths.devices.bulkPreview]: () => ({ total: 37, skipped: 2 }) } });
+    renderPage();
+    await waitFor(() => expect(screen.getByTestId<HTMLButtonElement>('bulk-submit').disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('bulk-action-unlock'));
+    fireEvent.click(screen.getByTestId('bulk-filter-all_enrolled'));
+    fireEvent.click(screen.getByTestId('bulk-submit'));
+    const dialog = await screen.findByRole('dialog', { name: 'Unlock 37 phones?' });
+    expect(dialog.textContent).not.toContain('shown once the request is made');
+    const [asked] = api.requestsTo(paths.devices.bulkPreview);
+    expect(Object.fromEntries(new URL(asked!.url).searchParams)).toEqual({
+      action: 'unlock',
+      filter: 'all_enrolled',
+    });
+    expect(api.requestsTo(paths.devices.bulkLockUnlock)).toHaveLength(0);
+  });
+
   it('locks every phone with an overdue EMI after confirming, then follows the progress until every command ends', async () => {
     const batch = createBulkProgress();
     let polls = 0;

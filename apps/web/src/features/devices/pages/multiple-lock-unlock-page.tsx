@@ -25,7 +25,7 @@ import { appPaths, BATCH_ID_PARAM } from '../../../lib/paths';
 import type { TCustomerSelection } from '../components/bulk-customer-picker';
 import { BulkCustomerPicker } from '../components/bulk-customer-picker';
 import { BulkProgressView } from '../components/bulk-progress-view';
-import { useBulkLockUnlockMutation } from '../device-api';
+import { useBulkLockUnlockMutation, useGetBulkPreviewQuery } from '../device-api';
 
 type TBulkAction = TBulkLockRequest['action'];
 type TBulkFilter = NonNullable<TBulkLockRequest['filter']>;
@@ -33,7 +33,7 @@ type TBulkFilter = NonNullable<TBulkLockRequest['filter']>;
 type TBulkTarget = TBulkFilter | 'selection';
 const BULK_TARGETS: readonly TBulkTarget[] = ['all_enrolled', 'overdue', 'selection'];
 
-/** The confirmation's title when a filter names the customers (their number is not known yet). */
+/** The confirmation's title when a filter names the customers and their number is not known (yet). */
 const FILTER_CONFIRM_TITLES: Record<TBulkAction, Record<TBulkFilter, ParseKeys>> = {
   lock: { all_enrolled: 'bulkLock.confirm.lockAllEnrolled', overdue: 'bulkLock.confirm.lockOverdue' },
   unlock: { all_enrolled: 'bulkLock.confirm.unlockAllEnrolled', overdue: 'bulkLock.confirm.unlockOverdue' },
@@ -52,7 +52,8 @@ type TBulkLockFormProps = { onSent: (batchId: string) => void };
 /**
  * The bulk request form: lock or unlock (each shown only when the access flags allow it), and
  * whom — all enrolled, those with an overdue EMI, or customers chosen from the list — then a
- * confirmation naming how many phones (or which filter, whose count the server finds). Customers
+ * confirmation naming how many phones (for a filter, the server's preview count; the filter's
+ * name while it loads or if it fails). Customers
  * uninstalled, Apple-removed or with EMIs completed are never targets: the filters leave them out
  * on the server, and the picker does not let them be chosen, so the count leaves them out too.
  */
@@ -91,16 +92,22 @@ const BulkLockForm = ({ onSent }: TBulkLockFormProps) => {
     if (result.data) onSent(result.data.batchId);
   };
 
+  // A filter's reach is asked for when the confirmation opens (the server counts as it will send).
+  const preview = useGetBulkPreviewQuery(
+    { action: action ?? 'lock', filter: target === 'selection' ? 'all_enrolled' : target },
+    { skip: !isConfirming || target === 'selection' || action === undefined },
+  );
+  const phoneCount = target === 'selection' ? selection.size : preview.data?.total;
   const confirmTitle = !action
     ? ''
-    : target === 'selection'
+    : phoneCount !== undefined
       ? t(action === 'lock' ? 'bulkLock.confirm.lockCount' : 'bulkLock.confirm.unlockCount', {
-          count: selection.size,
+          count: phoneCount,
         })
-      : t(FILTER_CONFIRM_TITLES[action][target]);
+      : t(FILTER_CONFIRM_TITLES[action][target as TBulkFilter]);
   const confirmBody = [
     t(action === 'unlock' ? 'bulkLock.confirm.unlockBody' : 'bulkLock.confirm.lockBody'),
-    target === 'selection' ? null : t('bulkLock.confirm.filterNote'),
+    phoneCount === undefined ? t('bulkLock.confirm.filterNote') : null,
   ]
     .filter(Boolean)
     .join(' ');
