@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -18,6 +20,7 @@ import {
   type TSimSlot,
   ZLocationFix,
 } from '@kisht/domain/devices/protocol.schema';
+import { paths } from '@kisht/domain/paths';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   AGENT_VERSION,
@@ -193,12 +196,56 @@ describe('DeviceAgent.enrol', () => {
       imei1: TEST_IMEI_1,
       imei2: TEST_IMEI_2,
       statePath,
+      retries: 1,
     });
 
     await expect(attempt).rejects.toMatchObject({
       code: 'NETWORK',
       message: expect.stringContaining('cannot reach'),
     });
+  });
+
+  it('enrols again with the same token when the first answer is lost on the way', async () => {
+    // The server enrols the phone on the first call, but the connection dies before its answer.
+    let calls = 0;
+    const flaky = createHttpServer((request, response) => {
+      calls += 1;
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', async () => {
+        const answer = await fetch(`${enrolServer.url}${paths.devices.enrol}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: Buffer.concat(chunks),
+        });
+        if (calls === 1) {
+          request.socket.destroy();
+          return;
+        }
+        response.writeHead(answer.status, { 'content-type': 'application/json' });
+        response.end(await answer.text());
+      });
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = flaky.address() as AddressInfo;
+      const agent = await DeviceAgent.enrol({
+        qr: JSON.stringify(createProvisioningPayload({ serverUrl: `http://127.0.0.1:${port}` })),
+        imei1: TEST_IMEI_1,
+        imei2: TEST_IMEI_2,
+        statePath,
+      });
+      expect(calls).toBe(2);
+      // The server had the first call too: the retry carries the same token.
+      expect(enrolServer.requests.map((request) => request.token)).toEqual([
+        TEST_ENROLMENT_TOKEN,
+        TEST_ENROLMENT_TOKEN,
+      ]);
+      expect(agent.state.credentials.serverKey).toEqual(broker.server.serverKey);
+    } finally {
+      flaky.closeAllConnections();
+      await new Promise<void>((resolve) => flaky.close(() => resolve()));
+    }
   });
 });
 

@@ -11,6 +11,7 @@ import {
   ZSimSlot,
 } from '@kisht/domain/devices/protocol.schema';
 import { paths } from '@kisht/domain/paths';
+import pRetry from 'p-retry';
 import { z } from 'zod';
 import { AgentCore, type TDeviceAgentEvents, type TOfflineCodeOutcome } from './agent-core';
 import { AgentMessages, devicePinHash } from './agent-messages';
@@ -37,6 +38,13 @@ export {
 } from './agent-core';
 export { DeviceUninstalledError } from './agent-offline';
 export { KEEPALIVE_SECONDS, RECONNECT_PERIOD_MS, SYNC_WAIT_MS } from './agent-session';
+
+/** Retries of the enrol call after a network error or a server error (device protocol §1). */
+const ENROL_RETRIES = 3;
+/** The first wait before an enrol retry, ms; it doubles with each. */
+const ENROL_RETRY_MIN_MS = 500;
+/** How long one enrol call may take before it counts as lost, ms. */
+const ENROL_CALL_TIMEOUT_MS = 15_000;
 
 /** How often the agent reports its position while the `tracking` toggle is on: 15 minutes, in milliseconds. */
 export const DEFAULT_TRACKING_INTERVAL_MS = 15 * 60_000;
@@ -74,6 +82,8 @@ export type TEnrolOptions = TAgentOptions & {
   canOverwrite?: boolean;
   /** fetch to call the server with; defaults to the global fetch. */
   fetch?: typeof fetch;
+  /** Retries after a network or server error (default 3, waits of 0.5 s doubling); 0: none. */
+  retries?: number;
 };
 
 /** Thrown by DeviceAgent.enrol when the server cannot be reached or refuses the enrolment. */
@@ -224,11 +234,23 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
     const fetchFn = options.fetch ?? fetch;
     let response: Response;
     try {
-      response = await fetchFn(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(request.data),
-      });
+      // A response lost on the way (the server enrolled the phone, the answer never came) is
+      // retried with the same token: the server answers a retry within its window with the same
+      // device and a new secret (device protocol §1). Server errors are retried too; any other
+      // answer is final.
+      response = await pRetry(
+        async () => {
+          const answer = await fetchFn(url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json' },
+            body: JSON.stringify(request.data),
+            signal: AbortSignal.timeout(ENROL_CALL_TIMEOUT_MS),
+          });
+          if (answer.status >= 500) throw new Error(`HTTP ${answer.status}`);
+          return answer;
+        },
+        { retries: options.retries ?? ENROL_RETRIES, minTimeout: ENROL_RETRY_MIN_MS },
+      );
     } catch (error) {
       const cause = (error as Error & { cause?: Error }).cause?.message ?? (error as Error).message;
       throw new EnrolmentError(`cannot reach ${url}: ${cause}`, 'NETWORK');
