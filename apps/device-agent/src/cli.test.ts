@@ -135,6 +135,10 @@ describe('kisht-agent CLI', () => {
     expect(await status.exit).toBe(0);
     expect(status.stdout).toContain(`device: ${deviceId}`);
     expect(status.stdout).toContain('state: LOCKED');
+    // What the locked screen shows: whom to call and pay, the challenge, emergency calls.
+    expect(status.stdout.find((line) => line.startsWith('lock screen:'))).toMatch(
+      /^lock screen: this phone is locked for an unpaid EMI; call Ravi Mobiles on \+919876543210, pay to ravimobiles@okaxis; offline challenge \d{6}; emergency calls always work$/,
+    );
   }, 30_000);
 
   it('run starts from the saved state and gets a command sent while it was off', async () => {

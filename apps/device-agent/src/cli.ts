@@ -99,6 +99,30 @@ const simsLine = (sims: readonly TSimSlot[]) =>
           .join(', ')
   }`;
 
+/**
+ * What a locked phone's screen shows (device protocol §9.2): whom to call and pay, what is
+ * overdue (from the last EMI alert), the offline challenge, and that emergency calls work.
+ */
+const lockScreenLine = (state: TAgentStateFile): string => {
+  const retailer = state.credentials.retailer;
+  const overdue = state.lastAlert?.overduePaise;
+  return [
+    'lock screen: this phone is locked for an unpaid EMI',
+    retailer
+      ? `call ${retailer.name} on ${retailer.phone}${retailer.upiId ? `, pay to ${retailer.upiId}` : ''}`
+      : null,
+    typeof overdue === 'number' ? `overdue ${rupees(overdue)}` : null,
+    `offline challenge ${state.offlineChallenge}`,
+    'emergency calls always work',
+  ]
+    .filter(Boolean)
+    .join('; ');
+};
+
+/** Paise as rupees with two decimals (₹1,234.50). */
+const rupees = (paise: number): string =>
+  `₹${(paise / 100).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
 /** Thrown for bad option values: exit code 2. */
 class UsageError extends Error {}
 
@@ -231,6 +255,7 @@ const statusDetails = (state: TAgentStateFile): string[] => {
     `hidden apps: ${state.hiddenApps.join(', ') || 'none'}`,
     `last EMI alert: ${lastAlert ? JSON.stringify(lastAlert) : 'none'}`,
     `boots: ${state.bootCount}`,
+    ...(state.isLocked ? [lockScreenLine(state)] : []),
     `offline challenge: ${state.offlineChallenge} (wrong tries: ${state.offlineWrongTries} of ${OFFLINE_CODE_MAX_WRONG_TRIES})`,
     `last check-in: ${state.lastCheckInAt}`,
     `offline reports pending: ${state.offlineEvents.filter((event) => event.isReportPending).length}`,

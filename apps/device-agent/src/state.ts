@@ -41,6 +41,8 @@ export const ZDeviceCredentials = z.object({
    * are accepted. Absent in files of agents enrolled before protocol 2, which then accept nothing.
    */
   serverKey: ZServerKey.optional(),
+  /** The retailer the lock screen names (who to call, whom to pay), from enrolment. */
+  retailer: z.object({ name: z.string(), phone: z.string(), upiId: z.string().optional() }).optional(),
 });
 export type TDeviceCredentials = z.infer<typeof ZDeviceCredentials>;
 

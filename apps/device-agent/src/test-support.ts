@@ -31,6 +31,9 @@ import { ServerSimulator } from './server-simulator';
 export const TEST_IMEI_1 = '490154203237518';
 export const TEST_IMEI_2 = '356938035643809';
 
+/** The retailer the test enrol server names for the lock screen. */
+export const TEST_RETAILER = { name: 'Ravi Mobiles', phone: '+919876543210', upiId: 'ravimobiles@okaxis' };
+
 /** An enrolment token long enough for ZEnrolDeviceRequest. */
 export const TEST_ENROLMENT_TOKEN = 'test-enrolment-token-0123456789';
 
@@ -242,6 +245,7 @@ export const startEnrolServer = async (
       cmdTopic: cmdTopic(deviceId),
       evtTopic: evtTopic(deviceId),
       serverKey: broker.server.serverKey,
+      retailer: TEST_RETAILER,
     };
     return { status: 200, body: { response: 'success', message: 'Device enrolled', data } };
   };

@@ -208,6 +208,19 @@ export const ZEnrolDeviceResponse = z.object({
    * with it.
    */
   serverKey: ZServerKey,
+  /**
+   * The retailer who financed the phone, for its lock screen (device protocol §9.2): who to call
+   * and whom to pay. Absent from servers before this field.
+   */
+  retailer: z
+    .object({
+      name: z.string().min(1).max(120),
+      /** E.164 (+91XXXXXXXXXX). */
+      phone: z.string().min(8).max(16),
+      /** The retailer's UPI id customers pay EMIs to, when set. */
+      upiId: z.string().max(100).optional(),
+    })
+    .optional(),
 });
 export type TEnrolDeviceResponse = z.infer<typeof ZEnrolDeviceResponse>;
 

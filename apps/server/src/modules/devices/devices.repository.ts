@@ -591,6 +591,8 @@ export const findOwnersOfDevice = async (db: DbOrTx, deviceId: string) => {
       firstName: customers.firstName,
       lastName: customers.lastName,
       retailerMobile: users.mobile,
+      retailerName: users.name,
+      retailerUpiId: users.upiId,
     })
     .from(devices)
     .innerJoin(customers, eq(customers.id, devices.customerId))

@@ -61,6 +61,8 @@ describe('device enrolment', () => {
       kid: expect.any(String),
       publicKey: expect.any(String),
     });
+    // The lock screen names the retailer who financed the phone.
+    expect(response.body.data.retailer).toMatchObject({ name: 'Ravi Mobiles', phone: DEMO_RETAILER_MOBILE });
   });
 
   it('answers a retry after a lost response with the same device and a new secret, within the window only', async () => {

@@ -142,7 +142,10 @@ const reissueCredentials = async (
   return credentialsOf(deps, { device, secret, baseUrl: options.baseUrl });
 };
 
-/** The enrol response: who the device is, its secret, where to connect, and the server key. */
+/**
+ * The enrol response: who the device is, its secret, where to connect, the server key, and the
+ * retailer its lock screen names.
+ */
 const credentialsOf = async (
   deps: { db: Db; config: TConfig; dispatcher: { serverKeys: ServerKeys } },
   options: { device: DeviceRow; secret: string; baseUrl: string },
@@ -151,7 +154,17 @@ const credentialsOf = async (
   const serverKey = await deps.dispatcher.serverKeys.forOrg(device.orgId);
   const mqttUrl = deps.config.MQTT_PUBLIC_URL ?? `${options.baseUrl.replace(/^http/, 'ws')}${paths.mqtt}`;
   const { offlineLockAfterHours } = await getDeviceSettings(deps.db, device.orgId);
+  const owners = await devicesRepo.findOwnersOfDevice(deps.db, device.id);
   return {
+    ...(owners
+      ? {
+          retailer: {
+            name: owners.retailerName,
+            phone: owners.retailerMobile,
+            ...(owners.retailerUpiId ? { upiId: owners.retailerUpiId } : {}),
+          },
+        }
+      : {}),
     offlineLockAfterMs: offlineLockAfterHours ? Math.round(offlineLockAfterHours * 3_600_000) : null,
     deviceId: device.id,
     deviceSecret: options.secret,
