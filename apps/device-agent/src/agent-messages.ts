@@ -133,12 +133,12 @@ export class AgentMessages {
   }
 
   /**
-   * Applies a policy version (device protocol §6) if it is newer than the one held: runs the
-   * commands that move each feature from the held policy to this one (the lock from the phone's
-   * actual lock state; an offline code or offline lock made after this version was issued keeps
-   * its lock state), saves, acks each command the version carries (received, then done, or failed
-   * for a feature that could not be applied, which keeps its held entry so the same edit is tried
-   * again), and reports the version applied. The version held again: each of its commands gets the
+   * Applies a policy version (device protocol §6) if it is newer than the one held: takes its
+   * offline limit, runs the commands that move each feature from the held policy to this one (the
+   * lock from the phone's actual lock state; an offline code or offline lock made after this
+   * version was issued keeps its lock state), saves, acks each command the version carries
+   * (received, then done, or failed for a feature that could not be applied, which keeps its held
+   * entry so the same edit is tried again), and reports the version applied. The version held again: each of its commands gets the
    * answer it got then. An older version changes nothing.
    */
   async #applyPolicy(version: TPolicyVersion): Promise<void> {
@@ -178,9 +178,18 @@ export class AgentMessages {
       if ('error' in applied) failures.set(change.feature, applied.error);
       else state = applied.state;
     }
+    // The offline limit the version carries (left out: keep the one from enrolment).
+    const limit = version.policy.offlineLockAfterMs;
+    const isLimitChanged = limit !== undefined && limit !== (state.credentials.offlineLockAfterMs ?? null);
+    if (isLimitChanged)
+      state = { ...state, credentials: { ...state.credentials, offlineLockAfterMs: limit } };
     const wasTracking = core.state.controls.tracking === true;
     // What this phone now holds: the version, with the features it could not apply as they were.
-    const applied: TPolicy = { locked: state.isLocked, controls: { ...version.policy.controls } };
+    const applied: TPolicy = {
+      locked: state.isLocked,
+      controls: { ...version.policy.controls },
+      ...(limit === undefined ? {} : { offlineLockAfterMs: limit }),
+    };
     for (const feature of failures.keys()) {
       const before = heldPolicy.controls[feature];
       if (before) applied.controls[feature] = before;
@@ -235,6 +244,7 @@ export class AgentMessages {
     if (hasChanged) core.emitter.emit('state', core.reportedState);
     core.emitter.emit('policy', { version: version.version, policy: version.policy });
     this.#followTracking(wasTracking);
+    if (isLimitChanged) this.parts.offline.sync();
   }
 
   /** Tracking just turned on or off: the timer follows; turned on, the first position goes now. */

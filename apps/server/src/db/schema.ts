@@ -236,6 +236,11 @@ export const devices = pgTable(
       .$type<Record<string, { on: boolean; args?: Record<string, unknown> }>>()
       .notNull()
       .default({}),
+    /**
+     * The offline limit the policy carries (device protocol §6, §12.2), ms; null: none. The
+     * organisation's setting, copied at enrolment and with every change of it.
+     */
+    desiredOfflineLockAfterMs: bigint('desired_offline_lock_after_ms', { mode: 'number' }),
     /** The device policy's version: one more with every change of desired_locked or desired_controls. */
     policyVersion: bigint('policy_version', { mode: 'number' }).notNull().default(0),
     /** When the current policy version was made (its issuedAt). */

@@ -51,12 +51,18 @@ export const ZPolicyControl = z.object({
 export type TPolicyControl = z.infer<typeof ZPolicyControl>;
 
 /**
- * What the phone should be (design §5): the lock state and every toggle feature of spec §6 by its
- * COMMAND_CATALOGUE feature name (`lock` is `locked`, not a control). A feature left out is off.
+ * What the phone should be (design §5): the lock state, every toggle feature of spec §6 by its
+ * COMMAND_CATALOGUE feature name (`lock` is `locked`, not a control; a feature left out is off),
+ * and the offline limit.
  */
 export const ZPolicy = z.object({
   locked: z.boolean(),
   controls: z.record(z.string(), ZPolicyControl),
+  /**
+   * The offline limit (device protocol §12.2): after this many ms without a check-in the phone
+   * locks itself; null: never. Left out: keep the one the phone has (from enrolment).
+   */
+  offlineLockAfterMs: z.number().int().positive().nullable().optional(),
 });
 export type TPolicy = z.infer<typeof ZPolicy>;
 

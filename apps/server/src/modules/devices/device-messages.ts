@@ -34,12 +34,17 @@ export const commandMessage = (command: CommandRow, policyVersion: number): TCom
 };
 
 /**
- * A device's current policy version as it goes out (device protocol §6): the desired lock state
- * and toggles, and the pending lock/toggle commands it carries out (`commands`, oldest first).
+ * A device's current policy version as it goes out (device protocol §6): the desired lock state,
+ * toggles and offline limit, and the pending lock/toggle commands it carries out (`commands`,
+ * oldest first).
  */
 export const policyVersionOf = (device: DeviceRow, commands: CommandRow[]): TPolicyVersion => ({
   version: device.policyVersion,
-  policy: { locked: device.desiredLocked, controls: device.desiredControls },
+  policy: {
+    locked: device.desiredLocked,
+    controls: device.desiredControls,
+    offlineLockAfterMs: device.desiredOfflineLockAfterMs,
+  },
   commands: commands.map((command) => ({ id: command.id, name: command.name })),
   issuedAt: (device.policyUpdatedAt ?? device.createdAt).toISOString(),
 });

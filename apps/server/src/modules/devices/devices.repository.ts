@@ -324,6 +324,8 @@ export type TPolicyEdit = {
   deviceId: string;
   locked?: boolean | undefined;
   controls?: Record<string, { on: boolean; args?: Record<string, unknown> }> | undefined;
+  /** The offline limit in ms, null for none; undefined leaves it. */
+  offlineLockAfterMs?: number | null | undefined;
 };
 
 /**
@@ -339,24 +341,37 @@ export const editPolicies = async (db: DbOrTx, edits: TPolicyEdit[], at: Date = 
       update devices d
       set desired_locked = coalesce(v.locked, d.desired_locked),
           desired_controls = d.desired_controls || coalesce(v.controls::jsonb, '{}'::jsonb),
+          desired_offline_lock_after_ms = case when v.sets_offline then v.offline_ms
+                                               else d.desired_offline_lock_after_ms end,
           policy_version = d.policy_version + 1,
           policy_updated_at = ${at.toISOString()}::timestamptz
       from unnest(
         ${sql.param(chunk.map((e) => e.deviceId))}::uuid[],
         ${sql.param(chunk.map((e) => e.locked ?? null))}::boolean[],
-        ${sql.param(chunk.map((e) => (e.controls ? JSON.stringify(e.controls) : null)))}::text[]
-      ) as v (id, locked, controls)
+        ${sql.param(chunk.map((e) => (e.controls ? JSON.stringify(e.controls) : null)))}::text[],
+        ${sql.param(chunk.map((e) => e.offlineLockAfterMs !== undefined))}::boolean[],
+        ${sql.param(chunk.map((e) => e.offlineLockAfterMs ?? null))}::bigint[]
+      ) as v (id, locked, controls, sets_offline, offline_ms)
       where d.id = v.id`);
   }
 };
 
-/** A new policy version that is the initial policy (unlocked, every feature off), for a new enrolment. */
-export const resetPolicy = async (db: DbOrTx, deviceId: string, at: Date = new Date()) => {
+/**
+ * A new policy version that is the initial policy (unlocked, every feature off) with the
+ * organisation's offline limit (ms, null for none), for a new enrolment.
+ */
+export const resetPolicy = async (
+  db: DbOrTx,
+  deviceId: string,
+  offlineLockAfterMs: number | null,
+  at: Date = new Date(),
+) => {
   await db
     .update(devices)
     .set({
       desiredLocked: false,
       desiredControls: {},
+      desiredOfflineLockAfterMs: offlineLockAfterMs,
       policyVersion: sql`${devices.policyVersion} + 1`,
       policyUpdatedAt: at,
     })

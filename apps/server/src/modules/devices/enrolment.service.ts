@@ -57,6 +57,10 @@ const sameImeis = (device: DeviceRow, request: TEnrolDeviceRequest) =>
   new Set([device.imei1, device.imei2]).size ===
   new Set([device.imei1, device.imei2, request.imei1, request.imei2]).size;
 
+/** An organisation's offline limit (hours, null for none) in ms, as devices take it. */
+export const offlineLimitMs = (hours: number | null): number | null =>
+  hours ? Math.round(hours * 3_600_000) : null;
+
 /**
  * How long after a phone enrolled the same token and IMEIs may enrol it again, ms: the phone's
  * retry when the first response was lost on the way (device protocol §1).
@@ -98,6 +102,7 @@ export const enrolDevice = async (
     );
   }
   const secret = randomToken();
+  const { offlineLockAfterHours } = await getDeviceSettings(deps.db, device.orgId);
   await deps.db.transaction(async (tx) => {
     const enrolledAt = new Date();
     await devicesRepo.updateDevice(tx, device.id, {
@@ -109,7 +114,7 @@ export const enrolDevice = async (
       reportedPolicyVersion: 0,
     });
     // A freshly enrolled phone holds policy 0 (unlocked, nothing restricted): start it from there.
-    await devicesRepo.resetPolicy(tx, device.id);
+    await devicesRepo.resetPolicy(tx, device.id, offlineLimitMs(offlineLockAfterHours));
     await markCustomerInstalled(tx, device.orgId, device.customerId);
     await insertAudit(tx, {
       orgId: device.orgId,
@@ -155,6 +160,7 @@ const credentialsOf = async (
   const mqttUrl = deps.config.MQTT_PUBLIC_URL ?? `${options.baseUrl.replace(/^http/, 'ws')}${paths.mqtt}`;
   const { offlineLockAfterHours } = await getDeviceSettings(deps.db, device.orgId);
   const owners = await devicesRepo.findOwnersOfDevice(deps.db, device.id);
+  const offlineLockAfterMs = offlineLimitMs(offlineLockAfterHours);
   return {
     ...(owners
       ? {
@@ -165,7 +171,7 @@ const credentialsOf = async (
           },
         }
       : {}),
-    offlineLockAfterMs: offlineLockAfterHours ? Math.round(offlineLockAfterHours * 3_600_000) : null,
+    offlineLockAfterMs,
     deviceId: device.id,
     deviceSecret: options.secret,
     mqttUrl,

@@ -128,7 +128,7 @@ describe('device_settings', () => {
 });
 
 describe('device_settings: a new offline limit reaches enrolled phones', () => {
-  it('queues set_offline_limit for every enrolled phone; the agent adopts it, a newer one supersedes', async () => {
+  it('gives every enrolled phone a policy version with the new limit; the agent adopts it, the newest wins', async () => {
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     const stateDir = mkdtempSync(join(tmpdir(), 'kisht-settings-'));
     const { agent } = await enrolReferenceAgent(t, retailer, join(stateDir, 'phone.json'));
@@ -143,46 +143,47 @@ describe('device_settings: a new offline limit reaches enrolled phones', () => {
           )
         )[0]!.n,
       );
+      const policyOf = async () =>
+        (
+          await queryRows<{ version: number; limit: number | null }>(
+            t.app.ctx.db,
+            sql`select policy_version::int as version, desired_offline_lock_after_ms::int as limit
+                from devices where id = ${agent.deviceId}`,
+          )
+        )[0]!;
+      const first = await policyOf();
       const saved = await apiPut(t, retailer, paths.orgs.deviceSettings, {
         ...fullSettings,
         offlineLockAfterHours: 72,
       });
       expect(saved.status).toBe(200);
       expect(saved.body.message).toBe(`Settings saved; ${enrolled} phones get the new offline limit`);
+      expect(await policyOf()).toEqual({ version: first.version + 1, limit: 72 * 3_600_000 });
       await waitUntil(async () => agent.offlineLockAfterMs === 72 * 3_600_000);
+      // No command row: the limit is part of what the phone should be.
+      const commands = await queryRows(
+        t.app.ctx.db,
+        sql`select id from device_commands where device_id = ${agent.deviceId}`,
+      );
+      expect(commands).toEqual([]);
 
-      // Unchanged limit: no commands.
-      const count = async () =>
-        Number(
-          (
-            await queryRows(
-              t.app.ctx.db,
-              sql`select count(*)::int as n from device_commands where name = 'set_offline_limit'`,
-            )
-          )[0]!.n,
-        );
-      const before = await count();
+      // Unchanged limit: no new version.
       const same = await apiPut(t, retailer, paths.orgs.deviceSettings, {
         ...fullSettings,
         offlineLockAfterHours: 72,
         commandExpiryHours: null,
       });
       expect(same.body.message).toBe('Settings saved');
-      expect(await count()).toBe(before);
+      expect((await policyOf()).version).toBe(first.version + 1);
 
-      // While the phone is off, two changes: only the newest is still pending, and it is applied.
+      // While the phone is off, two changes: it comes back to the newest.
       await agent.stop();
       await apiPut(t, retailer, paths.orgs.deviceSettings, { ...fullSettings, offlineLockAfterHours: 24 });
       await apiPut(t, retailer, paths.orgs.deviceSettings, { ...fullSettings, offlineLockAfterHours: null });
-      const rows = await queryRows<{ state: string; args: { offlineLockAfterMs: number | null } }>(
-        t.app.ctx.db,
-        sql`select c.state, c.args from device_commands c where c.device_id = ${agent.deviceId}
-            and c.name = 'set_offline_limit' order by c.created_at, c.id`,
-      );
-      expect(rows.map((r) => r.state).slice(-2)).toEqual(['cancelled', expect.stringMatching(/queued|sent/)]);
-      expect(rows.at(-1)!.args.offlineLockAfterMs).toBeNull();
+      expect(await policyOf()).toEqual({ version: first.version + 3, limit: null });
       await agent.start();
       await waitUntil(async () => agent.offlineLockAfterMs === null);
+      expect(agent.state.policy?.version).toBe(first.version + 3);
     } finally {
       await agent.stop();
       rmSync(stateDir, { recursive: true, force: true });
