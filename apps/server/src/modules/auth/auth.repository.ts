@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { otpChallenges, sessions, users } from '../../db/schema';
 
@@ -76,6 +76,33 @@ export const revokeSession = async (db: DbOrTx, id: string) => {
 
 export const updateUserMpin = async (db: DbOrTx, id: number, values: Partial<typeof users.$inferInsert>) => {
   await db.update(users).set(values).where(eq(users.id, id));
+};
+
+/**
+ * Reserves one MPIN try for the user in a single UPDATE, before the MPIN is checked, so concurrent
+ * logins cannot all read the same count (issue 12). Only a user with no lock, or whose lock has
+ * expired, gets a try; an expired lock starts a fresh count at 1. The try that reaches maxAttempts
+ * sets mpin_locked_until = now() + lockMinutes in the same statement, so every later try finds the
+ * row locked (Postgres re-checks the WHERE on the row it waited for). Returns the count including
+ * this try and the hash to check, or null when the MPIN is locked.
+ */
+export const reserveMpinAttempt = async (
+  db: DbOrTx,
+  id: number,
+  limits: { maxAttempts: number; lockMinutes: number },
+): Promise<{ attempts: number; mpinHash: string | null } | null> => {
+  // In SET every column reads the row as it was; the WHERE lets through only NULL or expired locks.
+  const attempts = sql`case when ${users.mpinLockedUntil} is null then ${users.mpinFailedAttempts} + 1 else 1 end`;
+  const rows = await db
+    .update(users)
+    .set({
+      mpinFailedAttempts: attempts,
+      mpinLockedUntil: sql`case when ${attempts} >= ${limits.maxAttempts}::int
+        then now() + make_interval(mins => ${limits.lockMinutes}::int) end`,
+    })
+    .where(and(eq(users.id, id), or(isNull(users.mpinLockedUntil), lte(users.mpinLockedUntil, sql`now()`))))
+    .returning({ attempts: users.mpinFailedAttempts, mpinHash: users.mpinHash });
+  return rows[0] ?? null;
 };
 
 /** Live sessions of a user, newest activity first. */
