@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { paths } from '@kisht/domain/paths';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO_ORG_ID } from './db/seed/seed';
 import { createTestApp, type TestApp } from './test/harness';
 
 let t: TestApp;
@@ -55,4 +56,44 @@ describe('buildApp', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json().response).toBe('failure');
   });
+});
+
+/** POST /api/auth/loginWithOtp allows 10 sends a minute per client (auth.routes.ts, OTP_RATE_LIMIT). */
+const OTP_SENDS_PER_MINUTE = 10;
+
+describe('per-client rate limits behind X-Forwarded-For', () => {
+  /** One more OTP send than the limit, each claiming a different client; the status codes in order. */
+  const sendOtpsFromForgedClients = async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i <= OTP_SENDS_PER_MINUTE; i += 1) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: paths.auth.loginWithOtp,
+        remoteAddress: '10.0.0.1',
+        headers: { 'x-forwarded-for': `203.0.113.${i + 1}` },
+        payload: { orgId: DEMO_ORG_ID, mobile: '9876543210' },
+      });
+      statuses.push(response.statusCode);
+    }
+    return statuses;
+  };
+  const LIMITED_AS_ONE_CLIENT = [...Array<number>(OTP_SENDS_PER_MINUTE).fill(200), 429];
+
+  it('ignores the header by default, so rotating it does not dodge the OTP limit', async () => {
+    t = await createTestApp();
+    expect(await sendOtpsFromForgedClients()).toEqual(LIMITED_AS_ONE_CLIENT);
+  });
+
+  it('ignores the header from a peer TRUST_PROXY does not name', async () => {
+    t = await createTestApp({ TRUST_PROXY: '10.0.0.2, 192.168.0.0/16' });
+    expect(await sendOtpsFromForgedClients()).toEqual(LIMITED_AS_ONE_CLIENT);
+  });
+
+  it.each(['10.0.0.1', '10.0.0.0/8'])(
+    'counts each forwarded client apart with TRUST_PROXY=%s',
+    async (trustProxy) => {
+      t = await createTestApp({ TRUST_PROXY: trustProxy });
+      expect(await sendOtpsFromForgedClients()).toEqual(Array(OTP_SENDS_PER_MINUTE + 1).fill(200));
+    },
+  );
 });

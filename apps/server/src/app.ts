@@ -79,7 +79,8 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
                 }
               : {}),
           },
-    trustProxy: true,
+    // Only named proxies may say who the client is: per-IP rate limits key on request.ip.
+    trustProxy: config.TRUST_PROXY,
     bodyLimit: 6 * 1024 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);

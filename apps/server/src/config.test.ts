@@ -37,6 +37,41 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ MQTT_BROKER_AUTH: 'none' })).toThrow(/MQTT_BROKER_AUTH/);
   });
 
+  describe('TRUST_PROXY', () => {
+    it.each<{ value: string | undefined; trustProxy: false | string[] }>([
+      { value: undefined, trustProxy: false },
+      { value: '10.0.0.5', trustProxy: ['10.0.0.5'] },
+      { value: '10.0.0.0/8, 192.168.1.1', trustProxy: ['10.0.0.0/8', '192.168.1.1'] },
+      { value: '::1,fd00::/8', trustProxy: ['::1', 'fd00::/8'] },
+      { value: 'loopback,172.16.0.0/12', trustProxy: ['loopback', '172.16.0.0/12'] },
+    ])('$value → $trustProxy', ({ value, trustProxy }) => {
+      expect(loadConfig(value === undefined ? {} : { TRUST_PROXY: value }).TRUST_PROXY).toEqual(trustProxy);
+    });
+
+    it.each([
+      'true',
+      '-1',
+      '1.5',
+      '',
+      'proxy.example.com',
+      '10.0.0.0/33',
+      '::/129',
+      '10.0.0.1,',
+      '10.0.0.0/8/8',
+    ])('refuses %j naming TRUST_PROXY', (value) => {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(
+        /TRUST_PROXY: comma-separated proxy addresses/,
+      );
+    });
+
+    it.each(['0', '1', '2'])(
+      'refuses the hop count %s, which Fastify cannot check against the peer',
+      (value) => {
+        expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY: name the proxies by address/);
+      },
+    );
+  });
+
   describe('broker authentication', () => {
     it.each<{ case: string; env: Record<string, string>; refusedFor?: RegExp }>([
       {

@@ -1,6 +1,44 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const ZBooleanFlag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/** proxy-addr's named ranges, which Fastify's trustProxy accepts beside addresses. */
+const NAMED_PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An IP address, an address/prefix CIDR (IPv4 /0–32, IPv6 /0–128) or a named range. */
+const isProxyAddress = (entry: string): boolean => {
+  if (NAMED_PROXY_RANGES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+};
+
+/**
+ * Which proxies may set X-Forwarded-For, as Fastify's trustProxy takes it: absent → false (the
+ * socket's address is the client, so a header cannot dodge per-IP rate limits); otherwise a
+ * comma-separated list of addresses, CIDRs or proxy-addr's named ranges (loopback, linklocal,
+ * uniquelocal). A hop count is refused: Fastify 5.12 turns numeric trustProxy off because it cannot
+ * check the immediate peer (a client reaching the server directly could forge the header).
+ */
+const ZTrustProxy = z
+  .string()
+  .optional()
+  .transform((value, ctx): false | string[] => {
+    if (value === undefined) return false;
+    const entries = value.split(',').map((entry) => entry.trim());
+    const bad = entries.filter((entry) => !isProxyAddress(entry));
+    if (bad.length === 0) return entries;
+    ctx.addIssue({
+      code: 'custom',
+      message: /^\d+$/.test(value)
+        ? 'name the proxies by address or CIDR (e.g. 10.0.0.0/8); a hop count cannot tell a proxy from a client'
+        : `comma-separated proxy addresses or CIDRs; not ${bad.map((entry) => JSON.stringify(entry)).join(', ')}`,
+    });
+    return z.NEVER;
+  });
 
 /**
  * A stand-in checksum for development: no DPC APK is signed with it, so a real phone refuses a
@@ -52,6 +90,8 @@ export const ZConfig = z
     MQTT_PUBLIC_URL: z.string().url().optional(),
     /** Base URL devices and QR codes use; derived from the request when absent. */
     PUBLIC_URL: z.string().url().optional(),
+    /** The reverse proxies whose X-Forwarded-For is believed (see ZTrustProxy); none by default. */
+    TRUST_PROXY: ZTrustProxy,
     JWT_SECRET: z.string().min(32).default('development-only-jwt-secret-change-me-0000'),
     /** Key for hashing OTPs (HMAC-SHA256). */
     OTP_PEPPER: z.string().min(16).default('development-only-otp-pepper'),

@@ -10,7 +10,7 @@ import {
   SECOND_ORG_ID,
   SECOND_RETAILER_MOBILE,
 } from '../../db/seed/seed';
-import { apiGet, apiPost, customerIdNamed } from '../../test/fixtures';
+import { apiGet, apiPost, customerBody, customerIdNamed } from '../../test/fixtures';
 import { bearer, createTestApp, type TestApp } from '../../test/harness';
 
 let t: TestApp;
@@ -243,6 +243,25 @@ describe('CSV exports', () => {
       headers: bearer(retailer),
     });
     expect(bad.statusCode).toBe(400);
+  });
+
+  it('writes a customer named like a formula as text, so a spreadsheet does not run it', async () => {
+    const productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id as number;
+    const formula = '=HYPERLINK("http://evil.example","x")';
+    const created = await apiPost(
+      t,
+      retailer,
+      paths.customers.create,
+      customerBody(productId, { firstName: formula, lastName: '+cmd|calc' }),
+    );
+    expect(created.status).toBe(200);
+    const list = await t.app.inject({
+      method: 'GET',
+      url: paths.customers.listCsv,
+      headers: bearer(retailer),
+    });
+    const row = list.body.split('\n').find((line) => line.includes('evil.example'));
+    expect(row).toContain(`,"'=HYPERLINK(""http://evil.example"",""x"")",'+cmd|calc,+919123456780,`);
   });
 });
 
