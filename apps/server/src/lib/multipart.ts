@@ -2,11 +2,15 @@ import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
+const MALFORMED_BODY =
+  'The upload is not well-formed multipart/form-data (cut off or malformed); send it again';
+
 /**
  * Reads a multipart/form-data upload: its text fields, validated with `fields`, and exactly one
  * file part named `file`, buffered whole (the multipart plugin's fileSize limit bounds it).
  * Throws VALIDATION_FAILED naming the fields that fail (`file` when it is missing, or the body is
- * not multipart) and MEDIA_TOO_LARGE when the file passes the size limit.
+ * not multipart; `body` when the multipart stream is cut off or malformed) and MEDIA_TOO_LARGE when
+ * the file passes the size limit.
  */
 export const readUpload = async <T extends z.ZodType>(
   request: FastifyRequest,
@@ -34,12 +38,22 @@ export const readUpload = async <T extends z.ZodType>(
       }
     }
   } catch (error) {
-    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+    if (error instanceof AppError) throw error;
+    const { code, statusCode } = error as { code?: string; statusCode?: number };
+    if (code === 'FST_REQ_FILE_TOO_LARGE') {
       throw new AppError(AppErrorCode.MEDIA_TOO_LARGE, 'The file is larger than 5 MB', [
         { field: 'file', message: 'The file is larger than 5 MB' },
       ]);
     }
-    throw error;
+    // The plugin's part/file/field limits (413) keep their own status.
+    if (statusCode !== undefined && statusCode !== 400) throw error;
+    // Everything else the parser raises is about the bytes the client sent: busboy's plain Errors
+    // ('Unexpected end of form', 'Malformed part header', 'Multipart: Boundary not found') and the
+    // plugin's 400s (premature close, __proto__ field names).
+    request.log.info({ err: error }, 'malformed multipart body');
+    throw new AppError(AppErrorCode.VALIDATION_FAILED, MALFORMED_BODY, [
+      { field: 'body', message: MALFORMED_BODY },
+    ]);
   }
   const parsed = fields.safeParse(values);
   const problems = parsed.success

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { OTP_PURPOSES, USER_TYPES } from '../common/enums';
-import { ZMobile } from '../common/identifiers';
+import { ZId, ZMobile } from '../common/identifiers';
 
 export const ZLoginWithOtpRequest = z.object({
-  orgId: z.number().int().positive(),
+  orgId: ZId,
   /** 10-digit Indian mobile, with or without +91; stored E.164. */
   mobile: ZMobile,
 });
@@ -20,15 +20,15 @@ export const ZLoginWithOtpResponse = z.object({
 export type TLoginWithOtpResponse = z.infer<typeof ZLoginWithOtpResponse>;
 
 export const ZVerifyOtpRequest = z.object({
-  orgId: z.number().int().positive(),
+  orgId: ZId,
   mobile: ZMobile,
   otp: z.string().regex(/^\d{6}$/, 'OTP is 6 digits'),
 });
 export type TVerifyOtpRequest = z.input<typeof ZVerifyOtpRequest>;
 
 export const ZCurrentUser = z.object({
-  id: z.number().int(),
-  orgId: z.number().int(),
+  id: ZId,
+  orgId: ZId,
   userType: z.enum(USER_TYPES),
   name: z.string(),
   mobile: z.string(),
@@ -49,19 +49,19 @@ export const ZMpin = z.string().regex(/^\d{4}$/, 'MPIN is 4 digits');
 
 /** Ask for another OTP of a purpose; refused inside the cool-down (429). */
 export const ZResendOtpRequest = z.object({
-  orgId: z.number().int().positive(),
+  orgId: ZId,
   mobile: ZMobile,
   purpose: z.enum(OTP_PURPOSES),
 });
 export type TResendOtpRequest = z.input<typeof ZResendOtpRequest>;
 
 /** Forgot MPIN: sends an OTP with purpose FORGOT_PASSWORD. Answers TLoginWithOtpResponse. */
-export const ZForgotMpinRequest = z.object({ orgId: z.number().int().positive(), mobile: ZMobile });
+export const ZForgotMpinRequest = z.object({ orgId: ZId, mobile: ZMobile });
 export type TForgotMpinRequest = z.input<typeof ZForgotMpinRequest>;
 
 /** Reset MPIN with the FORGOT_PASSWORD OTP. Answers null; the user then logs in with the new MPIN. */
 export const ZResetMpinRequest = z.object({
-  orgId: z.number().int().positive(),
+  orgId: ZId,
   mobile: ZMobile,
   otp: z.string().regex(/^\d{6}$/, 'OTP is 6 digits'),
   mpin: ZMpin,
@@ -74,7 +74,7 @@ export type TSetMpinRequest = z.input<typeof ZSetMpinRequest>;
 
 /** Log in with mobile and MPIN. Answers TAuthSession; wrong MPINs are counted and lock the MPIN. */
 export const ZMpinLoginRequest = z.object({
-  orgId: z.number().int().positive(),
+  orgId: ZId,
   mobile: ZMobile,
   mpin: ZMpin,
 });

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { ZId } from '../common/identifiers';
 
 /** A phone model in the organisation's catalogue. Price in paise. */
 export const ZProduct = z.object({
-  id: z.number().int(),
+  id: ZId,
   brand: z.string(),
   name: z.string(),
   pricePaise: z.number().int(),

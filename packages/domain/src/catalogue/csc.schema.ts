@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZId } from '../common/identifiers';
 
 /** A country of the country-state-city data: ISO 3166-1 alpha-2 code, name, dialling code. */
 export const ZCountry = z.object({ code: z.string(), name: z.string(), phoneCode: z.string() });
@@ -17,5 +18,5 @@ export const ZStatesQuery = z.object({
 export const ZCitiesQuery = ZStatesQuery.extend({ state: z.string().trim().min(1).max(10) });
 
 /** A financer of the organisation (financer_list). */
-export const ZFinancer = z.object({ id: z.number().int(), name: z.string() });
+export const ZFinancer = z.object({ id: ZId, name: z.string() });
 export type TFinancer = z.infer<typeof ZFinancer>;

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { imeiCheckDigit, isValidImei, normaliseIndianMobile, ZImei, ZMobile } from './identifiers';
+import {
+  ID_MAX,
+  imeiCheckDigit,
+  isValidImei,
+  normaliseIndianMobile,
+  ZId,
+  ZImei,
+  ZMobile,
+  ZQueryId,
+} from './identifiers';
 
 describe('isValidImei', () => {
   it.each([
@@ -38,5 +47,38 @@ describe('normaliseIndianMobile', () => {
     expect(ZMobile.safeParse('123').success).toBe(false);
     expect(ZMobile.parse('9876543210')).toBe('+919876543210');
     expect(ZImei.safeParse('490154203237517').success).toBe(false);
+  });
+});
+
+describe('ZId: a PostgreSQL integer/serial id', () => {
+  it('is bounded by the largest integer PostgreSQL stores', () => {
+    expect(ID_MAX).toBe(2 ** 31 - 1);
+  });
+
+  it.each([
+    [0, false],
+    [-1, false],
+    [1, true],
+    [2_147_483_647, true],
+    [2_147_483_648, false],
+    [Number.MAX_SAFE_INTEGER, false],
+    [1.5, false],
+    ['1', false], // JSON bodies carry numbers; a string id is a client bug
+    [Number.NaN, false],
+  ])('%o → %s', (value, isValid) => {
+    expect(ZId.safeParse(value).success).toBe(isValid);
+  });
+
+  it.each([
+    ['1', 1],
+    ['2147483647', 2_147_483_647],
+    ['2147483648', null],
+    ['0', null],
+    ['1.5', null],
+    ['x', null],
+    ['', null],
+  ])('query text %o → %o', (value, expected) => {
+    const parsed = ZQueryId.safeParse(value);
+    expect(parsed.success ? parsed.data : null).toBe(expected);
   });
 });

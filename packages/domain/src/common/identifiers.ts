@@ -27,6 +27,19 @@ export const imeiCheckDigit = (body14: string): string => {
   throw new Error(`not a digit string: ${body14}`);
 };
 
+/** The largest value of a PostgreSQL `integer` (and so of a `serial` id): 2^31 − 1. */
+export const ID_MAX = 2_147_483_647;
+
+/**
+ * A row id (customer, EMI, media, organisation, product, financer, …): a positive integer no larger
+ * than ID_MAX, because every id column is PostgreSQL `serial`/`integer`. Bounding it here makes an
+ * id the database cannot hold a 400 naming the field instead of an out-of-range error (a 500).
+ */
+export const ZId = z.number().int().positive().max(ID_MAX, `Must be at most ${ID_MAX}`);
+
+/** ZId for querystring and multipart fields, which arrive as text: `'42'` → 42, same bounds. */
+export const ZQueryId = z.coerce.number().int().positive().max(ID_MAX, `Must be at most ${ID_MAX}`);
+
 /** Mobile prefix of spec §9. */
 export const MOBILE_PREFIX = '+91';
 

@@ -7,7 +7,7 @@ import {
   STATUS_FILTER_ALL,
 } from '../common/enums';
 import { ZIsoDate, zPage } from '../common/envelope';
-import { ZImei, ZMobile } from '../common/identifiers';
+import { ZId, ZImei, ZMobile, ZQueryId } from '../common/identifiers';
 import { ZDeviceSummary } from '../devices/devices.schema';
 import { ZInstalmentRow } from '../emi/emi.schema';
 
@@ -48,7 +48,7 @@ export const ZCreateCustomerRequest = z
     appType: z.union(APP_TYPE_CODES.map((c) => z.literal(c))).default(0),
     imei1: ZImei,
     imei2: ZImei,
-    productId: z.number().int().positive(),
+    productId: ZId,
     pricePaise: ZPaise,
     downPaymentPaise: ZPaise,
     loanAmountPaise: ZPaise.positive('Loan amount must be more than zero'),
@@ -66,7 +66,7 @@ export const ZCreateCustomerRequest = z
     /** Processing fee collected with the down payment, paise (not part of the schedule). */
     processingFeePaise: ZPaise.default(0),
     /** Financer of the loan, from financer_list. */
-    financerId: z.number().int().positive().optional(),
+    financerId: ZId.optional(),
     dateOfBirth: ZIsoDate.optional(),
     address: ZAddress.optional(),
     /** Device serial number; required for Apple devices (device_type 3), which have no IMEI-based enrolment. */
@@ -100,12 +100,12 @@ export const ZCustomerListQuery = z.object({
 });
 export type TCustomerListQuery = z.input<typeof ZCustomerListQuery>;
 
-export const ZCustomerIdQuery = z.object({ customer_id: z.coerce.number().int().positive() });
+export const ZCustomerIdQuery = z.object({ customer_id: ZQueryId });
 
 export const ZCustomerStatusCode = z.union(CUSTOMER_STATUS_CODES.map((c) => z.literal(c)));
 
 export const ZCustomerListItem = z.object({
-  id: z.number().int(),
+  id: ZId,
   firstName: z.string(),
   lastName: z.string(),
   mobile: z.string(),
@@ -138,7 +138,7 @@ export const ZCustomerDetails = ZCustomerListItem.extend({
   email: z.string().nullable(),
   appType: z.number().int(),
   deviceType: z.number().int(),
-  productId: z.number().int(),
+  productId: ZId,
   imei2: z.string(),
   dateOfBirth: z.string().nullable(),
   address: ZAddress.nullable(),
@@ -172,7 +172,7 @@ export type TEnrolmentQr = z.infer<typeof ZEnrolmentQr>;
 
 /** Change a customer's status by hand (see canChangeStatus), with a reason for the audit trail. */
 export const ZUpdateStatusRequest = z.object({
-  customer_id: z.number().int().positive(),
+  customer_id: ZId,
   status: ZCustomerStatusCode,
   reason: z.string().trim().min(3, 'Say why, in a few words').max(200),
 });
@@ -194,7 +194,7 @@ export type TStatusChange = z.infer<typeof ZStatusChange>;
  */
 export const ZUpdateImeiRequest = z
   .object({
-    customer_id: z.number().int().positive(),
+    customer_id: ZId,
     imei1: ZImei,
     imei2: ZImei,
     serialNumber: z.string().trim().max(40).optional(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { COMMAND_NAMES, COMMAND_STATES, CONTROL_FEATURES } from '../common/enums';
 import { zPage } from '../common/envelope';
-import { ZImei } from '../common/identifiers';
+import { ZId, ZImei } from '../common/identifiers';
 import { devicePinProblem } from './device-pin';
 import { OFFLINE_CODE_ACTIONS } from './offline-code';
 import { ZLocationFix, ZServerKey, ZSimSlot } from './protocol.schema';
@@ -46,7 +46,7 @@ export const ZDeviceSummary = z.object({
 });
 export type TDeviceSummary = z.infer<typeof ZDeviceSummary>;
 
-export const ZDeviceCommandRequest = z.object({ customer_id: z.number().int().positive() });
+export const ZDeviceCommandRequest = z.object({ customer_id: ZId });
 export type TDeviceCommandRequest = z.infer<typeof ZDeviceCommandRequest>;
 
 /** When a scheduled command goes out: ISO 8601 with offset, 1 minute to 90 days ahead (checked on the server). */
@@ -63,7 +63,7 @@ export type TLockUnlockRequest = z.input<typeof ZLockUnlockRequest>;
  * schedules it: the command waits, queued, and goes out at that time.
  */
 export const ZDeviceControlRequest = z.object({
-  customer_id: z.number().int().positive(),
+  customer_id: ZId,
   enable: z.boolean().optional(),
   args: z.record(z.string(), z.unknown()).optional(),
   run_at: ZRunAt.optional(),
@@ -86,7 +86,7 @@ export type TCommandHistoryItem = z.infer<typeof ZCommandHistoryItem>;
 
 /** offline_command_log: a command waiting for an offline phone, with whose phone it is. */
 export const ZOfflineCommand = ZCommandHistoryItem.extend({
-  customerId: z.number().int(),
+  customerId: ZId,
   customerName: z.string(),
 });
 export type TOfflineCommand = z.infer<typeof ZOfflineCommand>;
@@ -97,7 +97,7 @@ export type TScheduledCommand = TOfflineCommand;
 
 /** Cancel a pending (queued, sent or received) command of a customer's device. */
 export const ZCancelCommandRequest = z.object({
-  customer_id: z.number().int().positive(),
+  customer_id: ZId,
   command_id: z.string().uuid(),
 });
 export type TCancelCommandRequest = z.input<typeof ZCancelCommandRequest>;
@@ -110,7 +110,7 @@ export type TCancelCommandRequest = z.input<typeof ZCancelCommandRequest>;
 export const ZBulkLockRequest = z
   .object({
     action: z.enum(['lock', 'unlock']),
-    customer_ids: z.array(z.number().int().positive()).min(1).max(10_000).optional(),
+    customer_ids: z.array(ZId).min(1).max(10_000).optional(),
     filter: z.enum(['all_enrolled', 'overdue']).optional(),
   })
   .refine((r) => (r.customer_ids === undefined) !== (r.filter === undefined), {
@@ -143,10 +143,10 @@ export const ZBulkProgress = z.object({
   /** How many of the commands are in each state (every COMMAND_STATES key present). */
   counts: z.record(z.enum(COMMAND_STATES), z.number().int()),
   /** Customers the request skipped (not enrolled, or the rules do not allow it), with why. */
-  skipped: z.array(z.object({ customerId: z.number().int(), reason: z.string() })),
+  skipped: z.array(z.object({ customerId: ZId, reason: z.string() })),
   items: z.array(
     z.object({
-      customerId: z.number().int(),
+      customerId: ZId,
       customerName: z.string(),
       commandId: z.string().uuid(),
       state: z.enum(COMMAND_STATES),
@@ -230,7 +230,7 @@ export type TSendOtpToUserRequest = z.input<typeof ZSendOtpToUserRequest>;
 
 /** get_device_bypass_code: the offline unlock code for the challenge a locked phone shows. */
 export const ZBypassCodeRequest = z.object({
-  customer_id: z.number().int().positive(),
+  customer_id: ZId,
   challenge: z.string().regex(/^\d{6}$/, 'The challenge is the 6 digits the phone shows'),
   otp: z.string().regex(/^\d{6}$/, 'Enter the 6-digit OTP'),
 });
@@ -251,15 +251,15 @@ export type TOfflineCode = z.infer<typeof ZOfflineCode>;
 
 /** Uninstall the app from a phone (release it), after an OTP of purpose UNINSTALL (spec §4). */
 export const ZUninstallRequest = z.object({
-  customer_id: z.number().int().positive(),
+  customer_id: ZId,
   otp: z.string().regex(/^\d{6}$/, 'Enter the 6-digit OTP'),
 });
 export type TUninstallRequest = z.input<typeof ZUninstallRequest>;
 
 /** A SIM change a phone reported (sim_changes, customer_sim_change_details); detectedAt ISO 8601 UTC. */
 export const ZSimChange = z.object({
-  id: z.number().int(),
-  customerId: z.number().int(),
+  id: ZId,
+  customerId: ZId,
   customerName: z.string(),
   before: z.array(ZSimSlot),
   after: z.array(ZSimSlot),
@@ -275,7 +275,7 @@ export type TSimChangePage = z.infer<typeof ZSimChangePage>;
  * after an OTP of purpose BYPASS_CODE. The PIN is sealed for the phone; it is never stored in clear.
  */
 export const ZChangeDevicePinRequest = z.object({
-  customer_id: z.number().int().positive(),
+  customer_id: ZId,
   pin: z.string().superRefine((pin, ctx) => {
     const problem = devicePinProblem(pin);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });

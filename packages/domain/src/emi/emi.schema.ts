@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZIsoDate, zPage } from '../common/envelope';
+import { ZId } from '../common/identifiers';
 
 /** Payment modes a retailer records (spec §2 multiple_emi_paid). */
 export const PAYMENT_MODES = ['cash', 'upi', 'card', 'bank_transfer', 'cheque'] as const;
@@ -10,7 +11,7 @@ export const ZInstalmentStatus = z.enum(['paid', 'overdue', 'due_today', 'upcomi
 
 /** One instalment with what was paid and what is still owed. Money in paise. */
 export const ZInstalmentRow = z.object({
-  id: z.number().int(),
+  id: ZId,
   instalmentNo: z.number().int(),
   dueDate: ZIsoDate,
   amountPaise: z.number().int(),
@@ -30,7 +31,7 @@ export type TInstalmentRow = z.infer<typeof ZInstalmentRow>;
 
 /** A recorded payment and how it was applied. receivedAt ISO 8601 UTC. */
 export const ZPayment = z.object({
-  id: z.number().int(),
+  id: ZId,
   /** Human receipt number, unique in the organisation, e.g. KR-41-000123. */
   receiptNo: z.string(),
   amountPaise: z.number().int(),
@@ -44,7 +45,7 @@ export type TPayment = z.infer<typeof ZPayment>;
 
 /** emi_details / view_emi_details: the schedule, totals and payments of one customer's loan. */
 export const ZEmiDetails = z.object({
-  customerId: z.number().int(),
+  customerId: ZId,
   customerName: z.string(),
   customerStatus: z.number().int(),
   instalments: z.array(ZInstalmentRow),
@@ -63,8 +64,8 @@ export type TEmiDetails = z.infer<typeof ZEmiDetails>;
  * to the chosen instalments earliest first; the last may stay partly paid.
  */
 export const ZRecordPaymentRequest = z.object({
-  customer_id: z.number().int().positive(),
-  emi_ids: z.array(z.number().int().positive()).min(1, 'Choose at least one instalment').max(120),
+  customer_id: ZId,
+  emi_ids: z.array(ZId).min(1, 'Choose at least one instalment').max(120),
   amountPaise: z.number().int('Amount must be whole paise').positive('Amount must be more than zero'),
   mode: z.enum(PAYMENT_MODES),
   reference: z.string().trim().max(80).optional(),
@@ -85,8 +86,8 @@ export const ZUpcomingEmiQuery = z.object({
 });
 
 export const ZUpcomingEmiItem = z.object({
-  emiId: z.number().int(),
-  customerId: z.number().int(),
+  emiId: ZId,
+  customerId: ZId,
   customerName: z.string(),
   mobile: z.string(),
   instalmentNo: z.number().int(),
@@ -119,7 +120,7 @@ export type TTotalOutstanding = z.infer<typeof ZTotalOutstanding>;
 
 /** The customer user's own view (spec §4 user type customer): their loans and how to pay. */
 export const ZMyLoan = z.object({
-  customerId: z.number().int(),
+  customerId: ZId,
   productName: z.string(),
   lockStatus: z.number().int(),
   instalments: z.array(ZInstalmentRow),
@@ -138,7 +139,7 @@ export type TMyLoan = z.infer<typeof ZMyLoan>;
 
 /** EMI_EDIT: new loan terms before any payment; the schedule is rebuilt. Money in paise. */
 export const ZEditEmiTermsRequest = z.object({
-  customer_id: z.number().int().positive(),
+  customer_id: ZId,
   loanAmountPaise: z
     .number()
     .int('Amount must be whole paise')
@@ -170,8 +171,8 @@ export type TPenaltyRule = z.infer<typeof ZPenaltyRule>;
 
 /** send_penalty: levy the organisation's penalty on one overdue instalment. */
 export const ZSendPenaltyRequest = z.object({
-  customer_id: z.number().int().positive(),
-  emi_id: z.number().int().positive(),
+  customer_id: ZId,
+  emi_id: ZId,
 });
 export type TSendPenaltyRequest = z.input<typeof ZSendPenaltyRequest>;
 
@@ -180,8 +181,8 @@ export type TSendPenaltyRequest = z.input<typeof ZSendPenaltyRequest>;
  * its unpaid penalty ('penalty_waived'). A reason is kept in the audit trail.
  */
 export const ZUpdateEmiStatusRequest = z.object({
-  customer_id: z.number().int().positive(),
-  emi_id: z.number().int().positive(),
+  customer_id: ZId,
+  emi_id: ZId,
   status: z.enum(['waived', 'penalty_waived']),
   reason: z.string().trim().min(3, 'Say why, in a few words').max(200),
 });
@@ -189,7 +190,7 @@ export type TUpdateEmiStatusRequest = z.input<typeof ZUpdateEmiStatusRequest>;
 
 /** send_emialert: show the EMI reminder on the customer's phone (device command emi_alert). */
 export const ZSendEmiAlertRequest = z.object({
-  customer_id: z.number().int().positive(),
+  customer_id: ZId,
   /** Extra words for the reminder; the amount and due date are added by the server. */
   message: z.string().trim().max(160).optional(),
 });
@@ -200,7 +201,7 @@ export type TSendEmiAlertRequest = z.input<typeof ZSendEmiAlertRequest>;
  * UPI payment note, and the customer list search finds the customer by it.
  */
 export const ZCustomerEmiPin = z.object({
-  customerId: z.number().int(),
+  customerId: ZId,
   emiPin: z.string().regex(/^\d{6}$/),
   /** ISO 8601 UTC. */
   updatedAt: z.string(),
@@ -208,5 +209,5 @@ export const ZCustomerEmiPin = z.object({
 export type TCustomerEmiPin = z.infer<typeof ZCustomerEmiPin>;
 
 /** POST customer_emi_pin: issue a new EMI PIN (the old one stops matching). */
-export const ZRotateEmiPinRequest = z.object({ customer_id: z.number().int().positive() });
+export const ZRotateEmiPinRequest = z.object({ customer_id: ZId });
 export type TRotateEmiPinRequest = z.input<typeof ZRotateEmiPinRequest>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZId, ZQueryId } from '../common/identifiers';
 
 /**
  * What an uploaded file is to a customer. The first two are the per-organisation image paths of
@@ -37,7 +38,7 @@ export const SIGNATURE_MIME_TYPE = 'image/png';
 
 /** One stored file of a customer. `imageName` is its per-organisation path; `createdAt` ISO 8601 UTC. */
 export const ZMedia = z.object({
-  id: z.number().int(),
+  id: ZId,
   kind: z.enum(MEDIA_KINDS),
   documentType: z.enum(DOCUMENT_TYPES).nullable(),
   /** Per-organisation storage path, e.g. `41/customer_profile/0193….jpg`; pass as image_name to fetch it. */
@@ -54,7 +55,7 @@ export type TMedia = z.infer<typeof ZMedia>;
  * and every document, newest first.
  */
 export const ZCustomerMedia = z.object({
-  customerId: z.number().int(),
+  customerId: ZId,
   photo: ZMedia.nullable(),
   invoice: ZMedia.nullable(),
   signature: ZMedia.nullable(),
@@ -67,26 +68,26 @@ export type TCustomerMedia = z.infer<typeof ZCustomerMedia>;
 
 /** Multipart fields of /upload/update_customer_details besides `file`. */
 export const ZCustomerImageUploadFields = z.object({
-  customer_id: z.coerce.number().int().positive(),
+  customer_id: ZQueryId,
   kind: z.enum(['customer_profile', 'customer_invoice_attachment']),
 });
 
 /** Multipart fields of a customer document upload besides `file`. */
 export const ZCustomerDocumentUploadFields = z.object({
-  customer_id: z.coerce.number().int().positive(),
+  customer_id: ZQueryId,
   document_type: z.enum(DOCUMENT_TYPES),
 });
 
 /** Multipart fields of a signature upload besides `file` (a PNG). */
 export const ZSignatureUploadFields = z.object({
-  customer_id: z.coerce.number().int().positive(),
+  customer_id: ZQueryId,
   kind: z.enum(['customer_signature', 'witness_signature']),
 });
 
 /** Delete one stored document of a customer. */
 export const ZDeleteMediaRequest = z.object({
-  customer_id: z.number().int().positive(),
-  media_id: z.number().int().positive(),
+  customer_id: ZId,
+  media_id: ZId,
 });
 export type TDeleteMediaRequest = z.input<typeof ZDeleteMediaRequest>;
 

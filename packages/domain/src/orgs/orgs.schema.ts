@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { ZId, ZQueryId } from '../common/identifiers';
 
-export const ZOrgAppConfigQuery = z.object({ org_id: z.coerce.number().int().positive() });
+export const ZOrgAppConfigQuery = z.object({ org_id: ZQueryId });
 
 /** Main layouts an organisation can choose (spec §1: theme, main layout and some pages per organisation). */
 export const MAIN_LAYOUTS = ['default', 'compact'] as const;
@@ -13,7 +14,7 @@ export const INACTIVE_CUSTOMER_ACTIONS = ['navigate', 'warn'] as const;
  * feature flags (off by default), AI name and agent id (empty).
  */
 export const ZOrgAppConfig = z.object({
-  orgId: z.number().int(),
+  orgId: ZId,
   /** Base URL of this organisation's API; '' means the app's own origin. */
   apiBaseUrl: z.string(),
   orgName: z.string(),

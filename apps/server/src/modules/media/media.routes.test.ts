@@ -1,3 +1,5 @@
+import { ZFailure } from '@kisht/domain/common/envelope';
+import { AppErrorCode } from '@kisht/domain/common/errors';
 import { MAX_UPLOAD_BYTES } from '@kisht/domain/media/media.schema';
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
@@ -321,4 +323,89 @@ describe('signatures', () => {
     );
     expect(foreign.status).toBe(404);
   });
+});
+
+describe('malformed multipart bodies (issue 12)', () => {
+  const BOUNDARY = '----kisht-test-boundary';
+  const uploads: { route: string; fields: Record<string, string>; bytes: Uint8Array }[] = [
+    { route: paths.customers.uploadImage, fields: { kind: 'customer_profile' }, bytes: JPEG_BYTES },
+    { route: paths.customers.documents, fields: { document_type: 'pan_card' }, bytes: PDF_BYTES },
+    { route: paths.customers.signature, fields: { kind: 'customer_signature' }, bytes: PNG_1X1 },
+  ];
+  /** A multipart body with the text fields and `file`; `complete: false` stops it halfway through the file. */
+  const multipartBody = (fields: Record<string, string | number>, bytes: Uint8Array, complete: boolean) => {
+    const text = Object.entries(fields)
+      .map(
+        ([name, value]) =>
+          `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      )
+      .join('');
+    const fileHead = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="f"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+    const content = complete ? bytes : bytes.subarray(0, Math.floor(bytes.length / 2));
+    return Buffer.concat([
+      Buffer.from(text + fileHead),
+      Buffer.from(content),
+      Buffer.from(complete ? `\r\n--${BOUNDARY}--\r\n` : ''),
+    ]);
+  };
+  const send = (route: string, payload: Buffer, contentType = `multipart/form-data; boundary=${BOUNDARY}`) =>
+    t.app.inject({
+      method: 'POST',
+      url: route,
+      headers: { ...bearer(retailer), 'content-type': contentType },
+      payload,
+    });
+
+  it.each(uploads)(
+    '$route: a body cut off in the file answers 400 naming body, and writes nothing',
+    async ({ route, fields, bytes }) => {
+      const aarav = await customerNamed('Aarav');
+      const before = await mediaCount();
+      const truncated = await send(route, multipartBody({ customer_id: aarav, ...fields }, bytes, false));
+      expect(truncated.statusCode).toBe(400);
+      const body = ZFailure.parse(truncated.json());
+      expect(body.code).toBe(AppErrorCode.VALIDATION_FAILED);
+      expect(body.fields).toEqual([{ field: 'body', message: expect.any(String) }]);
+      expect(await mediaCount()).toBe(before);
+      // The same body, finished, is a good upload: only the truncation was wrong.
+      expect(
+        (await send(route, multipartBody({ customer_id: aarav, ...fields }, bytes, true))).statusCode,
+      ).toBe(200);
+    },
+  );
+
+  it.each(uploads)(
+    '$route: a multipart content type without a boundary answers 400 naming body',
+    async ({ route, fields, bytes }) => {
+      const aarav = await customerNamed('Aarav');
+      const before = await mediaCount();
+      const response = await send(
+        route,
+        multipartBody({ customer_id: aarav, ...fields }, bytes, true),
+        'multipart/form-data',
+      );
+      expect(response.statusCode).toBe(400);
+      expect(ZFailure.parse(response.json()).fields).toEqual([
+        { field: 'body', message: expect.any(String) },
+      ]);
+      expect(await mediaCount()).toBe(before);
+    },
+  );
+
+  it.each(uploads)(
+    '$route: customer_id 2^31 answers 400 naming customer_id',
+    async ({ route, fields, bytes }) => {
+      const before = await mediaCount();
+      const response = await apiUpload(
+        t,
+        retailer,
+        route,
+        { customer_id: 2_147_483_648, ...fields },
+        { bytes },
+      );
+      expect(response.status).toBe(400);
+      expect(response.body.fields.map((f: { field: string }) => f.field)).toEqual(['customer_id']);
+      expect(await mediaCount()).toBe(before);
+    },
+  );
 });
