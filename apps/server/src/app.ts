@@ -7,8 +7,15 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { paths } from '@kisht/domain/paths';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { DestinationStream } from 'pino';
 import type { TConfig } from './config';
 import { keepPlannerStatistics, openDatabase } from './db/client';
 import { seedDemo } from './db/seed/seed';
@@ -44,11 +51,52 @@ export type BuildAppOptions = {
   sms?: SmsTransport;
   /** Replaces the wake-up push gateway chosen from config (FCM_SERVICE_ACCOUNT_FILE). */
   push?: TPushGateway;
+  /** Writes log lines (JSON, one a line) here instead of stdout or pino-pretty (tests read them). */
+  logStream?: DestinationStream;
 };
 
 export type KishtApp = FastifyInstance & { ctx: AppContext; broker: EmbeddedBroker | null };
 
 const API_PREFIXES = ['/api/', '/country/', '/emm/', '/micromdm/', paths.mqtt, paths.docs];
+
+/**
+ * Fastify's logger: none when LOG_LEVEL is silent; in development pino-pretty, one line per entry
+ * (people read it, the dev OTP line among them); otherwise JSON lines to stdout (or `stream`).
+ */
+const loggerOptions = (
+  config: TConfig,
+  stream: DestinationStream | undefined,
+): FastifyServerOptions['logger'] => {
+  if (config.LOG_LEVEL === 'silent') return false;
+  if (stream) return { level: config.LOG_LEVEL, stream };
+  if (config.NODE_ENV !== 'development') return { level: config.LOG_LEVEL };
+  return {
+    level: config.LOG_LEVEL,
+    transport: {
+      target: 'pino-pretty',
+      options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,reqId', singleLine: true },
+    },
+  };
+};
+
+/**
+ * Development request log: one line per request when its response is sent (`GET /api/x 200 7.4 ms`)
+ * instead of Fastify's "incoming request" and "request completed" entries with the whole request
+ * and response. Error entries (the error handler's, stream errors) stay as Fastify writes them.
+ */
+class OneLineRequestLog extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    const line = `${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`;
+    if (error) reply.log.error({ err: error }, line);
+    else reply.log.info(line);
+  }
+}
 
 const defaultWebDist = () => resolve(fileURLToPath(new URL('../../web/dist', import.meta.url)));
 
@@ -64,21 +112,10 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
       ? { ...givenConfig, MQTT_PUBLIC_URL: givenConfig.MQTT_URL }
       : givenConfig;
   const app = Fastify({
-    logger:
-      config.LOG_LEVEL === 'silent'
-        ? false
-        : {
-            level: config.LOG_LEVEL,
-            // People read development logs (the dev OTP line among them); production logs stay JSON.
-            ...(config.NODE_ENV === 'development'
-              ? {
-                  transport: {
-                    target: 'pino-pretty',
-                    options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' },
-                  },
-                }
-              : {}),
-          },
+    logger: loggerOptions(config, options.logStream),
+    // Development logs one line per request, so the dev OTP stays easy to find among them; test and
+    // production keep Fastify's structured "incoming request" / "request completed" entries.
+    ...(config.NODE_ENV === 'development' ? { logController: new OneLineRequestLog() } : {}),
     // Only named proxies may say who the client is: per-IP rate limits key on request.ip.
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 6 * 1024 * 1024,
