@@ -1,3 +1,4 @@
+import { Cron } from 'croner';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import { markMaturingLoans } from '../modules/customers/customers.service';
@@ -15,58 +16,110 @@ import {
  */
 export const SCHEDULED_COMMANDS_INTERVAL_MS = 30_000;
 
+/** A cron pattern that matches every second; croner's `interval` option then spaces the runs. */
+const EVERY_SECOND = '* * * * * *';
+
+/**
+ * Runs `run` now and then every intervalMs (whole seconds, at least one: croner's resolution), and
+ * never twice at once: when a run is still going as the next is due, that next run is skipped and
+ * logged as a warning (croner's `protect`). A run that throws or rejects is logged as
+ * "<name> job failed". The timer does not keep the process alive. Stop it with `job.stop()`; a run
+ * in progress then finishes on its own.
+ */
+export const startProtectedJob = ({
+  name,
+  intervalMs,
+  run,
+  log,
+}: {
+  name: string;
+  intervalMs: number;
+  run: () => Promise<void>;
+  log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
+}): Cron => {
+  const intervalSeconds = Math.max(1, Math.round(intervalMs / 1000));
+  const job = new Cron(
+    EVERY_SECOND,
+    {
+      interval: intervalSeconds,
+      // The first scheduled run comes one interval after the immediate one below.
+      startAt: new Date(Date.now() + intervalSeconds * 1000),
+      protect: () => log.warn({ job: name }, `${name} job still running; this run is skipped`),
+      catch: (error) => log.error({ err: error }, `${name} job failed`),
+      unref: true,
+    },
+    run,
+  );
+  // trigger() marks the job busy, so a scheduled run cannot overlap this first one either.
+  void job.trigger();
+  return job;
+};
+
 /**
  * Periodic jobs (design §1 jobs): the EMIs-maturing rule, the auto-lock ladder (reminder
  * wallpaper, lock when overdue), the expiry of undelivered commands in organisations that set one
  * (design §5: nothing expires silently), every intervalMs; and scheduled commands and the re-send
  * of unacknowledged ones every SCHEDULED_COMMANDS_INTERVAL_MS, or every intervalMs when that is
- * shorter. Every job takes its rows with FOR UPDATE SKIP LOCKED or is an idempotent statement, so
- * several server processes may run them side by side. Runs once at start; returns a function that
- * stops the timers.
+ * shorter. Each job is skipped while its previous run is still going (startProtectedJob). Every
+ * job takes its rows with FOR UPDATE SKIP LOCKED or is an idempotent statement, so several server
+ * processes may run them side by side. Runs once at start; returns a function that stops the jobs.
  */
 export const startJobs = (
   deps: { db: Db; dispatcher: CommandDispatcher },
   intervalMs: number,
   log: FastifyBaseLogger,
 ): (() => void) => {
-  const report = (name: string) => (error: unknown) => log.error({ err: error }, `${name} job failed`);
-  const run = () => {
-    markMaturingLoans(deps.db)
-      .then((moved) => {
+  const scheduledIntervalMs = Math.min(intervalMs, SCHEDULED_COMMANDS_INTERVAL_MS);
+  const jobs = [
+    startProtectedJob({
+      name: 'maturing',
+      intervalMs,
+      log,
+      run: async () => {
+        const moved = await markMaturingLoans(deps.db);
         if (moved > 0) log.info(`${moved} loans moved to EMIs maturing`);
-      })
-      .catch(report('maturing'));
-    runAutoLockLadder(deps)
-      .then(({ reminders, locks }) => {
+      },
+    }),
+    startProtectedJob({
+      name: 'auto-lock',
+      intervalMs,
+      log,
+      run: async () => {
+        const { reminders, locks } = await runAutoLockLadder(deps);
         // One debug line per run (the scale-out test counts them per process).
         log.debug({ job: 'auto-lock', reminders, locks }, 'auto-lock ladder ran');
         if (reminders + locks > 0) log.info(`auto-lock ladder: ${reminders} reminders, ${locks} locks`);
-      })
-      .catch(report('auto-lock'));
-    expireOverdueCommands(deps)
-      .then((expired) => {
+      },
+    }),
+    startProtectedJob({
+      name: 'command expiry',
+      intervalMs,
+      log,
+      run: async () => {
+        const expired = await expireOverdueCommands(deps);
         if (expired > 0) log.info(`${expired} undelivered commands expired`);
-      })
-      .catch(report('command expiry'));
-  };
-  const runScheduled = () => {
-    dispatchDueScheduledCommands(deps)
-      .then((sent) => log.debug({ job: 'scheduled', sent }, 'scheduled commands ran'))
-      .catch(report('scheduled commands'));
-    redeliverUnacknowledgedCommands(deps)
-      .then((sent) => {
+      },
+    }),
+    startProtectedJob({
+      name: 'scheduled commands',
+      intervalMs: scheduledIntervalMs,
+      log,
+      run: async () => {
+        const sent = await dispatchDueScheduledCommands(deps);
+        log.debug({ job: 'scheduled', sent }, 'scheduled commands ran');
+      },
+    }),
+    startProtectedJob({
+      name: 'command re-send',
+      intervalMs: scheduledIntervalMs,
+      log,
+      run: async () => {
+        const sent = await redeliverUnacknowledgedCommands(deps);
         if (sent > 0) log.info(`${sent} unacknowledged commands re-sent`);
-      })
-      .catch(report('command re-send'));
-  };
-  run();
-  runScheduled();
-  const timer = setInterval(run, intervalMs);
-  const scheduledTimer = setInterval(runScheduled, Math.min(intervalMs, SCHEDULED_COMMANDS_INTERVAL_MS));
-  timer.unref();
-  scheduledTimer.unref();
+      },
+    }),
+  ];
   return () => {
-    clearInterval(timer);
-    clearInterval(scheduledTimer);
+    for (const job of jobs) job.stop();
   };
 };

@@ -81,10 +81,30 @@ describe('client headers of spec §7', () => {
 });
 
 describe('SeenValues', () => {
-  it('forgets a value after its time to live', () => {
-    const seen = new SeenValues(1000);
-    expect(seen.remember('a', 0)).toBe(true);
-    expect(seen.remember('a', 999)).toBe(false);
-    expect(seen.remember('a', 1000)).toBe(true);
+  // The cache treats a start time of 0 as "no time to live", so the fake clock starts later.
+  const START_MS = 1_000_000;
+
+  it('refuses a value seen within its time to live and forgets it after', () => {
+    let nowMs = START_MS;
+    const seen = new SeenValues({ ttlMs: 1000, now: () => nowMs });
+    expect(seen.remember('a')).toBe(true);
+    nowMs += 999;
+    expect(seen.remember('a')).toBe(false);
+    nowMs += 2; // 1001 ms after it was seen
+    expect(seen.remember('a')).toBe(true);
+  });
+
+  it('keeps at most max values however many arrive within the window', () => {
+    let nowMs = START_MS;
+    const seen = new SeenValues({ ttlMs: 60_000, max: 100, now: () => nowMs });
+    for (let i = 0; i < 1_000; i += 1) {
+      expect(seen.remember(`value-${i}`)).toBe(true);
+      nowMs += 10;
+    }
+    expect(seen.size).toBe(100);
+    expect(seen.remember('value-999')).toBe(false); // the newest are still remembered
+    nowMs += 60_001;
+    expect(seen.remember('value-999')).toBe(true); // and expire after the time to live
+    expect(seen.size).toBeLessThanOrEqual(100);
   });
 });

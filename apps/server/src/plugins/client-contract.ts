@@ -7,6 +7,7 @@ import {
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import { paths } from '@kisht/domain/paths';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import type { TConfig } from '../config';
 
 /** Routes whose callers are devices or tools, not the app: they carry no client headers. */
@@ -14,26 +15,42 @@ const EXEMPT_PATHS = new Set<string>([paths.devices.enrol]);
 const API_PREFIXES = ['/api/', '/country/', '/emm/', '/micromdm/'];
 
 /**
+ * Most auth-session values remembered at once. Beyond it the least recently seen value is
+ * forgotten before its time to live, so its replay would pass: 100,000 is far above what one
+ * process serves in a window (~330 requests a second for 5 minutes) and bounds the memory to
+ * well under 20 MB (values are ~65 characters).
+ */
+export const SEEN_VALUES_MAX = 100_000;
+
+/**
  * Remembers auth-session values seen inside the window, so a replayed header is refused. One
  * process's memory: with several API processes a replay could land on another one; acceptable
- * because these headers are not where security lives (design §3, §6).
+ * because these headers are not where security lives (design §3, §6). An LRU cache with a time to
+ * live: ttlMs in ms, at most `max` values; `now` (ms, monotonic, never 0) replaces the clock in tests.
  */
 export class SeenValues {
-  private readonly expiries = new Map<string, number>();
+  private readonly values: LRUCache<string, true>;
 
-  constructor(private readonly ttlMs: number) {}
+  constructor({ ttlMs, max = SEEN_VALUES_MAX, now }: { ttlMs: number; max?: number; now?: () => number }) {
+    this.values = new LRUCache<string, true>({
+      max,
+      ttl: ttlMs,
+      // Read the clock on every check rather than caching it for a millisecond: one call a request.
+      ttlResolution: 0,
+      ...(now ? { perf: { now } } : {}),
+    });
+  }
 
   /** Records the value; false when it was already seen and has not expired. */
-  remember(value: string, nowMs: number): boolean {
-    const expiry = this.expiries.get(value);
-    if (expiry !== undefined && expiry > nowMs) return false;
-    this.expiries.set(value, nowMs + this.ttlMs);
-    if (this.expiries.size > 10_000) this.prune(nowMs);
+  remember(value: string): boolean {
+    if (this.values.has(value)) return false;
+    this.values.set(value, true);
     return true;
   }
 
-  private prune(nowMs: number): void {
-    for (const [value, expiry] of this.expiries) if (expiry <= nowMs) this.expiries.delete(value);
+  /** How many values are remembered (expired ones may count until they are next looked up or pushed out). */
+  get size(): number {
+    return this.values.size;
   }
 }
 
@@ -65,7 +82,9 @@ const requestOrgId = (request: FastifyRequest): number | null => {
  */
 export const registerClientContract = (app: FastifyInstance, config: TConfig): void => {
   const windowMs = config.AUTH_SESSION_WINDOW_SECONDS * 1000;
-  const seen = new SeenValues(2 * windowMs);
+  // A header is accepted up to windowMs either side of its timestamp, so it stays replayable for
+  // up to twice the window after it was first seen.
+  const seen = new SeenValues({ ttlMs: 2 * windowMs });
   const invalidSession = (reason: string) => new AppError(AppErrorCode.AUTH_SESSION_INVALID, reason);
 
   app.addHook('onRequest', async (request) => {
@@ -81,7 +100,7 @@ export const registerClientContract = (app: FastifyInstance, config: TConfig): v
     if (Math.abs(now - timestamp) > windowMs) {
       throw invalidSession("The auth-session header is outside the time window; check the device's clock");
     }
-    if (!seen.remember(value, now)) throw invalidSession('The auth-session header was already used');
+    if (!seen.remember(value)) throw invalidSession('The auth-session header was already used');
   });
 
   app.addHook('preHandler', async (request) => {
