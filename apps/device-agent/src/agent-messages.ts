@@ -145,21 +145,7 @@ export class AgentMessages {
     const { core } = this;
     if (version.version < this.policyVersion) return;
     if (version.version === this.policyVersion) {
-      const failures = core.state.policy?.failures ?? {};
-      for (const command of version.commands) {
-        const feature = commandSpecByName(command.name)?.spec.feature;
-        const failure = feature === undefined ? UNSUPPORTED_COMMAND : failures[feature];
-        if (failure) core.fail(command, failure);
-        else {
-          core.publishAck(command.id, 'done');
-          core.emitter.emit('command', {
-            id: command.id,
-            name: command.name,
-            result: 'duplicate',
-            state: core.reportedState,
-          });
-        }
-      }
+      this.#answerCommands(version.commands, core.state.policy?.failures ?? {}, 'duplicate');
       return;
     }
     const heldPolicy = core.state.policy?.policy ?? INITIAL_POLICY;
@@ -215,20 +201,7 @@ export class AgentMessages {
         core.fail(command, `could not save state: ${(error as Error).message}`);
       return;
     }
-    for (const command of version.commands) {
-      const feature = commandSpecByName(command.name)?.spec.feature;
-      const failure = feature === undefined ? UNSUPPORTED_COMMAND : failures.get(feature);
-      if (failure) core.fail(command, failure);
-      else {
-        core.publishAck(command.id, 'done');
-        core.emitter.emit('command', {
-          id: command.id,
-          name: command.name,
-          result: 'done',
-          state: core.reportedState,
-        });
-      }
-    }
+    this.#answerCommands(version.commands, Object.fromEntries(failures), 'done');
     core
       .publishEvent({
         v: PROTOCOL_VERSION,
@@ -245,6 +218,33 @@ export class AgentMessages {
     core.emitter.emit('policy', { version: version.version, policy: version.policy });
     this.#followTracking(wasTracking);
     if (isLimitChanged) this.parts.offline.sync();
+  }
+
+  /**
+   * Acks the commands a policy version carries: failed with the reason for a feature in
+   * `failures` (or an unknown name), else done, said as `result` (done now, or a duplicate of the
+   * version held).
+   */
+  #answerCommands(
+    commands: { id: string; name: string }[],
+    failures: Record<string, string>,
+    result: 'done' | 'duplicate',
+  ): void {
+    const { core } = this;
+    for (const command of commands) {
+      const feature = commandSpecByName(command.name)?.spec.feature;
+      const failure = feature === undefined ? UNSUPPORTED_COMMAND : failures[feature];
+      if (failure) core.fail(command, failure);
+      else {
+        core.publishAck(command.id, 'done');
+        core.emitter.emit('command', {
+          id: command.id,
+          name: command.name,
+          result,
+          state: core.reportedState,
+        });
+      }
+    }
   }
 
   /** Tracking just turned on or off: the timer follows; turned on, the first position goes now. */
