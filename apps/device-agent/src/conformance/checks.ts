@@ -291,6 +291,23 @@ class CheckContext {
     return { payload: found.payload, message: found.message as TPolicyMessage };
   }
 
+  /**
+   * The signed payload of a probe command `id` the server never sent through its own bookkeeping
+   * (applicable for an hour, under `policyVersion`), to publish straight to the device.
+   */
+  signedProbe(id: string, policyVersion: number, issuedAt = new Date().toISOString()): string {
+    return this.sign({
+      type: 'command',
+      deviceId: this.deviceId,
+      id,
+      name: PROBE_COMMAND,
+      args: {},
+      issuedAt,
+      notAfter: new Date(Date.now() + 3_600_000).toISOString(),
+      policyVersion,
+    });
+  }
+
   /** Signs `message` with the server key (a message the server never sent, e.g. one to replay). */
   sign(message: TServerMessage): string {
     return this.server.sign(message);
@@ -969,19 +986,7 @@ const buildChecks = (
         const id = uuidV7();
         // The server cancelled it; a copy sent before the cancel still comes after it.
         await ctx.server.cancel(ctx.deviceId, id);
-        const issuedAt = new Date().toISOString();
-        await ctx.publish(
-          ctx.sign({
-            type: 'command',
-            deviceId: ctx.deviceId,
-            id,
-            name: PROBE_COMMAND,
-            args: {},
-            issuedAt,
-            notAfter: new Date(Date.now() + 3_600_000).toISOString(),
-            policyVersion: ctx.server.policyOf(ctx.deviceId).version,
-          }),
-        );
+        await ctx.publish(ctx.signedProbe(id, ctx.server.policyOf(ctx.deviceId).version));
         await ctx.probe();
         await sleep(ctx.settleMs);
         const acks = ctx.statusesOf(id, afterSeq);
@@ -1048,18 +1053,7 @@ const buildChecks = (
           lockId = await ctx.send('lock');
           // A command the server no longer has pending (finished or cancelled, its cancel lost)…
           const now = new Date().toISOString();
-          await ctx.publish(
-            ctx.sign({
-              type: 'command',
-              deviceId: ctx.deviceId,
-              id: strayId,
-              name: PROBE_COMMAND,
-              args: {},
-              issuedAt: now,
-              notAfter: new Date(Date.now() + 3_600_000).toISOString(),
-              policyVersion: heldPolicy.version,
-            }),
-          );
+          await ctx.publish(ctx.signedProbe(strayId, heldPolicy.version, now));
           // …and a sync for an earlier connection that lists it (a replay).
           await ctx.publish(
             ctx.sign({
