@@ -148,14 +148,6 @@ export const cancelPendingCommands = (db: DbOrTx, deviceId: string, names: strin
     )
     .returning({ id: deviceCommands.id });
 
-/** Records one more publish of a command: its attempt count and when (lastSentAt, now). */
-export const countDeliveryAttempt = async (db: DbOrTx, id: string, attempts: number) => {
-  await db
-    .update(deviceCommands)
-    .set({ deliveryAttempts: attempts, lastSentAt: new Date() })
-    .where(eq(deviceCommands.id, id));
-};
-
 /** Ids of the organisation's phones that are enrolled and hold live credentials (not released). */
 export const findEnrolledDeviceIdsOfOrg = async (db: DbOrTx, orgId: number): Promise<string[]> =>
   (
