@@ -102,7 +102,9 @@ export const enrolDevice = async (
     );
   }
   const secret = randomToken();
-  const { offlineLockAfterHours } = await getDeviceSettings(deps.db, device.orgId);
+  const offlineLockAfterMs = offlineLimitMs(
+    (await getDeviceSettings(deps.db, device.orgId)).offlineLockAfterHours,
+  );
   await deps.db.transaction(async (tx) => {
     const enrolledAt = new Date();
     await devicesRepo.updateDevice(tx, device.id, {
@@ -114,7 +116,7 @@ export const enrolDevice = async (
       reportedPolicyVersion: 0,
     });
     // A freshly enrolled phone holds policy 0 (unlocked, nothing restricted): start it from there.
-    await devicesRepo.resetPolicy(tx, device.id, offlineLimitMs(offlineLockAfterHours));
+    await devicesRepo.resetPolicy(tx, device.id, offlineLockAfterMs);
     await markCustomerInstalled(tx, device.orgId, device.customerId);
     await insertAudit(tx, {
       orgId: device.orgId,
@@ -124,7 +126,7 @@ export const enrolDevice = async (
       details: { deviceId: device.id },
     });
   });
-  return credentialsOf(deps, { device, secret, baseUrl: options.baseUrl });
+  return credentialsOf(deps, { device, secret, offlineLockAfterMs, baseUrl: options.baseUrl });
 };
 
 /** A retried enrolment (see enrolDevice): a new secret replaces the one whose response was lost. */
@@ -144,7 +146,9 @@ const reissueCredentials = async (
       details: { deviceId: device.id },
     });
   });
-  return credentialsOf(deps, { device, secret, baseUrl: options.baseUrl });
+  // The limit its policy carries (the organisation's, as of enrolment or its latest change).
+  const offlineLockAfterMs = device.desiredOfflineLockAfterMs;
+  return credentialsOf(deps, { device, secret, offlineLockAfterMs, baseUrl: options.baseUrl });
 };
 
 /**
@@ -153,14 +157,12 @@ const reissueCredentials = async (
  */
 const credentialsOf = async (
   deps: { db: Db; config: TConfig; dispatcher: { serverKeys: ServerKeys } },
-  options: { device: DeviceRow; secret: string; baseUrl: string },
+  options: { device: DeviceRow; secret: string; offlineLockAfterMs: number | null; baseUrl: string },
 ): Promise<TEnrolDeviceResponse> => {
   const { device } = options;
   const serverKey = await deps.dispatcher.serverKeys.forOrg(device.orgId);
   const mqttUrl = deps.config.MQTT_PUBLIC_URL ?? `${options.baseUrl.replace(/^http/, 'ws')}${paths.mqtt}`;
-  const { offlineLockAfterHours } = await getDeviceSettings(deps.db, device.orgId);
   const owners = await devicesRepo.findOwnersOfDevice(deps.db, device.id);
-  const offlineLockAfterMs = offlineLimitMs(offlineLockAfterHours);
   return {
     ...(owners
       ? {
@@ -171,7 +173,7 @@ const credentialsOf = async (
           },
         }
       : {}),
-    offlineLockAfterMs,
+    offlineLockAfterMs: options.offlineLockAfterMs,
     deviceId: device.id,
     deviceSecret: options.secret,
     mqttUrl,
