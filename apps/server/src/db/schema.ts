@@ -134,9 +134,59 @@ export const otpChallenges = pgTable(
     attempts: integer('attempts').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     consumedAt: timestamp('consumed_at', { withTimezone: true }),
+    /** When the SMS carrying the code left for the gateway; null while queued (or never, unknown mobile). */
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** When the last wrong code was tried against this challenge (the growing cool-down). */
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index('otp_lookup_idx').on(t.orgId, t.mobile, t.purpose, t.createdAt)],
+  (t) => [
+    index('otp_lookup_idx').on(t.orgId, t.mobile, t.purpose, t.createdAt),
+    // Per-number caps across organisations and purposes (SMS a day, wrong codes a day).
+    index('otp_mobile_created_idx').on(t.mobile, t.createdAt),
+  ],
+);
+
+/**
+ * Text messages waiting for, or handed to, the SMS gateway (a transactional outbox). state moves
+ * queued → sent, or failed after the last retry, or expired past not_after (an OTP nobody can use).
+ * The body is cleared once the row ends, so no OTP stays in clear.
+ */
+export const smsOutbox = pgTable(
+  'sms_outbox',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    /** E.164 mobile. */
+    mobile: text('mobile').notNull(),
+    /** OTP purpose (spec §4) or another reason (SIM_CHANGE, …). */
+    purpose: text('purpose').notNull(),
+    body: text('body'),
+    state: text('state').$type<'queued' | 'sent' | 'failed' | 'expired'>().notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    /** The OTP challenge this message carries, if any (its sent_at follows the row). */
+    otpChallengeId: integer('otp_challenge_id'),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    notAfter: timestamp('not_after', { withTimezone: true }),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('sms_outbox_due_idx').on(t.nextAttemptAt).where(sql`state = 'queued'`),
+    index('sms_outbox_mobile_created_idx').on(t.mobile, t.createdAt),
+  ],
+);
+
+/** Per-organisation counters (receipt numbers, …): `value` is the last number handed out. */
+export const orgCounters = pgTable(
+  'org_counters',
+  {
+    orgId: integer('org_id').notNull(),
+    name: text('name').notNull(),
+    value: bigint('value', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [uniqueIndex('org_counters_pk').on(t.orgId, t.name)],
 );
 
 /** Phone models an organisation sells. Price in paise. */
@@ -245,6 +295,11 @@ export const devices = pgTable(
     policyVersion: bigint('policy_version', { mode: 'number' }).notNull().default(0),
     /** When the current policy version was made (its issuedAt). */
     policyUpdatedAt: timestamp('policy_updated_at', { withTimezone: true }),
+    /**
+     * What a locked phone shows (device protocol §6 lockScreen): retailer, phone, amount overdue,
+     * how to pay; set with each lock edit of the policy, null when none was set.
+     */
+    desiredLockScreen: jsonb('desired_lock_screen').$type<Record<string, unknown>>(),
     /** The policy version the device reported it applied last, or null before it reported one. */
     reportedPolicyVersion: bigint('reported_policy_version', { mode: 'number' }),
     /** The phone's FCM registration token for wake-up pushes (device protocol §14), or null. */
@@ -324,12 +379,47 @@ export const payments = pgTable(
     reference: text('reference'),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
     recordedBy: integer('recorded_by').references(() => users.id),
+    /** The client's Idempotency-Key for this payment: a retry with it answers this receipt. */
+    idempotencyKey: text('idempotency_key'),
+    /** SHA-256 of the request the key came with; the same key with another request is refused. */
+    idempotencyFingerprint: text('idempotency_fingerprint'),
   },
   (t) => [
     uniqueIndex('payments_org_receipt_uq').on(t.orgId, t.receiptNo),
+    uniqueIndex('payments_org_idempotency_uq')
+      .on(t.orgId, t.idempotencyKey)
+      .where(sql`idempotency_key is not null`),
     index('payments_customer_idx').on(t.customerId),
     index('payments_org_received_idx').on(t.orgId, t.receivedAt),
   ],
+);
+
+/**
+ * The customer's consent to remote locking, recorded before an enrolment QR can be made: the
+ * text shown, in the customer's language, who recorded it, when, and the customer's signature.
+ */
+export const customerConsents = pgTable(
+  'customer_consents',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    /** Language code of the text (spec language list, e.g. en, hn, ta). */
+    language: text('language').notNull(),
+    /** Version of the consent text, so a changed text is told apart. */
+    textVersion: text('text_version').notNull(),
+    /** The exact text the customer agreed to. */
+    text: text('text').notNull(),
+    /** The customer's signature image (media kind signature). */
+    signatureMediaId: integer('signature_media_id').references(() => media.id),
+    recordedBy: integer('recorded_by')
+      .notNull()
+      .references(() => users.id),
+    consentedAt: timestamp('consented_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('customer_consents_customer_uq').on(t.customerId)],
 );
 
 /** How a payment was applied to instalments. */
@@ -383,6 +473,8 @@ export const deviceCommands = pgTable(
     notAfter: timestamp('not_after', { withTimezone: true }),
     /** A scheduled command goes out at this time; null once due (or for commands sent at once). */
     runAt: timestamp('run_at', { withTimezone: true }),
+    /** Why a phone was locked by hand with nothing overdue (required then, audited); else null. */
+    reason: text('reason'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
