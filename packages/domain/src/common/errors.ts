@@ -70,6 +70,16 @@ export const AppErrorCode = {
   COMMAND_NOT_PENDING: 'COMMAND_NOT_PENDING',
   /** Only a customer whose EMIs are completed can be released this way. HTTP 409. */
   LOAN_NOT_COMPLETED: 'LOAN_NOT_COMPLETED',
+  /** The same Idempotency-Key came with a different request. HTTP 422 (IETF Idempotency-Key header draft). */
+  IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
+  /** No consent to remote locking is recorded for the customer, so no enrolment QR is made. HTTP 409. */
+  CONSENT_REQUIRED: 'CONSENT_REQUIRED',
+  /** The customer's EMIs are completed (status 5): the phone is never locked again. HTTP 409. */
+  LOAN_COMPLETED: 'LOAN_COMPLETED',
+  /** The SMS could not be queued for the gateway; nothing was sent. HTTP 503. */
+  SMS_UNAVAILABLE: 'SMS_UNAVAILABLE',
+  /** The server is overloaded and sheds the request; try again shortly. HTTP 503. */
+  SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
   /** An unexpected failure on our side. HTTP 500. */
   INTERNAL: 'INTERNAL',
 } as const;
@@ -111,6 +121,11 @@ export const APP_ERROR_HTTP_STATUS: Record<TAppErrorCode, number> = {
   COMMAND_NOT_AVAILABLE: 409,
   COMMAND_NOT_PENDING: 409,
   LOAN_NOT_COMPLETED: 409,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  CONSENT_REQUIRED: 409,
+  LOAN_COMPLETED: 409,
+  SMS_UNAVAILABLE: 503,
+  SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,
 };
 
