@@ -11,30 +11,69 @@ const PRODUCTION: Record<string, string> = {
   DPC_DOWNLOAD_URL: 'https://downloads.example.com/kisht-dpc.apk',
   DPC_SIGNATURE_CHECKSUM: 'n5Q2jv8oXh0cQ0bJz3qB7n6m0S0g3sQd2dY8fHq7s1A',
 };
+/** A server explicitly in development (what `npm start` sets). */
+const DEV = { NODE_ENV: 'development' };
 const MQTT_URL = 'mqtt://broker.example.com:1883';
 const BROKER_HOOK_SECRET = 'a-broker-hook-secret-of-24-chars';
 
 describe('loadConfig', () => {
-  it('gives development defaults: port 8080, PGlite under ./data, embedded broker', () => {
-    const config = loadConfig({});
-    expect(config).toMatchObject({ PORT: 8080, PGLITE_DATA_DIR: './data/db', NODE_ENV: 'development' });
+  it('gives development defaults when told development: port 8080, PGlite under ./data, embedded broker, demo seed', () => {
+    const config = loadConfig({ NODE_ENV: 'development' });
+    expect(config).toMatchObject({
+      PORT: 8080,
+      PGLITE_DATA_DIR: './data/db',
+      NODE_ENV: 'development',
+      SEED_DEMO: true,
+    });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.MQTT_URL).toBeUndefined();
     expect(config.MQTT_SHARED_GROUP).toBe('kisht-server');
+  });
+
+  it('is production unless told otherwise, so a bare start refuses the development secrets', () => {
+    expect(() => loadConfig({})).toThrow(/JWT_SECRET: JWT_SECRET must be set in production/);
+    expect(() => loadConfig({})).toThrow(/OTP_PEPPER/);
+    expect(loadConfig(PRODUCTION)).toMatchObject({ NODE_ENV: 'production', SEED_DEMO: false });
+  });
+
+  it('stops a server started without NODE_ENV on the development secrets, before it opens anything', async () => {
+    const outcome = await startServerProcess({
+      name: 'no-node-env',
+      env: { PORT: '0', HOST: '127.0.0.1', PGLITE_DATA_DIR: 'memory://' },
+    }).then(
+      async (server) => {
+        await server.kill('SIGTERM');
+        return 'it served';
+      },
+      (error: Error) => error.message,
+    );
+    expect(outcome).toMatch(/exited \(1\) before it was ready/);
+    expect(outcome).toMatch(/JWT_SECRET: JWT_SECRET must be set in production/);
+  });
+
+  it('refuses the demo seed in production and seeds by default only outside it', () => {
+    expect(() => loadConfig({ ...PRODUCTION, SEED_DEMO: 'true' })).toThrow(
+      /SEED_DEMO: SEED_DEMO seeds demo logins anyone can use; it is refused in production/,
+    );
+    expect(loadConfig({ ...PRODUCTION, SEED_DEMO: 'false' }).SEED_DEMO).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test' }).SEED_DEMO).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development', SEED_DEMO: '0' }).SEED_DEMO).toBe(false);
   });
 
   it('refuses production without secrets, the DPC and an SMS transport, naming each key', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
       /JWT_SECRET.*OTP_PEPPER.*DPC_DOWNLOAD_URL.*DPC_SIGNATURE_CHECKSUM.*SMS_WEBHOOK_URL/,
     );
-    expect(() => loadConfig({ DPC_SIGNATURE_CHECKSUM: 'not-a-checksum' })).toThrow(/DPC_SIGNATURE_CHECKSUM/);
+    expect(() => loadConfig({ NODE_ENV: 'development', DPC_SIGNATURE_CHECKSUM: 'not-a-checksum' })).toThrow(
+      /DPC_SIGNATURE_CHECKSUM/,
+    );
   });
 
   it('names a malformed value', () => {
-    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
-    expect(() => loadConfig({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/);
-    expect(() => loadConfig({ MQTT_SHARED_GROUP: 'a/b' })).toThrow(/MQTT_SHARED_GROUP/);
-    expect(() => loadConfig({ MQTT_BROKER_AUTH: 'none' })).toThrow(/MQTT_BROKER_AUTH/);
+    expect(() => loadConfig({ ...DEV, PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ ...DEV, DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ ...DEV, MQTT_SHARED_GROUP: 'a/b' })).toThrow(/MQTT_SHARED_GROUP/);
+    expect(() => loadConfig({ ...DEV, MQTT_BROKER_AUTH: 'none' })).toThrow(/MQTT_BROKER_AUTH/);
   });
 
   describe('TRUST_PROXY', () => {
@@ -45,7 +84,9 @@ describe('loadConfig', () => {
       { value: '::1,fd00::/8', trustProxy: ['::1', 'fd00::/8'] },
       { value: 'loopback,172.16.0.0/12', trustProxy: ['loopback', '172.16.0.0/12'] },
     ])('$value → $trustProxy', ({ value, trustProxy }) => {
-      expect(loadConfig(value === undefined ? {} : { TRUST_PROXY: value }).TRUST_PROXY).toEqual(trustProxy);
+      expect(loadConfig(value === undefined ? DEV : { ...DEV, TRUST_PROXY: value }).TRUST_PROXY).toEqual(
+        trustProxy,
+      );
     });
 
     it.each([
@@ -59,7 +100,7 @@ describe('loadConfig', () => {
       '10.0.0.1,',
       '10.0.0.0/8/8',
     ])('refuses %j naming TRUST_PROXY', (value) => {
-      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(
+      expect(() => loadConfig({ ...DEV, TRUST_PROXY: value })).toThrow(
         /TRUST_PROXY: comma-separated proxy addresses/,
       );
     });
@@ -67,7 +108,9 @@ describe('loadConfig', () => {
     it.each(['0', '1', '2'])(
       'refuses the hop count %s, which Fastify cannot check against the peer',
       (value) => {
-        expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY: name the proxies by address/);
+        expect(() => loadConfig({ ...DEV, TRUST_PROXY: value })).toThrow(
+          /TRUST_PROXY: name the proxies by address/,
+        );
       },
     );
   });
@@ -98,16 +141,16 @@ describe('loadConfig', () => {
       },
       {
         case: 'development, hooks stated without the secret',
-        env: { MQTT_URL, MQTT_BROKER_AUTH: 'hooks' },
+        env: { NODE_ENV: 'development', MQTT_URL, MQTT_BROKER_AUTH: 'hooks' },
         refusedFor: /BROKER_HOOK_SECRET: MQTT_BROKER_AUTH=hooks needs BROKER_HOOK_SECRET/,
       },
-      { case: 'development, external broker alone', env: { MQTT_URL } },
+      { case: 'development, external broker alone', env: { NODE_ENV: 'development', MQTT_URL } },
       { case: 'production, embedded broker (it checks devices itself)', env: PRODUCTION },
     ])('$case', ({ env, refusedFor }) => {
       if (refusedFor) {
         expect(() => loadConfig(env)).toThrow(refusedFor);
       } else {
-        expect(loadConfig(env).NODE_ENV).toBe(env.NODE_ENV ?? 'development');
+        expect(loadConfig(env).NODE_ENV).toBe(env.NODE_ENV);
       }
     });
 

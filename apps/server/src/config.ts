@@ -47,13 +47,16 @@ const ZTrustProxy = z
 const DEVELOPMENT_DPC_SIGNATURE_CHECKSUM = 'o6R0Y3ZkN9O2bW8xq8LQ1QxhJ3m5aJ6u0oX2y0T9wqI';
 
 /**
- * Server configuration, parsed once from the environment (design §2). Every value has a safe
- * development default except in production, where secrets and the SMS transport must be set, and
- * an external broker must say who authenticates devices (MQTT_BROKER_AUTH).
+ * Server configuration, parsed once from the environment (design §2). NODE_ENV defaults to
+ * production: only a server told `development` (as `npm start` does) or `test` may run on the
+ * development secrets, answer `devOtp` and seed the demo organisations. In production secrets,
+ * the DPC and the SMS transport must be set, the demo seed is refused, and an external broker must
+ * say who authenticates devices (MQTT_BROKER_AUTH).
  */
 export const ZConfig = z
   .object({
-    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    /** Absent means production, the safe default; `npm start` sets development explicitly. */
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('production'),
     HOST: z.string().default('0.0.0.0'),
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),
     /** PostgreSQL URL; when absent the embedded PGlite database is used. */
@@ -125,12 +128,25 @@ export const ZConfig = z
     FCM_SERVICE_ACCOUNT_FILE: z.string().min(1).optional(),
     /** The FCM HTTP v1 API's base URL (tests point it at a local fake). */
     FCM_API_URL: z.string().url().default('https://fcm.googleapis.com'),
+    /**
+     * Load shedding (plugins/load-shedding.ts): a request arriving while the event loop's delay is
+     * over this many ms answers 503 at once; 0 turns the check off. Absent: 1000, or 0 under
+     * NODE_ENV=test, where a busy shared CI machine must not shed a test's requests.
+     */
+    LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).optional(),
+    /** …or while the event loop is busier than this share of the time (0–1); 0 turns it off. Absent: 0.98, or 0 under test. */
+    LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION: z.coerce.number().min(0).max(1).optional(),
+    /** How often the event loop is sampled for load shedding, ms. */
+    LOAD_SHED_SAMPLE_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
     /** Hours between ANALYZE runs of the embedded database (it has no autovacuum); 0 turns them off. */
     PGLITE_ANALYZE_INTERVAL_HOURS: z.coerce.number().min(0).default(6),
     /** Minutes between runs of the periodic jobs (EMIs maturing); 0 turns them off. */
     JOBS_INTERVAL_MINUTES: z.coerce.number().min(0).default(60),
-    /** Seed the demo organisation on start when the database is empty. */
-    SEED_DEMO: ZBooleanFlag.default(true),
+    /**
+     * Seed the demo organisations (known logins) on start when the database is empty. Absent: on
+     * outside production. Refused in production.
+     */
+    SEED_DEMO: ZBooleanFlag.optional(),
     WEB_DIST_DIR: z.string().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
@@ -144,6 +160,13 @@ export const ZConfig = z
       });
     }
     if (config.NODE_ENV !== 'production') return;
+    if (config.SEED_DEMO) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SEED_DEMO'],
+        message: 'SEED_DEMO seeds demo logins anyone can use; it is refused in production',
+      });
+    }
     for (const key of ['JWT_SECRET', 'OTP_PEPPER'] as const) {
       if (config[key].startsWith('development-only')) {
         ctx.addIssue({ code: 'custom', path: [key], message: `${key} must be set in production` });
@@ -182,7 +205,18 @@ export const ZConfig = z
           "MQTT_URL is an external broker: set BROKER_HOOK_SECRET (Kisht's broker auth hooks) or MQTT_BROKER_AUTH=external (the broker authenticates devices itself)",
       });
     }
-  });
+  })
+  .transform(
+    ({ SEED_DEMO, LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS, LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION, ...config }) => {
+      const isTest = config.NODE_ENV === 'test';
+      return {
+        ...config,
+        SEED_DEMO: SEED_DEMO ?? config.NODE_ENV !== 'production',
+        LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS ?? (isTest ? 0 : 1000),
+        LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION: LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION ?? (isTest ? 0 : 0.98),
+      };
+    },
+  );
 
 export type TConfig = z.infer<typeof ZConfig>;
 

@@ -22,3 +22,8 @@ await app.listen({ host: config.HOST, port: config.PORT });
 // The bound port, not the configured one: PORT=0 asks for any free port (the scale-out test does).
 const { port } = app.server.address() as AddressInfo;
 app.log.info({ port }, `Kisht is serving on http://localhost:${port} (API docs at /docs)`);
+if (config.NODE_ENV === 'development') {
+  app.log.warn(
+    'NODE_ENV=development: development secrets, OTPs shown in responses and the log, demo logins. Not for real customers.',
+  );
+}
