@@ -43,6 +43,7 @@ import { orgSettingsRoutes, orgsRoutes } from './modules/orgs/orgs.routes';
 import { createPushGateway, type TPushGateway } from './modules/push/push.service';
 import { registerClientContract } from './plugins/client-contract';
 import { registerErrorHandling } from './plugins/errors';
+import { registerLoadShedding } from './plugins/load-shedding';
 
 export type BuildAppOptions = {
   /** An open PGlite to use instead of opening one from config (tests pass one from a template). */
@@ -122,6 +123,7 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  await registerLoadShedding(app, config);
 
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,

@@ -1,0 +1,67 @@
+import { paths } from '@kisht/domain/paths';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config';
+import { createTestApp, type TestApp } from '../test/harness';
+
+/** Keeps this thread busy for `ms`, as a burst of synchronous database work on PGlite would. */
+const blockEventLoop = (ms: number) => {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // busy
+  }
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('load shedding (issue 12)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '100',
+      LOAD_SHED_SAMPLE_INTERVAL_MS: '250',
+    });
+  });
+  afterAll(() => t.close());
+
+  const appConfig = () => t.app.inject({ method: 'GET', url: `${paths.orgs.appConfig}?org_id=41` });
+  /** Asks until the server answers other than 503 (the loop settles within a few samples). */
+  const untilServed = async () => {
+    let status = 503;
+    for (let i = 0; i < 100 && status === 503; i += 1) {
+      status = (await appConfig()).statusCode;
+      if (status === 503) await sleep(50);
+    }
+    return status;
+  };
+
+  it('answers 503 with the envelope and Retry-After at once while the event loop is saturated, then serves again', async () => {
+    // Opening the app kept the loop busy too: start from a settled server.
+    expect(await untilServed()).toBe(200);
+
+    blockEventLoop(1500);
+    // The overdue sample runs first and sees the delay; it stands until the next one, 250 ms on.
+    await sleep(5);
+    const shed = await appConfig();
+    expect(shed.statusCode).toBe(503);
+    expect(shed.headers['retry-after']).toBe('5');
+    expect(shed.json()).toEqual({
+      response: 'failure',
+      message: 'The server is busy. Please try again in 5 seconds',
+      code: 'SERVICE_UNAVAILABLE',
+      data: null,
+    });
+
+    expect(await untilServed()).toBe(200);
+  });
+
+  it('is on by default outside tests and off under NODE_ENV=test unless asked', () => {
+    expect(loadConfig({ NODE_ENV: 'development' })).toMatchObject({
+      LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: 1000,
+      LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION: 0.98,
+    });
+    expect(loadConfig({ NODE_ENV: 'test' })).toMatchObject({
+      LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: 0,
+      LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION: 0,
+    });
+  });
+});
