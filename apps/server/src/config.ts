@@ -103,6 +103,17 @@ export const ZConfig = z
     OTP_RESEND_AFTER_SECONDS: z.coerce.number().int().min(0).default(30),
     MPIN_MAX_ATTEMPTS: z.coerce.number().int().positive().default(5),
     MPIN_LOCK_MINUTES: z.coerce.number().int().positive().default(15),
+    /**
+     * OTP SMS one mobile number may be sent in 24 hours, every organisation and purpose together
+     * (issue 12; refused with 429 RATE_LIMITED saying when to try again).
+     */
+    OTP_DAILY_LIMIT_PER_MOBILE: z.coerce.number().int().positive().default(10),
+    /** Wrong OTPs one mobile number may try in 24 hours, over all its challenges (issue 12). */
+    OTP_DAILY_WRONG_LIMIT_PER_MOBILE: z.coerce.number().int().positive().default(20),
+    /** Wrong OTPs of a number in 24 hours before each further try must wait (the growing cool-down). */
+    OTP_FREE_WRONG_TRIES: z.coerce.number().int().min(0).default(5),
+    /** The first wait of the growing cool-down, seconds; it doubles with each wrong OTP, at most 1 hour. */
+    OTP_WRONG_COOLDOWN_SECONDS: z.coerce.number().int().positive().default(30),
     /** Accepted clock skew of the auth-session header (spec §7), seconds. */
     AUTH_SESSION_WINDOW_SECONDS: z.coerce.number().int().positive().default(300),
     /** Refuse API calls without the auth-session header (spec §7). Off by default: scripts and devices call too. */
@@ -113,6 +124,17 @@ export const ZConfig = z
     ENROLMENT_TOKEN_TTL_HOURS: z.coerce.number().int().positive().default(72),
     /** Where SMS go in production: POST {to, text} as JSON. */
     SMS_WEBHOOK_URL: z.string().url().optional(),
+    /** How long one try to hand an SMS to the gateway may take before it is abandoned, ms. */
+    SMS_SEND_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+    /**
+     * How long an OTP request waits for its SMS to reach the gateway (tries and back-off included)
+     * before answering `delivery: 'queued'` and leaving the SMS to the outbox job, ms.
+     */
+    SMS_INLINE_BUDGET_MS: z.coerce.number().int().positive().default(4000),
+    /** Tries in all before an SMS is given up as failed (its body is then cleared). */
+    SMS_MAX_ATTEMPTS: z.coerce.number().int().positive().default(8),
+    /** The outbox job's first wait before trying a failed SMS again, seconds; it doubles each time. */
+    SMS_RETRY_AFTER_SECONDS: z.coerce.number().int().positive().default(15),
     /** The device policy controller APK and its signing certificate checksum (URL-safe base64 SHA-256). */
     DPC_COMPONENT_NAME: z.string().default('in.kisht.dpc/.KishtDeviceAdminReceiver'),
     DPC_DOWNLOAD_URL: z.string().url().optional(),
@@ -129,13 +151,13 @@ export const ZConfig = z
     /** The FCM HTTP v1 API's base URL (tests point it at a local fake). */
     FCM_API_URL: z.string().url().default('https://fcm.googleapis.com'),
     /**
-     * Load shedding (plugins/load-shedding.ts): a request arriving while the event loop's delay is
-     * over this many ms answers 503 at once; 0 turns the check off. Absent: 1000, or 0 under
-     * NODE_ENV=test, where a busy shared CI machine must not shed a test's requests.
+     * Load shedding (plugins/load-shedding.ts): past this many requests in hand a new request
+     * answers 503 at once; 0 turns the check off. Absent: 200, or 0 under NODE_ENV=test, where a
+     * busy shared CI machine must not shed a test's requests.
      */
+    LOAD_SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(0).optional(),
+    /** …or while the event loop's mean delay is over this many ms. Absent: 1000, or 0 under test. */
     LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).optional(),
-    /** …or while the event loop is busier than this share of the time (0–1); 0 turns it off. Absent: 0.98, or 0 under test. */
-    LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION: z.coerce.number().min(0).max(1).optional(),
     /** How often the event loop is sampled for load shedding, ms. */
     LOAD_SHED_SAMPLE_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
     /** Hours between ANALYZE runs of the embedded database (it has no autovacuum); 0 turns them off. */
@@ -206,17 +228,15 @@ export const ZConfig = z
       });
     }
   })
-  .transform(
-    ({ SEED_DEMO, LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS, LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION, ...config }) => {
-      const isTest = config.NODE_ENV === 'test';
-      return {
-        ...config,
-        SEED_DEMO: SEED_DEMO ?? config.NODE_ENV !== 'production',
-        LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS ?? (isTest ? 0 : 1000),
-        LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION: LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION ?? (isTest ? 0 : 0.98),
-      };
-    },
-  );
+  .transform(({ SEED_DEMO, LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS, LOAD_SHED_MAX_IN_FLIGHT, ...config }) => {
+    const isTest = config.NODE_ENV === 'test';
+    return {
+      ...config,
+      SEED_DEMO: SEED_DEMO ?? config.NODE_ENV !== 'production',
+      LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS ?? (isTest ? 0 : 1000),
+      LOAD_SHED_MAX_IN_FLIGHT: LOAD_SHED_MAX_IN_FLIGHT ?? (isTest ? 0 : 200),
+    };
+  });
 
 export type TConfig = z.infer<typeof ZConfig>;
 

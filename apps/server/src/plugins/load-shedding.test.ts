@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { paths } from '@kisht/domain/paths';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
@@ -57,11 +60,46 @@ describe('load shedding (issue 12)', () => {
   it('is on by default outside tests and off under NODE_ENV=test unless asked', () => {
     expect(loadConfig({ NODE_ENV: 'development' })).toMatchObject({
       LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: 1000,
-      LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION: 0.98,
+      LOAD_SHED_MAX_IN_FLIGHT: 200,
     });
     expect(loadConfig({ NODE_ENV: 'test' })).toMatchObject({
       LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: 0,
-      LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION: 0,
+      LOAD_SHED_MAX_IN_FLIGHT: 0,
     });
+  });
+});
+
+describe('load shedding by requests in hand (issue 12)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ LOAD_SHED_MAX_IN_FLIGHT: '4', LOAD_SHED_SAMPLE_INTERVAL_MS: '100' });
+  });
+  afterAll(() => t.close());
+
+  it('sheds new requests while more than the limit are in hand, and counts each out once, answered or hung up', async () => {
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = t.app.server.address() as AddressInfo;
+    const call = () => fetch(`http://127.0.0.1:${port}${paths.orgs.appConfig}?org_id=41`);
+    expect((await call()).status).toBe(200);
+    // Five clients send a request's head but not all of its body: each is in hand until it ends.
+    const slow = await Promise.all(
+      Array.from({ length: 5 }, async () => {
+        const socket = connect(port, '127.0.0.1');
+        await once(socket, 'connect');
+        socket.write(
+          `POST ${paths.auth.loginWithOtp} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{`,
+        );
+        return socket;
+      }),
+    );
+    await sleep(100); // the in-hand check runs every 10 ms
+    const shed = await call();
+    expect(shed.status).toBe(503);
+    expect(shed.headers.get('retry-after')).toBe('5');
+    expect((await shed.json()).code).toBe('SERVICE_UNAVAILABLE');
+
+    for (const socket of slow) socket.destroy(); // the clients hang up
+    await sleep(100);
+    for (let i = 0; i < 10; i += 1) expect((await call()).status).toBe(200);
   });
 });

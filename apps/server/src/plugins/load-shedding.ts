@@ -7,27 +7,48 @@ import type { TConfig } from '../config';
 const RETRY_AFTER_SECONDS = 5;
 
 /**
- * Load shedding with @fastify/under-pressure: while the event loop is saturated (its delay over
- * LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS, or its utilisation over LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION,
- * sampled every LOAD_SHED_SAMPLE_INTERVAL_MS) a new request answers 503 SERVICE_UNAVAILABLE at
- * once, in the envelope of design §3 with Retry-After, instead of queueing behind the work in
- * hand (PGlite runs on this thread, so a saturated loop is a saturated database too). Off when
- * both limits are 0. Requests already accepted run to the end.
+ * Load shedding with @fastify/under-pressure: while the server is overloaded a new request answers
+ * 503 SERVICE_UNAVAILABLE at once, in the envelope of design §3 with Retry-After, instead of
+ * queueing behind the work in hand. Overloaded means either
+ * - more than LOAD_SHED_MAX_IN_FLIGHT requests in hand (PGlite serves one query at a time, so a
+ *   queue past this only adds wait: Little's law, in flight = throughput × wait), checked every
+ *   tenth of the sample interval; or
+ * - the event loop's mean delay over the last sample (LOAD_SHED_SAMPLE_INTERVAL_MS) past
+ *   LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS.
+ * Event-loop utilisation is not used: on PGlite a merely busy server runs near 100% and serves
+ * well. A limit of 0 turns its check off. Requests already accepted run to the end.
  */
 export const registerLoadShedding = async (app: FastifyInstance, config: TConfig): Promise<void> => {
   const maxDelay = config.LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS;
-  const maxUtilization = config.LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION;
-  if (maxDelay === 0 && maxUtilization === 0) return;
+  const maxInFlight = config.LOAD_SHED_MAX_IN_FLIGHT;
+  if (maxDelay === 0 && maxInFlight === 0) return;
+  // Every request is counted from its first hook (before under-pressure's) until it is answered or
+  // its client hangs up, whichever comes first (a WeakSet makes the two one).
+  let inFlight = 0;
+  const counted = new WeakSet<object>();
+  if (maxInFlight > 0) {
+    app.addHook('onRequest', async (request) => {
+      counted.add(request);
+      inFlight += 1;
+    });
+    const done = async (request: object) => {
+      if (counted.delete(request)) inFlight -= 1;
+    };
+    app.addHook('onResponse', done);
+    app.addHook('onRequestAbort', done);
+  }
   await app.register(underPressure, {
     ...(maxDelay > 0 ? { maxEventLoopDelay: maxDelay } : {}),
-    // 'interval': the share of the last sample interval, not of the whole uptime (the default).
-    ...(maxUtilization > 0
-      ? { maxEventLoopUtilization: maxUtilization, eventLoopUtilizationMode: 'interval' as const }
+    ...(maxInFlight > 0
+      ? {
+          healthCheck: async () => inFlight <= maxInFlight,
+          healthCheckInterval: Math.max(10, Math.round(config.LOAD_SHED_SAMPLE_INTERVAL_MS / 10)),
+        }
       : {}),
     sampleInterval: config.LOAD_SHED_SAMPLE_INTERVAL_MS,
     retryAfter: RETRY_AFTER_SECONDS,
     pressureHandler: (request, reply, type, value) => {
-      request.log.warn({ type, value }, 'overloaded: request shed with 503');
+      request.log.warn({ type, value, inFlight }, 'overloaded: request shed with 503');
       reply
         .status(503)
         .header('retry-after', String(RETRY_AFTER_SECONDS))
