@@ -41,6 +41,8 @@ const pwa = VitePWA({
     ],
   },
   workbox: {
+    // No fonts: the Noto faces of all ten languages (app/theme/fonts.css) weigh ~1.2 MB, and a
+    // phone needs the Latin one and its own language's; they are cached when first used (below).
     globPatterns: ['**/*.{js,css,html,json,svg,png}'],
     navigateFallback: 'index.html',
     navigateFallbackDenylist: [
@@ -58,6 +60,17 @@ const pwa = VitePWA({
         urlPattern: ({ url }) => url.pathname.startsWith('/locales/') && url.pathname.endsWith('.json'),
         handler: 'StaleWhileRevalidate',
         options: { cacheName: 'kisht-locales', expiration: { maxEntries: 20 } },
+      },
+      {
+        // The bundled font files: content-hashed, so a cached copy never goes stale. 36 faces
+        // (9 subsets × 4 weights) fit; older builds' files leave as newer ones come in.
+        urlPattern: ({ request, url }) => request.destination === 'font' || url.pathname.endsWith('.woff2'),
+        handler: 'CacheFirst',
+        options: {
+          cacheName: 'kisht-fonts',
+          expiration: { maxEntries: 40, maxAgeSeconds: 365 * 24 * 60 * 60, purgeOnQuotaError: true },
+          cacheableResponse: { statuses: [200] },
+        },
       },
     ],
   },

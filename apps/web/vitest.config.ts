@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { TEST_TIMEOUT_MS } from './src/test/timeouts';
 
 export default defineConfig({
   resolve: {
@@ -12,7 +13,9 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
-    // Form journeys in jsdom take a few seconds each; on a busy two-core machine 5 s is too tight.
-    testTimeout: 20_000,
+    // The one timeout policy of the web tests (src/test/timeouts.ts, why: a shared 2-core CI
+    // machine); testing-library's waits get theirs in the setup file.
+    testTimeout: TEST_TIMEOUT_MS,
+    hookTimeout: TEST_TIMEOUT_MS,
   },
 });

@@ -1,5 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+// The Noto faces of the ten languages, bundled with the app (the theme's font stack uses them).
+import './app/theme/fonts.css';
 import { startApp } from './app/bootstrap';
 import { AppProviders } from './app/providers';
 import { store } from './app/store';

@@ -1,5 +1,5 @@
 import { configure } from '@testing-library/react';
+import { ASYNC_UTIL_TIMEOUT_MS } from './timeouts';
 
-// Screens render a lot at once in jsdom; on a busy two-core machine (CI runs four test projects
-// side by side) a first paint or a submit can take over the default 1 s of findBy*/waitFor.
-configure({ asyncUtilTimeout: 5_000 });
+// The web tests' one timeout policy (test/timeouts.ts): findBy* and waitFor wait this long.
+configure({ asyncUtilTimeout: ASYNC_UTIL_TIMEOUT_MS });

@@ -1,21 +1,61 @@
 import type { TOrgAppConfig } from '@kisht/domain/orgs/orgs.schema';
 import type { Theme } from '@mui/material/styles';
 import { createTheme, decomposeColor } from '@mui/material/styles';
+import type { TLanguage } from '../../lib/i18n';
+import { FALLBACK_LANGUAGE } from '../../lib/i18n';
 
 /** Kisht's own colours, used until the organisation's config arrives or when it is unusable. */
 export const DEFAULT_PRIMARY_COLOR = '#1f4fd1';
 export const DEFAULT_SECONDARY_COLOR = '#f08a24';
 
+/**
+ * The Noto family (app/theme/fonts.css) of each language's script; Latin languages have none of
+ * their own and use Noto Sans.
+ */
+export const SCRIPT_FONT_FAMILIES = {
+  en: null,
+  sp: null,
+  hn: 'Noto Sans Devanagari',
+  mr: 'Noto Sans Devanagari',
+  bd: 'Noto Sans Bengali',
+  gj: 'Noto Sans Gujarati',
+  kn: 'Noto Sans Kannada',
+  pp: 'Noto Sans Gurmukhi',
+  tg: 'Noto Sans Telugu',
+  tm: 'Noto Sans Tamil',
+} as const satisfies Record<TLanguage, string | null>;
+
+/** Every bundled script family, in a fixed order. */
+const SCRIPT_FAMILIES = [...new Set(Object.values(SCRIPT_FONT_FAMILIES).filter((family) => family !== null))];
+
+/** The phone's own fonts, for any character the bundled faces do not cover. */
 const SYSTEM_FONT_STACK = [
   'system-ui',
   '-apple-system',
   '"Segoe UI"',
   'Roboto',
-  '"Noto Sans"',
   '"Helvetica Neue"',
   'Arial',
   'sans-serif',
-].join(',');
+];
+
+/**
+ * The font stack for a language: the bundled Noto faces before the phone's fonts, so every script
+ * renders the same on every phone and none depends on the phone having a font for it (issue 12:
+ * Tamil showed as empty boxes). The language's own script comes first: characters several script
+ * subsets share (the danda ।, ZWJ/ZWNJ, ₹) then come from the face already loaded for the page
+ * instead of downloading another script's. Each face's unicode-range keeps the browser from
+ * downloading faces for scripts the page does not show.
+ */
+export const fontStackFor = (language: TLanguage = FALLBACK_LANGUAGE): string => {
+  const own = SCRIPT_FONT_FAMILIES[language];
+  const families = [
+    ...(own ? [own] : []),
+    'Noto Sans',
+    ...SCRIPT_FAMILIES.filter((family) => family !== own),
+  ];
+  return [...families.map((family) => `"${family}"`), ...SYSTEM_FONT_STACK].join(',');
+};
 
 /** A colour MUI can work with, or the fallback: a bad white-label value must not break the app. */
 const usableColor = (value: string | undefined, fallback: string): string => {
@@ -41,10 +81,11 @@ const COMPACT_COMPONENTS = {
  * Builds the white-label MUI theme (spec §1) from the organisation's primary and secondary colours.
  * Mobile-first defaults: full-width fields, no upper-case buttons, rounded outlined cards. The
  * compact layout is denser: smaller corners, dense lists and toolbars, small fields and buttons.
+ * Text uses the bundled Noto faces with the language's script first (fontStackFor).
  */
 export const createAppTheme = (
   theme?: TOrgAppConfig['theme'],
-  options: { isCompact?: boolean } = {},
+  options: { isCompact?: boolean; language?: TLanguage } = {},
 ): Theme =>
   createTheme({
     palette: {
@@ -54,7 +95,7 @@ export const createAppTheme = (
     },
     shape: { borderRadius: options.isCompact ? 6 : 12 },
     typography: {
-      fontFamily: SYSTEM_FONT_STACK,
+      fontFamily: fontStackFor(options.language),
       button: { textTransform: 'none', fontWeight: 600 },
       h5: { fontWeight: 700 },
       h6: { fontWeight: 700 },
