@@ -65,7 +65,7 @@ describe('pinProblemKey (the domain rule, in translatable words)', () => {
   });
 });
 
-describe('Change phone PIN (change_device_pinV1)', { timeout: 15_000 }, () => {
+describe('Change phone PIN (change_device_pinV1)', () => {
   it('asks for a BYPASS_CODE OTP, then a masked numeric PIN twice, and sends only what the server takes', async () => {
     const api = stubDetailsApi({
       [paths.devices.changeDevicePin]: () => createDeviceCommand({ name: 'change_pin' }),

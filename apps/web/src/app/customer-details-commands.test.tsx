@@ -40,7 +40,7 @@ const stubCommandsApi = (
 
 const renderDetails = (tab: TCustomerDetailsTab = 'customer') => renderCustomerDetails(i18n, tab);
 
-describe('customer_details command tabs (spec §2: customer, device, actions)', { timeout: 15_000 }, () => {
+describe('customer_details command tabs (spec §2: customer, device, actions)', () => {
   it('opens on the customer tab, and keeps the chosen tab in the URL', async () => {
     const api = stubCommandsApi(createCustomerDetails());
     const { router } = renderDetails();
@@ -67,7 +67,7 @@ describe('customer_details command tabs (spec §2: customer, device, actions)', 
   });
 });
 
-describe('the device tab', { timeout: 15_000 }, () => {
+describe('the device tab', () => {
   const DEVICE: Partial<TDeviceSummary> = {
     availability: { controls: ['lock', 'app_lock', 'wallpaper', 'camera_lock', 'tracking'], actions: [] },
     controls: { camera_lock: true, tracking: false },
@@ -156,7 +156,7 @@ describe('the device tab', { timeout: 15_000 }, () => {
   });
 });
 
-describe('the actions tab', { timeout: 15_000 }, () => {
+describe('the actions tab', () => {
   const DEVICE: Partial<TDeviceSummary> = {
     availability: { controls: ['lock'], actions: ['fetch_location', 'sim_info', 'reboot', 'uninstall'] },
     lastLocation: { latitude: '18.5204', longitude: '73.8567', accuracyM: 12.4, at: '2026-01-15T08:00:00Z' },
@@ -229,7 +229,7 @@ describe('the actions tab', { timeout: 15_000 }, () => {
   });
 });
 
-describe('command history', { timeout: 15_000 }, () => {
+describe('command history', () => {
   const PENDING_LOCK = createCommandHistoryItem({
     id: '0193a5a4-7e0e-7c55-8f00-000000000301',
     name: 'lock',
@@ -325,17 +325,14 @@ describe('command history', { timeout: 15_000 }, () => {
     expect((await screen.findByTestId(`command-state-${PENDING_LOCK.id}`)).textContent).toBe('sent');
     const detailsBefore = api.requestsTo(paths.customers.details).length;
     isApplied = true;
-    await waitFor(() => expect(screen.getByTestId('lock-state').textContent).toBe('Locked'), {
-      timeout: 5000,
-    });
-    await waitFor(
-      () => expect(screen.getByTestId(`command-state-${PENDING_LOCK.id}`).textContent).toBe('done'),
-      { timeout: 5000 },
+    await waitFor(() => expect(screen.getByTestId('lock-state').textContent).toBe('Locked'));
+    await waitFor(() =>
+      expect(screen.getByTestId(`command-state-${PENDING_LOCK.id}`).textContent).toBe('done'),
     );
     expect(api.requestsTo(paths.customers.details).length).toBeGreaterThan(detailsBefore);
     // Once nothing is pending the fast polling stops.
     const settled = api.requestsTo(paths.devices.history).length;
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(api.requestsTo(paths.devices.history).length).toBe(settled);
-  }, 20_000);
+  });
 });

@@ -37,7 +37,7 @@ const renderDetails = (tab: TCustomerDetailsTab = 'customer') => renderCustomerD
 const customerWith = (device: Partial<TDeviceSummary>, status: TCustomerDetails['status'] = 1) =>
   createCustomerDetails({ status, device: createDeviceSummary(device) });
 
-describe('offline code (offline_lock_unlock)', { timeout: 15_000 }, () => {
+describe('offline code (offline_lock_unlock)', () => {
   it('sends a BYPASS_CODE OTP, then turns the challenge, action and OTP into an 8-digit code', async () => {
     const api = stubDetailsApi(customerWith({}), {
       [paths.auth.sendOtpToUser]: () => OTP_SENT,
@@ -90,7 +90,7 @@ describe('offline code (offline_lock_unlock)', { timeout: 15_000 }, () => {
   });
 });
 
-describe('uninstall and release in the actions tab', { timeout: 15_000 }, () => {
+describe('uninstall and release in the actions tab', () => {
   const DEVICE: Partial<TDeviceSummary> = {
     availability: { controls: ['lock'], actions: ['reboot', 'uninstall'] },
   };
@@ -139,7 +139,7 @@ describe('uninstall and release in the actions tab', { timeout: 15_000 }, () => 
   });
 });
 
-describe('SIM changes on the device tab', { timeout: 15_000 }, () => {
+describe('SIM changes on the device tab', () => {
   it("lists the customer's SIM changes, slot by slot", async () => {
     const api = stubDetailsApi(customerWith({}), {}, [
       {

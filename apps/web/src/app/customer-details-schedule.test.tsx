@@ -55,7 +55,7 @@ const stubDetailsApi = (
 
 const renderDetails = (tab: TCustomerDetailsTab = 'customer') => renderCustomerDetails(i18n, tab);
 
-describe('lock and unlock: now, or scheduled for later', { timeout: 15_000 }, () => {
+describe('lock and unlock: now, or scheduled for later', () => {
   it('locks at once by default, without run_at', async () => {
     const api = stubDetailsApi([], { [paths.devices.lock]: () => createDeviceCommand({ name: 'lock' }) });
     renderDetails();
@@ -129,7 +129,7 @@ describe('lock and unlock: now, or scheduled for later', { timeout: 15_000 }, ()
   });
 });
 
-describe('"Schedule for later" on the command tabs', { timeout: 15_000 }, () => {
+describe('"Schedule for later" on the command tabs', () => {
   it('offers every command of the tabs but uninstall, grouped, starting with the tab’s own', async () => {
     stubDetailsApi();
     renderDetails('actions');
@@ -226,7 +226,7 @@ describe('"Schedule for later" on the command tabs', { timeout: 15_000 }, () => 
   });
 });
 
-describe('scheduled commands in the history', { timeout: 15_000 }, () => {
+describe('scheduled commands in the history', () => {
   const SCHEDULED_LOCK = createCommandHistoryItem({
     id: '0193a5a4-7e0e-7c55-8f00-000000000401',
     name: 'lock',
@@ -282,9 +282,8 @@ describe('scheduled commands in the history', { timeout: 15_000 }, () => {
     expect(chip.textContent).toBe('scheduled');
     const reads = api.requestsTo(paths.devices.history).length;
     isDue = true;
-    await waitFor(
-      () => expect(screen.getByTestId(`command-state-${SCHEDULED_LOCK.id}`).textContent).toBe('sent'),
-      { timeout: 6000 },
+    await waitFor(() =>
+      expect(screen.getByTestId(`command-state-${SCHEDULED_LOCK.id}`).textContent).toBe('sent'),
     );
     expect(api.requestsTo(paths.devices.history).length).toBeGreaterThan(reads);
   });

@@ -77,7 +77,7 @@ const stubLists = (
     ...handlers,
   });
 
-describe('pending_commands', { timeout: 15_000 }, () => {
+describe('pending_commands', () => {
   it('lists the commands waiting for offline phones: customer, command, who and when, state, attempts', async () => {
     const api = stubLists(
       () => [OFFLINE_LOCK],
