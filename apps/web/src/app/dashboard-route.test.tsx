@@ -119,8 +119,9 @@ describe('customer user dashboard: My loan (spec §4)', () => {
     expect(within(loan).getByTestId('my-loan-product').textContent).toBe('Redmi Note 14 5G');
     expect(within(loan).getByTestId('my-loan-lock-status').textContent).toBe('Locked');
     expect(within(loan).getByTestId('emi-total-outstanding').textContent).toBe('₹25,444.58');
+    // Instalment 2 is overdue, so it is not the next EMI (issue 12).
     expect(within(loan).getByTestId('my-loan-next-due').textContent).toBe(
-      'Next EMI: ₹8,814.86 due on 05-02-2026',
+      'Next EMI: ₹7,814.86 due on 05-03-2026',
     );
     expect(
       within(loan)

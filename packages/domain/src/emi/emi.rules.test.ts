@@ -3,10 +3,13 @@ import { AppError } from '../common/errors';
 import {
   addMonthsToDate,
   allocatePayment,
+  borrowerDue,
   buildEmiSchedule,
+  daysOverdue,
   emiAmountExact,
   instalmentStatus,
   penaltyDuePaise,
+  receiptNumber,
 } from './emi.rules';
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
@@ -200,5 +203,65 @@ describe('penaltyDuePaise (send_penalty rule)', () => {
     ['penalties off', { ...flat, kind: 'none' as const }, due, '2026-12-01', 0],
   ])('%s', (_label, rule, instalment, today, expected) => {
     expect(penaltyDuePaise(instalment, rule, today)).toBe(expected);
+  });
+});
+
+describe('daysOverdue', () => {
+  const due = { dueDate: '2026-02-28', amountPaise: 881_486, paidPaise: 0 };
+  it.each([
+    ['before the due date', due, '2026-02-27', 0],
+    ['on the due date', due, '2026-02-28', 0],
+    ['the day after', due, '2026-03-01', 1],
+    ['20 days after, across a month end', due, '2026-03-20', 20],
+    ['a year after', due, '2027-02-28', 365],
+    ['a paid instalment, however late', { ...due, paidPaise: 881_486 }, '2026-03-20', 0],
+    ['a partly paid one', { ...due, paidPaise: 1 }, '2026-03-20', 20],
+  ])('%s', (_label, instalment, today, expected) => {
+    expect(daysOverdue(instalment, today)).toBe(expected);
+  });
+});
+
+describe("borrowerDue (the customer's own view)", () => {
+  const flat = { kind: 'flat' as const, flatPaise: 20_000, percentBps: 0, graceDays: 3 };
+  const due = { dueDate: '2026-11-01', amountPaise: 881_486, paidPaise: 0, penaltyPaise: 0 };
+  it.each([
+    ['not yet due', due, '2026-10-20', { daysOverdue: 0, lateFeePaise: 0, totalDuePaise: 881_486 }],
+    [
+      'overdue within the grace days',
+      due,
+      '2026-11-03',
+      { daysOverdue: 2, lateFeePaise: 0, totalDuePaise: 881_486 },
+    ],
+    [
+      '20 days overdue: the late fee the rule adds is owed too',
+      due,
+      '2026-11-21',
+      { daysOverdue: 20, lateFeePaise: 20_000, totalDuePaise: 901_486 },
+    ],
+    [
+      'a levied late fee is already in what is outstanding',
+      { ...due, amountPaise: 901_486, penaltyPaise: 20_000, paidPaise: 1_486 },
+      '2026-11-21',
+      { daysOverdue: 20, lateFeePaise: 20_000, totalDuePaise: 900_000 },
+    ],
+    [
+      'paid, late fee and all',
+      { ...due, amountPaise: 901_486, penaltyPaise: 20_000, paidPaise: 901_486 },
+      '2026-11-21',
+      { daysOverdue: 0, lateFeePaise: 20_000, totalDuePaise: 0 },
+    ],
+  ])('%s', (_label, instalment, today, expected) => {
+    expect(borrowerDue(instalment, flat, today)).toEqual(expected);
+  });
+});
+
+describe('receiptNumber', () => {
+  it.each([
+    [41, 1, 'KR-41-000001'],
+    [46, 123, 'KR-46-000123'],
+    [7, 999_999, 'KR-7-999999'],
+    [7, 1_000_000, 'KR-7-1000000'],
+  ])('organisation %d, number %d → %s', (orgId, n, expected) => {
+    expect(receiptNumber(orgId, n)).toBe(expected);
   });
 });

@@ -211,3 +211,50 @@ export const penaltyDuePaise = (
   if (rule.kind === 'flat') return rule.flatPaise;
   return Math.round((instalment.amountPaise * rule.percentBps) / 10_000);
 };
+
+/**
+ * Whole days an unpaid instalment is past its due date on `today` (`YYYY-MM-DD`, +05:30 calendar
+ * day): 0 when it is paid, due today or not yet due.
+ */
+export const daysOverdue = (
+  instalment: { dueDate: string; amountPaise: number; paidPaise: number },
+  today: string,
+): number => (instalmentStatus(instalment, today) === 'overdue' ? daysBetween(instalment.dueDate, today) : 0);
+
+/** What a borrower owes on one instalment today (their own loan view). Money in paise. */
+export type TBorrowerDue = {
+  /** Whole days past the due date; 0 unless overdue. */
+  daysOverdue: number;
+  /**
+   * The instalment's late fee: the penalty levied on it (penaltyPaise) plus the one the
+   * organisation's rule adds today (penaltyDuePaise), so the borrower sees it before it is levied.
+   */
+  lateFeePaise: number;
+  /** What clears the instalment today, late fee included: outstanding + the fee not yet levied. */
+  totalDuePaise: number;
+};
+
+/**
+ * The borrower's figures of an instalment on `today`: days overdue, the late fee (levied or due under
+ * the organisation's rule, see penaltyDuePaise) and the total due including it. A levied penalty is
+ * already part of amountPaise, so only the fee not yet levied is added to what is outstanding.
+ */
+export const borrowerDue = (
+  instalment: { dueDate: string; amountPaise: number; paidPaise: number; penaltyPaise: number },
+  rule: { kind: 'none' | 'flat' | 'percent'; flatPaise: number; percentBps: number; graceDays: number },
+  today: string,
+): TBorrowerDue => {
+  const feeDue = penaltyDuePaise(instalment, rule, today);
+  return {
+    daysOverdue: daysOverdue(instalment, today),
+    lateFeePaise: instalment.penaltyPaise + feeDue,
+    totalDuePaise: outstandingPaise(instalment) + feeDue,
+  };
+};
+
+/**
+ * A payment's receipt number: `KR-{orgId}-{n}` with n, the organisation's own running number from 1,
+ * zero-padded to 6 digits (wider past 999,999). Unique in the organisation.
+ */
+export const receiptNumber = (orgId: number, n: number): string =>
+  `KR-${orgId}-${String(n).padStart(6, '0')}`;

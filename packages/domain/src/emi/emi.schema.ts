@@ -118,18 +118,35 @@ export const ZTotalOutstanding = z.object({
 });
 export type TTotalOutstanding = z.infer<typeof ZTotalOutstanding>;
 
+/**
+ * One instalment as the borrower sees it in their own loan view: the row, plus how late it is, its
+ * late fee and the total due including it (see borrowerDue). Money in paise.
+ */
+export const ZMyInstalmentRow = ZInstalmentRow.extend({
+  /** Whole days past the due date (+05:30 calendar day); 0 unless the status is overdue. */
+  daysOverdue: z.number().int().nonnegative(),
+  /** Late fee: the penalty levied (penaltyPaise) plus the one the organisation's rule adds today. */
+  lateFeePaise: z.number().int().nonnegative(),
+  /** What clears the instalment today, late fee included; 0 once paid. */
+  totalDuePaise: z.number().int().nonnegative(),
+});
+export type TMyInstalmentRow = z.infer<typeof ZMyInstalmentRow>;
+
 /** The customer user's own view (spec §4 user type customer): their loans and how to pay. */
 export const ZMyLoan = z.object({
   customerId: ZId,
   productName: z.string(),
   lockStatus: z.number().int(),
-  instalments: z.array(ZInstalmentRow),
+  instalments: z.array(ZMyInstalmentRow),
   totals: ZEmiDetails.shape.totals,
   payTo: z.object({
     retailerName: z.string(),
     /** UPI VPA of the retailer, or null when they have none. */
     upiId: z.string().nullable(),
-    /** A `upi://pay` link for the next amount due (NPCI UPI linking spec), or null. */
+    /**
+     * A `upi://pay` link (NPCI UPI linking spec) for the earliest unpaid instalment's total due, late
+     * fee included, or null when the retailer has no UPI ID or nothing is owed.
+     */
     upiLink: z.string().nullable(),
     /** The loan's EMI PIN to quote when paying (customer_emi_pin), or null before one is issued. */
     emiPin: z.string().nullable(),

@@ -1,6 +1,15 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, lte, sql, sum } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { customers, devices, emis, paymentAllocations, payments, products, users } from '../../db/schema';
+import {
+  customers,
+  devices,
+  emis,
+  orgCounters,
+  paymentAllocations,
+  payments,
+  products,
+  users,
+} from '../../db/schema';
 import type { CustomerScope } from '../customers/customers.service';
 
 const inScope = (scope: CustomerScope) =>
@@ -36,15 +45,55 @@ export const countUnpaidOfCustomer = async (db: DbOrTx, customerId: number): Pro
   return row?.n ?? 0;
 };
 
-export const insertPayment = async (db: DbOrTx, row: Omit<typeof payments.$inferInsert, 'receiptNo'>) => {
-  // The receipt number derives from the id, so insert first with a placeholder, then set it.
+/** org_counters name of the organisation's running receipt number. */
+const RECEIPT_COUNTER = 'receipt';
+
+/**
+ * Takes the organisation's next receipt number (org_counters 'receipt': the last number handed out,
+ * so the first is 1). The counter row stays locked until the transaction ends, so concurrent
+ * payments of one organisation get distinct numbers, and a payment rolled back gives its number back.
+ */
+export const takeReceiptSeq = async (db: DbOrTx, orgId: number): Promise<number> => {
+  const [row] = await db
+    .insert(orgCounters)
+    .values({ orgId, name: RECEIPT_COUNTER, value: 1 })
+    .onConflictDoUpdate({
+      target: [orgCounters.orgId, orgCounters.name],
+      set: { value: sql`${sql.identifier('org_counters')}.${sql.identifier('value')} + 1` },
+    })
+    .returning({ value: orgCounters.value });
+  return row!.value;
+};
+
+/**
+ * Inserts a payment. With an idempotency key, a payment of the organisation already holding the key
+ * (payments_org_idempotency_uq; a concurrent one is waited for) makes this insert nothing and
+ * answer null.
+ */
+export const insertPayment = async (db: DbOrTx, row: typeof payments.$inferInsert) => {
   const [inserted] = await db
     .insert(payments)
-    .values({ ...row, receiptNo: `pending-${crypto.randomUUID()}` })
+    .values(row)
+    .onConflictDoNothing({
+      target: [payments.orgId, payments.idempotencyKey],
+      where: sql`idempotency_key is not null`,
+    })
     .returning();
-  const receiptNo = `KR-${row.orgId}-${String(inserted!.id).padStart(6, '0')}`;
-  await db.update(payments).set({ receiptNo }).where(eq(payments.id, inserted!.id));
-  return { ...inserted!, receiptNo };
+  return inserted ?? null;
+};
+
+/** The organisation's payment recorded with an idempotency key, or null. */
+export const findPaymentByIdempotencyKey = async (db: DbOrTx, orgId: number, idempotencyKey: string) => {
+  const rows = await db
+    .select({
+      id: payments.id,
+      customerId: payments.customerId,
+      idempotencyFingerprint: payments.idempotencyFingerprint,
+    })
+    .from(payments)
+    .where(and(eq(payments.orgId, orgId), eq(payments.idempotencyKey, idempotencyKey)))
+    .limit(1);
+  return rows[0] ?? null;
 };
 
 export const insertAllocations = async (db: DbOrTx, rows: (typeof paymentAllocations.$inferInsert)[]) => {

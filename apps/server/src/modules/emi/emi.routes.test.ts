@@ -277,7 +277,7 @@ describe('the customer user', () => {
     });
     const link = new URL(loans[0].payTo.upiLink.replace('upi://', 'http://'));
     expect(link.searchParams.get('pa')).toBe(DEMO_RETAILER_UPI_ID);
-    expect(link.searchParams.get('am')).toBe((loans[0].instalments[0].outstandingPaise / 100).toFixed(2));
+    expect(link.searchParams.get('am')).toBe((loans[0].instalments[0].totalDuePaise / 100).toFixed(2));
     expect(link.searchParams.get('cu')).toBe('INR');
   });
 

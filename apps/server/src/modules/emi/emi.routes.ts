@@ -18,6 +18,7 @@ import {
   ZUpcomingEmiQuery,
   ZUpdateEmiStatusRequest,
 } from '@kisht/domain/emi/emi.schema';
+import { parseIdempotencyKey, ZIdempotencyKeyHeaders } from '@kisht/domain/emi/idempotency-key';
 import { paths } from '@kisht/domain/paths';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -74,12 +75,23 @@ export const emiRoutes = async (app: FastifyInstance, ctx: AppContext) => {
       schema: {
         tags: ['emi'],
         summary: 'Record a payment against one or several instalments (partial allowed)',
+        description:
+          'Safe to retry with an Idempotency-Key header (IETF draft "The Idempotency-Key HTTP Header ' +
+          'Field"): the same key with the same request answers the first receipt and records nothing ' +
+          'again; the same key with a different request answers 422 IDEMPOTENCY_KEY_REUSED; a ' +
+          'malformed key answers 400 naming Idempotency-Key. Keys are per organisation.',
+        headers: ZIdempotencyKeyHeaders,
         body: ZRecordPaymentRequest,
         response: { 200: zEnvelope(ZPaymentReceipt) },
       },
     },
     async (request) => {
-      const receipt = await recordPayment(ctx.db, { actor: request.actor, request: request.body });
+      const rawKey = request.headers['idempotency-key'];
+      const receipt = await recordPayment(ctx.db, {
+        actor: request.actor,
+        request: request.body,
+        idempotencyKey: rawKey === undefined ? undefined : (parseIdempotencyKey(rawKey) ?? undefined),
+      });
       await unlockIfCleared(request.actor, request.body.customer_id);
       return ok(receipt, 'Payment recorded');
     },

@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import { addDays, istDate, istMonthStart } from '@kisht/domain/common/time';
 import type { TDeviceCommand } from '@kisht/domain/devices/devices.schema';
@@ -8,6 +8,7 @@ import {
   instalmentStatus,
   outstandingPaise,
   penaltyDuePaise,
+  receiptNumber,
 } from '@kisht/domain/emi/emi.rules';
 import type {
   TCustomerEmiPin,
@@ -26,6 +27,7 @@ import type {
   ZUpcomingEmiQuery,
   ZUpdateEmiStatusRequest,
 } from '@kisht/domain/emi/emi.schema';
+import { IDEMPOTENCY_KEY_HEADER } from '@kisht/domain/emi/idempotency-key';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
@@ -98,63 +100,153 @@ export const getEmiDetails = async (db: DbOrTx, actor: TActor, customerId: numbe
 };
 
 /**
+ * SHA-256 (hex) of a payment request in canonical form, stored with its Idempotency-Key: the user
+ * who sent it and the request's fields in a fixed order, instalments sorted and deduplicated, a
+ * blank reference as none. So the same payment sent again matches whatever the order of its JSON,
+ * and anything that changes what is recorded does not.
+ */
+const paymentFingerprint = (actor: TActor, request: z.output<typeof ZRecordPaymentRequest>): string => {
+  const canonical = JSON.stringify([
+    actor.userId,
+    request.customer_id,
+    [...new Set(request.emi_ids)].sort((a, b) => a - b),
+    request.amountPaise,
+    request.mode,
+    request.reference || null,
+  ]);
+  return createHash('sha256').update(canonical).digest('hex');
+};
+
+/** A payment's receipt, with the customer's status now. */
+const receiptOf = async (
+  db: Db,
+  actor: TActor,
+  customerId: number,
+  paymentId: number,
+): Promise<TPaymentReceipt> => {
+  const payments = await repo.findPaymentsOfCustomer(db, customerId);
+  const receipt = payments.find((p) => p.payment.id === paymentId)!;
+  const { customer } = await findCustomerForActor(db, actor, customerId);
+  return { ...toPayment(receipt), customerStatus: customer.status };
+};
+
+/** Idempotency-Key and request fingerprint of a payment. */
+type TPaymentKey = { key: string; fingerprint: string };
+
+/**
+ * The answer to a payment whose Idempotency-Key the organisation already holds: the first
+ * payment's receipt when the request is the same, else IDEMPOTENCY_KEY_REUSED (422). Null when the
+ * key is not held.
+ */
+const answerRepeat = async (
+  db: Db,
+  options: { actor: TActor; orgId: number; key: TPaymentKey },
+): Promise<TPaymentReceipt | null> => {
+  const held = await repo.findPaymentByIdempotencyKey(db, options.orgId, options.key.key);
+  if (!held) return null;
+  if (held.idempotencyFingerprint !== options.key.fingerprint) {
+    throw new AppError(
+      AppErrorCode.IDEMPOTENCY_KEY_REUSED,
+      'This Idempotency-Key was used for a different payment; send a new key for a new payment',
+      [{ field: IDEMPOTENCY_KEY_HEADER, message: 'Already used for a different payment' }],
+    );
+  }
+  return receiptOf(db, options.actor, held.customerId, held.id);
+};
+
+/** Thrown inside the payment's transaction to roll it back when the key turns out to be held. */
+class KeyAlreadyHeld extends Error {}
+
+/**
  * Records a payment (multiple_emi_paid): in one transaction the chosen instalments are locked, the
- * amount applied earliest first (allocatePayment), the payment, its allocations and an audit entry
+ * amount applied earliest first (allocatePayment), the payment with the organisation's next receipt
+ * number (org_counters 'receipt', `KR-{orgId}-{000001}`), its allocations and an audit entry
  * written; when nothing is left unpaid the customer moves to EMIs completed (5).
+ * With an `idempotencyKey` (the request's Idempotency-Key, per organisation) a repeat of the same
+ * request answers the first receipt and writes nothing; two at once record once (the key is
+ * checked again under the instalments' locks, and payments_org_idempotency_uq settles the rest).
  * Throws CUSTOMER_NOT_FOUND outside scope, INVALID_PAYMENT for instalments not of this customer or
- * an amount above what they owe.
+ * an amount above what they owe, IDEMPOTENCY_KEY_REUSED (422) for the key with another request.
  */
 export const recordPayment = async (
   db: Db,
-  options: { actor: TActor; request: z.output<typeof ZRecordPaymentRequest> },
+  options: {
+    actor: TActor;
+    request: z.output<typeof ZRecordPaymentRequest>;
+    idempotencyKey?: string | undefined;
+  },
 ): Promise<TPaymentReceipt> => {
   const { actor, request } = options;
   const { customer } = await findCustomerForActor(db, actor, request.customer_id);
+  const orgId = customer.orgId;
+  const key = options.idempotencyKey
+    ? { key: options.idempotencyKey, fingerprint: paymentFingerprint(actor, request) }
+    : null;
+  if (key) {
+    const repeat = await answerRepeat(db, { actor, orgId, key });
+    if (repeat) return repeat;
+  }
   const emiIds = [...new Set(request.emi_ids)];
-  const paymentId = await db.transaction(async (tx) => {
-    const chosen = await repo.lockEmis(tx, customer.id, emiIds);
-    if (chosen.length !== emiIds.length) {
-      throw new AppError(AppErrorCode.INVALID_PAYMENT, 'Choose instalments of this customer', [
-        { field: 'emi_ids', message: 'Some instalments do not belong to this customer' },
-      ]);
-    }
-    const allocations = allocatePayment(chosen, request.amountPaise);
-    const payment = await repo.insertPayment(tx, {
-      orgId: customer.orgId,
-      customerId: customer.id,
-      amountPaise: request.amountPaise,
-      mode: request.mode,
-      reference: request.reference || null,
-      recordedBy: actor.userId,
-    });
-    for (const allocation of allocations)
-      await repo.addToPaid(tx, allocation.instalmentId, allocation.amountPaise);
-    await repo.insertAllocations(
-      tx,
-      allocations.map((a) => ({ paymentId: payment.id, emiId: a.instalmentId, amountPaise: a.amountPaise })),
-    );
-    const isPaidOff = (await repo.countUnpaidOfCustomer(tx, customer.id)) === 0;
-    if (isPaidOff) await markLoanCompleted(tx, customer.orgId, customer.id, actor.userId);
-    await insertAudit(tx, {
-      orgId: customer.orgId,
-      actorUserId: actor.userId,
-      action: 'emi.payment',
-      entity: 'customer',
-      entityId: String(customer.id),
-      details: {
-        paymentId: payment.id,
+  let paymentId: number;
+  try {
+    paymentId = await db.transaction(async (tx) => {
+      const chosen = await repo.lockEmis(tx, customer.id, emiIds);
+      // A request with the same key may have committed while we waited for the instalments.
+      if (key && (await repo.findPaymentByIdempotencyKey(tx, orgId, key.key))) throw new KeyAlreadyHeld();
+      if (chosen.length !== emiIds.length) {
+        throw new AppError(AppErrorCode.INVALID_PAYMENT, 'Choose instalments of this customer', [
+          { field: 'emi_ids', message: 'Some instalments do not belong to this customer' },
+        ]);
+      }
+      const allocations = allocatePayment(chosen, request.amountPaise);
+      const payment = await repo.insertPayment(tx, {
+        orgId,
+        customerId: customer.id,
+        receiptNo: receiptNumber(orgId, await repo.takeReceiptSeq(tx, orgId)),
         amountPaise: request.amountPaise,
         mode: request.mode,
-        allocations,
-        isPaidOff,
-      },
+        reference: request.reference || null,
+        recordedBy: actor.userId,
+        idempotencyKey: key?.key ?? null,
+        idempotencyFingerprint: key?.fingerprint ?? null,
+      });
+      if (!payment) throw new KeyAlreadyHeld();
+      for (const allocation of allocations)
+        await repo.addToPaid(tx, allocation.instalmentId, allocation.amountPaise);
+      await repo.insertAllocations(
+        tx,
+        allocations.map((a) => ({
+          paymentId: payment.id,
+          emiId: a.instalmentId,
+          amountPaise: a.amountPaise,
+        })),
+      );
+      const isPaidOff = (await repo.countUnpaidOfCustomer(tx, customer.id)) === 0;
+      if (isPaidOff) await markLoanCompleted(tx, orgId, customer.id, actor.userId);
+      await insertAudit(tx, {
+        orgId,
+        actorUserId: actor.userId,
+        action: 'emi.payment',
+        entity: 'customer',
+        entityId: String(customer.id),
+        details: {
+          paymentId: payment.id,
+          receiptNo: payment.receiptNo,
+          amountPaise: request.amountPaise,
+          mode: request.mode,
+          allocations,
+          isPaidOff,
+        },
+      });
+      return payment.id;
     });
-    return payment.id;
-  });
-  const payments = await repo.findPaymentsOfCustomer(db, customer.id);
-  const receipt = payments.find((p) => p.payment.id === paymentId)!;
-  const { customer: after } = await findCustomerForActor(db, actor, customer.id);
-  return { ...toPayment(receipt), customerStatus: after.status };
+  } catch (error) {
+    if (!(error instanceof KeyAlreadyHeld) || !key) throw error;
+    const repeat = await answerRepeat(db, { actor, orgId, key });
+    if (!repeat) throw new AppError(AppErrorCode.INTERNAL, 'The payment could not be recorded');
+    return repeat;
+  }
+  return receiptOf(db, actor, customer.id, paymentId);
 };
 
 const rangeOf = (range: 'today' | 'week' | 'overdue', today: string): repo.UpcomingRange => {

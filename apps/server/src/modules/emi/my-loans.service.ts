@@ -1,6 +1,7 @@
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import { istDate } from '@kisht/domain/common/time';
-import type { TMyLoan } from '@kisht/domain/emi/emi.schema';
+import { borrowerDue } from '@kisht/domain/emi/emi.rules';
+import type { TMyInstalmentRow, TMyLoan } from '@kisht/domain/emi/emi.schema';
 import type { DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { findUser } from '../auth/auth.service';
@@ -31,7 +32,10 @@ export const upiPayLink = (options: {
 /**
  * The customer user's own loans (spec §4 user type customer): every customer record of the
  * organisation with their mobile, with instalments, lock status and how to pay the retailer.
- * Only their own: the mobile comes from the session. Throws FORBIDDEN for other user types.
+ * Each instalment carries what the borrower owes today (borrowerDue: days overdue, the late fee
+ * levied or due under the organisation's rule, the total due including it), and the UPI link asks
+ * for the earliest unpaid instalment's total due. Only their own: the mobile comes from the
+ * session. Throws FORBIDDEN for other user types.
  */
 export const listMyLoans = async (db: DbOrTx, actor: TActor): Promise<TMyLoan[]> => {
   if (actor.userType !== 'customer')
@@ -45,8 +49,8 @@ export const listMyLoans = async (db: DbOrTx, actor: TActor): Promise<TMyLoan[]>
   ]);
   return Promise.all(
     loans.map(async (loan) => {
-      const instalments = (await repo.findEmisOfCustomer(db, loan.customerId)).map((e) =>
-        toInstalmentRow(e, today, rule),
+      const instalments = (await repo.findEmisOfCustomer(db, loan.customerId)).map(
+        (e): TMyInstalmentRow => ({ ...toInstalmentRow(e, today, rule), ...borrowerDue(e, rule, today) }),
       );
       const next = instalments.find((i) => i.outstandingPaise > 0);
       return {
@@ -63,7 +67,7 @@ export const listMyLoans = async (db: DbOrTx, actor: TActor): Promise<TMyLoan[]>
               ? upiPayLink({
                   vpa: loan.retailerUpiId,
                   payeeName: loan.retailerName,
-                  amountPaise: next.outstandingPaise,
+                  amountPaise: next.totalDuePaise,
                   note: loan.emiPin
                     ? `EMI PIN ${loan.emiPin} EMI ${next.instalmentNo}`
                     : `EMI ${next.instalmentNo} loan ${loan.customerId}`,

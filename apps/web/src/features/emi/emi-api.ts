@@ -4,7 +4,6 @@ import type {
   TEmiDetails,
   TMyLoan,
   TPaymentReceipt,
-  TRecordPaymentRequest,
   TRotateEmiPinRequest,
   TSendEmiAlertRequest,
   TSendPenaltyRequest,
@@ -12,10 +11,12 @@ import type {
   TUpcomingEmiPage,
   TUpdateEmiStatusRequest,
 } from '@kisht/domain/emi/emi.schema';
+import { IDEMPOTENCY_KEY_HEADER } from '@kisht/domain/emi/idempotency-key';
 import { paths } from '@kisht/domain/paths';
 import { api } from '../../lib/http/api';
 import { fileRequest } from '../../lib/http/base-query';
 import type { TUpcomingRange } from '../../lib/paths';
+import type { TPaymentAttempt } from './record-payment-form';
 
 /** Rows per page of the upcoming-EMI list ("Load more" fetches the next page). */
 export const UPCOMING_PAGE_SIZE = 20;
@@ -49,12 +50,19 @@ export const emiApi = api.injectEndpoints({
       providesTags: (_result, _error, customerId) => [{ type: 'Emi', id: customerId }],
     }),
     /**
-     * Records a payment against the chosen instalments. It changes the customer's schedule, their
-     * details and list row (status 5 once paid off), the dashboard figures and the upcoming EMIs.
+     * Records a payment against the chosen instalments, with the attempt's Idempotency-Key (see
+     * paymentAttemptFor): a retry of the attempt answers the first receipt and records nothing
+     * again. It changes the customer's schedule, their details and list row (status 5 once paid
+     * off), the dashboard figures and the upcoming EMIs.
      */
-    recordPayment: build.mutation<TPaymentReceipt, TRecordPaymentRequest>({
-      query: (body) => ({ url: paths.emi.pay, method: 'POST', body }),
-      invalidatesTags: (_result, _error, { customer_id }) => [...moneyChangedTags(customer_id)],
+    recordPayment: build.mutation<TPaymentReceipt, TPaymentAttempt>({
+      query: ({ request, idempotencyKey }) => ({
+        url: paths.emi.pay,
+        method: 'POST',
+        body: request,
+        headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey },
+      }),
+      invalidatesTags: (_result, _error, { request }) => [...moneyChangedTags(request.customer_id)],
     }),
     /**
      * send_penalty: levies the organisation's penalty (the row's penaltyDuePaise) on one overdue

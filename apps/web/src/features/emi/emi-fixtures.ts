@@ -3,6 +3,7 @@ import type {
   TCustomerEmiPin,
   TEmiDetails,
   TInstalmentRow,
+  TMyInstalmentRow,
   TMyLoan,
   TPayment,
   TPaymentReceipt,
@@ -103,18 +104,47 @@ export const createEmiAlertCommand = (overrides: Partial<TDeviceCommand> = {}): 
   ...overrides,
 });
 
+/**
+ * An instalment of the customer's own view: the row plus days overdue, late fee and total due
+ * (none of them, unless overridden).
+ */
+export const createMyInstalment = (overrides: Partial<TMyInstalmentRow> = {}): TMyInstalmentRow => {
+  const row = createInstalment(overrides);
+  return {
+    ...row,
+    daysOverdue: 0,
+    lateFeePaise: row.penaltyPaise,
+    totalDuePaise: row.outstandingPaise,
+    ...overrides,
+  };
+};
+
+/**
+ * A customer's own loan: instalment 1 paid, 2 overdue by 28 days with the organisation's ₹200 late
+ * fee not yet levied (total due ₹9,014.86), 3 due today, 4 upcoming.
+ */
 export const createMyLoan = (overrides: Partial<TMyLoan> = {}): TMyLoan => {
   const details = createEmiDetails();
   return {
     customerId: 5,
     productName: 'Redmi Note 14 5G',
     lockStatus: 0,
-    instalments: details.instalments,
+    instalments: details.instalments.map((row) =>
+      row.status === 'overdue'
+        ? createMyInstalment({
+            ...row,
+            penaltyDuePaise: 20_000,
+            daysOverdue: 28,
+            lateFeePaise: 20_000,
+            totalDuePaise: row.outstandingPaise + 20_000,
+          })
+        : createMyInstalment(row),
+    ),
     totals: details.totals,
     payTo: {
       retailerName: 'Ravi Mobiles',
       upiId: 'ravimobiles@okaxis',
-      upiLink: 'upi://pay?pa=ravimobiles@okaxis&pn=Ravi%20Mobiles&am=8814.86&cu=INR&tn=EMI%20PIN%20482913',
+      upiLink: 'upi://pay?pa=ravimobiles@okaxis&pn=Ravi%20Mobiles&am=9014.86&cu=INR&tn=EMI%20PIN%20482913',
       emiPin: '482913',
     },
     ...overrides,

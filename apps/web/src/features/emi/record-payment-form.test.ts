@@ -4,6 +4,7 @@ import type { TRecordPaymentValues } from './record-payment-form';
 import {
   INITIAL_RECORD_PAYMENT_VALUES,
   owedOnSelection,
+  paymentAttemptFor,
   selectAllPayable,
   serverPaymentErrors,
   toggleInstalment,
@@ -131,5 +132,36 @@ describe('record payment: validation and the request', () => {
       amount: { text: 'At most 881486 paise is owed on the chosen instalments' },
       instalments: { text: 'Instalment 1 is already paid' },
     });
+  });
+});
+
+describe('record payment: one Idempotency-Key per payment attempt', () => {
+  const request = { customer_id: 5, emi_ids: [102], amountPaise: 881_486, mode: 'cash' as const };
+  let drawn = 0;
+  const newKey = () => {
+    drawn += 1;
+    return `key-${drawn}`;
+  };
+
+  it('takes a new key for a first attempt', () => {
+    expect(paymentAttemptFor(null, request, newKey)).toEqual({ request, idempotencyKey: 'key-1' });
+  });
+
+  it('keeps the key when the same payment is sent again (a retry)', () => {
+    const first = paymentAttemptFor(null, request, newKey);
+    const retry = paymentAttemptFor(first, { ...request, emi_ids: [102] }, newKey);
+    expect(retry.idempotencyKey).toBe(first.idempotencyKey);
+  });
+
+  it.each([
+    ['the amount', { amountPaise: 100_000 }],
+    ['the instalments', { emi_ids: [102, 103] }],
+    ['the mode', { mode: 'upi' as const }],
+    ['the reference', { reference: 'UTR1' }],
+    ['the customer', { customer_id: 6 }],
+  ])('takes a new key when %s changes', (_label, change) => {
+    const first = paymentAttemptFor(null, request, newKey);
+    const changed = paymentAttemptFor(first, { ...request, ...change }, newKey);
+    expect(changed.idempotencyKey).not.toBe(first.idempotencyKey);
   });
 });

@@ -1,6 +1,7 @@
 import type { TFieldError } from '@kisht/domain/common/envelope';
 import type { TInstalmentRow, TPaymentMode, TRecordPaymentRequest } from '@kisht/domain/emi/emi.schema';
 import { ZRecordPaymentRequest } from '@kisht/domain/emi/emi.schema';
+import { randomUuid } from '../../lib/client-storage';
 import { formatRupees, paiseToRupeesInput, rupeesToPaise } from '../../lib/format';
 
 /** Longest payment reference the server takes (domain ZRecordPaymentRequest). */
@@ -175,3 +176,34 @@ export const serverPaymentErrors = (fields: TFieldError[]): TRecordPaymentErrors
   }
   return errors;
 };
+
+/**
+ * One attempt at recording a payment: the request and the Idempotency-Key it is sent with (IETF
+ * draft "The Idempotency-Key HTTP Header Field"). The server answers a repeat of the key and
+ * request with the first receipt, so a retry after a lost answer never records the money twice.
+ */
+export type TPaymentAttempt = { request: TRecordPaymentRequest; idempotencyKey: string };
+
+/** The request's fields in a fixed order, instalments sorted, so equal payments compare equal. */
+const requestIdentity = (request: TRecordPaymentRequest): string =>
+  JSON.stringify([
+    request.customer_id,
+    [...request.emi_ids].sort((a, b) => a - b),
+    request.amountPaise,
+    request.mode,
+    request.reference ?? null,
+  ]);
+
+/**
+ * The attempt to send `request` as: the previous unfinished attempt when it was the same payment
+ * (a retry keeps its key), else a new attempt with a fresh key (`newKey`, a random UUID by default).
+ * The caller forgets the attempt after a success, so the next payment gets a new key.
+ */
+export const paymentAttemptFor = (
+  previous: TPaymentAttempt | null,
+  request: TRecordPaymentRequest,
+  newKey: () => string = randomUuid,
+): TPaymentAttempt =>
+  previous && requestIdentity(previous.request) === requestIdentity(request)
+    ? previous
+    : { request, idempotencyKey: newKey() };

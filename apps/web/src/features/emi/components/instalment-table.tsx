@@ -10,6 +10,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatRupees } from '../../../lib/format';
 import { isPayable } from '../record-payment-form';
@@ -25,14 +26,16 @@ export type TInstalmentSelection = {
   isDisabled?: boolean;
 };
 
-type TInstalmentTableProps = {
-  instalments: TInstalmentRow[];
+type TInstalmentTableProps<T extends TInstalmentRow> = {
+  instalments: T[];
   selection?: TInstalmentSelection | undefined;
   /** Per-row actions (levy penalty, waive); absent on read-only screens and for the customer. */
   actions?: TInstalmentRowActions | undefined;
+  /** More lines under a row's status (the customer's own view: days overdue, late fee, total due). */
+  renderNote?: ((instalment: T) => ReactNode) | undefined;
 };
 
-type TCellsProps = { instalment: TInstalmentRow; hasActions: boolean };
+type TCellsProps = { instalment: TInstalmentRow; hasActions: boolean; note?: ReactNode };
 
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;
 /** Read by screen readers, not shown (the actions column's header). */
@@ -95,7 +98,7 @@ const PenaltyDueCaption = ({ instalment, hasActions }: TCellsProps) => {
 };
 
 /** Amount, paid, outstanding and status in columns of their own (tablet and wider). */
-const WideCells = ({ instalment, hasActions }: TCellsProps) => (
+const WideCells = ({ instalment, hasActions, note }: TCellsProps) => (
   <>
     <TableCell sx={NO_WRAP}>{formatDate(instalment.dueDate)}</TableCell>
     <TableCell align="right" sx={NO_WRAP}>
@@ -112,12 +115,13 @@ const WideCells = ({ instalment, hasActions }: TCellsProps) => (
     <TableCell>
       <InstalmentStatusChip status={instalment.status} />
       <PenaltyDueCaption instalment={instalment} hasActions={hasActions} />
+      {note}
     </TableCell>
   </>
 );
 
 /** Phone width: the status under the due date; amount and paid under what is outstanding. */
-const CompactCells = ({ instalment, hasActions }: TCellsProps) => {
+const CompactCells = ({ instalment, hasActions, note }: TCellsProps) => {
   const { t } = useTranslation();
   return (
     <>
@@ -127,6 +131,7 @@ const CompactCells = ({ instalment, hasActions }: TCellsProps) => {
           <InstalmentStatusChip status={instalment.status} />
         </Box>
         <PenaltyDueCaption instalment={instalment} hasActions={hasActions} />
+        {note}
       </TableCell>
       <TableCell align="right" sx={NO_WRAP}>
         <Typography
@@ -155,10 +160,16 @@ const CompactCells = ({ instalment, hasActions }: TCellsProps) => {
  * status; the penalty under the amount and what was waived under what was paid, when not zero.
  * With `selection`, each unpaid instalment has a checkbox (`emi-select-<no>`) and the header one
  * ticks them all. With `actions`, a last column holds each row's actions menu, and a row says
- * when a penalty may be levied. On a phone-wide screen the status sits under the due date and the
- * amount and what was paid under what is outstanding, so nothing scrolls off the side.
+ * when a penalty may be levied. `renderNote` adds lines of its own under each row's status. On a
+ * phone-wide screen the status sits under the due date and the amount and what was paid under what
+ * is outstanding, so nothing scrolls off the side.
  */
-export const InstalmentTable = ({ instalments, selection, actions }: TInstalmentTableProps) => {
+export const InstalmentTable = <T extends TInstalmentRow>({
+  instalments,
+  selection,
+  actions,
+  renderNote,
+}: TInstalmentTableProps<T>) => {
   const { t } = useTranslation();
   // The theme from the hook, not useMediaQuery's callback, so the default theme serves without a provider.
   const theme = useTheme();
@@ -255,9 +266,17 @@ export const InstalmentTable = ({ instalments, selection, actions }: TInstalment
                 ) : null}
                 <TableCell>{instalment.instalmentNo}</TableCell>
                 {isCompact ? (
-                  <CompactCells instalment={instalment} hasActions={Boolean(actions)} />
+                  <CompactCells
+                    instalment={instalment}
+                    hasActions={Boolean(actions)}
+                    note={renderNote?.(instalment)}
+                  />
                 ) : (
-                  <WideCells instalment={instalment} hasActions={Boolean(actions)} />
+                  <WideCells
+                    instalment={instalment}
+                    hasActions={Boolean(actions)}
+                    note={renderNote?.(instalment)}
+                  />
                 )}
                 {actions ? (
                   <TableCell padding="checkbox">

@@ -265,6 +265,69 @@ const openRowAction = async (no: number, action: string | RegExp) => {
   fireEvent.click(await screen.findByRole('menuitem', { name: action }));
 };
 
+describe('emi_details payment retries (Idempotency-Key)', JOURNEY, () => {
+  const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+  const keysSent = (api: ReturnType<typeof stubEmiApi>) =>
+    api.requestsTo(paths.emi.pay).map((request) => request.headers.get('Idempotency-Key'));
+  const submitButton = () => screen.getByTestId('emi-pay-submit') as HTMLButtonElement;
+  /** Presses "Record payment" once the previous attempt has settled, and waits for the request. */
+  const submit = async (api: ReturnType<typeof stubEmiApi>) => {
+    const before = api.requestsTo(paths.emi.pay).length;
+    await waitFor(() => expect(submitButton().disabled).toBe(false));
+    fireEvent.click(submitButton());
+    await waitFor(() => expect(api.requestsTo(paths.emi.pay)).toHaveLength(before + 1));
+  };
+
+  it('sends the same key when a payment whose answer was lost is sent again, and a new one for the next payment', async () => {
+    let calls = 0;
+    const api = stubEmiApi({
+      payment: () => {
+        calls += 1;
+        // The first answer never arrives (the connection drops); the retry gets the receipt.
+        if (calls === 1) throw new TypeError('Failed to fetch');
+        return createReceipt();
+      },
+    });
+    renderAt(appPaths.emiDetails.href(5));
+    fireEvent.click(await screen.findByTestId('emi-select-2'));
+    await chooseMode('Cash');
+    await submit(api);
+    await submit(api);
+    const dialog = await screen.findByRole('dialog', { name: 'Payment receipt' });
+    const [first, retry] = keysSent(api);
+    expect(first).toMatch(UUID_V4);
+    expect(retry).toBe(first);
+
+    fireEvent.click(within(dialog).getByTestId('receipt-close'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    fireEvent.click(screen.getByTestId('emi-select-2'));
+    await chooseMode('Cash');
+    await submit(api);
+    const next = keysSent(api)[2];
+    expect(next).toMatch(UUID_V4);
+    expect(next).not.toBe(first);
+  });
+
+  it('sends a new key once the form changed after a failed attempt', async () => {
+    const api = stubEmiApi({
+      payment: () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    renderAt(appPaths.emiDetails.href(5));
+    fireEvent.click(await screen.findByTestId('emi-select-2'));
+    await chooseMode('Cash');
+    await submit(api);
+    fireEvent.change(amountInput(), { target: { value: '100' } });
+    await submit(api);
+    const [first, changed] = keysSent(api);
+    expect(first).toMatch(UUID_V4);
+    expect(changed).toMatch(UUID_V4);
+    expect(changed).not.toBe(first);
+    expect((await api.bodiesTo(paths.emi.pay))[1]).toMatchObject({ amountPaise: 10_000 });
+  });
+});
+
 describe('emi_details penalties and waivers', JOURNEY, () => {
   it('levies the penalty due on an overdue instalment after showing the amount, and refetches the schedule', async () => {
     const api = stubEmiApi({ details: detailsWithPenaltyDue() });

@@ -7,7 +7,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { enqueueSnackbar } from 'notistack';
 import type { ReactNode } from 'react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { CustomerStatusChip } from '../../../components/customer-status-chip';
@@ -29,11 +29,17 @@ import { RecordPaymentCard } from '../components/record-payment-card';
 import { WaiveDialog } from '../components/waive-dialog';
 import { useGetEmiDetailsQuery, useLazyGetEmiScheduleCsvQuery, useRecordPaymentMutation } from '../emi-api';
 import type { TInstalmentAction } from '../instalment-actions';
-import type { TRecordPaymentErrors, TRecordPaymentField, TRecordPaymentValues } from '../record-payment-form';
+import type {
+  TPaymentAttempt,
+  TRecordPaymentErrors,
+  TRecordPaymentField,
+  TRecordPaymentValues,
+} from '../record-payment-form';
 import {
   INITIAL_RECORD_PAYMENT_VALUES,
   isPayable,
   owedOnSelection,
+  paymentAttemptFor,
   selectAllPayable,
   serverPaymentErrors,
   toggleInstalment,
@@ -71,6 +77,8 @@ const EmiDetailsView = ({ details, isReadOnly }: TEmiDetailsViewProps) => {
   const [receipt, setReceipt] = useState<TPaymentReceipt | null>(null);
   const [isReceiptOpen, setIsReceiptOpen] = useState(false);
   const [chosenAction, setChosenAction] = useState<TChosenAction | null>(null);
+  /** The payment attempt not yet answered with a receipt: sending it again keeps its Idempotency-Key. */
+  const unfinishedAttempt = useRef<TPaymentAttempt | null>(null);
   const { instalments } = details;
   const canRecordPayment = !isReadOnly && instalments.some(isPayable);
   const clientErrors = hasTriedSubmit
@@ -106,12 +114,15 @@ const EmiDetailsView = ({ details, isReadOnly }: TEmiDetailsViewProps) => {
     setHasTriedSubmit(true);
     const validation = validateRecordPayment(values, instalments, details.customerId);
     if (!validation.isValid) return;
-    const result = await recordPayment(validation.request);
+    const attempt = paymentAttemptFor(unfinishedAttempt.current, validation.request);
+    unfinishedAttempt.current = attempt;
+    const result = await recordPayment(attempt);
     if (result.error) {
       // The message has been toasted; field errors go under their fields.
       if (isApiError(result.error)) setServerErrors(serverPaymentErrors(result.error.fields));
       return;
     }
+    unfinishedAttempt.current = null;
     setValues(INITIAL_RECORD_PAYMENT_VALUES);
     setHasTriedSubmit(false);
     setServerErrors({});

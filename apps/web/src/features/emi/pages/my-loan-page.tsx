@@ -1,5 +1,5 @@
 import { lockStatusLabel } from '@kisht/domain/common/enums';
-import type { TMyLoan } from '@kisht/domain/emi/emi.schema';
+import type { TMyInstalmentRow, TMyLoan } from '@kisht/domain/emi/emi.schema';
 import LockIcon from '@mui/icons-material/Lock';
 import LockOpenIcon from '@mui/icons-material/LockOpen';
 import Alert from '@mui/material/Alert';
@@ -13,16 +13,54 @@ import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { formatDate, formatRupees } from '../../../lib/format';
+import { BorrowerDueNote } from '../components/borrower-due-note';
 import { EmiTotals } from '../components/emi-totals';
 import { HowToPayCard } from '../components/how-to-pay-card';
 import { InstalmentTable } from '../components/instalment-table';
 import { useGetMyLoansQuery } from '../emi-api';
 import { isPayable } from '../record-payment-form';
 
+const sumOf = (rows: TMyInstalmentRow[], pick: (row: TMyInstalmentRow) => number) =>
+  rows.reduce((total, row) => total + pick(row), 0);
+
+/**
+ * What is overdue: the total due now (late fees included), the late fees in it, and each overdue
+ * instalment with its total due, due date and days overdue.
+ */
+const OverdueNotice = ({ overdue }: { overdue: TMyInstalmentRow[] }) => {
+  const { t } = useTranslation();
+  const lateFeesPaise = sumOf(overdue, (row) => row.lateFeePaise);
+  return (
+    <Alert severity="error" data-testid="my-loan-overdue">
+      <Typography variant="body1" sx={{ fontWeight: 600 }} data-testid="my-loan-overdue-total">
+        {t('myLoan.overdueTotal', { amount: formatRupees(sumOf(overdue, (row) => row.totalDuePaise)) })}
+      </Typography>
+      {overdue.map((row) => (
+        <Typography key={row.id} variant="body2" data-testid={`my-loan-overdue-${row.instalmentNo}`}>
+          {t('myLoan.overdueInstalment', {
+            no: row.instalmentNo,
+            amount: formatRupees(row.totalDuePaise),
+            date: formatDate(row.dueDate),
+            count: row.daysOverdue,
+          })}
+        </Typography>
+      ))}
+      {lateFeesPaise > 0 ? (
+        <Typography variant="body2" data-testid="my-loan-overdue-late-fees">
+          {t('myLoan.overdueLateFees', { amount: formatRupees(lateFeesPaise) })}
+        </Typography>
+      ) : null}
+    </Alert>
+  );
+};
+
 const MyLoanCard = ({ loan }: { loan: TMyLoan }) => {
   const { t } = useTranslation();
   const lockLabel = lockStatusLabel(loan.lockStatus);
-  const nextDue = [...loan.instalments].sort((a, b) => a.instalmentNo - b.instalmentNo).find(isPayable);
+  const unpaid = [...loan.instalments].sort((a, b) => a.instalmentNo - b.instalmentNo).filter(isPayable);
+  const overdue = unpaid.filter((row) => row.status === 'overdue');
+  // "Next EMI" is the next one not yet overdue; overdue ones are shown as overdue above it.
+  const nextDue = unpaid.find((row) => row.status !== 'overdue');
   return (
     <Stack spacing={2} data-testid={`my-loan-${loan.customerId}`}>
       <Card>
@@ -46,18 +84,20 @@ const MyLoanCard = ({ loan }: { loan: TMyLoan }) => {
                 data-testid="my-loan-lock-status"
               />
             </Stack>
+            {overdue.length > 0 ? <OverdueNotice overdue={overdue} /> : null}
             {nextDue ? (
               <Typography variant="body1" data-testid="my-loan-next-due">
                 {t('myLoan.nextDue', {
-                  amount: formatRupees(nextDue.outstandingPaise),
+                  amount: formatRupees(nextDue.totalDuePaise),
                   date: formatDate(nextDue.dueDate),
                 })}
               </Typography>
-            ) : (
+            ) : null}
+            {unpaid.length === 0 ? (
               <Alert severity="success" data-testid="my-loan-completed">
                 {t('emi.loanCompleted')}
               </Alert>
-            )}
+            ) : null}
           </Stack>
         </CardContent>
       </Card>
@@ -67,7 +107,10 @@ const MyLoanCard = ({ loan }: { loan: TMyLoan }) => {
           <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1.5 }}>
             {t('emi.schedule.title')}
           </Typography>
-          <InstalmentTable instalments={loan.instalments} />
+          <InstalmentTable
+            instalments={loan.instalments}
+            renderNote={(instalment) => <BorrowerDueNote instalment={instalment} />}
+          />
         </CardContent>
       </Card>
       <HowToPayCard payTo={loan.payTo} />
@@ -77,8 +120,10 @@ const MyLoanCard = ({ loan }: { loan: TMyLoan }) => {
 
 /**
  * The dashboard of a customer user (spec §4): "My loan". For each of their loans the product, the
- * phone's lock status (Locked / Unlocked), totals, the instalments with their statuses, and how to
- * pay the retailer (UPI ID, a UPI QR code and link when the server gives one).
+ * phone's lock status (Locked / Unlocked), what is overdue (each overdue instalment with its days
+ * overdue and total due, late fee included), the next EMI not yet overdue, totals, the instalments
+ * with their statuses, days overdue and late fees, and how to pay the retailer (UPI ID, a UPI QR
+ * code and link when the server gives one).
  */
 export const MyLoanPage = () => {
   const { t } = useTranslation();
