@@ -71,7 +71,8 @@ describe('per-client rate limits behind X-Forwarded-For', () => {
         url: paths.auth.loginWithOtp,
         remoteAddress: '10.0.0.1',
         headers: { 'x-forwarded-for': `203.0.113.${i + 1}` },
-        payload: { orgId: DEMO_ORG_ID, mobile: '9876543210' },
+        // A number each, so only the per-client limit is measured (one number has a daily cap too).
+        payload: { orgId: DEMO_ORG_ID, mobile: `98765432${String(i).padStart(2, '0')}` },
       });
       statuses.push(response.statusCode);
     }

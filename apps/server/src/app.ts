@@ -24,7 +24,6 @@ import type { DeviceBus } from './device-channel/bus';
 import { startJobs } from './jobs/scheduler';
 import type { AppContext } from './lib/context';
 import { authPublicRoutes, authSessionRoutes } from './modules/auth/auth.routes';
-import { createLogSmsTransport, createWebhookSmsTransport, type SmsTransport } from './modules/auth/sms';
 import { catalogueRoutes } from './modules/catalogue/catalogue.routes';
 import { customersRoutes } from './modules/customers/customers.routes';
 import { brokerHookRoutes } from './modules/devices/broker-hooks.routes';
@@ -41,14 +40,21 @@ import { emiRoutes } from './modules/emi/emi.routes';
 import { mediaRoutes } from './modules/media/media.routes';
 import { orgSettingsRoutes, orgsRoutes } from './modules/orgs/orgs.routes';
 import { createPushGateway, type TPushGateway } from './modules/push/push.service';
+import { SmsOutbox } from './modules/sms/sms.service';
+import {
+  createLogSmsTransport,
+  createWebhookSmsTransport,
+  type SmsTransport,
+} from './modules/sms/sms.transport';
 import { registerClientContract } from './plugins/client-contract';
 import { registerErrorHandling } from './plugins/errors';
 import { registerLoadShedding } from './plugins/load-shedding';
+import { SnapshotRateLimitStore } from './plugins/rate-limit-store';
 
 export type BuildAppOptions = {
   /** An open PGlite to use instead of opening one from config (tests pass one from a template). */
   pglite?: PGlite;
-  /** Replaces the SMS transport (tests capture messages). */
+  /** Replaces the SMS gateway transport under the outbox (tests capture messages or fake a gateway). */
   sms?: SmsTransport;
   /** Replaces the wake-up push gateway chosen from config (FCM_SERVICE_ACCOUNT_FILE). */
   push?: TPushGateway;
@@ -169,11 +175,12 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
   const deviceEvents = new DeviceEventRecorder(db, dispatcher, app.log);
   await bus.subscribeEvents(deviceEvents.handleEvent);
 
-  const sms =
+  const smsTransport =
     options.sms ??
     (config.NODE_ENV === 'production' && config.SMS_WEBHOOK_URL
-      ? createWebhookSmsTransport(config.SMS_WEBHOOK_URL)
+      ? createWebhookSmsTransport(config.SMS_WEBHOOK_URL, { timeoutMs: config.SMS_SEND_TIMEOUT_MS })
       : createLogSmsTransport(app.log));
+  const sms = new SmsOutbox({ db, transport: smsTransport, config, log: app.log });
   const ctx: AppContext = { db, config, sms, dispatcher, deviceEvents };
   deviceEvents.hooks = {
     simChanged: (change) => notifySimChange(ctx, change),
@@ -181,7 +188,7 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
     commandDone: (done) => completeUninstall(db, done),
   };
 
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, { global: false, store: SnapshotRateLimitStore });
   await app.register(swagger, {
     openapi: {
       info: {
@@ -221,7 +228,7 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
 
   const stopJobs =
     config.JOBS_INTERVAL_MINUTES > 0
-      ? startJobs({ db, dispatcher }, config.JOBS_INTERVAL_MINUTES * 60_000, app.log)
+      ? startJobs({ db, dispatcher, sms }, config.JOBS_INTERVAL_MINUTES * 60_000, app.log)
       : () => {};
 
   // Devices hold WebSocket connections the HTTP server cannot close by itself: drop the device
@@ -230,6 +237,8 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
     stopJobs();
     stopStatistics();
     await bus.close();
+    // SMS deliveries already under way (SIM-change notices) finish before the database closes.
+    await sms.settled();
   });
   app.addHook('onClose', async () => {
     await database.close();

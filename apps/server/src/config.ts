@@ -132,9 +132,12 @@ export const ZConfig = z
      */
     SMS_INLINE_BUDGET_MS: z.coerce.number().int().positive().default(4000),
     /** Tries in all before an SMS is given up as failed (its body is then cleared). */
-    SMS_MAX_ATTEMPTS: z.coerce.number().int().positive().default(8),
-    /** The outbox job's first wait before trying a failed SMS again, seconds; it doubles each time. */
-    SMS_RETRY_AFTER_SECONDS: z.coerce.number().int().positive().default(15),
+    SMS_MAX_ATTEMPTS: z.coerce.number().int().positive().default(10),
+    /**
+     * The outbox's wait before trying a failed SMS again, seconds; it doubles with each try made (at
+     * most an hour): with the defaults the last of 10 tries comes about half an hour after the first.
+     */
+    SMS_RETRY_AFTER_SECONDS: z.coerce.number().int().positive().default(5),
     /** The device policy controller APK and its signing certificate checksum (URL-safe base64 SHA-256). */
     DPC_COMPONENT_NAME: z.string().default('in.kisht.dpc/.KishtDeviceAdminReceiver'),
     DPC_DOWNLOAD_URL: z.string().url().optional(),

@@ -9,12 +9,16 @@ import {
   expireOverdueCommands,
   redeliverUnacknowledgedCommands,
 } from '../modules/devices/devices.service';
+import type { SmsOutbox } from '../modules/sms/sms.service';
 
 /**
  * How often scheduled commands are checked for being due, and unacknowledged commands of connected
  * devices for a re-send, ms (more often when intervalMs is shorter).
  */
 export const SCHEDULED_COMMANDS_INTERVAL_MS = 30_000;
+
+/** How often the SMS outbox is checked for SMS to try again (more often when intervalMs is shorter). */
+export const SMS_OUTBOX_INTERVAL_MS = 10_000;
 
 /** A cron pattern that matches every second; croner's `interval` option then spaces the runs. */
 const EVERY_SECOND = '* * * * * *';
@@ -60,12 +64,14 @@ export const startProtectedJob = ({
  * wallpaper, lock when overdue), the expiry of undelivered commands in organisations that set one
  * (design §5: nothing expires silently), every intervalMs; and scheduled commands and the re-send
  * of unacknowledged ones every SCHEDULED_COMMANDS_INTERVAL_MS, or every intervalMs when that is
- * shorter. Each job is skipped while its previous run is still going (startProtectedJob). Every
- * job takes its rows with FOR UPDATE SKIP LOCKED or is an idempotent statement, so several server
- * processes may run them side by side. Runs once at start; returns a function that stops the jobs.
+ * shorter; and the SMS outbox's retries (SmsOutbox.deliverDue) every SMS_OUTBOX_INTERVAL_MS, or
+ * every intervalMs when that is shorter. Each job is skipped while its previous run is still going
+ * (startProtectedJob). Every job takes its rows with FOR UPDATE SKIP LOCKED or is an idempotent
+ * statement, so several server processes may run them side by side. Runs once at start; returns a
+ * function that stops the jobs.
  */
 export const startJobs = (
-  deps: { db: Db; dispatcher: CommandDispatcher },
+  deps: { db: Db; dispatcher: CommandDispatcher; sms: SmsOutbox },
   intervalMs: number,
   log: FastifyBaseLogger,
 ): (() => void) => {
@@ -116,6 +122,17 @@ export const startJobs = (
       run: async () => {
         const sent = await redeliverUnacknowledgedCommands(deps);
         if (sent > 0) log.info(`${sent} unacknowledged commands re-sent`);
+      },
+    }),
+    startProtectedJob({
+      name: 'sms outbox',
+      intervalMs: Math.min(intervalMs, SMS_OUTBOX_INTERVAL_MS),
+      log,
+      run: async () => {
+        const { sent, retried, failed, expired } = await deps.sms.deliverDue();
+        if (sent + retried + failed + expired > 0) {
+          log.info({ job: 'sms outbox', sent, retried, failed, expired }, 'SMS outbox ran');
+        }
       },
     }),
   ];

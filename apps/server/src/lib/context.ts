@@ -1,14 +1,15 @@
 import type { TConfig } from '../config';
 import type { Db } from '../db/client';
-import type { SmsTransport } from '../modules/auth/sms';
 import type { DeviceEventRecorder } from '../modules/devices/device-events.service';
 import type { CommandDispatcher } from '../modules/devices/device-outbox.service';
+import type { SmsOutbox } from '../modules/sms/sms.service';
 
 /** What every module gets from buildApp: the database, config and shared services. */
 export type AppContext = {
   db: Db;
   config: TConfig;
-  sms: SmsTransport;
+  /** Queues and delivers text messages (the SMS outbox). */
+  sms: SmsOutbox;
   /** Sends commands and policies to devices (the outbox). */
   dispatcher: CommandDispatcher;
   /** Records what devices report (acks, state, reports); answers hellos through the dispatcher. */

@@ -4,7 +4,7 @@ import { inject } from 'vitest';
 import { buildApp, type KishtApp } from '../app';
 import { loadConfig, type TConfig } from '../config';
 import { createPglite } from '../db/client';
-import type { SmsTransport } from '../modules/auth/sms';
+import type { SmsTransport } from '../modules/sms/sms.transport';
 
 let templateBlob: Blob | undefined;
 

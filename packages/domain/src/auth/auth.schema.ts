@@ -9,12 +9,25 @@ export const ZLoginWithOtpRequest = z.object({
 });
 export type TLoginWithOtpRequest = z.input<typeof ZLoginWithOtpRequest>;
 
+/** How far an OTP's SMS got within the request (see ZLoginWithOtpResponse.delivery). */
+export const OTP_DELIVERIES = ['sent', 'queued'] as const;
+export type TOtpDelivery = (typeof OTP_DELIVERIES)[number];
+
 export const ZLoginWithOtpResponse = z.object({
   /** Seconds until the OTP expires. */
   expiresInSeconds: z.number().int(),
   /** Seconds before another OTP may be requested. */
   resendAfterSeconds: z.number().int(),
-  /** The OTP itself, only outside production, for the dev banner. Never present in production. */
+  /**
+   * Whether the SMS reached the gateway within the request ('sent'), or the gateway is slow or
+   * failing and the SMS waits in the outbox to be retried ('queued'; it arrives later, and another
+   * OTP may be asked for at once). An unknown number answers as a registered one would.
+   */
+  delivery: z.enum(OTP_DELIVERIES),
+  /**
+   * The OTP itself, only outside production, for the dev banner. Never present in production. For
+   * a number with no account it is a made-up code, so it tells nothing either.
+   */
   devOtp: z.string().optional(),
 });
 export type TLoginWithOtpResponse = z.infer<typeof ZLoginWithOtpResponse>;

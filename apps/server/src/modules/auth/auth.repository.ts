@@ -34,12 +34,69 @@ export const findLatestOtp = async (db: DbOrTx, orgId: number, mobile: string, p
   return rows[0] ?? null;
 };
 
-export const insertOtp = async (db: DbOrTx, row: typeof otpChallenges.$inferInsert) => {
-  await db.insert(otpChallenges).values(row);
+/**
+ * Serialises OTP work on one mobile number until the transaction ends (a transaction-scoped
+ * advisory lock), so concurrent requests cannot all pass the number's caps before any of them is
+ * recorded. Call first in the transaction.
+ */
+export const lockOtpNumber = async (db: DbOrTx, mobile: string): Promise<void> => {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`kisht:otp:${mobile}`}))`);
 };
 
-export const recordOtpAttempt = async (db: DbOrTx, id: number, attempts: number) => {
-  await db.update(otpChallenges).set({ attempts }).where(eq(otpChallenges.id, id));
+/** The number's challenges made since `since`, every organisation and purpose (the per-number caps). */
+export const findOtpHistory = (db: DbOrTx, mobile: string, since: Date) =>
+  db
+    .select({
+      orgId: otpChallenges.orgId,
+      purpose: otpChallenges.purpose,
+      createdAt: otpChallenges.createdAt,
+      sentAt: otpChallenges.sentAt,
+      expiresAt: otpChallenges.expiresAt,
+      attempts: otpChallenges.attempts,
+      lastAttemptAt: otpChallenges.lastAttemptAt,
+    })
+    .from(otpChallenges)
+    .where(and(eq(otpChallenges.mobile, mobile), gt(otpChallenges.createdAt, since)));
+
+/** Inserts a challenge; returns its id. */
+export const insertOtp = async (db: DbOrTx, row: typeof otpChallenges.$inferInsert): Promise<number> => {
+  const [inserted] = await db.insert(otpChallenges).values(row).returning({ id: otpChallenges.id });
+  return inserted!.id;
+};
+
+/**
+ * Expires the live challenges of the organisation, number and purpose whose SMS has not gone out
+ * (a newer one replaces them; only the newest is ever checked), so they stop counting towards the
+ * daily cap. Returns their ids, for their queued SMS to be dropped.
+ */
+export const expireUnsentOtps = async (
+  db: DbOrTx,
+  key: { orgId: number; mobile: string; purpose: string },
+  now: Date,
+): Promise<number[]> => {
+  const rows = await db
+    .update(otpChallenges)
+    .set({ expiresAt: now })
+    .where(
+      and(
+        eq(otpChallenges.orgId, key.orgId),
+        eq(otpChallenges.mobile, key.mobile),
+        eq(otpChallenges.purpose, key.purpose),
+        isNull(otpChallenges.sentAt),
+        isNull(otpChallenges.consumedAt),
+        gt(otpChallenges.expiresAt, now),
+      ),
+    )
+    .returning({ id: otpChallenges.id });
+  return rows.map((row) => row.id);
+};
+
+/** Counts one wrong code against the challenge and notes when (the growing cool-down). */
+export const recordOtpAttempt = async (db: DbOrTx, id: number, at: Date) => {
+  await db
+    .update(otpChallenges)
+    .set({ attempts: sql`${otpChallenges.attempts} + 1`, lastAttemptAt: at })
+    .where(eq(otpChallenges.id, id));
 };
 
 /** Marks an OTP used; returns false when another request consumed it first. */

@@ -72,12 +72,14 @@ describe('OTP login', () => {
     expect(t.sms).toHaveLength(0);
   });
 
-  it("answers 404 for another organisation's user", async () => {
+  it("answers another organisation's user as a registered one, and sends nothing (issue 12)", async () => {
     t = await createTestApp();
     const response = await requestOtp({ orgId: DEMO_ORG_ID, mobile: SECOND_RETAILER_MOBILE });
-    expect(response.statusCode).toBe(404);
-    expect(response.json().code).toBe('USER_NOT_FOUND');
-    expect(await otpRows()).toBe(0);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ message: 'OTP sent', data: { delivery: 'sent' } });
+    expect(t.sms).toHaveLength(0);
+    // Recorded as if sent, so the cool-down and the caps treat the number as any other.
+    expect(await otpRows()).toBe(1);
   });
 
   it('enforces the resend cool-down', async () => {

@@ -1,4 +1,5 @@
 import {
+  type TLoginWithOtpResponse,
   ZAuthSession,
   ZCurrentUser,
   ZForgotMpinRequest,
@@ -27,13 +28,22 @@ import {
   loginWithOtp,
   logout,
   logoutMySession,
+  otpSentMessage,
   requestOtp,
   resetMpin,
   setMpin,
 } from './auth.service';
 
-/** OTP sends are limited per client too, on top of the per-number cool-down. */
+/**
+ * Per-client-address limits (@fastify/rate-limit, counted per route), on top of the per-number and
+ * per-account limits of auth.service (OTP) and the MPIN lockout: OTP sends 10 a minute, code and
+ * MPIN checks 20 a minute.
+ */
 const OTP_RATE_LIMIT = { rateLimit: { max: 10, timeWindow: '1 minute' } };
+const CHECK_RATE_LIMIT = { rateLimit: { max: 20, timeWindow: '1 minute' } };
+
+/** The envelope of an OTP-sending route: its message says whether the SMS went or is on its way. */
+const otpSent = (data: TLoginWithOtpResponse) => ok(data, otpSentMessage(data.delivery));
 
 /** Public auth routes (spec §7 Auth): OTP, MPIN login, forgot and reset MPIN. */
 export const authPublicRoutes = async (app: FastifyInstance, ctx: AppContext) => {
@@ -44,12 +54,12 @@ export const authPublicRoutes = async (app: FastifyInstance, ctx: AppContext) =>
       config: OTP_RATE_LIMIT,
       schema: {
         tags: ['auth'],
-        summary: 'Send a LOGIN OTP to a registered mobile number',
+        summary: 'Send a LOGIN OTP (a number with no account gets the same answer, and no SMS)',
         body: ZLoginWithOtpRequest,
         response: { 200: zEnvelope(ZLoginWithOtpResponse) },
       },
     },
-    async (request) => ok(await requestOtp(ctx, { ...request.body, purpose: 'LOGIN' }), 'OTP sent'),
+    async (request) => otpSent(await requestOtp(ctx, { ...request.body, purpose: 'LOGIN' })),
   );
   r.post(
     paths.auth.resendOtp,
@@ -62,11 +72,12 @@ export const authPublicRoutes = async (app: FastifyInstance, ctx: AppContext) =>
         response: { 200: zEnvelope(ZLoginWithOtpResponse) },
       },
     },
-    async (request) => ok(await requestOtp(ctx, request.body), 'OTP sent'),
+    async (request) => otpSent(await requestOtp(ctx, request.body)),
   );
   r.post(
     paths.auth.verifyOtp,
     {
+      config: CHECK_RATE_LIMIT,
       schema: {
         tags: ['auth'],
         summary: 'Verify the LOGIN OTP and open a session',
@@ -88,7 +99,7 @@ export const authPublicRoutes = async (app: FastifyInstance, ctx: AppContext) =>
   r.post(
     paths.auth.loginWithMpin,
     {
-      config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+      config: CHECK_RATE_LIMIT,
       schema: {
         tags: ['auth'],
         summary: 'Log in with mobile and MPIN',
@@ -110,11 +121,12 @@ export const authPublicRoutes = async (app: FastifyInstance, ctx: AppContext) =>
         response: { 200: zEnvelope(ZLoginWithOtpResponse) },
       },
     },
-    async (request) => ok(await requestOtp(ctx, { ...request.body, purpose: 'FORGOT_PASSWORD' }), 'OTP sent'),
+    async (request) => otpSent(await requestOtp(ctx, { ...request.body, purpose: 'FORGOT_PASSWORD' })),
   );
   r.post(
     paths.auth.resetMpin,
     {
+      config: CHECK_RATE_LIMIT,
       schema: {
         tags: ['auth'],
         summary: 'Set a new MPIN with the FORGOT_PASSWORD OTP',

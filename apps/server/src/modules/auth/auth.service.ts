@@ -1,4 +1,16 @@
-import type { TAuthSession, TCurrentUser, TLoginWithOtpResponse } from '@kisht/domain/auth/auth.schema';
+import type {
+  TAuthSession,
+  TCurrentUser,
+  TLoginWithOtpResponse,
+  TOtpDelivery,
+} from '@kisht/domain/auth/auth.schema';
+import {
+  OTP_LIMIT_WINDOW_MS,
+  refuseOtpSend,
+  refuseOtpTry,
+  type TOtpLimits,
+  type TOtpRefusal,
+} from '@kisht/domain/auth/otp-limits';
 import type { TOtpPurpose } from '@kisht/domain/common/enums';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import type { TSessionInfo } from '@kisht/domain/sessions/sessions.schema';
@@ -8,10 +20,13 @@ import type { TConfig } from '../../config';
 import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { hashSecret, hexEquals, hmacHex, randomDigits, verifySecret } from '../../lib/crypto';
+import { formatIst } from '../../lib/csv';
+import { getOrgAppConfig } from '../orgs/orgs.service';
+import type { SmsOutbox } from '../sms/sms.service';
 import * as repo from './auth.repository';
-import type { SmsTransport } from './sms';
 
-export type AuthDeps = { db: Db; config: TConfig; sms: SmsTransport };
+/** What the auth operations need: the database, config and the SMS outbox. */
+export type AuthDeps = { db: Db; config: TConfig; sms: SmsOutbox };
 
 const OTP_DIGITS = 6;
 const SESSION_TOUCH_INTERVAL_MS = 60_000;
@@ -22,79 +37,178 @@ const otpHash = (
   code: string,
 ) => hmacHex(config.OTP_PEPPER, `${challenge.orgId}:${challenge.mobile}:${challenge.purpose}:${code}`);
 
+const otpLimits = (config: TConfig): TOtpLimits => ({
+  resendAfterMs: config.OTP_RESEND_AFTER_SECONDS * 1000,
+  dailySendsPerMobile: config.OTP_DAILY_LIMIT_PER_MOBILE,
+  dailyWrongPerMobile: config.OTP_DAILY_WRONG_LIMIT_PER_MOBILE,
+  freeWrongTries: config.OTP_FREE_WRONG_TRIES,
+  wrongCooldownMs: config.OTP_WRONG_COOLDOWN_SECONDS * 1000,
+});
+
+const historyOf = (db: DbOrTx, mobile: string, now: Date) =>
+  repo.findOtpHistory(db, mobile, new Date(now.getTime() - OTP_LIMIT_WINDOW_MS));
+
+/** "30 seconds", "1 second", "16 minutes": a wait as a person reads it, rounded up. */
+const describeWait = (ms: number): string => {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  if (seconds <= 120) return `${seconds} ${seconds === 1 ? 'second' : 'seconds'}`;
+  return `${Math.ceil(seconds / 60)} minutes`;
+};
+
+/** 429 RATE_LIMITED saying which limit was hit and when to try again (+05:30 for a day's cap). */
+const rateLimited = (refusal: TOtpRefusal, now: Date): AppError => {
+  const wait = refusal.retryAt.getTime() - now.getTime();
+  const message = {
+    resend_cool_down: () => `Please wait ${describeWait(wait)} before asking for another OTP`,
+    daily_send_cap: () =>
+      `Too many OTPs were sent to this number today. Try again after ${formatIst(refusal.retryAt)}`,
+    daily_wrong_cap: () =>
+      `Too many wrong OTPs for this number today. Try again after ${formatIst(refusal.retryAt)}`,
+    wrong_cool_down: () => `Too many wrong OTPs. Try again in ${describeWait(wait)}`,
+  }[refusal.reason]();
+  return new AppError(AppErrorCode.RATE_LIMITED, message);
+};
+
+const wrongOtp = () =>
+  new AppError(AppErrorCode.OTP_INVALID, 'Incorrect OTP', [{ field: 'otp', message: 'Incorrect OTP' }]);
+
+/** The message an OTP-sending route answers with, by how far the SMS got. */
+export const otpSentMessage = (delivery: TOtpDelivery): string =>
+  delivery === 'sent'
+    ? 'OTP sent'
+    : 'The SMS service is slow right now. Your OTP will arrive shortly; you may also ask for a new one';
+
 /**
- * Issues an OTP for a user of the organisation and sends it by SMS. Only an HMAC of the code is
- * stored. Throws USER_NOT_FOUND for an unknown mobile and RATE_LIMITED inside the resend
- * cool-down. Outside production the code is also returned as devOtp (for the dev banner).
+ * Issues an OTP of a purpose (spec §4) for a mobile of the organisation and sends it by SMS
+ * through the outbox. Only an HMAC of the code is stored.
+ *
+ * The same answer whether or not the number has an account here (no USER_NOT_FOUND): for an
+ * unknown number nothing is sent, but a challenge with a random code is recorded as if its SMS had
+ * gone, so the cool-down and the caps treat it alike, and the answer waits about as long as a real
+ * delivery (SmsOutbox.imitateDelivery); its devOtp is another random code.
+ *
+ * An organisation that does not exist answers NOT_FOUND (404); organisations are public.
+ *
+ * Limits, checked under a per-number lock in the transaction that records the challenge
+ * (otp-limits.ts): the resend cool-down per organisation, number and purpose, counted only from
+ * SMS that went out; at most OTP_DAILY_LIMIT_PER_MOBILE OTPs a number in 24 hours, every
+ * organisation and purpose together. Over a limit: RATE_LIMITED (429) saying when to try again.
+ *
+ * Delivery: the challenge and its sms_outbox row are written in one transaction (SMS_UNAVAILABLE,
+ * 503, when the row cannot be written: nothing is recorded); after commit the SMS is tried for up
+ * to SMS_INLINE_BUDGET_MS. Reached the gateway: `delivery: 'sent'` and the cool-down starts. Not
+ * yet: `delivery: 'queued'`, the outbox job keeps trying until the OTP expires, and no cool-down
+ * stops the user from asking again (the older SMS is then dropped). Refused by the gateway for
+ * good: SMS_UNAVAILABLE. Outside production the code is also returned as devOtp (dev banner).
+ *
+ * Sources: OWASP ASVS 5.0, chapter V6 Authentication: 6.3.1 and 6.6.3 (brute force and rate
+ * limiting of out-of-band codes), 6.3.8 (valid users are not deduced from answers, status codes or
+ * response times, forgot-password included); NIST SP 800-63B (rev. 3) §5.2.2 Rate Limiting.
  */
 export const requestOtp = async (
   deps: AuthDeps,
   options: { orgId: number; mobile: string; purpose: TOtpPurpose },
 ): Promise<TLoginWithOtpResponse> => {
   const { db, config, sms } = deps;
+  // Organisations are public (get_org_app_config): an unknown one is a plain 404, and writes nothing.
+  await getOrgAppConfig(db, options.orgId);
   const user = await repo.findUserByMobile(db, options.orgId, options.mobile);
-  if (!user) throw new AppError(AppErrorCode.USER_NOT_FOUND, 'No account with this mobile number');
-  const latest = await repo.findLatestOtp(db, options.orgId, options.mobile, options.purpose);
-  const now = Date.now();
-  if (latest && now - latest.createdAt.getTime() < config.OTP_RESEND_AFTER_SECONDS * 1000) {
-    const wait = Math.ceil(
-      (latest.createdAt.getTime() + config.OTP_RESEND_AFTER_SECONDS * 1000 - now) / 1000,
-    );
-    throw new AppError(
-      AppErrorCode.RATE_LIMITED,
-      `Please wait ${wait} seconds before asking for another OTP`,
-    );
-  }
   const code = randomDigits(OTP_DIGITS);
-  await repo.insertOtp(db, {
-    orgId: options.orgId,
-    mobile: options.mobile,
-    purpose: options.purpose,
-    codeHash: otpHash(config, options, code),
-    expiresAt: new Date(now + config.OTP_TTL_SECONDS * 1000),
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + config.OTP_TTL_SECONDS * 1000);
+  const smsId = await db.transaction(async (tx) => {
+    await repo.lockOtpNumber(tx, options.mobile);
+    const refusal = refuseOtpSend(await historyOf(tx, options.mobile, now), options, otpLimits(config), now);
+    if (refusal) throw rateLimited(refusal, now);
+    const replaced = await repo.expireUnsentOtps(tx, options, now);
+    const challengeId = await repo.insertOtp(tx, {
+      orgId: options.orgId,
+      mobile: options.mobile,
+      purpose: options.purpose,
+      codeHash: otpHash(config, options, code),
+      expiresAt,
+      // Nothing goes to a number with no account; its challenge counts as sent, as a real one would.
+      sentAt: user ? null : now,
+    });
+    if (!user) return null;
+    await sms.dropQueuedOtpSms(tx, replaced);
+    return sms.queueSms(tx, {
+      orgId: options.orgId,
+      mobile: options.mobile,
+      purpose: options.purpose,
+      text: `${code} is your Kisht OTP. It expires in ${config.OTP_TTL_SECONDS / 60} minutes.`,
+      otpChallengeId: challengeId,
+      notAfter: expiresAt,
+    });
   });
-  await sms.send({
-    to: options.mobile,
-    text: `${code} is your Kisht OTP. It expires in ${config.OTP_TTL_SECONDS / 60} minutes.`,
-  });
+  let delivery: TOtpDelivery = 'sent';
+  if (smsId === null) await sms.imitateDelivery();
+  else {
+    const outcome = await sms.deliver(smsId);
+    if (outcome === 'failed') {
+      throw new AppError(
+        AppErrorCode.SMS_UNAVAILABLE,
+        'We could not send the SMS just now. Please try again in a minute',
+      );
+    }
+    delivery = outcome;
+  }
   return {
     expiresInSeconds: config.OTP_TTL_SECONDS,
     resendAfterSeconds: config.OTP_RESEND_AFTER_SECONDS,
-    ...(config.NODE_ENV === 'production' ? {} : { devOtp: code }),
+    delivery,
+    // A number with no account gets a made-up code, which its challenge never matches.
+    ...(config.NODE_ENV === 'production' ? {} : { devOtp: user ? code : randomDigits(OTP_DIGITS) }),
   };
 };
 
+type TOtpCheck =
+  | { kind: 'ok' }
+  | { kind: 'expired' }
+  | { kind: 'wrong' }
+  | { kind: 'refused'; refusal: TOtpRefusal };
+
 /**
- * Checks an OTP against the newest challenge for the mobile and purpose, counting wrong tries.
- * Throws OTP_EXPIRED (none, expired, used, or out of attempts) or OTP_INVALID (wrong code).
+ * Checks an OTP against the newest challenge for the organisation, number and purpose, under the
+ * number's lock: a challenge that is missing, expired, used or out of its OTP_MAX_ATTEMPTS tries
+ * answers OTP_EXPIRED; then the number's limits (otp-limits.ts refuseOtpTry: at most
+ * OTP_DAILY_WRONG_LIMIT_PER_MOBILE wrong codes in 24 hours over every purpose, and after
+ * OTP_FREE_WRONG_TRIES of them a wait from OTP_WRONG_COOLDOWN_SECONDS doubling with each) answer
+ * RATE_LIMITED (429) without looking at the code; a wrong code is counted (attempts,
+ * last_attempt_at) and answers OTP_INVALID. A challenge of a number with no account is checked the
+ * same way. Sources: OWASP ASVS 5.0 V6 6.3.1, 6.6.3; NIST SP 800-63B (rev. 3) §5.2.2.
  */
 export const verifyOtp = async (
-  deps: AuthDeps,
+  deps: Pick<AuthDeps, 'db' | 'config'>,
   options: { orgId: number; mobile: string; purpose: TOtpPurpose; code: string },
 ): Promise<void> => {
   const { db, config } = deps;
-  const challenge = await repo.findLatestOtp(db, options.orgId, options.mobile, options.purpose);
-  const isUsable =
-    challenge &&
-    !challenge.consumedAt &&
-    challenge.expiresAt.getTime() > Date.now() &&
-    challenge.attempts < config.OTP_MAX_ATTEMPTS;
-  if (!challenge || !isUsable) {
-    throw new AppError(AppErrorCode.OTP_EXPIRED, 'OTP expired. Please request a new one', [
-      { field: 'otp', message: 'OTP expired. Please request a new one' },
-    ]);
-  }
-  if (!hexEquals(challenge.codeHash, otpHash(config, options, options.code))) {
-    await repo.recordOtpAttempt(db, challenge.id, challenge.attempts + 1);
-    throw new AppError(AppErrorCode.OTP_INVALID, 'Incorrect OTP', [
-      { field: 'otp', message: 'Incorrect OTP' },
-    ]);
-  }
-  if (!(await repo.consumeOtp(db, challenge.id))) {
-    throw new AppError(AppErrorCode.OTP_EXPIRED, 'OTP already used', [
-      { field: 'otp', message: 'OTP already used' },
-    ]);
-  }
+  const now = new Date();
+  // Decided in the transaction, thrown after it, so a wrong code's count is committed.
+  const check = await db.transaction(async (tx): Promise<TOtpCheck> => {
+    await repo.lockOtpNumber(tx, options.mobile);
+    const challenge = await repo.findLatestOtp(tx, options.orgId, options.mobile, options.purpose);
+    const isUsable =
+      challenge &&
+      !challenge.consumedAt &&
+      challenge.expiresAt.getTime() > now.getTime() &&
+      challenge.attempts < config.OTP_MAX_ATTEMPTS;
+    if (!challenge || !isUsable) return { kind: 'expired' };
+    const refusal = refuseOtpTry(await historyOf(tx, options.mobile, now), otpLimits(config), now);
+    if (refusal) return { kind: 'refused', refusal };
+    if (!hexEquals(challenge.codeHash, otpHash(config, options, options.code))) {
+      await repo.recordOtpAttempt(tx, challenge.id, now);
+      return { kind: 'wrong' };
+    }
+    // Under the number's lock nobody else can have consumed it since it was read.
+    return (await repo.consumeOtp(tx, challenge.id)) ? { kind: 'ok' } : { kind: 'expired' };
+  });
+  if (check.kind === 'ok') return;
+  if (check.kind === 'wrong') throw wrongOtp();
+  if (check.kind === 'refused') throw rateLimited(check.refusal, now);
+  throw new AppError(AppErrorCode.OTP_EXPIRED, 'OTP expired. Please request a new one', [
+    { field: 'otp', message: 'OTP expired. Please request a new one' },
+  ]);
 };
 
 const jwtKey = (config: TConfig) => new TextEncoder().encode(config.JWT_SECRET);
@@ -151,19 +265,19 @@ const openSession = async (deps: AuthDeps, user: UserRow, client: TClientInfo): 
   return { token, user: toCurrentUser(user) };
 };
 
-const requireUser = async (deps: Pick<AuthDeps, 'db'>, orgId: number, mobile: string): Promise<UserRow> => {
-  const user = await repo.findUserByMobile(deps.db, orgId, mobile);
-  if (!user) throw new AppError(AppErrorCode.USER_NOT_FOUND, 'No account with this mobile number');
-  return user;
-};
-
-/** Verifies a LOGIN OTP and opens a session (spec §2 login/otp). Client details go on the session. */
+/**
+ * Verifies a LOGIN OTP and opens a session (spec §2 login/otp). Client details go on the session.
+ * Throws as verifyOtp; a number with no account can never pass it (its challenge's code was never
+ * told), and would answer OTP_INVALID like a wrong code if it did.
+ */
 export const loginWithOtp = async (
   deps: AuthDeps,
   options: { orgId: number; mobile: string; code: string; client: TClientInfo },
 ): Promise<TAuthSession> => {
   await verifyOtp(deps, { ...options, purpose: 'LOGIN' });
-  return openSession(deps, await requireUser(deps, options.orgId, options.mobile), options.client);
+  const user = await repo.findUserByMobile(deps.db, options.orgId, options.mobile);
+  if (!user) throw wrongOtp();
+  return openSession(deps, user, options.client);
 };
 
 const MPIN_LOCKED_MESSAGE = 'Too many wrong MPINs. Log in with OTP or reset your MPIN';
@@ -173,19 +287,22 @@ const MPIN_LOCKED_MESSAGE = 'Too many wrong MPINs. Log in with OTP or reset your
  * UPDATE (repo.reserveMpinAttempt) and only then runs scrypt, so however many requests arrive at
  * once, at most MPIN_MAX_ATTEMPTS guesses are evaluated per lock window; the try that reaches the
  * limit locks the MPIN for MPIN_LOCK_MINUTES, and a right MPIN clears the count and the lock.
- * Throws USER_NOT_FOUND, MPIN_NOT_SET, MPIN_LOCKED (also for every attempt refused unevaluated)
- * or MPIN_INVALID with the tries left.
+ * Throws MPIN_NOT_SET (also for a number with no account here: the same answer, in the same time,
+ * as a user who has not set an MPIN, so the answer does not tell whether the number has an
+ * account), MPIN_LOCKED (also for every attempt refused unevaluated) or MPIN_INVALID with the
+ * tries left. The route also limits tries per client address.
  * Sources: OWASP ASVS 5.0, chapter V6 Authentication, 6.3.1 (brute-force controls implemented as
- * documented; 6.1.1 asks that they be documented); NIST SP 800-63B (rev. 3) §5.2.2 Rate Limiting
- * (Throttling): the verifier SHALL limit consecutive failed attempts on a single account.
+ * documented; 6.1.1 asks that they be documented), 6.3.8 (valid users are not deduced from
+ * failed authentication); NIST SP 800-63B (rev. 3) §5.2.2 Rate Limiting (Throttling): the
+ * verifier SHALL limit consecutive failed attempts on a single account.
  */
 export const loginWithMpin = async (
   deps: AuthDeps,
   options: { orgId: number; mobile: string; mpin: string; client: TClientInfo },
 ): Promise<TAuthSession> => {
   const { config, db } = deps;
-  const user = await requireUser(deps, options.orgId, options.mobile);
-  if (!user.mpinHash) {
+  const user = await repo.findUserByMobile(db, options.orgId, options.mobile);
+  if (!user?.mpinHash) {
     throw new AppError(
       AppErrorCode.MPIN_NOT_SET,
       'No MPIN is set for this account. Log in with OTP to set one',
@@ -227,20 +344,21 @@ export const setMpin = async (
 };
 
 /**
- * Resets a forgotten MPIN with an OTP of purpose FORGOT_PASSWORD (spec §4). Throws USER_NOT_FOUND,
- * OTP_EXPIRED or OTP_INVALID.
+ * Resets a forgotten MPIN with an OTP of purpose FORGOT_PASSWORD (spec §4). Throws as verifyOtp
+ * (OTP_EXPIRED, OTP_INVALID, RATE_LIMITED); a number with no account answers like a wrong code.
  */
 export const resetMpin = async (
   deps: AuthDeps,
   options: { orgId: number; mobile: string; code: string; mpin: string },
 ): Promise<void> => {
-  const user = await requireUser(deps, options.orgId, options.mobile);
   await verifyOtp(deps, {
     orgId: options.orgId,
     mobile: options.mobile,
     code: options.code,
     purpose: 'FORGOT_PASSWORD',
   });
+  const user = await repo.findUserByMobile(deps.db, options.orgId, options.mobile);
+  if (!user) throw wrongOtp();
   await repo.updateUserMpin(deps.db, user.id, {
     mpinHash: await hashSecret(options.mpin),
     mpinFailedAttempts: 0,

@@ -110,12 +110,22 @@ describe('MPIN', () => {
     expect(bad.body.fields.map((f: { field: string }) => f.field).sort()).toEqual(['mpin', 'otp']);
   });
 
-  it("answers 404 for another organisation's user", async () => {
+  it("answers another organisation's user as one of its own without an MPIN (issue 12)", async () => {
     t = await createTestApp();
-    expect((await mpinLogin('1234', SECOND_RETAILER_MOBILE)).status).toBe(404);
-    expect(
-      (await post(paths.auth.forgotMpin, { orgId: DEMO_ORG_ID, mobile: SECOND_RETAILER_MOBILE })).status,
-    ).toBe(404);
+    expect(await mpinLogin('1234', SECOND_RETAILER_MOBILE)).toMatchObject({
+      status: 400,
+      body: { code: 'MPIN_NOT_SET' },
+    });
+    const forgot = await post(paths.auth.forgotMpin, { orgId: DEMO_ORG_ID, mobile: SECOND_RETAILER_MOBILE });
+    expect(forgot).toMatchObject({ status: 200, body: { data: { delivery: 'sent' } } });
+    const reset = await post(paths.auth.resetMpin, {
+      orgId: DEMO_ORG_ID,
+      mobile: SECOND_RETAILER_MOBILE,
+      otp: forgot.body.data.devOtp,
+      mpin: '4321',
+    });
+    expect(reset).toMatchObject({ status: 400, body: { code: 'OTP_INVALID' } });
+    expect(await mpinHashes()).toHaveLength(0);
   });
 });
 

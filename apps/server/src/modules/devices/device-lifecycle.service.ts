@@ -6,8 +6,8 @@ import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
 import type { AuthDeps } from '../auth/auth.service';
-import type { SmsTransport } from '../auth/sms';
 import { findCustomerForActor, recordStatusChange, scopeOf } from '../customers/customers.service';
+import type { SmsOutbox } from '../sms/sms.service';
 import type { CommandDispatcher } from './device-outbox.service';
 import type { CommandRow, DeviceRow } from './devices.repository';
 import * as repo from './devices.repository';
@@ -23,25 +23,32 @@ const describeSims = (slots: TSimSlot[]) =>
 
 /**
  * A phone reported different SIMs (recorded already by the dispatcher): audit it and tell the
- * retailer by SMS, e.g. "SIM changed on Priya Patel's phone. Now slot 1: Airtel …1234 …".
+ * retailer by SMS, e.g. "SIM changed on Priya Patel's phone. Now slot 1: Airtel …1234 …". The
+ * audit entry and the SMS (an sms_outbox row) are written together; the SMS goes out after commit
+ * without holding up the device events, and the outbox job retries it if the gateway fails.
  */
 export const notifySimChange = async (
-  deps: { db: DbOrTx; sms: SmsTransport },
+  deps: { db: DbOrTx; sms: SmsOutbox },
   change: { device: DeviceRow; before: TSimSlot[]; after: TSimSlot[] },
 ): Promise<void> => {
   const owners = await repo.findOwnersOfDevice(deps.db, change.device.id);
   if (!owners) return;
-  await insertAudit(deps.db, {
-    orgId: change.device.orgId,
-    action: 'device.sim_change',
-    entity: 'customer',
-    entityId: String(owners.customerId),
-    details: { deviceId: change.device.id, before: change.before, after: change.after },
+  const smsId = await deps.db.transaction(async (tx) => {
+    await insertAudit(tx, {
+      orgId: change.device.orgId,
+      action: 'device.sim_change',
+      entity: 'customer',
+      entityId: String(owners.customerId),
+      details: { deviceId: change.device.id, before: change.before, after: change.after },
+    });
+    return deps.sms.queueSms(tx, {
+      orgId: change.device.orgId,
+      mobile: owners.retailerMobile,
+      purpose: 'SIM_CHANGE',
+      text: `Kisht: SIM changed on ${owners.firstName} ${owners.lastName}'s phone. Now ${describeSims(change.after)}; before ${describeSims(change.before)}.`,
+    });
   });
-  await deps.sms.send({
-    to: owners.retailerMobile,
-    text: `Kisht: SIM changed on ${owners.firstName} ${owners.lastName}'s phone. Now ${describeSims(change.after)}; before ${describeSims(change.before)}.`,
-  });
+  deps.sms.deliverInBackground(smsId);
 };
 
 /**

@@ -17,6 +17,11 @@ export type TOtpChallenge = {
   devOtp: string | null;
   /** Epoch ms before which another OTP may not be requested. */
   resendAt: number;
+  /**
+   * The SMS service was slow and the SMS waits in the server's outbox (delivery 'queued'): it
+   * should arrive shortly, and another OTP may be asked for at once. Absent on older saved ones.
+   */
+  isDelayed?: boolean;
 };
 
 const STORAGE_KEY = 'kisht.otpChallenge';
@@ -30,7 +35,9 @@ export const toOtpChallenge = (
   mobile,
   purpose,
   devOtp: response.devOtp ?? null,
-  resendAt: Date.now() + response.resendAfterSeconds * 1000,
+  // Nothing reached the phone yet, so the server keeps no cool-down: the user may ask again now.
+  resendAt: response.delivery === 'queued' ? Date.now() : Date.now() + response.resendAfterSeconds * 1000,
+  isDelayed: response.delivery === 'queued',
 });
 
 export const saveOtpChallenge = (challenge: TOtpChallenge): void => {
@@ -44,7 +51,8 @@ const isOtpChallenge = (value: unknown): value is TOtpChallenge => {
     typeof candidate.mobile === 'string' &&
     (candidate.purpose === 'LOGIN' || candidate.purpose === 'FORGOT_PASSWORD') &&
     (candidate.devOtp === null || typeof candidate.devOtp === 'string') &&
-    typeof candidate.resendAt === 'number'
+    typeof candidate.resendAt === 'number' &&
+    (candidate.isDelayed === undefined || typeof candidate.isDelayed === 'boolean')
   );
 };
 

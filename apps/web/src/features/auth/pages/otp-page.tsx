@@ -2,6 +2,7 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
 import { enqueueSnackbar } from 'notistack';
 import type { FormEvent } from 'react';
 import { useEffect, useState } from 'react';
@@ -92,7 +93,7 @@ const OtpForm = ({ initialChallenge }: { initialChallenge: TOtpChallenge }) => {
     setChallenge(next);
     setOtp('');
     setIsTouched(false);
-    enqueueSnackbar(t('otp.resent'), { variant: 'success' });
+    if (!next.isDelayed) enqueueSnackbar(t('otp.resent'), { variant: 'success' });
   };
 
   const handleBack = () => {
@@ -112,6 +113,11 @@ const OtpForm = ({ initialChallenge }: { initialChallenge: TOtpChallenge }) => {
       subtitle={isForgot ? t('otp.forgotSentTo', { mobile }) : t('otp.sentTo', { mobile })}
     >
       <Stack component="form" spacing={isForgot ? 1.5 : 3} noValidate onSubmit={handleSubmit}>
+        {challenge.isDelayed ? (
+          <Alert severity="warning" data-testid="otp-delayed">
+            {t('otp.delayed')}
+          </Alert>
+        ) : null}
         {challenge.devOtp ? (
           <Alert severity="info" data-testid="dev-otp-banner">
             {t('otp.devBanner', { otp: challenge.devOtp })}
@@ -166,6 +172,10 @@ const OtpForm = ({ initialChallenge }: { initialChallenge: TOtpChallenge }) => {
         >
           {isForgot ? t('otp.resetSubmit') : t('otp.submit')}
         </Button>
+        {/* The server answers alike for every number (issue 12): say why an SMS may never come. */}
+        <Typography variant="caption" color="text.secondary" data-testid="otp-only-registered">
+          {t('otp.onlyRegistered')}
+        </Typography>
         <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
           <Button onClick={handleBack} data-testid="otp-change-number">
             {isForgot ? t('otp.backToMpin') : t('otp.changeNumber')}
@@ -188,7 +198,9 @@ const OtpForm = ({ initialChallenge }: { initialChallenge: TOtpChallenge }) => {
  * Spec §2 otp. Sign-in mode (purpose LOGIN): verifies the OTP, stores the session (spec §3 keys)
  * and opens the dashboard, or first offers to set an MPIN when the user has none. Forgot mode
  * (purpose FORGOT_PASSWORD, from "Forgot MPIN?"): the OTP and a new MPIN twice reset the MPIN, then
- * the MPIN login opens. Both can resend the OTP once the cool-down has run out.
+ * the MPIN login opens. Both can resend the OTP once the cool-down has run out. The server gives
+ * the same answer for a number with no account (no SMS is sent), so the screen says that only
+ * registered numbers get an OTP; when the SMS service was slow it says the SMS is on its way.
  */
 export const OtpPage = () => {
   const location = useLocation();
