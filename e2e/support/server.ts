@@ -35,8 +35,10 @@ export const startServer = async (): Promise<{ baseUrl: string; process: ChildPr
       HOST: '127.0.0.1',
       PGLITE_DATA_DIR: 'memory://',
       LOG_LEVEL: 'info',
-      // Journeys log the same users in many times within a minute; the cool-down has its own tests.
+      // Journeys log the same users in many times within a minute; the cool-down and the daily cap
+      // per number have their own tests.
       OTP_RESEND_AFTER_SECONDS: '0',
+      OTP_DAILY_LIMIT_PER_MOBILE: '1000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
