@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       PGLITE_DATA_DIR: './data/db',
       NODE_ENV: 'development',
       SEED_DEMO: true,
+      OTP_DAILY_LIMIT_PER_MOBILE: 100,
     });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.MQTT_URL).toBeUndefined();
@@ -33,7 +34,11 @@ describe('loadConfig', () => {
   it('is production unless told otherwise, so a bare start refuses the development secrets', () => {
     expect(() => loadConfig({})).toThrow(/JWT_SECRET: JWT_SECRET must be set in production/);
     expect(() => loadConfig({})).toThrow(/OTP_PEPPER/);
-    expect(loadConfig(PRODUCTION)).toMatchObject({ NODE_ENV: 'production', SEED_DEMO: false });
+    expect(loadConfig(PRODUCTION)).toMatchObject({
+      NODE_ENV: 'production',
+      SEED_DEMO: false,
+      OTP_DAILY_LIMIT_PER_MOBILE: 10,
+    });
   });
 
   it('stops a server started without NODE_ENV on the development secrets, before it opens anything', async () => {

@@ -105,9 +105,10 @@ export const ZConfig = z
     MPIN_LOCK_MINUTES: z.coerce.number().int().positive().default(15),
     /**
      * OTP SMS one mobile number may be sent in 24 hours, every organisation and purpose together
-     * (issue 12; refused with 429 RATE_LIMITED saying when to try again).
+     * (issue 12; refused with 429 RATE_LIMITED saying when to try again). Absent: 10, or 100 in
+     * development, where people log the demo users in again and again (and no SMS is sent).
      */
-    OTP_DAILY_LIMIT_PER_MOBILE: z.coerce.number().int().positive().default(10),
+    OTP_DAILY_LIMIT_PER_MOBILE: z.coerce.number().int().positive().optional(),
     /** Wrong OTPs one mobile number may try in 24 hours, over all its challenges (issue 12). */
     OTP_DAILY_WRONG_LIMIT_PER_MOBILE: z.coerce.number().int().positive().default(20),
     /** Wrong OTPs of a number in 24 hours before each further try must wait (the growing cool-down). */
@@ -231,15 +232,25 @@ export const ZConfig = z
       });
     }
   })
-  .transform(({ SEED_DEMO, LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS, LOAD_SHED_MAX_IN_FLIGHT, ...config }) => {
-    const isTest = config.NODE_ENV === 'test';
-    return {
-      ...config,
-      SEED_DEMO: SEED_DEMO ?? config.NODE_ENV !== 'production',
-      LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS ?? (isTest ? 0 : 1000),
-      LOAD_SHED_MAX_IN_FLIGHT: LOAD_SHED_MAX_IN_FLIGHT ?? (isTest ? 0 : 200),
-    };
-  });
+  .transform(
+    ({
+      SEED_DEMO,
+      OTP_DAILY_LIMIT_PER_MOBILE,
+      LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS,
+      LOAD_SHED_MAX_IN_FLIGHT,
+      ...config
+    }) => {
+      const isTest = config.NODE_ENV === 'test';
+      return {
+        ...config,
+        SEED_DEMO: SEED_DEMO ?? config.NODE_ENV !== 'production',
+        OTP_DAILY_LIMIT_PER_MOBILE:
+          OTP_DAILY_LIMIT_PER_MOBILE ?? (config.NODE_ENV === 'development' ? 100 : 10),
+        LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS ?? (isTest ? 0 : 1000),
+        LOAD_SHED_MAX_IN_FLIGHT: LOAD_SHED_MAX_IN_FLIGHT ?? (isTest ? 0 : 200),
+      };
+    },
+  );
 
 export type TConfig = z.infer<typeof ZConfig>;
 
