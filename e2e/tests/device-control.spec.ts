@@ -46,6 +46,8 @@ test('lock, unlock with an offline code, then bulk lock with live progress', asy
     await page.goto(`/customer_details/${customerId}`);
     await expect(page.getByTestId('lock-state')).toHaveText('Unlocked');
     await page.getByTestId('lock-button').click();
+    // Nothing is overdue for a new customer: the lock asks why (issue 12).
+    await page.getByTestId('lock-reason').fill('Customer asked us to test the lock');
     await page.getByTestId('confirm-dialog-confirm').click();
     await expect(page.getByTestId('lock-state')).toHaveText('Locked');
     await agent.waitFor(/state: LOCKED/);

@@ -42,6 +42,7 @@ test('schedule, pending commands, change PIN and device settings', async ({ page
     await expect(page.getByTestId('lock-state')).toHaveText('Unlocked');
     await page.getByTestId('lock-button').click();
     await page.getByTestId('lock-when-later').check();
+    await page.getByTestId('lock-reason').fill('Customer asked us to test the lock');
     const picked = await page.getByTestId('lock-when-run-at').inputValue();
     await expect(page.getByText(/^India time \(IST\): \d{2}-\d{2}-\d{4} \d{2}:\d{2} (AM|PM)$/)).toBeVisible();
     await page.getByRole('button', { name: 'Schedule lock' }).click();

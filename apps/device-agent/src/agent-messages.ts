@@ -134,8 +134,8 @@ export class AgentMessages {
 
   /**
    * Applies a policy version (device protocol §6) if it is newer than the one held: takes its
-   * offline limit, runs the commands that move each feature from the held policy to this one (the
-   * lock from the phone's actual lock state; an offline code or offline lock made after this
+   * offline limit and lock screen, runs the commands that move each feature from the held policy
+   * to this one (the lock from the phone's actual lock state; an offline code or offline lock made after this
    * version was issued keeps its lock state), saves, acks each command the version carries
    * (received, then done, or failed for a feature that could not be applied, which keeps its held
    * entry so the same edit is tried again), and reports the version applied. The version held again: each of its commands gets the
@@ -170,11 +170,16 @@ export class AgentMessages {
     if (isLimitChanged)
       state = { ...state, credentials: { ...state.credentials, offlineLockAfterMs: limit } };
     const wasTracking = core.state.controls.tracking === true;
+    // The lock screen the version carries (§9.2; left out: keep the one held). It always allows
+    // emergency calls: the schema takes nothing else, so no version can turn them off.
+    const lockScreen =
+      version.policy.lockScreen === undefined ? heldPolicy.lockScreen : version.policy.lockScreen;
     // What this phone now holds: the version, with the features it could not apply as they were.
     const applied: TPolicy = {
       locked: state.isLocked,
       controls: { ...version.policy.controls },
       ...(limit === undefined ? {} : { offlineLockAfterMs: limit }),
+      ...(lockScreen === undefined ? {} : { lockScreen }),
     };
     for (const feature of failures.keys()) {
       const before = heldPolicy.controls[feature];

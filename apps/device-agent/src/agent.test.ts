@@ -305,6 +305,42 @@ describe('DeviceAgent session', () => {
     expect(saved.policy?.version).toBe(1);
   });
 
+  it('shows the lock screen the lock carried: retailer, amount overdue, how to pay, emergency calls allowed', async () => {
+    const agent = await enrol();
+    await agent.start();
+    expect(agent.lockScreen).toBeNull(); // unlocked: no lock screen
+    broker.server.lockScreen = {
+      retailerName: 'Ravi Mobiles',
+      retailerPhone: '+919876543210',
+      overduePaise: 208_000,
+      howToPay: 'Pay by UPI to ravimobiles@okaxis\nor at Shop 4, Andheri West',
+      emergencyCalls: true,
+    };
+    await broker.publishCommand(agent.deviceId, createCommandMessage({ name: 'lock' }));
+    await agent.waitForLockState(true);
+
+    expect(agent.lockScreen).toMatchObject({
+      retailerName: 'Ravi Mobiles',
+      retailerPhone: '+919876543210',
+      overduePaise: 208_000,
+      howToPay: 'Pay by UPI to ravimobiles@okaxis\nor at Shop 4, Andheri West',
+      offlineChallenge: agent.offlineChallenge,
+      emergencyCalls: 'allowed',
+    });
+    expect(agent.lockScreen?.lines).toEqual([
+      'This phone is locked for an unpaid EMI.',
+      'Call Ravi Mobiles on +919876543210.',
+      'Overdue: ₹2,080.00',
+      'How to pay: Pay by UPI to ravimobiles@okaxis / or at Shop 4, Andheri West',
+      `Offline code challenge: ${agent.offlineChallenge}`,
+      'Emergency calls: allowed',
+    ]);
+    // Kept across a restart, from the policy the phone saved.
+    await agent.stop();
+    const again = await load();
+    expect(again.lockScreen?.howToPay).toBe('Pay by UPI to ravimobiles@okaxis\nor at Shop 4, Andheri West');
+  });
+
   it('unlocks on an unlock command', async () => {
     const agent = await enrol();
     await agent.start();

@@ -19,6 +19,7 @@ import { AgentOffline, DeviceUninstalledError } from './agent-offline';
 import { AgentReports } from './agent-reports';
 import { AgentSession } from './agent-session';
 import { locationFixOf, normaliseSims } from './commands';
+import { lockScreenOf, type TLockScreenView } from './lock-screen';
 import { readQrPayload } from './qr';
 import {
   createAgentState,
@@ -38,6 +39,7 @@ export {
 } from './agent-core';
 export { DeviceUninstalledError } from './agent-offline';
 export { KEEPALIVE_SECONDS, RECONNECT_PERIOD_MS, SYNC_WAIT_MS } from './agent-session';
+export type { TLockScreenView } from './lock-screen';
 
 /** Retries of the enrol call after a network error or a server error (device protocol §1). */
 const ENROL_RETRIES = 3;
@@ -332,6 +334,15 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
 
   get isLocked(): boolean {
     return this.#core.state.isLocked;
+  }
+
+  /**
+   * What the lock screen shows now (device protocol §9.2): retailer, amount overdue, how to pay
+   * (from the newest policy's lockScreen, else from enrolment and the last EMI alert), the offline
+   * challenge, and emergency calls always 'allowed'; null while the phone is unlocked.
+   */
+  get lockScreen(): TLockScreenView | null {
+    return lockScreenOf(this.#core.state);
   }
 
   /** True once an uninstall command was applied: start() refuses from then on. */

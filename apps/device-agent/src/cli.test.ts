@@ -139,6 +139,32 @@ describe('kisht-agent CLI', () => {
     expect(status.stdout.find((line) => line.startsWith('lock screen:'))).toMatch(
       /^lock screen: this phone is locked for an unpaid EMI; call Ravi Mobiles on \+919876543210, pay to ravimobiles@okaxis; offline challenge \d{6}; emergency calls always work$/,
     );
+    expect(status.stdout).toContain('Emergency calls: allowed');
+  }, 30_000);
+
+  it('status shows the lock screen of the policy: retailer, amount overdue, how to pay, emergency calls allowed', async () => {
+    const statePath = join(dir, 'locked.json');
+    const deviceId = await createDevice(statePath);
+    broker.server.lockScreen = {
+      retailerName: 'Ravi Mobiles',
+      retailerPhone: '+919876543210',
+      overduePaise: 208_000,
+      howToPay: 'UPI ravimobiles@okaxis\nShop 4, Andheri West',
+      emergencyCalls: true,
+    };
+    const agent = run(['run', '--state', statePath]);
+    await waitForLine(agent.stdout, `connected to ${broker.url}`);
+    await broker.publishCommand(deviceId, createCommandMessage({ name: 'lock' }));
+    await waitForLine(agent.stdout, 'state: LOCKED');
+    agent.child.kill('SIGTERM');
+    expect(await agent.exit).toBe(0);
+
+    const status = run(['status', '--state', statePath]);
+    expect(await status.exit).toBe(0);
+    expect(status.stdout.find((line) => line.startsWith('lock screen:'))).toMatch(
+      /^lock screen: this phone is locked for an unpaid EMI; call Ravi Mobiles on \+919876543210; overdue ₹2,080\.00; how to pay: UPI ravimobiles@okaxis \/ Shop 4, Andheri West; offline challenge \d{6}; emergency calls always work$/,
+    );
+    expect(status.stdout).toContain('Emergency calls: allowed');
   }, 30_000);
 
   it('run starts from the saved state and gets a command sent while it was off', async () => {

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { OFFLINE_CODE_ACTIONS, OFFLINE_CODE_MAX_WRONG_TRIES } from '@kisht/domain/devices/offline-code';
 import type { TSimSlot } from '@kisht/domain/devices/protocol.schema';
 import { DeviceAgent, type TAgentOptions, type TPositionInput } from './agent';
+import { oneLine, rupees } from './lock-screen';
 import { DEFAULT_STATE_PATH, readStateFile, resolveStatePath, type TAgentStateFile } from './state';
 
 /**
@@ -100,28 +101,37 @@ const simsLine = (sims: readonly TSimSlot[]) =>
   }`;
 
 /**
- * What a locked phone's screen shows (device protocol §9.2): whom to call and pay, what is
- * overdue (from the last EMI alert), the offline challenge, and that emergency calls work.
+ * What a locked phone's screen shows (device protocol §9.2), on one line: whom to call and pay,
+ * what is overdue and how to pay (the newest policy's lockScreen; without one, the enrolment's
+ * retailer and the last EMI alert), the offline challenge, and that emergency calls work.
  */
 const lockScreenLine = (state: TAgentStateFile): string => {
+  const fromPolicy = state.policy?.policy.lockScreen;
   const retailer = state.credentials.retailer;
-  const overdue = state.lastAlert?.overduePaise;
+  const alertOverdue = state.lastAlert?.overduePaise;
+  const whom = fromPolicy
+    ? `call ${fromPolicy.retailerName} on ${fromPolicy.retailerPhone}`
+    : retailer
+      ? `call ${retailer.name} on ${retailer.phone}${retailer.upiId ? `, pay to ${retailer.upiId}` : ''}`
+      : null;
+  const overdue = fromPolicy
+    ? fromPolicy.overduePaise > 0
+      ? fromPolicy.overduePaise
+      : null
+    : typeof alertOverdue === 'number'
+      ? alertOverdue
+      : null;
   return [
     'lock screen: this phone is locked for an unpaid EMI',
-    retailer
-      ? `call ${retailer.name} on ${retailer.phone}${retailer.upiId ? `, pay to ${retailer.upiId}` : ''}`
-      : null,
-    typeof overdue === 'number' ? `overdue ${rupees(overdue)}` : null,
+    whom,
+    overdue === null ? null : `overdue ${rupees(overdue)}`,
+    fromPolicy?.howToPay ? `how to pay: ${oneLine(fromPolicy.howToPay)}` : null,
     `offline challenge ${state.offlineChallenge}`,
     'emergency calls always work',
   ]
     .filter(Boolean)
     .join('; ');
 };
-
-/** Paise as rupees with two decimals (₹1,234.50). */
-const rupees = (paise: number): string =>
-  `₹${(paise / 100).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 /** Thrown for bad option values: exit code 2. */
 class UsageError extends Error {}
@@ -256,6 +266,8 @@ const statusDetails = (state: TAgentStateFile): string[] => {
     `last EMI alert: ${lastAlert ? JSON.stringify(lastAlert) : 'none'}`,
     `boots: ${state.bootCount}`,
     ...(state.isLocked ? [lockScreenLine(state)] : []),
+    // This phone never blocks emergency calls, locked or not (device protocol §9.2).
+    'Emergency calls: allowed',
     `offline challenge: ${state.offlineChallenge} (wrong tries: ${state.offlineWrongTries} of ${OFFLINE_CODE_MAX_WRONG_TRIES})`,
     `last check-in: ${state.lastCheckInAt}`,
     `offline reports pending: ${state.offlineEvents.filter((event) => event.isReportPending).length}`,

@@ -3,6 +3,7 @@ import { editPolicy, isPolicyCommand } from '@kisht/domain/devices/device-policy
 import {
   INITIAL_POLICY,
   type TDeviceEvent,
+  type TLockScreen,
   type TPolicy,
   type TPolicyVersion,
   type TServerKey,
@@ -43,6 +44,11 @@ export class ServerSimulator {
   readonly #devices = new Map<string, TSimulatedDevice>();
   /** Hellos waiting for their sync while syncs are paused (pauseSyncs), oldest first. */
   #pausedHellos: { deviceId: string; event: TDeviceEvent & { type: 'hello' } }[] | undefined;
+  /**
+   * The lock screen (device protocol §9.2) every later lock puts in the policy, as the API server
+   * puts the retailer, the amount overdue and how to pay in it; null (the default): locks carry none.
+   */
+  lockScreen: TLockScreen | null = null;
 
   constructor(private readonly publish: (deviceId: string, payload: string) => Promise<void>) {
     this.key = generateServerKey();
@@ -104,6 +110,7 @@ export class ServerSimulator {
           if (sameFeature(name, command.name)) device.policyCommands.delete(pendingId);
         }
         device.policy = editPolicy(device.policy, command.name, args);
+        if (command.name === 'lock' && this.lockScreen) device.policy.lockScreen = this.lockScreen;
         device.version += 1;
         device.issuedAt = new Date().toISOString();
         device.policyCommands.set(id, command.name);

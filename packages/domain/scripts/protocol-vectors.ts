@@ -168,6 +168,13 @@ const signedMessages = (sealedPin: string, pinCommandId: string) => {
         camera_lock: { on: true },
         app_lock: { on: true, args: { packages: ['com.whatsapp', 'com.android.chrome'] } },
       },
+      lockScreen: {
+        retailerName: 'Ravi Mobiles',
+        retailerPhone: '+919876543210',
+        overduePaise: 208000,
+        howToPay: 'Pay by UPI to ravimobiles@okaxis\nor at Shop 4, Andheri West',
+        emergencyCalls: true,
+      },
     },
     commands: [{ id: '0190f3a2-9000-7000-8000-000000000010', name: 'lock' }],
     issuedAt: '2026-01-15T09:30:00.000Z',

@@ -22,6 +22,7 @@ import {
 import { generateServerKey, privateKeyOf, signServerMessage } from '@kisht/domain/devices/server-message';
 import { z } from 'zod';
 import {
+  CONFORMANCE_LOCK_SCREEN,
   commandMessage,
   startConformanceBroker,
   type TConformanceBroker,
@@ -86,6 +87,12 @@ export type TDeviceAdapter = {
    * change_pin checks only check the acks.
    */
   checkDevicePin?: (pin: string) => Promise<boolean>;
+  /**
+   * What the device's lock screen shows now (device protocol §9.2): its text, and whether an
+   * emergency call can be made from it; null while no lock screen shows (unlocked). Optional: the
+   * lock screen check is skipped without it.
+   */
+  lockScreen?: () => Promise<{ text: string; isEmergencyCallAllowed: boolean } | null>;
 };
 
 /** Options of runConformanceChecks. */
@@ -638,6 +645,24 @@ const buildChecks = (
       run: async (ctx) => {
         const done = await ctx.apply('unlock');
         if (done.state.isLocked) fail('the done ack of unlock reports isLocked true');
+      },
+    },
+    {
+      name: "emergency calls: a locked phone shows its policy's lock screen (retailer, how to pay) and allows emergency calls",
+      run: async (ctx) => {
+        const { lockScreen } = ctx.adapter;
+        if (!lockScreen) throw new SkipCheck('the adapter has no lockScreen');
+        await ctx.apply('lock');
+        const shown = await lockScreen();
+        if (!shown) return fail('a locked phone shows no lock screen');
+        if (!shown.isEmergencyCallAllowed) fail('the lock screen does not allow emergency calls');
+        const { retailerName, retailerPhone, howToPay } = CONFORMANCE_LOCK_SCREEN;
+        for (const part of [retailerName, retailerPhone, ...(howToPay ?? '').split('\n')]) {
+          if (!shown.text.includes(part))
+            fail(`the lock screen does not show "${part}" of the policy's lockScreen`);
+        }
+        await ctx.apply('unlock');
+        if ((await lockScreen()) !== null) fail('the phone still shows the lock screen once unlocked');
       },
     },
     {

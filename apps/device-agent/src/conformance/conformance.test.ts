@@ -91,6 +91,27 @@ describe('the conformance suite catches a broken device', () => {
     });
   }, 30_000);
 
+  it('that blocks emergency calls on its lock screen, and skips the check without the hook', async () => {
+    const isLockScreenCheck = (name: string) => name.startsWith('emergency calls:');
+    const results = await runConformanceChecks(createFlawedDevice('blocks-emergency-calls'), {
+      ...FAST,
+      filter: isLockScreenCheck,
+    });
+    expect(statusOf(results, 'emergency calls:')).toMatchObject({
+      status: 'failed',
+      error: 'the lock screen does not allow emergency calls',
+    });
+
+    const withoutHook = await runConformanceChecks(createFlawedDevice('double-done'), {
+      ...FAST,
+      filter: isLockScreenCheck,
+    });
+    expect(statusOf(withoutHook, 'emergency calls:')).toMatchObject({
+      status: 'skipped',
+      error: 'the adapter has no lockScreen',
+    });
+  }, 30_000);
+
   it('that applies a re-delivered id again', async () => {
     const results = await runConformanceChecks(createFlawedDevice('applies-twice'), {
       ...FAST,

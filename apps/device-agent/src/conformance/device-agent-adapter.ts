@@ -25,7 +25,8 @@ const IMEI_2 = '356938035643809';
  * state file for them (in `dir`, or a new temporary directory) and starts an agent, or, with `qr`,
  * enrols through the enrol endpoint that QR names (DeviceAgent.enrol) as a real phone would;
  * restart() loads a new agent from that file, as a rebooted phone would; setSims(),
- * offlineChallenge() and enterOfflineCode() act on the current agent, running or stopped.
+ * offlineChallenge(), enterOfflineCode() and lockScreen() act on the current agent, running or
+ * stopped.
  * `trackingIntervalMs` and `offlineLockAfterMs` are passed to every agent (DeviceAgent options).
  */
 export const createDeviceAgentAdapter = (
@@ -100,6 +101,13 @@ export const createDeviceAgentAdapter = (
     checkDevicePin: async (pin) => {
       if (!agent) throw new Error('checkDevicePin before start()');
       return agent.checkDevicePin(pin);
+    },
+    lockScreen: async () => {
+      if (!agent) throw new Error('lockScreen before start()');
+      const shown = agent.lockScreen;
+      return shown
+        ? { text: shown.lines.join('\n'), isEmergencyCallAllowed: shown.emergencyCalls === 'allowed' }
+        : null;
     },
     dispose: async () => {
       await agent?.stop();

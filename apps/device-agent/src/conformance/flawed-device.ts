@@ -35,7 +35,8 @@ import type { TConformanceCredentials, TDeviceAdapter } from './checks';
  * envelope's body, signature, key and device unchecked), no-sync-barrier (applies every message
  * as it arrives, a command even if the sync does not list it), accepts-any-sync (ends the hold
  * on a sync for another connection), ignores-cancel, ignores-not-after, applies-old-versions
- * (applies any policy version other than the one it holds).
+ * (applies any policy version other than the one it holds), blocks-emergency-calls (shows the
+ * policy's lock screen but no emergency call from it).
  */
 export type TFlaw =
   | 'never-acks'
@@ -50,7 +51,8 @@ export type TFlaw =
   | 'accepts-any-sync'
   | 'ignores-cancel'
   | 'ignores-not-after'
-  | 'applies-old-versions';
+  | 'applies-old-versions'
+  | 'blocks-emergency-calls';
 
 /** The version-1 command format: unsigned JSON on the cmd topic. */
 const ZV1Command = z.object({
@@ -84,6 +86,7 @@ export const createFlawedDevice = (flaw: TFlaw): TDeviceAdapter => {
   // Durable state (kept across restarts unless the flaw is forgets-on-restart).
   let isLocked = false;
   let policyVersion = 0;
+  let lockScreenText = '';
   let applied = new Set<string>();
   let cancelled = new Set<string>();
   // The current connection.
@@ -121,6 +124,9 @@ export const createFlawedDevice = (flaw: TFlaw): TDeviceAdapter => {
     for (const command of version.commands) ack(command.id, 'received');
     isLocked = version.policy.locked;
     policyVersion = version.version;
+    const screen = version.policy.lockScreen;
+    if (screen)
+      lockScreenText = [screen.retailerName, screen.retailerPhone, screen.howToPay ?? ''].join('\n');
     for (const command of version.commands) done(command.id);
   };
 
@@ -258,8 +264,14 @@ export const createFlawedDevice = (flaw: TFlaw): TDeviceAdapter => {
     },
   };
 
+  // Only the 'blocks-emergency-calls' device has a lock screen to show: without emergency calls.
+  const lockScreenHook: Pick<TDeviceAdapter, 'lockScreen'> = {
+    lockScreen: async () => (isLocked ? { text: lockScreenText, isEmergencyCallAllowed: false } : null),
+  };
+
   return {
     ...(flaw === 'never-burns' ? offlineHooks : {}),
+    ...(flaw === 'blocks-emergency-calls' ? lockScreenHook : {}),
     start: async (given) => {
       credentials = given;
       start();

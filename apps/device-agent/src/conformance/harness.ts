@@ -10,6 +10,7 @@ import {
   cmdTopic,
   evtTopic,
   type TDeviceEvent,
+  type TLockScreen,
   type TServerKey,
   type TServerMessage,
   ZDeviceEvent,
@@ -26,6 +27,18 @@ import { ServerSimulator } from '../server-simulator';
  * the topic rules of docs/device-protocol.md §2, records everything the device does and everything
  * sent to it, and answers as the server does through a ServerSimulator.
  */
+
+/**
+ * The lock screen (device protocol §9.2) every lock the suite sends carries, as the API server puts
+ * one in the policy of every lock: a device must accept it and show it.
+ */
+export const CONFORMANCE_LOCK_SCREEN: TLockScreen = {
+  retailerName: 'Conformance Mobiles',
+  retailerPhone: '+919800000042',
+  overduePaise: 208_000,
+  howToPay: 'Pay by UPI to conformance@okaxis\nor at Shop 7, MG Road',
+  emergencyCalls: true,
+};
 
 /** What a device gets when it enrols (TEnrolDeviceResponse without the HTTP envelope). */
 export type TConformanceCredentials = {
@@ -215,6 +228,7 @@ export const startConformanceBroker = async (
     });
   };
   const server = new ServerSimulator((_deviceId, payload) => publishRaw(payload));
+  server.lockScreen = CONFORMANCE_LOCK_SCREEN;
   const verifyingKey = { kid: server.key.kid, publicKey: publicKeyOf(server.key) };
   broker.on('publish', (packet, client) => {
     if (!client) return;

@@ -10,7 +10,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../db/seed/seed';
-import { customerBody } from '../test/fixtures';
+import { customerBody, recordConsentOverHttp } from '../test/fixtures';
 import { type ServerProcess, startServerProcess, type TLogLine } from './server-process';
 
 /**
@@ -164,6 +164,7 @@ const enrolPhone = async (via: ServerProcess, mobile: string): Promise<TPhone> =
   const created = await call(via, 'POST', paths.customers.create, { token, body });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   const customerId = created.data.id as number;
+  await recordConsentOverHttp(via.baseUrl, token, customerId);
   const qr = await call(via, 'GET', `${paths.customers.qrCode}?customer_id=${customerId}`, { token });
   const statePath = join(stateDir!, `${customerId}.json`);
   const agent = await DeviceAgent.enrol({
@@ -294,7 +295,8 @@ describe('scale-out: two server processes, PostgreSQL and Mosquitto (design §7)
     phone1 = await enrolPhone(serverA, '9123400001');
     const lock = await call(serverA, 'POST', paths.devices.lock, {
       token,
-      body: { customer_id: phone1.customerId },
+      // A new customer has nothing overdue: a lock needs a reason (issue 12).
+      body: { customer_id: phone1.customerId, reason: 'Customer asked us to test the lock' },
     });
     expect(lock.status, JSON.stringify(lock.body)).toBe(200);
     const lockId = lock.data.id as string;
@@ -343,7 +345,7 @@ describe('scale-out: two server processes, PostgreSQL and Mosquitto (design §7)
       const via = i % 4 < 2 ? serverA : serverB;
       const sent = await call(via, 'POST', isLock ? paths.devices.lock : paths.devices.unlock, {
         token,
-        body: { customer_id: phone1.customerId },
+        body: { customer_id: phone1.customerId, reason: 'Customer asked us to test the lock' },
       });
       const id = sent.data.id as string;
       await waitUntil('the command to be done', async () => (await commandState(id))?.state === 'done');
@@ -429,7 +431,7 @@ describe('scale-out: two server processes, PostgreSQL and Mosquitto (design §7)
     // A lock and a scheduled reboot are queued through B; the lock waits in the offline command log.
     const lock = await call(serverB, 'POST', paths.devices.lock, {
       token,
-      body: { customer_id: phone1.customerId },
+      body: { customer_id: phone1.customerId, reason: 'Customer asked us to test the lock' },
     });
     expect(lock.status, JSON.stringify(lock.body)).toBe(200);
     const lockId = lock.data.id as string;

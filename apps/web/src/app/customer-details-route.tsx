@@ -3,6 +3,7 @@ import { customersApi } from '../features/customers/customers-api';
 import { CustomerDetailsPage } from '../features/customers/pages/customer-details-page';
 import { DeviceCommandsTab } from '../features/devices/components/device-commands-tab';
 import { DeviceControlCard } from '../features/devices/components/device-control-card';
+import { lockRuleOfCustomer } from '../features/devices/device-controls';
 import { useHasPendingDeviceCommand } from '../features/devices/use-pending-device-command';
 import { CUSTOMER_ID_PARAM, parseCustomerId } from '../lib/paths';
 
@@ -23,6 +24,7 @@ export const CustomerDetailsRoute = () => {
         <DeviceControlCard
           customerId={customer.id}
           device={customer.device}
+          lockRule={lockRuleOfCustomer(customer)}
           onShowEnrolmentQr={onShowEnrolmentQr}
         />
       )}

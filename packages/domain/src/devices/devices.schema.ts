@@ -3,8 +3,9 @@ import { COMMAND_NAMES, COMMAND_STATES, CONTROL_FEATURES } from '../common/enums
 import { zPage } from '../common/envelope';
 import { ZId, ZImei } from '../common/identifiers';
 import { devicePinProblem } from './device-pin';
+import { LOCK_REASON_MAX, LOCK_REASON_MIN } from './devices.rules';
 import { OFFLINE_CODE_ACTIONS } from './offline-code';
-import { ZLocationFix, ZServerKey, ZSimSlot } from './protocol.schema';
+import { LOCK_SCREEN_TEXT_MAX, ZLocationFix, ZServerKey, ZSimSlot } from './protocol.schema';
 
 /** A command as the API shows it (design §5 lifecycle). Times are ISO 8601 UTC. */
 export const ZDeviceCommand = z.object({
@@ -57,16 +58,33 @@ export const ZLockUnlockRequest = ZDeviceCommandRequest.extend({ run_at: ZRunAt.
 export type TLockUnlockRequest = z.input<typeof ZLockUnlockRequest>;
 
 /**
+ * Why a phone is locked (issue 12): free text, trimmed, LOCK_REASON_MIN to LOCK_REASON_MAX
+ * characters. Required (checked on the server, see lockRuleFor) when the customer has nothing
+ * overdue; stored with the command and its audit entry.
+ */
+export const ZLockReason = z
+  .string()
+  .trim()
+  .min(LOCK_REASON_MIN, `Say why, in at least ${LOCK_REASON_MIN} characters`)
+  .max(LOCK_REASON_MAX, `Keep the reason within ${LOCK_REASON_MAX} characters`);
+
+/** lock: as ZLockUnlockRequest, with the reason a paid-up customer's lock needs. */
+export const ZLockRequest = ZLockUnlockRequest.extend({ reason: ZLockReason.optional() });
+export type TLockRequest = z.input<typeof ZLockRequest>;
+
+/**
  * A control feature's command (paths.devices.control(feature)): `enable` chooses the on or off
  * command of a toggle (required for toggles, refused for actions); `args` are the feature's
  * arguments (COMMAND_CATALOGUE). `run_at` (ISO 8601 with offset, in the future, within 90 days)
- * schedules it: the command waits, queued, and goes out at that time.
+ * schedules it: the command waits, queued, and goes out at that time. `reason`: see ZLockReason.
  */
 export const ZDeviceControlRequest = z.object({
   customer_id: ZId,
   enable: z.boolean().optional(),
   args: z.record(z.string(), z.unknown()).optional(),
   run_at: ZRunAt.optional(),
+  /** Why, for a command that locks the phone (lost modes) when nothing is overdue (see ZLockReason). */
+  reason: ZLockReason.optional(),
 });
 export type TDeviceControlRequest = z.input<typeof ZDeviceControlRequest>;
 
@@ -81,6 +99,8 @@ export const ZCommandHistoryItem = ZDeviceCommand.extend({
   runAt: z.string().nullable(),
   /** Bulk request this command belongs to, or null. */
   batchId: z.string().nullable(),
+  /** Why the phone was locked, when the lock needed a reason (nothing overdue); else null. */
+  reason: z.string().nullable().optional(),
 });
 export type TCommandHistoryItem = z.infer<typeof ZCommandHistoryItem>;
 
@@ -285,12 +305,44 @@ export const ZChangeDevicePinRequest = z.object({
 export type TChangeDevicePinRequest = z.input<typeof ZChangeDevicePinRequest>;
 
 const ZHours = z.number().int().min(1).max(720);
+
+/** True when `text` has a control character other than a line break (U+0000–U+001F, U+007F). */
+const hasControlCharacter = (text: string): boolean =>
+  [...text].some((c) => {
+    const code = c.charCodeAt(0);
+    return (code < 0x20 && c !== '\n') || code === 0x7f;
+  });
+
+/** Fewest characters of an organisation's lock-screen text. */
+export const LOCK_SCREEN_TEXT_MIN = 5;
+/** Most lines of an organisation's lock-screen text (a phone's lock screen has little room). */
+export const LOCK_SCREEN_TEXT_MAX_LINES = 6;
+
+/**
+ * The "how to pay" text a locked phone shows (device protocol §9.2 lockScreen.howToPay): a UPI id,
+ * a shop address, opening hours. Trimmed, LOCK_SCREEN_TEXT_MIN to LOCK_SCREEN_TEXT_MAX characters,
+ * at most LOCK_SCREEN_TEXT_MAX_LINES lines, no control characters but line breaks.
+ */
+export const ZLockScreenText = z
+  .string()
+  .trim()
+  .min(LOCK_SCREEN_TEXT_MIN, `Write at least ${LOCK_SCREEN_TEXT_MIN} characters, or turn it off`)
+  .max(LOCK_SCREEN_TEXT_MAX, `Keep it within ${LOCK_SCREEN_TEXT_MAX} characters`)
+  .refine((text) => !hasControlCharacter(text), {
+    message: 'Use plain text: letters, digits, punctuation and line breaks',
+  })
+  .refine((text) => text.split('\n').length <= LOCK_SCREEN_TEXT_MAX_LINES, {
+    message: `Keep it within ${LOCK_SCREEN_TEXT_MAX_LINES} lines`,
+  });
+
 /**
  * An organisation's device-control settings (device_settings): the spec §6 allowed list (null: the
  * device family's defaults), the offline limit after which phones lock themselves (hours, null:
- * never), the expiry of undelivered commands (hours, null: never), and the auto-lock ladder
+ * never), the expiry of undelivered commands (hours, null: never), the auto-lock ladder
  * (null: no automatic commands): a reminder wallpaper `reminderDaysBefore` days before a due date,
- * a lock once an instalment is `lockAfterDaysOverdue` days overdue, an unlock when paid.
+ * a lock once an instalment is `lockAfterDaysOverdue` days overdue, an unlock when paid; and the
+ * text a locked phone shows under the retailer's name and the amount overdue, saying how to pay
+ * (null: none).
  */
 export const ZDeviceControlSettings = z.object({
   allowedControls: z.array(z.enum(CONTROL_FEATURES)).max(CONTROL_FEATURES.length).nullable(),
@@ -303,6 +355,7 @@ export const ZDeviceControlSettings = z.object({
       autoUnlock: z.boolean(),
     })
     .nullable(),
+  lockScreenText: ZLockScreenText.nullable(),
 });
 export type TDeviceControlSettings = z.infer<typeof ZDeviceControlSettings>;
 

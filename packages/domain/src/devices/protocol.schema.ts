@@ -50,10 +50,36 @@ export const ZPolicyControl = z.object({
 });
 export type TPolicyControl = z.infer<typeof ZPolicyControl>;
 
+/** Longest "how to pay" text a lock screen carries (the organisation's lockScreenText), characters. */
+export const LOCK_SCREEN_TEXT_MAX = 300;
+
+/**
+ * What a locked phone shows (device protocol §9.2), made by the server with every lock: whom to
+ * call and pay, what was overdue when the lock was made, how to pay, and the promise that
+ * emergency calls always work. `emergencyCalls` is always true and the phone must honour it: a
+ * locked phone always lets the user call the emergency number (112), with or without a SIM.
+ */
+export const ZLockScreen = z.object({
+  /** The retailer who financed the phone. */
+  retailerName: z.string().min(1).max(120),
+  /** The retailer's phone, E.164 (+91XXXXXXXXXX). */
+  retailerPhone: z.string().min(8).max(16),
+  /**
+   * What was overdue when the lock was made: the unpaid part of the instalments due before that
+   * day (+05:30), paise; 0 when nothing was (a lock made with a reason).
+   */
+  overduePaise: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  /** How to pay (the organisation's text: a UPI id, a shop address…), or null when it set none. */
+  howToPay: z.string().max(LOCK_SCREEN_TEXT_MAX).nullable(),
+  /** Always true: emergency calls work on a locked phone, whatever else is blocked. */
+  emergencyCalls: z.literal(true),
+});
+export type TLockScreen = z.infer<typeof ZLockScreen>;
+
 /**
  * What the phone should be (design §5): the lock state, every toggle feature of spec §6 by its
  * COMMAND_CATALOGUE feature name (`lock` is `locked`, not a control; a feature left out is off),
- * and the offline limit.
+ * the offline limit, and what the lock screen shows.
  */
 export const ZPolicy = z.object({
   locked: z.boolean(),
@@ -63,6 +89,11 @@ export const ZPolicy = z.object({
    * locks itself; null: never. Left out: keep the one the phone has (from enrolment).
    */
   offlineLockAfterMs: z.number().int().positive().nullable().optional(),
+  /**
+   * What the lock screen shows (device protocol §9.2), from the newest lock; null: none yet (show
+   * the retailer of the enrol answer). Left out: keep the one the phone has.
+   */
+  lockScreen: ZLockScreen.nullable().optional(),
 });
 export type TPolicy = z.infer<typeof ZPolicy>;
 

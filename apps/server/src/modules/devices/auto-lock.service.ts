@@ -1,4 +1,6 @@
+import { CustomerStatus } from '@kisht/domain/common/enums';
 import { addDays, istDate } from '@kisht/domain/common/time';
+import { PHONE_LOCKING_COMMANDS } from '@kisht/domain/devices/devices.rules';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db } from '../../db/client';
 import { insertAudit } from '../audit/audit.repository';
@@ -88,16 +90,65 @@ const insertSystemCommand = async (
   return command;
 };
 
+/** Why a completed loan's pending locks were cancelled (their error in the history). */
+export const LOAN_COMPLETED_CANCEL = "cancelled: the customer's EMIs completed";
+
+/**
+ * A loan that reached status 5 (EMIs completed, after a payment or waiver): the phone is the
+ * customer's. In one transaction every pending lock and lost mode of the device (scheduled ones
+ * too) is cancelled, with why in its error and an audit entry, and, when we intend it locked or it
+ * reports locked, an unlock is queued (system, audited; a new policy version), whatever the
+ * organisation's autoUnlock says. Returns whether an unlock was queued.
+ */
+const releaseCompletedLoan = async (
+  deps: Deps,
+  target: { orgId: number; customerId: number; device: DeviceRow },
+): Promise<boolean> => {
+  const command = await deps.db.transaction(async (tx) => {
+    const device = await repo.lockDeviceForUpdate(tx, target.device.id);
+    if (!device) return null;
+    const cancelled = await repo.cancelPendingAndScheduledCommands(
+      tx,
+      device.id,
+      PHONE_LOCKING_COMMANDS,
+      LOAN_COMPLETED_CANCEL,
+    );
+    for (const row of cancelled) {
+      await insertAudit(tx, {
+        orgId: device.orgId,
+        actorUserId: null,
+        action: 'device.cancel',
+        entity: 'customer',
+        entityId: String(target.customerId),
+        details: { deviceId: device.id, commandId: row.id, name: row.name, why: LOAN_COMPLETED_CANCEL },
+      });
+    }
+    if (!device.enrolledAt || !(device.desiredLocked || device.reportedLocked)) return null;
+    await repo.cancelPendingCommands(
+      tx,
+      device.id,
+      ['unlock'],
+      'superseded by the unlock of a completed loan',
+    );
+    return insertSystemCommand(tx, device, target.customerId, 'unlock', { reason: 'EMIs completed' });
+  });
+  if (command) await deps.dispatcher.dispatch(command);
+  return command !== null;
+};
+
 /**
  * The ladder's last rung: when the organisation has autoUnlock on and a customer whose phone we
  * intend locked has nothing overdue any more (paid or waived), queue an unlock (system, audited).
- * Returns whether an unlock was queued.
+ * A customer whose EMIs are now completed (status 5) is released whatever autoUnlock says: pending
+ * locks cancelled and the phone unlocked (releaseCompletedLoan). Returns whether an unlock was queued.
  */
 export const autoUnlockIfCleared = async (
   deps: Deps,
   target: { orgId: number; customerId: number; device: DeviceRow },
   today: string = istDate(),
 ): Promise<boolean> => {
+  const facts = (await repo.findLockFactsOfDevices(deps.db, [target.device.id], today)).get(target.device.id);
+  if (facts?.status === CustomerStatus.EMI_COMPLETED) return releaseCompletedLoan(deps, target);
   const ladder = await getAutoLockLadder(deps.db, target.orgId);
   if (!ladder?.autoUnlock || !target.device.enrolledAt) return false;
   const command = await deps.db.transaction(async (tx) => {

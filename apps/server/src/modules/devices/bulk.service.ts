@@ -1,7 +1,9 @@
 import { COMMAND_STATES, type TCommandState } from '@kisht/domain/common/enums';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
+import { istDate } from '@kisht/domain/common/time';
 import { bulkExclusionReason } from '@kisht/domain/customers/customers.rules';
 import { controlAvailability } from '@kisht/domain/devices/control-availability';
+import { lockRuleFor } from '@kisht/domain/devices/devices.rules';
 import type {
   TBulkPreview,
   TBulkPreviewQuery,
@@ -21,9 +23,13 @@ import type { CommandDispatcher } from './device-outbox.service';
 import * as repo from './devices.repository';
 import { toHistoryItem } from './devices.service';
 
+/** Why a bulk lock leaves a customer out: nothing overdue (a bulk lock carries no reason; issue 12). */
+export const NOTHING_OVERDUE_SKIP = 'nothing overdue';
+
 /**
  * The customers of a bulk request that would get the command, and those skipped with the reason
- * (EMIs completed, uninstalled, Apple-removed; not enrolled; spec §6 does not offer lock). Throws
+ * (EMIs completed, uninstalled, Apple-removed; not enrolled; spec §6 does not offer lock; for a
+ * lock, nothing overdue today, +05:30, as a bulk lock has no reason to give: lockRuleFor). Throws
  * FORBIDDEN without the bulk_retailer and lock flags, CUSTOMER_NOT_FOUND (field customer_ids) when
  * any chosen id is outside the actor's scope.
  */
@@ -71,7 +77,21 @@ const bulkTargets = async (
     }
     return true;
   });
-  return { eligible, skipped };
+  if (request.action === 'unlock') return { eligible, skipped };
+  const today = istDate();
+  const facts = await repo.findLockFactsOfDevices(
+    db,
+    eligible.map(({ device }) => device.id),
+    today,
+  );
+  const overdue = eligible.filter(({ customer, device }) => {
+    const loan = facts.get(device.id);
+    if (loan && lockRuleFor(loan, today).kind === 'overdue') return true;
+    skipped.push({ customerId: customer.id, reason: NOTHING_OVERDUE_SKIP });
+    return false;
+  });
+  skipped.sort((a, b) => a.customerId - b.customerId);
+  return { eligible: overdue, skipped };
 };
 
 /**

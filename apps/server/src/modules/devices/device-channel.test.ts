@@ -12,6 +12,9 @@ import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
 import { apiGet, apiPost, enrolReferenceAgent, waitUntil } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
 
+/** Seeded and new customers may have nothing overdue: a lock then needs a reason (issue 12). */
+const TEST_LOCK_REASON = 'Customer asked us to test the lock';
+
 /**
  * The real reference agent against the real server and its embedded broker over WebSocket at
  * /mqtt (design §5): enrolment, lock/unlock with acknowledgements, offline delivery, apply-once.
@@ -58,9 +61,20 @@ describe('device channel with the reference agent', () => {
     expect((await details(customerId)).status).toBe(1);
     await waitUntil(async () => (await details(customerId)).device.isOnline);
 
-    const lock = await apiPost(t, retailer, paths.devices.lock, { customer_id: customerId });
+    const lock = await apiPost(t, retailer, paths.devices.lock, {
+      customer_id: customerId,
+      reason: TEST_LOCK_REASON,
+    });
     expect(lock.status).toBe(200);
     await agent.waitForLockState(true);
+    // The lock's policy carried the lock screen: the retailer, nothing overdue, emergency calls.
+    expect(agent.lockScreen).toMatchObject({
+      retailerName: 'Ravi Mobiles',
+      retailerPhone: DEMO_RETAILER_MOBILE,
+      overduePaise: 0,
+      emergencyCalls: 'allowed',
+    });
+    expect(agent.lockScreen?.lines).toContain('Emergency calls: allowed');
     await waitUntil(async () => (await details(customerId)).device.pendingCommand === null);
     const locked = await details(customerId);
     expect(locked.lockStatus).toBe(1);
@@ -79,7 +93,10 @@ describe('device channel with the reference agent', () => {
     await agent.stop();
     await waitUntil(async () => !(await details(customerId)).device.isOnline);
 
-    const lock = await apiPost(t, retailer, paths.devices.lock, { customer_id: customerId });
+    const lock = await apiPost(t, retailer, paths.devices.lock, {
+      customer_id: customerId,
+      reason: TEST_LOCK_REASON,
+    });
     expect(lock.body.data.state).toBe('sent');
     const pending = await details(customerId);
     expect(pending.device.pendingCommand).toMatchObject({ name: 'lock' });
@@ -163,7 +180,8 @@ describe('device channel with the reference agent', () => {
     };
     const toggles = COMMAND_CATALOGUE.filter((c) => c.kind === 'toggle' && c.feature !== 'lock');
     for (const spec of toggles) {
-      await send(spec.feature, { enable: true, args: argsOf[spec.feature] });
+      // The lost modes leave only a lock screen: with nothing overdue they need a reason (issue 12).
+      await send(spec.feature, { enable: true, args: argsOf[spec.feature], reason: TEST_LOCK_REASON });
       expect((await details(customerId)).device.controls[spec.feature], spec.feature).toBe(true);
       await send(spec.feature, { enable: false });
       expect((await details(customerId)).device.controls[spec.feature], spec.feature).toBe(false);

@@ -1,4 +1,5 @@
 import { CustomerStatus } from '@kisht/domain/common/enums';
+import { addDays, istDate } from '@kisht/domain/common/time';
 import { type TBulkProgress, ZBulkPreview, ZBulkProgress } from '@kisht/domain/devices/devices.schema';
 import { deviceControlPath, paths } from '@kisht/domain/paths';
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
@@ -16,6 +17,9 @@ import {
 import { apiGet, apiPost, customerIdNamed } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
 
+/** Seeded and new customers may have nothing overdue: a lock then needs a reason (issue 12). */
+const TEST_LOCK_REASON = 'Customer asked us to test the lock';
+
 let t: TestApp;
 let retailer: string;
 
@@ -32,6 +36,13 @@ const details = async (customerId: number, token = retailer) =>
   (await apiGet(t, token, `${paths.customers.details}?customer_id=${customerId}`)).body.data;
 const commandCount = async () =>
   Number((await queryRows(t.app.ctx.db, sql`select count(*)::int as n from device_commands`))[0]!.n);
+/** The customer's first instalment unpaid and due 3 days ago: a bulk lock reaches only such customers. */
+const makeOverdue = (customerId: number) =>
+  queryRows(
+    t.app.ctx.db,
+    sql`update emis set due_date = ${addDays(istDate(), -3)}, paid_paise = 0
+        where customer_id = ${customerId} and instalment_no = 1`,
+  );
 const setAccess = (mobile: string, access: Record<string, unknown>) =>
   queryRows(
     t.app.ctx.db,
@@ -152,7 +163,10 @@ describe('control commands (spec §6 features at /api/device/{feature})', () => 
       enable: true,
     });
     expect(camera.status).toBe(403);
-    const lock = await apiPost(t, retailer, paths.devices.lock, { customer_id: aarav });
+    const lock = await apiPost(t, retailer, paths.devices.lock, {
+      customer_id: aarav,
+      reason: TEST_LOCK_REASON,
+    });
     expect(lock.status).toBe(403);
     expect(await commandCount()).toBe(before);
     const availability = (await details(aarav)).device.availability;
@@ -254,6 +268,7 @@ describe('multiple_device_lock_unlock', () => {
 
   it('skips phones that have not enrolled and says why', async () => {
     const ids = [await customerNamed('Aarav'), await customerNamed('Rahul')];
+    await makeOverdue(ids[0]!);
     const queued = await apiPost(t, retailer, paths.devices.bulkLockUnlock, {
       action: 'lock',
       customer_ids: ids,
@@ -301,6 +316,8 @@ describe('multiple_device_lock_unlock', () => {
       (await db.select().from(deviceCommands).where(inArray(deviceCommands.deviceId, finishedDeviceIds)))
         .length;
     const itemNames = (progress: TBulkProgress) => progress.items.map((item) => item.customerName).sort();
+    const aarav = await customerNamed('Aarav');
+    await makeOverdue(aarav);
 
     const allEnrolled = ZBulkProgress.parse(
       (await apiPost(t, retailer, paths.devices.bulkLockUnlock, { action: 'lock', filter: 'all_enrolled' }))
@@ -313,11 +330,10 @@ describe('multiple_device_lock_unlock', () => {
       (await apiPost(t, retailer, paths.devices.bulkLockUnlock, { action: 'unlock', filter: 'overdue' })).body
         .data,
     );
-    expect(itemNames(overdue)).toEqual(['Priya Patel']);
+    expect(itemNames(overdue)).toEqual(['Aarav Sharma', 'Priya Patel']);
     expect(overdue.skipped).toEqual([]);
     expect(await commandsOfFinished()).toBe(0);
 
-    const aarav = await customerNamed('Aarav');
     const chosen = await apiPost(t, retailer, paths.devices.bulkLockUnlock, {
       action: 'lock',
       customer_ids: [aarav, ...finishedIds],
@@ -341,14 +357,15 @@ describe('multiple_device_lock_unlock', () => {
   });
 
   it('previews how many phones a filter reaches, the same the request then sends to, writing nothing', async () => {
+    await makeOverdue(await customerNamed('Aarav'));
     const before = await commandCount();
     const preview = async (query: string, token = retailer) =>
       apiGet(t, token, `${paths.devices.bulkPreview}?${query}`);
     const allEnrolled = await preview('action=lock&filter=all_enrolled');
     expect(allEnrolled.status).toBe(200);
-    // Aarav and Priya: Sneha's EMIs are completed, Rahul has not enrolled (not found by the filter).
+    // Aarav and Priya, both overdue: Sneha's EMIs are completed, Rahul has not enrolled (not found by the filter).
     expect(ZBulkPreview.parse(allEnrolled.body.data)).toEqual({ total: 2, skipped: 0 });
-    expect((await preview('action=unlock&filter=overdue')).body.data).toEqual({ total: 1, skipped: 0 });
+    expect((await preview('action=unlock&filter=overdue')).body.data).toEqual({ total: 2, skipped: 0 });
     expect(await commandCount()).toBe(before);
     const sent = await apiPost(t, retailer, paths.devices.bulkLockUnlock, {
       action: 'lock',

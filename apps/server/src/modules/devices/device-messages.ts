@@ -2,8 +2,10 @@ import { COMMAND_STALE_AFTER_MS, isPolicyCommand } from '@kisht/domain/devices/d
 import {
   type TCommandMessage,
   type TDeviceEvent,
+  type TLockScreen,
   type TPolicyVersion,
   ZDeviceEvent,
+  ZLockScreen,
 } from '@kisht/domain/devices/protocol.schema';
 import type { CommandRow, DeviceRow } from './devices.repository';
 
@@ -34,9 +36,19 @@ export const commandMessage = (command: CommandRow, policyVersion: number): TCom
 };
 
 /**
+ * The lock screen a device's policy carries: its desired_lock_screen when that is a ZLockScreen
+ * (the server writes nothing else there), else null, so a bad row can never make the phone refuse
+ * the whole signed policy.
+ */
+const lockScreenOf = (device: DeviceRow): TLockScreen | null => {
+  const parsed = ZLockScreen.safeParse(device.desiredLockScreen);
+  return parsed.success ? parsed.data : null;
+};
+
+/**
  * A device's current policy version as it goes out (device protocol §6): the desired lock state,
- * toggles and offline limit, and the pending lock/toggle commands it carries out (`commands`,
- * oldest first).
+ * toggles, offline limit and lock screen (§9.2), and the pending lock/toggle commands it carries
+ * out (`commands`, oldest first).
  */
 export const policyVersionOf = (device: DeviceRow, commands: CommandRow[]): TPolicyVersion => ({
   version: device.policyVersion,
@@ -44,6 +56,7 @@ export const policyVersionOf = (device: DeviceRow, commands: CommandRow[]): TPol
     locked: device.desiredLocked,
     controls: device.desiredControls,
     offlineLockAfterMs: device.desiredOfflineLockAfterMs,
+    lockScreen: lockScreenOf(device),
   },
   commands: commands.map((command) => ({ id: command.id, name: command.name })),
   issuedAt: (device.policyUpdatedAt ?? device.createdAt).toISOString(),

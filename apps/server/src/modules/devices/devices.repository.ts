@@ -1,4 +1,7 @@
+import { istDate } from '@kisht/domain/common/time';
 import { COMMAND_STALE_AFTER_MS, editPolicy, isPolicyCommand } from '@kisht/domain/devices/device-policy';
+import { lockScreenFor, type TLockRuleInstalment } from '@kisht/domain/devices/devices.rules';
+import type { TLockScreen } from '@kisht/domain/devices/protocol.schema';
 import { and, asc, desc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { type DbOrTx, queryRows } from '../../db/client';
@@ -9,6 +12,7 @@ import {
   devices,
   emis,
   locations,
+  organizations,
   orgSigningKeys,
   simChanges,
   users,
@@ -84,9 +88,11 @@ const withNotAfter = <T extends typeof deviceCommands.$inferInsert>(row: T, now:
 
 /**
  * The policy edits of released lock/unlock and toggle commands (oldest first), one per device,
- * written as a new policy version each.
+ * written as a new policy version each. A device locked by its edit gets a new lock screen (device
+ * protocol §9.2): its retailer, what is overdue on `today` (+05:30) and the organisation's
+ * how-to-pay text.
  */
-const editPoliciesFor = async (db: DbOrTx, commands: CommandRow[]) => {
+const editPoliciesFor = async (db: DbOrTx, commands: CommandRow[], today: string = istDate()) => {
   const edits = new Map<string, TPolicyEdit>();
   for (const command of commands) {
     if (command.runAt !== null || !isPolicyCommand(command.name)) continue;
@@ -98,7 +104,95 @@ const editPoliciesFor = async (db: DbOrTx, commands: CommandRow[]) => {
       controls: before?.controls || edit.controls ? { ...before?.controls, ...edit.controls } : undefined,
     });
   }
+  const locking = [...edits.values()].filter((edit) => edit.locked === true);
+  const screens = await findLockScreensOfDevices(
+    db,
+    locking.map((edit) => edit.deviceId),
+    today,
+  );
+  for (const edit of locking) edit.lockScreen = screens.get(edit.deviceId);
   await editPolicies(db, [...edits.values()]);
+};
+
+/**
+ * The lock screen (lockScreenFor) of each device, for a lock made on `today` (`YYYY-MM-DD`,
+ * +05:30): its customer's retailer (name, mobile), the unpaid part of the instalments due before
+ * today (paise), and its organisation's lockScreenText. Devices not found are left out.
+ */
+export const findLockScreensOfDevices = async (
+  db: DbOrTx,
+  deviceIds: string[],
+  today: string,
+): Promise<Map<string, TLockScreen>> => {
+  const screens = new Map<string, TLockScreen>();
+  if (deviceIds.length === 0) return screens;
+  const rows = await db
+    .select({
+      deviceId: devices.id,
+      retailerName: users.name,
+      retailerPhone: users.mobile,
+      overduePaise: sql<number>`coalesce((select sum(e.amount_paise - e.paid_paise) from ${emis} e
+        where e.customer_id = ${customers.id} and e.paid_paise < e.amount_paise
+          and e.due_date < ${today}), 0)::bigint`.mapWith(Number),
+      howToPay: sql<string | null>`${organizations.settings}->>'lockScreenText'`,
+    })
+    .from(devices)
+    .innerJoin(customers, eq(customers.id, devices.customerId))
+    .innerJoin(users, eq(users.id, customers.retailerId))
+    .innerJoin(organizations, eq(organizations.id, devices.orgId))
+    .where(isAnyUuid(devices.id, deviceIds));
+  for (const { deviceId, ...facts } of rows) screens.set(deviceId, lockScreenFor(facts));
+  return screens;
+};
+
+/**
+ * What the lock rule (lockRuleFor) needs for each device's customer: the customer's id and status
+ * and the instalments unpaid and due before `today` (`YYYY-MM-DD`, +05:30), by device id. Devices
+ * not found are left out.
+ */
+export const findLockFactsOfDevices = async (
+  db: DbOrTx,
+  deviceIds: string[],
+  today: string,
+): Promise<Map<string, { customerId: number; status: number; instalments: TLockRuleInstalment[] }>> => {
+  const facts = new Map<string, { customerId: number; status: number; instalments: TLockRuleInstalment[] }>();
+  if (deviceIds.length === 0) return facts;
+  const rows = await db
+    .select({
+      deviceId: devices.id,
+      customerId: customers.id,
+      status: customers.status,
+      dueDate: emis.dueDate,
+      amountPaise: emis.amountPaise,
+      paidPaise: emis.paidPaise,
+    })
+    .from(devices)
+    .innerJoin(customers, eq(customers.id, devices.customerId))
+    .leftJoin(
+      emis,
+      and(
+        eq(emis.customerId, customers.id),
+        sql`${emis.paidPaise} < ${emis.amountPaise}`,
+        sql`${emis.dueDate} < ${today}`,
+      ),
+    )
+    .where(isAnyUuid(devices.id, deviceIds));
+  for (const row of rows) {
+    const entry = facts.get(row.deviceId) ?? {
+      customerId: row.customerId,
+      status: row.status,
+      instalments: [],
+    };
+    if (row.dueDate !== null && row.amountPaise !== null && row.paidPaise !== null) {
+      entry.instalments.push({
+        dueDate: row.dueDate,
+        amountPaise: row.amountPaise,
+        paidPaise: row.paidPaise,
+      });
+    }
+    facts.set(row.deviceId, entry);
+  }
+  return facts;
 };
 
 /** The policy edit of one lock/unlock or toggle command. */
@@ -318,6 +412,8 @@ export type TPolicyEdit = {
   controls?: Record<string, { on: boolean; args?: Record<string, unknown> }> | undefined;
   /** The offline limit in ms, null for none; undefined leaves it. */
   offlineLockAfterMs?: number | null | undefined;
+  /** What the lock screen shows from this version on (device protocol §9.2); undefined leaves it. */
+  lockScreen?: TLockScreen | undefined;
 };
 
 /**
@@ -335,6 +431,7 @@ export const editPolicies = async (db: DbOrTx, edits: TPolicyEdit[], at: Date = 
           desired_controls = d.desired_controls || coalesce(v.controls::jsonb, '{}'::jsonb),
           desired_offline_lock_after_ms = case when v.sets_offline then v.offline_ms
                                                else d.desired_offline_lock_after_ms end,
+          desired_lock_screen = coalesce(v.lock_screen::jsonb, d.desired_lock_screen),
           policy_version = d.policy_version + 1,
           policy_updated_at = ${at.toISOString()}::timestamptz
       from unnest(
@@ -342,8 +439,9 @@ export const editPolicies = async (db: DbOrTx, edits: TPolicyEdit[], at: Date = 
         ${sql.param(chunk.map((e) => e.locked ?? null))}::boolean[],
         ${sql.param(chunk.map((e) => (e.controls ? JSON.stringify(e.controls) : null)))}::text[],
         ${sql.param(chunk.map((e) => e.offlineLockAfterMs !== undefined))}::boolean[],
-        ${sql.param(chunk.map((e) => e.offlineLockAfterMs ?? null))}::bigint[]
-      ) as v (id, locked, controls, sets_offline, offline_ms)
+        ${sql.param(chunk.map((e) => e.offlineLockAfterMs ?? null))}::bigint[],
+        ${sql.param(chunk.map((e) => (e.lockScreen ? JSON.stringify(e.lockScreen) : null)))}::text[]
+      ) as v (id, locked, controls, sets_offline, offline_ms, lock_screen)
       where d.id = v.id`);
   }
 };
@@ -463,18 +561,43 @@ export const findBatchSkipped = async (
 
 /**
  * Takes the scheduled commands that are due (queued, run_at ≤ now), at most `limit`, skipping rows
- * another process holds (FOR UPDATE SKIP LOCKED), and clears their run_at so no process takes them
- * again. Call inside a transaction; publish after commit (a crash in between leaves them queued,
- * and they go out on the device's next hello).
+ * another process holds (FOR UPDATE SKIP LOCKED). Call inside a transaction, then release each
+ * (releaseScheduledCommands) or end it (endScheduledCommands), so no process takes them again.
  */
-export const takeDueScheduledCommands = async (db: DbOrTx, now: Date, limit: number) => {
-  const due = await db
+export const lockDueScheduledCommands = (db: DbOrTx, now: Date, limit: number): Promise<CommandRow[]> =>
+  db
     .select()
     .from(deviceCommands)
     .where(and(eq(deviceCommands.state, 'queued'), lte(deviceCommands.runAt, now)))
     .orderBy(asc(deviceCommands.runAt))
     .limit(limit)
     .for('update', { skipLocked: true });
+
+/**
+ * Ends scheduled commands that must not go out (lockDueScheduledCommands took them): state `to`,
+ * run_at cleared, `error` saying why. They never edited a policy, so nothing is taken back.
+ */
+export const endScheduledCommands = async (
+  db: DbOrTx,
+  ended: { id: string; error: string }[],
+  to: 'cancelled' | 'expired',
+  now: Date,
+) => {
+  for (const { id, error } of ended) {
+    await db
+      .update(deviceCommands)
+      .set({ state: to, error, runAt: null, updatedAt: now })
+      .where(and(eq(deviceCommands.id, id), eq(deviceCommands.state, 'queued')));
+  }
+};
+
+/**
+ * Releases scheduled commands that are due (lockDueScheduledCommands took them): clears their
+ * run_at, gives one-shot commands their notAfter and writes the policy edits of locks and toggles.
+ * Publish after commit (a crash in between leaves them queued, and they go out on the device's next
+ * hello). Returns the released rows.
+ */
+export const releaseScheduledCommands = async (db: DbOrTx, due: CommandRow[], now: Date) => {
   if (due.length === 0) return [];
   await db
     .update(deviceCommands)
@@ -493,7 +616,7 @@ export const takeDueScheduledCommands = async (db: DbOrTx, now: Date, limit: num
       .set({ notAfter: command.notAfter })
       .where(eq(deviceCommands.id, command.id));
   }
-  await editPoliciesFor(db, released);
+  await editPoliciesFor(db, released, istDate(now));
   return released;
 };
 
@@ -590,6 +713,12 @@ export const lockDeviceIfClearedAndLocked = async (db: DbOrTx, deviceId: string,
   return rows[0] ?? null;
 };
 
+/** A device locked for update (FOR UPDATE), or null. */
+export const lockDeviceForUpdate = async (db: DbOrTx, deviceId: string): Promise<DeviceRow | null> => {
+  const rows = await db.select().from(devices).where(eq(devices.id, deviceId)).for('update');
+  return rows[0] ?? null;
+};
+
 /** The customer and retailer of a device (for notifications). */
 export const findOwnersOfDevice = async (db: DbOrTx, deviceId: string) => {
   const rows = await db
@@ -608,6 +737,28 @@ export const findOwnersOfDevice = async (db: DbOrTx, deviceId: string) => {
     .limit(1);
   return rows[0] ?? null;
 };
+
+/**
+ * Cancels a device's pending commands with the given names, those scheduled for later too, with
+ * `reason` as their error. Returns the cancelled rows.
+ */
+export const cancelPendingAndScheduledCommands = (
+  db: DbOrTx,
+  deviceId: string,
+  names: readonly string[],
+  reason: string,
+): Promise<CommandRow[]> =>
+  db
+    .update(deviceCommands)
+    .set({ state: 'cancelled', error: reason, updatedAt: new Date() })
+    .where(
+      and(
+        eq(deviceCommands.deviceId, deviceId),
+        inArray(deviceCommands.name, [...names]),
+        inArray(deviceCommands.state, PENDING),
+      ),
+    )
+    .returning();
 
 /** Cancels every pending command of a device (it was released). */
 export const cancelAllPendingCommands = (db: DbOrTx, deviceId: string, reason: string) =>

@@ -5,8 +5,11 @@ import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
 import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, SECOND_ORG_ID, SECOND_RETAILER_MOBILE } from '../../db/seed/seed';
-import { apiGet, apiPost, customerBody } from '../../test/fixtures';
+import { apiGet, apiPost, customerBody, recordConsent } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
+
+/** Seeded and new customers may have nothing overdue: a lock then needs a reason (issue 12). */
+const TEST_LOCK_REASON = 'Customer asked us to test the lock';
 
 let t: TestApp;
 let retailer: string;
@@ -29,6 +32,7 @@ const newCustomerWithToken = async () => {
   const productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id;
   const body = customerBody(productId);
   const customer = (await apiPost(t, retailer, paths.customers.create, body)).body.data;
+  await recordConsent(t, retailer, customer.id);
   const qr = (await apiGet(t, retailer, `${paths.customers.qrCode}?customer_id=${customer.id}`)).body.data;
   const token = JSON.parse(qr.payload)['android.app.extra.PROVISIONING_ADMIN_EXTRAS_BUNDLE'][
     'in.kisht.ENROLMENT_TOKEN'
@@ -100,6 +104,7 @@ describe('device enrolment', () => {
   it('gives the enrolment QR as a PNG of the provisioning JSON, scoped to the retailer', async () => {
     const productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id;
     const customer = (await apiPost(t, retailer, paths.customers.create, customerBody(productId))).body.data;
+    await recordConsent(t, retailer, customer.id);
     const png = await t.app.inject({
       method: 'GET',
       url: `${paths.customers.qrCodePng}?customer_id=${customer.id}`,
@@ -167,10 +172,16 @@ describe('lock and unlock', () => {
     const c = await newCustomerWithToken();
     await enrol({ token: c.token, imei1: c.imei1, imei2: c.imei2 });
 
-    const lock = await apiPost(t, retailer, paths.devices.lock, { customer_id: c.customerId });
+    const lock = await apiPost(t, retailer, paths.devices.lock, {
+      customer_id: c.customerId,
+      reason: TEST_LOCK_REASON,
+    });
     expect(lock.status).toBe(200);
     expect(lock.body.data).toMatchObject({ name: 'lock', state: 'sent' }); // published to the broker's session
-    const repeat = await apiPost(t, retailer, paths.devices.lock, { customer_id: c.customerId });
+    const repeat = await apiPost(t, retailer, paths.devices.lock, {
+      customer_id: c.customerId,
+      reason: TEST_LOCK_REASON,
+    });
     expect(repeat.body.data.id).toBe(lock.body.data.id); // no duplicate while one is pending
 
     const details = await apiGet(t, retailer, `${paths.customers.details}?customer_id=${c.customerId}`);
@@ -191,7 +202,10 @@ describe('lock and unlock', () => {
 
   it('refuses a phone that has not enrolled', async () => {
     const c = await newCustomerWithToken();
-    const response = await apiPost(t, retailer, paths.devices.lock, { customer_id: c.customerId });
+    const response = await apiPost(t, retailer, paths.devices.lock, {
+      customer_id: c.customerId,
+      reason: TEST_LOCK_REASON,
+    });
     expect(response.status).toBe(409);
     expect(response.body.code).toBe('DEVICE_NOT_ENROLLED');
     expect(await commandRows()).toEqual([]);

@@ -17,6 +17,7 @@ import {
   ZEnrolDeviceRequest,
   ZEnrolDeviceResponse,
   ZLockAccess,
+  ZLockRequest,
   ZLockUnlockRequest,
   ZOfflineCode,
   ZOfflineCommand,
@@ -82,8 +83,11 @@ export const deviceCommandRoutes = async (app: FastifyInstance, ctx: AppContext)
       {
         schema: {
           tags: ['devices'],
-          summary: `Queue a ${name} command for the customer's phone, now or at run_at`,
-          body: ZLockUnlockRequest,
+          summary:
+            name === 'lock'
+              ? "Queue a lock of the customer's phone, now or at run_at (a reason when nothing is overdue; never after the EMIs are completed)"
+              : "Queue an unlock of the customer's phone, now or at run_at",
+          body: name === 'lock' ? ZLockRequest : ZLockUnlockRequest,
           response: { 200: zEnvelope(ZDeviceCommand) },
         },
       },
@@ -94,6 +98,7 @@ export const deviceCommandRoutes = async (app: FastifyInstance, ctx: AppContext)
           feature: 'lock',
           enable: name === 'lock',
           runAt: request.body.run_at ? new Date(request.body.run_at) : undefined,
+          reason: 'reason' in request.body ? (request.body.reason as string | undefined) : undefined,
         });
         if (request.body.run_at) return ok(command, 'Command scheduled');
         return ok(command, name === 'lock' ? 'Lock command queued' : 'Unlock command queued');
@@ -123,6 +128,7 @@ export const deviceCommandRoutes = async (app: FastifyInstance, ctx: AppContext)
           enable: request.body.enable,
           args: request.body.args,
           runAt: request.body.run_at ? new Date(request.body.run_at) : undefined,
+          reason: request.body.reason,
         });
         return ok(command, request.body.run_at ? 'Command scheduled' : 'Command queued');
       },

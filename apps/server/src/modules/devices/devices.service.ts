@@ -1,5 +1,6 @@
 import { CONTROL_FEATURES, type TCommandName, type TControlFeature } from '@kisht/domain/common/enums';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
+import { istDate } from '@kisht/domain/common/time';
 import {
   commandNameFor,
   commandSpecByName,
@@ -8,6 +9,7 @@ import {
 } from '@kisht/domain/devices/command-catalogue';
 import { controlAvailability } from '@kisht/domain/devices/control-availability';
 import { editPolicy, isPolicyCommand, isSameControl } from '@kisht/domain/devices/device-policy';
+import { isPhoneLockingCommand, lockRuleFor } from '@kisht/domain/devices/devices.rules';
 import type {
   TCommandHistoryItem,
   TDeviceCommand,
@@ -125,6 +127,7 @@ export const toHistoryItem = (row: CommandRow, createdByName: string | null): TC
   deliveryAttempts: row.deliveryAttempts,
   runAt: row.runAt?.toISOString() ?? null,
   batchId: row.batchId,
+  reason: row.reason,
 });
 
 /** The device a control command goes to, with its customer's id and device family. */
@@ -210,14 +213,51 @@ export const prepareControlCommand = async (
   return { name, args, spec };
 };
 
+/** Why a lock must not go out: the customer's EMIs are completed (status 5). */
+export const LOAN_COMPLETED_MESSAGE =
+  'The EMIs of this customer are completed, so the phone cannot be locked';
+/** Why a lock needs a reason: the customer has nothing overdue. */
+export const NOTHING_OVERDUE_MESSAGE = 'Nothing is overdue for this customer: say why the phone is locked';
+
+/**
+ * The lock rule of issue 12 for command `name` to `deviceId` on `today` (+05:30), checked before a
+ * command that leaves only a lock screen (isPhoneLockingCommand) is written: throws LOAN_COMPLETED
+ * (409, field customer_id) when the customer's EMIs are completed (status 5), and VALIDATION_FAILED
+ * (400, field reason) when nothing is overdue and no reason is given. Other commands pass.
+ */
+export const checkLockRule = async (
+  db: DbOrTx,
+  options: { deviceId: string; name: string; reason?: string | undefined; today?: string | undefined },
+): Promise<void> => {
+  if (!isPhoneLockingCommand(options.name)) return;
+  const facts = (await repo.findLockFactsOfDevices(db, [options.deviceId], options.today ?? istDate())).get(
+    options.deviceId,
+  );
+  if (!facts) throw new AppError(AppErrorCode.NOT_FOUND, 'Device not found');
+  const rule = lockRuleFor(facts, options.today ?? istDate());
+  if (rule.kind === 'refused') {
+    throw new AppError(AppErrorCode.LOAN_COMPLETED, LOAN_COMPLETED_MESSAGE, [
+      { field: 'customer_id', message: 'The EMIs of this customer are completed (status 5)' },
+    ]);
+  }
+  if (rule.kind === 'needs_reason' && !options.reason) {
+    throw new AppError(AppErrorCode.VALIDATION_FAILED, NOTHING_OVERDUE_MESSAGE, [
+      { field: 'reason', message: 'Required: nothing is overdue, so say why the phone is locked' },
+    ]);
+  }
+};
+
 /**
  * Queues a control command (transactional outbox, design §5): in one transaction a pending
  * command of the same toggle's other half is cancelled (supersede: a newer lock cancels a pending
  * unlock), the desired lock state recorded for lock/unlock, the command row and an audit entry
  * written; the message is published after commit. A pending command with the same name and args is
  * returned instead of queuing a duplicate. With `runAt` the command is stored for later instead
- * (scheduled: no supersede until it is due; see dispatchDueScheduledCommands). Throws as
- * prepareControlCommand, and VALIDATION_FAILED (field run_at) for a time not 1 minute to 90 days ahead.
+ * (scheduled: no supersede until it is due; see dispatchDueScheduledCommands). A command that
+ * leaves only a lock screen (lock, lost modes) obeys the lock rule (checkLockRule); its `reason`
+ * (trimmed by the request schema) is stored with it and in its audit entry. Throws as
+ * prepareControlCommand and checkLockRule, and VALIDATION_FAILED (field run_at) for a time not
+ * 1 minute to 90 days ahead.
  */
 export const queueControlCommand = async (
   deps: { db: Db; dispatcher: CommandDispatcher },
@@ -228,6 +268,7 @@ export const queueControlCommand = async (
     enable?: boolean | undefined;
     args?: Record<string, unknown> | undefined;
     runAt?: Date | undefined;
+    reason?: string | undefined;
   },
 ): Promise<TDeviceCommand> => {
   const { actor, target, runAt } = options;
@@ -237,6 +278,9 @@ export const queueControlCommand = async (
     ]);
   }
   const { name, args, spec } = await prepareControlCommand(deps.db, options);
+  await checkLockRule(deps.db, { deviceId: target.device.id, name, reason: options.reason });
+  // A reason belongs to a command that locks the phone; anything else has none.
+  const reason = isPhoneLockingCommand(name) ? (options.reason ?? null) : null;
   const { commandExpiryHours } = await getDeviceSettings(deps.db, actor.orgId);
   if (runAt) {
     const scheduled = await deps.db.transaction(async (tx) => {
@@ -249,6 +293,7 @@ export const queueControlCommand = async (
         createdBy: actor.userId,
         runAt,
         expiresAt: commandExpiryHours ? new Date(runAt.getTime() + commandExpiryHours * 3_600_000) : null,
+        reason,
       });
       await insertAudit(tx, {
         orgId: actor.orgId,
@@ -256,7 +301,13 @@ export const queueControlCommand = async (
         action: `device.schedule_${name}`,
         entity: 'customer',
         entityId: String(target.customerId),
-        details: { deviceId: target.device.id, commandId: command.id, args, runAt: runAt.toISOString() },
+        details: {
+          deviceId: target.device.id,
+          commandId: command.id,
+          args,
+          runAt: runAt.toISOString(),
+          ...(reason ? { reason } : {}),
+        },
       });
       return command;
     });
@@ -278,6 +329,7 @@ export const queueControlCommand = async (
       args,
       createdBy: actor.userId,
       expiresAt: commandExpiryHours ? new Date(Date.now() + commandExpiryHours * 3_600_000) : null,
+      reason,
     });
     await insertAudit(tx, {
       orgId: actor.orgId,
@@ -290,6 +342,7 @@ export const queueControlCommand = async (
         commandId: command.id,
         args,
         superseded: cancelled.map((c) => c.id),
+        ...(reason ? { reason } : {}),
       },
     });
     return { command, isNew: true };
@@ -440,9 +493,31 @@ export const expireOverdueCommands = async (
 };
 
 /**
+ * Why a scheduled command that leaves only a lock screen must not go out now (the lock rule of
+ * issue 12 checked again when it comes due), or null when it may: the loan was completed since, or
+ * nothing is overdue any more and it was scheduled without a reason.
+ */
+const whyScheduledLockIsRefused = (
+  command: CommandRow,
+  facts:
+    | { status: number; instalments: { dueDate: string; amountPaise: number; paidPaise: number }[] }
+    | undefined,
+  today: string,
+): string | null => {
+  if (!isPhoneLockingCommand(command.name) || !facts) return null;
+  const rule = lockRuleFor(facts, today);
+  if (rule.kind === 'refused') return "not sent: the customer's EMIs completed before it was due";
+  if (rule.kind === 'needs_reason' && !command.reason)
+    return 'not sent: nothing was overdue when it was due, and it had no reason';
+  return null;
+};
+
+/**
  * Sends the scheduled commands that are due (at most `limit` a run): each is taken once across all
  * server processes (FOR UPDATE SKIP LOCKED), a lock/unlock supersedes a pending opposite and sets
- * the desired state, and the messages go out after commit. Returns how many went out.
+ * the desired state, and the messages go out after commit. A lock (or lost mode) that the lock
+ * rule refuses now (loan completed; nothing overdue and no reason) ends `cancelled` with why in its
+ * error and an audit entry, and never goes out. Returns how many went out.
  */
 export const dispatchDueScheduledCommands = async (
   deps: { db: Db; dispatcher: CommandDispatcher },
@@ -450,8 +525,37 @@ export const dispatchDueScheduledCommands = async (
   limit = 500,
 ): Promise<number> => {
   const due = await deps.db.transaction(async (tx) => {
-    const taken = await repo.takeDueScheduledCommands(tx, now, limit);
-    // takeDueScheduledCommands wrote the policy edits; a scheduled lock or toggle half also
+    const locked = await repo.lockDueScheduledCommands(tx, now, limit);
+    const today = istDate(now);
+    const facts = await repo.findLockFactsOfDevices(
+      tx,
+      [...new Set(locked.filter((c) => isPhoneLockingCommand(c.name)).map((c) => c.deviceId))],
+      today,
+    );
+    const refused: { command: CommandRow; error: string }[] = [];
+    const released: CommandRow[] = [];
+    for (const command of locked) {
+      const error = whyScheduledLockIsRefused(command, facts.get(command.deviceId), today);
+      if (error) refused.push({ command, error });
+      else released.push(command);
+    }
+    await repo.endScheduledCommands(
+      tx,
+      refused.map(({ command, error }) => ({ id: command.id, error })),
+      'cancelled',
+      now,
+    );
+    for (const { command, error } of refused) {
+      await insertAudit(tx, {
+        orgId: command.orgId,
+        action: 'device.cancel',
+        entity: 'customer',
+        entityId: String(facts.get(command.deviceId)!.customerId),
+        details: { deviceId: command.deviceId, commandId: command.id, name: command.name, why: error },
+      });
+    }
+    const taken = await repo.releaseScheduledCommands(tx, released, now);
+    // releaseScheduledCommands wrote the policy edits; a scheduled lock or toggle half also
     // supersedes a pending other half, as when sent at once.
     for (const command of taken) {
       const found = commandSpecByName(command.name);

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeviceAgent } from '@kisht/device-agent/agent';
+import { addDays, istDate } from '@kisht/domain/common/time';
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ import { buildApp, type KishtApp } from '../../app';
 import { loadConfig } from '../../config';
 import { queryRows } from '../../db/client';
 import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
-import { customerBody } from '../../test/fixtures';
+import { customerBody, recordConsentOverHttp } from '../../test/fixtures';
 
 /**
  * Fault test (issue 5): the server and the phones stop in the middle of a bulk lock. After both
@@ -94,6 +95,7 @@ describe('fault: server and phones stop mid bulk lock', () => {
     for (let i = 0; i < DEVICES; i += 1) {
       const body = customerBody(productId, { mobile: `91234000${String(20 + i)}` });
       const customer = (await call('POST', paths.customers.create, token, body)).data;
+      await recordConsentOverHttp(`http://127.0.0.1:${port}`, token, customer.id);
       const qr = (await call('GET', `${paths.customers.qrCode}?customer_id=${customer.id}`, token)).data;
       const agent = await DeviceAgent.enrol({
         qr: qr.payload,
@@ -113,6 +115,12 @@ describe('fault: server and phones stop mid bulk lock', () => {
       });
     for (const agent of agents) watch(agent);
 
+    // A bulk lock reaches only customers with an instalment overdue (issue 12): the first is, for each.
+    await queryRows(
+      app!.ctx.db,
+      sql`update emis set due_date = ${addDays(istDate(), -3)}
+          where instalment_no = 1 and customer_id in ${sql.raw(`(${customerIds.join(',')})`)}`,
+    );
     const bulk = (
       await call('POST', paths.devices.bulkLockUnlock, token, { action: 'lock', customer_ids: customerIds })
     ).data;

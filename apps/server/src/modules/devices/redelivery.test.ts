@@ -13,6 +13,9 @@ import { createTestApp, type TestApp } from '../../test/harness';
 import { insertCommand } from './devices.repository';
 import { redeliverUnacknowledgedCommands } from './devices.service';
 
+/** Seeded and new customers may have nothing overdue: a lock then needs a reason (issue 12). */
+const TEST_LOCK_REASON = 'Customer asked us to test the lock';
+
 /**
  * The re-send of commands a connected phone left unacknowledged (design §5: nothing is lost
  * silently), with the real reference agent over the embedded broker.
@@ -74,7 +77,10 @@ describe('re-sending unacknowledged commands', () => {
     const results: string[] = [];
     agent.on('command', ({ result }) => results.push(result));
     try {
-      const lock = await apiPost(t, retailer, paths.devices.lock, { customer_id: customerId });
+      const lock = await apiPost(t, retailer, paths.devices.lock, {
+        customer_id: customerId,
+        reason: TEST_LOCK_REASON,
+      });
       expect(lock.status).toBe(200);
       const id = lock.body.data.id as string;
       await waitUntil(async () => (await commandRow(id)).state === 'done');

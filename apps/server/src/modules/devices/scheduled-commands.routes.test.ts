@@ -13,6 +13,9 @@ import { apiGet, apiPost, customerIdNamed } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { dispatchDueScheduledCommands } from './devices.service';
 
+/** Seeded and new customers may have nothing overdue: a lock then needs a reason (issue 12). */
+const TEST_LOCK_REASON = 'Customer asked us to test the lock';
+
 /** Scheduled lock/unlock (run_at on /api/device/lock and unlock) and the scheduled_commands list. */
 let t: TestApp;
 let retailer: string;
@@ -33,7 +36,11 @@ describe('scheduled lock and unlock', () => {
   it('holds a lock with run_at until it is due, lists it, then sends it once', async () => {
     const aarav = await customerIdNamed(t, retailer, 'Aarav');
     const runAt = inMinutes(90);
-    const scheduled = await apiPost(t, retailer, paths.devices.lock, { customer_id: aarav, run_at: runAt });
+    const scheduled = await apiPost(t, retailer, paths.devices.lock, {
+      customer_id: aarav,
+      run_at: runAt,
+      reason: TEST_LOCK_REASON,
+    });
     expect(scheduled.status).toBe(200);
     expect(scheduled.body.message).toBe('Command scheduled');
     expect(scheduled.body.data).toMatchObject({ name: 'lock', state: 'queued' });
@@ -66,6 +73,7 @@ describe('scheduled lock and unlock', () => {
     const later = await apiPost(t, retailer, paths.devices.lock, {
       customer_id: aarav,
       run_at: inMinutes(300),
+      reason: TEST_LOCK_REASON,
     });
     const sooner = await apiPost(t, retailer, deviceControlPath('camera_lock'), {
       customer_id: aarav,

@@ -13,6 +13,9 @@ import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
 import { apiGet, apiPost, enrolReferenceAgent, waitUntil } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
 
+/** Seeded and new customers may have nothing overdue: a lock then needs a reason (issue 12). */
+const TEST_LOCK_REASON = 'Customer asked us to test the lock';
+
 /**
  * Issue 11 (device protocol v2): a lock that was superseded or cancelled while the phone was
  * offline never reaches it, although the broker's persistent session still holds its message;
@@ -88,7 +91,10 @@ describe.each(BROKERS)('stale and forged intents never reach the phone ($name)',
 
   it('offline phone; lock; unlock: it comes back unlocked and never applies the lock', async () => {
     const { customerId, statePath } = await offlinePhone();
-    const lock = await apiPost(t, retailer, paths.devices.lock, { customer_id: customerId });
+    const lock = await apiPost(t, retailer, paths.devices.lock, {
+      customer_id: customerId,
+      reason: TEST_LOCK_REASON,
+    });
     expect(lock.body.data.state).toBe('sent');
     const unlock = await apiPost(t, retailer, paths.devices.unlock, { customer_id: customerId });
     expect(unlock.status).toBe(200);
@@ -108,7 +114,10 @@ describe.each(BROKERS)('stale and forged intents never reach the phone ($name)',
 
   it('offline phone; lock; cancel: it comes back unlocked, the lock cancelled and no unlock queued', async () => {
     const { customerId, statePath } = await offlinePhone();
-    const lock = await apiPost(t, retailer, paths.devices.lock, { customer_id: customerId });
+    const lock = await apiPost(t, retailer, paths.devices.lock, {
+      customer_id: customerId,
+      reason: TEST_LOCK_REASON,
+    });
     const cancel = await apiPost(t, retailer, paths.devices.cancel, {
       customer_id: customerId,
       command_id: lock.body.data.id,
@@ -158,7 +167,7 @@ describe.each(BROKERS)('stale and forged intents never reach the phone ($name)',
 
       await apiPost(t, retailer, paths.devices.unlock, { customer_id: customerId });
       await waitUntil(async () => (await commands(customerId)).every((c) => c.state === 'done'));
-      await apiPost(t, retailer, paths.devices.lock, { customer_id: customerId });
+      await apiPost(t, retailer, paths.devices.lock, { customer_id: customerId, reason: TEST_LOCK_REASON });
       await phone.agent.waitForLockState(true);
       await waitUntil(async () => (await commands(customerId)).every((c) => c.state === 'done'));
 

@@ -40,6 +40,7 @@ const fullSettings = {
   offlineLockAfterHours: 72,
   commandExpiryHours: 48,
   autoLock: { reminderDaysBefore: 2, lockAfterDaysOverdue: 5, autoUnlock: true },
+  lockScreenText: 'Pay by UPI to ravimobiles@okaxis\nor at Shop 4, Andheri West',
 };
 
 describe('device_settings', () => {
@@ -51,6 +52,7 @@ describe('device_settings', () => {
       offlineLockAfterHours: null,
       commandExpiryHours: null,
       autoLock: null,
+      lockScreenText: null,
     });
     const penalty = (await settingsOf(DEMO_ORG_ID)).penalty;
     expect(penalty).toBeDefined();
@@ -70,11 +72,13 @@ describe('device_settings', () => {
       offlineLockAfterHours: null,
       commandExpiryHours: null,
       autoLock: null,
+      lockScreenText: null,
     });
     expect(cleared.status).toBe(200);
     const stored = await settingsOf(DEMO_ORG_ID);
     expect(stored).not.toHaveProperty('allowedControls');
     expect(stored).not.toHaveProperty('autoLock');
+    expect(stored).not.toHaveProperty('lockScreenText');
     expect(stored.penalty).toEqual(penalty);
     const audits = await queryRows(
       t.app.ctx.db,
@@ -94,6 +98,12 @@ describe('device_settings', () => {
         'autoLock.lockAfterDaysOverdue',
       ],
       [{ autoLock: { reminderDaysBefore: 2, lockAfterDaysOverdue: 3 } }, 'autoLock.autoUnlock'],
+      // The lock-screen text: 5 to 300 characters after trimming, 6 lines at most, plain text.
+      [{ lockScreenText: '  UPI ' }, 'lockScreenText'],
+      [{ lockScreenText: 'x'.repeat(301) }, 'lockScreenText'],
+      [{ lockScreenText: 'one\ntwo\nthree\nfour\nfive\nsix\nseven' }, 'lockScreenText'],
+      [{ lockScreenText: 'Pay at the shop\u0007' }, 'lockScreenText'],
+      [{ lockScreenText: 42 }, 'lockScreenText'],
     ] as const) {
       const refused = await apiPut(t, retailer, paths.orgs.deviceSettings, { ...fullSettings, ...patch });
       expect(refused.status).toBe(400);
@@ -102,6 +112,7 @@ describe('device_settings', () => {
     const missing = await apiPut(t, retailer, paths.orgs.deviceSettings, { allowedControls: null });
     expect(missing.status).toBe(400);
     expect(missing.body.fields.map((f: { field: string }) => f.field)).toContain('autoLock');
+    expect(missing.body.fields.map((f: { field: string }) => f.field)).toContain('lockScreenText');
     expect(await settingsOf(DEMO_ORG_ID)).toEqual(before);
   });
 

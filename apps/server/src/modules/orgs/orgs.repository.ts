@@ -2,9 +2,17 @@ import { eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { organizations } from '../../db/schema';
 
+/**
+ * An organisation's settings document: the schema's keys, and `lockScreenText`, the "how to pay"
+ * text its locked phones show (device protocol §9.2; validated by ZLockScreenText before it is
+ * written; absent: none).
+ */
+export type TOrgSettings = (typeof organizations.$inferSelect)['settings'] & { lockScreenText?: string };
+
 export const findOrganization = async (db: DbOrTx, id: number) => {
   const rows = await db.select().from(organizations).where(eq(organizations.id, id)).limit(1);
-  return rows[0] ?? null;
+  const org = rows[0];
+  return org ? { ...org, settings: org.settings as TOrgSettings } : null;
 };
 
 /** Organisations with an auto-lock ladder in their settings. */
@@ -15,10 +23,6 @@ export const findOrganizationsWithAutoLock = (db: DbOrTx) =>
     .where(sql`${organizations.settings} ? 'autoLock'`);
 
 /** Replaces an organisation's settings document. */
-export const updateOrganizationSettings = async (
-  db: DbOrTx,
-  id: number,
-  settings: (typeof organizations.$inferInsert)['settings'],
-) => {
+export const updateOrganizationSettings = async (db: DbOrTx, id: number, settings: TOrgSettings) => {
   await db.update(organizations).set({ settings }).where(eq(organizations.id, id));
 };

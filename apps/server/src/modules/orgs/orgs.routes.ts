@@ -46,7 +46,8 @@ export const orgSettingsRoutes = async (app: FastifyInstance, ctx: AppContext) =
     {
       schema: {
         tags: ['organisations'],
-        summary: 'Device-control settings: allowed list, offline limit, command expiry, auto-lock ladder',
+        summary:
+          'Device-control settings: allowed list, offline limit, command expiry, auto-lock ladder, lock-screen text',
         response: { 200: zEnvelope(ZDeviceControlSettings) },
       },
     },

@@ -86,6 +86,7 @@ const deviceControlSettingsOf = (settings: TOrgSettings): TDeviceControlSettings
   offlineLockAfterHours: settings.offlineLockAfterHours ?? null,
   commandExpiryHours: settings.commandExpiryHours ?? null,
   autoLock: settings.autoLock ?? null,
+  lockScreenText: settings.lockScreenText ?? null,
 });
 
 /** The actor's organisation; throws NOT_FOUND when it is gone. */
@@ -97,7 +98,7 @@ const actorOrganization = async (db: DbOrTx, actor: TActor) => {
 
 /**
  * device_settings: the actor's organisation's device-control settings (allowed list, offline limit,
- * command expiry, auto-lock ladder), nulls where unset. Retailers and mini-retailers may read them;
+ * command expiry, auto-lock ladder, lock-screen text), nulls where unset. Retailers and mini-retailers may read them;
  * throws FORBIDDEN for a customer.
  */
 export const getDeviceControlSettings = async (
@@ -112,7 +113,7 @@ export const getDeviceControlSettings = async (
 /**
  * Replaces the device-control settings of the actor's organisation inside the caller's transaction
  * (a null removes a setting: no allowed list, no offline limit, commands never expire, no
- * auto-lock), keeping its other settings, with an audit entry of before and after; returns the
+ * auto-lock, no lock-screen text), keeping its other settings, with an audit entry of before and after; returns the
  * settings as they were. Throws FORBIDDEN unless the actor is a retailer.
  */
 export const writeDeviceControlSettings = async (
@@ -130,6 +131,7 @@ export const writeDeviceControlSettings = async (
     offlineLockAfterHours: _offline,
     commandExpiryHours: _expiry,
     autoLock: _autoLock,
+    lockScreenText: _lockScreenText,
     ...kept
   } = settings;
   await updateOrganizationSettings(tx, actor.orgId, {
@@ -138,6 +140,7 @@ export const writeDeviceControlSettings = async (
     ...(next.offlineLockAfterHours ? { offlineLockAfterHours: next.offlineLockAfterHours } : {}),
     ...(next.commandExpiryHours ? { commandExpiryHours: next.commandExpiryHours } : {}),
     ...(next.autoLock ? { autoLock: next.autoLock } : {}),
+    ...(next.lockScreenText ? { lockScreenText: next.lockScreenText } : {}),
   });
   await insertAudit(tx, {
     orgId: actor.orgId,

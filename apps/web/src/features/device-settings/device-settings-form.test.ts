@@ -13,6 +13,7 @@ const ALL_OFF: TDeviceControlSettings = {
   offlineLockAfterHours: null,
   commandExpiryHours: null,
   autoLock: null,
+  lockScreenText: null,
 };
 
 describe('device settings form ↔ TDeviceControlSettings', () => {
@@ -42,8 +43,10 @@ describe('device settings form ↔ TDeviceControlSettings', () => {
       offlineLockAfterHours: 72,
       commandExpiryHours: 720,
       autoLock: { reminderDaysBefore: 0, lockAfterDaysOverdue: null, autoUnlock: false },
+      lockScreenText: 'Pay by UPI to ravimobiles@okaxis\nor at Shop 4',
     };
     const form = formFromSettings(settings);
+    expect(form).toMatchObject({ hasLockScreenText: true, lockScreenText: settings.lockScreenText });
     expect(form.offlineLockAfterHours).toBe('72');
     expect(form.autoLock).toMatchObject({ hasReminder: true, reminderDaysBefore: '0', hasLock: false });
     expect(settingsFromForm(form)).toEqual(settings);
@@ -60,6 +63,17 @@ describe('device settings form ↔ TDeviceControlSettings', () => {
     const form = { ...formFromSettings(ALL_OFF), hasOfflineLimit: true, offlineLockAfterHours: '' };
     expect(settingsFromForm(form).offlineLockAfterHours).toBeNaN();
     expect(settingsFromForm({ ...form, offlineLockAfterHours: '1.5' }).offlineLockAfterHours).toBeNaN();
+  });
+
+  it('sends the lock-screen text trimmed, and none when it is off', () => {
+    const form = {
+      ...formFromSettings(ALL_OFF),
+      hasLockScreenText: true,
+      lockScreenText: '  UPI ravi@okaxis  ',
+    };
+    expect(settingsFromForm(form).lockScreenText).toBe('UPI ravi@okaxis');
+    expect(settingsFromForm({ ...form, hasLockScreenText: false }).lockScreenText).toBeNull();
+    expect(formFieldOfSetting('lockScreenText')).toBe('lockScreenText');
   });
 
   it('maps the server’s field names to the form’s fields', () => {

@@ -2,7 +2,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import type { TControlFeature } from '@kisht/domain/common/enums';
 import { PRIMARY_CONTROLS, SECOND_ACTIONS } from '@kisht/domain/devices/control-availability';
 import type { TDeviceControlSettings } from '@kisht/domain/devices/devices.schema';
-import { ZDeviceControlSettings } from '@kisht/domain/devices/devices.schema';
+import {
+  LOCK_SCREEN_TEXT_MAX_LINES,
+  LOCK_SCREEN_TEXT_MIN,
+  ZDeviceControlSettings,
+} from '@kisht/domain/devices/devices.schema';
+import { LOCK_SCREEN_TEXT_MAX } from '@kisht/domain/devices/protocol.schema';
 import type { ParseKeys } from 'i18next';
 import type { Resolver } from 'react-hook-form';
 import { z } from 'zod';
@@ -43,7 +48,17 @@ export type TDeviceSettingsForm = {
     lockAfterDaysOverdue: string;
     autoUnlock: boolean;
   };
+  /** The "how to pay" text a locked phone shows (lockScreenText), or none. */
+  hasLockScreenText: boolean;
+  lockScreenText: string;
 };
+
+/** The bounds of the lock-screen text, from the domain (characters after trimming, lines). */
+export const LOCK_SCREEN_TEXT_BOUNDS = {
+  min: LOCK_SCREEN_TEXT_MIN,
+  max: LOCK_SCREEN_TEXT_MAX,
+  lines: LOCK_SCREEN_TEXT_MAX_LINES,
+} as const;
 
 /** The fields that hold a typed number, by their settings path. */
 export type TNumberField =
@@ -121,6 +136,8 @@ export const formFromSettings = (settings: TDeviceControlSettings): TDeviceSetti
       lockAfterDaysOverdue: textOf(autoLock?.lockAfterDaysOverdue ?? null, SUGGESTED.lockAfterDaysOverdue),
       autoUnlock: autoLock?.autoUnlock ?? true,
     },
+    hasLockScreenText: settings.lockScreenText !== null,
+    lockScreenText: settings.lockScreenText ?? '',
   };
 };
 
@@ -141,6 +158,7 @@ export const settingsFromForm = (form: TDeviceSettingsForm): TDeviceControlSetti
         autoUnlock: form.autoLock.autoUnlock,
       }
     : null,
+  lockScreenText: form.hasLockScreenText ? form.lockScreenText.trim() : null,
 });
 
 /** The form checked by the domain's own ZDeviceControlSettings: what it gives is the PUT body. */
@@ -153,8 +171,11 @@ export const deviceSettingsResolver: Resolver<TDeviceSettingsForm, unknown, TDev
   zodResolver(deviceSettingsFormSchema);
 
 /** The form field of a request field the server names in a field error, or null for none it shows. */
-export const formFieldOfSetting = (requestField: string): TNumberField | 'allowedControls' | null => {
+export const formFieldOfSetting = (
+  requestField: string,
+): TNumberField | 'allowedControls' | 'lockScreenText' | null => {
   if (requestField === 'allowedControls' || requestField.startsWith('allowedControls.'))
     return 'allowedControls';
+  if (requestField === 'lockScreenText') return 'lockScreenText';
   return (Object.keys(NUMBER_BOUNDS) as TNumberField[]).find((field) => field === requestField) ?? null;
 };

@@ -1,6 +1,8 @@
 import type { TCommandName, TCommandState, TControlFeature } from '@kisht/domain/common/enums';
 import { COMMAND_STATES, isPendingCommandState } from '@kisht/domain/common/enums';
+import { istDate } from '@kisht/domain/common/time';
 import { commandSpecByName, commandSpecOf } from '@kisht/domain/devices/command-catalogue';
+import { lockRuleFor, type TLockRule, type TLockRuleInstalment } from '@kisht/domain/devices/devices.rules';
 import type { TBulkProgress, TDeviceCommand, TDeviceSummary } from '@kisht/domain/devices/devices.schema';
 import type { TLocationFix } from '@kisht/domain/devices/protocol.schema';
 
@@ -219,3 +221,13 @@ export const mapLinkOf = (location: Pick<TLocationFix, 'latitude' | 'longitude'>
   if (Math.abs(Number(latitude)) > 90 || Math.abs(Number(longitude)) > 180) return null;
   return `https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}`;
 };
+
+/**
+ * What a lock of this customer's phone needs today (+05:30), by the rule the server applies
+ * (lockRuleFor, issue 12): refused once the EMIs are completed (status 5), a reason when nothing
+ * is overdue, none when an instalment is (with the amount overdue, paise).
+ */
+export const lockRuleOfCustomer = (
+  customer: { status: number; emis: readonly TLockRuleInstalment[] },
+  today: string = istDate(),
+): TLockRule => lockRuleFor({ status: customer.status, instalments: customer.emis }, today);

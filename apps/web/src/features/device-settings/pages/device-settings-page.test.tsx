@@ -30,6 +30,7 @@ const SAVED: TDeviceControlSettings = {
   offlineLockAfterHours: 72,
   commandExpiryHours: null,
   autoLock: null,
+  lockScreenText: null,
 };
 
 const stubSettingsApi = (get: TFakeHandler, put?: TFakeHandler) =>
@@ -52,7 +53,7 @@ const click = (testId: string) => fireEvent.click(screen.getByTestId(testId));
 const type = (testId: string, value: string) =>
   fireEvent.change(screen.getByTestId(testId), { target: { value } });
 
-describe('device_settings', { timeout: 15_000 }, () => {
+describe('device_settings', () => {
   it('shows the saved settings', async () => {
     stubSettingsApi(() => SAVED);
     renderPage();
@@ -103,6 +104,11 @@ describe('device_settings', { timeout: 15_000 }, () => {
     click('device-settings-lock');
     type('device-settings-lock-days', '5');
 
+    // What a locked phone shows under the retailer's name and the amount overdue.
+    expect(screen.queryByTestId('device-settings-lock-screen-text')).toBeNull();
+    click('device-settings-lock-screen');
+    type('device-settings-lock-screen-text', 'Pay by UPI to ravimobiles@okaxis\nor at Shop 4, Andheri West');
+
     click('device-settings-save');
     await waitFor(() => expect(putsOf(api)).toHaveLength(1));
     expect(saved).toEqual({
@@ -110,6 +116,7 @@ describe('device_settings', { timeout: 15_000 }, () => {
       offlineLockAfterHours: 48,
       commandExpiryHours: 24,
       autoLock: { reminderDaysBefore: 2, lockAfterDaysOverdue: 5, autoUnlock: true },
+      lockScreenText: 'Pay by UPI to ravimobiles@okaxis\nor at Shop 4, Andheri West',
     });
     expect(await screen.findByText('Settings saved')).toBeTruthy();
     // Saved: the form is clean again.
@@ -126,6 +133,7 @@ describe('device_settings', { timeout: 15_000 }, () => {
         offlineLockAfterHours: 72,
         commandExpiryHours: 12,
         autoLock: { reminderDaysBefore: 1, lockAfterDaysOverdue: 3, autoUnlock: true },
+        lockScreenText: 'UPI ravimobiles@okaxis',
       }),
       async (request) => {
         saved = await request.json();
@@ -138,6 +146,10 @@ describe('device_settings', { timeout: 15_000 }, () => {
     click('device-settings-offline-limit');
     click('device-settings-expiry');
     click('device-settings-auto-lock-on');
+    expect(screen.getByTestId<HTMLTextAreaElement>('device-settings-lock-screen-text').value).toBe(
+      'UPI ravimobiles@okaxis',
+    );
+    click('device-settings-lock-screen');
     click('device-settings-save');
     await waitFor(() => expect(putsOf(api)).toHaveLength(1));
     expect(saved).toEqual({
@@ -145,6 +157,7 @@ describe('device_settings', { timeout: 15_000 }, () => {
       offlineLockAfterHours: null,
       commandExpiryHours: null,
       autoLock: null,
+      lockScreenText: null,
     });
   });
 
@@ -164,6 +177,20 @@ describe('device_settings', { timeout: 15_000 }, () => {
     expect(await screen.findAllByText('Enter whole hours from 1 to 720')).toHaveLength(2);
     expect(screen.getByText('Enter whole days from 0 to 30')).toBeTruthy();
     expect(screen.getByText('Enter whole days from 0 to 90')).toBeTruthy();
+    expect(putsOf(api)).toHaveLength(0);
+  });
+
+  it('refuses a lock-screen text too short or too long on its field, sending nothing', async () => {
+    const api = stubSettingsApi(() => SAVED);
+    renderPage();
+    await screen.findByTestId('device-settings-form');
+    click('device-settings-lock-screen');
+    type('device-settings-lock-screen-text', ' UPI ');
+    click('device-settings-save');
+    expect(await screen.findByText('Write 5 to 300 characters, in at most 6 lines')).toBeTruthy();
+    type('device-settings-lock-screen-text', 'x'.repeat(301));
+    click('device-settings-save');
+    expect(await screen.findByText('Write 5 to 300 characters, in at most 6 lines')).toBeTruthy();
     expect(putsOf(api)).toHaveLength(0);
   });
 

@@ -35,6 +35,7 @@ import {
   deviceSettingsResolver,
   formFieldOfSetting,
   formFromSettings,
+  LOCK_SCREEN_TEXT_BOUNDS,
   NUMBER_BOUNDS,
   NUMBER_ERROR_KEYS,
   SETTINGS_FEATURE_GROUPS,
@@ -374,6 +375,71 @@ const AutoLockSection = ({ form }: { form: TSettingsFormApi }) => {
   );
 };
 
+/**
+ * What a locked phone shows under the retailer's name and phone and the amount overdue: the
+ * organisation's "how to pay" text (a UPI id, the shop's address), or nothing. Emergency calls
+ * always work on a locked phone; the screen says so whatever this text is.
+ */
+const LockScreenSection = ({ form }: { form: TSettingsFormApi }) => {
+  const { t } = useTranslation();
+  const hasText = useWatch({ control: form.control, name: 'hasLockScreenText' });
+  return (
+    <SettingsSection
+      title={t('deviceSettings.lockScreen.title')}
+      testId="device-settings-lock-screen-section"
+    >
+      <Stack spacing={1}>
+        <SwitchField
+          control={form.control}
+          name="hasLockScreenText"
+          label={t('deviceSettings.lockScreen.enabled')}
+          helperText={t(
+            hasText ? 'deviceSettings.lockScreen.enabledOn' : 'deviceSettings.lockScreen.enabledOff',
+          )}
+          testId="device-settings-lock-screen"
+        />
+        {hasText ? (
+          <Controller
+            control={form.control}
+            name="lockScreenText"
+            render={({ field, fieldState }) => {
+              const message = fieldErrorText(fieldState.error, () =>
+                t('deviceSettings.lockScreen.error', LOCK_SCREEN_TEXT_BOUNDS),
+              );
+              return (
+                <TextField
+                  id="device-settings-lock-screen-text"
+                  name={field.name}
+                  label={t('deviceSettings.lockScreen.text')}
+                  value={field.value}
+                  inputRef={field.ref}
+                  onBlur={field.onBlur}
+                  onChange={(event) => field.onChange(event.target.value)}
+                  error={Boolean(message)}
+                  helperText={message ?? t('deviceSettings.lockScreen.help', LOCK_SCREEN_TEXT_BOUNDS)}
+                  required
+                  multiline
+                  minRows={2}
+                  sx={{ ml: { xs: 0, sm: 6 } }}
+                  slotProps={{
+                    htmlInput: {
+                      maxLength: LOCK_SCREEN_TEXT_BOUNDS.max + 20,
+                      'data-testid': 'device-settings-lock-screen-text',
+                    },
+                  }}
+                />
+              );
+            }}
+          />
+        ) : null}
+        <Alert severity="info" icon={false} data-testid="device-settings-emergency-calls">
+          {t('deviceSettings.lockScreen.emergencyCalls')}
+        </Alert>
+      </Stack>
+    </SettingsSection>
+  );
+};
+
 /** The form, from the saved settings; Save PUTs them and puts the server's field errors on their fields. */
 const DeviceSettingsForm = ({ settings }: { settings: TDeviceControlSettings }) => {
   const { t } = useTranslation();
@@ -404,6 +470,7 @@ const DeviceSettingsForm = ({ settings }: { settings: TDeviceControlSettings }) 
         <AllowedControlsSection form={form} />
         <TimingSection form={form} />
         <AutoLockSection form={form} />
+        <LockScreenSection form={form} />
         {serverMessage ? (
           <Alert severity="error" data-testid="device-settings-error">
             {serverMessage}
@@ -435,7 +502,8 @@ const DeviceSettingsForm = ({ settings }: { settings: TDeviceControlSettings }) 
 /**
  * device_settings: the organisation's device-control settings, for its retailer — which controls
  * customer_details offers (the phone family's defaults, or a ticked list), when an offline phone
- * locks itself, when an undelivered command expires, and the auto-lock ladder. A mini-retailer
+ * locks itself, when an undelivered command expires, the auto-lock ladder, and what a locked phone
+ * says about how to pay. A mini-retailer
  * (or anyone the server refuses with 403) is told only the retailer can change them.
  */
 export const DeviceSettingsPage = () => {

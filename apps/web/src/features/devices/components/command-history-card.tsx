@@ -90,6 +90,11 @@ const HistoryRow = ({ item, isCancelling, onCancel }: THistoryRowProps) => {
           })}
         </Typography>
       ) : null}
+      {item.reason ? (
+        <Typography variant="body2" data-testid={`command-reason-${item.id}`}>
+          {t('commandHistory.reason', { reason: item.reason })}
+        </Typography>
+      ) : null}
       {item.error ? (
         <Typography variant="body2" color="error" data-testid={`command-error-${item.id}`}>
           {t('commandHistory.error', { error: item.error })}

@@ -7,12 +7,13 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { useId, useMemo } from 'react';
+import { useId, useMemo, useState } from 'react';
 import type { Resolver } from 'react-hook-form';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import type { TArgsFeature } from '../device-controls';
+import { LockReasonField, lockReasonOf, useLockReasonError } from './lock-reason-field';
 
 /** An argument of a catalogue args schema, as the form shows it. */
 type TArgName = 'text' | 'imageUrl' | 'message' | 'phone' | 'packages';
@@ -82,7 +83,12 @@ const argsResolver = (feature: TArgsFeature): Resolver<TArgsForm, unknown, TCont
 type TControlArgsDialogProps = {
   feature: TArgsFeature | null;
   isBusy: boolean;
-  onSubmit: (args: TControlArgs) => void;
+  /**
+   * The command leaves only a lock screen (lost mode) and the customer has nothing overdue: a
+   * reason is asked for too (issue 12) and given to onSubmit.
+   */
+  needsReason?: boolean | undefined;
+  onSubmit: (args: TControlArgs, reason?: string) => void;
   onClose: () => void;
 };
 
@@ -91,7 +97,13 @@ type TControlArgsDialogProps = {
  * the lost-mode message and phone number, or the apps to lock or hide. Checked with the command
  * catalogue's args schema; its messages are the app's own, translated, per field.
  */
-export const ControlArgsDialog = ({ feature, isBusy, onSubmit, onClose }: TControlArgsDialogProps) => {
+export const ControlArgsDialog = ({
+  feature,
+  isBusy,
+  needsReason,
+  onSubmit,
+  onClose,
+}: TControlArgsDialogProps) => {
   const { t } = useTranslation();
   const titleId = useId();
   return (
@@ -111,6 +123,7 @@ export const ControlArgsDialog = ({ feature, isBusy, onSubmit, onClose }: TContr
             key={feature}
             feature={feature}
             isBusy={isBusy}
+            needsReason={needsReason}
             onSubmit={onSubmit}
             onClose={onClose}
           />
@@ -133,11 +146,15 @@ type TControlArgsFormProps = Omit<TControlArgsDialogProps, 'feature'> & {
 export const ControlArgsForm = ({
   feature,
   isBusy,
+  needsReason = false,
   onSubmit,
   onClose,
   submitLabel,
 }: TControlArgsFormProps) => {
   const { t } = useTranslation();
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string | null>(null);
+  const reasonErrorText = useLockReasonError();
   const resolver = useMemo(() => argsResolver(feature), [feature]);
   const fields = ARG_FIELDS[feature];
   const form = useForm<TArgsForm, unknown, TControlArgs>({
@@ -145,7 +162,18 @@ export const ControlArgsForm = ({
     defaultValues: Object.fromEntries(fields.map((field) => [field.name, ''])),
     mode: 'onTouched',
   });
-  const submit = form.handleSubmit((args) => onSubmit(args));
+  const submit = form.handleSubmit((args) => {
+    if (!needsReason) {
+      onSubmit(args);
+      return;
+    }
+    const checked = lockReasonOf(reason);
+    if (checked === null) {
+      setReasonError(reasonErrorText());
+      return;
+    }
+    onSubmit(args, checked);
+  });
 
   return (
     <form noValidate onSubmit={(event) => void submit(event)} data-testid="control-args-form">
@@ -181,6 +209,16 @@ export const ControlArgsForm = ({
               )}
             />
           ))}
+          {needsReason ? (
+            <LockReasonField
+              value={reason}
+              onChange={(next) => {
+                setReason(next);
+                setReasonError(null);
+              }}
+              error={reasonError}
+            />
+          ) : null}
         </Stack>
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>

@@ -2,6 +2,7 @@ import type { TControlFeature, TCustomerStatus } from '@kisht/domain/common/enum
 import { CustomerStatus } from '@kisht/domain/common/enums';
 import { commandSpecByName } from '@kisht/domain/devices/command-catalogue';
 import { canChangeDevicePin } from '@kisht/domain/devices/device-pin';
+import type { TLockRule } from '@kisht/domain/devices/devices.rules';
 import type { TCommandHistoryItem, TDeviceSummary } from '@kisht/domain/devices/devices.schema';
 import type { TLocationFix, TSimSlot } from '@kisht/domain/devices/protocol.schema';
 import MapIcon from '@mui/icons-material/Map';
@@ -126,6 +127,8 @@ type TDeviceActionsCardProps = {
   device: TDeviceSummary;
   /** The phone's command history (newest first), to tell which actions are still on their way. */
   history: TCommandHistoryItem[] | undefined;
+  /** What a lock needs now (issue 12), for the locks "Schedule for later" offers. */
+  lockRule: TLockRule;
 };
 
 /**
@@ -144,6 +147,7 @@ export const DeviceActionsCard = ({
   deviceType,
   device,
   history,
+  lockRule,
 }: TDeviceActionsCardProps) => {
   const { t } = useTranslation();
   const [sendControl, sendState] = useSendDeviceControlMutation();
@@ -254,6 +258,7 @@ export const DeviceActionsCard = ({
             <ScheduleCommandButton
               customerId={customerId}
               availability={device.availability}
+              lockRule={lockRule}
               group="actions"
             />
           </Box>

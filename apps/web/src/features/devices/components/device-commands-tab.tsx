@@ -7,7 +7,7 @@ import { api } from '../../../lib/http/api';
 import { customerTag } from '../../../lib/http/tags';
 import type { TCustomerDetailsTab } from '../../../lib/paths';
 import { useGetCommandHistoryQuery } from '../device-api';
-import { isWaitingForRunAt } from '../device-controls';
+import { isWaitingForRunAt, lockRuleOfCustomer } from '../device-controls';
 import { CommandHistoryCard } from './command-history-card';
 import { CustomerSimChangesCard } from './customer-sim-changes-card';
 import { DeviceActionsCard } from './device-actions-card';
@@ -58,6 +58,7 @@ export const DeviceCommandsTab = ({ tab, customer, hasPendingCommand }: TDeviceC
     refetchOnMountOrArgChange: true,
   });
   const { refetch } = history;
+  const lockRule = lockRuleOfCustomer(customer);
   const dispatch = useDispatch();
   useRefetchWhenDue(
     history.data,
@@ -71,7 +72,7 @@ export const DeviceCommandsTab = ({ tab, customer, hasPendingCommand }: TDeviceC
     <Stack spacing={2}>
       {tab === 'device' ? (
         <>
-          <DeviceTogglesCard customerId={customer.id} device={customer.device} />
+          <DeviceTogglesCard customerId={customer.id} device={customer.device} lockRule={lockRule} />
           <CustomerSimChangesCard customerId={customer.id} />
         </>
       ) : (
@@ -81,6 +82,7 @@ export const DeviceCommandsTab = ({ tab, customer, hasPendingCommand }: TDeviceC
           deviceType={customer.deviceType}
           device={customer.device}
           history={history.data}
+          lockRule={lockRule}
         />
       )}
       <CommandHistoryCard

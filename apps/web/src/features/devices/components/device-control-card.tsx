@@ -1,5 +1,5 @@
 import { LockStatus } from '@kisht/domain/common/enums';
-import { deriveLockDisplay } from '@kisht/domain/devices/devices.rules';
+import { deriveLockDisplay, type TLockRule } from '@kisht/domain/devices/devices.rules';
 import type { TDeviceCommand, TDeviceSummary } from '@kisht/domain/devices/devices.schema';
 import LockIcon from '@mui/icons-material/Lock';
 import LockOpenIcon from '@mui/icons-material/LockOpen';
@@ -17,10 +17,11 @@ import { enqueueSnackbar } from 'notistack';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatRupees } from '../../../lib/format';
 import { isApiError } from '../../../lib/http/base-query';
 import { useLockDeviceMutation, useUnlockDeviceMutation } from '../device-api';
 import { pendingLockCommand } from '../device-controls';
+import { LockReasonField, lockReasonOf, useLockReasonError } from './lock-reason-field';
 import { OfflineCodeButton } from './offline-code-dialog';
 import type { TWhen } from './run-at-field';
 import { checkWhen, initialWhen, WhenChoice } from './run-at-field';
@@ -35,6 +36,11 @@ const FINAL_STATES: readonly TDeviceCommand['state'][] = ['done', ...UNAPPLIED_S
 type TDeviceControlCardProps = {
   customerId: number;
   device: TDeviceSummary;
+  /**
+   * What a lock needs now (lockRuleFor of the customer's status and instalments): a reason when
+   * nothing is overdue; none offered once the EMIs are completed.
+   */
+  lockRule: TLockRule;
   /** Opens the enrolment QR, offered while the phone has not enrolled. */
   onShowEnrolmentQr?: (() => void) | undefined;
 };
@@ -48,9 +54,16 @@ type TAwaitedCommand = { commandId: string };
  * availability offers `lock`; the confirmation sends it now or, with "Schedule for later", at a
  * date and time on India's clock (`run_at`). The page polls while a command is pending; when the command it sent
  * ends without being applied, this says why. Other pending commands (a camera lock) do not hold
- * up a lock: the device and actions tabs show those.
+ * up a lock: the device and actions tabs show those. Issue 12: with nothing overdue the lock's
+ * confirmation says so and asks for the reason (required, sent with the lock); with something
+ * overdue it shows the amount; once the EMIs are completed no lock is offered, and the card says why.
  */
-export const DeviceControlCard = ({ customerId, device, onShowEnrolmentQr }: TDeviceControlCardProps) => {
+export const DeviceControlCard = ({
+  customerId,
+  device,
+  lockRule,
+  onShowEnrolmentQr,
+}: TDeviceControlCardProps) => {
   const { t } = useTranslation();
   const [lockDevice, lockState] = useLockDeviceMutation();
   const [unlockDevice, unlockState] = useUnlockDeviceMutation();
@@ -58,6 +71,9 @@ export const DeviceControlCard = ({ customerId, device, onShowEnrolmentQr }: TDe
   const [isDialogOpen, setIsDialogOpen] = useState(false);
   const [when, setWhen] = useState<TWhen>(initialWhen);
   const [whenError, setWhenError] = useState<string | null>(null);
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string | null>(null);
+  const reasonErrorText = useLockReasonError();
   const awaitedRef = useRef<TAwaitedCommand | null>(null);
 
   const pendingLock = pendingLockCommand(device);
@@ -70,6 +86,8 @@ export const DeviceControlCard = ({ customerId, device, onShowEnrolmentQr }: TDe
   const isSending = lockState.isLoading || unlockState.isLoading;
   const canSendCommand = isEnrolled && !hasPendingCommand && !isSending;
   const action: TLockAction = isLocked ? 'unlock' : 'lock';
+  const isLockRefused = lockRule.kind === 'refused';
+  const needsReason = dialogAction === 'lock' && lockRule.kind === 'needs_reason';
 
   // The command this screen sent has ended: say so when it ended without being applied.
   useEffect(() => {
@@ -88,6 +106,8 @@ export const DeviceControlCard = ({ customerId, device, onShowEnrolmentQr }: TDe
     setDialogAction(requested);
     setWhen(initialWhen());
     setWhenError(null);
+    setReason('');
+    setReasonError(null);
     setIsDialogOpen(true);
   };
 
@@ -98,16 +118,27 @@ export const DeviceControlCard = ({ customerId, device, onShowEnrolmentQr }: TDe
       return;
     }
     setWhenError(null);
-    const send = dialogAction === 'lock' ? lockDevice : unlockDevice;
+    const checkedReason = needsReason ? lockReasonOf(reason) : null;
+    if (needsReason && checkedReason === null) {
+      setReasonError(reasonErrorText());
+      return;
+    }
+    setReasonError(null);
     const runAt = checked.runAt;
-    const result = await send({ customer_id: customerId, ...(runAt ? { run_at: runAt } : {}) });
+    const body = {
+      customer_id: customerId,
+      ...(runAt ? { run_at: runAt } : {}),
+      ...(checkedReason ? { reason: checkedReason } : {}),
+    };
+    const result = dialogAction === 'lock' ? await lockDevice(body) : await unlockDevice(body);
     if (result.error) {
-      // A time the server refuses (it has moved on since the dialog opened) goes under the picker.
-      const runAtError = isApiError(result.error)
-        ? result.error.fields.find((field) => field.field === 'run_at')
-        : undefined;
-      if (runAtError) {
-        setWhenError(runAtError.message);
+      // A time or reason the server refuses goes under its field, and the dialog stays open.
+      const fields = isApiError(result.error) ? result.error.fields : [];
+      const runAtError = fields.find((field) => field.field === 'run_at');
+      const serverReasonError = fields.find((field) => field.field === 'reason');
+      if (runAtError || serverReasonError) {
+        setWhenError(runAtError?.message ?? null);
+        setReasonError(serverReasonError?.message ?? null);
         return;
       }
     }
@@ -217,7 +248,15 @@ export const DeviceControlCard = ({ customerId, device, onShowEnrolmentQr }: TDe
             </Alert>
           ) : null}
 
-          {!canLockOrUnlock && isEnrolled ? null : action === 'lock' ? (
+          {/* Issue 12: a phone whose EMIs are completed is the customer's; it is never locked. */}
+          {isEnrolled && canLockOrUnlock && action === 'lock' && isLockRefused ? (
+            <Alert severity="info" data-testid="device-lock-refused">
+              {t('device.lockRefused')}
+            </Alert>
+          ) : null}
+
+          {(!canLockOrUnlock && isEnrolled) || (action === 'lock' && isLockRefused) ? null : action ===
+            'lock' ? (
             <Button
               variant="contained"
               color="error"
@@ -262,6 +301,21 @@ export const DeviceControlCard = ({ customerId, device, onShowEnrolmentQr }: TDe
         onConfirm={() => void handleConfirm()}
         onClose={() => setIsDialogOpen(false)}
       >
+        {dialogAction === 'lock' && lockRule.kind === 'overdue' ? (
+          <Alert severity="info" icon={false} sx={{ mt: 1.5 }} data-testid="lock-overdue">
+            {t('device.overdueNow', { amount: formatRupees(lockRule.overduePaise) })}
+          </Alert>
+        ) : null}
+        {needsReason ? (
+          <LockReasonField
+            value={reason}
+            onChange={(next) => {
+              setReason(next);
+              setReasonError(null);
+            }}
+            error={reasonError}
+          />
+        ) : null}
         <WhenChoice
           value={when}
           onChange={(next) => {

@@ -1,4 +1,6 @@
 import type { TControlFeature } from '@kisht/domain/common/enums';
+import { commandSpecOf } from '@kisht/domain/devices/command-catalogue';
+import { isPhoneLockingCommand, type TLockRule } from '@kisht/domain/devices/devices.rules';
 import type { TDeviceCommand, TDeviceSummary } from '@kisht/domain/devices/devices.schema';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -70,16 +72,27 @@ const ToggleRow = ({ feature, display, isDisabled, onChange }: TToggleRowProps) 
   );
 };
 
-type TDeviceTogglesCardProps = { customerId: number; device: TDeviceSummary };
+type TDeviceTogglesCardProps = {
+  customerId: number;
+  device: TDeviceSummary;
+  /** What a lock needs now (issue 12): lost mode, which leaves only a lock screen, obeys it too. */
+  lockRule: TLockRule;
+};
+
+/** True when turning `feature` on leaves the borrower only a lock screen (the lost modes). */
+const locksThePhone = (feature: TControlFeature): boolean =>
+  isPhoneLockingCommand(commandSpecOf(feature)?.on ?? '');
 
 /**
  * The device tab of customer_details: each toggle the device's availability offers (spec §6, the
  * access flags applied by the server), with its reported state or "Turning on…"/"Turning off…"
  * while a command is on its way, and a switch that sends the on or off command. Turning on a
  * feature that takes arguments (wallpaper, lost mode, app lock/hide) asks for them first.
- * "Schedule for later" sends a toggle's on or off (or another command) at a picked time.
+ * "Schedule for later" sends a toggle's on or off (or another command) at a picked time. Turning
+ * on lost mode follows the lock rule (issue 12): a reason when nothing is overdue, never once the
+ * EMIs are completed.
  */
-export const DeviceTogglesCard = ({ customerId, device }: TDeviceTogglesCardProps) => {
+export const DeviceTogglesCard = ({ customerId, device, lockRule }: TDeviceTogglesCardProps) => {
   const { t } = useTranslation();
   const [sendControl, sendState] = useSendDeviceControlMutation();
   const [argsFeature, setArgsFeature] = useState<TArgsFeature | null>(null);
@@ -87,10 +100,10 @@ export const DeviceTogglesCard = ({ customerId, device }: TDeviceTogglesCardProp
   const isEnrolled = device.enrolledAt !== null;
   const sendingFeature = sendState.isLoading ? sendState.originalArgs?.feature : undefined;
 
-  const send = async (feature: TControlFeature, enable: boolean, args?: TControlArgs) => {
+  const send = async (feature: TControlFeature, enable: boolean, args?: TControlArgs, reason?: string) => {
     const result = await sendControl({
       feature,
-      body: { customer_id: customerId, enable, ...(args ? { args } : {}) },
+      body: { customer_id: customerId, enable, ...(args ? { args } : {}), ...(reason ? { reason } : {}) },
     });
     if (!result.data) return false;
     const command = result.data;
@@ -110,6 +123,10 @@ export const DeviceTogglesCard = ({ customerId, device }: TDeviceTogglesCardProp
   };
 
   const handleChange = (feature: TControlFeature, enable: boolean) => {
+    if (enable && locksThePhone(feature) && lockRule.kind === 'refused') {
+      enqueueSnackbar(t('device.lockRefused'), { variant: 'error' });
+      return;
+    }
     if (enable && isArgsFeature(feature)) {
       setArgsFeature(feature);
       return;
@@ -117,9 +134,9 @@ export const DeviceTogglesCard = ({ customerId, device }: TDeviceTogglesCardProp
     void send(feature, enable);
   };
 
-  const handleArgs = async (args: TControlArgs) => {
+  const handleArgs = async (args: TControlArgs, reason?: string) => {
     if (!argsFeature) return;
-    const isSent = await send(argsFeature, true, args);
+    const isSent = await send(argsFeature, true, args, reason);
     if (isSent) setArgsFeature(null);
   };
 
@@ -151,12 +168,18 @@ export const DeviceTogglesCard = ({ customerId, device }: TDeviceTogglesCardProp
         ))}
       </List>
       <Box sx={{ p: 1 }}>
-        <ScheduleCommandButton customerId={customerId} availability={device.availability} group="controls" />
+        <ScheduleCommandButton
+          customerId={customerId}
+          availability={device.availability}
+          lockRule={lockRule}
+          group="controls"
+        />
       </Box>
       <ControlArgsDialog
         feature={argsFeature}
         isBusy={sendState.isLoading}
-        onSubmit={(args) => void handleArgs(args)}
+        needsReason={argsFeature !== null && locksThePhone(argsFeature) && lockRule.kind === 'needs_reason'}
+        onSubmit={(args, reason) => void handleArgs(args, reason)}
         onClose={() => setArgsFeature(null)}
       />
     </Card>

@@ -1,3 +1,4 @@
+import { isPhoneLockingCommand, type TLockRule } from '@kisht/domain/devices/devices.rules';
 import type { TDeviceCommand, TDeviceSummary } from '@kisht/domain/devices/devices.schema';
 import ScheduleIcon from '@mui/icons-material/Schedule';
 import Button from '@mui/material/Button';
@@ -22,6 +23,7 @@ import type { TScheduleGroup, TScheduleOption } from '../device-controls';
 import { isArgsFeature, scheduleOptionsOf } from '../device-controls';
 import type { TControlArgs } from './control-args-dialog';
 import { ControlArgsForm } from './control-args-dialog';
+import { LockReasonField, lockReasonOf, useLockReasonError } from './lock-reason-field';
 import { checkWhen, RunAtField } from './run-at-field';
 
 const SCHEDULE_GROUPS: readonly TScheduleGroup[] = ['lock', 'controls', 'actions'];
@@ -36,6 +38,11 @@ const needsArgs = (option: TScheduleOption): boolean =>
 type TScheduleCommandDialogProps = {
   customerId: number;
   availability: TDeviceSummary['availability'];
+  /**
+   * What a lock needs now (issue 12): a lock or lost mode is not offered once the EMIs are
+   * completed, and asks for a reason when nothing is overdue.
+   */
+  lockRule: TLockRule;
   isOpen: boolean;
   /** Which tab opened it: its first command is chosen to begin with. */
   group: TScheduleGroup;
@@ -47,10 +54,12 @@ type TScheduleCommandDialogProps = {
  * unlock, a toggle on or off, an action; not uninstall, which needs an OTP of the moment), at a
  * date and time on India's clock, sent as `run_at`. A command that takes arguments asks for them
  * next. The command waits on the server and shows in the history as "Scheduled for …" until then.
+ * A lock or lost mode follows the lock rule (lockRule).
  */
 export const ScheduleCommandDialog = ({
   customerId,
   availability,
+  lockRule,
   isOpen,
   group,
   onClose,
@@ -71,7 +80,10 @@ export const ScheduleCommandDialog = ({
       {isOpen ? (
         <ScheduleCommandForm
           customerId={customerId}
-          options={scheduleOptionsOf(availability)}
+          options={scheduleOptionsOf(availability).filter(
+            (option) => lockRule.kind !== 'refused' || !isPhoneLockingCommand(option.name),
+          )}
+          needsReason={lockRule.kind === 'needs_reason'}
           group={group}
           onClose={onClose}
         />
@@ -83,12 +95,25 @@ export const ScheduleCommandDialog = ({
 type TScheduleCommandFormProps = {
   customerId: number;
   options: TScheduleOption[];
+  /** Nothing is overdue: a lock or lost mode asks for a reason. */
+  needsReason: boolean;
   group: TScheduleGroup;
   onClose: () => void;
 };
 
-const ScheduleCommandForm = ({ customerId, options, group, onClose }: TScheduleCommandFormProps) => {
+const ScheduleCommandForm = ({
+  customerId,
+  options,
+  needsReason,
+  group,
+  onClose,
+}: TScheduleCommandFormProps) => {
   const { t } = useTranslation();
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string | null>(null);
+  /** The reason checked on the first step, sent with the command. */
+  const [checkedReason, setCheckedReason] = useState<string | null>(null);
+  const reasonErrorText = useLockReasonError();
   const [lockDevice, lockState] = useLockDeviceMutation();
   const [unlockDevice, unlockState] = useUnlockDeviceMutation();
   const [sendControl, controlState] = useSendDeviceControlMutation();
@@ -100,21 +125,32 @@ const ScheduleCommandForm = ({ customerId, options, group, onClose }: TScheduleC
   const [argsRunAt, setArgsRunAt] = useState<string | null>(null);
   const isBusy = lockState.isLoading || unlockState.isLoading || controlState.isLoading;
   const chosen = options.find((option) => optionKey(option) === chosenKey);
+  const isReasonAsked = needsReason && chosen !== undefined && isPhoneLockingCommand(chosen.name);
   const commandLabel = chosen ? t(`commandName.${chosen.name}`) : '';
 
-  /** The server's word on run_at, shown under the picker (back on the first step). */
+  /** The server's word on run_at or the reason, shown under its field (back on the first step). */
   const showServerTimeError = (error: TApiError | null): boolean => {
     const runAtError = error?.fields.find((field) => field.field === 'run_at');
-    if (!runAtError) return false;
+    const serverReasonError = error?.fields.find((field) => field.field === 'reason');
+    if (!runAtError && !serverReasonError) return false;
     setArgsRunAt(null);
-    setTimeError(runAtError.message);
+    setTimeError(runAtError?.message ?? null);
+    setReasonError(serverReasonError?.message ?? null);
     return true;
   };
 
-  const schedule = async (option: TScheduleOption, runAt: string, args?: TControlArgs) => {
+  const schedule = async (
+    option: TScheduleOption,
+    runAt: string,
+    args?: TControlArgs,
+    given?: string | null,
+  ) => {
+    const withReason = given ? { reason: given } : {};
     const result: { data?: TDeviceCommand; error?: unknown } =
       option.group === 'lock'
-        ? await (option.enable ? lockDevice : unlockDevice)({ customer_id: customerId, run_at: runAt })
+        ? option.enable
+          ? await lockDevice({ customer_id: customerId, run_at: runAt, ...withReason })
+          : await unlockDevice({ customer_id: customerId, run_at: runAt })
         : await sendControl({
             feature: option.feature,
             body: {
@@ -122,6 +158,7 @@ const ScheduleCommandForm = ({ customerId, options, group, onClose }: TScheduleC
               run_at: runAt,
               ...(option.enable === undefined ? {} : { enable: option.enable }),
               ...(args ? { args } : {}),
+              ...withReason,
             },
           });
     if (result.error) {
@@ -144,11 +181,18 @@ const ScheduleCommandForm = ({ customerId, options, group, onClose }: TScheduleC
       return;
     }
     setTimeError(null);
+    const given = isReasonAsked ? lockReasonOf(reason) : null;
+    if (isReasonAsked && given === null) {
+      setReasonError(reasonErrorText());
+      return;
+    }
+    setReasonError(null);
+    setCheckedReason(given);
     if (needsArgs(chosen)) {
       setArgsRunAt(checked.runAt);
       return;
     }
-    void schedule(chosen, checked.runAt);
+    void schedule(chosen, checked.runAt, undefined, given);
   };
 
   if (options.length === 0) {
@@ -176,7 +220,7 @@ const ScheduleCommandForm = ({ customerId, options, group, onClose }: TScheduleC
           feature={chosen.feature}
           isBusy={isBusy}
           submitLabel={t('schedule.submit')}
-          onSubmit={(args) => void schedule(chosen, argsRunAt, args)}
+          onSubmit={(args) => void schedule(chosen, argsRunAt, args, checkedReason)}
           onClose={onClose}
         />
       </>
@@ -220,6 +264,16 @@ const ScheduleCommandForm = ({ customerId, options, group, onClose }: TScheduleC
             error={timeError}
             testId="schedule-run-at"
           />
+          {isReasonAsked ? (
+            <LockReasonField
+              value={reason}
+              onChange={(next) => {
+                setReason(next);
+                setReasonError(null);
+              }}
+              error={reasonError}
+            />
+          ) : null}
         </Stack>
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>
@@ -243,7 +297,12 @@ const ScheduleCommandForm = ({ customerId, options, group, onClose }: TScheduleC
 type TScheduleButtonProps = Omit<TScheduleCommandDialogProps, 'isOpen' | 'onClose'>;
 
 /** The "Schedule for later" button of a command tab, and its dialog. */
-export const ScheduleCommandButton = ({ customerId, availability, group }: TScheduleButtonProps) => {
+export const ScheduleCommandButton = ({
+  customerId,
+  availability,
+  lockRule,
+  group,
+}: TScheduleButtonProps) => {
   const { t } = useTranslation();
   const [isOpen, setIsOpen] = useState(false);
   return (
@@ -260,6 +319,7 @@ export const ScheduleCommandButton = ({ customerId, availability, group }: TSche
       <ScheduleCommandDialog
         customerId={customerId}
         availability={availability}
+        lockRule={lockRule}
         group={group}
         isOpen={isOpen}
         onClose={() => setIsOpen(false)}

@@ -181,6 +181,7 @@ const BulkLockForm = ({ onSent }: TBulkLockFormProps) => {
                 </RadioGroup>
                 <Typography variant="caption" color="textSecondary" data-testid="bulk-excluded-note">
                   {t('bulkLock.excludedNote')}
+                  {action === 'lock' ? ` ${t('bulkLock.paidUpNote')}` : ''}
                 </Typography>
               </FormControl>
               {target === 'selection' ? (

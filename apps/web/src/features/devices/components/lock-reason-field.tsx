@@ -1,0 +1,57 @@
+import { LOCK_REASON_MAX, LOCK_REASON_MIN } from '@kisht/domain/devices/devices.rules';
+import { ZLockReason } from '@kisht/domain/devices/devices.schema';
+import Alert from '@mui/material/Alert';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { useTranslation } from 'react-i18next';
+
+/**
+ * The reason typed for a lock, checked as the server checks it (ZLockReason: trimmed,
+ * LOCK_REASON_MIN to LOCK_REASON_MAX characters): the reason to send, or null when it is not one.
+ */
+export const lockReasonOf = (text: string): string | null => {
+  const parsed = ZLockReason.safeParse(text);
+  return parsed.success ? parsed.data : null;
+};
+
+type TLockReasonFieldProps = {
+  value: string;
+  onChange: (value: string) => void;
+  /** The error to show under the field (the app's own or the server's), or null. */
+  error: string | null;
+};
+
+/**
+ * Why a phone whose customer has nothing overdue is locked (issue 12): says why a reason is asked
+ * for, and takes it (required). The server records it with the command and its audit entry.
+ */
+export const LockReasonField = ({ value, onChange, error }: TLockReasonFieldProps) => {
+  const { t } = useTranslation();
+  return (
+    <Stack spacing={1.5} sx={{ pt: 1 }}>
+      <Alert severity="warning" data-testid="lock-reason-why">
+        {t('device.reasonWhy')}
+      </Alert>
+      <TextField
+        id="lock-reason"
+        name="reason"
+        label={t('device.reason')}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        error={error !== null}
+        helperText={error ?? t('device.reasonHelp', { min: LOCK_REASON_MIN, max: LOCK_REASON_MAX })}
+        required
+        multiline
+        minRows={2}
+        fullWidth
+        slotProps={{ htmlInput: { maxLength: LOCK_REASON_MAX + 20, 'data-testid': 'lock-reason' } }}
+      />
+    </Stack>
+  );
+};
+
+/** The message of a reason that is not one, in the app's words. */
+export const useLockReasonError = () => {
+  const { t } = useTranslation();
+  return () => t('device.reasonError', { min: LOCK_REASON_MIN, max: LOCK_REASON_MAX });
+};
