@@ -59,6 +59,11 @@ export const organizations = pgTable('organizations', {
         lockAfterDaysOverdue: number | null;
         autoUnlock: boolean;
       };
+      /**
+       * The "how to pay" text a locked phone shows (device protocol §9.2; ZLockScreenText); absent:
+       * none.
+       */
+      lockScreenText?: string;
     }>()
     .notNull()
     .default({}),

@@ -2,17 +2,13 @@ import { eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { organizations } from '../../db/schema';
 
-/**
- * An organisation's settings document: the schema's keys, and `lockScreenText`, the "how to pay"
- * text its locked phones show (device protocol §9.2; validated by ZLockScreenText before it is
- * written; absent: none).
- */
-export type TOrgSettings = (typeof organizations.$inferSelect)['settings'] & { lockScreenText?: string };
+/** An organisation's settings document (organizations.settings). */
+export type TOrgSettings = (typeof organizations.$inferSelect)['settings'];
 
 export const findOrganization = async (db: DbOrTx, id: number) => {
   const rows = await db.select().from(organizations).where(eq(organizations.id, id)).limit(1);
   const org = rows[0];
-  return org ? { ...org, settings: org.settings as TOrgSettings } : null;
+  return org ?? null;
 };
 
 /** Organisations with an auto-lock ladder in their settings. */
