@@ -1,10 +1,12 @@
 import type { Page } from '@playwright/test';
 import type { AgentProcess } from './agent-process';
+import { recordConsentViaApi } from './consent';
 import { expect } from './fixtures';
 
 /**
  * Journey set-up through the API (the add-customer form has its own journeys): adds a customer of
- * the logged-in retailer with a phone of IMEIs `imei1`/`imei2`, fetches their enrolment QR and
+ * the logged-in retailer with a phone of IMEIs `imei1`/`imei2`, records their consent to remote
+ * locking, fetches their enrolment QR and
  * enrols the reference agent CLI (`agent`) with it, its state at `statePath`; returns the customer
  * id once the agent is connected to the broker.
  */
@@ -43,6 +45,7 @@ export const addCustomerWithEnrolledPhone = async (
   ).json();
   expect(created.response, JSON.stringify(created)).toBe('success');
   const customerId = created.data.id as number;
+  await recordConsentViaApi(page, baseURL, customerId);
   const qr = await (
     await page.request.get(`${baseURL}/api/customer/get_customers_qrCode?customer_id=${customerId}`, {
       headers: auth,

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import { signConsentInUi } from '../support/consent';
 import { expect, test } from '../support/fixtures';
 import { loginToDashboard } from '../support/login';
 import { ARTIFACTS } from '../support/server';
@@ -92,6 +93,8 @@ test('a retailer adds a customer with photo, documents and signature, then recor
   await expect(page.getByTestId('customer-signature-thumbnail')).toBeVisible();
   await shot(page, '51-attachments');
   await page.getByTestId('add-customer-finish-continue').click();
+  // Step 7: the consent to remote locking, before the enrolment QR (issue 12).
+  await signConsentInUi(page);
   await expect(page).toHaveURL(/\/customer_navigate\?customer_id=\d+/);
 
   // 3. customer_documents lists what was uploaded.

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { AgentProcess } from '../support/agent-process';
+import { signConsentInUi } from '../support/consent';
 import { expect, test } from '../support/fixtures';
 import { ARTIFACTS } from '../support/server';
 
@@ -68,6 +69,8 @@ test('a retailer enrols a phone and locks and unlocks it', async ({ page }) => {
     // Step 6 offers photo, documents and signature; this journey goes straight on to enrolment.
     await expect(page).toHaveURL(/\/add_customer\?customer_id=\d+$/);
     await page.getByTestId('add-customer-finish-continue').click();
+    // Step 7: the customer's signed consent to remote locking comes before any QR (issue 12).
+    await signConsentInUi(page);
 
     // 3. The new, inactive customer lands on customer_navigate with the enrolment QR.
     await expect(page).toHaveURL(/\/customer_navigate\?customer_id=\d+/);

@@ -121,6 +121,17 @@ export const paths = {
     simChangeDetails: '/api/customer/customer_sim_change_details',
     /** POST TSendPenaltyRequest → TEmiDetails (levy the organisation's penalty on an overdue instalment). */
     sendPenalty: '/api/customer/send_penalty',
+    /** GET → TLoanDefaults: the organisation's loan terms the add-customer form starts with. */
+    loanDefaults: '/api/customer/loan_defaults',
+    /** GET ?customer_id=&language= → TConsentText: the consent to remote locking, to show before signing. */
+    consentText: '/api/customer/consent_text',
+    /**
+     * GET ?customer_id= → TCustomerConsent | null; POST TRecordConsentRequest → TCustomerConsent (the
+     * consent to remote locking, recorded once: a repeat answers the consent that stands).
+     */
+    consent: '/api/customer/consent',
+    /** GET (customer user) → TMyConsent[]: the consents the logged-in customer gave. */
+    myConsents: '/api/customer/my_consents',
   },
   devices: {
     /** POST TLockUnlockRequest → TDeviceCommand (with run_at: scheduled). */

@@ -76,6 +76,65 @@ export const PNG_1X1 = Uint8Array.from(
   ),
 );
 
+/**
+ * Records a customer's consent to remote locking as the add-customer flow does (which the
+ * enrolment QR needs): the signature uploaded as a customer_signature, the text of `language`
+ * read, then the consent recorded against that text's version. Returns the recording's answer.
+ */
+export const recordConsent = async (t: TestApp, token: string, customerId: number, language = 'en') => {
+  const signature = await apiUpload(
+    t,
+    token,
+    paths.customers.signature,
+    { customer_id: customerId, kind: 'customer_signature' },
+    { bytes: PNG_1X1, name: 'signature.png', type: 'image/png' },
+  );
+  const text = await apiGet(
+    t,
+    token,
+    `${paths.customers.consentText}?customer_id=${customerId}&language=${language}`,
+  );
+  return apiPost(t, token, paths.customers.consent, {
+    customer_id: customerId,
+    language,
+    textVersion: text.body.data?.textVersion,
+    signature_media_id: signature.body.data?.id,
+  });
+};
+
+/**
+ * recordConsent over real HTTP, for tests that talk to a listening server (`baseUrl`) rather than
+ * through `inject`. Throws unless the consent is recorded.
+ */
+export const recordConsentOverHttp = async (baseUrl: string, token: string, customerId: number) => {
+  const auth = bearer(token);
+  const form = new FormData();
+  form.append('customer_id', String(customerId));
+  form.append('kind', 'customer_signature');
+  form.append('file', new Blob([PNG_1X1 as Uint8Array<ArrayBuffer>], { type: 'image/png' }), 'signature.png');
+  const signature = await fetch(`${baseUrl}${paths.customers.signature}`, {
+    method: 'POST',
+    headers: auth,
+    body: form,
+  });
+  const signatureId = ((await signature.json()) as { data: { id: number } }).data.id;
+  const text = await fetch(`${baseUrl}${paths.customers.consentText}?customer_id=${customerId}&language=en`, {
+    headers: auth,
+  });
+  const { textVersion } = ((await text.json()) as { data: { textVersion: string } }).data;
+  const recorded = await fetch(`${baseUrl}${paths.customers.consent}`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      customer_id: customerId,
+      language: 'en',
+      textVersion,
+      signature_media_id: signatureId,
+    }),
+  });
+  if (!recorded.ok) throw new Error(`consent not recorded: ${recorded.status} ${await recorded.text()}`);
+};
+
 /** The start of a JPEG file (SOI + JFIF APP0): enough for content sniffing. */
 export const JPEG_BYTES = Uint8Array.from([
   0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01,
@@ -114,6 +173,7 @@ export const enrolReferenceAgent = async (
   const productId = (await apiGet(t, token, paths.catalogue.products)).body.data[0].id as number;
   const body = customerBody(productId);
   const customerId = (await apiPost(t, token, paths.customers.create, body)).body.data.id as number;
+  await recordConsent(t, token, customerId);
   const address = t.app.server.address() as AddressInfo;
   const response = await fetch(
     `http://127.0.0.1:${address.port}${paths.customers.qrCode}?customer_id=${customerId}`,

@@ -31,6 +31,9 @@ export const stubCustomerDetailsApi = ({
     [paths.customers.statusHistory]: () => [],
     [paths.devices.history]: () => (typeof history === 'function' ? history() : history),
     [paths.customers.simChangeDetails]: () => simChanges,
+    // The customer tab's consent section: answered, so no read stays pending (RTK Query holds
+    // tag invalidations until none is).
+    [paths.customers.consent]: () => null,
     ...handlers,
   });
 

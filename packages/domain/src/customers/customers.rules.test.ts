@@ -4,6 +4,7 @@ import {
   bulkExclusionReason,
   canChangeStatus,
   customerEditActions,
+  formatAddress,
 } from './customers.rules';
 
 describe('customer edit menu (spec §2)', () => {
@@ -69,5 +70,30 @@ describe('who bulk lock and unlock leave alone, by status', () => {
 
   it('lists exactly the excluded statuses for queries', () => {
     expect([...BULK_EXCLUDED_STATUSES].sort()).toEqual([3, 4, 5]);
+  });
+});
+
+describe('formatAddress: one way to write an address', () => {
+  it.each([
+    [
+      {
+        line1: '12 MG Road',
+        city: 'Mumbai',
+        stateName: 'Maharashtra',
+        pincode: '400001',
+        countryName: 'India',
+      },
+      '12 MG Road, Mumbai, Maharashtra 400001, India',
+    ],
+    [
+      { line1: '4 Park Street', city: 'Kolkata', stateName: 'West Bengal', countryName: 'India' },
+      '4 Park Street, Kolkata, West Bengal, India',
+    ],
+    [
+      { line1: ' ', city: 'Pune', stateName: 'Maharashtra', countryName: 'India' },
+      'Pune, Maharashtra, India',
+    ],
+  ])('%o → %s', (address, expected) => {
+    expect(formatAddress(address)).toBe(expected);
   });
 });

@@ -61,3 +61,28 @@ export const BULK_EXCLUDED_STATUSES = Object.keys(BULK_EXCLUSION_REASONS).map(Nu
 /** Why a bulk command leaves a customer of this status alone, or null when it may reach them. */
 export const bulkExclusionReason = (status: number): string | null =>
   BULK_EXCLUSION_REASONS[status as TCustomerStatus] ?? null;
+
+/** The parts of an address formatAddress writes out (a TCustomerAddress has them all). */
+export type TAddressParts = {
+  line1: string;
+  city: string;
+  stateName: string;
+  pincode?: string | undefined;
+  countryName: string;
+};
+
+/**
+ * An address on one line, the one way every screen writes it: street, city, state and PIN code,
+ * country, with the state and country by their full names ("12 MG Road, Mumbai, Maharashtra
+ * 400001, India"). Empty parts are left out.
+ */
+export const formatAddress = (address: TAddressParts): string =>
+  [
+    address.line1,
+    address.city,
+    [address.stateName, address.pincode].filter(Boolean).join(' '),
+    address.countryName,
+  ]
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .join(', ');

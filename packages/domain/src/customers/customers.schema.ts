@@ -30,6 +30,19 @@ export const ZAddress = z.object({
 export type TAddress = z.infer<typeof ZAddress>;
 
 /**
+ * A stored address as the server shows it: the codes and the full names of the country and state
+ * (from the same country-state-city data the csc routes serve), so every screen writes it out the
+ * same way (formatAddress) without looking the names up.
+ */
+export const ZCustomerAddress = ZAddress.extend({
+  /** Full country name, e.g. India (the code when the data does not know it). */
+  countryName: z.string(),
+  /** Full state name, e.g. Maharashtra (the code when the data does not know it). */
+  stateName: z.string(),
+});
+export type TCustomerAddress = z.infer<typeof ZCustomerAddress>;
+
+/**
  * Add-customer request (spec §2 add_customer, §3 form field names). Money in paise; the amount
  * financed is loanAmountPaise, scheduled over tenureMonths at annualRateBps.
  */
@@ -141,7 +154,7 @@ export const ZCustomerDetails = ZCustomerListItem.extend({
   productId: ZId,
   imei2: z.string(),
   dateOfBirth: z.string().nullable(),
-  address: ZAddress.nullable(),
+  address: ZCustomerAddress.nullable(),
   serialNumber: z.string().nullable(),
   financerName: z.string().nullable(),
   /** image_name of the newest customer photo (customer_profile), or null. */
@@ -160,6 +173,13 @@ export const ZCustomerDetails = ZCustomerListItem.extend({
   emis: z.array(ZEmiRow),
 });
 export type TCustomerDetails = z.infer<typeof ZCustomerDetails>;
+
+/**
+ * What the add-customer form starts the loan with: the organisation's annual interest rate in
+ * basis points (organisation settings defaultAnnualRateBps; 0 when it has none).
+ */
+export const ZLoanDefaults = z.object({ annualRateBps: z.number().int().min(0).max(10_000) });
+export type TLoanDefaults = z.infer<typeof ZLoanDefaults>;
 
 /** The enrolment QR of customer_navigate: Android device-owner provisioning JSON (design §5). */
 export const ZEnrolmentQr = z.object({

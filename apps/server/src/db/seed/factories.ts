@@ -1,10 +1,27 @@
 import { randomBytes } from 'node:crypto';
 import { imeiCheckDigit } from '@kisht/domain/common/identifiers';
+import {
+  CONSENT_TEXT_VERSION,
+  formatMobileForText,
+  renderConsentText,
+  type TConsentLanguage,
+} from '@kisht/domain/customers/consent-texts';
 import { addMonthsToDate, buildEmiSchedule } from '@kisht/domain/emi/emi.rules';
 import { v7 as uuidv7 } from 'uuid';
 import { sha256Hex } from '../../lib/crypto';
 import type { DbOrTx } from '../client';
-import { customers, devices, emis, financers, organizations, products, users } from '../schema';
+import {
+  customerConsents,
+  customers,
+  devices,
+  emis,
+  financers,
+  media,
+  organizations,
+  products,
+  users,
+} from '../schema';
+import { demoSignaturePng } from './demo-signature';
 
 /**
  * Factories with overrides: they seed the demo organisation and build test data, so tests and
@@ -155,3 +172,59 @@ export const createFinancers = (db: DbOrTx, orgId: number, names: string[]) =>
     .insert(financers)
     .values(names.map((name) => ({ orgId, name })))
     .returning();
+
+/**
+ * A customer's recorded consent to remote locking, as the add-customer flow records it (the
+ * enrolment QR needs one): the domain's consent text of CONSENT_TEXT_VERSION in `language`
+ * (English by default) naming the customer, phone, retailer and lender, recorded by the retailer
+ * when the loan was made, signed with a drawn signature stored as a customer_signature PNG.
+ */
+export const createCustomerConsent = async (
+  db: DbOrTx,
+  input: {
+    customer: { id: number; orgId: number; firstName: string; lastName: string; createdAt: Date };
+    product: { brand: string; name: string };
+    retailer: { id: number; name: string; mobile: string };
+    /** The lender the text names: the organisation's company name. */
+    companyName: string;
+    language?: TConsentLanguage;
+  },
+) => {
+  const { customer, retailer } = input;
+  const language = input.language ?? 'en';
+  const png = demoSignaturePng(customer.id % 4);
+  const [signature] = await db
+    .insert(media)
+    .values({
+      orgId: customer.orgId,
+      customerId: customer.id,
+      kind: 'customer_signature',
+      path: `${customer.orgId}/customer_signature/${uuidv7()}.png`,
+      mimeType: 'image/png',
+      sizeBytes: png.byteLength,
+      content: png,
+      uploadedBy: retailer.id,
+      createdAt: customer.createdAt,
+    })
+    .returning({ id: media.id });
+  const [consent] = await db
+    .insert(customerConsents)
+    .values({
+      orgId: customer.orgId,
+      customerId: customer.id,
+      language,
+      textVersion: CONSENT_TEXT_VERSION,
+      text: renderConsentText(language, {
+        customerName: `${customer.firstName} ${customer.lastName}`,
+        productName: `${input.product.brand} ${input.product.name}`,
+        retailerName: retailer.name,
+        retailerPhone: formatMobileForText(retailer.mobile),
+        orgName: input.companyName,
+      }),
+      signatureMediaId: signature!.id,
+      recordedBy: retailer.id,
+      consentedAt: customer.createdAt,
+    })
+    .returning();
+  return consent!;
+};

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../client';
 import { organizations } from '../schema';
 import {
+  createCustomerConsent,
   createCustomerWithLoan,
   createFinancers,
   createOrganization,
@@ -118,7 +119,7 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('kisht:seed'))`);
     const existing = await tx.select({ id: organizations.id }).from(organizations).limit(1);
     if (existing.length > 0) return true;
-    await createOrganization(tx, {
+    const demoOrg = await createOrganization(tx, {
       id: DEMO_ORG_ID,
       name: 'Kisht Demo',
       companyName: 'Kisht Demo Finance Pvt. Ltd.',
@@ -147,7 +148,7 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
     await createFinancers(tx, DEMO_ORG_ID, DEMO_FINANCERS);
     const day = 86_400_000;
     for (const c of DEMO_CUSTOMERS) {
-      await createCustomerWithLoan(tx, {
+      const { customer } = await createCustomerWithLoan(tx, {
         orgId: DEMO_ORG_ID,
         retailerId: retailer.id,
         product: catalogue[c.product]!,
@@ -160,9 +161,11 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
         paidInstalments: c.paidInstalments ?? 0,
         createdAt: new Date(Date.now() - c.daysAgo * day),
       });
+      const product = catalogue[c.product]!;
+      await createCustomerConsent(tx, { customer, product, retailer, companyName: demoOrg.companyName });
     }
 
-    await createOrganization(tx, {
+    const secondOrg = await createOrganization(tx, {
       id: SECOND_ORG_ID,
       name: 'Shree Finance',
       companyName: 'Shree Device Finance LLP',
@@ -184,7 +187,8 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
     });
     const secondCatalogue = await createProducts(tx, SECOND_ORG_ID, DEMO_PRODUCTS.slice(0, 3));
     await createFinancers(tx, SECOND_ORG_ID, DEMO_FINANCERS.slice(0, 2));
-    await createCustomerWithLoan(tx, {
+    const secondConsent = { retailer: second, companyName: secondOrg.companyName };
+    const kiran = await createCustomerWithLoan(tx, {
       orgId: SECOND_ORG_ID,
       retailerId: second.id,
       product: secondCatalogue[0]!,
@@ -194,7 +198,12 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
       status: 1,
       isEnrolled: true,
     });
-    await createCustomerWithLoan(tx, {
+    await createCustomerConsent(tx, {
+      ...secondConsent,
+      customer: kiran.customer,
+      product: secondCatalogue[0]!,
+    });
+    const farah = await createCustomerWithLoan(tx, {
       orgId: SECOND_ORG_ID,
       retailerId: second.id,
       product: secondCatalogue[1]!,
@@ -202,6 +211,11 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
       lastName: 'Khan',
       mobile: '+919822222202',
       status: 0,
+    });
+    await createCustomerConsent(tx, {
+      ...secondConsent,
+      customer: farah.customer,
+      product: secondCatalogue[1]!,
     });
     return false;
   });

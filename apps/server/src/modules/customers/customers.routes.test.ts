@@ -1,15 +1,17 @@
+import { formatAddress } from '@kisht/domain/customers/customers.rules';
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
 import {
+  DEMO_CUSTOMER_MOBILE,
   DEMO_MINI_RETAILER_MOBILE,
   DEMO_ORG_ID,
   DEMO_RETAILER_MOBILE,
   SECOND_ORG_ID,
   SECOND_RETAILER_MOBILE,
 } from '../../db/seed/seed';
-import { apiGet, apiPost, customerBody } from '../../test/fixtures';
+import { apiGet, apiPost, customerBody, recordConsent } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
 
 let t: TestApp;
@@ -193,6 +195,7 @@ describe('customer list, details and dashboard', () => {
 describe('enrolment QR', () => {
   it('issues Android provisioning JSON with a one-time token for an inactive customer', async () => {
     const created = (await apiPost(t, retailer, paths.customers.create, customerBody(productId))).body.data;
+    await recordConsent(t, retailer, created.id);
     const qr = await apiGet(t, retailer, `${paths.customers.qrCode}?customer_id=${created.id}`);
     expect(qr.status).toBe(200);
     const payload = JSON.parse(qr.body.data.payload);
@@ -213,5 +216,43 @@ describe('enrolment QR', () => {
     );
     const foreign = await secondOrgCustomerId();
     expect((await apiGet(t, retailer, `${paths.customers.qrCode}?customer_id=${foreign}`)).status).toBe(404);
+  });
+});
+
+describe('loan defaults for add_customer', () => {
+  it("starts the loan at the organisation's rate: 14% for organisation 41, 0 where none is set", async () => {
+    const defaults = await apiGet(t, retailer, paths.customers.loanDefaults);
+    expect(defaults.status).toBe(200);
+    expect(defaults.body.data).toEqual({ annualRateBps: 1400 });
+    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+    expect((await apiGet(t, other, paths.customers.loanDefaults)).body.data).toEqual({ annualRateBps: 0 });
+    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
+    expect((await apiGet(t, mini, paths.customers.loanDefaults)).body.data).toEqual({ annualRateBps: 1400 });
+  });
+
+  it('is for retailers: a customer user gets 403', async () => {
+    const customer = await t.login(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
+    expect((await apiGet(t, customer, paths.customers.loanDefaults)).status).toBe(403);
+  });
+});
+
+describe('address on customer_details', () => {
+  it('names the state and country in full, from the same data the address form chose them from', async () => {
+    const address = {
+      line1: '12 MG Road',
+      countryCode: 'IN',
+      stateCode: 'MH',
+      city: 'Mumbai',
+      pincode: '400001',
+    };
+    const created = await apiPost(t, retailer, paths.customers.create, customerBody(productId, { address }));
+    expect(created.status).toBe(200);
+    const details = await apiGet(
+      t,
+      retailer,
+      `${paths.customers.details}?customer_id=${created.body.data.id}`,
+    );
+    expect(details.body.data.address).toEqual({ ...address, stateName: 'Maharashtra', countryName: 'India' });
+    expect(formatAddress(details.body.data.address)).toBe('12 MG Road, Mumbai, Maharashtra 400001, India');
   });
 });

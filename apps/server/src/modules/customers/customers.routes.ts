@@ -1,11 +1,20 @@
 import { zEnvelope } from '@kisht/domain/common/envelope';
 import {
+  ZConsentText,
+  ZConsentTextQuery,
+  ZCustomerConsent,
+  ZCustomerConsentAnswer,
+  ZMyConsent,
+  ZRecordConsentRequest,
+} from '@kisht/domain/customers/consent.schema';
+import {
   ZCreateCustomerRequest,
   ZCustomerDetails,
   ZCustomerIdQuery,
   ZCustomerListQuery,
   ZCustomerPage,
   ZEnrolmentQr,
+  ZLoanDefaults,
   ZStatusChange,
   ZUpdateImeiRequest,
   ZUpdateStatusRequest,
@@ -21,12 +30,14 @@ import type { AppContext } from '../../lib/context';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
 import { issueEnrolmentQr } from '../devices/enrolment.service';
+import { getConsentText, getCustomerConsent, listMyConsents, recordCustomerConsent } from './consent.service';
 import {
   changeCustomerStatus,
   createCustomer,
   findCustomerForActor,
   getCustomerDetails,
   getDashboard,
+  getLoanDefaults,
   getStatusHistory,
   listCustomers,
   updateCustomerImeis,
@@ -174,6 +185,84 @@ export const customersRoutes = async (app: FastifyInstance, ctx: AppContext) => 
       },
     },
     async (request) => ok(await getStatusHistory(ctx.db, request.actor, request.query.customer_id)),
+  );
+
+  r.get(
+    paths.customers.loanDefaults,
+    {
+      schema: {
+        tags: ['customers'],
+        summary: "The organisation's loan terms add_customer starts with (annual interest rate)",
+        response: { 200: zEnvelope(ZLoanDefaults) },
+      },
+    },
+    async (request) => ok(await getLoanDefaults(ctx.db, request.actor)),
+  );
+
+  r.get(
+    paths.customers.consentText,
+    {
+      schema: {
+        tags: ['customers'],
+        summary:
+          "The consent to remote locking in the customer's language, to show before they sign (with its version)",
+        querystring: ZConsentTextQuery,
+        response: { 200: zEnvelope(ZConsentText) },
+      },
+    },
+    async (request) =>
+      ok(
+        await getConsentText(ctx.db, {
+          actor: request.actor,
+          customerId: request.query.customer_id,
+          language: request.query.language,
+        }),
+      ),
+  );
+
+  r.get(
+    paths.customers.consent,
+    {
+      schema: {
+        tags: ['customers'],
+        summary: "The customer's recorded consent to remote locking (null while none is recorded)",
+        querystring: ZCustomerIdQuery,
+        response: { 200: zEnvelope(ZCustomerConsentAnswer) },
+      },
+    },
+    async (request) => ok(await getCustomerConsent(ctx.db, request.actor, request.query.customer_id)),
+  );
+
+  r.post(
+    paths.customers.consent,
+    {
+      schema: {
+        tags: ['customers'],
+        summary:
+          'Record the customer’s signed consent to remote locking (needed before the enrolment QR); recorded once, a repeat answers the consent that stands',
+        body: ZRecordConsentRequest,
+        response: { 200: zEnvelope(ZCustomerConsent) },
+      },
+    },
+    async (request) => {
+      const { consent, isNew } = await recordCustomerConsent(ctx.db, {
+        actor: request.actor,
+        request: request.body,
+      });
+      return ok(consent, isNew ? 'Consent recorded' : 'Consent was already recorded');
+    },
+  );
+
+  r.get(
+    paths.customers.myConsents,
+    {
+      schema: {
+        tags: ['customers'],
+        summary: "The logged-in customer's own consents to remote locking",
+        response: { 200: zEnvelope(z.array(ZMyConsent)) },
+      },
+    },
+    async (request) => ok(await listMyConsents(ctx.db, request.actor)),
   );
 
   r.get(

@@ -8,8 +8,11 @@ import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import { istDate } from '@kisht/domain/common/time';
 import { canChangeStatus } from '@kisht/domain/customers/customers.rules';
 import type {
+  TAddress,
+  TCustomerAddress,
   TCustomerDetails,
   TCustomerPage,
+  TLoanDefaults,
   TStatusChange,
   ZCreateCustomerRequest,
   ZCustomerListQuery,
@@ -23,10 +26,10 @@ import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
 import { findFinancer, findProduct } from '../catalogue/catalogue.service';
-import { isKnownPlace } from '../catalogue/csc.service';
+import { isKnownPlace, listCountries, listStates } from '../catalogue/csc.service';
 import type { DeviceRow } from '../devices/devices.service';
 import { availabilityFor, getDeviceSummary } from '../devices/devices.service';
-import { getDeviceSettings } from '../orgs/orgs.service';
+import { getDeviceSettings, getOrgSettings } from '../orgs/orgs.service';
 import {
   createCustomerLogin,
   getAccessFlags,
@@ -217,6 +220,27 @@ const deviceSummaryFor = async (
   return getDeviceSummary(db, target.device, availability);
 };
 
+/**
+ * A stored address with its country and state named in full from the country-state-city data the
+ * csc routes serve (the code where the data does not know it), so every screen writes it the same
+ * way (domain formatAddress).
+ */
+export const withPlaceNames = (address: TAddress): TCustomerAddress => ({
+  ...address,
+  countryName: listCountries().find((c) => c.code === address.countryCode)?.name ?? address.countryCode,
+  stateName:
+    listStates(address.countryCode).find((s) => s.code === address.stateCode)?.name ?? address.stateCode,
+});
+
+/**
+ * The loan terms add_customer starts with: the organisation's annual rate (settings
+ * defaultAnnualRateBps, 0 when unset). Throws FORBIDDEN for customers.
+ */
+export const getLoanDefaults = async (db: DbOrTx, actor: TActor): Promise<TLoanDefaults> => {
+  await scopeOf(db, actor); // refuses actors who cannot own customers
+  return { annualRateBps: (await getOrgSettings(db, actor.orgId)).defaultAnnualRateBps };
+};
+
 /** Everything customer_details shows: loan, schedule, device state and pending command. */
 export const getCustomerDetails = async (
   db: DbOrTx,
@@ -246,7 +270,7 @@ export const getCustomerDetails = async (
     deviceType: customer.deviceType,
     createdAt: customer.createdAt.toISOString(),
     dateOfBirth: customer.dateOfBirth,
-    address: customer.address,
+    address: customer.address ? withPlaceNames(customer.address) : null,
     serialNumber: device.serialNumber,
     financerName: financer?.name ?? null,
     photoImageName,

@@ -14,6 +14,7 @@ import type { Db } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { randomToken, sha256Hex } from '../../lib/crypto';
 import { insertAudit } from '../audit/audit.repository';
+import { hasRecordedConsent } from '../customers/consent.service';
 import { markCustomerInstalled } from '../customers/customers.service';
 import { getDeviceSettings } from '../orgs/orgs.service';
 import type { DeviceRow } from './devices.repository';
@@ -23,7 +24,8 @@ import type { ServerKeys } from './server-keys.service';
 /**
  * The Android device-owner provisioning JSON (design §5; Android DevicePolicyManager
  * EXTRA_PROVISIONING_*) carrying a fresh one-time enrolment token. Issuing a QR replaces any
- * earlier token of the device. Throws ALREADY_ENROLLED when the customer is no longer inactive.
+ * earlier token of the device. Throws ALREADY_ENROLLED when the customer is no longer inactive and
+ * CONSENT_REQUIRED while no consent to remote locking is recorded for them (consent.service).
  */
 export const issueEnrolmentQr = async (
   deps: { db: Db; config: TConfig },
@@ -32,6 +34,13 @@ export const issueEnrolmentQr = async (
   const { config } = deps;
   if (options.customerStatus !== CustomerStatus.INACTIVE) {
     throw new AppError(AppErrorCode.ALREADY_ENROLLED, 'This customer is already enrolled');
+  }
+  // The borrower's signed consent to remote locking comes before any QR (issue 12).
+  if (!(await hasRecordedConsent(deps.db, options.device.orgId, options.device.customerId))) {
+    throw new AppError(
+      AppErrorCode.CONSENT_REQUIRED,
+      "Record the customer's consent to remote locking before making the enrolment QR",
+    );
   }
   const token = randomToken();
   const expiresAt = new Date(Date.now() + config.ENROLMENT_TOKEN_TTL_HOURS * 3_600_000);

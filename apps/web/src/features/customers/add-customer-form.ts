@@ -88,8 +88,13 @@ export type TAddCustomerStep = (typeof ADD_CUSTOMER_STEPS)[number];
  * the new customer (add_customer?customer_id=).
  */
 export const ATTACHMENTS_STEP = 'attachments';
-/** Every step the stepper shows: the form's five, then the attachments. */
-export const ALL_ADD_CUSTOMER_STEPS = [...ADD_CUSTOMER_STEPS, ATTACHMENTS_STEP] as const;
+/**
+ * The last step: the customer's signed consent to remote locking, which the enrolment QR needs
+ * (issue 12). Then customer_navigate shows the QR.
+ */
+export const CONSENT_STEP = 'consent';
+/** Every step the stepper shows: the form's five, then the attachments, then the consent. */
+export const ALL_ADD_CUSTOMER_STEPS = [...ADD_CUSTOMER_STEPS, ATTACHMENTS_STEP, CONSENT_STEP] as const;
 
 /** The fields on each step; Next validates exactly these (react-hook-form trigger). */
 export const STEP_FIELDS: Record<TAddCustomerStep, readonly TAddCustomerPath[]> = {

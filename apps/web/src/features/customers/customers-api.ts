@@ -1,8 +1,16 @@
 import type { TProduct } from '@kisht/domain/catalogue/catalogue.schema';
 import type { TCity, TCountry, TFinancer, TState } from '@kisht/domain/catalogue/csc.schema';
 import type {
+  TConsentText,
+  TCustomerConsent,
+  TMyConsent,
+  TRecordConsentRequest,
+} from '@kisht/domain/customers/consent.schema';
+import type { TConsentLanguage } from '@kisht/domain/customers/consent-texts';
+import type {
   TCreateCustomerRequest,
   TCustomerDetails,
+  TLoanDefaults,
   TStatusChange,
   TUpdateImeiRequest,
   TUpdateStatusRequest,
@@ -48,7 +56,14 @@ export type TUploadDocumentArgs = { customerId: number; documentType: TDocumentT
 /** An upload of a signature drawn on the pad (a PNG). */
 export type TUploadSignatureArgs = { customerId: number; kind: TSignatureKind; file: File };
 
+/** The consent text to show a customer before they sign: their language decides the text. */
+export type TConsentTextArgs = { customerId: number; language: TConsentLanguage };
+
 const mediaTag = (customerId: number) => ({ type: 'CustomerMedia', id: customerId }) as const;
+/** A customer's consent to remote locking (part of the customer's data, so under their tag type). */
+const consentTag = (customerId: number) => ({ type: 'Customer', id: `consent:${customerId}` }) as const;
+/** The logged-in customer's own consents. */
+const MY_CONSENTS_TAG = { type: 'Customer', id: 'MY_CONSENTS' } as const;
 const statusHistoryTag = (customerId: number) => ({ type: 'StatusHistory', id: customerId }) as const;
 
 export const customersApi = api.injectEndpoints({
@@ -155,6 +170,32 @@ export const customersApi = api.injectEndpoints({
         'Dashboard',
       ],
     }),
+    /** The organisation's loan terms the add-customer form starts with (its annual rate). */
+    getLoanDefaults: build.query<TLoanDefaults, void>({
+      query: () => paths.customers.loanDefaults,
+    }),
+    /** The consent to remote locking in the chosen language, with its version (cache key: customer and language). */
+    getConsentText: build.query<TConsentText, TConsentTextArgs>({
+      query: ({ customerId, language }) => ({
+        url: paths.customers.consentText,
+        params: { customer_id: customerId, language },
+      }),
+    }),
+    /** The customer's recorded consent, or null while none is recorded (the enrolment QR needs one). */
+    getCustomerConsent: build.query<TCustomerConsent | null, number>({
+      query: (customerId) => ({ url: paths.customers.consent, params: { customer_id: customerId } }),
+      providesTags: (_result, _error, customerId) => [consentTag(customerId)],
+    }),
+    /** Records the consent; the signature (uploaded first) becomes the customer's signature too. */
+    recordConsent: build.mutation<TCustomerConsent, TRecordConsentRequest>({
+      query: (body) => ({ url: paths.customers.consent, method: 'POST', body }),
+      invalidatesTags: (_result, _error, { customer_id }) => [consentTag(customer_id), mediaTag(customer_id)],
+    }),
+    /** The logged-in customer's own consents (their view). */
+    getMyConsents: build.query<TMyConsent[], void>({
+      query: () => paths.customers.myConsents,
+      providesTags: [MY_CONSENTS_TAG],
+    }),
     /** The status trail, newest first. */
     getStatusHistory: build.query<TStatusChange[], number>({
       query: (customerId) => ({ url: paths.customers.statusHistory, params: { customer_id: customerId } }),
@@ -181,4 +222,9 @@ export const {
   useEditEmiTermsMutation,
   useUpdateCustomerStatusMutation,
   useGetStatusHistoryQuery,
+  useGetLoanDefaultsQuery,
+  useGetConsentTextQuery,
+  useGetCustomerConsentQuery,
+  useRecordConsentMutation,
+  useGetMyConsentsQuery,
 } = customersApi;

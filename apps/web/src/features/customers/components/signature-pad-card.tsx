@@ -18,10 +18,21 @@ type TSignaturePadCardProps = {
   /** Called with the drawing as a PNG file, or null when the canvas could not export it. */
   onSave: (file: File | null) => void;
   fileName: string;
+  /** The save button's label; "Save" by default. */
+  saveLabel?: string;
+  /** Keeps Save off even after a stroke (something else must be done first). */
+  isSaveDisabled?: boolean;
 };
 
 /** A signature pad (signature_pad on a canvas) with Clear and Save; Save waits for a stroke. */
-export const SignaturePadCard = ({ instructions, isSaving, onSave, fileName }: TSignaturePadCardProps) => {
+export const SignaturePadCard = ({
+  instructions,
+  isSaving,
+  onSave,
+  fileName,
+  saveLabel,
+  isSaveDisabled = false,
+}: TSignaturePadCardProps) => {
   const { t } = useTranslation();
   const { canvasRef, isEmpty, isSupported, clear, toPngFile } = useSignaturePad();
   return (
@@ -73,12 +84,12 @@ export const SignaturePadCard = ({ instructions, isSaving, onSave, fileName }: T
               variant="contained"
               size="large"
               onClick={() => void toPngFile(fileName).then(onSave)}
-              disabled={isEmpty}
+              disabled={isEmpty || isSaveDisabled}
               loading={isSaving}
               sx={{ flex: 2 }}
               data-testid="signature-save"
             >
-              {t('signaturePad.save')}
+              {saveLabel ?? t('signaturePad.save')}
             </Button>
           </Stack>
         </Stack>

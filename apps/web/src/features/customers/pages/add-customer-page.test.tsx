@@ -1,6 +1,8 @@
 import type { TProduct } from '@kisht/domain/catalogue/catalogue.schema';
 import type { TCity, TCountry, TFinancer, TState } from '@kisht/domain/catalogue/csc.schema';
 import { imeiCheckDigit } from '@kisht/domain/common/identifiers';
+import type { TCustomerConsent } from '@kisht/domain/customers/consent.schema';
+import { CONSENT_TEXT_VERSION } from '@kisht/domain/customers/consent-texts';
 import { paths } from '@kisht/domain/paths';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { i18n as TI18n } from 'i18next';
@@ -43,8 +45,10 @@ const CITIES: Record<string, TCity[]> = {
 /** The fake API of the form: catalogue, csc lists and the create call (answered by `onCreate`). */
 const stubFormApi = (
   onCreate: (request: Request) => unknown = () => ({ id: 42, firstName: 'Asha', lastName: 'Patil' }),
+  loanDefaults?: { annualRateBps: number },
 ) =>
   stubApi({
+    ...(loanDefaults ? { [paths.customers.loanDefaults]: () => loanDefaults } : {}),
     [paths.catalogue.products]: () => PRODUCTS,
     [paths.catalogue.financers]: () => FINANCERS,
     [paths.catalogue.countries]: () => COUNTRIES,
@@ -133,7 +137,7 @@ const goToLoan = async () => {
 };
 
 // Each test walks the form step by step, which takes a few seconds on a loaded machine.
-describe('add_customer: a guided form in five steps', { timeout: 20_000 }, () => {
+describe('add_customer: a guided form in five steps', () => {
   it('shows the steps in order, and Next checks only the fields of the step on screen', async () => {
     stubFormApi();
     renderForm();
@@ -333,6 +337,15 @@ describe('add_customer: a guided form in five steps', { timeout: 20_000 }, () =>
     });
   });
 
+  it("starts the interest at the organisation's rate, and keeps a rate typed by hand", async () => {
+    stubFormApi(undefined, { annualRateBps: 1400 });
+    renderForm();
+    await goToLoan();
+    await waitFor(() => expect(field(/^Interest \(/).value).toBe('14'));
+    fill(/^Interest \(/, '12.5');
+    expect(field(/^Interest \(/).value).toBe('12.5');
+  });
+
   it("puts the server's field errors under their fields and goes to their step", async () => {
     stubFormApi(() =>
       failureResponse(400, 'Invalid imei1', { fields: [{ field: 'imei1', message: 'IMEI already in use' }] }),
@@ -356,10 +369,19 @@ describe('add_customer: photo, documents and signature of the new customer', () 
     URL.createObjectURL = createObjectURL;
   });
 
-  const stubFinishApi = (media = createCustomerMedia({ customerId: 42 })) =>
+  const stubFinishApi = (
+    media = createCustomerMedia({ customerId: 42 }),
+    consent: TCustomerConsent | null = null,
+  ) =>
     stubApi({
       [paths.customers.documents]: (request) => (request.method === 'GET' ? media : {}),
       [paths.customers.uploadImage]: () => ({}),
+      [paths.customers.consent]: () => consent,
+      [paths.customers.consentText]: (_request, url) => ({
+        language: url.searchParams.get('language'),
+        textVersion: CONSENT_TEXT_VERSION,
+        text: 'Consent to remote locking of a phone bought on EMI',
+      }),
     });
 
   it('shows the sixth step after the five done, and uploads to the new customer', async () => {
@@ -399,10 +421,34 @@ describe('add_customer: photo, documents and signature of the new customer', () 
     expect(router.state.location.search).toBe('?customer_id=42');
   });
 
-  it('continues to the enrolment QR of the new customer', async () => {
+  it('asks next for the consent to remote locking, the seventh step, before the enrolment QR', async () => {
     stubFinishApi();
+    renderForm(appPaths.addCustomer.href(42));
+    fireEvent.click(await screen.findByRole('button', { name: 'Next: consent to remote locking' }));
+    await waitFor(() => expect(stepTitle()).toBe('Consent'));
+    const steps = within(screen.getByTestId('add-customer-stepper'));
+    expect(steps.getByTestId('add-customer-step-consent').textContent).toContain('Consent');
+    const form = await screen.findByTestId('consent-form');
+    expect((await within(form).findByTestId('consent-text')).textContent).toContain('remote locking');
+    // No way on to the QR until the consent is recorded.
+    expect(screen.queryByRole('button', { name: 'Continue to enrolment' })).toBeNull();
+  });
+
+  it('continues to the enrolment QR of the new customer once the consent is recorded', async () => {
+    stubFinishApi(createCustomerMedia({ customerId: 42 }), {
+      customerId: 42,
+      language: 'mr',
+      textVersion: CONSENT_TEXT_VERSION,
+      text: 'मजकूर',
+      recordedByName: 'Ravi Mobiles',
+      consentedAt: '2026-01-15T07:00:00Z',
+      signature: null,
+    });
     const { router } = renderForm(appPaths.addCustomer.href(42));
-    fireEvent.click(await screen.findByRole('button', { name: 'Continue to enrolment' }));
+    fireEvent.click(await screen.findByTestId('add-customer-finish-continue'));
+    expect((await screen.findByTestId('consent-recorded')).textContent).toContain('Ravi Mobiles');
+    expect(screen.getByTestId('consent-language-name').textContent).toBe('मराठी');
+    fireEvent.click(screen.getByRole('button', { name: 'Continue to enrolment' }));
     expect(await screen.findByText('enrolment screen')).toBeTruthy();
     expect(router.state.location.search).toBe('?customer_id=42');
   });

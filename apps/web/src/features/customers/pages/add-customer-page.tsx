@@ -10,7 +10,10 @@ import type { UseFormReturn } from 'react-hook-form';
 import { FormProvider, get, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
+import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
+import { PageSkeleton } from '../../../components/page-skeleton';
+import { SectionCard } from '../../../components/section-card';
 import { SERVER_ERROR_TYPE } from '../../../lib/form-errors';
 import { isApiError } from '../../../lib/http/base-query';
 import { appPaths, CUSTOMER_ID_PARAM, parseCustomerId } from '../../../lib/paths';
@@ -18,7 +21,10 @@ import { useGoBack } from '../../../lib/use-go-back';
 import type { TAddCustomerPath, TAddCustomerPayload, TAddCustomerValues } from '../add-customer-form';
 import {
   ADD_CUSTOMER_STEPS,
+  ALL_ADD_CUSTOMER_STEPS,
+  ATTACHMENTS_STEP,
   addCustomerResolver,
+  CONSENT_STEP,
   createInitialValues,
   firstFieldWithError,
   STEP_FIELDS,
@@ -35,7 +41,14 @@ import {
   ProductStep,
 } from '../components/add-customer-steps';
 import { AddressStep } from '../components/address-step';
-import { customersApi, useCreateCustomerMutation } from '../customers-api';
+import { ConsentDetails, ConsentRecordedNote } from '../components/consent-details';
+import { ConsentForm } from '../components/consent-form';
+import {
+  customersApi,
+  useCreateCustomerMutation,
+  useGetCustomerConsentQuery,
+  useGetLoanDefaultsQuery,
+} from '../customers-api';
 
 const STEP_CONTENT = {
   personal: PersonalStep,
@@ -62,6 +75,20 @@ const useLoanAmountPrefill = (form: UseFormReturn<TAddCustomerValues, unknown, T
 };
 
 /**
+ * Starts the interest at the organisation's rate (loan_defaults) once it has loaded, unless the
+ * person has already typed one (the field is dirty).
+ */
+const useInterestRateDefault = (form: UseFormReturn<TAddCustomerValues, unknown, TAddCustomerPayload>) => {
+  const defaults = useGetLoanDefaultsQuery();
+  const rateBps = defaults.data?.annualRateBps;
+  const { getFieldState, setValue } = form;
+  useEffect(() => {
+    if (rateBps === undefined || getFieldState('annualRateBps').isDirty) return;
+    setValue('annualRateBps', rateBps);
+  }, [rateBps, getFieldState, setValue]);
+};
+
+/**
  * The guided form (react-hook-form, validated by the domain schema alone): Personal → Address →
  * Device → Product & financer → Loan, with the live EMI preview on the loan step. Next checks only
  * the current step's fields; Back keeps every value; the last step saves. The server's field
@@ -84,6 +111,7 @@ const AddCustomerForm = () => {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const focusedStepRef = useRef(0);
   useLoanAmountPrefill(form);
+  useInterestRateDefault(form);
   const prefetchProducts = customersApi.usePrefetch('listProducts');
   const prefetchFinancers = customersApi.usePrefetch('listFinancers');
 
@@ -229,38 +257,90 @@ const AddCustomerForm = () => {
 };
 
 /**
- * Step 6 of add_customer?customer_id=: the customer is saved; their photo, invoice, documents and
- * signature can be added now (or later). Continue opens customer_navigate, the enrolment QR (a new
- * customer is inactive).
+ * Step 7: the customer's consent to remote locking, which the enrolment QR needs. Recorded here
+ * (ConsentForm) unless it already is; then on to the enrolment QR.
+ */
+const ConsentStep = ({ customerId, onContinue }: { customerId: number; onContinue: () => void }) => {
+  const { t } = useTranslation();
+  const consent = useGetCustomerConsentQuery(customerId);
+  if (consent.isLoading) return <PageSkeleton />;
+  if (consent.data === undefined)
+    return <LoadError message={consent.error?.message} onRetry={consent.refetch} />;
+  if (consent.data === null) return <ConsentForm customerId={customerId} />;
+  return (
+    <Stack spacing={2}>
+      <SectionCard title={t('consent.title')} testId="add-customer-consent-recorded">
+        <Stack spacing={1.5}>
+          <ConsentRecordedNote consent={consent.data} />
+          <ConsentDetails consent={consent.data} />
+        </Stack>
+      </SectionCard>
+      <Button
+        variant="contained"
+        size="large"
+        onClick={onContinue}
+        fullWidth
+        data-testid="add-customer-consent-continue"
+      >
+        {t('addCustomer.continueToEnrolment')}
+      </Button>
+    </Stack>
+  );
+};
+
+/**
+ * Steps 6 and 7 of add_customer?customer_id=: the customer is saved; their photo, invoice,
+ * documents and signature can be added now (or later), then their consent to remote locking is
+ * recorded, and Continue opens customer_navigate, the enrolment QR (a new customer is inactive).
  */
 const AddCustomerFinish = ({ customerId }: { customerId: number }) => {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const goBack = useGoBack(appPaths.customerList.href());
+  const [step, setStep] = useState<typeof ATTACHMENTS_STEP | typeof CONSENT_STEP>(ATTACHMENTS_STEP);
   const finish = () => navigate(appPaths.customerNavigate.href(customerId), { replace: true });
+  const showConsent = () => {
+    setStep(CONSENT_STEP);
+    window.scrollTo({ top: 0 });
+  };
   return (
     <>
       <PageHeader title={t('addCustomer.title')} onBack={goBack} />
       <Stack spacing={2} data-testid="add-customer-finish">
-        <AddCustomerStepper activeStep={ADD_CUSTOMER_STEPS.length} />
+        <AddCustomerStepper activeStep={ALL_ADD_CUSTOMER_STEPS.indexOf(step)} />
         <Typography
           variant="subtitle1"
           component="h2"
           sx={{ fontWeight: 600 }}
           data-testid="add-customer-step-title"
         >
-          {t('addCustomer.steps.attachments')}
+          {t(`addCustomer.steps.${step}`)}
         </Typography>
-        <AttachmentsStep customerId={customerId} />
-        <Button
-          variant="contained"
-          size="large"
-          onClick={finish}
-          fullWidth
-          data-testid="add-customer-finish-continue"
-        >
-          {t('addCustomer.continueToEnrolment')}
-        </Button>
+        {step === ATTACHMENTS_STEP ? (
+          <>
+            <AttachmentsStep customerId={customerId} />
+            <Button
+              variant="contained"
+              size="large"
+              onClick={showConsent}
+              fullWidth
+              data-testid="add-customer-finish-continue"
+            >
+              {t('addCustomer.continueToConsent')}
+            </Button>
+          </>
+        ) : (
+          <>
+            <ConsentStep customerId={customerId} onContinue={finish} />
+            <Button
+              variant="outlined"
+              onClick={() => setStep(ATTACHMENTS_STEP)}
+              data-testid="add-customer-consent-back"
+            >
+              {t('common.back')}
+            </Button>
+          </>
+        )}
       </Stack>
     </>
   );
@@ -268,7 +348,8 @@ const AddCustomerFinish = ({ customerId }: { customerId: number }) => {
 
 /**
  * Spec §2 add_customer: the guided form, then (add_customer?customer_id= of the customer just
- * created) photo, documents and signature before the enrolment QR.
+ * created) photo, documents and signature, and the consent to remote locking, before the
+ * enrolment QR.
  */
 export const AddCustomerPage = () => {
   const [searchParams] = useSearchParams();

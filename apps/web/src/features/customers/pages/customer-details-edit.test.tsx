@@ -46,6 +46,8 @@ const stubDetailsApi = (customer: TCustomerDetails, handlers: Record<string, TFa
     [paths.customers.details]: () => customer,
     [paths.customers.statusHistory]: () => [],
     [paths.media.file]: () => new Response('JPEG', { headers: { 'content-type': 'image/jpeg' } }),
+    // Answered, so no read stays pending (RTK Query holds invalidations until none is).
+    [paths.customers.consent]: () => null,
     ...handlers,
   });
 

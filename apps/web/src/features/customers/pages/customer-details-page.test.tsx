@@ -1,6 +1,8 @@
+import type { TCustomerConsent } from '@kisht/domain/customers/consent.schema';
+import { CONSENT_TEXT_VERSION } from '@kisht/domain/customers/consent-texts';
 import type { TCustomerDetails } from '@kisht/domain/customers/customers.schema';
 import { paths } from '@kisht/domain/paths';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appPaths } from '../../../lib/paths';
@@ -69,29 +71,33 @@ describe('customer_details links to emi_details', () => {
 
 describe('customer_details shows the profile from the guided form', () => {
   it('shows date of birth, address with state and country names, serial number, financer and loan terms', async () => {
+    // The country and state lists never answer here (offline, slow): the names come with the details.
     const api = stubApi({
       [paths.customers.details]: () => ({
         ...CUSTOMER,
         deviceType: 3,
         dateOfBirth: '1990-05-17',
-        address: { line1: '12 MG Road', countryCode: 'IN', stateCode: 'MH', city: 'Pune', pincode: '411001' },
+        address: {
+          line1: '12 MG Road',
+          countryCode: 'IN',
+          stateCode: 'MH',
+          city: 'Pune',
+          pincode: '411001',
+          countryName: 'India',
+          stateName: 'Maharashtra',
+        },
         serialNumber: 'F2LZK0XYHG7F',
         financerName: 'Bajaj Finserv',
         loan: { ...CUSTOMER.loan, interestMethod: 'flat', processingFeePaise: 49_900 },
       }),
-      [paths.catalogue.countries]: () => [{ code: 'IN', name: 'India', phoneCode: '91' }],
-      [paths.catalogue.states]: () => [{ code: 'MH', name: 'Maharashtra' }],
     });
     renderDetails();
     expect((await screen.findByTestId('customer-date-of-birth')).textContent).toBe('17-05-1990');
-    await waitFor(() =>
-      expect(screen.getByTestId('customer-address').textContent).toBe(
-        '12 MG Road, Pune, Maharashtra 411001, India',
-      ),
+    // Written out in full at once, never as codes ("Pune, MH 411001, IN").
+    expect(screen.getByTestId('customer-address').textContent).toBe(
+      '12 MG Road, Pune, Maharashtra 411001, India',
     );
-    expect(new URL(api.requestsTo(paths.catalogue.states)[0]?.url ?? '').searchParams.get('country')).toBe(
-      'IN',
-    );
+    expect(api.requestsTo(paths.catalogue.states)).toHaveLength(0);
     expect(screen.getByTestId('customer-serial-number').textContent).toBe('F2LZK0XYHG7F');
     expect(screen.getByTestId('customer-financer').textContent).toBe('Bajaj Finserv');
     expect(screen.getByTestId('customer-interest-method').textContent).toBe('Flat rate');
@@ -107,5 +113,58 @@ describe('customer_details shows the profile from the guided form', () => {
     expect(screen.getByTestId('customer-financer').textContent).toBe('N/A');
     expect(screen.getByTestId('customer-interest-method').textContent).toBe('Reducing balance');
     expect(screen.getByTestId('customer-processing-fee').textContent).toBe('₹0.00');
+  });
+});
+
+describe('customer_details shows the consent to remote locking', () => {
+  const CONSENT: TCustomerConsent = {
+    customerId: 5,
+    language: 'tm',
+    textVersion: CONSENT_TEXT_VERSION,
+    text: 'EMI-யில் வாங்கிய போனைத் தொலைவிலிருந்து பூட்டுவதற்கான ஒப்புதல்\n\nநான், Anita Rao, …',
+    recordedByName: 'Ravi Mobiles – Andheri',
+    consentedAt: '2026-01-15T07:00:00Z',
+    signature: { mediaId: 77, imageName: '41/customer_signature/0193a5a4-7e0e-7c55-8f00-000000000077.png' },
+  };
+
+  it('with its language, who recorded it, when, the signature and the text', async () => {
+    const { createObjectURL } = URL;
+    URL.createObjectURL = vi.fn(() => 'blob:signature');
+    const api = stubApi({
+      [paths.customers.details]: () => CUSTOMER,
+      [paths.customers.consent]: () => CONSENT,
+      [paths.media.file]: () => new Response('PNG', { headers: { 'content-type': 'image/png' } }),
+    });
+    renderDetails();
+    const section = await screen.findByTestId('customer-consent');
+    expect(within(section).getByTestId('consent-language-name').textContent).toBe('தமிழ்');
+    expect(within(section).getByTestId('consent-recorded-by').textContent).toBe('Ravi Mobiles – Andheri');
+    expect(within(section).getByTestId('consent-recorded-at').textContent).toBe('15-01-2026 12:30 PM');
+    const signature = await within(section).findByRole('img', { name: "Customer's signature" });
+    expect(signature.getAttribute('src')).toBe('blob:signature');
+    expect(new URL(api.requestsTo(paths.media.file)[0]?.url ?? '').searchParams.get('image_name')).toBe(
+      CONSENT.signature?.imageName,
+    );
+    fireEvent.click(within(section).getByRole('button', { name: 'Show what the customer agreed to' }));
+    const text = within(section).getByTestId('consent-text');
+    expect(text.textContent).toBe(CONSENT.text);
+    expect(text.getAttribute('lang')).toBe('ta');
+    URL.createObjectURL = createObjectURL;
+  });
+
+  it('says when none is recorded, and offers to record it there', async () => {
+    stubApi({
+      [paths.customers.details]: () => CUSTOMER,
+      [paths.customers.consent]: () => null,
+      [paths.customers.consentText]: () => ({
+        language: 'en',
+        textVersion: CONSENT_TEXT_VERSION,
+        text: 'The text',
+      }),
+    });
+    renderDetails();
+    expect((await screen.findByTestId('consent-missing')).textContent).toContain('enrolment QR needs it');
+    fireEvent.click(screen.getByRole('button', { name: 'Record consent' }));
+    expect(await screen.findByTestId('consent-form')).toBeTruthy();
   });
 });

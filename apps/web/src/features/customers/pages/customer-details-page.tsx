@@ -1,5 +1,6 @@
 import { CustomerStatus, statusWord } from '@kisht/domain/common/enums';
-import type { TAddress, TCustomerDetails } from '@kisht/domain/customers/customers.schema';
+import { formatAddress } from '@kisht/domain/customers/customers.rules';
+import type { TCustomerDetails } from '@kisht/domain/customers/customers.schema';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -29,11 +30,12 @@ import {
   parseCustomerId,
 } from '../../../lib/paths';
 import { useGoBack } from '../../../lib/use-go-back';
+import { CustomerConsentSection } from '../components/customer-consent-section';
 import { CustomerEditActions } from '../components/customer-edit-actions';
 import { CustomerSummaryHeader } from '../components/customer-summary-header';
 import { EmiScheduleTable } from '../components/emi-schedule-table';
 import { StatusCard } from '../components/status-card';
-import { useGetCustomerDetailsQuery, useListCountriesQuery, useListStatesQuery } from '../customers-api';
+import { useGetCustomerDetailsQuery } from '../customers-api';
 
 /** Poll the details this often while a command is on its way to the phone, ms. */
 const PENDING_COMMAND_POLL_MS = 1000;
@@ -44,31 +46,6 @@ const isCustomerDetailsTab = (value: string | null): value is TCustomerDetailsTa
   CUSTOMER_DETAILS_TABS.some((tab) => tab === value);
 const tabId = (tab: TCustomerDetailsTab) => `command-tab-${tab}`;
 const TAB_PANEL_ID = 'customer-details-tab-panel';
-
-/**
- * An address on one line: street, city, state and PIN code, country. The state and country are
- * named from the csc lists (their codes until those have loaded).
- */
-const formatAddress = (
-  address: TAddress,
-  names: { countryName?: string | undefined; stateName?: string | undefined },
-): string =>
-  [
-    address.line1,
-    address.city,
-    [names.stateName ?? address.stateCode, address.pincode].filter(Boolean).join(' '),
-    names.countryName ?? address.countryCode,
-  ].join(', ');
-
-/** The customer's address, with the state and country named from the (long-cached) csc lists. */
-const AddressText = ({ address }: { address: TAddress }) => {
-  const countries = useListCountriesQuery();
-  const states = useListStatesQuery({ country: address.countryCode });
-  return formatAddress(address, {
-    countryName: countries.data?.find((country) => country.code === address.countryCode)?.name,
-    stateName: states.data?.find((state) => state.code === address.stateCode)?.name,
-  });
-};
 
 /** The customer tab: status and its trail, the customer, the phone, the loan and its EMIs. */
 const CustomerTab = ({ customer }: { customer: TCustomerDetails }) => {
@@ -93,13 +70,14 @@ const CustomerTab = ({ customer }: { customer: TCustomerDetails }) => {
             },
             {
               label: t('customerDetails.address'),
-              value: customer.address ? <AddressText address={customer.address} /> : notAvailable,
+              value: customer.address ? formatAddress(customer.address) : notAvailable,
               testId: 'customer-address',
             },
             { label: t('customerDetails.createdAt'), value: formatDateTime(customer.createdAt) },
           ]}
         />
       </SectionCard>
+      <CustomerConsentSection customerId={customer.id} />
       <SectionCard title={t('customerDetails.phoneSection')}>
         <DetailList
           items={[

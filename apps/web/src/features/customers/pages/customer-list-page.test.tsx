@@ -4,7 +4,9 @@ import { paths } from '@kisht/domain/paths';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { api as appApi } from '../../../lib/http/api';
 import { CUSTOMER_PAGE_SIZE, customerListApi } from '../../../lib/http/customer-list-api';
+import { CUSTOMER_LIST_TAG } from '../../../lib/http/tags';
 import { appPaths } from '../../../lib/paths';
 import { saveTextFile } from '../../../lib/save-file';
 import { stubApi } from '../../../test/fake-api';
@@ -95,6 +97,7 @@ const renderList = (url = appPaths.customerList.href(), orgConfig: TOrgAppConfig
     orgConfig,
     routes: [
       { path: appPaths.customerList.path, element: <CustomerListPage /> },
+      { path: appPaths.dashboard.path, element: <p>dashboard screen</p> },
       { path: appPaths.customerNavigate.path, element: <p>enrolment screen</p> },
       { path: appPaths.customerDetails.path, element: <p>customer details screen</p> },
     ],
@@ -236,5 +239,66 @@ describe('customer list CSV', () => {
     expect(csvCall?.headers.get('authorization')).toBe(listCall?.headers.get('authorization'));
     expect(csvCall?.headers.get('platform')).toBe(listCall?.headers.get('platform'));
     expect(csvCall?.headers.get('auth-session')).toMatch(/^[0-9a-f]{32}:[0-9a-f]+$/);
+  });
+});
+
+describe('customer list offline: the last data it had, not an error', () => {
+  /** A network that answers until `goOffline()`, then fails as a browser does offline. */
+  const stubFlakyList = (total: number) => {
+    let isOffline = false;
+    const api = stubApi({
+      [paths.customers.list]: (_request, url) => {
+        if (isOffline) throw new TypeError('Failed to fetch');
+        return pageOf(url, total);
+      },
+    });
+    const goOffline = () => {
+      isOffline = true;
+      vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    };
+    return { api, goOffline };
+  };
+
+  it('keeps showing the loaded rows with an "offline, showing last loaded" notice when a refresh fails', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-01-15T05:00:00Z'));
+    const { api, goOffline } = stubFlakyList(3);
+    const { router } = renderList();
+    expect(await screen.findByTestId('customer-row-3')).toBeTruthy();
+    await act(() => router.navigate(appPaths.dashboard.href()));
+    await screen.findByText('dashboard screen');
+
+    // Back a minute later, offline: the list is refreshed, and the refresh fails.
+    goOffline();
+    vi.setSystemTime(new Date('2026-01-15T05:01:00Z'));
+    await act(() => router.navigate(appPaths.customerList.href()));
+    await waitFor(() => expect(api.requestsTo(paths.customers.list)).toHaveLength(2));
+    const notice = await screen.findByTestId('customer-list-stale');
+    expect(notice.textContent).toContain(
+      'You are offline. Showing the list as last loaded on 15-01-2026 10:30 AM.',
+    );
+    expect(screen.getByTestId('customer-row-3')).toBeTruthy();
+    expect(screen.getByText('3 customers')).toBeTruthy();
+    expect(screen.queryByText('Something went wrong')).toBeNull();
+    vi.useRealTimers();
+  });
+
+  it('shows the last loaded rows even after the cache has let them go', async () => {
+    const { goOffline } = stubFlakyList(2);
+    const { router, store } = renderList();
+    expect(await screen.findByTestId('customer-row-2')).toBeTruthy();
+    await act(() => router.navigate(appPaths.dashboard.href()));
+    await screen.findByText('dashboard screen');
+    // Unused for a while: the api cache drops the list (as after its 300 s).
+    act(() => {
+      store.dispatch(appApi.util.invalidateTags([CUSTOMER_LIST_TAG]));
+    });
+    goOffline();
+    await act(() => router.navigate(appPaths.customerList.href()));
+    expect(await screen.findByTestId('customer-list-stale')).toBeTruthy();
+    expect(screen.getByTestId('customer-row-1')).toBeTruthy();
+    expect(screen.getByTestId('customer-row-2')).toBeTruthy();
+    // What it cannot show it does not pretend to: no "loading more" row offline.
+    expect(screen.queryByTestId('customer-list-more')).toBeNull();
   });
 });

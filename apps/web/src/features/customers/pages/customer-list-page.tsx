@@ -1,7 +1,9 @@
 import type { TCustomerStatusWord } from '@kisht/domain/common/enums';
 import { CUSTOMER_STATUS_WORDS, STATUS_FILTER_ALL } from '@kisht/domain/common/enums';
 import type { TCustomerListItem } from '@kisht/domain/customers/customers.schema';
+import CloudOffIcon from '@mui/icons-material/CloudOff';
 import SearchIcon from '@mui/icons-material/Search';
+import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
@@ -13,20 +15,28 @@ import Typography from '@mui/material/Typography';
 import { enqueueSnackbar } from 'notistack';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSelector } from 'react-redux';
+import { useDispatch, useSelector } from 'react-redux';
 import { useNavigate, useSearchParams } from 'react-router';
 import { DownloadCsvButton } from '../../../components/download-csv-button';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
+import { formatDateTime } from '../../../lib/format';
+import { isApiError } from '../../../lib/http/base-query';
 import type { TCustomerListArgs } from '../../../lib/http/customer-list-api';
 import { customerListApi, useListCustomersInfiniteQuery } from '../../../lib/http/customer-list-api';
 import { useOrgConfig } from '../../../lib/http/org-config-api';
 import type { TCustomerListFilters } from '../../../lib/paths';
 import { appPaths } from '../../../lib/paths';
 import { VirtualCustomerList } from '../components/virtual-customer-list';
-import type { TCustomerListState } from '../customer-list-slice';
-import { customerListKey, restorableListState, selectCustomerList } from '../customer-list-slice';
+import type { TCustomerListState, TStateWithCustomerList } from '../customer-list-slice';
+import {
+  customerListKey,
+  customerListLoaded,
+  lastLoadedListOf,
+  restorableListState,
+  selectCustomerList,
+} from '../customer-list-slice';
 import { useLazyGetCustomersCsvQuery } from '../customers-api';
 import { openCustomerTarget } from '../open-customer';
 
@@ -71,50 +81,128 @@ type TCustomerResultsProps = {
   onClearFilters: () => void;
 };
 
-/** One filtered list: loading, error, empty, or the virtualised rows that load more as they scroll. */
+/**
+ * Shown above the rows when a refresh failed: the list is what was last loaded (and when), offline
+ * or because the server could not be reached, with a retry.
+ */
+const StaleListNotice = ({
+  loadedAt,
+  isOffline,
+  onRetry,
+}: {
+  loadedAt: number | undefined;
+  isOffline: boolean;
+  onRetry: () => void;
+}) => {
+  const { t } = useTranslation();
+  const time =
+    loadedAt === undefined ? t('common.notAvailable') : formatDateTime(new Date(loadedAt).toISOString());
+  return (
+    <Alert
+      severity="warning"
+      icon={<CloudOffIcon />}
+      sx={{ mb: 2 }}
+      data-testid="customer-list-stale"
+      action={
+        <Button color="inherit" size="small" onClick={onRetry}>
+          {t('common.retry')}
+        </Button>
+      }
+    >
+      {isOffline
+        ? t('customers.offlineShowingLast', { time })
+        : t('customers.refreshFailedShowingLast', { time })}
+    </Alert>
+  );
+};
+
+/**
+ * One filtered list: loading, error, empty, or the virtualised rows that load more as they scroll.
+ * When a refresh fails (offline, server unreachable) the rows it had stay, from the api cache or,
+ * once the cache has let them go, from the customerList slice's last loaded rows, under a notice
+ * saying so; an error shows only when this list never loaded.
+ */
 const CustomerResults = ({ filters, restore, onOpen, onClearFilters }: TCustomerResultsProps) => {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const dispatch = useDispatch();
+  const listKey = customerListKey(filters);
   const list = useListCustomersInfiniteQuery(filters, {
     refetchOnMountOrArgChange: restore ? RESTORED_LIST_FRESH_SECONDS : true,
     // A list shown afresh starts again from its first page, whatever was cached before.
     refetchCachedPages: restore !== null,
   });
+  const lastLoaded = useSelector((state: TStateWithCustomerList) =>
+    lastLoadedListOf(selectCustomerList(state), listKey),
+  );
+  const loaded = list.data;
+  const loadedAtMs = list.fulfilledTimeStamp;
 
-  if (list.isLoading) return <PageSkeleton />;
-  if (!list.data) return <LoadError message={list.error?.message} onRetry={list.refetch} />;
-  const customers = uniqueCustomers(list.data.pages);
+  // Each successful load is kept as the list's last loaded rows (for when the cache is gone).
+  useEffect(() => {
+    if (!loaded || loadedAtMs === undefined) return;
+    dispatch(
+      customerListLoaded({
+        listKey,
+        customers: uniqueCustomers(loaded.pages),
+        total: loaded.pages.at(-1)?.total ?? 0,
+        loadedAt: new Date(loadedAtMs).toISOString(),
+      }),
+    );
+  }, [dispatch, listKey, loaded, loadedAtMs]);
+
+  const snapshot = loaded ? null : lastLoaded;
+  if (list.isLoading && !snapshot) return <PageSkeleton />;
+  if (!loaded && !snapshot) return <LoadError message={list.error?.message} onRetry={list.refetch} />;
+  const customers = loaded ? uniqueCustomers(loaded.pages) : (snapshot?.customers ?? []);
+  // A failed refresh (not a failed next page, which the list's last row offers to retry).
+  const hasRefreshFailed = list.isError && !list.isFetchNextPageError;
+  const notice =
+    hasRefreshFailed || (snapshot && !list.isFetching) ? (
+      <StaleListNotice
+        loadedAt={loaded ? loadedAtMs : snapshot ? Date.parse(snapshot.loadedAt) : undefined}
+        isOffline={!navigator.onLine || (isApiError(list.error) && list.error.status === 'FETCH_ERROR')}
+        onRetry={list.refetch}
+      />
+    ) : null;
   if (customers.length === 0) {
     const isFiltered = filters.search !== '' || filters.status !== STATUS_FILTER_ALL;
     return (
-      <Card>
-        <CardContent sx={{ textAlign: 'center', py: 5 }}>
-          <Typography color="textSecondary" sx={{ mb: 2 }}>
-            {isFiltered ? t('customers.emptyFiltered') : t('customers.empty')}
-          </Typography>
-          {isFiltered ? (
-            <Button onClick={onClearFilters}>{t('customers.clearFilters')}</Button>
-          ) : (
-            <Button variant="contained" onClick={() => navigate(appPaths.addCustomer.href())}>
-              {t('nav.addCustomer')}
-            </Button>
-          )}
-        </CardContent>
-      </Card>
+      <>
+        {notice}
+        <Card>
+          <CardContent sx={{ textAlign: 'center', py: 5 }}>
+            <Typography color="textSecondary" sx={{ mb: 2 }}>
+              {isFiltered ? t('customers.emptyFiltered') : t('customers.empty')}
+            </Typography>
+            {isFiltered ? (
+              <Button onClick={onClearFilters}>{t('customers.clearFilters')}</Button>
+            ) : (
+              <Button variant="contained" onClick={() => navigate(appPaths.addCustomer.href())}>
+                {t('nav.addCustomer')}
+              </Button>
+            )}
+          </CardContent>
+        </Card>
+      </>
     );
   }
   return (
-    <VirtualCustomerList
-      listKey={customerListKey(filters)}
-      customers={customers}
-      restore={restore}
-      hasNextPage={list.hasNextPage}
-      isFetching={list.isFetching}
-      isRefreshing={list.isFetching && !list.isFetchingNextPage}
-      hasNextPageFailed={list.isFetchNextPageError}
-      onLoadMore={list.fetchNextPage}
-      onOpen={onOpen}
-    />
+    <>
+      {notice}
+      <VirtualCustomerList
+        listKey={listKey}
+        customers={customers}
+        restore={restore}
+        // The kept rows cannot load more: the next page needs the cache's pages.
+        hasNextPage={loaded ? list.hasNextPage : false}
+        isFetching={list.isFetching}
+        isRefreshing={list.isFetching && !list.isFetchingNextPage}
+        hasNextPageFailed={list.isFetchNextPageError}
+        onLoadMore={list.fetchNextPage}
+        onOpen={onOpen}
+      />
+    </>
   );
 };
 
@@ -142,7 +230,8 @@ export const CustomerListPage = () => {
   const [restore] = useState(() => (cachedList.data ? restorableListState(rememberedList, listKey) : null));
   const [restorableKey, setRestorableKey] = useState<string | null>(listKey);
   if (restorableKey !== null && restorableKey !== listKey) setRestorableKey(null);
-  const total = cachedList.data?.pages.at(-1)?.total;
+  // Offline after the cache let the list go, the count is the last loaded list's.
+  const total = cachedList.data?.pages.at(-1)?.total ?? lastLoadedListOf(rememberedList, listKey)?.total;
 
   const applyFilters = (next: TCustomerListFilters) =>
     navigate(appPaths.customerList.href({ ...filters, ...next }), { replace: true });

@@ -9,15 +9,18 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { appPaths, CUSTOMER_ID_PARAM, parseCustomerId } from '../../../lib/paths';
 import { useGoBack } from '../../../lib/use-go-back';
+import { ConsentRecordedNote } from '../components/consent-details';
+import { ConsentForm } from '../components/consent-form';
 import { CustomerSummaryHeader } from '../components/customer-summary-header';
-import { customersApi, useGetCustomerDetailsQuery } from '../customers-api';
+import { customersApi, useGetCustomerConsentQuery, useGetCustomerDetailsQuery } from '../customers-api';
 
 /** How often to check whether the phone has enrolled, ms. */
 const ENROLMENT_POLL_MS = 3000;
@@ -45,6 +48,35 @@ const EnrolmentInstructions = () => {
 };
 
 /**
+ * The enrolment QR needs the customer's consent to remote locking (the server answers
+ * CONSENT_REQUIRED without it): while none is recorded, why and the form to record it; once it is,
+ * a line saying who recorded it and when, then `children` (the QR).
+ */
+const ConsentGate = ({ customerId, children }: { customerId: number; children: ReactNode }) => {
+  const { t } = useTranslation();
+  const consent = useGetCustomerConsentQuery(customerId);
+  if (consent.isLoading) return <PageSkeleton />;
+  if (consent.data === undefined)
+    return <LoadError message={consent.error?.message} onRetry={consent.refetch} />;
+  if (consent.data === null) {
+    return (
+      <>
+        <Alert severity="warning" data-testid="consent-required">
+          {t('consent.required')}
+        </Alert>
+        <ConsentForm customerId={customerId} />
+      </>
+    );
+  }
+  return (
+    <>
+      <ConsentRecordedNote consent={consent.data} />
+      {children}
+    </>
+  );
+};
+
+/**
  * The devices feature's enrolment QR of the customer's phone, composed in by app/ (features do not
  * import each other).
  */
@@ -67,8 +99,16 @@ const EnrolmentView = ({
   const customer = details.data;
   const isInactive = customer?.status === CustomerStatus.INACTIVE;
 
+  // What the customer was when the page opened: one already past enrolment belongs on
+  // customer_details (spec §2); one who enrols while the page is open sees the success card.
+  const openedAsStatus = useRef<number | null>(null);
+  if (customer && openedAsStatus.current === null) openedAsStatus.current = customer.status;
+
   if (details.isLoading) return <PageSkeleton />;
   if (!customer) return <LoadError message={details.error?.message} onRetry={details.refetch} />;
+  if (openedAsStatus.current !== CustomerStatus.INACTIVE) {
+    return <Navigate to={appPaths.customerDetails.href(customerId)} replace />;
+  }
 
   const openDetails = () => navigate(appPaths.customerDetails.href(customerId));
 
@@ -76,7 +116,7 @@ const EnrolmentView = ({
     <Stack spacing={2}>
       <CustomerSummaryHeader customer={customer} />
       {isInactive ? (
-        <>
+        <ConsentGate customerId={customerId}>
           <Alert
             severity="info"
             icon={<CircularProgress size={20} aria-hidden="true" />}
@@ -87,7 +127,7 @@ const EnrolmentView = ({
           {/* Only while the phone still has to enrol: each QR is a fresh one-time token. */}
           {renderEnrolmentQr(customer)}
           <EnrolmentInstructions />
-        </>
+        </ConsentGate>
       ) : (
         <Card data-testid="enrolment-success">
           <CardContent>
@@ -114,8 +154,11 @@ const EnrolmentView = ({
 };
 
 /**
- * Spec §2 customer_navigate?customer_id=: the enrolment QR of an inactive customer's phone
- * (`renderEnrolmentQr`), polling until the phone enrols, then a way on to customer_details.
+ * Spec §2 customer_navigate?customer_id=: for an inactive customer, their consent to remote
+ * locking (recorded here when missing), then the enrolment QR of their phone
+ * (`renderEnrolmentQr`), polling until the phone enrols, then a way on to customer_details. A
+ * customer who is no longer inactive when the page opens is sent to customer_details (spec §2:
+ * only an inactive customer goes to customer_navigate), replacing the entry.
  */
 export const CustomerNavigatePage = ({ renderEnrolmentQr }: TCustomerNavigatePageProps) => {
   const { t } = useTranslation();

@@ -1,0 +1,193 @@
+import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
+import type {
+  TConsentText,
+  TCustomerConsent,
+  TMyConsent,
+  ZRecordConsentRequest,
+} from '@kisht/domain/customers/consent.schema';
+import {
+  CONSENT_TEXT_VERSION,
+  formatMobileForText,
+  renderConsentText,
+  type TConsentLanguage,
+} from '@kisht/domain/customers/consent-texts';
+import type { z } from 'zod';
+import type { Db, DbOrTx } from '../../db/client';
+import type { TActor } from '../../lib/actor';
+import { insertAudit } from '../audit/audit.repository';
+import { findUser } from '../auth/auth.service';
+import { getOrgAppConfig } from '../orgs/orgs.service';
+import * as repo from './consent.repository';
+import { findCustomerForActor } from './customers.service';
+
+type TCustomerRow = Awaited<ReturnType<typeof findCustomerForActor>>['customer'];
+type TProductRow = Awaited<ReturnType<typeof findCustomerForActor>>['product'];
+
+/**
+ * The consent text of CONSENT_TEXT_VERSION for this customer in `language`: their name and phone,
+ * the retailer who sold it (name and mobile, whom to pay and ask), and the lender (the
+ * organisation's company name).
+ */
+const consentTextFor = async (
+  db: DbOrTx,
+  customer: TCustomerRow,
+  product: TProductRow,
+  language: TConsentLanguage,
+): Promise<string> => {
+  const [retailer, org] = await Promise.all([
+    repo.findUserContact(db, customer.retailerId),
+    getOrgAppConfig(db, customer.orgId),
+  ]);
+  return renderConsentText(language, {
+    customerName: `${customer.firstName} ${customer.lastName}`,
+    productName: `${product.brand} ${product.name}`,
+    retailerName: retailer?.name ?? org.orgName,
+    retailerPhone: retailer ? formatMobileForText(retailer.mobile) : '',
+    orgName: org.companyName,
+  });
+};
+
+const toConsent = (row: NonNullable<Awaited<ReturnType<typeof repo.findConsent>>>): TCustomerConsent => ({
+  customerId: row.customerId,
+  language: row.language as TConsentLanguage,
+  textVersion: row.textVersion,
+  text: row.text,
+  recordedByName: row.recordedByName,
+  consentedAt: row.consentedAt.toISOString(),
+  signature:
+    row.signatureMediaId !== null && row.signaturePath !== null
+      ? { mediaId: row.signatureMediaId, imageName: row.signaturePath }
+      : null,
+});
+
+/**
+ * consent_text: what the customer is asked to agree to before their phone is enrolled, in
+ * `language`, with its version (send it back when recording). Throws CUSTOMER_NOT_FOUND outside
+ * the actor's scope (other organisations and sibling mini-retailers too), FORBIDDEN for customers.
+ */
+export const getConsentText = async (
+  db: DbOrTx,
+  options: { actor: TActor; customerId: number; language: TConsentLanguage },
+): Promise<TConsentText> => {
+  const { customer, product } = await findCustomerForActor(db, options.actor, options.customerId);
+  return {
+    language: options.language,
+    textVersion: CONSENT_TEXT_VERSION,
+    text: await consentTextFor(db, customer, product, options.language),
+  };
+};
+
+/**
+ * The customer's recorded consent to remote locking, or null while none is recorded. Throws
+ * CUSTOMER_NOT_FOUND outside the actor's scope, FORBIDDEN for customers (they read listMyConsents).
+ */
+export const getCustomerConsent = async (
+  db: DbOrTx,
+  actor: TActor,
+  customerId: number,
+): Promise<TCustomerConsent | null> => {
+  const { customer } = await findCustomerForActor(db, actor, customerId);
+  const row = await repo.findConsent(db, customer.orgId, customer.id);
+  return row ? toConsent(row) : null;
+};
+
+/**
+ * Records a customer's consent to remote locking, which the enrolment QR needs (design §5): the
+ * text of `textVersion` in `language`, rendered again here (never taken from the client), who
+ * recorded it (the actor), when (now), and the signature (a live customer_signature of this
+ * customer), with an audit entry, in one transaction.
+ *
+ * A consent is recorded once and never changed: a repeat (a retry after a lost answer, a second
+ * tap) writes nothing and answers the consent that stands, with `isNew` false, so a flaky network
+ * never leaves the retailer stuck and a signed record is never replaced.
+ *
+ * Throws CUSTOMER_NOT_FOUND outside the actor's scope, VALIDATION_FAILED naming textVersion for a
+ * text version other than CONSENT_TEXT_VERSION (the text shown was not the current one), NOT_FOUND
+ * naming signature_media_id when no such live file of this customer exists, and VALIDATION_FAILED
+ * naming it when that file is not a customer signature.
+ */
+export const recordCustomerConsent = async (
+  db: Db,
+  options: { actor: TActor; request: z.output<typeof ZRecordConsentRequest> },
+): Promise<{ consent: TCustomerConsent; isNew: boolean }> => {
+  const { actor, request } = options;
+  const { customer, product } = await findCustomerForActor(db, actor, request.customer_id);
+  if (request.textVersion !== CONSENT_TEXT_VERSION) {
+    throw new AppError(AppErrorCode.VALIDATION_FAILED, 'The consent text has changed', [
+      { field: 'textVersion', message: `Show the customer the current text (${CONSENT_TEXT_VERSION})` },
+    ]);
+  }
+  const signature = await repo.findLiveMediaOfCustomer(
+    db,
+    customer.orgId,
+    customer.id,
+    request.signature_media_id,
+  );
+  if (!signature) {
+    throw new AppError(AppErrorCode.NOT_FOUND, 'Signature not found', [
+      { field: 'signature_media_id', message: 'No such signature for this customer' },
+    ]);
+  }
+  if (signature.kind !== 'customer_signature') {
+    throw new AppError(AppErrorCode.VALIDATION_FAILED, 'This file is not the customer’s signature', [
+      { field: 'signature_media_id', message: 'Choose the customer’s signature' },
+    ]);
+  }
+  const text = await consentTextFor(db, customer, product, request.language);
+  const isNew = await db.transaction(async (tx) => {
+    const inserted = await repo.insertConsent(tx, {
+      orgId: customer.orgId,
+      customerId: customer.id,
+      language: request.language,
+      textVersion: CONSENT_TEXT_VERSION,
+      text,
+      signatureMediaId: signature.id,
+      recordedBy: actor.userId,
+    });
+    if (!inserted) return false;
+    await insertAudit(tx, {
+      orgId: customer.orgId,
+      actorUserId: actor.userId,
+      action: 'customer.consent',
+      entity: 'customer',
+      entityId: String(customer.id),
+      details: {
+        language: request.language,
+        textVersion: CONSENT_TEXT_VERSION,
+        signatureMediaId: signature.id,
+      },
+    });
+    return true;
+  });
+  const stored = await repo.findConsent(db, customer.orgId, customer.id);
+  return { consent: toConsent(stored!), isNew };
+};
+
+/** Whether the customer's consent to remote locking is recorded (the enrolment QR needs it). */
+export const hasRecordedConsent = (db: DbOrTx, orgId: number, customerId: number): Promise<boolean> =>
+  repo.hasConsent(db, orgId, customerId);
+
+/**
+ * The logged-in customer's own consents (their loans in the organisation, found by their mobile),
+ * each with the phone it is about and the signature as a data URL. Throws FORBIDDEN for anyone but
+ * a customer user.
+ */
+export const listMyConsents = async (db: DbOrTx, actor: TActor): Promise<TMyConsent[]> => {
+  if (actor.userType !== 'customer') {
+    throw new AppError(AppErrorCode.FORBIDDEN, 'Only customers have their own consents here');
+  }
+  const user = await findUser(db, actor.userId);
+  if (!user) throw new AppError(AppErrorCode.SESSION_INVALID, 'Your session has ended. Please log in again');
+  const rows = await repo.findConsentsOfMobile(db, actor.orgId, user.mobile);
+  return rows.map((row) => {
+    const { signature: _signature, ...consent } = toConsent(row);
+    return {
+      ...consent,
+      productName: `${row.productBrand} ${row.productName}`,
+      signatureDataUrl:
+        row.signatureContent && row.signatureMimeType
+          ? `data:${row.signatureMimeType};base64,${Buffer.from(row.signatureContent).toString('base64')}`
+          : null,
+    };
+  });
+};

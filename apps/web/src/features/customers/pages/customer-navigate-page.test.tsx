@@ -1,0 +1,185 @@
+import type { TCustomerConsent } from '@kisht/domain/customers/consent.schema';
+import { CONSENT_TEXT_VERSION } from '@kisht/domain/customers/consent-texts';
+import { paths } from '@kisht/domain/paths';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { i18n as TI18n } from 'i18next';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { appPaths } from '../../../lib/paths';
+import { stubApi } from '../../../test/fake-api';
+import { createCustomerDetails, createMedia } from '../../../test/fixtures';
+import { renderRoutes } from '../../../test/render-app';
+import { createTestI18n } from '../../../test/test-i18n';
+import { CustomerNavigatePage } from './customer-navigate-page';
+
+/** A stand-in for signature_pad (jsdom has no 2D canvas): a test draws a stroke with `draw()`. */
+const { pads, FakeSignaturePad } = vi.hoisted(() => {
+  const created: Array<{ draw: () => void }> = [];
+  class FakePad {
+    isBlank = true;
+    listeners = new Map<string, () => void>();
+    constructor() {
+      created.push(this);
+    }
+    addEventListener(type: string, listener: () => void) {
+      this.listeners.set(type, listener);
+    }
+    removeEventListener(type: string) {
+      this.listeners.delete(type);
+    }
+    isEmpty() {
+      return this.isBlank;
+    }
+    clear() {
+      this.isBlank = true;
+    }
+    toData() {
+      return [];
+    }
+    fromData() {}
+    off() {}
+    draw() {
+      this.isBlank = false;
+      this.listeners.get('endStroke')?.();
+    }
+  }
+  return { pads: created, FakeSignaturePad: FakePad };
+});
+vi.mock('signature_pad', () => ({ default: FakeSignaturePad }));
+
+const { toBlob } = HTMLCanvasElement.prototype;
+const { createObjectURL, revokeObjectURL } = URL;
+let i18n: TI18n;
+beforeAll(async () => {
+  i18n = await createTestI18n();
+});
+beforeEach(() => {
+  localStorage.setItem('token', 'jwt-123');
+  pads.length = 0;
+  HTMLCanvasElement.prototype.toBlob = function fakeToBlob(callback: BlobCallback, type?: string) {
+    callback(new Blob(['PNG'], { type: type ?? 'image/png' }));
+  };
+  URL.createObjectURL = vi.fn(() => 'blob:signature');
+  URL.revokeObjectURL = vi.fn();
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  localStorage.clear();
+  HTMLCanvasElement.prototype.toBlob = toBlob;
+  URL.createObjectURL = createObjectURL;
+  URL.revokeObjectURL = revokeObjectURL;
+});
+
+const SIGNATURE = createMedia({ id: 77, kind: 'customer_signature', mimeType: 'image/png' });
+const consentFor = (overrides: Partial<TCustomerConsent> = {}): TCustomerConsent => ({
+  customerId: 5,
+  language: 'en',
+  textVersion: CONSENT_TEXT_VERSION,
+  text: 'Consent to remote locking of a phone bought on EMI\n\nI, Anita Rao, …',
+  recordedByName: 'Ravi Mobiles',
+  consentedAt: '2026-01-15T07:00:00Z',
+  signature: { mediaId: SIGNATURE.id, imageName: SIGNATURE.imageName },
+  ...overrides,
+});
+
+const renderNavigate = () =>
+  renderRoutes({
+    i18n,
+    url: appPaths.customerNavigate.href(5),
+    routes: [
+      {
+        path: appPaths.customerNavigate.path,
+        element: <CustomerNavigatePage renderEnrolmentQr={() => <p>enrolment QR</p>} />,
+      },
+      { path: appPaths.customerDetails.path, element: <p>customer details screen</p> },
+    ],
+  });
+
+describe('customer_navigate of a customer already installed', () => {
+  it('opens their customer_details instead of an empty page (spec §2), replacing the entry', async () => {
+    stubApi({ [paths.customers.details]: () => createCustomerDetails({ status: 1 }) });
+    const { router } = renderNavigate();
+    expect(await screen.findByText('customer details screen')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/customer_details/5');
+    expect(router.state.historyAction).toBe('REPLACE');
+  });
+});
+
+describe('customer_navigate: the consent to remote locking comes before the enrolment QR', () => {
+  it('asks for the consent, and shows no QR, while none is recorded', async () => {
+    stubApi({
+      [paths.customers.details]: () => createCustomerDetails({ status: 0 }),
+      [paths.customers.consent]: () => null,
+      [paths.customers.consentText]: () => ({
+        language: 'en',
+        textVersion: CONSENT_TEXT_VERSION,
+        text: 'The text',
+      }),
+    });
+    renderNavigate();
+    expect((await screen.findByTestId('consent-required')).textContent).toContain(
+      "Record the customer's consent to remote locking",
+    );
+    expect(await screen.findByTestId('consent-form')).toBeTruthy();
+    expect(screen.queryByText('enrolment QR')).toBeNull();
+  });
+
+  it("records it in the customer's language, signed, and then shows the QR", async () => {
+    let recorded: TCustomerConsent | null = null;
+    const api = stubApi({
+      [paths.customers.details]: () => createCustomerDetails({ status: 0 }),
+      [paths.customers.consent]: (request) => {
+        if (request.method === 'POST') recorded = consentFor({ language: 'hn', text: 'हिन्दी पाठ' });
+        return recorded;
+      },
+      [paths.customers.consentText]: (_request, url) => ({
+        language: url.searchParams.get('language'),
+        textVersion: CONSENT_TEXT_VERSION,
+        text: url.searchParams.get('language') === 'hn' ? 'हिन्दी पाठ' : 'English text',
+      }),
+      [paths.customers.signature]: () => SIGNATURE,
+      [paths.customers.documents]: () => ({}),
+    });
+    renderNavigate();
+    const form = await screen.findByTestId('consent-form');
+    expect((await within(form).findByTestId('consent-text')).textContent).toBe('English text');
+
+    fireEvent.mouseDown(within(form).getByRole('combobox', { name: /^Customer's language/ }));
+    fireEvent.click(await screen.findByRole('option', { name: 'हिन्दी' }));
+    await waitFor(() => expect(within(form).getByTestId('consent-text').textContent).toBe('हिन्दी पाठ'));
+    expect(within(form).getByTestId('consent-text').getAttribute('lang')).toBe('hi');
+
+    // Signing alone is not enough: the retailer confirms the customer read (or heard) the text.
+    act(() => pads[0]?.draw());
+    const save = screen.getByTestId('signature-save') as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    fireEvent.click(within(form).getByRole('checkbox'));
+    expect(save.disabled).toBe(false);
+    fireEvent.click(save);
+
+    expect(await screen.findByText('enrolment QR')).toBeTruthy();
+    expect(screen.queryByTestId('consent-form')).toBeNull();
+    expect(screen.getByTestId('consent-recorded').textContent).toContain('Ravi Mobiles');
+    const upload = await api.requestsTo(paths.customers.signature)[0]?.formData();
+    expect(upload?.get('customer_id')).toBe('5');
+    expect(upload?.get('kind')).toBe('customer_signature');
+    const post = api.requestsTo(paths.customers.consent).find((request) => request.method === 'POST');
+    expect(await post?.json()).toEqual({
+      customer_id: 5,
+      language: 'hn',
+      textVersion: CONSENT_TEXT_VERSION,
+      signature_media_id: 77,
+    });
+  });
+
+  it('shows the QR at once when the consent is already recorded', async () => {
+    stubApi({
+      [paths.customers.details]: () => createCustomerDetails({ status: 0 }),
+      [paths.customers.consent]: () => consentFor(),
+    });
+    renderNavigate();
+    expect(await screen.findByText('enrolment QR')).toBeTruthy();
+    expect(screen.queryByTestId('consent-form')).toBeNull();
+    expect(screen.getByTestId('consent-recorded').textContent).toContain('15-01-2026 12:30 PM');
+  });
+});
