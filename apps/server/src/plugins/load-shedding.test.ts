@@ -96,7 +96,7 @@ describe('load shedding by requests in hand (issue 12)', () => {
     const shed = await call();
     expect(shed.status).toBe(503);
     expect(shed.headers.get('retry-after')).toBe('5');
-    expect((await shed.json()).code).toBe('SERVICE_UNAVAILABLE');
+    expect(((await shed.json()) as { code: string }).code).toBe('SERVICE_UNAVAILABLE');
 
     for (const socket of slow) socket.destroy(); // the clients hang up
     await sleep(100);
