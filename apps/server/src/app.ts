@@ -48,6 +48,7 @@ import {
 } from './modules/sms/sms.transport';
 import { registerClientContract } from './plugins/client-contract';
 import { registerErrorHandling } from './plugins/errors';
+import { registerInputGuard } from './plugins/input-guard';
 import { registerLoadShedding } from './plugins/load-shedding';
 import { SnapshotRateLimitStore } from './plugins/rate-limit-store';
 
@@ -213,6 +214,7 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
       : null,
   });
 
+  registerInputGuard(app);
   registerClientContract(app, config);
   await app.register(orgsRoutes, ctx);
   await app.register(orgSettingsRoutes, ctx);

@@ -165,8 +165,8 @@ class KeyAlreadyHeld extends Error {}
  * With an `idempotencyKey` (the request's Idempotency-Key, per organisation) a repeat of the same
  * request answers the first receipt and writes nothing; two at once record once (the key is
  * checked again under the instalments' locks, and payments_org_idempotency_uq settles the rest).
- * Throws CUSTOMER_NOT_FOUND outside scope, INVALID_PAYMENT for instalments not of this customer or
- * an amount above what they owe, IDEMPOTENCY_KEY_REUSED (422) for the key with another request.
+ * Throws CUSTOMER_NOT_FOUND outside scope, NOT_FOUND (naming emi_ids) for instalments not of this
+ * customer, INVALID_PAYMENT for an amount above what they owe, IDEMPOTENCY_KEY_REUSED (422) for the key with another request.
  */
 export const recordPayment = async (
   db: Db,
@@ -194,7 +194,8 @@ export const recordPayment = async (
       // A request with the same key may have committed while we waited for the instalments.
       if (key && (await repo.findPaymentByIdempotencyKey(tx, orgId, key.key))) throw new KeyAlreadyHeld();
       if (chosen.length !== emiIds.length) {
-        throw new AppError(AppErrorCode.INVALID_PAYMENT, 'Choose instalments of this customer', [
+        // Another customer's or tenant's instalment is not there for this payment: 404 (design §6).
+        throw new AppError(AppErrorCode.NOT_FOUND, 'Instalment not found for this customer', [
           { field: 'emi_ids', message: 'Some instalments do not belong to this customer' },
         ]);
       }

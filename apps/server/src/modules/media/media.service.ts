@@ -178,13 +178,17 @@ export const deleteCustomerMedia = async (
 
 /**
  * The bytes and content type of a stored file by its image_name, when it belongs to one of the
- * actor's customers; NOT_FOUND otherwise (other organisations and other retailers' customers too).
+ * actor's customers; NOT_FOUND otherwise (other organisations and other retailers' customers too),
+ * FORBIDDEN for a customer user whatever the name.
  */
 export const readMediaFile = async (
   db: DbOrTx,
   actor: TActor,
   imageName: string,
 ): Promise<{ mimeType: string; content: Uint8Array }> => {
+  // A customer user reads no stored file by name: refused before the lookup, so the answer is
+  // the same whether the name exists or not.
+  if (actor.userType === 'customer') throw new AppError(AppErrorCode.FORBIDDEN, 'Only retailers can do this');
   const notFound = new AppError(AppErrorCode.NOT_FOUND, 'File not found');
   const file = await repo.findMediaFile(db, actor.orgId, imageName);
   if (!file) throw notFound;
