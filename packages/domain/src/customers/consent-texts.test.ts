@@ -18,6 +18,15 @@ const VALUES = {
 };
 
 describe('consent texts (one per spec §1 language)', () => {
+  it('puts one full stop after a name that ends with its own', () => {
+    const english = renderConsentText('en', VALUES);
+    expect(english).toContain('with a loan from Kisht Demo Finance Pvt. Ltd. Until');
+    expect(english).not.toContain('Ltd..');
+    expect(renderConsentText('en', { ...VALUES, orgName: 'Kisht Finance' })).toContain(
+      'with a loan from Kisht Finance. Until',
+    );
+  });
+
   it('exist for exactly the ten interface languages', () => {
     expect([...CONSENT_LANGUAGES].sort()).toEqual([
       'bd',

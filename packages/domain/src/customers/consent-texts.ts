@@ -201,6 +201,9 @@ export const consentTemplate = (language: TConsentLanguage): string => TEMPLATES
  * their consent. The first line is its title; lines starting "• " list what the retailer may do.
  */
 export const renderConsentText = (language: TConsentLanguage, values: TConsentTextValues): string =>
-  TEMPLATES[language].replace(/\{\{(\w+)\}\}/g, (placeholder, name: string) =>
-    name in values ? values[name as keyof TConsentTextValues] : placeholder,
-  );
+  TEMPLATES[language].replace(/\{\{(\w+)\}\}(\.?)/g, (placeholder, name: string, stop: string) => {
+    if (!(name in values)) return placeholder;
+    const value = values[name as keyof TConsentTextValues];
+    // A value ending a sentence with its own full stop ("… Pvt. Ltd.") takes no second one.
+    return stop && value.endsWith('.') ? value : value + stop;
+  });
