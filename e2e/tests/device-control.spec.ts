@@ -25,7 +25,10 @@ const agentCli = (args: string[]) =>
 
 test.use({ serviceWorkers: 'block' });
 
-test('lock, unlock with an offline code, then bulk lock with live progress', async ({ page, baseURL }) => {
+test('lock, unlock with an offline code, then bulk: a paid-up phone left out of a lock, unlocked with live progress', async ({
+  page,
+  baseURL,
+}) => {
   const agent = new AgentProcess('agent-device-control');
   const statePath = join(mkdtempSync(join(tmpdir(), 'kisht-e2e-dc-')), 'device.json');
   try {
@@ -78,17 +81,32 @@ test('lock, unlock with an offline code, then bulk lock with live progress', asy
     await expect(page.getByTestId('lock-state')).toHaveText('Unlocked');
     await shot(page, '62-unlocked-offline');
 
-    // 3. Bulk lock this phone from multiple_lock_unlock and watch it reach done.
-    await page.goto('/multiple_lock_unlock');
-    await page.getByTestId('bulk-action-lock').click();
-    await page.getByTestId('bulk-filter-selection').check();
-    await page.getByTestId(`bulk-customer-${customerId}`).click();
-    await page.getByTestId('bulk-submit').click();
-    await page.getByTestId('bulk-confirm').click();
+    // 3. A bulk lock leaves out a customer with nothing overdue (issue 12) and says no phone got it.
+    const bulk = async (action: 'lock' | 'unlock') => {
+      await page.goto('/multiple_lock_unlock');
+      await page.getByTestId(`bulk-action-${action}`).click();
+      await page.getByTestId('bulk-filter-selection').check();
+      await page.getByTestId(`bulk-customer-${customerId}`).click();
+      await page.getByTestId('bulk-submit').click();
+      await page.getByTestId('bulk-confirm').click();
+    };
+    await bulk('lock');
+    await expect(page.getByTestId('bulk-nothing-sent')).toBeVisible();
+    await shot(page, '63-bulk-lock-left-out');
+
+    // 4. Locked by hand with a reason, the phone is unlocked in bulk, with live progress to done.
+    await page.goto(`/customer_details/${customerId}`);
+    await page.getByTestId('lock-button').click();
+    await page.getByTestId('lock-reason').fill('Customer asked us to test the lock');
+    await page.getByTestId('confirm-dialog-confirm').click();
+    await expect(page.getByTestId('lock-state')).toHaveText('Locked');
+    // The agent printed UNLOCKED before (step 2): follow its latest state line.
+    await expect.poll(() => agent.lastState(), { timeout: 30_000 }).toBe('LOCKED');
+    await bulk('unlock');
     await expect(page.getByTestId('bulk-progress')).toBeVisible();
     await expect(page.getByTestId('bulk-count-done')).toContainText('1');
-    await agent.waitFor(/state: LOCKED/);
-    await shot(page, '63-bulk-done');
+    await expect.poll(() => agent.lastState(), { timeout: 30_000 }).toBe('UNLOCKED');
+    await shot(page, '64-bulk-unlock-done');
   } finally {
     await agent.stop();
   }

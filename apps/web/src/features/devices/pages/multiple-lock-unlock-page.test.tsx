@@ -171,6 +171,30 @@ describe('multiple_lock_unlock: a bulk request and its progress', () => {
     expect(api.requestsTo(paths.devices.bulkProgress).length).toBe(polled);
   });
 
+  it('says no phone got the command when every chosen customer was left out, and follows no progress', async () => {
+    const api = stubBulkApi({
+      handlers: {
+        [paths.devices.bulkLockUnlock]: () =>
+          createBulkProgress({
+            total: 0,
+            counts: { queued: 0, sent: 0, received: 0, done: 0, failed: 0, cancelled: 0, expired: 0 },
+            skipped: [{ customerId: 5, reason: 'nothing overdue' }],
+            items: [],
+          }),
+      },
+    });
+    renderPage();
+    fireEvent.click(screen.getByTestId('bulk-filter-selection'));
+    fireEvent.click(await screen.findByTestId('bulk-customer-5'));
+    fireEvent.click(screen.getByTestId('bulk-submit'));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByTestId('bulk-confirm'));
+    expect((await screen.findByTestId('bulk-nothing-sent')).textContent).toContain(
+      'No phone got the command: every customer chosen was left out (not enrolled, nothing overdue, or not allowed). Left out: 1.',
+    );
+    expect(api.requestsTo(paths.devices.bulkProgress)).toHaveLength(0);
+    expect(screen.queryByTestId('bulk-progress-view')).toBeNull();
+  });
+
   it('unlocks customers chosen from the list, saying how many phones', async () => {
     const api = stubBulkApi({
       handlers: { [paths.devices.bulkLockUnlock]: () => createBulkProgress({ action: 'unlock' }) },

@@ -73,6 +73,8 @@ const BulkLockForm = ({ onSent }: TBulkLockFormProps) => {
   const [target, setTarget] = useState<TBulkTarget>('all_enrolled');
   const [selection, setSelection] = useState<TCustomerSelection>(new Map());
   const [isConfirming, setIsConfirming] = useState(false);
+  // A request that reached no phone (every chosen customer left out) has no progress to follow.
+  const [nothingSentCount, setNothingSentCount] = useState<number | null>(null);
 
   const hasTargets = target !== 'selection' || selection.size > 0;
   const canSubmit = userAccess.isLoaded && canBulk && action !== undefined && hasTargets;
@@ -89,7 +91,9 @@ const BulkLockForm = ({ onSent }: TBulkLockFormProps) => {
     if (!action) return;
     const result = await bulkLockUnlock(bulkRequestOf(action, target, selection));
     setIsConfirming(false);
-    if (result.data) onSent(result.data.batchId);
+    if (!result.data) return;
+    if (result.data.total === 0) setNothingSentCount(result.data.skipped.length);
+    else onSent(result.data.batchId);
   };
 
   // A filter's reach is asked for when the confirmation opens (the server counts as it will send).
@@ -117,6 +121,11 @@ const BulkLockForm = ({ onSent }: TBulkLockFormProps) => {
       <Typography variant="body2" color="textSecondary">
         {t('bulkLock.intro')}
       </Typography>
+      {nothingSentCount !== null ? (
+        <Alert severity="warning" data-testid="bulk-nothing-sent" onClose={() => setNothingSentCount(null)}>
+          {t('bulkLock.nothingSent', { count: nothingSentCount })}
+        </Alert>
+      ) : null}
       {userAccess.isLoaded && !canBulk ? (
         <Alert severity="warning" data-testid="bulk-no-access">
           {t('bulkLock.noBulkAccess')}
