@@ -7,13 +7,13 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo } from 'react';
 import type { Resolver } from 'react-hook-form';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import type { TArgsFeature } from '../device-controls';
-import { LockReasonField, lockReasonOf, useLockReasonError } from './lock-reason-field';
+import { LockReasonField, useLockReason } from './lock-reason-field';
 
 /** An argument of a catalogue args schema, as the form shows it. */
 type TArgName = 'text' | 'imageUrl' | 'message' | 'phone' | 'packages';
@@ -152,9 +152,7 @@ export const ControlArgsForm = ({
   submitLabel,
 }: TControlArgsFormProps) => {
   const { t } = useTranslation();
-  const [reason, setReason] = useState('');
-  const [reasonError, setReasonError] = useState<string | null>(null);
-  const reasonErrorText = useLockReasonError();
+  const reason = useLockReason();
   const resolver = useMemo(() => argsResolver(feature), [feature]);
   const fields = ARG_FIELDS[feature];
   const form = useForm<TArgsForm, unknown, TControlArgs>({
@@ -167,12 +165,8 @@ export const ControlArgsForm = ({
       onSubmit(args);
       return;
     }
-    const checked = lockReasonOf(reason);
-    if (checked === null) {
-      setReasonError(reasonErrorText());
-      return;
-    }
-    onSubmit(args, checked);
+    const checked = reason.check();
+    if (checked !== null) onSubmit(args, checked);
   });
 
   return (
@@ -209,16 +203,7 @@ export const ControlArgsForm = ({
               )}
             />
           ))}
-          {needsReason ? (
-            <LockReasonField
-              value={reason}
-              onChange={(next) => {
-                setReason(next);
-                setReasonError(null);
-              }}
-              error={reasonError}
-            />
-          ) : null}
+          {needsReason ? <LockReasonField {...reason.field} /> : null}
         </Stack>
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>

@@ -21,7 +21,7 @@ import { formatDateTime, formatRupees } from '../../../lib/format';
 import { isApiError } from '../../../lib/http/base-query';
 import { useLockDeviceMutation, useUnlockDeviceMutation } from '../device-api';
 import { pendingLockCommand } from '../device-controls';
-import { LockReasonField, lockReasonOf, useLockReasonError } from './lock-reason-field';
+import { LockReasonField, useLockReason } from './lock-reason-field';
 import { OfflineCodeButton } from './offline-code-dialog';
 import type { TWhen } from './run-at-field';
 import { checkWhen, initialWhen, WhenChoice } from './run-at-field';
@@ -71,9 +71,7 @@ export const DeviceControlCard = ({
   const [isDialogOpen, setIsDialogOpen] = useState(false);
   const [when, setWhen] = useState<TWhen>(initialWhen);
   const [whenError, setWhenError] = useState<string | null>(null);
-  const [reason, setReason] = useState('');
-  const [reasonError, setReasonError] = useState<string | null>(null);
-  const reasonErrorText = useLockReasonError();
+  const reason = useLockReason();
   const awaitedRef = useRef<TAwaitedCommand | null>(null);
 
   const pendingLock = pendingLockCommand(device);
@@ -106,8 +104,7 @@ export const DeviceControlCard = ({
     setDialogAction(requested);
     setWhen(initialWhen());
     setWhenError(null);
-    setReason('');
-    setReasonError(null);
+    reason.reset();
     setIsDialogOpen(true);
   };
 
@@ -118,12 +115,8 @@ export const DeviceControlCard = ({
       return;
     }
     setWhenError(null);
-    const checkedReason = needsReason ? lockReasonOf(reason) : null;
-    if (needsReason && checkedReason === null) {
-      setReasonError(reasonErrorText());
-      return;
-    }
-    setReasonError(null);
+    const checkedReason = needsReason ? reason.check() : null;
+    if (needsReason && checkedReason === null) return;
     const runAt = checked.runAt;
     const body = {
       customer_id: customerId,
@@ -138,7 +131,7 @@ export const DeviceControlCard = ({
       const serverReasonError = fields.find((field) => field.field === 'reason');
       if (runAtError || serverReasonError) {
         setWhenError(runAtError?.message ?? null);
-        setReasonError(serverReasonError?.message ?? null);
+        reason.setError(serverReasonError?.message ?? null);
         return;
       }
     }
@@ -306,16 +299,7 @@ export const DeviceControlCard = ({
             {t('device.overdueNow', { amount: formatRupees(lockRule.overduePaise) })}
           </Alert>
         ) : null}
-        {needsReason ? (
-          <LockReasonField
-            value={reason}
-            onChange={(next) => {
-              setReason(next);
-              setReasonError(null);
-            }}
-            error={reasonError}
-          />
-        ) : null}
+        {needsReason ? <LockReasonField {...reason.field} /> : null}
         <WhenChoice
           value={when}
           onChange={(next) => {

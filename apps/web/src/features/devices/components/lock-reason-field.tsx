@@ -3,6 +3,7 @@ import { ZLockReason } from '@kisht/domain/devices/devices.schema';
 import Alert from '@mui/material/Alert';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -50,8 +51,35 @@ export const LockReasonField = ({ value, onChange, error }: TLockReasonFieldProp
   );
 };
 
-/** The message of a reason that is not one, in the app's words. */
-export const useLockReasonError = () => {
+/**
+ * The state of a lock reason being typed: `field` for LockReasonField (typing clears the error),
+ * `check()` the reason to send, or null after putting the app's error under the field, `setError`
+ * for the server's word on `reason`, and `reset()` for a dialog opened again.
+ */
+export const useLockReason = () => {
   const { t } = useTranslation();
-  return () => t('device.reasonError', { min: LOCK_REASON_MIN, max: LOCK_REASON_MAX });
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  return {
+    field: {
+      value: text,
+      onChange: (next: string) => {
+        setText(next);
+        setError(null);
+      },
+      error,
+    },
+    check: (): string | null => {
+      const reason = lockReasonOf(text);
+      setError(
+        reason === null ? t('device.reasonError', { min: LOCK_REASON_MIN, max: LOCK_REASON_MAX }) : null,
+      );
+      return reason;
+    },
+    setError,
+    reset: () => {
+      setText('');
+      setError(null);
+    },
+  };
 };

@@ -23,7 +23,7 @@ import type { TScheduleGroup, TScheduleOption } from '../device-controls';
 import { isArgsFeature, scheduleOptionsOf } from '../device-controls';
 import type { TControlArgs } from './control-args-dialog';
 import { ControlArgsForm } from './control-args-dialog';
-import { LockReasonField, lockReasonOf, useLockReasonError } from './lock-reason-field';
+import { LockReasonField, useLockReason } from './lock-reason-field';
 import { checkWhen, RunAtField } from './run-at-field';
 
 const SCHEDULE_GROUPS: readonly TScheduleGroup[] = ['lock', 'controls', 'actions'];
@@ -109,11 +109,9 @@ const ScheduleCommandForm = ({
   onClose,
 }: TScheduleCommandFormProps) => {
   const { t } = useTranslation();
-  const [reason, setReason] = useState('');
-  const [reasonError, setReasonError] = useState<string | null>(null);
+  const reason = useLockReason();
   /** The reason checked on the first step, sent with the command. */
   const [checkedReason, setCheckedReason] = useState<string | null>(null);
-  const reasonErrorText = useLockReasonError();
   const [lockDevice, lockState] = useLockDeviceMutation();
   const [unlockDevice, unlockState] = useUnlockDeviceMutation();
   const [sendControl, controlState] = useSendDeviceControlMutation();
@@ -135,7 +133,7 @@ const ScheduleCommandForm = ({
     if (!runAtError && !serverReasonError) return false;
     setArgsRunAt(null);
     setTimeError(runAtError?.message ?? null);
-    setReasonError(serverReasonError?.message ?? null);
+    reason.setError(serverReasonError?.message ?? null);
     return true;
   };
 
@@ -181,12 +179,8 @@ const ScheduleCommandForm = ({
       return;
     }
     setTimeError(null);
-    const given = isReasonAsked ? lockReasonOf(reason) : null;
-    if (isReasonAsked && given === null) {
-      setReasonError(reasonErrorText());
-      return;
-    }
-    setReasonError(null);
+    const given = isReasonAsked ? reason.check() : null;
+    if (isReasonAsked && given === null) return;
     setCheckedReason(given);
     if (needsArgs(chosen)) {
       setArgsRunAt(checked.runAt);
@@ -264,16 +258,7 @@ const ScheduleCommandForm = ({
             error={timeError}
             testId="schedule-run-at"
           />
-          {isReasonAsked ? (
-            <LockReasonField
-              value={reason}
-              onChange={(next) => {
-                setReason(next);
-                setReasonError(null);
-              }}
-              error={reasonError}
-            />
-          ) : null}
+          {isReasonAsked ? <LockReasonField {...reason.field} /> : null}
         </Stack>
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>
