@@ -5,7 +5,9 @@
  * thread so their own work does not load the server's event loop; a client told 503 waits as
  * its Retry-After says. Prints, per phase, the answers
  * by status and the wait of every answer (p50/p95/p99/max, share over 5 s and 30 s). Run:
- * `npm run load-shedding -w @kisht/bench` (CLIENTS=200 SECONDS=30 CUSTOMERS=20000). Asserts nothing.
+ * `npm run load-shedding -w @kisht/bench` (CLIENTS=200 SECONDS=30 CUSTOMERS=20000; SHED_IN_FLIGHT and
+ * SHED_DELAY_MS set the shedding phase's limits, the server's defaults otherwise; POSTGRES=<url> runs on
+ * a fresh database of that PostgreSQL instead of PGlite). Asserts nothing.
  */
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -14,12 +16,17 @@ import { paths } from '@kisht/domain/paths';
 import { buildApp } from '@kisht/server/app';
 import { loadConfig } from '@kisht/server/config';
 import { createPglite, openDatabase } from '@kisht/server/db/client';
+import { customers } from '@kisht/server/db/schema';
 import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, seedDemo } from '@kisht/server/db/seed/seed';
+import { eq, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { seedManyCustomers } from './seed-customers';
 
 const CLIENTS = Number(process.env.CLIENTS ?? 200);
 const SECONDS = Number(process.env.SECONDS ?? 30);
 const CUSTOMERS = Number(process.env.CUSTOMERS ?? 20_000);
+/** A PostgreSQL URL (e.g. the machine's postgres://postgres@127.0.0.1:5432/test): run on a fresh database there instead of PGlite. */
+const POSTGRES = process.env.POSTGRES;
 
 /** The load: CLIENTS loops, each a list page then a customer's details, until the time is up. */
 const CLIENT_CODE = `
@@ -53,14 +60,30 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 const main = async () => {
-  const pglite = await createPglite('memory://');
-  const { db } = await openDatabase({ pglite });
-  await seedDemo(db);
-  await seedManyCustomers(db, CUSTOMERS);
-  await pglite.exec('ANALYZE');
+  // PGlite in memory, or a fresh database on the PostgreSQL that POSTGRES names (dropped at the end).
+  let databaseUrl: string | undefined;
+  let admin: pg.Client | undefined;
+  if (POSTGRES) {
+    admin = new pg.Client({ connectionString: POSTGRES });
+    await admin.connect();
+    const name = `kisht_bench_${Date.now()}`;
+    await admin.query(`create database ${name}`);
+    const url = new URL(POSTGRES);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+  }
+  const pglite = databaseUrl ? undefined : await createPglite('memory://');
+  const database = await openDatabase(databaseUrl ? { databaseUrl } : { pglite: pglite! });
+  await seedDemo(database.db);
+  await seedManyCustomers(database.db, CUSTOMERS);
+  await database.db.execute(sql`analyze`);
   const ids = (
-    await pglite.query<{ id: number }>(`select id from customers where org_id = ${DEMO_ORG_ID} limit 500`)
-  ).rows.map((row) => row.id);
+    await database.db
+      .select({ id: customers.id })
+      .from(customers)
+      .where(eq(customers.orgId, DEMO_ORG_ID))
+      .limit(500)
+  ).map((row) => row.id);
 
   const phase = async (label: string, shedding: Record<string, string>) => {
     const app = await buildApp(
@@ -72,9 +95,10 @@ const main = async () => {
         JOBS_INTERVAL_MINUTES: '0',
         PGLITE_ANALYZE_INTERVAL_HOURS: '0',
         WEB_DIST_DIR: '/nonexistent',
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
         ...shedding,
       }),
-      { pglite, sms: { send: async () => {} } },
+      { ...(pglite ? { pglite } : {}), sms: { send: async () => {} } },
     );
     await app.listen({ host: '127.0.0.1', port: 0 });
     const sent = await app.inject({
@@ -107,8 +131,10 @@ const main = async () => {
       worker.once('error', reject);
     });
     const elapsedS = (performance.now() - started) / 1000;
-    // Close the HTTP side only: the next phase reuses the database (closing the app would close it).
-    await new Promise<void>((resolve) => app.server.close(() => resolve()));
+    // On PGlite close the HTTP side only: the next phase reuses the database, which closing the app
+    // would close. On PostgreSQL the app closes its own pool.
+    if (pglite) await new Promise<void>((resolve) => app.server.close(() => resolve()));
+    else await app.close();
     const byStatus = new Map<number, number>();
     for (const [status] of results) byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
     const waits = results.map(([, ms]) => ms).sort((a, b) => a - b);
@@ -132,18 +158,28 @@ const main = async () => {
     return { p99: percentile(waits, 99), served: ok.length / elapsedS };
   };
 
-  console.log(`${CLIENTS} clients, ${SECONDS} s per phase, ${CUSTOMERS} customers (PGlite)`);
+  console.log(
+    `${CLIENTS} clients, ${SECONDS} s per phase, ${CUSTOMERS} customers (${databaseUrl ? 'PostgreSQL' : 'PGlite'})`,
+  );
   const baseline = await phase('baseline: load shedding off', {
     LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
     LOAD_SHED_MAX_IN_FLIGHT: '0',
   });
-  const shedding = await phase('load shedding on (the defaults: 200 in hand, event-loop delay 1000 ms)', {
-    LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '1000',
-    LOAD_SHED_MAX_IN_FLIGHT: '200',
+  // The server's defaults unless SHED_IN_FLIGHT / SHED_DELAY_MS say otherwise (to compare settings).
+  const inFlight = process.env.SHED_IN_FLIGHT ?? '64';
+  const delayMs = process.env.SHED_DELAY_MS ?? '1000';
+  const shedding = await phase(`load shedding on (${inFlight} in hand, event-loop delay ${delayMs} ms)`, {
+    LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: delayMs,
+    LOAD_SHED_MAX_IN_FLIGHT: inFlight,
   });
   console.log(
     `\nratio on/off: p99 wait ${(shedding.p99 / baseline.p99).toFixed(2)}, calls served a second ${(shedding.served / baseline.served).toFixed(2)}`,
   );
+  if (admin) {
+    await database.close();
+    await admin.query(`drop database ${new URL(databaseUrl!).pathname.slice(1)}`);
+    await admin.end();
+  }
   process.exit(0);
 };
 

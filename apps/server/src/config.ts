@@ -156,7 +156,7 @@ export const ZConfig = z
     FCM_API_URL: z.string().url().default('https://fcm.googleapis.com'),
     /**
      * Load shedding (plugins/load-shedding.ts): past this many requests in hand a new request
-     * answers 503 at once; 0 turns the check off. Absent: 200, or 0 under NODE_ENV=test, where a
+     * answers 503 at once; 0 turns the check off. Absent: 64, or 0 under NODE_ENV=test, where a
      * busy shared CI machine must not shed a test's requests.
      */
     LOAD_SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(0).optional(),
@@ -247,7 +247,7 @@ export const ZConfig = z
         OTP_DAILY_LIMIT_PER_MOBILE:
           OTP_DAILY_LIMIT_PER_MOBILE ?? (config.NODE_ENV === 'development' ? 100 : 10),
         LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS ?? (isTest ? 0 : 1000),
-        LOAD_SHED_MAX_IN_FLIGHT: LOAD_SHED_MAX_IN_FLIGHT ?? (isTest ? 0 : 200),
+        LOAD_SHED_MAX_IN_FLIGHT: LOAD_SHED_MAX_IN_FLIGHT ?? (isTest ? 0 : 64),
       };
     },
   );

@@ -60,7 +60,7 @@ describe('load shedding (issue 12)', () => {
   it('is on by default outside tests and off under NODE_ENV=test unless asked', () => {
     expect(loadConfig({ NODE_ENV: 'development' })).toMatchObject({
       LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: 1000,
-      LOAD_SHED_MAX_IN_FLIGHT: 200,
+      LOAD_SHED_MAX_IN_FLIGHT: 64,
     });
     expect(loadConfig({ NODE_ENV: 'test' })).toMatchObject({
       LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: 0,

@@ -10,13 +10,15 @@ const RETRY_AFTER_SECONDS = 5;
  * Load shedding with @fastify/under-pressure: while the server is overloaded a new request answers
  * 503 SERVICE_UNAVAILABLE at once, in the envelope of design §3 with Retry-After, instead of
  * queueing behind the work in hand. Overloaded means either
- * - more than LOAD_SHED_MAX_IN_FLIGHT requests in hand (PGlite serves one query at a time, so a
- *   queue past this only adds wait: Little's law, in flight = throughput × wait), checked every
- *   tenth of the sample interval; or
+ * - more than LOAD_SHED_MAX_IN_FLIGHT requests in hand (the database serves a few queries at a
+ *   time, so a queue past this only adds wait: Little's law, in flight = throughput × wait),
+ *   checked every tenth of the sample interval; or
  * - the event loop's mean delay over the last sample (LOAD_SHED_SAMPLE_INTERVAL_MS) past
  *   LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS.
  * Event-loop utilisation is not used: on PGlite a merely busy server runs near 100% and serves
- * well. A limit of 0 turns its check off. Requests already accepted run to the end.
+ * well. A limit of 0 turns its check off. Requests already accepted run to the end. On PGlite the
+ * database works on this thread, so a 503 waits for the loop like everything else; with PostgreSQL
+ * it is answered at once (docs/benchmarks.md, load-shedding).
  */
 export const registerLoadShedding = async (app: FastifyInstance, config: TConfig): Promise<void> => {
   const maxDelay = config.LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS;
