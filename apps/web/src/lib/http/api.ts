@@ -100,6 +100,8 @@ export const appBaseQuery = createBaseQuery({
   getContext: (getState) => selectRequestContext(getState()),
   onSessionGone: () => sessionGoneHandler(),
   fallbackMessage: () => i18n.t('errors.somethingWentWrong'),
+  // No answer at all: say so, rather than that something went wrong (issue 12).
+  offlineMessage: () => i18n.t('errors.offline'),
 });
 
 /**

@@ -224,6 +224,21 @@ describe('createBaseQuery', () => {
     expect(result.error).toMatchObject({ status: 'FETCH_ERROR', message: DEFAULT_ERROR_MESSAGE });
   });
 
+  it('says the network failed, not that something went wrong, when given an offline message (issue 12)', async () => {
+    const translated = createBaseQuery({
+      getContext: () => CONTEXT,
+      fetchFn: network.fetchFn,
+      fallbackMessage: () => 'Something went wrong',
+      offlineMessage: () => 'You are offline',
+    });
+    expect((await translated('/api/x', queryApi(), {})).error).toMatchObject({
+      status: 'FETCH_ERROR',
+      message: 'You are offline',
+    });
+    network.reply(500, {});
+    expect((await translated('/api/x', queryApi(), {})).error?.message).toBe('Something went wrong');
+  });
+
   it('on 511 clears all local storage and reports the session gone (spec §8)', async () => {
     localStorage.setItem('token', 'jwt-123');
     localStorage.setItem('user_id', '7');

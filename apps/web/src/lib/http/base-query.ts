@@ -87,6 +87,8 @@ export type TBaseQueryOptions = {
   onSessionGone?: () => void;
   /** The generic failure message, translated by the app; DEFAULT_ERROR_MESSAGE otherwise. */
   fallbackMessage?: () => string;
+  /** The message when the network fails (no answer at all), translated by the app; the fallback otherwise. */
+  offlineMessage?: () => string;
   /** The fetch to use; tests pass a fake network here. */
   fetchFn?: typeof fetch;
 };
@@ -153,6 +155,7 @@ export const createBaseQuery = (options: TBaseQueryOptions): TBaseQuery => {
   const storage = options.storage ?? (() => window.localStorage);
   const userAgent = options.userAgent ?? currentUserAgent;
   const fallbackMessage = options.fallbackMessage ?? (() => DEFAULT_ERROR_MESSAGE);
+  const offlineMessage = options.offlineMessage ?? fallbackMessage;
   // The URL handed to it is already absolute (resolveRequestUrl), so it needs no baseUrl.
   const rawBaseQuery = fetchBaseQuery(options.fetchFn ? { fetchFn: options.fetchFn } : {});
 
@@ -176,7 +179,7 @@ export const createBaseQuery = (options: TBaseQueryOptions): TBaseQuery => {
   const fail = (status: TApiError['status'], body: unknown, meta: FetchBaseQueryMeta | undefined) => ({
     error: {
       status,
-      message: readMessage(body) ?? fallbackMessage(),
+      message: readMessage(body) ?? (status === 'FETCH_ERROR' ? offlineMessage() : fallbackMessage()),
       code: isRecord(body) ? nonEmptyString(body.code) : null,
       fields: readFields(body),
     },
