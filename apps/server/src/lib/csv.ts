@@ -1,9 +1,4 @@
-import { IST_OFFSET_MINUTES } from '@kisht/domain/common/time';
 import { stringify } from 'csv-stringify/sync';
-import dayjs from 'dayjs';
-import utc from 'dayjs/plugin/utc.js';
-
-dayjs.extend(utc);
 
 /** A first character that makes a spreadsheet read the cell as a formula (OWASP CSV Injection). */
 const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
@@ -29,13 +24,6 @@ const neutraliseFormula = (cell: string | number): string | number =>
  */
 export const toCsv = (header: string[], rows: (string | number | null)[][]): string =>
   stringify([header, ...rows.map((row) => row.map((cell) => neutraliseFormula(cell ?? '')))]);
-
-/** An instant shown as spec §1 wants it: +05:30, `DD-MM-YYYY hh:mm A`. */
-export const formatIst = (at: Date): string =>
-  dayjs(at).utcOffset(IST_OFFSET_MINUTES).format('DD-MM-YYYY hh:mm A');
-
-/** A `YYYY-MM-DD` date as `DD-MM-YYYY`. */
-export const formatDate = (isoDate: string): string => isoDate.split('-').reverse().join('-');
 
 /** Paise as rupees with two decimals, for spreadsheets ("8814.86"). */
 export const rupees = (paise: number): string => (paise / 100).toFixed(2);

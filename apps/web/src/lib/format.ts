@@ -1,35 +1,12 @@
-import dayjs from 'dayjs';
-import utc from 'dayjs/plugin/utc';
-
-dayjs.extend(utc);
-
-/** Spec §1: dates are shown in the fixed +05:30 offset, whatever the browser's zone. */
-export const IST_OFFSET_MINUTES = 330;
-export const DATE_TIME_FORMAT = 'DD-MM-YYYY hh:mm A';
-export const DATE_FORMAT = 'DD-MM-YYYY';
-
 /**
- * Formats an ISO 8601 instant as `DD-MM-YYYY hh:mm A` in +05:30 (spec §1, design §3).
- * Returns an empty string for a value that is not a date.
+ * Dates are shown by the one India-time module (spec §1: fixed +05:30, `DD-MM-YYYY hh:mm A`),
+ * under the names the pages use: formatDateTime for an instant (ISO 8601, '' when not one),
+ * formatDate for a `YYYY-MM-DD` calendar date (not shifted, '' when not one).
  */
-export const formatDateTime = (iso: string): string => {
-  const instant = dayjs.utc(iso);
-  if (!instant.isValid()) return '';
-  return instant.utcOffset(IST_OFFSET_MINUTES).format(DATE_TIME_FORMAT);
-};
-
-/**
- * Formats a calendar date `YYYY-MM-DD` (an EMI due date) as `DD-MM-YYYY`. A calendar date has no
- * zone, so it is not shifted. Returns an empty string for anything else.
- */
-export const formatDate = (isoDate: string): string => {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate);
-  if (!match) return '';
-  return `${match[3]}-${match[2]}-${match[1]}`;
-};
-
-/** Today's calendar date in UTC, `YYYY-MM-DD` (the server's default-first-due-date basis). */
-export const todayUtcIsoDate = (): string => dayjs.utc().format('YYYY-MM-DD');
+export {
+  formatCalendarDate as formatDate,
+  formatIstDateTime as formatDateTime,
+} from '@kisht/domain/common/time';
 
 const RUPEES = new Intl.NumberFormat('en-IN', {
   style: 'currency',

@@ -1,12 +1,6 @@
+import { istWallClock, istWallClockToIso, istWallClockToMs } from '@kisht/domain/common/time';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  defaultRunAtLocal,
-  indiaLocalToIso,
-  indiaLocalToMs,
-  runAtProblem,
-  scheduleBounds,
-  toIndiaLocal,
-} from './india-time';
+import { defaultRunAtLocal, runAtProblem, scheduleBounds } from './india-time';
 
 const ORIGINAL_TZ = process.env.TZ;
 afterEach(() => {
@@ -20,13 +14,13 @@ describe('India time for the schedule picker (spec §1: +05:30 whatever the brow
   it.each(BROWSER_ZONES)('reads the picked text as India time in a browser set to %s', (zone) => {
     process.env.TZ = zone;
     // The zone really changed: local midnight of 1 Jan 2026 differs between these zones.
-    expect(indiaLocalToIso('2026-11-23T09:00')).toBe('2026-11-23T09:00:00+05:30');
-    expect(indiaLocalToMs('2026-11-23T09:00')).toBe(Date.parse('2026-11-23T03:30:00Z'));
-    expect(toIndiaLocal('2026-11-23T03:30:00Z')).toBe('2026-11-23T09:00');
+    expect(istWallClockToIso('2026-11-23T09:00')).toBe('2026-11-23T09:00:00+05:30');
+    expect(istWallClockToMs('2026-11-23T09:00')).toBe(Date.parse('2026-11-23T03:30:00Z'));
+    expect(istWallClock('2026-11-23T03:30:00Z')).toBe('2026-11-23T09:00');
     // The evening in UTC is already the next day in India; a summer date (daylight saving
     // elsewhere) does not move it.
-    expect(toIndiaLocal(Date.parse('2026-03-31T20:00:00Z'))).toBe('2026-04-01T01:30');
-    expect(indiaLocalToMs('2026-07-01T00:15')).toBe(Date.parse('2026-06-30T18:45:00Z'));
+    expect(istWallClock(Date.parse('2026-03-31T20:00:00Z'))).toBe('2026-04-01T01:30');
+    expect(istWallClockToMs('2026-07-01T00:15')).toBe(Date.parse('2026-06-30T18:45:00Z'));
   });
 
   it('runs in the zone it was given (the cases above are not all read in one zone)', () => {
@@ -39,21 +33,21 @@ describe('India time for the schedule picker (spec §1: +05:30 whatever the brow
 
   it('round-trips what it shows', () => {
     for (const iso of ['2026-01-15T00:00:00Z', '2026-12-31T18:30:00Z', '2027-02-28T23:59:00Z']) {
-      const local = toIndiaLocal(iso);
-      expect(indiaLocalToMs(local)).toBe(Date.parse(iso));
+      const local = istWallClock(iso);
+      expect(istWallClockToMs(local)).toBe(Date.parse(iso));
     }
   });
 
   it.each(['', '2026-02-30T10:00', '2026-11-23T24:00', '2026-11-23 09:00', '23-11-2026T09:00', 'soon'])(
     'refuses %j as a date and time',
     (text) => {
-      expect(indiaLocalToMs(text)).toBeNull();
-      expect(indiaLocalToIso(text)).toBeNull();
+      expect(istWallClockToMs(text)).toBeNull();
+      expect(istWallClockToIso(text)).toBeNull();
     },
   );
 
   it('keeps seconds when the picker gives them', () => {
-    expect(indiaLocalToIso('2026-11-23T09:00:30')).toBe('2026-11-23T09:00:30+05:30');
+    expect(istWallClockToIso('2026-11-23T09:00:30')).toBe('2026-11-23T09:00:30+05:30');
   });
 });
 

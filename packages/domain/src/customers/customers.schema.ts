@@ -8,6 +8,7 @@ import {
 } from '../common/enums';
 import { ZIsoDate, zPage } from '../common/envelope';
 import { ZId, ZImei, ZMobile, ZQueryId } from '../common/identifiers';
+import { istDate } from '../common/time';
 import { ZDeviceSummary } from '../devices/devices.schema';
 import { ZInstalmentRow } from '../emi/emi.schema';
 
@@ -72,7 +73,7 @@ export const ZCreateCustomerRequest = z
       .int()
       .min(1, 'Tenure must be 1 to 120 months')
       .max(120, 'Tenure must be 1 to 120 months'),
-    /** First due date; defaults to one month after today (UTC) when absent. */
+    /** First due date; defaults to one month after today (+05:30) when absent. */
     firstDueDate: ZIsoDate.optional(),
     /** Reducing-balance (default) or flat-rate interest (see buildEmiSchedule). */
     interestMethod: z.enum(INTEREST_METHODS).default('reducing'),
@@ -89,7 +90,7 @@ export const ZCreateCustomerRequest = z
     if (value.deviceType === 3 && !value.serialNumber) {
       ctx.addIssue({ code: 'custom', path: ['serialNumber'], message: 'This is a required field' });
     }
-    if (value.dateOfBirth && value.dateOfBirth >= new Date().toISOString().slice(0, 10)) {
+    if (value.dateOfBirth && value.dateOfBirth >= istDate()) {
       ctx.addIssue({ code: 'custom', path: ['dateOfBirth'], message: 'Date of birth must be in the past' });
     }
     if (value.imei1 === value.imei2) {

@@ -13,6 +13,7 @@ import {
 } from '@kisht/domain/auth/otp-limits';
 import type { TOtpPurpose } from '@kisht/domain/common/enums';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
+import { formatIstDateTime } from '@kisht/domain/common/time';
 import type { TSessionInfo } from '@kisht/domain/sessions/sessions.schema';
 import { jwtVerify, SignJWT } from 'jose';
 import { v7 as uuidv7 } from 'uuid';
@@ -20,7 +21,6 @@ import type { TConfig } from '../../config';
 import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { hashSecret, hexEquals, hmacHex, randomDigits, verifySecret } from '../../lib/crypto';
-import { formatIst } from '../../lib/csv';
 import { getOrgAppConfig } from '../orgs/orgs.service';
 import type { SmsOutbox } from '../sms/sms.service';
 import * as repo from './auth.repository';
@@ -61,9 +61,9 @@ const rateLimited = (refusal: TOtpRefusal, now: Date): AppError => {
   const message = {
     resend_cool_down: () => `Please wait ${describeWait(wait)} before asking for another OTP`,
     daily_send_cap: () =>
-      `Too many OTPs were sent to this number today. Try again after ${formatIst(refusal.retryAt)}`,
+      `Too many OTPs were sent to this number today. Try again after ${formatIstDateTime(refusal.retryAt)}`,
     daily_wrong_cap: () =>
-      `Too many wrong OTPs for this number today. Try again after ${formatIst(refusal.retryAt)}`,
+      `Too many wrong OTPs for this number today. Try again after ${formatIstDateTime(refusal.retryAt)}`,
     wrong_cool_down: () => `Too many wrong OTPs. Try again in ${describeWait(wait)}`,
   }[refusal.reason]();
   return new AppError(AppErrorCode.RATE_LIMITED, message);

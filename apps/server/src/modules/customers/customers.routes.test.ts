@@ -1,7 +1,7 @@
 import { formatAddress } from '@kisht/domain/customers/customers.rules';
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryRows } from '../../db/client';
 import {
   DEMO_CUSTOMER_MOBILE,
@@ -106,6 +106,29 @@ describe('add customer', () => {
     expect(pair.body.fields[0].field).toBe('imei2');
     expect(await count('customers')).toBe(before);
   });
+
+  it.each([
+    ['2026-12-31T18:29:59Z', '2027-01-31'], // 31-12-2026 11:59 PM in India
+    ['2026-12-31T18:30:00Z', '2027-02-01'], // 01-01-2027 12:00 AM in India, still 31 December in UTC
+  ])(
+    "starts the schedule a month after India's date (+05:30) when no first due date is given, at %s",
+    async (now, firstDue) => {
+      vi.useFakeTimers({ toFake: ['Date'], now: new Date(now) });
+      try {
+        const token = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+        const created = await apiPost(
+          t,
+          token,
+          paths.customers.create,
+          customerBody(productId, { firstDueDate: undefined }),
+        );
+        expect(created.status).toBe(200);
+        expect(created.body.data.emis[0].dueDate).toBe(firstDue);
+      } finally {
+        vi.useRealTimers();
+      }
+    },
+  );
 
   it("refuses another organisation's product with 404 and writes nothing", async () => {
     const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);

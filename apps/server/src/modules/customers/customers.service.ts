@@ -47,8 +47,6 @@ export const scopeOf = async (db: DbOrTx, actor: TActor): Promise<repo.CustomerS
   retailerIds: await visibleRetailerIds(db, actor),
 });
 
-const todayUtc = () => new Date().toISOString().slice(0, 10);
-
 const notFound = () => new AppError(AppErrorCode.CUSTOMER_NOT_FOUND, 'Customer not found');
 
 /**
@@ -90,7 +88,7 @@ export const createCustomer = async (
     principalPaise: request.loanAmountPaise,
     annualRateBps: request.annualRateBps,
     tenureMonths: request.tenureMonths,
-    firstDueDate: request.firstDueDate ?? addMonthsToDate(todayUtc(), 1),
+    firstDueDate: request.firstDueDate ?? addMonthsToDate(istDate(), 1),
     method: request.interestMethod,
   });
   return db.transaction(async (tx) => {

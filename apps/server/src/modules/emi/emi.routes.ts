@@ -1,5 +1,6 @@
 import { lockStatusLabel, statusWord } from '@kisht/domain/common/enums';
 import { zEnvelope } from '@kisht/domain/common/envelope';
+import { formatCalendarDate, formatIstDateTime } from '@kisht/domain/common/time';
 import { ZCustomerIdQuery, ZCustomerListQuery } from '@kisht/domain/customers/customers.schema';
 import { ZDeviceCommand } from '@kisht/domain/devices/devices.schema';
 import {
@@ -25,7 +26,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { TActor } from '../../lib/actor';
 import type { AppContext } from '../../lib/context';
-import { formatDate, formatIst, rupees, toCsv } from '../../lib/csv';
+import { rupees, toCsv } from '../../lib/csv';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
 import { findCustomerForActor, listCustomers } from '../customers/customers.service';
@@ -266,7 +267,7 @@ export const emiRoutes = async (app: FastifyInstance, ctx: AppContext) => {
         ],
         details.instalments.map((i) => [
           i.instalmentNo,
-          formatDate(i.dueDate),
+          formatCalendarDate(i.dueDate),
           rupees(i.amountPaise),
           rupees(i.principalPaise),
           rupees(i.interestPaise),
@@ -319,7 +320,7 @@ export const emiRoutes = async (app: FastifyInstance, ctx: AppContext) => {
           c.productName,
           statusWord(c.status),
           lockStatusLabel(c.lockStatus),
-          formatIst(new Date(c.createdAt)),
+          formatIstDateTime(c.createdAt),
         ]),
       );
       return reply

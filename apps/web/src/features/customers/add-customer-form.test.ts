@@ -2,12 +2,13 @@ import { DeviceType } from '@kisht/domain/common/enums';
 import { imeiCheckDigit } from '@kisht/domain/common/identifiers';
 import type { FieldError } from 'react-hook-form';
 import { get } from 'react-hook-form';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TAddCustomerPath, TAddCustomerStep, TAddCustomerValues } from './add-customer-form';
 import {
   ADD_CUSTOMER_STEPS,
   addCustomerResolver,
   createInitialValues,
+  effectiveFirstDueDate,
   firstFieldWithError,
   latestDateOfBirth,
   previewSchedule,
@@ -273,5 +274,30 @@ describe('loan prefill and the EMI preview', () => {
 
   it('lets the date picker offer up to yesterday as a date of birth', () => {
     expect(latestDateOfBirth(new Date('2026-03-01T10:00:00Z'))).toBe('2026-02-28');
+  });
+
+  it("counts yesterday on India's calendar (+05:30), not UTC's", () => {
+    // 00:30 on 1 March in India is still 28 February in UTC.
+    expect(latestDateOfBirth(new Date('2026-02-28T19:00:00Z'))).toBe('2026-02-28');
+    expect(latestDateOfBirth(new Date('2026-02-28T18:29:59Z'))).toBe('2026-02-27');
+  });
+});
+
+describe('effectiveFirstDueDate (the server default: a month after today, +05:30)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('keeps a date that was given', () => {
+    expect(effectiveFirstDueDate('2026-05-10')).toBe('2026-05-10');
+  });
+
+  it.each([
+    ['2026-01-31T18:29:59Z', '2026-02-28'], // 31-01-2026 11:59 PM in India
+    ['2026-01-31T18:30:00Z', '2026-03-01'], // 01-02-2026 12:00 AM in India, still 31 January in UTC
+  ])("counts from India's date at %s", (now, due) => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(now));
+    expect(effectiveFirstDueDate(undefined)).toBe(due);
   });
 });

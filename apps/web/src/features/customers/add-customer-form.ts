@@ -2,13 +2,13 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import type { TAppType, TDeviceType } from '@kisht/domain/common/enums';
 import { AppType, DeviceType } from '@kisht/domain/common/enums';
 import type { TFieldError } from '@kisht/domain/common/envelope';
+import { addDays, istDate } from '@kisht/domain/common/time';
 import type { TCreateCustomerRequest } from '@kisht/domain/customers/customers.schema';
 import { ZCreateCustomerRequest } from '@kisht/domain/customers/customers.schema';
 import type { TInstalment, TInterestMethod } from '@kisht/domain/emi/emi.rules';
 import { addMonthsToDate, buildEmiSchedule } from '@kisht/domain/emi/emi.rules';
 import type { FieldError, FieldPath } from 'react-hook-form';
 import { fieldMessageKey, type TValidationKey } from '../../lib/form-errors';
-import { todayUtcIsoDate } from '../../lib/format';
 
 /** Tenure choices of the add-customer form, months. */
 export const TENURE_OPTIONS = [3, 6, 9, 12, 18, 24] as const;
@@ -230,15 +230,13 @@ export const suggestedLoanPaise = (
 };
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The latest date of birth the schema accepts: yesterday (UTC), for the date picker's max. */
-export const latestDateOfBirth = (now: Date = new Date()): string =>
-  new Date(now.getTime() - DAY_MS).toISOString().slice(0, 10);
+/** The latest date of birth the schema accepts: yesterday (+05:30), for the date picker's max. */
+export const latestDateOfBirth = (now: Date = new Date()): string => addDays(istDate(now), -1);
 
-/** The first due date the server will use: the one given, else one month after today (UTC). */
+/** The first due date the server will use: the one given, else one month after today (+05:30). */
 export const effectiveFirstDueDate = (firstDueDate: string | undefined): string =>
-  firstDueDate && ISO_DATE.test(firstDueDate) ? firstDueDate : addMonthsToDate(todayUtcIsoDate(), 1);
+  firstDueDate && ISO_DATE.test(firstDueDate) ? firstDueDate : addMonthsToDate(istDate(), 1);
 
 /** The loan terms the live EMI preview is built from. */
 export type TLoanTerms = Pick<

@@ -1,3 +1,4 @@
+import { istWallClockToIso } from '@kisht/domain/common/time';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
@@ -8,7 +9,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format';
 import type { TRunAtProblem } from '../../../lib/india-time';
-import { defaultRunAtLocal, indiaLocalToIso, runAtProblem, scheduleBounds } from '../../../lib/india-time';
+import { defaultRunAtLocal, runAtProblem, scheduleBounds } from '../../../lib/india-time';
 
 /** The message of each reason a picked time cannot be used. */
 const PROBLEM_KEYS: Record<TRunAtProblem, ParseKeys> = {
@@ -37,7 +38,7 @@ export const checkWhen = (
   if (!when.isLater) return { runAt: undefined };
   const problem = runAtProblem(when.local, now);
   if (problem) return { errorKey: PROBLEM_KEYS[problem] };
-  return { runAt: indiaLocalToIso(when.local) ?? undefined };
+  return { runAt: istWallClockToIso(when.local) ?? undefined };
 };
 
 type TRunAtFieldProps = {
@@ -58,7 +59,7 @@ export const RunAtField = ({ value, onChange, error, testId, autoFocus }: TRunAt
   const { t } = useTranslation();
   // Bounds as of opening: a dialog is not open for long, and the check on submit is exact.
   const [bounds] = useState(() => scheduleBounds(Date.now()));
-  const iso = indiaLocalToIso(value);
+  const iso = istWallClockToIso(value);
   return (
     <TextField
       type="datetime-local"
