@@ -6,6 +6,7 @@ import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TCustomerDetailsTab } from '../lib/paths';
 import type { TFakeHandler } from '../test/fake-api';
+import { failureResponse } from '../test/fake-api';
 import { createCustomerDetails, createDeviceCommand, createDeviceSummary } from '../test/fixtures';
 import { createTestI18n } from '../test/test-i18n';
 import { renderCustomerDetails, stubCustomerDetailsApi } from './customer-details-test-support';
@@ -76,6 +77,33 @@ describe('offline code (offline_lock_unlock)', () => {
     );
   });
 
+  it("refuses a short OTP through the request schema before any request, and shows the server's words under the OTP", async () => {
+    const api = stubDetailsApi(customerWith({}), {
+      [paths.auth.sendOtpToUser]: () => OTP_SENT,
+      [paths.auth.offlineLockUnlock]: () =>
+        failureResponse(400, 'Check the highlighted fields', {
+          fields: [{ field: 'otp', message: 'This OTP has expired' }],
+        }),
+    });
+    renderDetails();
+    fireEvent.click(await screen.findByTestId('offline-code-open'));
+    const dialog = within(await screen.findByRole('dialog'));
+    fireEvent.click(dialog.getByTestId('offline-code-send-otp'));
+    await dialog.findByTestId('offline-code-dev-otp');
+
+    fireEvent.change(dialog.getByTestId('offline-code-challenge'), { target: { value: '123456' } });
+    fireEvent.change(dialog.getByTestId('offline-code-otp'), { target: { value: '48291' } });
+    fireEvent.click(dialog.getByTestId('offline-code-submit'));
+    expect(await dialog.findByText('Enter the 6-digit OTP')).toBeTruthy();
+    expect(dialog.queryByText('The challenge is the 6 digits the phone shows')).toBeNull();
+    expect(api.requestsTo(paths.auth.offlineLockUnlock)).toHaveLength(0);
+
+    fireEvent.change(dialog.getByTestId('offline-code-otp'), { target: { value: '482913' } });
+    fireEvent.click(dialog.getByTestId('offline-code-submit'));
+    expect(await dialog.findByText('This OTP has expired')).toBeTruthy();
+    expect(api.requestsTo(paths.auth.offlineLockUnlock)).toHaveLength(1);
+  });
+
   it('is not offered before the phone has enrolled, or when lock is not available', async () => {
     stubDetailsApi(customerWith({ enrolledAt: null }));
     renderDetails();
@@ -116,6 +144,31 @@ describe('uninstall and release in the actions tab', () => {
     await waitFor(() => expect(api.requestsTo(paths.devices.uninstall)).toHaveLength(1));
     expect(await api.bodiesTo(paths.devices.uninstall)).toEqual([{ customer_id: 5, otp: '482913' }]);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it("refuses a 5-digit OTP before any request, and puts the server's words under the OTP", async () => {
+    const api = stubDetailsApi(customerWith(DEVICE), {
+      [paths.auth.sendOtpToUser]: () => OTP_SENT,
+      [paths.devices.uninstall]: () =>
+        failureResponse(400, 'Check the highlighted fields', {
+          fields: [{ field: 'otp', message: 'This OTP has expired' }],
+        }),
+    });
+    renderDetails('actions');
+    fireEvent.click(await screen.findByTestId('action-uninstall'));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Uninstall from this phone?' }));
+    fireEvent.click(dialog.getByTestId('uninstall-send-otp'));
+    await dialog.findByTestId('uninstall-dev-otp');
+
+    fireEvent.change(dialog.getByTestId('uninstall-otp'), { target: { value: '48291' } });
+    fireEvent.click(dialog.getByTestId('uninstall-confirm'));
+    expect(await dialog.findByText('Enter the 6-digit OTP')).toBeTruthy();
+    expect(api.requestsTo(paths.devices.uninstall)).toHaveLength(0);
+
+    fireEvent.change(dialog.getByTestId('uninstall-otp'), { target: { value: '482913' } });
+    fireEvent.click(dialog.getByTestId('uninstall-confirm'));
+    expect(await dialog.findByText('This OTP has expired')).toBeTruthy();
+    expect(screen.getByRole('dialog')).toBeTruthy();
   });
 
   it('offers "Release phone" once the EMIs are completed, and asks before unclaiming', async () => {

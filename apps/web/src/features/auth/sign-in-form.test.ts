@@ -1,39 +1,72 @@
 import { describe, expect, it } from 'vitest';
 import {
   keepDigits,
-  validateMobile,
-  validateMpin,
-  validateMpinConfirmation,
-  validateOtp,
+  signInErrorKey,
+  ZMobileForm,
+  ZMpinLoginForm,
+  ZOtpForm,
+  ZResetMpinForm,
+  ZSetMpinForm,
 } from './sign-in-form';
 
-describe('sign-in form checks', () => {
-  it("says 'This is a required field' for an empty MPIN, confirmation or OTP (spec §5)", () => {
-    expect(validateMpin('')).toBe('validation.required');
-    expect(validateMpinConfirmation('1234', '')).toBe('validation.required');
-    expect(validateOtp('')).toBe('validation.required');
-    expect(validateMobile('')).toBe('validation.required');
+/** The fields the schema refuses, each with the translation key the form shows for it. */
+const refusals = (
+  schema: {
+    safeParse: (value: unknown) => {
+      success: boolean;
+      error?: { issues: { path: PropertyKey[]; message: string }[] };
+    };
+  },
+  values: Record<string, string>,
+) => {
+  const result = schema.safeParse(values);
+  const keys: Record<string, string | null> = {};
+  for (const issue of result.error?.issues ?? []) {
+    const field = String(issue.path[0]) as 'mobile' | 'otp' | 'mpin' | 'mpinConfirmation';
+    keys[field] ??= signInErrorKey(field, issue, values[field] ?? '');
+  }
+  return keys;
+};
+
+describe('sign-in forms: the domain request schemas', () => {
+  it("says 'This is a required field' for an empty mobile, OTP, MPIN or confirmation (spec §5)", () => {
+    expect(refusals(ZMobileForm, { mobile: '' })).toEqual({ mobile: 'validation.required' });
+    expect(refusals(ZResetMpinForm, { otp: '', mpin: '', mpinConfirmation: '' })).toEqual({
+      otp: 'validation.required',
+      mpin: 'validation.required',
+      mpinConfirmation: 'validation.required',
+    });
   });
 
-  it('wants an Indian mobile number', () => {
-    expect(validateMobile('9876543210')).toBeNull();
-    expect(validateMobile('1234567890')).toBe('validation.invalidMobile');
+  it('wants an Indian mobile number, and sends it E.164', () => {
+    expect(ZMobileForm.parse({ mobile: '9876543210' })).toEqual({ mobile: '+919876543210' });
+    expect(refusals(ZMobileForm, { mobile: '1234567890' })).toEqual({ mobile: 'validation.invalidMobile' });
+    expect(ZMpinLoginForm.parse({ mobile: '9876543210', mpin: '1234' })).toEqual({
+      mobile: '+919876543210',
+      mpin: '1234',
+    });
   });
 
   it('wants exactly four digits for an MPIN', () => {
-    expect(validateMpin('1234')).toBeNull();
-    expect(validateMpin('123')).toBe('validation.invalidMpin');
-    expect(validateMpin('12a4')).toBe('validation.invalidMpin');
+    expect(refusals(ZMpinLoginForm, { mobile: '9876543210', mpin: '1234' })).toEqual({});
+    expect(refusals(ZMpinLoginForm, { mobile: '9876543210', mpin: '123' })).toEqual({
+      mpin: 'validation.invalidMpin',
+    });
+    expect(refusals(ZSetMpinForm, { mpin: '12a4', mpinConfirmation: '12a4' })).toEqual({
+      mpin: 'validation.invalidMpin',
+    });
   });
 
   it('wants the confirmation to match', () => {
-    expect(validateMpinConfirmation('1234', '1234')).toBeNull();
-    expect(validateMpinConfirmation('1234', '4321')).toBe('validation.mpinMismatch');
+    expect(refusals(ZSetMpinForm, { mpin: '1234', mpinConfirmation: '1234' })).toEqual({});
+    expect(refusals(ZSetMpinForm, { mpin: '1234', mpinConfirmation: '4321' })).toEqual({
+      mpinConfirmation: 'validation.mpinMismatch',
+    });
   });
 
   it('wants six digits for an OTP', () => {
-    expect(validateOtp('123456')).toBeNull();
-    expect(validateOtp('12345')).toBe('validation.invalidOtp');
+    expect(refusals(ZOtpForm, { otp: '123456' })).toEqual({});
+    expect(refusals(ZOtpForm, { otp: '12345' })).toEqual({ otp: 'validation.invalidOtp' });
   });
 
   it('keeps only digits, up to the length', () => {

@@ -5,8 +5,9 @@ import {
   INITIAL_RECORD_PAYMENT_VALUES,
   owedOnSelection,
   paymentAttemptFor,
+  paymentFormFieldOf,
+  recordPaymentFormSchema,
   selectAllPayable,
-  serverPaymentErrors,
   toggleInstalment,
   validateRecordPayment,
 } from './record-payment-form';
@@ -120,18 +121,40 @@ describe('record payment: validation and the request', () => {
     );
     expect(result.errors.reference).toEqual({ key: 'validation.tooLong' });
   });
+});
 
-  it("puts the server's field errors on the form's fields, in the server's words", () => {
-    expect(
-      serverPaymentErrors([
-        { field: 'amountPaise', message: 'At most 881486 paise is owed on the chosen instalments' },
-        { field: 'emi_ids.0', message: 'Instalment 1 is already paid' },
-        { field: 'customer_id', message: 'Unknown customer' },
-      ]),
-    ).toEqual({
-      amount: { text: 'At most 881486 paise is owed on the chosen instalments' },
-      instalments: { text: 'Instalment 1 is already paid' },
+describe('record payment: the form schema (zodResolver) over the domain ZRecordPaymentRequest', () => {
+  const schema = recordPaymentFormSchema(instalments, CUSTOMER_ID);
+  const issuesOf = (values: TRecordPaymentValues) =>
+    (schema.safeParse(values).error?.issues ?? []).map(({ path, message }) => [path.join('.'), message]);
+
+  it('turns the values into the request the server takes', () => {
+    expect(schema.parse({ ...choose(102), amount: '100.5', mode: 'upi', reference: ' UTR1 ' })).toEqual({
+      customer_id: 5,
+      emi_ids: [102],
+      amountPaise: 10_050,
+      mode: 'upi',
+      reference: 'UTR1',
     });
+  });
+
+  it("puts the domain schema's refusals on the form's fields, as translation keys", () => {
+    expect(issuesOf({ ...choose(102), amount: '0', mode: 'cash' })).toEqual([
+      ['amount', 'emi.pay.amountNotPositive'],
+    ]);
+    expect(issuesOf({ ...choose(102), mode: 'cash', reference: 'x'.repeat(81) })).toEqual([
+      ['reference', 'validation.tooLong'],
+    ]);
+    expect(issuesOf({ ...INITIAL_RECORD_PAYMENT_VALUES, amount: '5' })).toEqual([
+      ['emiIds', 'emi.pay.chooseInstalment'],
+      ['mode', 'validation.required'],
+    ]);
+  });
+
+  it("names the form field of a server's request field", () => {
+    expect(paymentFormFieldOf('emi_ids.0')).toBe('emiIds');
+    expect(paymentFormFieldOf('amountPaise')).toBe('amount');
+    expect(paymentFormFieldOf('customer_id')).toBeNull();
   });
 });
 

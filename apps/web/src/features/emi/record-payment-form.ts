@@ -1,6 +1,6 @@
-import type { TFieldError } from '@kisht/domain/common/envelope';
 import type { TInstalmentRow, TPaymentMode, TRecordPaymentRequest } from '@kisht/domain/emi/emi.schema';
-import { ZRecordPaymentRequest } from '@kisht/domain/emi/emi.schema';
+import { PAYMENT_MODES, ZRecordPaymentRequest } from '@kisht/domain/emi/emi.schema';
+import { z } from 'zod';
 import { randomUuid } from '../../lib/client-storage';
 import { formatRupees, paiseToRupeesInput, rupeesToPaise } from '../../lib/format';
 
@@ -41,14 +41,6 @@ export type TPaymentFormError =
   | { key: 'emi.pay.amountTooHigh'; owed: string }
   | { text: string };
 export type TRecordPaymentErrors = Partial<Record<TRecordPaymentField, TPaymentFormError>>;
-
-/** Request field → form field, for the schema's issues and the server's `fields`. */
-const REQUEST_TO_FORM: Record<string, TRecordPaymentField> = {
-  emi_ids: 'instalments',
-  amountPaise: 'amount',
-  mode: 'mode',
-  reference: 'reference',
-};
 
 type TPayableRow = Pick<TInstalmentRow, 'id' | 'instalmentNo' | 'outstandingPaise'>;
 
@@ -108,73 +100,124 @@ export const selectAllPayable = (
 ): TRecordPaymentValues =>
   withSelection(values, instalments, isSelected ? instalments.filter(isPayable).map((i) => i.id) : []);
 
+/** Translation keys among the form's messages without parameters (see isPaymentMessageKey). */
+const PAYMENT_MESSAGE_KEYS: ReadonlySet<string> = new Set<TPaymentErrorKey>([
+  'validation.required',
+  'validation.invalidAmount',
+  'validation.tooLong',
+  'emi.pay.chooseInstalment',
+  'emi.pay.amountNotPositive',
+]);
+
+/**
+ * Whether a form message is one of the app's translation keys without parameters. Besides these,
+ * a message is 'emi.pay.amountTooHigh' (it takes `owed`) or the domain schema's own words.
+ */
+export const isPaymentMessageKey = (message: string): message is TPaymentErrorKey =>
+  PAYMENT_MESSAGE_KEYS.has(message);
+
+/** Request field → the form field its issues and server errors go under. */
+const REQUEST_TO_FORM_PATH: Record<string, keyof TRecordPaymentValues> = {
+  emi_ids: 'emiIds',
+  amountPaise: 'amount',
+  mode: 'mode',
+  reference: 'reference',
+};
+
+/** The form field a request field's server error goes under (`emi_ids.0` counts as `emi_ids`), or null. */
+export const paymentFormFieldOf = (requestField: string): keyof TRecordPaymentValues | null =>
+  REQUEST_TO_FORM_PATH[requestField.split('.')[0] ?? requestField] ?? null;
+
+/** The translation key for one of the domain schema's issues on the request, else its own words. */
+const domainIssueMessage = (field: keyof TRecordPaymentValues, issue: z.core.$ZodIssue): string => {
+  if (field === 'emiIds' && issue.code === 'too_small') return 'emi.pay.chooseInstalment';
+  if (field === 'amount')
+    return issue.code === 'too_small' ? 'emi.pay.amountNotPositive' : 'validation.invalidAmount';
+  if (field === 'mode') return 'validation.required';
+  if (field === 'reference' && issue.code === 'too_big') return 'validation.tooLong';
+  return issue.message;
+};
+
+const ZRecordPaymentValues = z.object({
+  emiIds: z.array(z.number()),
+  amount: z.string(),
+  mode: z.union([z.enum(PAYMENT_MODES), z.literal('')]),
+  reference: z.string(),
+});
+
+/**
+ * The record-payment form's schema (for zodResolver): the form's values in, the multiple_emi_paid
+ * request out. The request is built from the values (the payable chosen instalments in instalment
+ * order; the amount from rupees, up to 2 decimals, to integer paise; the reference trimmed and left
+ * out when blank) and checked by the domain ZRecordPaymentRequest (at least one instalment, an
+ * amount above zero, a mode, a reference of at most 80 characters). The form adds what only it
+ * knows: an empty or unreadable amount, and an amount above what the chosen instalments owe (the
+ * server applies it earliest first, so less pays them partly). Each issue is on its form field;
+ * its message is a translation key (isPaymentMessageKey; 'emi.pay.amountTooHigh' takes `owed`) or
+ * the domain's own words.
+ */
+export const recordPaymentFormSchema = (instalments: TPayableRow[], customerId: number) =>
+  ZRecordPaymentValues.transform((values, ctx): TRecordPaymentRequest => {
+    const issue = (field: keyof TRecordPaymentValues, message: string) =>
+      ctx.addIssue({ code: 'custom', path: [field], message });
+    const chosen = chosenInstalments(instalments, values.emiIds);
+    const owed = chosen.reduce((total, instalment) => total + instalment.outstandingPaise, 0);
+    const amountText = values.amount.trim();
+    const amountPaise = amountText === '' ? null : rupeesToPaise(amountText);
+    const reference = values.reference.trim();
+    const request = {
+      customer_id: customerId,
+      emi_ids: chosen.map((instalment) => instalment.id),
+      amountPaise,
+      mode: values.mode,
+      ...(reference ? { reference } : {}),
+    };
+
+    const failed = new Set<keyof TRecordPaymentValues>();
+    if (amountText === '') issue('amount', 'validation.required');
+    else if (amountPaise === null) issue('amount', 'validation.invalidAmount');
+    if (amountPaise === null) failed.add('amount');
+    const parsed = ZRecordPaymentRequest.safeParse(request);
+    for (const domainIssue of parsed.success ? [] : parsed.error.issues) {
+      const field = REQUEST_TO_FORM_PATH[String(domainIssue.path[0])];
+      if (!field || failed.has(field)) continue;
+      failed.add(field);
+      issue(field, domainIssueMessage(field, domainIssue));
+    }
+    if (!failed.has('amount') && chosen.length > 0 && amountPaise !== null && amountPaise > owed) {
+      failed.add('amount');
+      issue('amount', 'emi.pay.amountTooHigh');
+    }
+    if (!parsed.success || failed.size > 0 || amountPaise === null || values.mode === '') return z.NEVER;
+    return { ...request, amountPaise, mode: values.mode };
+  });
+
 export type TRecordPaymentValidation =
   | { isValid: true; request: TRecordPaymentRequest; errors: TRecordPaymentErrors }
   | { isValid: false; errors: TRecordPaymentErrors };
 
 /**
- * Checks the form and builds the multiple_emi_paid request: at least one instalment; an amount in
- * rupees (up to 2 decimals, converted to integer paise) above zero and no more than the chosen
- * instalments owe (the server applies it earliest first, so less pays them partly); a mode; a
- * reference of at most 80 characters, left out when blank. Empty required fields get 'This is a
- * required field' (spec §5). The request is checked against the domain schema as well.
+ * The form's values checked by recordPaymentFormSchema, outside a form: the request, or each
+ * field's first error (the too-high amount with what is owed, in rupees).
  */
 export const validateRecordPayment = (
   values: TRecordPaymentValues,
   instalments: TPayableRow[],
   customerId: number,
 ): TRecordPaymentValidation => {
+  const parsed = recordPaymentFormSchema(instalments, customerId).safeParse(values);
+  if (parsed.success) return { isValid: true, request: parsed.data, errors: {} };
   const errors: TRecordPaymentErrors = {};
-  const chosen = chosenInstalments(instalments, values.emiIds);
-  const owed = chosen.reduce((total, instalment) => total + instalment.outstandingPaise, 0);
-  if (chosen.length === 0) errors.instalments = { key: 'emi.pay.chooseInstalment' };
-
-  const amountText = values.amount.trim();
-  const amountPaise = amountText === '' ? null : rupeesToPaise(amountText);
-  if (amountText === '') errors.amount = { key: 'validation.required' };
-  else if (amountPaise === null) errors.amount = { key: 'validation.invalidAmount' };
-  else if (amountPaise <= 0) errors.amount = { key: 'emi.pay.amountNotPositive' };
-  else if (chosen.length > 0 && amountPaise > owed) {
-    errors.amount = { key: 'emi.pay.amountTooHigh', owed: formatRupees(owed) };
+  const owed = formatRupees(owedOnSelection(instalments, values.emiIds));
+  for (const { path, message } of parsed.error.issues) {
+    const formPath = String(path[0]);
+    const field: TRecordPaymentField =
+      formPath === 'emiIds' ? 'instalments' : (formPath as TRecordPaymentField);
+    if (errors[field]) continue;
+    if (message === 'emi.pay.amountTooHigh') errors[field] = { key: message, owed };
+    else errors[field] = isPaymentMessageKey(message) ? { key: message } : { text: message };
   }
-
-  if (values.mode === '') errors.mode = { key: 'validation.required' };
-  const reference = values.reference.trim();
-  if (reference.length > REFERENCE_MAX_LENGTH) errors.reference = { key: 'validation.tooLong' };
-
-  if (Object.keys(errors).length > 0 || amountPaise === null || values.mode === '') {
-    return { isValid: false, errors };
-  }
-  const request: TRecordPaymentRequest = {
-    customer_id: customerId,
-    emi_ids: chosen.map((instalment) => instalment.id),
-    amountPaise,
-    mode: values.mode,
-    ...(reference ? { reference } : {}),
-  };
-  const parsed = ZRecordPaymentRequest.safeParse(request);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const field = REQUEST_TO_FORM[String(issue.path[0])];
-      if (field && !errors[field]) errors[field] = { text: issue.message };
-    }
-    return { isValid: false, errors };
-  }
-  return { isValid: true, request, errors };
-};
-
-/**
- * The server's field errors (`fields` of a 400) on the form's fields, in the server's words.
- * `emi_ids.0` counts as `emi_ids`. Fields the form does not show are left out (the toast has the
- * message).
- */
-export const serverPaymentErrors = (fields: TFieldError[]): TRecordPaymentErrors => {
-  const errors: TRecordPaymentErrors = {};
-  for (const { field, message } of fields) {
-    const formField = REQUEST_TO_FORM[field.split('.')[0] ?? field];
-    if (formField && !errors[formField]) errors[formField] = { text: message };
-  }
-  return errors;
+  return { isValid: false, errors };
 };
 
 /**

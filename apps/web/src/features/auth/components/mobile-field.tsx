@@ -1,16 +1,17 @@
 import { MOBILE_PREFIX } from '@kisht/domain/common/identifiers';
 import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
-import { useTranslation } from 'react-i18next';
+import type { Ref } from 'react';
 import { toLocalMobileDigits } from '../../../lib/mobile-input';
-import type { TSignInError } from '../sign-in-form';
 
 type TMobileFieldProps = {
   label: string;
   value: string;
   onChange: (localDigits: string) => void;
   onBlur?: () => void;
-  error: TSignInError;
+  /** The text under the field (already translated, or the server's words); null without an error. */
+  error: string | null;
+  inputRef?: Ref<HTMLInputElement>;
   testId: string;
   autoFocus?: boolean;
 };
@@ -24,8 +25,8 @@ export const MobileField = ({
   error,
   testId,
   autoFocus,
+  inputRef,
 }: TMobileFieldProps) => {
-  const { t } = useTranslation();
   return (
     <TextField
       label={label}
@@ -35,7 +36,8 @@ export const MobileField = ({
       onChange={(event) => onChange(toLocalMobileDigits(event.target.value))}
       onBlur={onBlur}
       error={Boolean(error)}
-      helperText={error ? t(error) : ' '}
+      helperText={error ?? ' '}
+      inputRef={inputRef}
       autoFocus={autoFocus}
       required
       slotProps={{

@@ -1,6 +1,5 @@
 import TextField from '@mui/material/TextField';
-import { useTranslation } from 'react-i18next';
-import type { TSignInError } from '../sign-in-form';
+import type { Ref } from 'react';
 import { keepDigits, MPIN_LENGTH } from '../sign-in-form';
 
 type TMpinFieldProps = {
@@ -8,7 +7,9 @@ type TMpinFieldProps = {
   name: string;
   value: string;
   onChange: (digits: string) => void;
-  error: TSignInError;
+  /** The text under the field (already translated, or the server's words); null without an error. */
+  error: string | null;
+  inputRef?: Ref<HTMLInputElement>;
   testId: string;
   autoComplete: 'current-password' | 'new-password';
   autoFocus?: boolean;
@@ -24,8 +25,8 @@ export const MpinField = ({
   testId,
   autoComplete,
   autoFocus,
+  inputRef,
 }: TMpinFieldProps) => {
-  const { t } = useTranslation();
   return (
     <TextField
       label={label}
@@ -34,7 +35,8 @@ export const MpinField = ({
       value={value}
       onChange={(event) => onChange(keepDigits(event.target.value, MPIN_LENGTH))}
       error={Boolean(error)}
-      helperText={error ? t(error) : ' '}
+      helperText={error ?? ' '}
+      inputRef={inputRef}
       autoFocus={autoFocus}
       required
       slotProps={{

@@ -1,18 +1,23 @@
-import { normaliseIndianMobile } from '@kisht/domain/common/identifiers';
+import { zodResolver } from '@hookform/resolvers/zod';
 import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
 import Stack from '@mui/material/Stack';
-import type { FormEvent } from 'react';
-import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { applyServerFieldErrors } from '../../../lib/form-errors';
+import { isApiError } from '../../../lib/http/base-query';
 import { useOrgId } from '../../../lib/http/org-config-api';
 import { appPaths } from '../../../lib/paths';
 import { useLoginWithOtpMutation } from '../auth-api';
 import { AuthLayout } from '../components/auth-layout';
 import { MobileField } from '../components/mobile-field';
 import { saveOtpChallenge, toOtpChallenge } from '../otp-challenge';
-import { validateMobile } from '../sign-in-form';
+import type { TMobileFormOutput, TMobileFormValues } from '../sign-in-form';
+import { signInErrorText, ZMobileForm } from '../sign-in-form';
+
+const mobileFormResolver = zodResolver<TMobileFormValues, unknown, TMobileFormOutput>(ZMobileForm);
+const formFieldOf = (requestField: string) => (requestField === 'mobile' ? ('mobile' as const) : null);
 
 /** Spec §2 login: the mobile number to send a sign-in OTP to, or the way to the MPIN login. */
 export const LoginPage = () => {
@@ -20,33 +25,49 @@ export const LoginPage = () => {
   const navigate = useNavigate();
   const orgId = useOrgId();
   const [loginWithOtp, { isLoading }] = useLoginWithOtpMutation();
-  const [mobile, setMobile] = useState('');
-  const [isTouched, setIsTouched] = useState(false);
-  const error = isTouched ? validateMobile(mobile) : null;
+  const form = useForm<TMobileFormValues, unknown, TMobileFormOutput>({
+    resolver: mobileFormResolver,
+    defaultValues: { mobile: '' },
+  });
 
-  const handleSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    setIsTouched(true);
-    const e164 = normaliseIndianMobile(mobile);
-    if (!e164) return;
-    const result = await loginWithOtp({ orgId, mobile: e164 });
-    if (!result.data) return;
-    const challenge = toOtpChallenge(e164, result.data, 'LOGIN');
+  // The schema's ZMobile has turned the 10 digits into E.164.
+  const handleSubmit = form.handleSubmit(async ({ mobile }) => {
+    const result = await loginWithOtp({ orgId, mobile });
+    if (!result.data) {
+      if (isApiError(result.error)) applyServerFieldErrors(result.error, form.setError, formFieldOf);
+      return;
+    }
+    const challenge = toOtpChallenge(mobile, result.data, 'LOGIN');
     saveOtpChallenge(challenge);
     navigate(appPaths.otp.href(), { state: challenge });
-  };
+  });
 
   return (
     <AuthLayout title={t('login.title')} subtitle={t('login.subtitle')}>
-      <Stack component="form" spacing={3} noValidate onSubmit={handleSubmit}>
-        <MobileField
-          label={t('login.mobileLabel')}
-          value={mobile}
-          onChange={setMobile}
-          onBlur={() => setIsTouched(mobile !== '' || isTouched)}
-          error={error}
-          testId="login-mobile"
-          autoFocus
+      <Stack component="form" spacing={3} noValidate onSubmit={(event) => void handleSubmit(event)}>
+        <Controller
+          control={form.control}
+          name="mobile"
+          render={({ field, fieldState }) => (
+            <MobileField
+              label={t('login.mobileLabel')}
+              value={field.value}
+              // A number typed and left is checked from then on; an empty field only on submit.
+              onChange={(mobile) => {
+                field.onChange(mobile);
+                if (form.getFieldState('mobile').isTouched) void form.trigger('mobile');
+              }}
+              onBlur={() => {
+                if (field.value === '') return;
+                field.onBlur();
+                void form.trigger('mobile');
+              }}
+              inputRef={field.ref}
+              error={signInErrorText(t, 'mobile', fieldState.error, field.value)}
+              testId="login-mobile"
+              autoFocus
+            />
+          )}
         />
         <Button type="submit" variant="contained" size="large" loading={isLoading} data-testid="login-submit">
           {t('login.submit')}

@@ -1,14 +1,16 @@
-import { normaliseIndianMobile } from '@kisht/domain/common/identifiers';
+import { zodResolver } from '@hookform/resolvers/zod';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import { enqueueSnackbar } from 'notistack';
-import type { FormEvent } from 'react';
-import { useState } from 'react';
+import type { Path } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { getRememberedPhone, isSignedIn, markHasMpin, saveAuthSession } from '../../../lib/auth-storage';
+import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { purgeSessionCache } from '../../../lib/http/api';
+import { isApiError } from '../../../lib/http/base-query';
 import { useOrgId } from '../../../lib/http/org-config-api';
 import { toLocalMobileDigits } from '../../../lib/mobile-input';
 import type { TMpinMode } from '../../../lib/paths';
@@ -18,7 +20,18 @@ import { AuthLayout } from '../components/auth-layout';
 import { MobileField } from '../components/mobile-field';
 import { MpinField } from '../components/mpin-field';
 import { saveOtpChallenge, toOtpChallenge } from '../otp-challenge';
-import { mobileFromState, validateMobile, validateMpin, validateMpinConfirmation } from '../sign-in-form';
+import type { TMpinLoginFormOutput, TMpinLoginFormValues, TSetMpinFormValues } from '../sign-in-form';
+import { mobileFromState, signInErrorText, ZMobileForm, ZMpinLoginForm, ZSetMpinForm } from '../sign-in-form';
+
+/** Log in: the mobile (sent E.164) and the MPIN, by domain ZMpinLoginRequest. */
+const mpinLoginResolver = zodResolver<TMpinLoginFormValues, unknown, TMpinLoginFormOutput>(ZMpinLoginForm);
+/** Set an MPIN: the MPIN by domain ZSetMpinRequest, typed twice. */
+const setMpinResolver = zodResolver<TSetMpinFormValues, unknown, TSetMpinFormValues>(ZSetMpinForm);
+
+/** The request fields the server may name in its field errors, as the forms' fields. */
+const SERVER_FIELDS: ReadonlyArray<Path<TMpinLoginFormValues>> = ['mobile', 'mpin'];
+const formFieldOf = (requestField: string) => SERVER_FIELDS.find((field) => field === requestField) ?? null;
+const mpinFieldOf = (requestField: string) => (requestField === 'mpin' ? ('mpin' as const) : null);
 
 /** Log in with mobile and MPIN; or ask for an OTP to reset a forgotten MPIN. */
 const MpinLoginForm = () => {
@@ -29,62 +42,81 @@ const MpinLoginForm = () => {
   const orgId = useOrgId();
   const [loginWithMpin, { isLoading: isLoggingIn }] = useLoginWithMpinMutation();
   const [forgotMpin, { isLoading: isSendingOtp }] = useForgotMpinMutation();
-  const [mobile, setMobile] = useState(() =>
-    toLocalMobileDigits(mobileFromState(location.state) ?? getRememberedPhone() ?? ''),
-  );
-  const [mpin, setMpin] = useState('');
-  // Which checks to show: the mobile's for "Forgot MPIN?", both for log in.
-  const [touched, setTouched] = useState<'none' | 'mobile' | 'all'>('none');
-  const mobileError = touched === 'none' ? null : validateMobile(mobile);
-  const mpinError = touched === 'all' ? validateMpin(mpin) : null;
+  const form = useForm<TMpinLoginFormValues, unknown, TMpinLoginFormOutput>({
+    resolver: mpinLoginResolver,
+    defaultValues: {
+      mobile: toLocalMobileDigits(mobileFromState(location.state) ?? getRememberedPhone() ?? ''),
+      mpin: '',
+    },
+  });
+  const hasMobile = form.getValues('mobile') !== '';
 
-  const handleSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    setTouched('all');
-    const e164 = normaliseIndianMobile(mobile);
-    if (!e164 || validateMpin(mpin)) return;
-    const result = await loginWithMpin({ orgId, mobile: e164, mpin });
+  // The schema's ZMobile has turned the 10 digits into E.164.
+  const handleSubmit = form.handleSubmit(async ({ mobile, mpin }) => {
+    const result = await loginWithMpin({ orgId, mobile, mpin });
     if (!result.data) {
       // The server's message (wrong MPIN, locked) has been toasted; let them try again.
-      setMpin('');
+      form.setValue('mpin', '', { shouldValidate: true });
+      if (isApiError(result.error)) applyServerFieldErrors(result.error, form.setError, formFieldOf);
       return;
     }
     dispatch(purgeSessionCache());
     saveAuthSession(result.data);
     navigate(appPaths.dashboard.href(), { replace: true });
-  };
+  });
 
+  /** "Forgot MPIN?" needs only the mobile: only its check is shown. */
   const handleForgot = async () => {
-    setTouched((value) => (value === 'all' ? value : 'mobile'));
-    const e164 = normaliseIndianMobile(mobile);
-    if (!e164) return;
-    const result = await forgotMpin({ orgId, mobile: e164 });
-    if (!result.data) return;
-    const challenge = toOtpChallenge(e164, result.data, 'FORGOT_PASSWORD');
+    if (!(await form.trigger('mobile'))) return;
+    const { mobile } = ZMobileForm.parse({ mobile: form.getValues('mobile') });
+    const result = await forgotMpin({ orgId, mobile });
+    if (!result.data) {
+      if (isApiError(result.error)) applyServerFieldErrors(result.error, form.setError, formFieldOf);
+      return;
+    }
+    const challenge = toOtpChallenge(mobile, result.data, 'FORGOT_PASSWORD');
     saveOtpChallenge(challenge);
     navigate(appPaths.otp.href(), { state: challenge });
   };
 
   return (
     <AuthLayout title={t('mpin.loginTitle')} subtitle={t('mpin.loginSubtitle')}>
-      <Stack component="form" spacing={1.5} noValidate onSubmit={handleSubmit}>
-        <MobileField
-          label={t('mpin.mobileLabel')}
-          value={mobile}
-          onChange={setMobile}
-          error={mobileError}
-          testId="mpin-mobile"
-          autoFocus={mobile === ''}
+      <Stack component="form" spacing={1.5} noValidate onSubmit={(event) => void handleSubmit(event)}>
+        <Controller
+          control={form.control}
+          name="mobile"
+          render={({ field, fieldState }) => (
+            <MobileField
+              label={t('mpin.mobileLabel')}
+              value={field.value}
+              // Once "Forgot MPIN?" has shown the mobile's check, it follows what is typed.
+              onChange={(mobile) => {
+                field.onChange(mobile);
+                if (fieldState.error) void form.trigger('mobile');
+              }}
+              inputRef={field.ref}
+              error={signInErrorText(t, 'mobile', fieldState.error, field.value)}
+              testId="mpin-mobile"
+              autoFocus={!hasMobile}
+            />
+          )}
         />
-        <MpinField
-          label={t('mpin.label')}
+        <Controller
+          control={form.control}
           name="mpin"
-          value={mpin}
-          onChange={setMpin}
-          error={mpinError}
-          testId="mpin-input"
-          autoComplete="current-password"
-          autoFocus={mobile !== ''}
+          render={({ field, fieldState }) => (
+            <MpinField
+              label={t('mpin.label')}
+              name={field.name}
+              value={field.value}
+              onChange={field.onChange}
+              inputRef={field.ref}
+              error={signInErrorText(t, 'mpin', fieldState.error, field.value)}
+              testId="mpin-input"
+              autoComplete="current-password"
+              autoFocus={hasMobile}
+            />
+          )}
         />
         <Button
           type="submit"
@@ -113,46 +145,59 @@ const SetMpinForm = () => {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [setMpinCall, { isLoading }] = useSetMpinMutation();
-  const [mpin, setMpin] = useState('');
-  const [confirmation, setConfirmation] = useState('');
-  const [isTouched, setIsTouched] = useState(false);
-  const mpinError = isTouched ? validateMpin(mpin) : null;
-  const confirmationError = isTouched ? validateMpinConfirmation(mpin, confirmation) : null;
+  const form = useForm<TSetMpinFormValues, unknown, TSetMpinFormValues>({
+    resolver: setMpinResolver,
+    defaultValues: { mpin: '', mpinConfirmation: '' },
+  });
 
   const goOn = () => navigate(appPaths.dashboard.href(), { replace: true });
 
-  const handleSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    setIsTouched(true);
-    if (validateMpin(mpin) || validateMpinConfirmation(mpin, confirmation)) return;
+  const handleSubmit = form.handleSubmit(async ({ mpin }) => {
     const result = await setMpinCall({ mpin });
-    if (!result.data) return;
+    if (!result.data) {
+      if (isApiError(result.error)) applyServerFieldErrors(result.error, form.setError, mpinFieldOf);
+      return;
+    }
     markHasMpin(result.data.hasMpin);
     enqueueSnackbar(t('mpin.setDone'), { variant: 'success' });
     goOn();
-  };
+  });
 
   return (
     <AuthLayout title={t('mpin.setTitle')} subtitle={t('mpin.setSubtitle')}>
-      <Stack component="form" spacing={1.5} noValidate onSubmit={handleSubmit}>
-        <MpinField
-          label={t('mpin.newLabel')}
+      <Stack component="form" spacing={1.5} noValidate onSubmit={(event) => void handleSubmit(event)}>
+        <Controller
+          control={form.control}
           name="mpin"
-          value={mpin}
-          onChange={setMpin}
-          error={mpinError}
-          testId="mpin-new"
-          autoComplete="new-password"
-          autoFocus
+          render={({ field, fieldState }) => (
+            <MpinField
+              label={t('mpin.newLabel')}
+              name={field.name}
+              value={field.value}
+              onChange={field.onChange}
+              inputRef={field.ref}
+              error={signInErrorText(t, 'mpin', fieldState.error, field.value)}
+              testId="mpin-new"
+              autoComplete="new-password"
+              autoFocus
+            />
+          )}
         />
-        <MpinField
-          label={t('mpin.confirmLabel')}
+        <Controller
+          control={form.control}
           name="mpinConfirmation"
-          value={confirmation}
-          onChange={setConfirmation}
-          error={confirmationError}
-          testId="mpin-confirm"
-          autoComplete="new-password"
+          render={({ field, fieldState }) => (
+            <MpinField
+              label={t('mpin.confirmLabel')}
+              name={field.name}
+              value={field.value}
+              onChange={field.onChange}
+              inputRef={field.ref}
+              error={signInErrorText(t, 'mpinConfirmation', fieldState.error, field.value)}
+              testId="mpin-confirm"
+              autoComplete="new-password"
+            />
+          )}
         />
         <Button
           type="submit"

@@ -1,17 +1,22 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { enqueueSnackbar } from 'notistack';
-import type { FormEvent } from 'react';
 import { useEffect, useState } from 'react';
+import type { Path } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
 import { Navigate, useLocation, useNavigate } from 'react-router';
+import { z } from 'zod';
 import { saveAuthSession } from '../../../lib/auth-storage';
+import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { formatMobile } from '../../../lib/format';
 import { purgeSessionCache } from '../../../lib/http/api';
+import { isApiError } from '../../../lib/http/base-query';
 import { useOrgId } from '../../../lib/http/org-config-api';
 import { appPaths } from '../../../lib/paths';
 import { useResendOtpMutation, useResetMpinMutation, useVerifyOtpMutation } from '../auth-api';
@@ -19,8 +24,19 @@ import { AuthLayout } from '../components/auth-layout';
 import { MpinField } from '../components/mpin-field';
 import type { TOtpChallenge } from '../otp-challenge';
 import { clearOtpChallenge, readOtpChallenge, saveOtpChallenge, toOtpChallenge } from '../otp-challenge';
-import type { TMpinLoginState } from '../sign-in-form';
-import { keepDigits, OTP_LENGTH, validateMpin, validateMpinConfirmation, validateOtp } from '../sign-in-form';
+import type { TMpinLoginState, TResetMpinFormValues } from '../sign-in-form';
+import { keepDigits, OTP_LENGTH, signInErrorText, ZOtpForm, ZResetMpinForm } from '../sign-in-form';
+
+/** Forgot mode: the OTP, the new MPIN and its confirmation (domain ZResetMpinRequest). */
+const resetResolver = zodResolver<TResetMpinFormValues, unknown, TResetMpinFormValues>(ZResetMpinForm);
+/** Sign-in mode: only the OTP is checked (domain ZVerifyOtpRequest); the MPIN fields are not shown. */
+const signInResolver = zodResolver<TResetMpinFormValues, unknown, TResetMpinFormValues>(
+  ZOtpForm.extend({ mpin: z.string(), mpinConfirmation: z.string() }),
+);
+
+/** The request fields the server may name in its field errors, as the form's fields. */
+const SERVER_FIELDS: ReadonlyArray<Path<TResetMpinFormValues>> = ['otp', 'mpin'];
+const formFieldOf = (requestField: string) => SERVER_FIELDS.find((field) => field === requestField) ?? null;
 
 /** Whole seconds until `at` (epoch ms), ticking once a second; 0 once it has passed. */
 const useSecondsUntil = (at: number): number => {
@@ -42,19 +58,24 @@ const OtpForm = ({ initialChallenge }: { initialChallenge: TOtpChallenge }) => {
   const [resetMpin, { isLoading: isResetting }] = useResetMpinMutation();
   const [resendOtp, { isLoading: isResending }] = useResendOtpMutation();
   const [challenge, setChallenge] = useState(initialChallenge);
-  const [otp, setOtp] = useState('');
-  const [mpin, setMpin] = useState('');
-  const [confirmation, setConfirmation] = useState('');
-  const [isTouched, setIsTouched] = useState(false);
   const secondsToResend = useSecondsUntil(challenge.resendAt);
   const isForgot = challenge.purpose === 'FORGOT_PASSWORD';
-  const otpError = isTouched ? validateOtp(otp) : null;
-  const mpinError = isTouched && isForgot ? validateMpin(mpin) : null;
-  const confirmationError = isTouched && isForgot ? validateMpinConfirmation(mpin, confirmation) : null;
+  const form = useForm<TResetMpinFormValues, unknown, TResetMpinFormValues>({
+    resolver: isForgot ? resetResolver : signInResolver,
+    defaultValues: { otp: '', mpin: '', mpinConfirmation: '' },
+  });
 
-  const signIn = async () => {
+  /** Puts the server's words about a field under it; other failures are toasted by the store. */
+  const showFieldErrors = (error: unknown) => {
+    if (isApiError(error)) applyServerFieldErrors(error, form.setError, formFieldOf);
+  };
+
+  const signIn = async (otp: string) => {
     const result = await verifyOtp({ orgId, mobile: challenge.mobile, otp });
-    if (!result.data) return;
+    if (!result.data) {
+      showFieldErrors(result.error);
+      return;
+    }
     dispatch(purgeSessionCache());
     saveAuthSession(result.data);
     clearOtpChallenge();
@@ -64,26 +85,22 @@ const OtpForm = ({ initialChallenge }: { initialChallenge: TOtpChallenge }) => {
     });
   };
 
-  const reset = async () => {
+  const reset = async (otp: string, mpin: string) => {
     const result = await resetMpin({ orgId, mobile: challenge.mobile, otp, mpin });
-    if (result.error) return;
+    if (result.error) {
+      showFieldErrors(result.error);
+      return;
+    }
     clearOtpChallenge();
     enqueueSnackbar(t('otp.resetDone'), { variant: 'success' });
     const state: TMpinLoginState = { mobile: challenge.mobile };
     navigate(appPaths.mPin.href('login'), { replace: true, state });
   };
 
-  const handleSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    setIsTouched(true);
-    if (validateOtp(otp)) return;
-    if (!isForgot) {
-      await signIn();
-      return;
-    }
-    if (validateMpin(mpin) || validateMpinConfirmation(mpin, confirmation)) return;
-    await reset();
-  };
+  const handleSubmit = form.handleSubmit(async (values) => {
+    if (isForgot) await reset(values.otp, values.mpin);
+    else await signIn(values.otp);
+  });
 
   const handleResend = async () => {
     const result = await resendOtp({ orgId, mobile: challenge.mobile, purpose: challenge.purpose });
@@ -91,8 +108,8 @@ const OtpForm = ({ initialChallenge }: { initialChallenge: TOtpChallenge }) => {
     const next = toOtpChallenge(challenge.mobile, result.data, challenge.purpose);
     saveOtpChallenge(next);
     setChallenge(next);
-    setOtp('');
-    setIsTouched(false);
+    // A fresh OTP: its field empties and the checks start over; the MPINs typed stay.
+    form.reset({ ...form.getValues(), otp: '' });
     if (!next.isDelayed) enqueueSnackbar(t('otp.resent'), { variant: 'success' });
   };
 
@@ -112,7 +129,12 @@ const OtpForm = ({ initialChallenge }: { initialChallenge: TOtpChallenge }) => {
       title={isForgot ? t('otp.forgotTitle') : t('otp.title')}
       subtitle={isForgot ? t('otp.forgotSentTo', { mobile }) : t('otp.sentTo', { mobile })}
     >
-      <Stack component="form" spacing={isForgot ? 1.5 : 3} noValidate onSubmit={handleSubmit}>
+      <Stack
+        component="form"
+        spacing={isForgot ? 1.5 : 3}
+        noValidate
+        onSubmit={(event) => void handleSubmit(event)}
+      >
         {challenge.isDelayed ? (
           <Alert severity="warning" data-testid="otp-delayed">
             {t('otp.delayed')}
@@ -123,43 +145,68 @@ const OtpForm = ({ initialChallenge }: { initialChallenge: TOtpChallenge }) => {
             {t('otp.devBanner', { otp: challenge.devOtp })}
           </Alert>
         ) : null}
-        <TextField
-          label={t('otp.label')}
+        <Controller
+          control={form.control}
           name="otp"
-          value={otp}
-          onChange={(event) => setOtp(keepDigits(event.target.value, OTP_LENGTH))}
-          error={Boolean(otpError)}
-          helperText={otpError ? t(otpError) : ' '}
-          autoFocus
-          required
-          slotProps={{
-            htmlInput: {
-              inputMode: 'numeric',
-              autoComplete: 'one-time-code',
-              'data-testid': 'otp-input',
-              style: { letterSpacing: '0.5em', fontSize: 22, textAlign: 'center' },
-            },
+          render={({ field, fieldState }) => {
+            const message = signInErrorText(t, 'otp', fieldState.error, field.value);
+            return (
+              <TextField
+                label={t('otp.label')}
+                name={field.name}
+                value={field.value}
+                inputRef={field.ref}
+                onBlur={field.onBlur}
+                onChange={(event) => field.onChange(keepDigits(event.target.value, OTP_LENGTH))}
+                error={Boolean(message)}
+                helperText={message ?? ' '}
+                autoFocus
+                required
+                slotProps={{
+                  htmlInput: {
+                    inputMode: 'numeric',
+                    autoComplete: 'one-time-code',
+                    'data-testid': 'otp-input',
+                    style: { letterSpacing: '0.5em', fontSize: 22, textAlign: 'center' },
+                  },
+                }}
+              />
+            );
           }}
         />
         {isForgot ? (
           <>
-            <MpinField
-              label={t('otp.newMpin')}
+            <Controller
+              control={form.control}
               name="mpin"
-              value={mpin}
-              onChange={setMpin}
-              error={mpinError}
-              testId="reset-mpin-new"
-              autoComplete="new-password"
+              render={({ field, fieldState }) => (
+                <MpinField
+                  label={t('otp.newMpin')}
+                  name={field.name}
+                  value={field.value}
+                  onChange={field.onChange}
+                  inputRef={field.ref}
+                  error={signInErrorText(t, 'mpin', fieldState.error, field.value)}
+                  testId="reset-mpin-new"
+                  autoComplete="new-password"
+                />
+              )}
             />
-            <MpinField
-              label={t('otp.confirmMpin')}
+            <Controller
+              control={form.control}
               name="mpinConfirmation"
-              value={confirmation}
-              onChange={setConfirmation}
-              error={confirmationError}
-              testId="reset-mpin-confirm"
-              autoComplete="new-password"
+              render={({ field, fieldState }) => (
+                <MpinField
+                  label={t('otp.confirmMpin')}
+                  name={field.name}
+                  value={field.value}
+                  onChange={field.onChange}
+                  inputRef={field.ref}
+                  error={signInErrorText(t, 'mpinConfirmation', fieldState.error, field.value)}
+                  testId="reset-mpin-confirm"
+                  autoComplete="new-password"
+                />
+              )}
             />
           </>
         ) : null}

@@ -1,3 +1,4 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import type { TOfflineCode } from '@kisht/domain/devices/devices.schema';
 import { ZOfflineLockUnlockRequest } from '@kisht/domain/devices/devices.schema';
 import type { TOfflineCodeAction } from '@kisht/domain/devices/offline-code';
@@ -14,14 +15,27 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { enqueueSnackbar } from 'notistack';
-import type { FormEvent } from 'react';
 import { useId, useState } from 'react';
+import type { Path } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { applyServerFieldErrors, fieldErrorText } from '../../../lib/form-errors';
 import { formatDateTime } from '../../../lib/format';
+import { isApiError } from '../../../lib/http/base-query';
 import { useGetOfflineCodeMutation } from '../device-api';
 import { DevOtpBanner, onlyDigits, SendOtpStep, UserOtpField, useUserOtp } from './user-otp';
 
-type TFieldErrors = { challenge: string | null; otp: string | null };
+/** What the offline-code form holds: the request without the customer (it comes from the page). */
+export type TOfflineCodeForm = { challenge: string; action: TOfflineCodeAction; otp: string };
+
+/** The form's check: the request schema's own rules (domain ZOfflineLockUnlockRequest). */
+const offlineCodeResolver = zodResolver<TOfflineCodeForm, unknown, TOfflineCodeForm>(
+  ZOfflineLockUnlockRequest.omit({ customer_id: true }),
+);
+
+/** The request fields the server may name in its field errors, as the form's fields. */
+const SERVER_FIELDS: ReadonlyArray<Path<TOfflineCodeForm>> = ['challenge', 'action', 'otp'];
+const formFieldOf = (requestField: string) => SERVER_FIELDS.find((field) => field === requestField) ?? null;
 
 /** The 8-digit code, big enough to read out over the phone, with how long it works. */
 const OfflineCodeResult = ({ result }: { result: TOfflineCode }) => {
@@ -62,28 +76,23 @@ const OfflineCodeForm = ({ customerId, onClose }: { customerId: number; onClose:
   const { t } = useTranslation();
   const otp = useUserOtp('BYPASS_CODE');
   const [getOfflineCode, codeState] = useGetOfflineCodeMutation();
-  const [challenge, setChallenge] = useState('');
-  const [action, setAction] = useState<TOfflineCodeAction>('unlock');
-  const [otpValue, setOtpValue] = useState('');
-  const [errors, setErrors] = useState<TFieldErrors>({ challenge: null, otp: null });
   const [result, setResult] = useState<TOfflineCode | null>(null);
+  const form = useForm<TOfflineCodeForm, unknown, TOfflineCodeForm>({
+    resolver: offlineCodeResolver,
+    defaultValues: { challenge: '', action: 'unlock', otp: '' },
+  });
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const request = { customer_id: customerId, challenge, action, otp: otpValue };
-    const parsed = ZOfflineLockUnlockRequest.safeParse(request);
-    if (!parsed.success) {
-      const failing = new Set(parsed.error.issues.map((issue) => issue.path[0]));
-      setErrors({
-        challenge: failing.has('challenge') ? t('offlineCode.invalidChallenge') : null,
-        otp: failing.has('otp') ? t('validation.invalidOtp') : null,
-      });
+  const submit = form.handleSubmit(async (values) => {
+    // The request schema has the last word on what is sent.
+    const request = ZOfflineLockUnlockRequest.parse({ customer_id: customerId, ...values });
+    const answer = await getOfflineCode(request);
+    if (answer.data) {
+      setResult(answer.data);
       return;
     }
-    setErrors({ challenge: null, otp: null });
-    const answer = await getOfflineCode(parsed.data);
-    if (answer.data) setResult(answer.data);
-  };
+    // Other failures are toasted by the store; the server's words about a field go under it.
+    if (isApiError(answer.error)) applyServerFieldErrors(answer.error, form.setError, formFieldOf);
+  });
 
   if (result) {
     return (
@@ -117,45 +126,72 @@ const OfflineCodeForm = ({ customerId, onClose }: { customerId: number; onClose:
         <Stack spacing={1}>
           <DevOtpBanner devOtp={otp.sent.devOtp} testId="offline-code-dev-otp" />
           <DialogContentText>{t('offlineCode.otpSent')}</DialogContentText>
-          <TextField
-            label={t('offlineCode.challenge')}
+          <Controller
+            control={form.control}
             name="challenge"
-            value={challenge}
-            onChange={(event) => setChallenge(onlyDigits(event.target.value, OFFLINE_CHALLENGE_DIGITS))}
-            error={Boolean(errors.challenge)}
-            helperText={errors.challenge ?? t('offlineCode.challengeHelp')}
-            required
-            fullWidth
-            sx={{ mt: 1 }}
-            slotProps={{
-              htmlInput: {
-                inputMode: 'numeric',
-                autoComplete: 'off',
-                'data-testid': 'offline-code-challenge',
-              },
+            render={({ field, fieldState }) => {
+              const message = fieldErrorText(fieldState.error, () => t('offlineCode.invalidChallenge'));
+              return (
+                <TextField
+                  label={t('offlineCode.challenge')}
+                  name={field.name}
+                  value={field.value}
+                  inputRef={field.ref}
+                  onBlur={field.onBlur}
+                  onChange={(event) =>
+                    field.onChange(onlyDigits(event.target.value, OFFLINE_CHALLENGE_DIGITS))
+                  }
+                  error={Boolean(message)}
+                  helperText={message ?? t('offlineCode.challengeHelp')}
+                  required
+                  fullWidth
+                  sx={{ mt: 1 }}
+                  slotProps={{
+                    htmlInput: {
+                      inputMode: 'numeric',
+                      autoComplete: 'off',
+                      'data-testid': 'offline-code-challenge',
+                    },
+                  }}
+                />
+              );
             }}
           />
-          <TextField
-            select
-            label={t('offlineCode.action')}
+          <Controller
+            control={form.control}
             name="action"
-            value={action}
-            onChange={(event) => setAction(event.target.value as TOfflineCodeAction)}
-            helperText=" "
-            fullWidth
-            slotProps={{ select: { native: true }, htmlInput: { 'data-testid': 'offline-code-action' } }}
-          >
-            {OFFLINE_CODE_ACTIONS.map((option) => (
-              <option key={option} value={option}>
-                {t(`offlineCode.actions.${option}`)}
-              </option>
-            ))}
-          </TextField>
-          <UserOtpField
-            value={otpValue}
-            onChange={setOtpValue}
-            error={errors.otp}
-            testId="offline-code-otp"
+            render={({ field }) => (
+              <TextField
+                select
+                label={t('offlineCode.action')}
+                name={field.name}
+                value={field.value}
+                inputRef={field.ref}
+                onBlur={field.onBlur}
+                onChange={(event) => field.onChange(event.target.value as TOfflineCodeAction)}
+                helperText=" "
+                fullWidth
+                slotProps={{ select: { native: true }, htmlInput: { 'data-testid': 'offline-code-action' } }}
+              >
+                {OFFLINE_CODE_ACTIONS.map((option) => (
+                  <option key={option} value={option}>
+                    {t(`offlineCode.actions.${option}`)}
+                  </option>
+                ))}
+              </TextField>
+            )}
+          />
+          <Controller
+            control={form.control}
+            name="otp"
+            render={({ field, fieldState }) => (
+              <UserOtpField
+                value={field.value}
+                onChange={field.onChange}
+                error={fieldErrorText(fieldState.error, () => t('validation.invalidOtp'))}
+                testId="offline-code-otp"
+              />
+            )}
           />
         </Stack>
       </DialogContent>

@@ -1,3 +1,4 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { ZUninstallRequest } from '@kisht/domain/devices/devices.schema';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -7,11 +8,22 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import { enqueueSnackbar } from 'notistack';
-import type { FormEvent } from 'react';
-import { useId, useState } from 'react';
+import { useId } from 'react';
+import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { applyServerFieldErrors, fieldErrorText } from '../../../lib/form-errors';
+import { isApiError } from '../../../lib/http/base-query';
 import { useUninstallDeviceMutation } from '../device-api';
 import { DevOtpBanner, SendOtpStep, UserOtpField, useUserOtp } from './user-otp';
+
+/** What the uninstall form holds: the OTP as typed (the customer comes from the page). */
+export type TUninstallForm = { otp: string };
+
+/** The form's check: the OTP by the request schema's own rule (domain ZUninstallRequest). */
+const uninstallResolver = zodResolver<TUninstallForm, unknown, TUninstallForm>(
+  ZUninstallRequest.pick({ otp: true }),
+);
+const formFieldOf = (requestField: string) => (requestField === 'otp' ? ('otp' as const) : null);
 
 type TUninstallDialogProps = { customerId: number; isOpen: boolean; onClose: () => void };
 
@@ -36,22 +48,23 @@ const UninstallForm = ({ customerId, onClose }: { customerId: number; onClose: (
   const { t } = useTranslation();
   const otp = useUserOtp('UNINSTALL');
   const [uninstall, uninstallState] = useUninstallDeviceMutation();
-  const [otpValue, setOtpValue] = useState('');
-  const [otpError, setOtpError] = useState<string | null>(null);
+  const form = useForm<TUninstallForm, unknown, TUninstallForm>({
+    resolver: uninstallResolver,
+    defaultValues: { otp: '' },
+  });
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = ZUninstallRequest.safeParse({ customer_id: customerId, otp: otpValue });
-    if (!parsed.success) {
-      setOtpError(t('validation.invalidOtp'));
+  const submit = form.handleSubmit(async (values) => {
+    // The request schema has the last word on what is sent.
+    const request = ZUninstallRequest.parse({ customer_id: customerId, otp: values.otp });
+    const result = await uninstall(request);
+    if (result.error) {
+      // Other failures are toasted by the store; the server's words about the OTP go under it.
+      if (isApiError(result.error)) applyServerFieldErrors(result.error, form.setError, formFieldOf);
       return;
     }
-    setOtpError(null);
-    const result = await uninstall(parsed.data);
-    if (!result.data) return;
     enqueueSnackbar(t('deviceActions.sent', { action: t('controlFeature.uninstall') }), { variant: 'info' });
     onClose();
-  };
+  });
 
   if (!otp.sent) {
     return (
@@ -75,7 +88,18 @@ const UninstallForm = ({ customerId, onClose }: { customerId: number; onClose: (
         <Stack spacing={1}>
           <DevOtpBanner devOtp={otp.sent.devOtp} testId="uninstall-dev-otp" />
           <DialogContentText>{t('deviceActions.uninstallOtp.otpSent')}</DialogContentText>
-          <UserOtpField value={otpValue} onChange={setOtpValue} error={otpError} testId="uninstall-otp" />
+          <Controller
+            control={form.control}
+            name="otp"
+            render={({ field, fieldState }) => (
+              <UserOtpField
+                value={field.value}
+                onChange={field.onChange}
+                error={fieldErrorText(fieldState.error, () => t('validation.invalidOtp'))}
+                testId="uninstall-otp"
+              />
+            )}
+          />
         </Stack>
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>

@@ -195,6 +195,41 @@ describe('emi_details (spec §2)', JOURNEY, () => {
     expect(api.requestsTo(paths.emi.pay)).toHaveLength(0);
   });
 
+  it('refuses an amount the request schema would refuse, and one with too many decimals, before any request', async () => {
+    const api = stubEmiApi();
+    renderAt(appPaths.emiDetails.href(5));
+    fireEvent.click(await screen.findByTestId('emi-select-2'));
+    await chooseMode('Cash');
+    fireEvent.change(amountInput(), { target: { value: '0' } });
+    fireEvent.click(screen.getByTestId('emi-pay-submit'));
+    expect(await screen.findByText('Amount must be more than zero')).toBeTruthy();
+    fireEvent.change(amountInput(), { target: { value: '12.345' } });
+    expect(await screen.findByText('Enter an amount in rupees, up to 2 decimals')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('emi-pay-submit'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(api.requestsTo(paths.emi.pay)).toHaveLength(0);
+  });
+
+  it("puts the server's words about an instalment under the schedule's choice, and clears them on a new choice", async () => {
+    stubEmiApi({
+      payment: () =>
+        failureResponse(400, 'Instalment 2 is already paid', {
+          code: 'INVALID_PAYMENT',
+          fields: [{ field: 'emi_ids.0', message: 'Instalment 2 is already paid' }],
+        }),
+    });
+    renderAt(appPaths.emiDetails.href(5));
+    fireEvent.click(await screen.findByTestId('emi-select-2'));
+    await chooseMode('Cash');
+    fireEvent.click(screen.getByTestId('emi-pay-submit'));
+    expect(await screen.findByTestId('emi-pay-instalments-error')).toHaveProperty(
+      'textContent',
+      'Instalment 2 is already paid',
+    );
+    fireEvent.click(screen.getByTestId('emi-select-3'));
+    expect(screen.queryByTestId('emi-pay-instalments-error')).toBeNull();
+  });
+
   it("shows the server's field errors under the fields", async () => {
     stubEmiApi({
       payment: () =>

@@ -1,5 +1,11 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { CUSTOMER_STATUS_CODES, CustomerStatus } from '@kisht/domain/common/enums';
-import type { TEmiDetails, TInstalmentRow, TPaymentReceipt } from '@kisht/domain/emi/emi.schema';
+import type {
+  TEmiDetails,
+  TInstalmentRow,
+  TPaymentReceipt,
+  TRecordPaymentRequest,
+} from '@kisht/domain/emi/emi.schema';
 import Alert from '@mui/material/Alert';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
@@ -8,6 +14,8 @@ import Typography from '@mui/material/Typography';
 import { enqueueSnackbar } from 'notistack';
 import type { ReactNode } from 'react';
 import { useRef, useState } from 'react';
+import type { Resolver } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { CustomerStatusChip } from '../../../components/customer-status-chip';
@@ -15,6 +23,7 @@ import { DownloadCsvButton } from '../../../components/download-csv-button';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
+import { applyServerFieldErrors, SERVER_ERROR_TYPE } from '../../../lib/form-errors';
 import type { TApiError } from '../../../lib/http/base-query';
 import { appPaths, CUSTOMER_ID_PARAM, parseCustomerId } from '../../../lib/paths';
 import { useGoBack } from '../../../lib/use-go-back';
@@ -29,21 +38,16 @@ import { RecordPaymentCard } from '../components/record-payment-card';
 import { WaiveDialog } from '../components/waive-dialog';
 import { useGetEmiDetailsQuery, useLazyGetEmiScheduleCsvQuery, useRecordPaymentMutation } from '../emi-api';
 import type { TInstalmentAction } from '../instalment-actions';
-import type {
-  TPaymentAttempt,
-  TRecordPaymentErrors,
-  TRecordPaymentField,
-  TRecordPaymentValues,
-} from '../record-payment-form';
+import type { TPaymentAttempt, TRecordPaymentValues } from '../record-payment-form';
 import {
   INITIAL_RECORD_PAYMENT_VALUES,
   isPayable,
   owedOnSelection,
   paymentAttemptFor,
+  paymentFormFieldOf,
+  recordPaymentFormSchema,
   selectAllPayable,
-  serverPaymentErrors,
   toggleInstalment,
-  validateRecordPayment,
 } from '../record-payment-form';
 
 const isApiError = (error: unknown): error is TApiError =>
@@ -71,9 +75,6 @@ type TChosenAction = { action: TInstalmentAction; instalment: TInstalmentRow; is
 const EmiDetailsView = ({ details, isReadOnly }: TEmiDetailsViewProps) => {
   const { t } = useTranslation();
   const [recordPayment, { isLoading: isSaving }] = useRecordPaymentMutation();
-  const [values, setValues] = useState<TRecordPaymentValues>(INITIAL_RECORD_PAYMENT_VALUES);
-  const [hasTriedSubmit, setHasTriedSubmit] = useState(false);
-  const [serverErrors, setServerErrors] = useState<TRecordPaymentErrors>({});
   const [receipt, setReceipt] = useState<TPaymentReceipt | null>(null);
   const [isReceiptOpen, setIsReceiptOpen] = useState(false);
   const [chosenAction, setChosenAction] = useState<TChosenAction | null>(null);
@@ -81,51 +82,44 @@ const EmiDetailsView = ({ details, isReadOnly }: TEmiDetailsViewProps) => {
   const unfinishedAttempt = useRef<TPaymentAttempt | null>(null);
   const { instalments } = details;
   const canRecordPayment = !isReadOnly && instalments.some(isPayable);
-  const clientErrors = hasTriedSubmit
-    ? validateRecordPayment(values, instalments, details.customerId).errors
-    : {};
+  // The schema knows what the instalments owe now (they are fetched again after each payment).
+  const formSchema = useRef(recordPaymentFormSchema(instalments, details.customerId));
+  formSchema.current = recordPaymentFormSchema(instalments, details.customerId);
+  const resolver = useRef<Resolver<TRecordPaymentValues, unknown, TRecordPaymentRequest>>(
+    (values, context, options) =>
+      zodResolver<TRecordPaymentValues, unknown, TRecordPaymentRequest>(formSchema.current)(
+        values,
+        context,
+        options,
+      ),
+  ).current;
+  const form = useForm<TRecordPaymentValues, unknown, TRecordPaymentRequest>({
+    resolver,
+    defaultValues: INITIAL_RECORD_PAYMENT_VALUES,
+  });
+  const emiIds = useWatch({ control: form.control, name: 'emiIds' });
 
-  const errorOf = (field: TRecordPaymentField): string | null => {
-    const error = serverErrors[field] ?? clientErrors[field];
-    if (!error) return null;
-    if ('text' in error) return error.text;
-    if ('owed' in error) return t(error.key, { owed: error.owed });
-    return t(error.key);
-  };
-
-  const clearServerErrors = (fields: TRecordPaymentField[]) =>
-    setServerErrors((current) => {
-      const next = { ...current };
-      for (const field of fields) delete next[field];
-      return next;
-    });
-
+  /** A new selection and its prefilled amount; checked again once the form has been submitted. */
   const changeSelection = (next: TRecordPaymentValues) => {
-    setValues(next);
-    clearServerErrors(['instalments', 'amount']);
+    for (const name of ['emiIds', 'amount'] as const) {
+      if (form.getFieldState(name).error?.type === SERVER_ERROR_TYPE) form.clearErrors(name);
+    }
+    form.setValue('emiIds', next.emiIds);
+    form.setValue('amount', next.amount);
+    if (form.formState.isSubmitted) void form.trigger(['emiIds', 'amount']);
   };
 
-  const handleChange = (patch: Partial<Omit<TRecordPaymentValues, 'emiIds'>>) => {
-    setValues((current) => ({ ...current, ...patch }));
-    clearServerErrors(Object.keys(patch) as TRecordPaymentField[]);
-  };
-
-  const handleSubmit = async () => {
-    setHasTriedSubmit(true);
-    const validation = validateRecordPayment(values, instalments, details.customerId);
-    if (!validation.isValid) return;
-    const attempt = paymentAttemptFor(unfinishedAttempt.current, validation.request);
+  const handleSubmit = form.handleSubmit(async (request) => {
+    const attempt = paymentAttemptFor(unfinishedAttempt.current, request);
     unfinishedAttempt.current = attempt;
     const result = await recordPayment(attempt);
     if (result.error) {
       // The message has been toasted; field errors go under their fields.
-      if (isApiError(result.error)) setServerErrors(serverPaymentErrors(result.error.fields));
+      if (isApiError(result.error)) applyServerFieldErrors(result.error, form.setError, paymentFormFieldOf);
       return;
     }
     unfinishedAttempt.current = null;
-    setValues(INITIAL_RECORD_PAYMENT_VALUES);
-    setHasTriedSubmit(false);
-    setServerErrors({});
+    form.reset(INITIAL_RECORD_PAYMENT_VALUES);
     setReceipt(result.data);
     setIsReceiptOpen(true);
     enqueueSnackbar(
@@ -134,7 +128,7 @@ const EmiDetailsView = ({ details, isReadOnly }: TEmiDetailsViewProps) => {
         : t('emi.pay.recorded', { receiptNo: result.data.receiptNo }),
       { variant: 'success' },
     );
-  };
+  });
 
   const isLoanCompleted =
     details.customerStatus === CustomerStatus.EMI_COMPLETED ||
@@ -168,10 +162,11 @@ const EmiDetailsView = ({ details, isReadOnly }: TEmiDetailsViewProps) => {
           selection={
             canRecordPayment
               ? {
-                  selectedIds: values.emiIds,
-                  onToggle: (emiId) => changeSelection(toggleInstalment(values, instalments, emiId)),
+                  selectedIds: emiIds,
+                  onToggle: (emiId) =>
+                    changeSelection(toggleInstalment(form.getValues(), instalments, emiId)),
                   onToggleAll: (isSelected) =>
-                    changeSelection(selectAllPayable(values, instalments, isSelected)),
+                    changeSelection(selectAllPayable(form.getValues(), instalments, isSelected)),
                   isDisabled: isSaving,
                 }
               : undefined
@@ -188,11 +183,9 @@ const EmiDetailsView = ({ details, isReadOnly }: TEmiDetailsViewProps) => {
       </Section>
       {canRecordPayment ? (
         <RecordPaymentCard
-          values={values}
-          owedPaise={owedOnSelection(instalments, values.emiIds)}
-          errorOf={errorOf}
-          onChange={handleChange}
-          onSubmit={handleSubmit}
+          form={form}
+          owedPaise={owedOnSelection(instalments, emiIds)}
+          onSubmit={(event) => void handleSubmit(event)}
           isSaving={isSaving}
         />
       ) : null}
