@@ -39,6 +39,7 @@ import { isValidDeviceSecret, setDevicePresence } from './modules/devices/device
 import { emiRoutes } from './modules/emi/emi.routes';
 import { mediaRoutes } from './modules/media/media.routes';
 import { orgSettingsRoutes, orgsRoutes } from './modules/orgs/orgs.routes';
+import { paymentQrRoutes } from './modules/payment-qr/payment-qr.routes';
 import { createPushGateway, type TPushGateway } from './modules/push/push.service';
 import { SmsOutbox } from './modules/sms/sms.service';
 import {
@@ -227,6 +228,7 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
   await app.register(deviceCommandRoutes, ctx);
   await app.register(emiRoutes, ctx);
   await app.register(mediaRoutes, ctx);
+  await app.register(paymentQrRoutes, ctx);
 
   const stopJobs =
     config.JOBS_INTERVAL_MINUTES > 0

@@ -46,6 +46,11 @@ export const paths = {
     userAccess: '/api/user/user_access',
     /** GET → TLockAccess (spec §6 defaults with server overrides). */
     lockAccess: '/api/config/access-config',
+    /**
+     * GET → TPaymentQrSettings (the actor's own UPI ID, payee name and `upi://pay` link);
+     * PUT TSavePaymentQrRequest → the same. Retailers and mini-retailers only (spec §7 "payment QR").
+     */
+    paymentQr: '/api/user/payment_qr',
   },
   catalogue: {
     /** GET → TProduct[]. */

@@ -98,6 +98,9 @@ const ID_NAME = /(^|_)ids?$|[a-z]Ids?$/;
  */
 export const REFERENCE_NAMES = new Set(['image_name']);
 
+/** Names that end in "Id" without naming a stored object: a UPI ID is a payment address (VPA). */
+const NOT_ID_NAMES = new Set(['upiId']);
+
 /** Where an id travels, its field path (`customer_ids`, `address.x_id`), and whether it is a list. */
 export type TIdParameter = { in: 'query' | 'body'; path: string[]; name: string; isList: boolean };
 
@@ -109,7 +112,7 @@ export type TIdParameter = { in: 'query' | 'body'; path: string[]; name: string;
 export const idParameters = (operation: TOperation): TIdParameter[] => {
   const found: TIdParameter[] = [];
   const isId = (name: string, schema: TJsonSchema) =>
-    hasIdShape(schema) || ID_NAME.test(name) || REFERENCE_NAMES.has(name);
+    !NOT_ID_NAMES.has(name) && (hasIdShape(schema) || ID_NAME.test(name) || REFERENCE_NAMES.has(name));
   for (const parameter of operation.query) {
     const list = parameter.schema.type === 'array' && parameter.schema.items;
     if (isId(parameter.name, list ? parameter.schema.items! : parameter.schema)) {

@@ -78,6 +78,11 @@ const LanguagePage = lazy(() =>
 const SessionsPage = lazy(() =>
   import('../features/sessions/pages/sessions-page').then((module) => ({ default: module.SessionsPage })),
 );
+const RetailerPaymentQrPage = lazy(() =>
+  import('../features/payment-qr/pages/retailer-payment-qr-page').then((module) => ({
+    default: module.RetailerPaymentQrPage,
+  })),
+);
 const EmiDetailsPage = lazy(() =>
   import('../features/emi/pages/emi-details-page').then((module) => ({ default: module.EmiDetailsPage })),
 );
@@ -93,7 +98,6 @@ export const COMING_SOON_ROUTES: ReadonlyArray<{ route: TRouteKey; titleKey: TPa
   { route: 'privacyPolicy', titleKey: 'pages.privacy_policy' },
   { route: 'help', titleKey: 'pages.help' },
   { route: 'support', titleKey: 'pages.support' },
-  { route: 'retailerPaymentQr', titleKey: 'pages.retailer_payment_qr' },
   { route: 'antiTheft', titleKey: 'pages.anti_theft' },
   { route: 'addRetailer', titleKey: 'pages.add_retailer' },
   { route: 'topUpHistory', titleKey: 'pages.top_up_history' },
@@ -125,6 +129,7 @@ const PROTECTED_PAGES: ReadonlyArray<{ route: TRouteKey; element: ReactNode }> =
   { route: 'deviceSettings', element: <DeviceSettingsPage /> },
   { route: 'language', element: <LanguagePage /> },
   { route: 'sessions', element: <SessionsPage /> },
+  { route: 'retailerPaymentQr', element: <RetailerPaymentQrPage /> },
   ...COMING_SOON_ROUTES.map(({ route, titleKey }) => ({
     route,
     element: <ComingSoonPage titleKey={titleKey} />,

@@ -2,32 +2,13 @@ import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import { istDate } from '@kisht/domain/common/time';
 import { borrowerDue } from '@kisht/domain/emi/emi.rules';
 import type { TMyInstalmentRow, TMyLoan } from '@kisht/domain/emi/emi.schema';
+import { upiPayLink } from '@kisht/domain/users/upi';
 import type { DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { findUser } from '../auth/auth.service';
 import { getPenaltyRule } from '../orgs/orgs.service';
 import * as repo from './emi.repository';
 import { scheduleTotals, toInstalmentRow } from './emi.service';
-
-/**
- * A UPI payment link (NPCI UPI linking specification: `upi://pay` with pa, pn, am, cu, tn) for an
- * amount in paise.
- */
-export const upiPayLink = (options: {
-  vpa: string;
-  payeeName: string;
-  amountPaise: number;
-  note: string;
-}): string => {
-  const query = new URLSearchParams({
-    pa: options.vpa,
-    pn: options.payeeName,
-    am: (options.amountPaise / 100).toFixed(2),
-    cu: 'INR',
-    tn: options.note,
-  });
-  return `upi://pay?${query.toString()}`;
-};
 
 /**
  * The customer user's own loans (spec §4 user type customer): every customer record of the
