@@ -1,6 +1,9 @@
 import TextField from '@mui/material/TextField';
 import type { Ref } from 'react';
-import { keepDigits, MPIN_LENGTH } from '../sign-in-form';
+import type { Control, FieldValues, Path } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { keepDigits, MPIN_LENGTH, signInErrorText } from '../sign-in-form';
 
 type TMpinFieldProps = {
   label: string;
@@ -48,6 +51,42 @@ export const MpinField = ({
           style: { letterSpacing: '0.6em', fontSize: 22, textAlign: 'center' },
         },
       }}
+    />
+  );
+};
+
+/** The sign-in forms' MPIN fields: a new or current MPIN, and its confirmation. */
+type TMpinFieldName = 'mpin' | 'mpinConfirmation';
+
+type TMpinControllerProps<TForm extends FieldValues> = {
+  control: Control<TForm>;
+  name: Extract<Path<TForm>, TMpinFieldName>;
+} & Pick<TMpinFieldProps, 'label' | 'testId' | 'autoComplete' | 'autoFocus'>;
+
+/**
+ * An MpinField bound to the react-hook-form field `name` (mpin or mpinConfirmation) of a sign-in
+ * form, its error in the app's words (signInErrorText of that field).
+ */
+export const MpinController = <TForm extends FieldValues>({
+  control,
+  name,
+  ...shown
+}: TMpinControllerProps<TForm>) => {
+  const { t } = useTranslation();
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field, fieldState }) => (
+        <MpinField
+          {...shown}
+          name={field.name}
+          value={field.value as string}
+          onChange={field.onChange}
+          inputRef={field.ref}
+          error={signInErrorText(t, name, fieldState.error, field.value as string)}
+        />
+      )}
     />
   );
 };

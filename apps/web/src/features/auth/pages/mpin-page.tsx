@@ -18,7 +18,7 @@ import { appPaths, MPIN_MODE_PARAM } from '../../../lib/paths';
 import { useForgotMpinMutation, useLoginWithMpinMutation, useSetMpinMutation } from '../auth-api';
 import { AuthLayout } from '../components/auth-layout';
 import { MobileField } from '../components/mobile-field';
-import { MpinField } from '../components/mpin-field';
+import { MpinController } from '../components/mpin-field';
 import { saveOtpChallenge, toOtpChallenge } from '../otp-challenge';
 import type { TMpinLoginFormOutput, TMpinLoginFormValues, TSetMpinFormValues } from '../sign-in-form';
 import { mobileFromState, signInErrorText, ZMobileForm, ZMpinLoginForm, ZSetMpinForm } from '../sign-in-form';
@@ -101,22 +101,13 @@ const MpinLoginForm = () => {
             />
           )}
         />
-        <Controller
+        <MpinController
           control={form.control}
           name="mpin"
-          render={({ field, fieldState }) => (
-            <MpinField
-              label={t('mpin.label')}
-              name={field.name}
-              value={field.value}
-              onChange={field.onChange}
-              inputRef={field.ref}
-              error={signInErrorText(t, 'mpin', fieldState.error, field.value)}
-              testId="mpin-input"
-              autoComplete="current-password"
-              autoFocus={hasMobile}
-            />
-          )}
+          label={t('mpin.label')}
+          testId="mpin-input"
+          autoComplete="current-password"
+          autoFocus={hasMobile}
         />
         <Button
           type="submit"
@@ -166,38 +157,20 @@ const SetMpinForm = () => {
   return (
     <AuthLayout title={t('mpin.setTitle')} subtitle={t('mpin.setSubtitle')}>
       <Stack component="form" spacing={1.5} noValidate onSubmit={(event) => void handleSubmit(event)}>
-        <Controller
+        <MpinController
           control={form.control}
           name="mpin"
-          render={({ field, fieldState }) => (
-            <MpinField
-              label={t('mpin.newLabel')}
-              name={field.name}
-              value={field.value}
-              onChange={field.onChange}
-              inputRef={field.ref}
-              error={signInErrorText(t, 'mpin', fieldState.error, field.value)}
-              testId="mpin-new"
-              autoComplete="new-password"
-              autoFocus
-            />
-          )}
+          label={t('mpin.newLabel')}
+          testId="mpin-new"
+          autoComplete="new-password"
+          autoFocus
         />
-        <Controller
+        <MpinController
           control={form.control}
           name="mpinConfirmation"
-          render={({ field, fieldState }) => (
-            <MpinField
-              label={t('mpin.confirmLabel')}
-              name={field.name}
-              value={field.value}
-              onChange={field.onChange}
-              inputRef={field.ref}
-              error={signInErrorText(t, 'mpinConfirmation', fieldState.error, field.value)}
-              testId="mpin-confirm"
-              autoComplete="new-password"
-            />
-          )}
+          label={t('mpin.confirmLabel')}
+          testId="mpin-confirm"
+          autoComplete="new-password"
         />
         <Button
           type="submit"

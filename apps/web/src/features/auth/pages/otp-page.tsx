@@ -21,7 +21,7 @@ import { useOrgId } from '../../../lib/http/org-config-api';
 import { appPaths } from '../../../lib/paths';
 import { useResendOtpMutation, useResetMpinMutation, useVerifyOtpMutation } from '../auth-api';
 import { AuthLayout } from '../components/auth-layout';
-import { MpinField } from '../components/mpin-field';
+import { MpinController } from '../components/mpin-field';
 import type { TOtpChallenge } from '../otp-challenge';
 import { clearOtpChallenge, readOtpChallenge, saveOtpChallenge, toOtpChallenge } from '../otp-challenge';
 import type { TMpinLoginState, TResetMpinFormValues } from '../sign-in-form';
@@ -176,37 +176,19 @@ const OtpForm = ({ initialChallenge }: { initialChallenge: TOtpChallenge }) => {
         />
         {isForgot ? (
           <>
-            <Controller
+            <MpinController
               control={form.control}
               name="mpin"
-              render={({ field, fieldState }) => (
-                <MpinField
-                  label={t('otp.newMpin')}
-                  name={field.name}
-                  value={field.value}
-                  onChange={field.onChange}
-                  inputRef={field.ref}
-                  error={signInErrorText(t, 'mpin', fieldState.error, field.value)}
-                  testId="reset-mpin-new"
-                  autoComplete="new-password"
-                />
-              )}
+              label={t('otp.newMpin')}
+              testId="reset-mpin-new"
+              autoComplete="new-password"
             />
-            <Controller
+            <MpinController
               control={form.control}
               name="mpinConfirmation"
-              render={({ field, fieldState }) => (
-                <MpinField
-                  label={t('otp.confirmMpin')}
-                  name={field.name}
-                  value={field.value}
-                  onChange={field.onChange}
-                  inputRef={field.ref}
-                  error={signInErrorText(t, 'mpinConfirmation', fieldState.error, field.value)}
-                  testId="reset-mpin-confirm"
-                  autoComplete="new-password"
-                />
-              )}
+              label={t('otp.confirmMpin')}
+              testId="reset-mpin-confirm"
+              autoComplete="new-password"
             />
           </>
         ) : null}
