@@ -51,6 +51,72 @@ export const paths = {
      * PUT TSavePaymentQrRequest → the same. Retailers and mini-retailers only (spec §7 "payment QR").
      */
     paymentQr: '/api/user/payment_qr',
+    /** POST multipart file (PNG/JPEG of the shop's own UPI QR) → TPaymentQrSettings; DELETE → the same, image removed. */
+    paymentQrImage: '/api/user/payment_qr/image',
+    /** POST TSignupRequest (public) → null: a shop asks to become a retailer (issue 13). */
+    signupRequest: '/api/user/signup_request',
+    /** POST multipart user_id?, file → TRetailer: profile image (own, or a mini-retailer's by its parent). */
+    profileImage: '/api/user',
+    /** POST multipart user_id?, file (PNG) → TRetailer: the retailer's own signature. */
+    signature: '/api/user/signature',
+    /** GET ?user_id=&kind=profile_image|signature|payment_qr → the image bytes (scoped). */
+    image: '/api/user/image',
+  },
+  retailers: {
+    /** POST TAddRetailerRequest → TRetailer: a retailer adds a mini-retailer (add_retailer). */
+    add: '/country/addUsers',
+    /** GET ?page=&search=&status=active|inactive|all → TRetailerPage: the actor's mini-retailers (retailer_list). */
+    list: '/country/getUsers',
+    /** POST TUpdateRetailerRequest → TRetailer: edit details, access flags, deactivate or reactivate. */
+    update: '/country/updateUsers',
+    /** GET ?user_id= → TRetailer (retailer_profile of a mini-retailer). */
+    readById: '/api/user/readById',
+    /** GET → TRetailerProfile: the actor's own profile with balances. */
+    profile: '/api/user/getRetailerProfile',
+  },
+  admin: {
+    /** GET ?status= → TSignupRequestItem[] (organisation admin). */
+    signupRequests: '/api/admin/signup_requests',
+    /** POST TDecideSignupRequest → TSignupRequestItem: approve (creates the retailer, SMS) or decline. */
+    decideSignup: '/api/admin/signup_requests/decide',
+    /** POST TCreditKeysRequest → TLedgerMovement: the admin credits keys to a retailer. */
+    creditKeys: '/api/admin/credit_keys',
+    /** GET ?search= → TRetailer[]: the organisation's retailers (for crediting). */
+    retailers: '/api/admin/retailers',
+    /** GET → TKeyPrices; PUT TKeyPrices → the same: prices per app_type for online purchase. */
+    keyPrices: '/api/admin/key_prices',
+  },
+  oauth: {
+    /** GET ?org_id=&redirect= → { url }: Google sign-in (OpenID Connect authorization URL). */
+    url: '/api/auth/getOauthUrl',
+    /** GET ?code=&state= (the provider's redirect) → 302 to the web app with a one-time ticket. */
+    callback: '/api/auth/oauth/callback',
+    /** POST { ticket } → TAuthSession: exchanges the one-time ticket for a session. */
+    complete: '/api/auth/oauth/complete',
+  },
+  ledger: {
+    /** GET ?user_id= → TKeyBalance[]: keys per app_type (own, or a mini-retailer's for its parent). */
+    balances: '/api/points/getBalanceTypesWithScheme',
+    /** POST TTransferKeysRequest → TLedgerMovement: keys from a retailer to a mini-retailer or back. */
+    transfer: '/api/points/transfer',
+    /** GET ?from=&to=&type=&cursor=&user_id= → TTransactionPage (top_up_history). */
+    transactions: '/api/transaction/getRetailerTransactionV2',
+    /** GET ?from=&to=&type=&user_id= → text/csv of the same. */
+    transactionsCsv: '/api/transaction/getRetailerTransactionV2/csv',
+  },
+  payments: {
+    /** POST TPaymentQuoteRequest → TPaymentQuote, or 409 PRICES_NOT_SET ('Please contact admin for prices'). */
+    validate: '/api/payments/validate',
+    /** POST TPaymentQuoteRequest → TCheckoutOrder: a gateway order for keys. */
+    create: '/api/payments',
+    /** POST TCheckoutResult → TPaymentOrderStatus: the checkout's signed callback (razorpay_signature). */
+    verify: '/api/payments/verify',
+    /** POST (gateway → us, X-Razorpay-Signature) → null. */
+    webhook: '/api/payments/webhook',
+    /** POST TInstalmentOrderRequest (customer user) → TCheckoutOrder: pay an instalment online. */
+    instalment: '/api/payments/instalment',
+    /** GET ?order_id= → TPaymentOrderStatus. */
+    status: '/api/payments/status',
   },
   catalogue: {
     /** GET → TProduct[]. */
@@ -137,6 +203,8 @@ export const paths = {
     consent: '/api/customer/consent',
     /** GET (customer user) → TMyConsent[]: the consents the logged-in customer gave. */
     myConsents: '/api/customer/my_consents',
+    /** POST { customer_id } → TCustomerDetails: hand the customer to the financer (HDB) again. */
+    createHdb: '/api/customer/create-customer-hdb',
   },
   devices: {
     /** POST TLockUnlockRequest → TDeviceCommand (with run_at: scheduled). */

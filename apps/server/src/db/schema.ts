@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   customType,
   date,
   index,
@@ -79,9 +80,33 @@ export const users = pgTable(
       .notNull()
       .references(() => organizations.id),
     parentId: integer('parent_id'),
-    userType: text('user_type').$type<'retailer' | 'miniretailer' | 'customer'>().notNull(),
+    userType: text('user_type').$type<'retailer' | 'miniretailer' | 'customer' | 'admin'>().notNull(),
     name: text('name').notNull(),
     mobile: text('mobile').notNull(),
+    /** Retailers and mini-retailers: the shop's name (add_retailer). */
+    shopName: text('shop_name'),
+    email: text('email'),
+    /** GSTIN, 15 characters (validated by ZGstNumber); optional. */
+    gstNumber: text('gst_number'),
+    address: jsonb('address').$type<{
+      line1: string;
+      countryCode: string;
+      stateCode: string;
+      city: string;
+      pincode?: string | undefined;
+    }>(),
+    /** Profile image and the retailer's own signature (media rows owned by this user). */
+    profileImageMediaId: integer('profile_image_media_id'),
+    signatureMediaId: integer('signature_media_id'),
+    /** An uploaded payment QR image (retailer_payment_qr), shown instead of the generated one. */
+    paymentQrMediaId: integer('payment_qr_media_id'),
+    /** The payee name in the UPI intent (`pn`); null: the user's name. */
+    upiPayeeName: text('upi_payee_name'),
+    /** False once deactivated by the parent retailer: no login, sessions ended. */
+    isActive: boolean('is_active').notNull().default(true),
+    deactivatedAt: timestamp('deactivated_at', { withTimezone: true }),
+    /** The OpenID Connect subject (`sub`) of a linked Google account; null: not linked. */
+    googleSubject: text('google_subject'),
     /** scrypt hash of the 4-digit MPIN (`salthex:hashhex`); null until set. */
     mpinHash: text('mpin_hash'),
     /** Wrong MPIN tries since the last success; at the limit the MPIN locks until mpin_locked_until. */
@@ -99,6 +124,7 @@ export const users = pgTable(
   (t) => [
     uniqueIndex('users_org_mobile_type_uq').on(t.orgId, t.mobile, t.userType),
     index('users_parent_idx').on(t.parentId),
+    uniqueIndex('users_org_google_subject_uq').on(t.orgId, t.googleSubject),
   ],
 );
 
@@ -241,6 +267,10 @@ export const customers = pgTable(
     /** Collected with the down payment; not part of the schedule. */
     processingFeePaise: bigint('processing_fee_paise', { mode: 'number' }).notNull().default(0),
     financerId: integer('financer_id').references(() => financers.id),
+    /** The financer's own reference for this customer (HDB hand-off); null until the financer answers. */
+    financerReference: text('financer_reference'),
+    /** Hand-off to the financer: null (none needed), pending, done or failed (then retried). */
+    financerHandoffStatus: text('financer_handoff_status').$type<'pending' | 'done' | 'failed'>(),
     dateOfBirth: date('date_of_birth', { mode: 'string' }),
     /** customer_emi_pin: 6-digit payment reference, unique in the organisation; null until issued. */
     emiPin: text('emi_pin'),
@@ -533,9 +563,10 @@ export const media = pgTable(
   {
     id: serial('id').primaryKey(),
     orgId: integer('org_id').notNull(),
-    customerId: integer('customer_id')
-      .notNull()
-      .references(() => customers.id),
+    /** The customer a file belongs to; null for a retailer's own files (then owner_user_id). */
+    customerId: integer('customer_id').references(() => customers.id),
+    /** The retailer or mini-retailer a file belongs to (profile image, signature, payment QR). */
+    ownerUserId: integer('owner_user_id').references(() => users.id),
     kind: text('kind').notNull(),
     documentType: text('document_type'),
     path: text('path').notNull(),
@@ -593,4 +624,158 @@ export const simChanges = pgTable(
     detectedAt: timestamp('detected_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('sim_changes_org_detected_idx').on(t.orgId, t.detectedAt)],
+);
+
+/**
+ * A shop's request to become a retailer (`/api/user/signup_request`), decided by an organisation
+ * admin. One pending request per organisation and mobile.
+ */
+export const signupRequests = pgTable(
+  'signup_requests',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    name: text('name').notNull(),
+    shopName: text('shop_name').notNull(),
+    mobile: text('mobile').notNull(),
+    city: text('city').notNull(),
+    status: text('status').$type<'pending' | 'approved' | 'declined'>().notNull().default('pending'),
+    decidedBy: integer('decided_by').references(() => users.id),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    /** The retailer created on approval. */
+    userId: integer('user_id').references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('signup_requests_pending_uq').on(t.orgId, t.mobile).where(sql`status = 'pending'`),
+    index('signup_requests_org_created_idx').on(t.orgId, t.createdAt),
+  ],
+);
+
+/**
+ * Accounts of the key ledger (double entry). A retailer or mini-retailer has one account
+ * (`kind` user); each organisation has system accounts: `issuance` (admin credits come from it),
+ * `sales` (keys bought through the payment gateway) and `consumption` (keys spent on enrolments).
+ * Only user accounts must stay at or above zero.
+ */
+export const ledgerAccounts = pgTable(
+  'ledger_accounts',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    kind: text('kind').$type<'user' | 'issuance' | 'sales' | 'consumption'>().notNull(),
+    userId: integer('user_id').references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('ledger_accounts_user_uq').on(t.userId),
+    uniqueIndex('ledger_accounts_org_system_uq').on(t.orgId, t.kind).where(sql`user_id IS NULL`),
+  ],
+);
+
+/**
+ * One movement of keys (a top-up, a transfer, a key spent on an enrolment, a refund, a purchase):
+ * `quantity` keys of `app_type` leave `from_account_id` and reach `to_account_id`. Its two sides are
+ * the ledger_entries rows.
+ */
+export const ledgerMovements = pgTable(
+  'ledger_movements',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    kind: text('kind').$type<'top_up' | 'transfer' | 'key_use' | 'refund' | 'purchase'>().notNull(),
+    appType: smallint('app_type').notNull(),
+    quantity: integer('quantity').notNull(),
+    fromAccountId: integer('from_account_id')
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    toAccountId: integer('to_account_id')
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    /** key_use and refund: the customer and the phone (IMEI 1) the key was spent on. */
+    customerId: integer('customer_id').references(() => customers.id),
+    imei: text('imei'),
+    /** purchase: the payment order that paid for it (credited once). */
+    paymentOrderId: uuid('payment_order_id'),
+    actorUserId: integer('actor_user_id').references(() => users.id),
+    note: text('note'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('ledger_movements_org_created_idx').on(t.orgId, t.createdAt, t.id),
+    check('ledger_movements_quantity_positive', sql`${t.quantity} > 0`),
+    uniqueIndex('ledger_movements_payment_order_uq').on(t.paymentOrderId),
+    uniqueIndex('ledger_movements_key_use_uq').on(t.orgId, t.imei, t.appType).where(sql`kind = 'key_use'`),
+  ],
+);
+
+/** The two sides of a movement: −quantity on the source account, +quantity on the destination. */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: serial('id').primaryKey(),
+    movementId: integer('movement_id')
+      .notNull()
+      .references(() => ledgerMovements.id),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    appType: smallint('app_type').notNull(),
+    delta: integer('delta').notNull(),
+  },
+  (t) => [index('ledger_entries_account_idx').on(t.accountId, t.appType)],
+);
+
+/**
+ * The running balance of each user account per app_type: always the sum of its entries (a test
+ * checks it), kept so that a spend is one guarded `UPDATE … WHERE balance >= n` and two enrolments
+ * at once never spend the same key.
+ */
+export const ledgerBalances = pgTable(
+  'ledger_balances',
+  {
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    appType: smallint('app_type').notNull(),
+    balance: integer('balance').notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('ledger_balances_pk').on(t.accountId, t.appType),
+    check('ledger_balances_non_negative', sql`${t.balance} >= 0`),
+  ],
+);
+
+/**
+ * An order at the payment gateway (Razorpay model: order → checkout → signed payment): keys bought
+ * by a retailer, or an instalment paid by a customer. Credited or recorded exactly once.
+ */
+export const paymentOrders = pgTable(
+  'payment_orders',
+  {
+    id: uuid('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    purpose: text('purpose').$type<'keys' | 'instalment'>().notNull(),
+    /** keys: the app_type and number of keys bought. */
+    appType: smallint('app_type'),
+    quantity: integer('quantity'),
+    /** instalment: the customer whose instalments are paid. */
+    customerId: integer('customer_id').references(() => customers.id),
+    amountPaise: bigint('amount_paise', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull().default('INR'),
+    gatewayOrderId: text('gateway_order_id').notNull(),
+    gatewayPaymentId: text('gateway_payment_id'),
+    status: text('status').$type<'created' | 'paid' | 'failed'>().notNull().default('created'),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    /** instalment: the payment recorded for it. */
+    paymentId: integer('payment_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('payment_orders_gateway_order_uq').on(t.gatewayOrderId),
+    index('payment_orders_org_user_idx').on(t.orgId, t.userId, t.createdAt),
+  ],
 );

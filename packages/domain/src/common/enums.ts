@@ -73,7 +73,7 @@ export const OTP_PURPOSES = ['LOGIN', 'FORGOT_PASSWORD', 'UNINSTALL', 'BYPASS_CO
 export type TOtpPurpose = (typeof OTP_PURPOSES)[number];
 
 /** User types, spec §4 (admin is ours: organisation staff who manage retailers). */
-export const USER_TYPES = ['retailer', 'customer', 'miniretailer'] as const;
+export const USER_TYPES = ['retailer', 'customer', 'miniretailer', 'admin'] as const;
 export type TUserType = (typeof USER_TYPES)[number];
 
 /** SIM-tracking command strings, spec §7. */

@@ -80,6 +80,32 @@ export const AppErrorCode = {
   SMS_UNAVAILABLE: 'SMS_UNAVAILABLE',
   /** The server is overloaded and sheds the request; try again shortly. HTTP 503. */
   SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
+  /** The enrolling retailer has no key of the customer's app_type left, so nothing was written. HTTP 409. */
+  NO_KEYS: 'NO_KEYS',
+  /** A transfer asks for more keys than the source account holds. HTTP 409. */
+  INSUFFICIENT_KEYS: 'INSUFFICIENT_KEYS',
+  /** The account was deactivated by its retailer or admin: no login. HTTP 403. */
+  USER_INACTIVE: 'USER_INACTIVE',
+  /** A user of this type with this mobile already exists in the organisation. HTTP 409. */
+  MOBILE_IN_USE: 'MOBILE_IN_USE',
+  /** A join request for this mobile is already pending. HTTP 409. */
+  SIGNUP_ALREADY_REQUESTED: 'SIGNUP_ALREADY_REQUESTED',
+  /** The join request was already approved or declined. HTTP 409. */
+  SIGNUP_ALREADY_DECIDED: 'SIGNUP_ALREADY_DECIDED',
+  /** The Google account's verified e-mail or mobile matches no retailer; nothing is created. HTTP 403. */
+  OAUTH_NOT_LINKED: 'OAUTH_NOT_LINKED',
+  /** The OpenID Connect sign-in failed (state, code or token check). HTTP 400. */
+  OAUTH_FAILED: 'OAUTH_FAILED',
+  /** The organisation's payment_gateway flag is off (spec §1). HTTP 409. */
+  PAYMENT_GATEWAY_DISABLED: 'PAYMENT_GATEWAY_DISABLED',
+  /** No price is configured for these keys: 'Please contact admin for prices' (spec §5/§9). HTTP 409. */
+  PRICES_NOT_SET: 'PRICES_NOT_SET',
+  /** The gateway signature (razorpay_signature or X-Razorpay-Signature) does not verify. HTTP 400. */
+  PAYMENT_SIGNATURE_INVALID: 'PAYMENT_SIGNATURE_INVALID',
+  /** The payment gateway did not answer; nothing was charged. HTTP 503. */
+  PAYMENT_GATEWAY_UNAVAILABLE: 'PAYMENT_GATEWAY_UNAVAILABLE',
+  /** The financer's system did not answer; the hand-off is retried. HTTP 503. */
+  FINANCER_UNAVAILABLE: 'FINANCER_UNAVAILABLE',
   /** An unexpected failure on our side. HTTP 500. */
   INTERNAL: 'INTERNAL',
 } as const;
@@ -126,6 +152,19 @@ export const APP_ERROR_HTTP_STATUS: Record<TAppErrorCode, number> = {
   LOAN_COMPLETED: 409,
   SMS_UNAVAILABLE: 503,
   SERVICE_UNAVAILABLE: 503,
+  NO_KEYS: 409,
+  INSUFFICIENT_KEYS: 409,
+  USER_INACTIVE: 403,
+  MOBILE_IN_USE: 409,
+  SIGNUP_ALREADY_REQUESTED: 409,
+  SIGNUP_ALREADY_DECIDED: 409,
+  OAUTH_NOT_LINKED: 403,
+  OAUTH_FAILED: 400,
+  PAYMENT_GATEWAY_DISABLED: 409,
+  PRICES_NOT_SET: 409,
+  PAYMENT_SIGNATURE_INVALID: 400,
+  PAYMENT_GATEWAY_UNAVAILABLE: 503,
+  FINANCER_UNAVAILABLE: 503,
   INTERNAL: 500,
 };
 

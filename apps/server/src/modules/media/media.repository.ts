@@ -19,7 +19,8 @@ const listColumns = {
 export type MediaListRow = {
   id: number;
   orgId: number;
-  customerId: number;
+  /** Null for a retailer's own files (owner_user_id). */
+  customerId: number | null;
   kind: string;
   documentType: string | null;
   path: string;

@@ -191,7 +191,8 @@ export const readMediaFile = async (
   if (actor.userType === 'customer') throw new AppError(AppErrorCode.FORBIDDEN, 'Only retailers can do this');
   const notFound = new AppError(AppErrorCode.NOT_FOUND, 'File not found');
   const file = await repo.findMediaFile(db, actor.orgId, imageName);
-  if (!file) throw notFound;
+  // A retailer's own files (profile image, signature, payment QR) are served by paths.users.image.
+  if (!file || file.customerId === null) throw notFound;
   try {
     await findCustomerForActor(db, actor, file.customerId);
   } catch (error) {
