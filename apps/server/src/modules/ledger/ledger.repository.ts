@@ -1,6 +1,15 @@
-import { and, eq, gte, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
-import { ledgerAccounts, ledgerBalances, ledgerEntries, ledgerMovements } from '../../db/schema';
+import {
+  customers,
+  ledgerAccounts,
+  ledgerBalances,
+  ledgerEntries,
+  ledgerMovements,
+  organizations,
+  users,
+} from '../../db/schema';
 
 export type TSystemAccountKind = 'issuance' | 'sales' | 'consumption';
 export type TMovementKind = (typeof ledgerMovements.$inferSelect)['kind'];
@@ -92,4 +101,187 @@ export const insertMovement = async (
 
 export const insertEntries = async (db: DbOrTx, rows: (typeof ledgerEntries.$inferInsert)[]) => {
   await db.insert(ledgerEntries).values(rows);
+};
+
+/** The ledger account id of a user, or null when the user never held keys. */
+export const findUserAccountId = async (
+  db: DbOrTx,
+  orgId: number,
+  userId: number,
+): Promise<number | null> => {
+  const [row] = await db
+    .select({ id: ledgerAccounts.id })
+    .from(ledgerAccounts)
+    .where(and(eq(ledgerAccounts.userId, userId), eq(ledgerAccounts.orgId, orgId)));
+  return row?.id ?? null;
+};
+
+/** An account's balance rows (every app_type it ever held), ordered by app_type. */
+export const findBalances = (db: DbOrTx, accountId: number) =>
+  db
+    .select({ appType: ledgerBalances.appType, balance: ledgerBalances.balance })
+    .from(ledgerBalances)
+    .where(eq(ledgerBalances.accountId, accountId))
+    .orderBy(asc(ledgerBalances.appType));
+
+/** Keys of one app_type an account holds now (0 without a row). */
+export const findBalance = async (db: DbOrTx, accountId: number, appType: number): Promise<number> => {
+  const [row] = await db
+    .select({ balance: ledgerBalances.balance })
+    .from(ledgerBalances)
+    .where(and(eq(ledgerBalances.accountId, accountId), eq(ledgerBalances.appType, appType)));
+  return row?.balance ?? 0;
+};
+
+/** True when a key of `appType` was already spent on this IMEI in the organisation. */
+export const hasKeyUse = async (
+  db: DbOrTx,
+  orgId: number,
+  imei: string,
+  appType: number,
+): Promise<boolean> => {
+  const rows = await db
+    .select({ id: ledgerMovements.id })
+    .from(ledgerMovements)
+    .where(
+      and(
+        eq(ledgerMovements.orgId, orgId),
+        eq(ledgerMovements.kind, 'key_use'),
+        eq(ledgerMovements.imei, imei),
+        eq(ledgerMovements.appType, appType),
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
+};
+
+/** A user of the organisation (any type), or null. */
+export const findOrgUser = async (db: DbOrTx, orgId: number, userId: number) => {
+  const [row] = await db
+    .select({
+      id: users.id,
+      orgId: users.orgId,
+      userType: users.userType,
+      parentId: users.parentId,
+      name: users.name,
+      shopName: users.shopName,
+      mobile: users.mobile,
+      isActive: users.isActive,
+    })
+    .from(users)
+    .where(and(eq(users.orgId, orgId), eq(users.id, userId)));
+  return row ?? null;
+};
+
+/** A user of the organisation by mobile (E.164) and type, or null. */
+export const findOrgUserByMobile = async (
+  db: DbOrTx,
+  orgId: number,
+  mobile: string,
+  userType: 'retailer' | 'miniretailer' | 'admin',
+) => {
+  const [row] = await db
+    .select({ id: users.id, name: users.name })
+    .from(users)
+    .where(and(eq(users.orgId, orgId), eq(users.mobile, mobile), eq(users.userType, userType)));
+  return row ?? null;
+};
+
+/** Inserts a user (the admin CLI), returning its id. */
+export const insertUser = async (db: DbOrTx, row: typeof users.$inferInsert): Promise<number> => {
+  const [inserted] = await db.insert(users).values(row).returning({ id: users.id });
+  return inserted!.id;
+};
+
+/** The organisation's retailers (not mini-retailers) matching a name, shop or mobile fragment. */
+export const searchRetailers = (db: DbOrTx, orgId: number, search: string | undefined, limit: number) => {
+  const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  return db
+    .select({
+      id: users.id,
+      name: users.name,
+      shopName: users.shopName,
+      mobile: users.mobile,
+      isActive: users.isActive,
+    })
+    .from(users)
+    .where(
+      and(
+        eq(users.orgId, orgId),
+        eq(users.userType, 'retailer'),
+        pattern
+          ? or(ilike(users.name, pattern), ilike(users.shopName, pattern), ilike(users.mobile, pattern))
+          : undefined,
+      ),
+    )
+    .orderBy(asc(users.name), asc(users.id))
+    .limit(limit);
+};
+
+const otherAccounts = alias(ledgerAccounts, 'other_account');
+const otherUsers = alias(users, 'other_user');
+
+/**
+ * Movements touching an account, newest (highest id) first: each with the entry's delta on that
+ * account (negative: keys left it), the other account's user name (null for a system account) and
+ * the customer's name. Filters: created at or after `fromAt`, before `toAt` (UTC instants), kind,
+ * and ids below `beforeId` (the keyset cursor). At most `limit` rows.
+ */
+export const listAccountMovements = (
+  db: DbOrTx,
+  options: {
+    accountId: number;
+    fromAt?: Date | undefined;
+    toAt?: Date | undefined;
+    kind?: TMovementKind | undefined;
+    beforeId?: number | undefined;
+    limit: number;
+  },
+) => {
+  const conditions: (SQL | undefined)[] = [
+    eq(ledgerEntries.accountId, options.accountId),
+    options.fromAt ? gte(ledgerMovements.createdAt, options.fromAt) : undefined,
+    options.toAt ? lt(ledgerMovements.createdAt, options.toAt) : undefined,
+    options.kind ? eq(ledgerMovements.kind, options.kind) : undefined,
+    options.beforeId !== undefined ? lt(ledgerMovements.id, options.beforeId) : undefined,
+  ];
+  return db
+    .select({
+      id: ledgerMovements.id,
+      kind: ledgerMovements.kind,
+      appType: ledgerMovements.appType,
+      quantity: ledgerMovements.quantity,
+      delta: ledgerEntries.delta,
+      counterpartyName: otherUsers.name,
+      customerId: ledgerMovements.customerId,
+      customerFirstName: customers.firstName,
+      customerLastName: customers.lastName,
+      note: ledgerMovements.note,
+      createdAt: ledgerMovements.createdAt,
+    })
+    .from(ledgerEntries)
+    .innerJoin(ledgerMovements, eq(ledgerMovements.id, ledgerEntries.movementId))
+    .innerJoin(
+      otherAccounts,
+      eq(
+        otherAccounts.id,
+        sql`case when ${ledgerEntries.delta} < 0 then ${ledgerMovements.toAccountId} else ${ledgerMovements.fromAccountId} end`,
+      ),
+    )
+    .leftJoin(otherUsers, eq(otherUsers.id, otherAccounts.userId))
+    .leftJoin(customers, eq(customers.id, ledgerMovements.customerId))
+    .where(and(...conditions))
+    .orderBy(desc(ledgerMovements.id))
+    .limit(options.limit);
+};
+
+export type TAccountMovementRow = Awaited<ReturnType<typeof listAccountMovements>>[number];
+
+/** True when the organisation exists. */
+export const hasOrganization = async (db: DbOrTx, orgId: number): Promise<boolean> => {
+  const rows = await db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(eq(organizations.id, orgId));
+  return rows.length > 0;
 };
