@@ -1,0 +1,108 @@
+import type { TCity, TCountry, TState } from '@kisht/domain/catalogue/csc.schema';
+import { paths } from '@kisht/domain/paths';
+import type {
+  TAddRetailerRequest,
+  TRetailer,
+  TRetailerPage,
+  TRetailerStatusFilter,
+  TUpdateRetailerRequest,
+} from '@kisht/domain/retailers/retailers.schema';
+import { api } from '../../lib/http/api';
+import { toUploadBody } from '../../lib/upload-file';
+
+/** Rows per page of retailer_list (each page the infinite scroll loads). */
+export const RETAILER_PAGE_SIZE = 20;
+
+/** What retailer_list is filtered by; each filter is its own cached list of loaded pages. */
+export type TRetailerListArgs = { search: string; status: TRetailerStatusFilter };
+
+const LIST_TAG = { type: 'Retailer', id: 'LIST' } as const;
+const ME_TAG = { type: 'Retailer', id: 'ME' } as const;
+const retailerTag = (id: number) => ({ type: 'Retailer', id }) as const;
+/** The place lists change only with a release: kept a day. */
+const PLACE_CACHE_SECONDS = 86_400;
+
+/**
+ * The retailer network (retailer_list, add_retailer, retailer_profile): a retailer's mini-retailers,
+ * the signed-in user's own profile, profile images and the own signature. Every change answers the
+ * new TRetailer; the lists and that retailer's entries are refetched.
+ */
+export const retailersApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    /** retailer_list page by page (infinite scroll); the cache key is the filter. */
+    listRetailers: build.infiniteQuery<TRetailerPage, TRetailerListArgs, number>({
+      infiniteQueryOptions: {
+        initialPageParam: 1,
+        getNextPageParam: (lastPage) =>
+          lastPage.page * lastPage.pageSize < lastPage.total ? lastPage.page + 1 : undefined,
+      },
+      query: ({ queryArg: { search, status }, pageParam }) => ({
+        url: paths.retailers.list,
+        params: { page: pageParam, pageSize: RETAILER_PAGE_SIZE, status, ...(search ? { search } : {}) },
+      }),
+      providesTags: (result) => [
+        LIST_TAG,
+        ...(result?.pages.flatMap((page) => page.items.map((item) => retailerTag(item.id))) ?? []),
+      ],
+    }),
+    /** A mini-retailer of the signed-in retailer (readById); the cache key is its user id. */
+    getRetailer: build.query<TRetailer, number>({
+      query: (userId) => ({ url: paths.retailers.readById, params: { user_id: userId } }),
+      providesTags: (_result, _error, userId) => [retailerTag(userId)],
+    }),
+    /** The signed-in user's own profile (getRetailerProfile). */
+    getOwnProfile: build.query<TRetailer, void>({
+      query: () => paths.retailers.profile,
+      providesTags: [ME_TAG],
+    }),
+    addRetailer: build.mutation<TRetailer, TAddRetailerRequest>({
+      query: (body) => ({ url: paths.retailers.add, method: 'POST', body }),
+      invalidatesTags: [LIST_TAG],
+    }),
+    /** Details, access flags, deactivate (`isActive: false`) or reactivate. */
+    updateRetailer: build.mutation<TRetailer, TUpdateRetailerRequest>({
+      query: (body) => ({ url: paths.retailers.update, method: 'POST', body }),
+      invalidatesTags: (_result, _error, body) => [LIST_TAG, retailerTag(body.user_id)],
+    }),
+    /** The profile image (compressed per spec §5 before): own without userId, else a mini-retailer's. */
+    uploadProfileImage: build.mutation<TRetailer, { userId?: number | undefined; file: File }>({
+      query: ({ userId, file }) => ({
+        url: paths.users.profileImage,
+        method: 'POST',
+        body: toUploadBody(userId === undefined ? {} : { user_id: userId }, file),
+      }),
+      invalidatesTags: (_result, _error, { userId }) =>
+        userId === undefined ? [ME_TAG] : [LIST_TAG, retailerTag(userId)],
+    }),
+    /** The signed-in user's own signature, a PNG from the signature pad. */
+    uploadOwnSignature: build.mutation<TRetailer, File>({
+      query: (file) => ({ url: paths.users.signature, method: 'POST', body: toUploadBody({}, file) }),
+      invalidatesTags: [ME_TAG],
+    }),
+    retailerCountries: build.query<TCountry[], void>({
+      query: () => paths.catalogue.countries,
+      keepUnusedDataFor: PLACE_CACHE_SECONDS,
+    }),
+    retailerStates: build.query<TState[], { country: string }>({
+      query: ({ country }) => ({ url: paths.catalogue.states, params: { country } }),
+      keepUnusedDataFor: PLACE_CACHE_SECONDS,
+    }),
+    retailerCities: build.query<TCity[], { country: string; state: string }>({
+      query: ({ country, state }) => ({ url: paths.catalogue.cities, params: { country, state } }),
+      keepUnusedDataFor: PLACE_CACHE_SECONDS,
+    }),
+  }),
+});
+
+export const {
+  useListRetailersInfiniteQuery,
+  useGetRetailerQuery,
+  useGetOwnProfileQuery,
+  useAddRetailerMutation,
+  useUpdateRetailerMutation,
+  useUploadProfileImageMutation,
+  useUploadOwnSignatureMutation,
+  useRetailerCountriesQuery,
+  useRetailerStatesQuery,
+  useRetailerCitiesQuery,
+} = retailersApi;
