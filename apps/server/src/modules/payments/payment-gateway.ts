@@ -1,0 +1,166 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
+import pRetry, { AbortError } from 'p-retry';
+import { z } from 'zod';
+
+/**
+ * The payment gateway as Kisht needs it (Razorpay model, https://razorpay.com/docs/api/orders/):
+ * an order is created server-side for an amount in paise, the browser's checkout collects the
+ * money and hands back `razorpay_signature` = hex HMAC-SHA256(key secret, `order_id|payment_id`),
+ * and the gateway also posts a webhook signed with X-Razorpay-Signature = hex HMAC-SHA256(webhook
+ * secret, raw body). One implementation speaks the real HTTP (createRazorpayGateway); tests and
+ * `npm start` point it at the fake gateway (fake-gateway.ts), which speaks the same HTTP.
+ */
+export type TPaymentGateway = {
+  /** The public key id the checkout is opened with. */
+  keyId: string;
+  /** The checkout script the browser loads (it defines window.Razorpay). */
+  checkoutScriptUrl: string;
+  /**
+   * Creates an order (POST /v1/orders). Throws AppError(PAYMENT_GATEWAY_UNAVAILABLE) when the
+   * gateway does not answer or refuses; nothing is charged then.
+   */
+  createOrder: (order: TCreateGatewayOrder) => Promise<TGatewayOrder>;
+  /** Whether `signature` is the checkout's signature of this order and payment (constant-time). */
+  verifyCheckoutSignature: (payment: { orderId: string; paymentId: string; signature: string }) => boolean;
+  /** Whether `signature` (X-Razorpay-Signature) signs these exact body bytes (constant-time). */
+  verifyWebhookSignature: (rawBody: Buffer, signature: string | undefined) => boolean;
+  /**
+   * The payments of an order (GET /v1/orders/{id}/payments), to reconcile an order whose callback
+   * and webhook were both lost. Throws AppError(PAYMENT_GATEWAY_UNAVAILABLE).
+   */
+  fetchOrderPayments: (orderId: string) => Promise<TGatewayPayment[]>;
+};
+
+/** An order to create: amount in paise, currency, our receipt (≤ 40 characters) and notes. */
+export type TCreateGatewayOrder = {
+  amountPaise: number;
+  currency: 'INR';
+  receipt: string;
+  notes: Record<string, string>;
+};
+
+/** The gateway's order entity, as far as Kisht reads it. */
+export const ZGatewayOrder = z.object({
+  id: z.string().min(1),
+  amount: z.number().int(),
+  currency: z.string(),
+  receipt: z.string().nullable().optional(),
+  status: z.string(),
+});
+export type TGatewayOrder = z.infer<typeof ZGatewayOrder>;
+
+/** The gateway's payment entity, as far as Kisht reads it. */
+export const ZGatewayPayment = z.object({
+  id: z.string().min(1),
+  order_id: z.string().nullable().optional(),
+  amount: z.number().int(),
+  currency: z.string(),
+  status: z.string(),
+});
+export type TGatewayPayment = z.infer<typeof ZGatewayPayment>;
+
+/** Hex HMAC-SHA256 of `message` under `secret`: the gateway's signatures. */
+export const hmacSha256Hex = (secret: string, message: string | Buffer): string =>
+  createHmac('sha256', secret).update(message).digest('hex');
+
+/** Whether hex `given` equals hex `expected`, compared in constant time (case-insensitive). */
+export const isSameSignature = (expected: string, given: string | undefined): boolean => {
+  if (typeof given !== 'string') return false;
+  const a = Buffer.from(expected.toLowerCase(), 'utf8');
+  const b = Buffer.from(given.trim().toLowerCase(), 'utf8');
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+/** The signature the checkout hands back for a captured payment of an order. */
+export const checkoutSignature = (keySecret: string, orderId: string, paymentId: string): string =>
+  hmacSha256Hex(keySecret, `${orderId}|${paymentId}`);
+
+/** How long one HTTP call to the gateway may take, ms; then it counts as failed. */
+const CALL_TIMEOUT_MS = 8_000;
+
+/** PAYMENT_GATEWAY_UNAVAILABLE (503), keeping what went wrong as its cause for the log. */
+const unavailable = (cause?: unknown): AppError => {
+  const error = new AppError(
+    AppErrorCode.PAYMENT_GATEWAY_UNAVAILABLE,
+    'The payment service is not answering. Nothing was charged; please try again',
+  );
+  error.cause = cause;
+  return error;
+};
+
+/** An Error for an HTTP failure; a 4xx other than 408/429 is final (p-retry's AbortError). */
+const httpError = (what: string, status: number, body: string): Error => {
+  const error = new Error(`${what} answered HTTP ${status}: ${body.slice(0, 200)}`);
+  return status >= 400 && status < 500 && ![408, 429].includes(status) ? new AbortError(error) : error;
+};
+
+/**
+ * The gateway over Razorpay's HTTP API: Basic auth `key_id:key_secret`, JSON bodies, amounts in
+ * paise. Each call is cut off after 8 s (AbortSignal.timeout); network errors, 408, 429 and 5xx
+ * are tried again twice with back-off (p-retry); any failure ends as PAYMENT_GATEWAY_UNAVAILABLE.
+ */
+export const createRazorpayGateway = (options: {
+  apiUrl: string;
+  keyId: string;
+  keySecret: string;
+  webhookSecret: string;
+  checkoutScriptUrl: string;
+  retryMinTimeoutMs?: number;
+  fetch?: typeof fetch;
+}): TPaymentGateway => {
+  const fetchFn = options.fetch ?? fetch;
+  const base = options.apiUrl.replace(/\/$/, '');
+  const authorization = `Basic ${Buffer.from(`${options.keyId}:${options.keySecret}`).toString('base64')}`;
+  const call = async <T>(what: string, path: string, init: RequestInit, schema: z.ZodType<T>): Promise<T> => {
+    try {
+      return await pRetry(
+        async () => {
+          const response = await fetchFn(`${base}${path}`, {
+            ...init,
+            headers: { authorization, 'content-type': 'application/json', accept: 'application/json' },
+            signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+          });
+          const text = await response.text();
+          if (!response.ok) throw httpError(what, response.status, text);
+          return schema.parse(JSON.parse(text));
+        },
+        { retries: 2, minTimeout: options.retryMinTimeoutMs ?? 300 },
+      );
+    } catch (error) {
+      throw unavailable(error);
+    }
+  };
+  return {
+    keyId: options.keyId,
+    checkoutScriptUrl: options.checkoutScriptUrl,
+    createOrder: (order) =>
+      call(
+        'create order',
+        '/v1/orders',
+        {
+          method: 'POST',
+          body: JSON.stringify({
+            amount: order.amountPaise,
+            currency: order.currency,
+            receipt: order.receipt,
+            notes: order.notes,
+          }),
+        },
+        ZGatewayOrder,
+      ),
+    verifyCheckoutSignature: ({ orderId, paymentId, signature }) =>
+      isSameSignature(checkoutSignature(options.keySecret, orderId, paymentId), signature),
+    verifyWebhookSignature: (rawBody, signature) =>
+      isSameSignature(hmacSha256Hex(options.webhookSecret, rawBody), signature),
+    fetchOrderPayments: async (orderId) =>
+      (
+        await call(
+          'order payments',
+          `/v1/orders/${encodeURIComponent(orderId)}/payments`,
+          { method: 'GET' },
+          z.object({ items: z.array(ZGatewayPayment) }),
+        )
+      ).items,
+  };
+};
