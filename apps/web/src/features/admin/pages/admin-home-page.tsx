@@ -1,0 +1,48 @@
+import Container from '@mui/material/Container';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { JoinRequestsPanel } from '../components/join-requests-panel';
+import { KeyPricesPanel } from '../components/key-prices-panel';
+import { RetailersPanel } from '../components/retailers-panel';
+
+const TABS = ['requests', 'retailers', 'prices'] as const;
+type TAdminTab = (typeof TABS)[number];
+/** Query parameter carrying the admin home's tab (absent for the first, requests). */
+const TAB_PARAM = 'tab';
+
+/** The organisation admin's home (issue 13): join requests, retailers (credit keys), key prices. */
+export const AdminHomePage = () => {
+  const { t } = useTranslation();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const tab: TAdminTab = TABS.find((known) => known === searchParams.get(TAB_PARAM)) ?? 'requests';
+  return (
+    <Container maxWidth="sm" sx={{ py: 2 }}>
+      <Typography variant="h5" component="h1" gutterBottom>
+        {t('admin.title')}
+      </Typography>
+      <Tabs
+        value={tab}
+        onChange={(_event, next: TAdminTab) =>
+          setSearchParams(next === 'requests' ? {} : { [TAB_PARAM]: next }, { replace: true })
+        }
+        variant="fullWidth"
+        sx={{ mb: 2 }}
+      >
+        {TABS.map((value) => (
+          <Tab
+            key={value}
+            value={value}
+            label={t(`admin.tabs.${value}`)}
+            data-testid={`admin-tab-${value}`}
+          />
+        ))}
+      </Tabs>
+      {tab === 'requests' && <JoinRequestsPanel />}
+      {tab === 'retailers' && <RetailersPanel />}
+      {tab === 'prices' && <KeyPricesPanel />}
+    </Container>
+  );
+};
