@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { INVALID_VPA_MESSAGE, ZSavePaymentQrRequest, ZVpa } from './payment-qr.schema';
+import {
+  INVALID_PAYEE_NAME_MESSAGE,
+  INVALID_VPA_MESSAGE,
+  ZPayeeName,
+  ZSavePaymentQrRequest,
+  ZVpa,
+} from './payment-qr.schema';
 
 describe('ZVpa (UPI ID, NPCI format)', () => {
   it.each([
@@ -28,10 +34,28 @@ describe('ZVpa (UPI ID, NPCI format)', () => {
     expect(result.error?.issues[0]?.message).toBe(INVALID_VPA_MESSAGE);
   });
 
-  it('refuses a payee name in the save request, naming it', () => {
-    const result = ZSavePaymentQrRequest.safeParse({ upiId: 'ravi@okaxis', payeeName: 'Someone else' });
-    expect(result.success).toBe(false);
-    expect(result.error?.issues[0]?.path).toEqual(['payeeName']);
+  it('takes an optional payee name, trimmed, or null for the account name', () => {
     expect(ZSavePaymentQrRequest.parse({ upiId: 'ravi@okaxis' })).toEqual({ upiId: 'ravi@okaxis' });
+    expect(
+      ZSavePaymentQrRequest.parse({ upiId: 'ravi@okaxis', payeeName: '  R.K. Mobiles & Co-1 ' }),
+    ).toEqual({
+      upiId: 'ravi@okaxis',
+      payeeName: 'R.K. Mobiles & Co-1',
+    });
+    expect(ZSavePaymentQrRequest.parse({ upiId: 'ravi@okaxis', payeeName: null }).payeeName).toBeNull();
+  });
+
+  it.each(['', '   ', 'a'.repeat(51), 'Ravi <Mobiles>', 'Ravi – Andheri', 'रवि मोबाइल्स', 42])(
+    'refuses the payee name %j, naming it',
+    (payeeName) => {
+      const result = ZSavePaymentQrRequest.safeParse({ upiId: 'ravi@okaxis', payeeName });
+      expect(result.success).toBe(false);
+      expect(result.error?.issues[0]?.path).toEqual(['payeeName']);
+    },
+  );
+
+  it('accepts a payee name of exactly 50 characters', () => {
+    expect(ZPayeeName.parse('a'.repeat(50))).toBe('a'.repeat(50));
+    expect(ZPayeeName.safeParse('Ravi!').error?.issues[0]?.message).toBe(INVALID_PAYEE_NAME_MESSAGE);
   });
 });

@@ -1,16 +1,32 @@
+import multipart from '@fastify/multipart';
 import { zEnvelope } from '@kisht/domain/common/envelope';
 import { paths } from '@kisht/domain/paths';
-import { ZPaymentQrSettings, ZSavePaymentQrRequest } from '@kisht/domain/users/payment-qr.schema';
+import {
+  PAYMENT_QR_IMAGE_MAX_BYTES,
+  ZPaymentQrImageQuery,
+  ZPaymentQrImageUploadFields,
+  ZPaymentQrSettings,
+  ZSavePaymentQrRequest,
+} from '@kisht/domain/users/payment-qr.schema';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../lib/context';
 import { ok } from '../../lib/envelope';
+import { readUpload } from '../../lib/multipart';
 import { requireSession } from '../../plugins/auth';
-import { getPaymentQr, savePaymentQr } from './payment-qr.service';
+import {
+  deletePaymentQrImage,
+  getPaymentQr,
+  readCustomerPayQrImage,
+  savePaymentQr,
+  storePaymentQrImage,
+} from './payment-qr.service';
 
 /**
- * retailer_payment_qr (spec §7 "payment QR"; session required): the actor's own UPI ID and the
- * standing UPI QR link. GET and PUT act on the session's user only.
+ * retailer_payment_qr (spec §7 "payment QR"; session required): the actor's own UPI ID, payee
+ * name, standing UPI QR link and uploaded QR image. GET, PUT, the image POST and DELETE act on the
+ * session's user only; the image GET (by customer_id) serves the QR image of the retailer a
+ * customer pays, for the customer's "How to pay".
  */
 export const paymentQrRoutes = async (app: FastifyInstance, ctx: AppContext) => {
   requireSession(app, ctx);
@@ -20,7 +36,7 @@ export const paymentQrRoutes = async (app: FastifyInstance, ctx: AppContext) => 
     {
       schema: {
         tags: ['users'],
-        summary: 'Your UPI ID, payee name and UPI QR link (retailers and mini-retailers)',
+        summary: 'Your UPI ID, payee name, UPI QR link and uploaded QR image (retailers and mini-retailers)',
         response: { 200: zEnvelope(ZPaymentQrSettings) },
       },
     },
@@ -31,11 +47,69 @@ export const paymentQrRoutes = async (app: FastifyInstance, ctx: AppContext) => 
     {
       schema: {
         tags: ['users'],
-        summary: 'Set your UPI ID (retailers and mini-retailers); the payee name is your account name',
+        summary: 'Set your UPI ID and payee name (retailers and mini-retailers)',
         body: ZSavePaymentQrRequest,
         response: { 200: zEnvelope(ZPaymentQrSettings) },
       },
     },
     async (request) => ok(await savePaymentQr(ctx.db, request.actor, request.body), 'UPI ID saved'),
+  );
+  // Only the upload parses multipart: the other routes of this plugin refuse it (415).
+  await app.register(async (upload) => {
+    await upload.register(multipart, {
+      limits: { fileSize: PAYMENT_QR_IMAGE_MAX_BYTES, files: 1, fields: 4, fieldSize: 1024, parts: 6 },
+    });
+    upload.withTypeProvider<ZodTypeProvider>().post(
+      paths.users.paymentQrImage,
+      {
+        bodyLimit: PAYMENT_QR_IMAGE_MAX_BYTES + 64 * 1024,
+        schema: {
+          tags: ['users'],
+          summary: 'Upload your own UPI QR image (PNG or JPEG, at most 5 MB); customers see it instead',
+          description: 'multipart/form-data with one `file` (the type is sniffed from the bytes).',
+          consumes: ['multipart/form-data'],
+          response: { 200: zEnvelope(ZPaymentQrSettings) },
+        },
+      },
+      async (request) => {
+        const { bytes } = await readUpload(request, ZPaymentQrImageUploadFields);
+        return ok(await storePaymentQrImage(ctx.db, { actor: request.actor, bytes }), 'QR image saved');
+      },
+    );
+  });
+  r.delete(
+    paths.users.paymentQrImage,
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Remove your uploaded UPI QR image; customers see the generated QR again',
+        response: { 200: zEnvelope(ZPaymentQrSettings) },
+      },
+    },
+    async (request) => ok(await deletePaymentQrImage(ctx.db, request.actor), 'QR image removed'),
+  );
+  r.get(
+    paths.users.paymentQrImage,
+    {
+      schema: {
+        tags: ['users'],
+        summary:
+          'The uploaded UPI QR image of the retailer a customer pays (How to pay); 204 when the retailer has none',
+        querystring: ZPaymentQrImageQuery,
+      },
+    },
+    async (request, reply) => {
+      const file = await readCustomerPayQrImage(ctx.db, {
+        actor: request.actor,
+        customerId: request.query.customer_id,
+      });
+      if (!file) return reply.code(204).send();
+      return reply
+        .header('content-type', file.mimeType)
+        .header('cache-control', 'private, max-age=60')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-disposition', 'inline')
+        .send(Buffer.from(file.content));
+    },
   );
 };

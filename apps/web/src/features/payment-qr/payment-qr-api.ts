@@ -1,25 +1,53 @@
 import { paths } from '@kisht/domain/paths';
 import type { TPaymentQrSettings, TSavePaymentQrRequest } from '@kisht/domain/users/payment-qr.schema';
 import { api } from '../../lib/http/api';
+import { toUploadBody } from '../../lib/upload-file';
 
 /**
- * retailer_payment_qr: the signed-in retailer's (or mini-retailer's) own UPI ID, payee name and
- * standing `upi://pay` link. Customers get 403.
+ * retailer_payment_qr: the signed-in retailer's (or mini-retailer's) own UPI ID, payee name,
+ * standing `upi://pay` link and uploaded QR image. Customers get 403. Every mutation answers the
+ * new settings, which go straight into the cache.
  */
 export const paymentQrApi = api.injectEndpoints({
-  endpoints: (build) => ({
-    getPaymentQr: build.query<TPaymentQrSettings, void>({
-      query: () => paths.users.paymentQr,
-    }),
-    /** Sets the UPI ID; the answer (with the new link) goes straight into the cache. */
-    savePaymentQr: build.mutation<TPaymentQrSettings, TSavePaymentQrRequest>({
-      query: (body) => ({ url: paths.users.paymentQr, method: 'PUT', body }),
-      onQueryStarted: async (_request, { dispatch, queryFulfilled }): Promise<void> => {
+  endpoints: (build) => {
+    const intoCache =
+      () =>
+      async (
+        _request: unknown,
+        {
+          dispatch,
+          queryFulfilled,
+        }: { dispatch: (action: unknown) => unknown; queryFulfilled: Promise<{ data: TPaymentQrSettings }> },
+      ): Promise<void> => {
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
         if (data) dispatch(paymentQrApi.util.upsertQueryData('getPaymentQr', undefined, data));
-      },
-    }),
-  }),
+      };
+    return {
+      getPaymentQr: build.query<TPaymentQrSettings, void>({
+        query: () => paths.users.paymentQr,
+      }),
+      /** Sets the UPI ID and payee name. */
+      savePaymentQr: build.mutation<TPaymentQrSettings, TSavePaymentQrRequest>({
+        query: (body) => ({ url: paths.users.paymentQr, method: 'PUT', body }),
+        onQueryStarted: intoCache(),
+      }),
+      /** Uploads the shop's own QR image (already compressed, spec §5) as multipart `file`. */
+      uploadPaymentQrImage: build.mutation<TPaymentQrSettings, File>({
+        query: (file) => ({ url: paths.users.paymentQrImage, method: 'POST', body: toUploadBody({}, file) }),
+        onQueryStarted: intoCache(),
+      }),
+      /** Removes the uploaded QR image; customers see the generated QR again. */
+      deletePaymentQrImage: build.mutation<TPaymentQrSettings, void>({
+        query: () => ({ url: paths.users.paymentQrImage, method: 'DELETE' }),
+        onQueryStarted: intoCache(),
+      }),
+    };
+  },
 });
 
-export const { useGetPaymentQrQuery, useSavePaymentQrMutation } = paymentQrApi;
+export const {
+  useGetPaymentQrQuery,
+  useSavePaymentQrMutation,
+  useUploadPaymentQrImageMutation,
+  useDeletePaymentQrImageMutation,
+} = paymentQrApi;

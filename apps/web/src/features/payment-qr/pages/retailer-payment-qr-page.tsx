@@ -1,7 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { paths } from '@kisht/domain/paths';
 import type { TPaymentQrSettings, TSavePaymentQrRequest } from '@kisht/domain/users/payment-qr.schema';
-import { VPA_MAX_LENGTH, ZSavePaymentQrRequest } from '@kisht/domain/users/payment-qr.schema';
+import {
+  INVALID_PAYEE_NAME_MESSAGE,
+  PAYEE_NAME_MAX_LENGTH,
+  VPA_MAX_LENGTH,
+  ZPayeeName,
+  ZVpa,
+} from '@kisht/domain/users/payment-qr.schema';
+import DeleteIcon from '@mui/icons-material/Delete';
 import DownloadIcon from '@mui/icons-material/Download';
+import UploadIcon from '@mui/icons-material/Upload';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -12,16 +21,24 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { enqueueSnackbar } from 'notistack';
 import { QRCodeCanvas } from 'qrcode.react';
-import { useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { DetailList } from '../../../components/detail-list';
+import { z } from 'zod';
+import { FilePickButton } from '../../../components/file-pick-button';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { applyServerFieldErrors, fieldErrorText } from '../../../lib/form-errors';
 import { isApiError } from '../../../lib/http/base-query';
-import { useGetPaymentQrQuery, useSavePaymentQrMutation } from '../payment-qr-api';
+import { useBlobUrl } from '../../../lib/http/use-blob-url';
+import { prepareUploadFile } from '../../../lib/upload-file';
+import {
+  useDeletePaymentQrImageMutation,
+  useGetPaymentQrQuery,
+  useSavePaymentQrMutation,
+  useUploadPaymentQrImageMutation,
+} from '../payment-qr-api';
 
 /** On-screen QR size, CSS px: fits a 320 px-wide phone with page padding. */
 const QR_SIZE = 240;
@@ -30,43 +47,88 @@ const QR_DOWNLOAD_SIZE = 1024;
 /** The quiet zone the QR specification requires, in modules. */
 const QR_MARGIN_MODULES = 4;
 
-type TPaymentQrForm = { upiId: string };
+type TPaymentQrForm = { upiId: string; payeeName: string };
 
-const resolver = zodResolver<TPaymentQrForm, unknown, TSavePaymentQrRequest>(ZSavePaymentQrRequest);
+/**
+ * The form's schema: the domain's UPI ID and payee name rules (ZSavePaymentQrRequest's), except
+ * that the account's own name, while it is still the payee name, is sent as nothing (it may hold
+ * characters a payee name may not, and the server keeps using it).
+ */
+const formSchemaFor = (settings: TPaymentQrSettings) =>
+  z.object({
+    upiId: ZVpa,
+    payeeName: z
+      .string()
+      .trim()
+      .transform((value, ctx) => {
+        if (!settings.isPayeeNameCustom && value === settings.payeeName.trim()) return undefined;
+        const parsed = ZPayeeName.safeParse(value);
+        if (parsed.success) return parsed.data;
+        ctx.addIssue({ code: 'custom', message: INVALID_PAYEE_NAME_MESSAGE });
+        return z.NEVER;
+      }),
+  });
 
-/** The UPI ID form: validated by the domain schema before any request; server errors land under the field. */
+/**
+ * The UPI ID and payee name form: validated by the domain rules before any request; server errors
+ * land under their fields.
+ */
 const UpiIdForm = ({ settings }: { settings: TPaymentQrSettings }) => {
   const { t } = useTranslation();
   const [save, saveState] = useSavePaymentQrMutation();
   const [serverMessage, setServerMessage] = useState<string | null>(null);
+  const resolver = useMemo(
+    () => zodResolver<TPaymentQrForm, unknown, TSavePaymentQrRequest>(formSchemaFor(settings)),
+    [settings],
+  );
   const form = useForm<TPaymentQrForm, unknown, TSavePaymentQrRequest>({
     resolver,
-    defaultValues: { upiId: settings.upiId ?? '' },
+    defaultValues: { upiId: settings.upiId ?? '', payeeName: settings.payeeName },
     mode: 'onTouched',
   });
 
   const submit = form.handleSubmit(async (request) => {
     setServerMessage(null);
-    const result = await save(request);
+    const body: TSavePaymentQrRequest = request.payeeName === undefined ? { upiId: request.upiId } : request;
+    const result = await save(body);
     if (result.error) {
       const error = isApiError(result.error) ? result.error : null;
       const isOnField = error
-        ? applyServerFieldErrors(error, form.setError, (field) => (field === 'upiId' ? 'upiId' : null))
+        ? applyServerFieldErrors(error, form.setError, (field) =>
+            field === 'upiId' || field === 'payeeName' ? field : null,
+          )
         : false;
       if (!isOnField) setServerMessage(error?.message ?? t('errors.somethingWentWrong'));
       return;
     }
-    form.reset({ upiId: result.data.upiId ?? '' });
+    form.reset({ upiId: result.data.upiId ?? '', payeeName: result.data.payeeName });
     enqueueSnackbar(t('paymentQr.saved'), { variant: 'success' });
   });
 
   const upiIdError = fieldErrorText(form.formState.errors.upiId, () =>
     form.getValues('upiId').trim() === '' ? t('validation.required') : t('paymentQr.invalidUpiId'),
   );
+  const payeeNameError = fieldErrorText(form.formState.errors.payeeName, () =>
+    form.getValues('payeeName').trim() === '' ? t('validation.required') : t('paymentQr.invalidPayeeName'),
+  );
 
   return (
     <form noValidate onSubmit={(event) => void submit(event)} data-testid="payment-qr-form">
       <Stack spacing={2}>
+        <TextField
+          {...form.register('payeeName')}
+          label={t('paymentQr.payeeName')}
+          error={payeeNameError !== null}
+          helperText={payeeNameError ?? t('paymentQr.payeeNameHint')}
+          autoComplete="organization"
+          fullWidth
+          slotProps={{
+            htmlInput: {
+              maxLength: PAYEE_NAME_MAX_LENGTH + 10,
+              'data-testid': 'payment-qr-payee-name-input',
+            },
+          }}
+        />
         <TextField
           {...form.register('upiId')}
           label={t('paymentQr.upiId')}
@@ -96,6 +158,115 @@ const UpiIdForm = ({ settings }: { settings: TPaymentQrSettings }) => {
         </Stack>
       </Stack>
     </form>
+  );
+};
+
+/** On-screen width of the uploaded QR image, CSS px (as the generated one). */
+const QR_IMAGE_WIDTH = 240;
+
+/**
+ * The shop's own QR image (from its bank or UPI app), shown to customers instead of the
+ * generated one: the image when there is one, with Remove; else an upload button. The picked
+ * image is compressed in the browser first (spec §5: longer side 1200 px, quality 0.8).
+ */
+const QrImageCard = ({ settings }: { settings: TPaymentQrSettings }) => {
+  const { t } = useTranslation();
+  const [upload, uploadState] = useUploadPaymentQrImageMutation();
+  const [remove, removeState] = useDeletePaymentQrImageMutation();
+  const [problem, setProblem] = useState<string | null>(null);
+  const image = useBlobUrl(
+    settings.qrImage
+      ? { url: paths.users.image, params: { kind: 'payment_qr' }, version: settings.qrImage.uploadedAt }
+      : null,
+  );
+
+  const handleFile = async (file: File) => {
+    setProblem(null);
+    const prepared = await prepareUploadFile(file, { canBePdf: false });
+    if ('problem' in prepared) {
+      setProblem(
+        t(
+          prepared.problem === 'notAllowed' ? 'upload.errors.imageOnly' : `upload.errors.${prepared.problem}`,
+        ),
+      );
+      return;
+    }
+    const result = await upload(prepared.file);
+    if (result.error) {
+      setProblem(isApiError(result.error) ? result.error.message : t('errors.somethingWentWrong'));
+      return;
+    }
+    enqueueSnackbar(t('paymentQr.imageSaved'), { variant: 'success' });
+  };
+
+  const handleRemove = async () => {
+    setProblem(null);
+    const result = await remove();
+    if (result.error)
+      setProblem(isApiError(result.error) ? result.error.message : t('errors.somethingWentWrong'));
+  };
+
+  return (
+    <Stack spacing={1.5} data-testid="payment-qr-upload">
+      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
+        {t('paymentQr.ownImageTitle')}
+      </Typography>
+      <Typography variant="body2" color="textSecondary">
+        {settings.qrImage ? t('paymentQr.ownImageInUse') : t('paymentQr.ownImageHint')}
+      </Typography>
+      {settings.qrImage ? (
+        <Stack spacing={1.5} sx={{ alignItems: 'center' }}>
+          <Box
+            sx={{
+              p: 1,
+              bgcolor: '#ffffff',
+              borderRadius: 2,
+              border: 1,
+              borderColor: 'divider',
+              lineHeight: 0,
+            }}
+          >
+            {image.url ? (
+              <Box
+                component="img"
+                src={image.url}
+                alt={t('paymentQr.ownImageAlt', { name: settings.payeeName })}
+                sx={{ width: QR_IMAGE_WIDTH, maxWidth: '100%', height: 'auto' }}
+                data-testid="payment-qr-uploaded-image"
+              />
+            ) : (
+              <Typography variant="body2" color="textSecondary" sx={{ p: 2, lineHeight: 1.5 }}>
+                {image.error || t('common.loading')}
+              </Typography>
+            )}
+          </Box>
+          <Button
+            variant="outlined"
+            color="error"
+            startIcon={<DeleteIcon />}
+            loading={removeState.isLoading}
+            onClick={() => void handleRemove()}
+            data-testid="payment-qr-remove-image"
+          >
+            {t('paymentQr.removeImage')}
+          </Button>
+        </Stack>
+      ) : null}
+      <FilePickButton
+        label={settings.qrImage ? t('paymentQr.replaceImage') : t('paymentQr.uploadImage')}
+        accept="image/png,image/jpeg"
+        variant={settings.qrImage ? 'text' : 'outlined'}
+        startIcon={<UploadIcon />}
+        isBusy={uploadState.isLoading}
+        onFile={(file) => void handleFile(file)}
+        inputTestId="payment-qr-image-input"
+      />
+      {problem ? (
+        <Alert severity="error" data-testid="payment-qr-image-error">
+          {problem}
+        </Alert>
+      ) : null}
+    </Stack>
   );
 };
 
@@ -163,18 +334,6 @@ const PaymentQrBody = ({ settings }: { settings: TPaymentQrSettings }) => {
       <Card>
         <CardContent>
           <Stack spacing={2}>
-            <DetailList
-              items={[
-                {
-                  label: t('paymentQr.payeeName'),
-                  value: settings.payeeName,
-                  testId: 'payment-qr-payee-name',
-                },
-              ]}
-            />
-            <Typography variant="body2" color="textSecondary">
-              {t('paymentQr.payeeNameHint')}
-            </Typography>
             <UpiIdForm settings={settings} />
           </Stack>
         </CardContent>
@@ -190,13 +349,18 @@ const PaymentQrBody = ({ settings }: { settings: TPaymentQrSettings }) => {
           )}
         </CardContent>
       </Card>
+      <Card>
+        <CardContent>
+          <QrImageCard settings={settings} />
+        </CardContent>
+      </Card>
       <Card data-testid="payment-qr-how-customers-pay">
         <CardContent>
           <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1 }}>
             {t('paymentQr.howCustomersPay')}
           </Typography>
           <Typography variant="body2" color="textSecondary">
-            {t('paymentQr.howCustomersPayBody')}
+            {settings.qrImage ? t('paymentQr.howCustomersPayOwnImage') : t('paymentQr.howCustomersPayBody')}
           </Typography>
         </CardContent>
       </Card>
