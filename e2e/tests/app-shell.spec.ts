@@ -67,9 +67,12 @@ test('an unknown route says Not found; a later-issue route says coming soon', as
   await loginToDashboard(page, RETAILER);
   await page.goto('/no_such_screen');
   await expect(page.getByText('Not found', { exact: true })).toBeVisible();
-  await page.goto('/top_up_history');
+  await page.goto('/help');
   await expect(page.getByTestId('coming-soon')).toBeVisible();
   await shot(page, '25-coming-soon');
+  // Built in issue 13: the seeded key movements (top-ups, the transfer, keys used).
+  await page.goto('/top_up_history');
+  await expect(page.getByTestId('ledger-movements')).toBeVisible();
 });
 
 test('a session revoked from another device lands on /login with storage cleared', async ({ browser }) => {

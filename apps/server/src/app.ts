@@ -37,10 +37,16 @@ import { CommandDispatcher } from './modules/devices/device-outbox.service';
 import { deviceCommandRoutes, enrolmentRoutes } from './modules/devices/devices.routes';
 import { isValidDeviceSecret, setDevicePresence } from './modules/devices/devices.service';
 import { emiRoutes } from './modules/emi/emi.routes';
+import { financersRoutes } from './modules/financers/financers.routes';
+import { joiningAdminRoutes, joiningPublicRoutes } from './modules/joining/joining.routes';
+import { ledgerRoutes } from './modules/ledger/ledger.routes';
 import { mediaRoutes } from './modules/media/media.routes';
+import { oauthRoutes } from './modules/oauth/oauth.routes';
 import { orgSettingsRoutes, orgsRoutes } from './modules/orgs/orgs.routes';
 import { paymentQrRoutes } from './modules/payment-qr/payment-qr.routes';
+import { paymentsRoutes } from './modules/payments/payments.routes';
 import { createPushGateway, type TPushGateway } from './modules/push/push.service';
+import { retailerRoutes } from './modules/retailers/retailers.routes';
 import { SmsOutbox } from './modules/sms/sms.service';
 import {
   createLogSmsTransport,
@@ -229,6 +235,13 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
   await app.register(emiRoutes, ctx);
   await app.register(mediaRoutes, ctx);
   await app.register(paymentQrRoutes, ctx);
+  await app.register(paymentsRoutes, ctx);
+  await app.register(financersRoutes, ctx);
+  await app.register(retailerRoutes, ctx);
+  await app.register(joiningPublicRoutes, ctx);
+  await app.register(joiningAdminRoutes, ctx);
+  await app.register(oauthRoutes, ctx);
+  await app.register(ledgerRoutes, ctx);
 
   const stopJobs =
     config.JOBS_INTERVAL_MINUTES > 0

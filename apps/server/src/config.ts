@@ -174,6 +174,42 @@ export const ZConfig = z
      */
     SEED_DEMO: ZBooleanFlag.optional(),
     WEB_DIST_DIR: z.string().optional(),
+    /**
+     * HDB Financial Services' customer API (docs/financers.md): base URL of the hand-off of HDB
+     * customers. Absent outside production: an in-process fake HDB on an ephemeral port; absent in
+     * production: hand-offs stay pending (and are reported in the log).
+     */
+    HDB_API_URL: z.string().url().optional(),
+    /** The API key HDB issued to the organisation, sent as the x-api-key header. */
+    HDB_API_KEY: z.string().min(8).optional(),
+    /**
+     * Sign in with Google (OpenID Connect, docs/google-sign-in.md): the issuer whose discovery
+     * document is read. Tests point it at a local provider; an http issuer is refused in production.
+     */
+    GOOGLE_OIDC_ISSUER: z.string().url().default('https://accounts.google.com'),
+    /** The OAuth client id; absent: Google sign-in is off (the login page hides its button). */
+    GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+    GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+    /**
+     * The web app's public origin (https://kisht.example.in): the redirect URI registered with
+     * Google is PUBLIC_BASE_URL + /api/auth/oauth/callback, and the callback sends the browser back
+     * to PUBLIC_BASE_URL + /login. Absent: PUBLIC_URL, else the request's own origin.
+     */
+    PUBLIC_BASE_URL: z.string().url().optional(),
+    /**
+     * The payment gateway (Razorpay model, docs/payment-gateway.md): the API key id (public, handed
+     * to the checkout) and secret (Basic auth of the Orders API, and the key of razorpay_signature).
+     * Absent outside production: an in-process fake gateway on an ephemeral port; absent in
+     * production: online payments answer 503 PAYMENT_GATEWAY_UNAVAILABLE.
+     */
+    RAZORPAY_KEY_ID: z.string().min(1).optional(),
+    RAZORPAY_KEY_SECRET: z.string().min(1).optional(),
+    /** The secret of the gateway's webhook (X-Razorpay-Signature = HMAC-SHA256 of the raw body). */
+    RAZORPAY_WEBHOOK_SECRET: z.string().min(1).optional(),
+    /** The Orders API's base URL (tests point it at the fake gateway). */
+    RAZORPAY_API_URL: z.string().url().default('https://api.razorpay.com'),
+    /** The checkout script the web app loads (Razorpay Checkout: window.Razorpay). */
+    RAZORPAY_CHECKOUT_URL: z.string().url().default('https://checkout.razorpay.com/v1/checkout.js'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((config, ctx) => {

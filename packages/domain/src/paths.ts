@@ -81,7 +81,7 @@ export const paths = {
     decideSignup: '/api/admin/signup_requests/decide',
     /** POST TCreditKeysRequest → TLedgerMovement: the admin credits keys to a retailer. */
     creditKeys: '/api/admin/credit_keys',
-    /** GET ?search= → TRetailer[]: the organisation's retailers (for crediting). */
+    /** GET ?search= → TAdminRetailer[]: the organisation's retailers (for crediting). */
     retailers: '/api/admin/retailers',
     /** GET → TKeyPrices; PUT TKeyPrices → the same: prices per app_type for online purchase. */
     keyPrices: '/api/admin/key_prices',
@@ -99,7 +99,7 @@ export const paths = {
     balances: '/api/points/getBalanceTypesWithScheme',
     /** POST TTransferKeysRequest → TLedgerMovement: keys from a retailer to a mini-retailer or back. */
     transfer: '/api/points/transfer',
-    /** GET ?from=&to=&type=&cursor=&user_id= → TTransactionPage (top_up_history). */
+    /** GET ?from=&to=&type=&cursor=&user_id= → TTransactionPage (top_up_history; from/to +05:30 days YYYY-MM-DD). */
     transactions: '/api/transaction/getRetailerTransactionV2',
     /** GET ?from=&to=&type=&user_id= → text/csv of the same. */
     transactionsCsv: '/api/transaction/getRetailerTransactionV2/csv',

@@ -51,6 +51,11 @@ export const organizations = pgTable('organizations', {
       /** Hours after which an undelivered command expires; absent means commands never expire. */
       commandExpiryHours?: number;
       /**
+       * payment_gateway: the price of one key by app_type (key: the app_type as text), paise; an
+       * app_type absent here cannot be bought online ('Please contact admin for prices').
+       */
+      keyPricesPaise?: Record<string, number>;
+      /**
        * The auto-lock ladder: an EMI reminder wallpaper `reminderDaysBefore` days before a due date,
        * a lock once an instalment is `lockAfterDaysOverdue` days overdue, and an unlock when the
        * overdue instalments are paid (`autoUnlock`). Absent: no automatic commands.

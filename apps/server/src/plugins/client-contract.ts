@@ -11,7 +11,8 @@ import { LRUCache } from 'lru-cache';
 import type { TConfig } from '../config';
 
 /** Routes whose callers are devices or tools, not the app: they carry no client headers. */
-const EXEMPT_PATHS = new Set<string>([paths.devices.enrol]);
+// The payment gateway's webhook is signed by the gateway (X-Razorpay-Signature), not by our app.
+const EXEMPT_PATHS = new Set<string>([paths.devices.enrol, paths.payments.webhook]);
 const API_PREFIXES = ['/api/', '/country/', '/emm/', '/micromdm/'];
 
 /**

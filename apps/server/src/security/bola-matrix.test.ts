@@ -24,9 +24,15 @@ import { deviceControlPath, paths } from '@kisht/domain/paths';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emis, financers, products, users } from '../db/schema';
+import { emis, financers, products, signupRequests, users } from '../db/schema';
 import { createCustomerWithLoan, createUser } from '../db/seed/factories';
-import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, SECOND_ORG_ID, SECOND_RETAILER_MOBILE } from '../db/seed/seed';
+import {
+  DEMO_ADMIN_MOBILE,
+  DEMO_ORG_ID,
+  DEMO_RETAILER_MOBILE,
+  SECOND_ORG_ID,
+  SECOND_RETAILER_MOBILE,
+} from '../db/seed/seed';
 import { describeWrites, type TWriteWatch, watchWrites } from '../test/db-writes';
 import { customerBody, freshImei, PNG_1X1 } from '../test/fixtures';
 import { bearer, createTestApp } from '../test/harness';
@@ -103,7 +109,12 @@ type TIdKind =
   | 'session'
   | 'batch'
   | 'product'
-  | 'financer';
+  | 'financer'
+  | 'miniRetailer'
+  | 'paymentOrder'
+  | 'gatewayOrder'
+  | 'retailer'
+  | 'signupRequest';
 
 /**
  * The id parameters this matrix knows how to fill, by name, with the kind of object each names.
@@ -122,6 +133,17 @@ const ID_KINDS: Record<string, TIdKind> = {
   batch_id: 'batch',
   productId: 'product',
   financerId: 'financer',
+  // A shop user: the actor itself, or a retailer's mini-retailer (retailers, ledger, customer filters).
+  user_id: 'miniRetailer',
+  retailer_id: 'miniRetailer',
+  customerId: 'customer',
+  order_id: 'paymentOrder',
+  razorpay_order_id: 'gatewayOrder',
+  // Keys (issue 13): the mini-retailer of a transfer, the retailer an admin credits.
+  userId: 'miniRetailer',
+  retailerId: 'retailer',
+  // Joining (issue 13): the join request the organisation admin decides (paths.admin.decideSignup).
+  id: 'signupRequest',
 };
 const SCOPES: Record<TIdKind, TScope> = {
   customer: 'subtree',
@@ -134,7 +156,32 @@ const SCOPES: Record<TIdKind, TScope> = {
   session: 'user',
   product: 'organisation',
   financer: 'organisation',
+  miniRetailer: 'subtree',
+  paymentOrder: 'user',
+  gatewayOrder: 'user',
+  retailer: 'subtree',
+  signupRequest: 'subtree',
 };
+
+/**
+ * Routes only a mini-retailer's parent retailer may call (updateUsers): the control's owner is the
+ * demo retailer, the parent of the victim mini-retailer.
+ */
+const PARENT_ONLY_ROUTES = new Set([`POST ${paths.retailers.update}`, `POST ${paths.ledger.transfer}`]);
+/** Routes only the organisation admin may call (credit keys): the control's owner is the demo admin. */
+const ADMIN_ONLY_ROUTES = new Set([`POST ${paths.admin.creditKeys}`, `POST ${paths.admin.decideSignup}`]);
+
+/**
+ * Routes only a customer user may call (their own loan): the control's owner is the victim
+ * customer's own login, and every other actor is refused.
+ */
+const CUSTOMER_ONLY_ROUTES = new Set([`POST ${paths.payments.instalment}`]);
+
+/**
+ * The paid checkout of each user's latest key order (what the gateway's checkout hands back), by
+ * user id: the checkout callback's payment id and signature come from it.
+ */
+const checkoutsByUser = new Map<number, Record<string, string>>();
 
 /**
  * Id parameters of the public operations (no session, so no actor to test): the organisation
@@ -278,6 +325,25 @@ const objectsOf = (actor: TActor): TObjects => {
     })();
     return customer;
   };
+  let order: Promise<{ orderId: string; gatewayOrderId: string }> | undefined;
+  /** A key order of the actor's, paid at the (in-process fake) gateway as its checkout does. */
+  const keyOrder = () => {
+    order ??= (async () => {
+      const checkout = await setupData(
+        'key order',
+        { method: 'POST', url: paths.payments.create, payload: { appType: 0, quantity: 1 } },
+        actor.token,
+      );
+      const paid = await fetch(new URL('/v1/checkout/pay', checkout.checkoutScriptUrl), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ key: checkout.keyId, order_id: checkout.gatewayOrderId, outcome: 'pay' }),
+      });
+      checkoutsByUser.set(actor.userId, (await paid.json()) as Record<string, string>);
+      return { orderId: checkout.orderId as string, gatewayOrderId: checkout.gatewayOrderId as string };
+    })();
+    return order;
+  };
   let upload: Promise<{ id: number; imageName: string }> | undefined;
   const media = () => {
     upload ??= (async () =>
@@ -351,11 +417,44 @@ const objectsOf = (actor: TActor): TObjects => {
         const token = await t.login(actor.orgId, actor.mobile);
         return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).jti as string;
       }
+      case 'miniRetailer': {
+        // The actor's own shop user (the owner is a mini-retailer of the demo retailer), with a
+        // profile image, so the image route has bytes to answer.
+        await setupData(
+          'profile image upload',
+          { method: 'POST', url: paths.users.profileImage, payload: multipart({}, PNG_1X1) },
+          actor.token,
+        );
+        return actor.userId;
+      }
       case 'product':
         return (await firstProduct(actor.orgId)).id;
       case 'financer': {
         const [row] = await db.select().from(financers).where(eq(financers.orgId, actor.orgId)).limit(1);
         return row!.id;
+      }
+      case 'paymentOrder':
+        return (await keyOrder()).orderId;
+      case 'gatewayOrder':
+        return (await keyOrder()).gatewayOrderId;
+      case 'signupRequest': {
+        // A pending join request to the actor's organisation (only its admin may decide it).
+        const [row] = await db
+          .insert(signupRequests)
+          .values({
+            orgId: actor.orgId,
+            name: firstName,
+            shopName: `${firstName} Mobiles`,
+            mobile,
+            city: 'Pune',
+          })
+          .returning({ id: signupRequests.id });
+        return row!.id;
+      }
+      case 'retailer': {
+        // The actor's retailer: its parent when it is a mini-retailer, else the actor itself.
+        const [row] = await db.select().from(users).where(eq(users.id, actor.userId));
+        return row!.parentId ?? row!.id;
       }
     }
   };
@@ -389,7 +488,10 @@ const ghostOf = (victim: TObjects): TObjects => ({
       case 'command':
       case 'session':
       case 'batch':
+      case 'paymentOrder':
         return GHOST_UUID;
+      case 'gatewayOrder':
+        return 'order_Ghost000000000';
       case 'mediaFile':
         return String(await victim.get('mediaFile')).replace(/[0-9a-f-]{36}/, GHOST_UUID);
       default:
@@ -415,6 +517,10 @@ const FIELD_VALUES: Record<string, (operation: TOperation, actor: TActor) => unk
   enable: (operation) => (isToggleRoute(operation) ? false : undefined),
   amountPaise: () => 100,
   textVersion: () => CONSENT_TEXT_VERSION,
+  razorpay_payment_id: (_operation, actor) =>
+    checkoutsByUser.get(actor.userId)?.razorpay_payment_id ?? 'pay_None00000000',
+  razorpay_signature: (_operation, actor) =>
+    checkoutsByUser.get(actor.userId)?.razorpay_signature ?? '0'.repeat(64),
   action: () => 'unlock',
 };
 
@@ -719,7 +825,15 @@ for (const operation of idOperations) {
 
     it('control: the owner gets past the id checks with the same objects', async () => {
       const ids = await idValues(parameters, new Set(names), victim, victim);
-      await expectAccepted(operation, owner, await buildRequest(operation, owner, ids), 'owner');
+      // A customer-only route's owner is the victim customer's own login (its mobile is a marker).
+      const actor = CUSTOMER_ONLY_ROUTES.has(operation.key)
+        ? await loginAs('owner (the customer)', owner.orgId, victim.markers[1]!)
+        : PARENT_ONLY_ROUTES.has(operation.key)
+          ? await loginAs('owner (the parent retailer)', owner.orgId, DEMO_RETAILER_MOBILE)
+          : ADMIN_ONLY_ROUTES.has(operation.key)
+            ? await loginAs('owner (the organisation admin)', owner.orgId, DEMO_ADMIN_MOBILE)
+            : owner;
+      await expectAccepted(operation, actor, await buildRequest(operation, actor, ids), 'owner');
     });
 
     if (parameters.length > 1) {

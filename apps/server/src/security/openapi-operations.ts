@@ -5,6 +5,11 @@ import {
   ZSignatureUploadFields,
 } from '@kisht/domain/media/media.schema';
 import { paths } from '@kisht/domain/paths';
+import {
+  ZProfileImageUploadFields,
+  ZUserSignatureUploadFields,
+} from '@kisht/domain/retailers/retailers.schema';
+import { ZPaymentQrImageUploadFields } from '@kisht/domain/users/payment-qr.schema';
 import { z } from 'zod';
 import type { KishtApp } from '../app';
 import type { TJsonSchema } from './json-schema';
@@ -38,6 +43,9 @@ export const UPLOAD_FIELDS: Record<string, z.ZodObject> = {
   [`POST ${paths.customers.uploadImage}`]: ZCustomerImageUploadFields,
   [`POST ${paths.customers.documents}`]: ZCustomerDocumentUploadFields,
   [`POST ${paths.customers.signature}`]: ZSignatureUploadFields,
+  [`POST ${paths.users.profileImage}`]: ZProfileImageUploadFields,
+  [`POST ${paths.users.signature}`]: ZUserSignatureUploadFields,
+  [`POST ${paths.users.paymentQrImage}`]: ZPaymentQrImageUploadFields,
 };
 
 const METHODS = new Set<string>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -98,8 +106,11 @@ const ID_NAME = /(^|_)ids?$|[a-z]Ids?$/;
  */
 export const REFERENCE_NAMES = new Set(['image_name']);
 
-/** Names that end in "Id" without naming a stored object: a UPI ID is a payment address (VPA). */
-const NOT_ID_NAMES = new Set(['upiId']);
+/**
+ * Names that end in "Id" without naming a stored object: a UPI ID is a payment address (VPA); the
+ * gateway's payment id in a checkout callback is signed data, never looked up (the order id is).
+ */
+const NOT_ID_NAMES = new Set(['upiId', 'razorpay_payment_id']);
 
 /** Where an id travels, its field path (`customer_ids`, `address.x_id`), and whether it is a list. */
 export type TIdParameter = { in: 'query' | 'body'; path: string[]; name: string; isList: boolean };

@@ -2,20 +2,27 @@ import { MyConsentsSection } from '../features/customers/components/my-consents-
 import { DashboardPage } from '../features/dashboard/pages/dashboard-page';
 import { UpcomingCountsCard } from '../features/emi/components/upcoming-counts-card';
 import { MyLoanPage } from '../features/emi/pages/my-loan-page';
+import { KeyBalancesCard } from '../features/ledger/components/key-balances-card';
+import { PayOnlineButton } from '../features/payments/components/pay-online-button';
 import { isCustomerUser } from '../lib/auth-storage';
 
 /**
  * Spec §2 dashboard, by user type (spec §4): a customer sees "My loan" and, below it, their
- * consent to remote locking (the customers feature's section); retailers and
- * mini-retailers see the dashboard, with the emi feature's EMIs-due figures composed in here
- * (features do not import each other).
+ * consent to remote locking (the customers feature's section), with the payments feature's "Pay
+ * online" in each loan when the organisation has the payment gateway on; retailers and
+ * mini-retailers see the dashboard, with the emi feature's EMIs-due figures and the ledger
+ * feature's keys per app_type composed in here (features do not import each other).
  */
 export const DashboardRoute = () =>
   isCustomerUser() ? (
     <>
-      <MyLoanPage />
+      <MyLoanPage
+        renderPayOnline={(loan) => (
+          <PayOnlineButton customerId={loan.customerId} isOwing={loan.totals.outstandingPaise > 0} />
+        )}
+      />
       <MyConsentsSection />
     </>
   ) : (
-    <DashboardPage upcomingSection={<UpcomingCountsCard />} />
+    <DashboardPage upcomingSection={<UpcomingCountsCard />} keysSection={<KeyBalancesCard />} />
   );

@@ -6,16 +6,23 @@ import { createBrowserRouter, Navigate, Outlet } from 'react-router';
 import { PageSkeleton } from '../components/page-skeleton';
 import type { TPageTitleKey } from '../lib/i18n';
 import type { TRouteKey } from '../lib/paths';
-import { appPaths, CUSTOMER_ROUTES } from '../lib/paths';
+import { ADMIN_ROUTES, appPaths, CUSTOMER_ROUTES } from '../lib/paths';
 import { ComingSoonPage } from './coming-soon-page';
 import { AppShell } from './layout/app-shell';
-import { RedirectIfSignedIn, RequireAuth, RequireRetailer } from './layout/require-auth';
+import {
+  RedirectIfSignedIn,
+  RefuseAdmin,
+  RequireAdmin,
+  RequireAuth,
+  RequireRetailer,
+} from './layout/require-auth';
 import { RootLayout } from './layout/root-layout';
 import { NotFoundPage } from './not-found-page';
 
 // One chunk per page (design §8: split by route).
-const LoginPage = lazy(() =>
-  import('../features/auth/pages/login-page').then((module) => ({ default: module.LoginPage })),
+const LoginRoute = lazy(() => import('./login-route').then((module) => ({ default: module.LoginRoute })));
+const AdminHomePage = lazy(() =>
+  import('../features/admin/pages/admin-home-page').then((module) => ({ default: module.AdminHomePage })),
 );
 const OtpPage = lazy(() =>
   import('../features/auth/pages/otp-page').then((module) => ({ default: module.OtpPage })),
@@ -83,6 +90,29 @@ const RetailerPaymentQrPage = lazy(() =>
     default: module.RetailerPaymentQrPage,
   })),
 );
+const TopUpHistoryPage = lazy(() =>
+  import('../features/ledger/pages/top-up-history-page').then((module) => ({
+    default: module.TopUpHistoryPage,
+  })),
+);
+const PaymentGatewayPage = lazy(() =>
+  import('../features/payments/pages/payment-gateway-page').then((module) => ({
+    default: module.PaymentGatewayPage,
+  })),
+);
+const RetailerListPage = lazy(() =>
+  import('../features/retailers/pages/retailer-list-page').then((module) => ({
+    default: module.RetailerListPage,
+  })),
+);
+const AddRetailerPage = lazy(() =>
+  import('../features/retailers/pages/add-retailer-page').then((module) => ({
+    default: module.AddRetailerPage,
+  })),
+);
+const RetailerProfileRoute = lazy(() =>
+  import('./retailer-profile-route').then((module) => ({ default: module.RetailerProfileRoute })),
+);
 const EmiDetailsPage = lazy(() =>
   import('../features/emi/pages/emi-details-page').then((module) => ({ default: module.EmiDetailsPage })),
 );
@@ -92,19 +122,14 @@ const UpcomingEmiPage = lazy(() =>
 
 /** Spec §2 screens that a later release builds; until then each shows the coming-soon page. */
 export const COMING_SOON_ROUTES: ReadonlyArray<{ route: TRouteKey; titleKey: TPageTitleKey }> = [
-  { route: 'retailerList', titleKey: 'pages.retailer_list' },
-  { route: 'retailerProfile', titleKey: 'pages.retailer_profile' },
   { route: 'sendAdvertisement', titleKey: 'pages.send_advertisement' },
   { route: 'privacyPolicy', titleKey: 'pages.privacy_policy' },
   { route: 'help', titleKey: 'pages.help' },
   { route: 'support', titleKey: 'pages.support' },
   { route: 'antiTheft', titleKey: 'pages.anti_theft' },
-  { route: 'addRetailer', titleKey: 'pages.add_retailer' },
-  { route: 'topUpHistory', titleKey: 'pages.top_up_history' },
   { route: 'emmQr', titleKey: 'pages.emm_qr' },
   { route: 'appleDetails', titleKey: 'pages.apple_details' },
   { route: 'extendedWarranty', titleKey: 'pages.extended_warranty' },
-  { route: 'paymentGateway', titleKey: 'pages.payment_gateway' },
   { route: 'familycare', titleKey: 'pages.familycare' },
   { route: 'antihacking', titleKey: 'pages.antihacking' },
   { route: 'appleSync', titleKey: 'pages.apple_sync' },
@@ -130,6 +155,12 @@ const PROTECTED_PAGES: ReadonlyArray<{ route: TRouteKey; element: ReactNode }> =
   { route: 'language', element: <LanguagePage /> },
   { route: 'sessions', element: <SessionsPage /> },
   { route: 'retailerPaymentQr', element: <RetailerPaymentQrPage /> },
+  { route: 'retailerList', element: <RetailerListPage /> },
+  { route: 'addRetailer', element: <AddRetailerPage /> },
+  { route: 'retailerProfile', element: <RetailerProfileRoute /> },
+  { route: 'paymentGateway', element: <PaymentGatewayPage /> },
+  { route: 'topUpHistory', element: <TopUpHistoryPage /> },
+  { route: 'admin', element: <AdminHomePage /> },
   ...COMING_SOON_ROUTES.map(({ route, titleKey }) => ({
     route,
     element: <ComingSoonPage titleKey={titleKey} />,
@@ -176,7 +207,7 @@ export const appRoutes: RouteObject[] = [
           </RedirectIfSignedIn>
         ),
         children: [
-          { path: appPaths.login.path, element: <LoginPage /> },
+          { path: appPaths.login.path, element: <LoginRoute /> },
           { path: appPaths.otp.path, element: <OtpPage /> },
         ],
       },
@@ -195,12 +226,28 @@ export const appRoutes: RouteObject[] = [
           </RequireAuth>
         ),
         children: [
-          ...PROTECTED_PAGES.filter(({ route }) => CUSTOMER_ROUTES.includes(route)).map(toRouteObject),
+          // Language and sessions: everyone's. The admin home: the organisation admin's only.
+          ...PROTECTED_PAGES.filter(({ route }) => ADMIN_ROUTES.includes(route) && route !== 'admin').map(
+            toRouteObject,
+          ),
           {
-            element: <RequireRetailer />,
-            children: PROTECTED_PAGES.filter(({ route }) => !CUSTOMER_ROUTES.includes(route)).map(
-              toRouteObject,
-            ),
+            element: <RequireAdmin />,
+            children: PROTECTED_PAGES.filter(({ route }) => route === 'admin').map(toRouteObject),
+          },
+          {
+            // Everything else is for shops and customers: an admin goes to the admin home.
+            element: <RefuseAdmin />,
+            children: [
+              ...PROTECTED_PAGES.filter(
+                ({ route }) => CUSTOMER_ROUTES.includes(route) && !ADMIN_ROUTES.includes(route),
+              ).map(toRouteObject),
+              {
+                element: <RequireRetailer />,
+                children: PROTECTED_PAGES.filter(
+                  ({ route }) => !CUSTOMER_ROUTES.includes(route) && !ADMIN_ROUTES.includes(route),
+                ).map(toRouteObject),
+              },
+            ],
           },
         ],
       },

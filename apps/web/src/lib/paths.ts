@@ -19,6 +19,14 @@ export type TCustomerListFilters = {
   search?: string | undefined;
 };
 
+/** top_up_history's filters, carried in its URL (spec §3 query parameters from, to, user_id). */
+export type TTopUpHistoryFilters = {
+  from?: string | undefined;
+  to?: string | undefined;
+  type?: string | undefined;
+  userId?: number | undefined;
+};
+
 const withQuery = (path: string, query: Record<string, string | number | undefined>): string => {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
@@ -94,7 +102,11 @@ export const appPaths = {
   language: plain('/language'),
   sessions: plain('/sessions'),
   retailerList: plain('/retailer_list'),
-  retailerProfile: plain('/retailer_profile'),
+  /** A mini-retailer's profile for its parent with `userId`; without it the signed-in user's own. */
+  retailerProfile: {
+    path: '/retailer_profile',
+    href: (userId?: number) => withQuery('/retailer_profile', { user_id: userId }),
+  },
   sendAdvertisement: plain('/send_advertisement'),
   upComingEmi: {
     path: '/up_coming_emi',
@@ -115,7 +127,17 @@ export const appPaths = {
     path: '/emi_details',
     href: (customerId: number) => withQuery('/emi_details', { [CUSTOMER_ID_PARAM]: customerId }),
   },
-  topUpHistory: plain('/top_up_history'),
+  topUpHistory: {
+    path: '/top_up_history',
+    /** With filters: +05:30 days `from`/`to` (YYYY-MM-DD), a movement `type`, a mini-retailer's `user_id`. */
+    href: (filters: TTopUpHistoryFilters = {}) =>
+      withQuery('/top_up_history', {
+        from: filters.from,
+        to: filters.to,
+        type: filters.type,
+        user_id: filters.userId,
+      }),
+  },
   multipleLockUnlock: {
     path: '/multiple_lock_unlock',
     /** With a batch id: the progress of that bulk request. */
@@ -149,6 +171,8 @@ export const appPaths = {
       }),
   },
   deviceSettings: plain('/device_settings'),
+  /** The organisation admin's home: join requests, retailers (credit keys), key prices. */
+  admin: plain('/admin'),
 } as const;
 
 export type TRouteKey = keyof typeof appPaths;
@@ -160,9 +184,10 @@ export type TLinkableRouteKey = {
 
 /**
  * Routes Kisht adds to spec §2's list: pending_commands (commands waiting for offline phones or for
- * their scheduled time) and device_settings (the organisation's device-control settings).
+ * their scheduled time), device_settings (the organisation's device-control settings) and admin
+ * (the organisation admin's home, issue 13).
  */
-export const PRODUCT_ROUTES: readonly TRouteKey[] = ['pendingCommands', 'deviceSettings'];
+export const PRODUCT_ROUTES: readonly TRouteKey[] = ['pendingCommands', 'deviceSettings', 'admin'];
 
 /** Spec §2: the routes outside authentication. */
 export const PUBLIC_ROUTES: readonly TRouteKey[] = ['login', 'otp', 'mPin'];
@@ -181,6 +206,13 @@ export const CUSTOMER_ROUTES: readonly TRouteKey[] = [
   'support',
   'privacyPolicy',
 ];
+
+/**
+ * The protected routes an organisation admin (user type 'admin') may open: their home, language
+ * and sessions. Every other protected route sends an admin to the admin home, and the admin home
+ * sends everyone else to the dashboard.
+ */
+export const ADMIN_ROUTES: readonly TRouteKey[] = ['admin', 'language', 'sessions'];
 
 /** The spec §2 segment of a route ('root' for '/'): its path's first segment. */
 export const routeSegment = (key: TRouteKey): string => appPaths[key].path.split('/')[1] || 'root';

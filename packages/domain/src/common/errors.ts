@@ -106,6 +106,8 @@ export const AppErrorCode = {
   PAYMENT_GATEWAY_UNAVAILABLE: 'PAYMENT_GATEWAY_UNAVAILABLE',
   /** The financer's system did not answer; the hand-off is retried. HTTP 503. */
   FINANCER_UNAVAILABLE: 'FINANCER_UNAVAILABLE',
+  /** The customer's financer takes no hand-off (only HDB does). HTTP 409. */
+  FINANCER_HANDOFF_NOT_APPLICABLE: 'FINANCER_HANDOFF_NOT_APPLICABLE',
   /** An unexpected failure on our side. HTTP 500. */
   INTERNAL: 'INTERNAL',
 } as const;
@@ -165,6 +167,7 @@ export const APP_ERROR_HTTP_STATUS: Record<TAppErrorCode, number> = {
   PAYMENT_SIGNATURE_INVALID: 400,
   PAYMENT_GATEWAY_UNAVAILABLE: 503,
   FINANCER_UNAVAILABLE: 503,
+  FINANCER_HANDOFF_NOT_APPLICABLE: 409,
   INTERNAL: 500,
 };
 

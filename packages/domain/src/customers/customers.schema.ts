@@ -111,6 +111,8 @@ export const ZCustomerListQuery = z.object({
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
   search: z.string().trim().max(60).optional(),
   status: z.enum([STATUS_FILTER_ALL, ...CUSTOMER_STATUS_WORDS]).default(STATUS_FILTER_ALL),
+  /** Only this retailer's customers: the actor or (for a retailer) one of its mini-retailers. */
+  retailer_id: ZQueryId.optional(),
 });
 export type TCustomerListQuery = z.input<typeof ZCustomerListQuery>;
 
@@ -158,6 +160,10 @@ export const ZCustomerDetails = ZCustomerListItem.extend({
   address: ZCustomerAddress.nullable(),
   serialNumber: z.string().nullable(),
   financerName: z.string().nullable(),
+  /** The financer's own reference for the customer (HDB hand-off), or null until it answers. */
+  financerReference: z.string().nullable().optional(),
+  /** The hand-off to the financer (HDB): pending, done or failed (retried); null when none is needed. */
+  financerHandoffStatus: z.enum(['pending', 'done', 'failed']).nullable().optional(),
   /** image_name of the newest customer photo (customer_profile), or null. */
   photoImageName: z.string().nullable(),
   loan: z.object({

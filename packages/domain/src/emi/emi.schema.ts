@@ -5,6 +5,12 @@ import { ZId } from '../common/identifiers';
 /** Payment modes a retailer records (spec §2 multiple_emi_paid). */
 export const PAYMENT_MODES = ['cash', 'upi', 'card', 'bank_transfer', 'cheque'] as const;
 export type TPaymentMode = (typeof PAYMENT_MODES)[number];
+/**
+ * Every mode a recorded payment can have: the retailer's (PAYMENT_MODES), or 'online' when the
+ * customer paid through the payment gateway (recorded by the server, never chosen by hand).
+ */
+export const RECORDED_PAYMENT_MODES = [...PAYMENT_MODES, 'online'] as const;
+export type TRecordedPaymentMode = (typeof RECORDED_PAYMENT_MODES)[number];
 
 /** Instalment status on today's +05:30 date (see instalmentStatus). */
 export const ZInstalmentStatus = z.enum(['paid', 'overdue', 'due_today', 'upcoming']);
@@ -35,7 +41,7 @@ export const ZPayment = z.object({
   /** Human receipt number, unique in the organisation, e.g. KR-41-000123. */
   receiptNo: z.string(),
   amountPaise: z.number().int(),
-  mode: z.enum(PAYMENT_MODES),
+  mode: z.enum(RECORDED_PAYMENT_MODES),
   reference: z.string().nullable(),
   receivedAt: z.string(),
   recordedByName: z.string().nullable(),
@@ -148,6 +154,11 @@ export const ZMyLoan = z.object({
      * fee included, or null when the retailer has no UPI ID or nothing is owed.
      */
     upiLink: z.string().nullable(),
+    /**
+     * True when the retailer uploaded their own QR image (retailer_payment_qr), which "How to pay"
+     * shows instead of the generated one (GET paths.users.paymentQrImage?customer_id=).
+     */
+    hasQrImage: z.boolean().optional(),
     /** The loan's EMI PIN to quote when paying (customer_emi_pin), or null before one is issued. */
     emiPin: z.string().nullable(),
   }),

@@ -49,5 +49,7 @@ export const ZAppConfig = z.object({
   defaultCacheSeconds: z.number().int(),
   /** Cache lifetime of plans, seconds (spec §7: 5). */
   plansCacheSeconds: z.number().int(),
+  /** True when Sign in with Google is configured (the login page shows its button); absent: off. */
+  googleSignIn: z.boolean().optional(),
 });
 export type TAppConfig = z.infer<typeof ZAppConfig>;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { APP_TYPE_CODES } from '@kisht/domain/common/enums';
 import { imeiCheckDigit } from '@kisht/domain/common/identifiers';
 import {
   CONSENT_TEXT_VERSION,
@@ -9,6 +10,7 @@ import {
 import { addMonthsToDate, buildEmiSchedule } from '@kisht/domain/emi/emi.rules';
 import { v7 as uuidv7 } from 'uuid';
 import { sha256Hex } from '../../lib/crypto';
+import { grantKeys } from '../../modules/ledger/ledger.service';
 import type { DbOrTx } from '../client';
 import {
   customerConsents,
@@ -45,14 +47,34 @@ export const createOrganization = async (
   return row!;
 };
 
+/** Keys every retailer and mini-retailer made by createUser holds unless told otherwise: plenty. */
+export const FACTORY_KEYS_PER_APP_TYPE = 1000;
+
+/**
+ * A user (default a retailer). Retailers and mini-retailers start with keys (issue 13: every
+ * enrolment spends one): `keys` maps app_type codes to quantities, by default
+ * FACTORY_KEYS_PER_APP_TYPE of every spec §1 app_type; pass `keys: {}` for none.
+ */
 export const createUser = async (
   db: DbOrTx,
-  overrides: Partial<typeof users.$inferInsert> & { orgId: number; mobile: string },
+  input: Partial<typeof users.$inferInsert> & {
+    orgId: number;
+    mobile: string;
+    keys?: Partial<Record<number, number>>;
+  },
 ) => {
+  const { keys, ...overrides } = input;
   const [row] = await db
     .insert(users)
     .values({ userType: 'retailer', name: 'Retailer', ...overrides })
     .returning();
+  if (row!.userType === 'retailer' || row!.userType === 'miniretailer') {
+    await grantKeys(db, {
+      orgId: row!.orgId,
+      userId: row!.id,
+      keys: keys ?? Object.fromEntries(APP_TYPE_CODES.map((code) => [code, FACTORY_KEYS_PER_APP_TYPE])),
+    });
+  }
   return row!;
 };
 

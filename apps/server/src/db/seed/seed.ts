@@ -1,5 +1,7 @@
+import { AppType } from '@kisht/domain/common/enums';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { spendEnrolmentKey, transferKeys } from '../../modules/ledger/ledger.service';
 import type { Db } from '../client';
 import { organizations } from '../schema';
 import {
@@ -15,6 +17,8 @@ import {
 export const DEMO_ORG_ID = 41;
 export const DEMO_RETAILER_MOBILE = '+919876543210';
 export const DEMO_MINI_RETAILER_MOBILE = '+919876543211';
+/** A second demo mini-retailer, deactivated by its retailer. */
+export const DEMO_INACTIVE_MINI_RETAILER_MOBILE = '+919876543300';
 /** A second organisation (spec §9 lists id 46), for white-label and tenant-isolation checks. */
 export const SECOND_ORG_ID = 46;
 export const SECOND_RETAILER_MOBILE = '+919812345678';
@@ -88,6 +92,24 @@ export const DEMO_FINANCERS = [
 ];
 /** The demo retailer's UPI ID, for the customer's "how to pay". */
 export const DEMO_RETAILER_UPI_ID = 'ravimobiles@okaxis';
+/** The demo organisation's admin (issue 13: credits keys to retailers), who logs in with OTP. */
+export const DEMO_ADMIN_MOBILE = '+919876500000';
+/**
+ * Keys the demo retailers start with (issue 13), per app_type: 50 device policy controller, 20 of
+ * each other type the add-customer form offers most; the demo mini-retailer gets 5 of the first.
+ */
+export const DEMO_RETAILER_KEYS: Partial<Record<number, number>> = {
+  [AppType.DEVICE_POLICY_CONTROLLER]: 50,
+  [AppType.LINK_BASED]: 20,
+  [AppType.APPLE]: 20,
+  [AppType.ANTI_THEFT]: 20,
+  [AppType.EXTENDED_WARRANTY]: 20,
+  [AppType.FAMILY_CARE]: 20,
+  [AppType.ANTI_HACKING]: 20,
+  [AppType.DEVICE_POLICY_CONTROLLER_ANTI_THEFT]: 20,
+  [AppType.DEVICE_POLICY_CONTROLLER_LITE]: 20,
+};
+export const DEMO_MINI_RETAILER_KEYS = 5;
 
 /**
  * The loan of a customer row made in bulk by tests and benchmarks (not by the seed): a ₹15,000
@@ -104,6 +126,17 @@ export const BULK_CUSTOMER_LOAN = {
   tenureMonths: 6,
   emiPaise: 208_000,
 } as const;
+/**
+ * payment_gateway prices of the demo organisation, paise per key by app_type: device policy
+ * controller ₹499, link-based ₹299, Apple ₹799, DPC lite ₹199. Other app types have no price, so
+ * buying them online says 'Please contact admin for prices'.
+ */
+export const DEMO_KEY_PRICES_PAISE: Record<string, number> = {
+  '0': 49_900,
+  '1': 29_900,
+  '2': 79_900,
+  '11': 19_900,
+};
 /** A demo customer who can log in (OTP) to see their own loan. */
 export const DEMO_CUSTOMER_MOBILE = '+919811111102';
 
@@ -127,7 +160,10 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
       settings: {
         defaultAnnualRateBps: 1400,
         penalty: { kind: 'flat', flatPaise: 20_000, percentBps: 0, graceDays: 3 },
+        keyPricesPaise: DEMO_KEY_PRICES_PAISE,
       },
+      // Keys and instalments can be paid online (the fake gateway when no Razorpay keys are set).
+      features: { witnessLayout: false, paymentGateway: true },
     });
     const retailer = await createUser(tx, {
       orgId: DEMO_ORG_ID,
@@ -136,19 +172,64 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
       upiId: DEMO_RETAILER_UPI_ID,
       // Server override of the spec §6 default bulk_retailer '0': this retailer may bulk lock.
       access: { userAccess: { bulk_retailer: '1' } },
+      keys: DEMO_RETAILER_KEYS,
     });
-    await createUser(tx, {
+    const miniRetailer = await createUser(tx, {
       orgId: DEMO_ORG_ID,
       mobile: DEMO_MINI_RETAILER_MOBILE,
       name: 'Ravi Mobiles – Andheri',
+      shopName: 'Ravi Mobiles Andheri',
+      address: {
+        line1: 'Shop 12, Lokhandwala Market',
+        countryCode: 'IN',
+        stateCode: 'MH',
+        city: 'Mumbai',
+        pincode: '400053',
+      },
       userType: 'miniretailer',
       parentId: retailer.id,
+      keys: {},
+    });
+    // A mini-retailer its retailer deactivated (retailer_list's inactive filter; it cannot log in).
+    await createUser(tx, {
+      orgId: DEMO_ORG_ID,
+      mobile: DEMO_INACTIVE_MINI_RETAILER_MOBILE,
+      name: 'Ravi Mobiles – Borivali',
+      shopName: 'Ravi Mobiles Borivali',
+      address: {
+        line1: 'Shop 3, Station Road',
+        countryCode: 'IN',
+        stateCode: 'MH',
+        city: 'Mumbai',
+        pincode: '400092',
+      },
+      userType: 'miniretailer',
+      parentId: retailer.id,
+      isActive: false,
+      deactivatedAt: new Date(),
+      keys: {},
+    });
+    // The retailer passes a few keys on to its mini-retailer, as a shop would (issue 13).
+    await transferKeys(tx, {
+      actor: { userId: retailer.id, orgId: DEMO_ORG_ID, userType: 'retailer', sessionId: 'seed' },
+      request: {
+        userId: miniRetailer.id,
+        appType: AppType.DEVICE_POLICY_CONTROLLER,
+        quantity: DEMO_MINI_RETAILER_KEYS,
+        direction: 'to_child',
+      },
+    });
+    await createUser(tx, {
+      orgId: DEMO_ORG_ID,
+      mobile: DEMO_ADMIN_MOBILE,
+      name: 'Kisht Demo Admin',
+      userType: 'admin',
     });
     const catalogue = await createProducts(tx, DEMO_ORG_ID, DEMO_PRODUCTS);
     await createFinancers(tx, DEMO_ORG_ID, DEMO_FINANCERS);
     const day = 86_400_000;
     for (const c of DEMO_CUSTOMERS) {
-      const { customer } = await createCustomerWithLoan(tx, {
+      const { customer, device } = await createCustomerWithLoan(tx, {
         orgId: DEMO_ORG_ID,
         retailerId: retailer.id,
         product: catalogue[c.product]!,
@@ -163,6 +244,16 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
       });
       const product = catalogue[c.product]!;
       await createCustomerConsent(tx, { customer, product, retailer, companyName: demoOrg.companyName });
+      // An enrolled phone cost its retailer a key.
+      if (c.isEnrolled)
+        await spendEnrolmentKey(tx, {
+          orgId: DEMO_ORG_ID,
+          retailerId: retailer.id,
+          customerId: customer.id,
+          appType: customer.appType,
+          imei: device.imei1,
+          actorUserId: retailer.id,
+        });
     }
 
     const secondOrg = await createOrganization(tx, {
@@ -184,6 +275,7 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
       orgId: SECOND_ORG_ID,
       mobile: SECOND_RETAILER_MOBILE,
       name: 'Shree Telecom',
+      keys: DEMO_RETAILER_KEYS,
     });
     const secondCatalogue = await createProducts(tx, SECOND_ORG_ID, DEMO_PRODUCTS.slice(0, 3));
     await createFinancers(tx, SECOND_ORG_ID, DEMO_FINANCERS.slice(0, 2));

@@ -123,6 +123,31 @@ export const findLiveSession = async (db: DbOrTx, id: string) => {
   return rows[0] ?? null;
 };
 
+/**
+ * Extends a pending session (live, not revoked, expiring no later than `pendingUntil`) to
+ * `expiresAt` in one UPDATE; returns its user id, or null when there is no such pending session
+ * (already claimed, expired or revoked).
+ */
+export const claimPendingSession = async (
+  db: DbOrTx,
+  id: string,
+  times: { pendingUntil: Date; expiresAt: Date },
+): Promise<number | null> => {
+  const rows = await db
+    .update(sessions)
+    .set({ expiresAt: times.expiresAt })
+    .where(
+      and(
+        eq(sessions.id, id),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, new Date()),
+        lte(sessions.expiresAt, times.pendingUntil),
+      ),
+    )
+    .returning({ userId: sessions.userId });
+  return rows[0]?.userId ?? null;
+};
+
 export const touchSession = async (db: DbOrTx, id: string) => {
   await db.update(sessions).set({ lastSeenAt: new Date() }).where(eq(sessions.id, id));
 };

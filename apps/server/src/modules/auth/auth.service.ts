@@ -255,20 +255,91 @@ const openSession = async (deps: AuthDeps, user: UserRow, client: TClientInfo): 
     deviceDetails: client.deviceDetails ?? null,
     expiresAt,
   });
-  const token = await new SignJWT({ org: user.orgId })
+  return {
+    token: await signSessionToken(deps.config, user, sessionId, expiresAt),
+    user: toCurrentUser(user),
+  };
+};
+
+/** The HS256 JWT naming a session row (design §6). */
+const signSessionToken = (config: TConfig, user: UserRow, sessionId: string, expiresAt: Date) =>
+  new SignJWT({ org: user.orgId })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(String(user.id))
     .setJti(sessionId)
     .setIssuedAt()
     .setExpirationTime(expiresAt)
-    .sign(jwtKey(deps.config));
-  return { token, user: toCurrentUser(user) };
+    .sign(jwtKey(config));
+
+/**
+ * Sign in with Google (modules/oauth), step 1: opens a session row for the user that expires in
+ * `pendingMs` and has no token yet; returns its id, which the one-time ticket carries.
+ */
+export const openPendingSession = async (
+  deps: Pick<AuthDeps, 'db'>,
+  options: { userId: number; client: TClientInfo; pendingMs: number },
+): Promise<string> => {
+  const user = await repo.findUserById(deps.db, options.userId);
+  if (!user) throw new AppError(AppErrorCode.USER_NOT_FOUND, 'User not found');
+  const sessionId = uuidv7();
+  const { client } = options;
+  await repo.insertSession(deps.db, {
+    id: sessionId,
+    orgId: user.orgId,
+    userId: user.id,
+    userAgent: client.userAgent ?? null,
+    platform: client.platform ?? null,
+    browserName: client.browserName ?? null,
+    browserVersion: client.browserVersion ?? null,
+    deviceType: client.deviceType ?? null,
+    devicePlatform: client.devicePlatform ?? null,
+    deviceDetails: client.deviceDetails ?? null,
+    expiresAt: new Date(Date.now() + options.pendingMs),
+  });
+  return sessionId;
+};
+
+/**
+ * Sign in with Google, step 2: turns a pending session (openPendingSession, still within its
+ * `pendingMs`) into a full one (SESSION_TTL_DAYS) in one conditional UPDATE, and signs its token:
+ * the same TAuthSession the OTP login answers. A session already claimed, expired or revoked
+ * answers null, so each ticket opens a session at most once, across processes.
+ */
+export const claimPendingSession = async (
+  deps: Pick<AuthDeps, 'db' | 'config'>,
+  options: { sessionId: string; pendingMs: number },
+): Promise<TAuthSession | null> => {
+  const now = Date.now();
+  const expiresAt = new Date(now + deps.config.SESSION_TTL_DAYS * 86_400_000);
+  const userId = await repo.claimPendingSession(deps.db, options.sessionId, {
+    pendingUntil: new Date(now + options.pendingMs),
+    expiresAt,
+  });
+  if (userId === null) return null;
+  const user = await repo.findUserById(deps.db, userId);
+  if (!user) return null;
+  return {
+    token: await signSessionToken(deps.config, user, options.sessionId, expiresAt),
+    user: toCurrentUser(user),
+  };
+};
+
+/** What a deactivated mini-retailer is told once it has proved who it is (right OTP or MPIN). */
+export const USER_INACTIVE_MESSAGE = 'Your account is deactivated. Please contact your retailer.';
+
+/**
+ * Throws USER_INACTIVE (403) for a user its retailer deactivated. Called only after the OTP or
+ * MPIN is verified, so an anonymous caller learns nothing about the number before then.
+ */
+const refuseInactive = (user: UserRow): void => {
+  if (!user.isActive) throw new AppError(AppErrorCode.USER_INACTIVE, USER_INACTIVE_MESSAGE);
 };
 
 /**
  * Verifies a LOGIN OTP and opens a session (spec §2 login/otp). Client details go on the session.
  * Throws as verifyOtp; a number with no account can never pass it (its challenge's code was never
- * told), and would answer OTP_INVALID like a wrong code if it did.
+ * told), and would answer OTP_INVALID like a wrong code if it did. A deactivated user with the right
+ * code gets USER_INACTIVE (403).
  */
 export const loginWithOtp = async (
   deps: AuthDeps,
@@ -277,6 +348,7 @@ export const loginWithOtp = async (
   await verifyOtp(deps, { ...options, purpose: 'LOGIN' });
   const user = await repo.findUserByMobile(deps.db, options.orgId, options.mobile);
   if (!user) throw wrongOtp();
+  refuseInactive(user);
   return openSession(deps, user, options.client);
 };
 
@@ -290,7 +362,8 @@ const MPIN_LOCKED_MESSAGE = 'Too many wrong MPINs. Log in with OTP or reset your
  * Throws MPIN_NOT_SET (also for a number with no account here: the same answer, in the same time,
  * as a user who has not set an MPIN, so the answer does not tell whether the number has an
  * account), MPIN_LOCKED (also for every attempt refused unevaluated) or MPIN_INVALID with the
- * tries left. The route also limits tries per client address.
+ * tries left; a deactivated user with the right MPIN gets USER_INACTIVE (403). The route also
+ * limits tries per client address.
  * Sources: OWASP ASVS 5.0, chapter V6 Authentication, 6.3.1 (brute-force controls implemented as
  * documented; 6.1.1 asks that they be documented), 6.3.8 (valid users are not deduced from
  * failed authentication); NIST SP 800-63B (rev. 3) §5.2.2 Rate Limiting (Throttling): the
@@ -316,6 +389,7 @@ export const loginWithMpin = async (
   // The hash comes from the reserved row, so an MPIN changed meanwhile is checked as it now is.
   if (reserved.mpinHash && (await verifySecret(options.mpin, reserved.mpinHash))) {
     await repo.updateUserMpin(db, user.id, { mpinFailedAttempts: 0, mpinLockedUntil: null });
+    refuseInactive(user);
     return openSession(deps, user, options.client);
   }
   if (reserved.attempts >= config.MPIN_MAX_ATTEMPTS) {
@@ -386,7 +460,8 @@ export const authenticateToken = async (
   }
   if (!sessionId) throw invalid();
   const live = await repo.findLiveSession(deps.db, sessionId);
-  if (!live) throw invalid();
+  // A deactivated user's sessions were revoked with it; this also covers one opened meanwhile.
+  if (!live?.user.isActive) throw invalid();
   if (Date.now() - live.session.lastSeenAt.getTime() > SESSION_TOUCH_INTERVAL_MS) {
     await repo.touchSession(deps.db, sessionId);
   }

@@ -20,7 +20,7 @@ import {
   ZUpdateStatusRequest,
 } from '@kisht/domain/customers/customers.schema';
 import { paths } from '@kisht/domain/paths';
-import { ZDashboard } from '@kisht/domain/stats/stats.schema';
+import { ZDashboard, ZDashboardQuery } from '@kisht/domain/stats/stats.schema';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import QRCode from 'qrcode';
@@ -96,6 +96,8 @@ export const customersRoutes = async (app: FastifyInstance, ctx: AppContext) => 
       actor: request.actor,
       device,
       customerStatus: customer.status,
+      customerRetailerId: customer.retailerId,
+      appType: customer.appType,
       baseUrl: publicBaseUrl(ctx.config, request),
     });
     return { customerId: customer.id, qr };
@@ -270,10 +272,11 @@ export const customersRoutes = async (app: FastifyInstance, ctx: AppContext) => 
     {
       schema: {
         tags: ['stats'],
-        summary: 'Customer counts by status',
+        summary: 'Customer counts by status (all your retailers, or one with retailer_id)',
+        querystring: ZDashboardQuery,
         response: { 200: zEnvelope(ZDashboard) },
       },
     },
-    async (request) => ok(await getDashboard(ctx.db, request.actor)),
+    async (request) => ok(await getDashboard(ctx.db, request.actor, request.query.retailer_id)),
   );
 };

@@ -1,3 +1,4 @@
+import { isHdbFinancer } from '@kisht/domain/catalogue/financer-handoff.schema';
 import {
   CUSTOMER_STATUS_WORDS,
   CustomerStatus,
@@ -29,11 +30,13 @@ import { findFinancer, findProduct } from '../catalogue/catalogue.service';
 import { isKnownPlace, listCountries, listStates } from '../catalogue/csc.service';
 import type { DeviceRow } from '../devices/devices.service';
 import { availabilityFor, getDeviceSummary } from '../devices/devices.service';
+import { assertCanEnrol } from '../ledger/ledger.service';
 import { getDeviceSettings, getOrgSettings } from '../orgs/orgs.service';
 import {
   createCustomerLogin,
   getAccessFlags,
   requireAccess,
+  scopedRetailerIds,
   visibleRetailerIds,
 } from '../users/users.service';
 import * as repo from './customers.repository';
@@ -53,7 +56,8 @@ const notFound = () => new AppError(AppErrorCode.CUSTOMER_NOT_FOUND, 'Customer n
  * Creates a customer (status inactive), their device and EMI schedule in one transaction
  * (spec §2 add_customer). The actor becomes the customer's retailer. Throws PRODUCT_NOT_FOUND for a
  * product outside the organisation, INVALID_LOAN_TERMS when the loan exceeds price − down
- * payment, IMEI_IN_USE when either IMEI is already on a device of the organisation.
+ * payment, IMEI_IN_USE when either IMEI is already on a device of the organisation, NO_KEYS when
+ * the retailer holds no key of the app_type and this IMEI was never charged for it (a check only).
  */
 export const createCustomer = async (
   db: Db,
@@ -84,6 +88,13 @@ export const createCustomer = async (
       [{ field: 'loanAmountPaise', message: 'Loan amount cannot exceed price minus down payment' }],
     );
   }
+  // Enrolling will cost a key of this app_type (spent when the QR is made): refuse early without one.
+  await assertCanEnrol(db, {
+    orgId: actor.orgId,
+    retailerId: actor.userId,
+    appType: request.appType,
+    imei: request.imei1,
+  });
   const schedule = buildEmiSchedule({
     principalPaise: request.loanAmountPaise,
     annualRateBps: request.annualRateBps,
@@ -120,6 +131,12 @@ export const createCustomer = async (
       interestMethod: request.interestMethod,
       processingFeePaise: request.processingFeePaise,
       financerId: request.financerId ?? null,
+      // HDB customers are also created with HDB (modules/financers: its job sends pending ones).
+      financerHandoffStatus:
+        request.financerId !== undefined &&
+        isHdbFinancer((await findFinancer(tx, actor, request.financerId))?.name)
+          ? 'pending'
+          : null,
       dateOfBirth: request.dateOfBirth ?? null,
       address: request.address ?? null,
     });
@@ -160,13 +177,19 @@ export const createCustomer = async (
   });
 };
 
-/** One page of the actor's customers (spec §2 customer_list), newest first. */
+/**
+ * One page of the actor's customers (spec §2 customer_list), newest first; with `retailer_id` only
+ * that retailer's (NOT_FOUND, field retailer_id, unless it is one the actor sees).
+ */
 export const listCustomers = async (
   db: DbOrTx,
   options: { actor: TActor; query: z.output<typeof ZCustomerListQuery> },
 ): Promise<TCustomerPage> => {
   const { query } = options;
-  const scope = await scopeOf(db, options.actor);
+  const scope = {
+    orgId: options.actor.orgId,
+    retailerIds: await scopedRetailerIds(db, options.actor, query.retailer_id),
+  };
   const status = query.status === 'all' ? undefined : CUSTOMER_STATUS_WORDS.indexOf(query.status);
   const { rows, total } = await repo.listCustomers(db, scope, {
     search: query.search,
@@ -271,6 +294,8 @@ export const getCustomerDetails = async (
     address: customer.address ? withPlaceNames(customer.address) : null,
     serialNumber: device.serialNumber,
     financerName: financer?.name ?? null,
+    financerReference: customer.financerReference,
+    financerHandoffStatus: customer.financerHandoffStatus,
     photoImageName,
     loan: {
       interestMethod: customer.interestMethod,
@@ -295,9 +320,15 @@ export const getCustomerDetails = async (
   };
 };
 
-/** Dashboard counts of the actor's customers by status word (spec §4). */
-export const getDashboard = async (db: DbOrTx, actor: TActor): Promise<TDashboard> => {
-  const rows = await repo.countCustomersByStatus(db, await scopeOf(db, actor));
+/**
+ * Dashboard counts of the actor's customers by status word (spec §4); with `retailerId` only that
+ * retailer's (NOT_FOUND, field retailer_id, unless it is one the actor sees).
+ */
+export const getDashboard = async (db: DbOrTx, actor: TActor, retailerId?: number): Promise<TDashboard> => {
+  const rows = await repo.countCustomersByStatus(db, {
+    orgId: actor.orgId,
+    retailerIds: await scopedRetailerIds(db, actor, retailerId),
+  });
   const countsByStatus = Object.fromEntries(CUSTOMER_STATUS_WORDS.map((w) => [w, 0])) as Record<
     TCustomerStatusWord,
     number

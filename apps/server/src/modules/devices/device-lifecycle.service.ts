@@ -8,6 +8,7 @@ import { insertAudit } from '../audit/audit.repository';
 import type { AuthDeps } from '../auth/auth.service';
 import { findCustomerForActor, recordStatusChange, scopeOf } from '../customers/customers.service';
 import type { SmsOutbox } from '../sms/sms.service';
+import { requireAccess } from '../users/users.service';
 import type { CommandDispatcher } from './device-outbox.service';
 import type { CommandRow, DeviceRow } from './devices.repository';
 import * as repo from './devices.repository';
@@ -106,6 +107,8 @@ export const requestUninstall = async (
 ): Promise<TDeviceCommand> => {
   const { actor } = options;
   const { customer, device } = await findCustomerForActor(deps.db, actor, options.customerId);
+  // Before the OTP is used up: a user without uninstall access keeps its OTP.
+  await requireAccess(deps.db, actor, ['user.unistall', 'lock.uninstall']);
   await verifyOwnOtp(deps, actor, 'UNINSTALL', options.otp);
   return queueControlCommand(deps, {
     actor,
@@ -123,6 +126,7 @@ export const unclaimCustomer = async (
   options: { actor: TActor; customerId: number },
 ): Promise<TDeviceCommand> => {
   const { customer, device } = await findCustomerForActor(deps.db, options.actor, options.customerId);
+  await requireAccess(deps.db, options.actor, ['user.unistall', 'lock.uninstall']);
   if (customer.status !== CustomerStatus.EMI_COMPLETED) {
     throw new AppError(
       AppErrorCode.LOAN_NOT_COMPLETED,

@@ -39,7 +39,7 @@ import type { AppContext } from '../../lib/context';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
 import { findCustomerForActor } from '../customers/customers.service';
-import { getAccessFlags } from '../users/users.service';
+import { getAccessFlags, requireAccess } from '../users/users.service';
 import {
   bulkLockUnlock,
   getBulkProgress,
@@ -146,6 +146,7 @@ export const deviceCommandRoutes = async (app: FastifyInstance, ctx: AppContext)
       },
     },
     async (request) => {
+      await requireAccess(ctx.db, request.actor, ['lock.read']);
       const { device } = await findCustomerForActor(ctx.db, request.actor, request.query.customer_id);
       return ok(await listCommandHistory(ctx.db, device));
     },
@@ -180,7 +181,10 @@ export const deviceCommandRoutes = async (app: FastifyInstance, ctx: AppContext)
         response: { 200: zEnvelope(z.array(ZOfflineCommand)) },
       },
     },
-    async (request) => ok(await listOfflineCommands(ctx.db, request.actor)),
+    async (request) => {
+      await requireAccess(ctx.db, request.actor, ['lock.read']);
+      return ok(await listOfflineCommands(ctx.db, request.actor));
+    },
   );
 
   r.get(
@@ -192,7 +196,10 @@ export const deviceCommandRoutes = async (app: FastifyInstance, ctx: AppContext)
         response: { 200: zEnvelope(z.array(ZScheduledCommand)) },
       },
     },
-    async (request) => ok(await listScheduledCommands(ctx.db, request.actor)),
+    async (request) => {
+      await requireAccess(ctx.db, request.actor, ['lock.read']);
+      return ok(await listScheduledCommands(ctx.db, request.actor));
+    },
   );
 
   r.post(

@@ -24,7 +24,7 @@ import type { TActor } from '../../lib/actor';
 import { hexEquals, sha256Hex } from '../../lib/crypto';
 import { insertAudit } from '../audit/audit.repository';
 import { getDeviceSettings } from '../orgs/orgs.service';
-import { getAccessFlags } from '../users/users.service';
+import { firstDeniedFlag, requireAccess, type TAccessFlag } from '../users/users.service';
 import type { CommandDispatcher } from './device-outbox.service';
 import type { CommandRow, DeviceRow } from './devices.repository';
 
@@ -57,6 +57,17 @@ const forbiddenByAccess = (access: { userAccess: TUserAccess; lockAccess: TLockA
       if (feature !== 'lock' && feature !== 'uninstall') forbidden.add(feature);
   }
   return forbidden;
+};
+
+/**
+ * The spec §6 access flags a control command needs: lock and unlock `user.lock_unlock` and
+ * `lock.lock` / `lock.unlock`; uninstall (and unclaim) `user.unistall` and `lock.uninstall`; every
+ * other control feature `user.feature_access`.
+ */
+export const accessFlagsFor = (feature: TControlFeature, name: string): TAccessFlag[] => {
+  if (feature === 'lock') return ['user.lock_unlock', name === 'lock' ? 'lock.lock' : 'lock.unlock'];
+  if (feature === 'uninstall') return ['user.unistall', 'lock.uninstall'];
+  return ['user.feature_access'];
 };
 
 /**
@@ -140,7 +151,8 @@ export type TControlTarget = {
 /**
  * Checks that `feature` may be sent to the target now and builds its command name and args.
  * Throws VALIDATION_FAILED naming `enable` or `args.<field>` for a missing on/off or bad
- * arguments, FORBIDDEN when the actor's access flags deny it, DEVICE_NOT_ENROLLED before
+ * arguments, FORBIDDEN naming the flag when the actor's access flags deny it (accessFlagsFor),
+ * DEVICE_NOT_ENROLLED before
  * enrolment, COMMAND_NOT_AVAILABLE when spec §6 does not offer it (type, lock state, allowed list).
  */
 export const prepareControlCommand = async (
@@ -183,14 +195,7 @@ export const prepareControlCommand = async (
     }
     args = parsed.data as Record<string, unknown>;
   }
-  const access = await getAccessFlags(db, actor);
-  if (feature === 'lock') {
-    const flag = name === 'lock' ? access.lockAccess.lock : access.lockAccess.unlock;
-    if (access.userAccess.lock_unlock !== '1' || flag !== '1')
-      throw new AppError(AppErrorCode.FORBIDDEN, 'Your access does not allow locking or unlocking phones');
-  } else if (forbiddenByAccess(access).has(feature)) {
-    throw new AppError(AppErrorCode.FORBIDDEN, 'Your access does not allow this control');
-  }
+  await requireAccess(db, actor, accessFlagsFor(feature, name));
   if (!target.device.enrolledAt) {
     throw new AppError(
       AppErrorCode.DEVICE_NOT_ENROLLED,
@@ -497,6 +502,21 @@ export const expireOverdueCommands = async (
  * issue 12 checked again when it comes due), or null when it may: the loan was completed since, or
  * nothing is overdue any more and it was scheduled without a reason.
  */
+/**
+ * Why a scheduled command must not go out because its creator's access flags (spec §6) no longer
+ * allow it (the parent turned a flag off after it was scheduled), or null.
+ */
+const whyAccessIsWithdrawn = async (db: DbOrTx, command: CommandRow): Promise<string | null> => {
+  const found = commandSpecByName(command.name);
+  if (!command.createdBy || !found) return null;
+  const denied = await firstDeniedFlag(
+    db,
+    command.createdBy,
+    accessFlagsFor(found.spec.feature, command.name),
+  );
+  return denied ? `not sent: ${denied} was turned off before it was due` : null;
+};
+
 const whyScheduledLockIsRefused = (
   command: CommandRow,
   facts:
@@ -527,15 +547,14 @@ export const dispatchDueScheduledCommands = async (
   const due = await deps.db.transaction(async (tx) => {
     const locked = await repo.lockDueScheduledCommands(tx, now, limit);
     const today = istDate(now);
-    const facts = await repo.findLockFactsOfDevices(
-      tx,
-      [...new Set(locked.filter((c) => isPhoneLockingCommand(c.name)).map((c) => c.deviceId))],
-      today,
-    );
+    // Every device's facts: a command of any kind may be refused (access withdrawn), and its audit names the customer.
+    const facts = await repo.findLockFactsOfDevices(tx, [...new Set(locked.map((c) => c.deviceId))], today);
     const refused: { command: CommandRow; error: string }[] = [];
     const released: CommandRow[] = [];
     for (const command of locked) {
-      const error = whyScheduledLockIsRefused(command, facts.get(command.deviceId), today);
+      const error =
+        whyScheduledLockIsRefused(command, facts.get(command.deviceId), today) ??
+        (await whyAccessIsWithdrawn(tx, command));
       if (error) refused.push({ command, error });
       else released.push(command);
     }

@@ -16,6 +16,7 @@ import { randomToken, sha256Hex } from '../../lib/crypto';
 import { insertAudit } from '../audit/audit.repository';
 import { hasRecordedConsent } from '../customers/consent.service';
 import { markCustomerInstalled } from '../customers/customers.service';
+import { spendEnrolmentKey } from '../ledger/ledger.service';
 import { getDeviceSettings } from '../orgs/orgs.service';
 import type { DeviceRow } from './devices.repository';
 import * as devicesRepo from './devices.repository';
@@ -24,12 +25,23 @@ import type { ServerKeys } from './server-keys.service';
 /**
  * The Android device-owner provisioning JSON (design §5; Android DevicePolicyManager
  * EXTRA_PROVISIONING_*) carrying a fresh one-time enrolment token. Issuing a QR replaces any
- * earlier token of the device. Throws ALREADY_ENROLLED when the customer is no longer inactive and
- * CONSENT_REQUIRED while no consent to remote locking is recorded for them (consent.service).
+ * earlier token of the device. The enrolment costs the customer's retailer one key of the
+ * customer's app_type, spent in the transaction that writes the token (ledger spendEnrolmentKey;
+ * the phone's IMEI 1 is charged once, so a re-issue is free). Throws ALREADY_ENROLLED when the
+ * customer is no longer inactive, CONSENT_REQUIRED while no consent to remote locking is recorded
+ * for them (consent.service), and NO_KEYS (nothing written) when the retailer has no key left.
  */
 export const issueEnrolmentQr = async (
   deps: { db: Db; config: TConfig },
-  options: { actor: TActor; device: DeviceRow; customerStatus: number; baseUrl: string },
+  options: {
+    actor: TActor;
+    device: DeviceRow;
+    customerStatus: number;
+    /** The customer's retailer (whose key is spent) and app_type (spec §1). */
+    customerRetailerId: number;
+    appType: number;
+    baseUrl: string;
+  },
 ): Promise<TEnrolmentQr> => {
   const { config } = deps;
   if (options.customerStatus !== CustomerStatus.INACTIVE) {
@@ -44,9 +56,19 @@ export const issueEnrolmentQr = async (
   }
   const token = randomToken();
   const expiresAt = new Date(Date.now() + config.ENROLMENT_TOKEN_TTL_HOURS * 3_600_000);
-  await devicesRepo.updateDevice(deps.db, options.device.id, {
-    enrolmentTokenHash: sha256Hex(token),
-    enrolmentExpiresAt: expiresAt,
+  await deps.db.transaction(async (tx) => {
+    await spendEnrolmentKey(tx, {
+      orgId: options.device.orgId,
+      retailerId: options.customerRetailerId,
+      customerId: options.device.customerId,
+      appType: options.appType,
+      imei: options.device.imei1,
+      actorUserId: options.actor.userId,
+    });
+    await devicesRepo.updateDevice(tx, options.device.id, {
+      enrolmentTokenHash: sha256Hex(token),
+      enrolmentExpiresAt: expiresAt,
+    });
   });
   const payload = {
     [ANDROID_PROVISIONING_KEYS.adminComponent]: config.DPC_COMPONENT_NAME,

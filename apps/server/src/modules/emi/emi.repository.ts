@@ -211,6 +211,8 @@ export const findLoansOfMobile = (db: DbOrTx, orgId: number, mobile: string) =>
       emiPin: customers.emiPin,
       retailerName: users.name,
       retailerUpiId: users.upiId,
+      retailerUpiPayeeName: users.upiPayeeName,
+      retailerPaymentQrMediaId: users.paymentQrMediaId,
       reportedLocked: devices.reportedLocked,
       productBrand: products.brand,
       productName: products.name,

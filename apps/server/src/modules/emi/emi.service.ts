@@ -17,6 +17,7 @@ import type {
   TPayment,
   TPaymentReceipt,
   TPenaltyRule,
+  TRecordedPaymentMode,
   TTotalOutstanding,
   TUpcomingEmiCounts,
   TUpcomingEmiPage,
@@ -100,12 +101,20 @@ export const getEmiDetails = async (db: DbOrTx, actor: TActor, customerId: numbe
 };
 
 /**
+ * A payment to record: a multiple_emi_paid request, whose mode may also be 'online' when the server
+ * records a payment the customer made through the payment gateway (modules/payments).
+ */
+export type TPaymentToRecord = Omit<z.output<typeof ZRecordPaymentRequest>, 'mode'> & {
+  mode: TRecordedPaymentMode;
+};
+
+/**
  * SHA-256 (hex) of a payment request in canonical form, stored with its Idempotency-Key: the user
  * who sent it and the request's fields in a fixed order, instalments sorted and deduplicated, a
  * blank reference as none. So the same payment sent again matches whatever the order of its JSON,
  * and anything that changes what is recorded does not.
  */
-const paymentFingerprint = (actor: TActor, request: z.output<typeof ZRecordPaymentRequest>): string => {
+const paymentFingerprint = (actor: TActor, request: TPaymentToRecord): string => {
   const canonical = JSON.stringify([
     actor.userId,
     request.customer_id,
@@ -172,7 +181,7 @@ export const recordPayment = async (
   db: Db,
   options: {
     actor: TActor;
-    request: z.output<typeof ZRecordPaymentRequest>;
+    request: TPaymentToRecord;
     idempotencyKey?: string | undefined;
   },
 ): Promise<TPaymentReceipt> => {

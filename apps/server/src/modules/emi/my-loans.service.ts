@@ -47,13 +47,14 @@ export const listMyLoans = async (db: DbOrTx, actor: TActor): Promise<TMyLoan[]>
             loan.retailerUpiId && next
               ? upiPayLink({
                   vpa: loan.retailerUpiId,
-                  payeeName: loan.retailerName,
+                  payeeName: loan.retailerUpiPayeeName ?? loan.retailerName,
                   amountPaise: next.totalDuePaise,
                   note: loan.emiPin
                     ? `EMI PIN ${loan.emiPin} EMI ${next.instalmentNo}`
                     : `EMI ${next.instalmentNo} loan ${loan.customerId}`,
                 })
               : null,
+          hasQrImage: loan.retailerPaymentQrMediaId !== null,
           emiPin: loan.emiPin,
         },
       };

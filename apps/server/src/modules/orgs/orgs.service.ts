@@ -160,4 +160,5 @@ export const getClientConfig = (config: TConfig): TAppConfig => ({
   otpResendAfterSeconds: config.OTP_RESEND_AFTER_SECONDS,
   defaultCacheSeconds: DEFAULT_CACHE_SECONDS,
   plansCacheSeconds: PLANS_CACHE_SECONDS,
+  googleSignIn: Boolean(config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET),
 });

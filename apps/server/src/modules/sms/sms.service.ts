@@ -8,7 +8,14 @@ import * as repo from './sms.repository';
 import { SmsRejectedError, type SmsTransport } from './sms.transport';
 
 /** Why an SMS is sent: an OTP purpose of spec §4, or a notice. */
-export type TSmsPurpose = 'LOGIN' | 'FORGOT_PASSWORD' | 'UNINSTALL' | 'BYPASS_CODE' | 'SIM_CHANGE';
+export type TSmsPurpose =
+  | 'LOGIN'
+  | 'FORGOT_PASSWORD'
+  | 'UNINSTALL'
+  | 'BYPASS_CODE'
+  | 'SIM_CHANGE'
+  /** The organisation admin's answer to a join request (modules/joining). */
+  | 'SIGNUP_DECISION';
 
 /** How far a delivery got: handed to the gateway, waiting in the outbox for a retry, or given up. */
 export type TSmsDeliveryOutcome = 'sent' | 'queued' | 'failed';

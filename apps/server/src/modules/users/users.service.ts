@@ -25,17 +25,47 @@ export const visibleRetailerIds = async (db: DbOrTx, actor: TActor): Promise<num
 export const createCustomerLogin = (db: DbOrTx, options: { orgId: number; mobile: string; name: string }) =>
   ensureCustomerUser(db, options.orgId, options.mobile, options.name);
 
+/**
+ * The retailer ids whose customers a list or dashboard shows: all the actor's visible ones
+ * (visibleRetailerIds), or only `retailerId` when it is one of them. Throws NOT_FOUND (field
+ * retailer_id) for any other id, the same for another organisation's as for none, and FORBIDDEN
+ * for customers.
+ */
+export const scopedRetailerIds = async (
+  db: DbOrTx,
+  actor: TActor,
+  retailerId?: number | undefined,
+): Promise<number[]> => {
+  const visible = await visibleRetailerIds(db, actor);
+  if (retailerId === undefined) return visible;
+  if (!visible.includes(retailerId)) {
+    throw new AppError(AppErrorCode.NOT_FOUND, 'Retailer not found', [
+      { field: 'retailer_id', message: 'Choose one of your retailers' },
+    ]);
+  }
+  return [retailerId];
+};
+
+/** The access overrides stored on a user (users.access). */
+export type TAccessOverrides = { userAccess?: Record<string, string>; lockAccess?: Record<string, string> };
+
+/** Effective access flags from stored overrides: spec §6 defaults, overridden by known '0'/'1' values. */
+export const effectiveAccess = (
+  overrides: TAccessOverrides | null | undefined,
+): { userAccess: TUserAccess; lockAccess: TLockAccess } => ({
+  userAccess: { ...DEFAULT_USER_ACCESS, ...pickFlags(overrides?.userAccess, DEFAULT_USER_ACCESS) },
+  lockAccess: { ...DEFAULT_LOCK_ACCESS, ...pickFlags(overrides?.lockAccess, DEFAULT_LOCK_ACCESS) },
+});
+
 /** The actor's effective access flags: spec §6 defaults, overridden by the server's values for the user. */
 export const getAccessFlags = async (
   db: DbOrTx,
   actor: TActor,
-): Promise<{ userAccess: TUserAccess; lockAccess: TLockAccess }> => {
-  const overrides = (await findUserAccess(db, actor.userId)) ?? {};
-  return {
-    userAccess: { ...DEFAULT_USER_ACCESS, ...pickFlags(overrides.userAccess, DEFAULT_USER_ACCESS) },
-    lockAccess: { ...DEFAULT_LOCK_ACCESS, ...pickFlags(overrides.lockAccess, DEFAULT_LOCK_ACCESS) },
-  };
-};
+): Promise<{ userAccess: TUserAccess; lockAccess: TLockAccess }> =>
+  effectiveAccess(await findUserAccess(db, actor.userId));
+
+/** The name of a flag as requireAccess takes it: `user.<key>` or `lock.<key>`. */
+export type TAccessFlag = `user.${keyof TUserAccess}` | `lock.${keyof TLockAccess}`;
 
 /** Only the known flag names with '0' or '1' values, so a stray key never widens access. */
 const pickFlags = <T extends Record<string, string>>(
@@ -49,19 +79,35 @@ const pickFlags = <T extends Record<string, string>>(
   ) as Partial<Record<keyof T, '0' | '1'>>;
 
 /**
- * Throws FORBIDDEN unless every named flag is '1' for the actor (spec §6 user and lock access).
- * `flags` name user access keys as `user.<key>` and lock access keys as `lock.<key>`.
+ * The first of `flags` that is not '1' for the user (by id, e.g. the creator of a scheduled
+ * command when it comes due), or null when all are allowed.
  */
-export const requireAccess = async (
+export const firstDeniedFlag = async (
   db: DbOrTx,
-  actor: TActor,
-  flags: (`user.${keyof TUserAccess}` | `lock.${keyof TLockAccess}`)[],
-): Promise<void> => {
-  const { userAccess, lockAccess } = await getAccessFlags(db, actor);
+  userId: number,
+  flags: TAccessFlag[],
+): Promise<TAccessFlag | null> => {
+  const { userAccess, lockAccess } = effectiveAccess(await findUserAccess(db, userId));
   for (const flag of flags) {
     const [group, key] = flag.split('.') as ['user' | 'lock', string];
     const value =
       group === 'user' ? userAccess[key as keyof TUserAccess] : lockAccess[key as keyof TLockAccess];
-    if (value !== '1') throw new AppError(AppErrorCode.FORBIDDEN, `Your access does not allow this (${key})`);
+    if (value !== '1') return flag;
+  }
+  return null;
+};
+
+/**
+ * Throws FORBIDDEN unless every named flag is '1' for the actor (spec §6 user and lock access).
+ * `flags` name user access keys as `user.<key>` and lock access keys as `lock.<key>`; the message
+ * names the first flag that is off (e.g. `lock.unlock is off`).
+ */
+export const requireAccess = async (db: DbOrTx, actor: TActor, flags: TAccessFlag[]): Promise<void> => {
+  const denied = await firstDeniedFlag(db, actor.userId, flags);
+  if (denied) {
+    throw new AppError(
+      AppErrorCode.FORBIDDEN,
+      `Your access does not allow this (${denied} is off). Ask your retailer`,
+    );
   }
 };

@@ -115,7 +115,9 @@ describe('app shell (spec §2, §3)', () => {
       'Privacy policy',
       'Log out',
     ]);
-    expect(DRAWER_ITEMS).toHaveLength(15);
+    // …and the items this retailer does not see: the organisation admin's home, and payment_gateway
+    // (its organisation's flag is off).
+    expect(DRAWER_ITEMS).toHaveLength(17);
     fireEvent.click(screen.getByTestId('drawer-item-sessions'));
     expect(router.state.location.pathname).toBe(appPaths.sessions.path);
     expect(store.getState().ui.drawerOpen).toBe(false);

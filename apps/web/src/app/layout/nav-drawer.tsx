@@ -1,6 +1,7 @@
 import type { TUserType } from '@kisht/domain/common/enums';
 import type { TUserAccess } from '@kisht/domain/devices/devices.schema';
 import type { SvgIconComponent } from '@mui/icons-material';
+import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import DevicesIcon from '@mui/icons-material/Devices';
 import EventIcon from '@mui/icons-material/Event';
 import HelpIcon from '@mui/icons-material/Help';
@@ -11,6 +12,7 @@ import PendingActionsIcon from '@mui/icons-material/PendingActions';
 import PeopleIcon from '@mui/icons-material/People';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import PolicyIcon from '@mui/icons-material/Policy';
+import ShoppingCartIcon from '@mui/icons-material/ShoppingCart';
 import SimCardIcon from '@mui/icons-material/SimCard';
 import SpaceDashboardIcon from '@mui/icons-material/SpaceDashboard';
 import StorefrontIcon from '@mui/icons-material/Storefront';
@@ -34,12 +36,19 @@ import { useLocation, useNavigate } from 'react-router';
 import { getUserType } from '../../lib/auth-storage';
 import { useUserAccess } from '../../lib/http/access-api';
 import type { TLinkableRouteKey } from '../../lib/paths';
-import { appPaths, CUSTOMER_ROUTES } from '../../lib/paths';
+import { ADMIN_ROUTES, appPaths, CUSTOMER_ROUTES } from '../../lib/paths';
 import type { TStateWithUi } from '../../lib/ui-slice';
-import { setDrawerOpen } from '../../lib/ui-slice';
+import { selectOrgConfig, setDrawerOpen } from '../../lib/ui-slice';
 
-/** Who is looking at the drawer: their user type (spec §4) and user access flags (spec §6). */
-export type TDrawerViewer = { userType: TUserType | null; userAccess: TUserAccess };
+/**
+ * Who is looking at the drawer: their user type (spec §4), user access flags (spec §6) and whether
+ * their organisation has the payment gateway on (spec §1 flag; absent: off).
+ */
+export type TDrawerViewer = {
+  userType: TUserType | null;
+  userAccess: TUserAccess;
+  isPaymentGatewayOn?: boolean;
+};
 
 type TDrawerItem = {
   route: TLinkableRouteKey;
@@ -51,6 +60,12 @@ type TDrawerItem = {
 
 /** What the navigation drawer lists, in order (log out comes last, after a divider). */
 export const DRAWER_ITEMS: readonly TDrawerItem[] = [
+  {
+    route: 'admin',
+    labelKey: 'nav.admin',
+    icon: AdminPanelSettingsIcon,
+    isShownTo: ({ userType }) => userType === 'admin',
+  },
   { route: 'dashboard', labelKey: 'nav.dashboard', icon: SpaceDashboardIcon },
   { route: 'customerList', labelKey: 'nav.customers', icon: PeopleIcon },
   { route: 'addCustomer', labelKey: 'nav.addCustomer', icon: PersonAddIcon },
@@ -65,8 +80,21 @@ export const DRAWER_ITEMS: readonly TDrawerItem[] = [
   },
   { route: 'pendingCommands', labelKey: 'nav.pendingCommands', icon: PendingActionsIcon },
   { route: 'simChanges', labelKey: 'nav.simChanges', icon: SimCardIcon },
-  { route: 'retailerList', labelKey: 'nav.retailers', icon: StorefrontIcon },
+  {
+    route: 'retailerList',
+    labelKey: 'nav.retailers',
+    icon: StorefrontIcon,
+    // Only a retailer has mini-retailers (the page refuses anyone else too).
+    isShownTo: ({ userType }) => userType === 'retailer',
+  },
   { route: 'topUpHistory', labelKey: 'nav.topUpHistory', icon: HistoryIcon },
+  {
+    route: 'paymentGateway',
+    labelKey: 'nav.paymentGateway',
+    icon: ShoppingCartIcon,
+    // Buying keys online is an organisation feature, off by default (spec §1).
+    isShownTo: ({ isPaymentGatewayOn }) => isPaymentGatewayOn === true,
+  },
   {
     route: 'deviceSettings',
     labelKey: 'nav.deviceSettings',
@@ -82,13 +110,17 @@ export const DRAWER_ITEMS: readonly TDrawerItem[] = [
 ];
 
 /**
- * The drawer items of a viewer: a customer user (spec §4) sees only the CUSTOMER_ROUTES ones; a
- * retailer or mini-retailer sees the others their type and access flags allow.
+ * The drawer items of a viewer: a customer user (spec §4) sees only the CUSTOMER_ROUTES ones, an
+ * organisation admin only the ADMIN_ROUTES ones; a retailer or mini-retailer sees the others their
+ * type and access flags allow.
  */
-export const drawerItemsFor = (viewer: TDrawerViewer): readonly TDrawerItem[] =>
-  viewer.userType === 'customer'
-    ? DRAWER_ITEMS.filter((item) => CUSTOMER_ROUTES.includes(item.route))
-    : DRAWER_ITEMS.filter((item) => item.isShownTo?.(viewer) ?? true);
+export const drawerItemsFor = (viewer: TDrawerViewer): readonly TDrawerItem[] => {
+  if (viewer.userType === 'customer')
+    return DRAWER_ITEMS.filter((item) => CUSTOMER_ROUTES.includes(item.route));
+  // An organisation admin: the admin home, language and sessions only.
+  if (viewer.userType === 'admin') return DRAWER_ITEMS.filter((item) => ADMIN_ROUTES.includes(item.route));
+  return DRAWER_ITEMS.filter((item) => item.isShownTo?.(viewer) ?? true);
+};
 
 const selectIsDrawerOpen = (state: TStateWithUi) => state.ui.drawerOpen;
 
@@ -109,9 +141,11 @@ export const NavDrawer = ({ orgName, logoUrl, isLoggingOut, isCustomer, onLogout
   const { pathname } = useLocation();
   const isOpen = useSelector(selectIsDrawerOpen);
   const userAccess = useUserAccess({ skip: isCustomer });
+  const isPaymentGatewayOn = useSelector(selectOrgConfig)?.features.paymentGateway === true;
   const viewer: TDrawerViewer = {
     userType: isCustomer ? 'customer' : getUserType(),
     userAccess: userAccess.flags,
+    isPaymentGatewayOn,
   };
   const close = () => dispatch(setDrawerOpen(false));
 

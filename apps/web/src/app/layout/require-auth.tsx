@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { isCustomerUser, isSignedIn } from '../../lib/auth-storage';
+import { getUserType, isCustomerUser, isSignedIn } from '../../lib/auth-storage';
 import { appPaths } from '../../lib/paths';
 
 /** Spec §2: every route except login, otp and m_pin needs a session; without one, go to login. */
@@ -23,5 +23,20 @@ export const RedirectIfSignedIn = ({ children }: { children: ReactNode }) => {
  */
 export const RequireRetailer = () => {
   if (isCustomerUser()) return <Navigate to={appPaths.dashboard.href()} replace />;
+  return <Outlet />;
+};
+
+/**
+ * The screens an organisation admin does not use (everything outside ADMIN_ROUTES): an admin who
+ * opens one (the dashboard after login, say) is sent to the admin home.
+ */
+export const RefuseAdmin = () => {
+  if (getUserType() === 'admin') return <Navigate to={appPaths.admin.href()} replace />;
+  return <Outlet />;
+};
+
+/** The organisation admin's screens: anyone else is sent to the dashboard. */
+export const RequireAdmin = () => {
+  if (getUserType() !== 'admin') return <Navigate to={appPaths.dashboard.href()} replace />;
   return <Outlet />;
 };

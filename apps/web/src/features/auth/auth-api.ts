@@ -10,6 +10,7 @@ import type {
   TSetMpinRequest,
   TVerifyOtpRequest,
 } from '@kisht/domain/auth/auth.schema';
+import type { TOauthCompleteRequest, TOauthUrl } from '@kisht/domain/auth/oauth.schema';
 import { paths } from '@kisht/domain/paths';
 import { api } from '../../lib/http/api';
 
@@ -39,6 +40,14 @@ export const authApi = api.injectEndpoints({
     setMpin: build.mutation<TCurrentUser, TSetMpinRequest>({
       query: (body) => ({ url: paths.auth.setMpin, method: 'POST', body }),
     }),
+    /** Sign in with Google: the provider's authorization URL for the organisation (404 when not set up). */
+    getOauthUrl: build.mutation<TOauthUrl, number>({
+      query: (orgId) => ({ url: paths.oauth.url, params: { org_id: orgId } }),
+    }),
+    /** Exchanges the one-time ticket the Google callback put in the login page's URL for a session. */
+    completeOauth: build.mutation<TAuthSession, TOauthCompleteRequest>({
+      query: (body) => ({ url: paths.oauth.complete, method: 'POST', body }),
+    }),
     logout: build.mutation<null, void>({
       query: () => ({ url: paths.auth.logout, method: 'POST' }),
     }),
@@ -54,4 +63,6 @@ export const {
   useResetMpinMutation,
   useSetMpinMutation,
   useLogoutMutation,
+  useGetOauthUrlMutation,
+  useCompleteOauthMutation,
 } = authApi;

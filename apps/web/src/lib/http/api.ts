@@ -23,6 +23,14 @@ export const PLANS_CACHE_SECONDS = 5;
 /** Tag types; cache keys and tags carry every parameter sent (organisation, filters, page). */
 export const TAG_TYPES = [
   'OrgConfig',
+  /** The organisation admin's join requests (id: 'LIST'). */
+  'SignupRequest',
+  /** The organisation admin's retailer search (id: 'LIST'). */
+  'AdminRetailer',
+  /** The organisation's key prices (admin). */
+  'KeyPrices',
+  /** The signed-in person's key balances per app_type (a purchase or transfer changes them). */
+  'KeyBalances',
   'Dashboard',
   'Customer',
   'Product',
@@ -49,9 +57,15 @@ export const TAG_TYPES = [
   'PendingCommand',
   /** The organisation's device-control settings (device_settings). */
   'DeviceSettings',
+  /** A retailer's mini-retailers (id: 'LIST', a user id, or 'ME' for the own profile). */
+  'Retailer',
 ] as const;
 /** Tags of data that belongs to the signed-in person (everything but the public org config). */
 const SESSION_SCOPED_TAGS = [
+  'SignupRequest',
+  'AdminRetailer',
+  'KeyPrices',
+  'KeyBalances',
   'Dashboard',
   'Customer',
   'Product',
@@ -67,6 +81,7 @@ const SESSION_SCOPED_TAGS = [
   'SimChange',
   'PendingCommand',
   'DeviceSettings',
+  'Retailer',
 ] as const;
 
 /** The part of the store the base query reads (the ui slice's configs), typed here to keep lib/http free of it. */

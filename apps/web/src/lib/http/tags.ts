@@ -16,3 +16,8 @@ export const commandHistoryTag = (customerId: number) =>
  * cancelled command may join or leave them.
  */
 export const PENDING_COMMANDS_TAG = 'PendingCommand' as const;
+/**
+ * The signed-in person's key balances (getBalanceTypesWithScheme): keys bought online, transferred
+ * or credited change them, so whoever moves keys invalidates this tag.
+ */
+export const KEY_BALANCES_TAG = 'KeyBalances' as const;

@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
 import Stack from '@mui/material/Stack';
+import type { ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -11,6 +12,7 @@ import { useOrgId } from '../../../lib/http/org-config-api';
 import { appPaths } from '../../../lib/paths';
 import { useLoginWithOtpMutation } from '../auth-api';
 import { AuthLayout } from '../components/auth-layout';
+import { GoogleSignIn } from '../components/google-sign-in';
 import { MobileField } from '../components/mobile-field';
 import { saveOtpChallenge, toOtpChallenge } from '../otp-challenge';
 import type { TMobileFormOutput, TMobileFormValues } from '../sign-in-form';
@@ -19,8 +21,12 @@ import { signInErrorText, ZMobileForm } from '../sign-in-form';
 const mobileFormResolver = zodResolver<TMobileFormValues, unknown, TMobileFormOutput>(ZMobileForm);
 const formFieldOf = (requestField: string) => (requestField === 'mobile' ? ('mobile' as const) : null);
 
-/** Spec §2 login: the mobile number to send a sign-in OTP to, or the way to the MPIN login. */
-export const LoginPage = () => {
+/**
+ * Spec §2 login: the mobile number to send a sign-in OTP to, or the way to the MPIN login, or Sign
+ * in with Google when the server offers it. `footer` (composed by app/): what else the screen offers
+ * (the join request).
+ */
+export const LoginPage = ({ footer }: { footer?: ReactNode }) => {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const orgId = useOrgId();
@@ -80,6 +86,8 @@ export const LoginPage = () => {
         >
           {t('login.withMpin')}
         </Button>
+        <GoogleSignIn orgId={orgId} />
+        {footer}
       </Stack>
     </AuthLayout>
   );

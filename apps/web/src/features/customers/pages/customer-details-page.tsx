@@ -34,6 +34,7 @@ import { CustomerConsentSection } from '../components/customer-consent-section';
 import { CustomerEditActions } from '../components/customer-edit-actions';
 import { CustomerSummaryHeader } from '../components/customer-summary-header';
 import { EmiScheduleTable } from '../components/emi-schedule-table';
+import { FinancerHandoffStatus } from '../components/financer-handoff-status';
 import { StatusCard } from '../components/status-card';
 import { useGetCustomerDetailsQuery } from '../customers-api';
 
@@ -126,6 +127,9 @@ const CustomerTab = ({ customer }: { customer: TCustomerDetails }) => {
               value: customer.financerName || notAvailable,
               testId: 'customer-financer',
             },
+            ...(customer.financerHandoffStatus
+              ? [{ label: t('financer.hdbReference'), value: <FinancerHandoffStatus customer={customer} /> }]
+              : []),
           ]}
         />
         <Button

@@ -121,6 +121,8 @@ type TDashboardPageProps = {
    * feature does not import).
    */
   upcomingSection?: ReactNode;
+  /** The shop's keys per app_type (the ledger feature's card), composed in by the app. */
+  keysSection?: ReactNode;
 };
 
 /**
@@ -129,7 +131,7 @@ type TDashboardPageProps = {
  * filtered to it. The organisation's config picks how the figures show (spec §1 pages per
  * organisation): cards, or a list.
  */
-export const DashboardPage = ({ upcomingSection }: TDashboardPageProps) => {
+export const DashboardPage = ({ upcomingSection, keysSection }: TDashboardPageProps) => {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const orgConfig = useOrgConfig();
@@ -170,6 +172,7 @@ export const DashboardPage = ({ upcomingSection }: TDashboardPageProps) => {
       <Stack spacing={3}>
         <MoneySection layout={layout} />
         {upcomingSection}
+        {keysSection}
         <section aria-label={t('dashboard.byStatus')}>
           <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1.5 }}>
             {t('dashboard.byStatus')}

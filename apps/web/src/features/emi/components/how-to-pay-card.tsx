@@ -1,4 +1,5 @@
 import type { TMyLoan } from '@kisht/domain/emi/emi.schema';
+import { paths } from '@kisht/domain/paths';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -8,18 +9,49 @@ import Typography from '@mui/material/Typography';
 import { QRCodeSVG } from 'qrcode.react';
 import { useTranslation } from 'react-i18next';
 import { DetailList } from '../../../components/detail-list';
+import { useBlobUrl } from '../../../lib/http/use-blob-url';
 
 /** On-screen size of the UPI QR code, CSS px. */
 const UPI_QR_SIZE = 200;
+
+/** The retailer's uploaded QR image (fetched with the session's headers), for a loan of this customer. */
+const ShopQrImage = ({ customerId, retailerName }: { customerId: number; retailerName: string }) => {
+  const { t } = useTranslation();
+  const image = useBlobUrl({ url: paths.users.paymentQrImage, params: { customer_id: customerId } });
+  return (
+    <Stack spacing={1.5} sx={{ alignItems: 'center' }}>
+      {image.url ? (
+        <Box
+          component="img"
+          src={image.url}
+          alt={t('paymentQr.customerOwnQrLabel', { name: retailerName })}
+          sx={{ width: UPI_QR_SIZE, maxWidth: '100%', height: 'auto', bgcolor: '#fff', borderRadius: 1 }}
+          data-testid="my-loan-shop-qr-image"
+        />
+      ) : (
+        <Typography variant="body2" color="textSecondary">
+          {image.error || t('common.loading')}
+        </Typography>
+      )}
+      <Typography variant="body2" color="textSecondary" sx={{ textAlign: 'center' }}>
+        {t('paymentQr.customerOwnQrHint')}
+      </Typography>
+    </Stack>
+  );
+};
 
 /**
  * "How to pay" of the customer's own loan: the retailer's name and UPI ID, the loan's EMI PIN to
  * quote in the payment note (when one has been issued) and, when the server
  * gives a `upi://pay` link for the next amount due, its QR code (scan with any UPI app) and a
- * "Pay with UPI app" link that opens the phone's UPI app.
+ * "Pay with UPI app" link that opens the phone's UPI app. When the retailer uploaded their own QR
+ * image (retailer_payment_qr, `payTo.hasQrImage`), that image is shown instead of the generated QR
+ * (fetched by `customerId`), and the button still carries the amount due.
  */
-export const HowToPayCard = ({ payTo }: { payTo: TMyLoan['payTo'] }) => {
+export const HowToPayCard = ({ payTo, customerId }: { payTo: TMyLoan['payTo']; customerId?: number }) => {
   const { t } = useTranslation();
+  // The shop's own uploaded QR (retailer_payment_qr) is shown instead of the generated one.
+  const hasOwnQr = payTo.hasQrImage === true && customerId !== undefined;
   return (
     <Card data-testid="my-loan-how-to-pay">
       <CardContent>
@@ -45,24 +77,31 @@ export const HowToPayCard = ({ payTo }: { payTo: TMyLoan['payTo'] }) => {
               {t('myLoan.emiPinHint', { pin: payTo.emiPin })}
             </Typography>
           ) : null}
+          {hasOwnQr && customerId !== undefined ? (
+            <ShopQrImage customerId={customerId} retailerName={payTo.retailerName} />
+          ) : null}
           {payTo.upiLink ? (
             <Stack spacing={1.5} sx={{ alignItems: 'center' }}>
-              <Box
-                sx={{ p: 1.5, bgcolor: '#fff', borderRadius: 1, lineHeight: 0 }}
-                data-testid="my-loan-upi-qr"
-              >
-                <QRCodeSVG
-                  value={payTo.upiLink}
-                  size={UPI_QR_SIZE}
-                  marginSize={2}
-                  title={t('myLoan.qrLabel', { name: payTo.retailerName })}
-                  role="img"
-                  aria-label={t('myLoan.qrLabel', { name: payTo.retailerName })}
-                />
-              </Box>
-              <Typography variant="body2" color="textSecondary" sx={{ textAlign: 'center' }}>
-                {t('myLoan.scanHint')}
-              </Typography>
+              {hasOwnQr ? null : (
+                <Box
+                  sx={{ p: 1.5, bgcolor: '#fff', borderRadius: 1, lineHeight: 0 }}
+                  data-testid="my-loan-upi-qr"
+                >
+                  <QRCodeSVG
+                    value={payTo.upiLink}
+                    size={UPI_QR_SIZE}
+                    marginSize={2}
+                    title={t('myLoan.qrLabel', { name: payTo.retailerName })}
+                    role="img"
+                    aria-label={t('myLoan.qrLabel', { name: payTo.retailerName })}
+                  />
+                </Box>
+              )}
+              {hasOwnQr ? null : (
+                <Typography variant="body2" color="textSecondary" sx={{ textAlign: 'center' }}>
+                  {t('myLoan.scanHint')}
+                </Typography>
+              )}
               <Button
                 variant="contained"
                 size="large"
@@ -73,7 +112,7 @@ export const HowToPayCard = ({ payTo }: { payTo: TMyLoan['payTo'] }) => {
                 {t('myLoan.payWithUpi')}
               </Button>
             </Stack>
-          ) : (
+          ) : hasOwnQr ? null : (
             <Typography variant="body2" color="textSecondary" data-testid="my-loan-pay-in-shop">
               {t('myLoan.payInShop', { name: payTo.retailerName })}
             </Typography>

@@ -8,6 +8,7 @@ import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
@@ -54,7 +55,10 @@ const OverdueNotice = ({ overdue }: { overdue: TMyInstalmentRow[] }) => {
   );
 };
 
-const MyLoanCard = ({ loan }: { loan: TMyLoan }) => {
+/** What the app composes into each loan: e.g. the payments feature's "Pay online". */
+type TRenderPayOnline = (loan: TMyLoan) => ReactNode;
+
+const MyLoanCard = ({ loan, renderPayOnline }: { loan: TMyLoan; renderPayOnline?: TRenderPayOnline }) => {
   const { t } = useTranslation();
   const lockLabel = lockStatusLabel(loan.lockStatus);
   const unpaid = [...loan.instalments].sort((a, b) => a.instalmentNo - b.instalmentNo).filter(isPayable);
@@ -113,7 +117,8 @@ const MyLoanCard = ({ loan }: { loan: TMyLoan }) => {
           />
         </CardContent>
       </Card>
-      <HowToPayCard payTo={loan.payTo} />
+      {renderPayOnline?.(loan)}
+      <HowToPayCard payTo={loan.payTo} customerId={loan.customerId} />
     </Stack>
   );
 };
@@ -123,9 +128,10 @@ const MyLoanCard = ({ loan }: { loan: TMyLoan }) => {
  * phone's lock status (Locked / Unlocked), what is overdue (each overdue instalment with its days
  * overdue and total due, late fee included), the next EMI not yet overdue, totals, the instalments
  * with their statuses, days overdue and late fees, and how to pay the retailer (UPI ID, a UPI QR
- * code and link when the server gives one).
+ * code and link when the server gives one). `renderPayOnline` adds, per loan, what the app composes
+ * from another feature (the payment gateway's "Pay online"), above "How to pay".
  */
-export const MyLoanPage = () => {
+export const MyLoanPage = ({ renderPayOnline }: { renderPayOnline?: TRenderPayOnline } = {}) => {
   const { t } = useTranslation();
   const loans = useGetMyLoansQuery(undefined, { refetchOnMountOrArgChange: true });
 
@@ -146,7 +152,7 @@ export const MyLoanPage = () => {
     return (
       <Stack spacing={4}>
         {loans.data.map((loan) => (
-          <MyLoanCard key={loan.customerId} loan={loan} />
+          <MyLoanCard key={loan.customerId} loan={loan} renderPayOnline={renderPayOnline} />
         ))}
       </Stack>
     );
