@@ -5,13 +5,15 @@ import { MyLoanPage } from '../features/emi/pages/my-loan-page';
 import { KeyBalancesCard } from '../features/ledger/components/key-balances-card';
 import { PayOnlineButton } from '../features/payments/components/pay-online-button';
 import { isCustomerUser } from '../lib/auth-storage';
+import { useShopOptions } from './use-shop-options';
 
 /**
  * Spec §2 dashboard, by user type (spec §4): a customer sees "My loan" and, below it, their
  * consent to remote locking (the customers feature's section), with the payments feature's "Pay
  * online" in each loan when the organisation has the payment gateway on; retailers and
  * mini-retailers see the dashboard, with the emi feature's EMIs-due figures and the ledger
- * feature's keys per app_type composed in here (features do not import each other).
+ * feature's keys per app_type composed in here (features do not import each other), and a
+ * retailer with mini-retailers their shops to pick from (the retailers feature's list).
  */
 export const DashboardRoute = () =>
   isCustomerUser() ? (
@@ -24,5 +26,14 @@ export const DashboardRoute = () =>
       <MyConsentsSection />
     </>
   ) : (
-    <DashboardPage upcomingSection={<UpcomingCountsCard />} keysSection={<KeyBalancesCard />} />
+    <RetailerDashboard />
   );
+
+/** The retailer's and mini-retailer's dashboard (a component of its own: it uses hooks). */
+const RetailerDashboard = () => (
+  <DashboardPage
+    upcomingSection={<UpcomingCountsCard />}
+    keysSection={<KeyBalancesCard />}
+    shopOptions={useShopOptions()}
+  />
+);

@@ -33,10 +33,8 @@ const MpinPage = lazy(() =>
 const DashboardRoute = lazy(() =>
   import('./dashboard-route').then((module) => ({ default: module.DashboardRoute })),
 );
-const CustomerListPage = lazy(() =>
-  import('../features/customers/pages/customer-list-page').then((module) => ({
-    default: module.CustomerListPage,
-  })),
+const CustomerListRoute = lazy(() =>
+  import('./customer-list-route').then((module) => ({ default: module.CustomerListRoute })),
 );
 const AddCustomerPage = lazy(() =>
   import('../features/customers/pages/add-customer-page').then((module) => ({
@@ -138,7 +136,7 @@ export const COMING_SOON_ROUTES: ReadonlyArray<{ route: TRouteKey; titleKey: TPa
 /** Every protected screen with its page; the ones a customer user may open are CUSTOMER_ROUTES. */
 const PROTECTED_PAGES: ReadonlyArray<{ route: TRouteKey; element: ReactNode }> = [
   { route: 'dashboard', element: <DashboardRoute /> },
-  { route: 'customerList', element: <CustomerListPage /> },
+  { route: 'customerList', element: <CustomerListRoute /> },
   { route: 'addCustomer', element: <AddCustomerPage /> },
   { route: 'customerNavigate', element: <CustomerNavigateRoute /> },
   { route: 'customerDetails', element: <CustomerDetailsRoute /> },

@@ -24,6 +24,12 @@ export const getToken = (from: Storage = storage()): string | null => from.getIt
 /** True while a session token is stored. */
 export const isSignedIn = (): boolean => Boolean(getToken());
 
+/** The signed-in user's id from local storage `user_id`, or null when none. */
+export const getUserId = (from: Storage = storage()): number | null => {
+  const id = Number(from.getItem(AUTH_STORAGE_KEYS.userId) ?? '');
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+};
+
 /** The signed-in user's type (spec §4) from local storage `type`, or null when none or unknown. */
 export const getUserType = (from: Storage = storage()): TUserType | null => {
   const type = from.getItem(AUTH_STORAGE_KEYS.type);

@@ -13,10 +13,24 @@ export type TUpcomingRange = (typeof UPCOMING_RANGES)[number];
 /** Query parameter carrying the up_coming_emi tab. */
 export const UPCOMING_RANGE_PARAM = 'range';
 
+/**
+ * Query parameter of customer_list and dashboard carrying the shop a retailer narrows them to
+ * (itself or one of its mini-retailers; spec §3 `retailer_id`). Absent: all its shops.
+ */
+export const RETAILER_ID_PARAM = 'retailer_id';
+
+/** The shop id in a URL's RETAILER_ID_PARAM, or undefined when absent or not a positive whole number. */
+export const readRetailerIdParam = (params: URLSearchParams): number | undefined => {
+  const value = Number(params.get(RETAILER_ID_PARAM) ?? '');
+  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+};
+
 /** The customer list's filters, carried in its URL (it loads further pages as it scrolls). */
 export type TCustomerListFilters = {
   status?: TCustomerStatusWord | 'all' | undefined;
   search?: string | undefined;
+  /** Only this shop's customers (RETAILER_ID_PARAM); undefined: all the actor's shops. */
+  retailerId?: number | undefined;
 };
 
 /** top_up_history's filters, carried in its URL (spec §3 query parameters from, to, user_id). */
@@ -74,13 +88,18 @@ export const appPaths = {
     href: (mode: TMpinMode = 'login') =>
       withQuery('/m_pin', { [MPIN_MODE_PARAM]: mode === 'login' ? undefined : mode }),
   },
-  dashboard: plain('/dashboard'),
+  dashboard: {
+    path: '/dashboard',
+    /** With a retailer id: the figures of that shop only (RETAILER_ID_PARAM). */
+    href: (retailerId?: number) => withQuery('/dashboard', { [RETAILER_ID_PARAM]: retailerId }),
+  },
   customerList: {
     path: '/customer_list',
     href: (filters: TCustomerListFilters = {}) =>
       withQuery('/customer_list', {
         status: filters.status === 'all' ? undefined : filters.status,
         search: filters.search,
+        [RETAILER_ID_PARAM]: filters.retailerId,
       }),
   },
   addCustomer: {

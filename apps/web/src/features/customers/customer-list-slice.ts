@@ -44,9 +44,9 @@ export const INITIAL_CUSTOMER_LIST_STATE: TCustomerListState = {
   lastLoaded: null,
 };
 
-/** The key of one filtered list: its status and search, as the api cache tells lists apart. */
-export const customerListKey = ({ status, search }: TCustomerListArgs): string =>
-  JSON.stringify([status, search]);
+/** The key of one filtered list: its status, search and shop, as the api cache tells lists apart. */
+export const customerListKey = ({ status, search, retailerId }: TCustomerListArgs): string =>
+  JSON.stringify([status, search, retailerId ?? null]);
 
 /** The `customerList` slice: remembers the list that was left, and where, and the last rows loaded. */
 export const customerListSlice = createSlice({

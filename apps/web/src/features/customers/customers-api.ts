@@ -36,7 +36,7 @@ import { toUploadBody } from '../../lib/upload-file';
  */
 export const CSC_CACHE_SECONDS = 24 * 60 * 60;
 
-/** What the customer-list CSV export is filtered by: the list's own search and status. */
+/** What the customer-list CSV export is filtered by: the list's own search, status and shop. */
 export type TCustomerCsvArgs = TCustomerListArgs;
 
 /** The states of a country (csc states route). */
@@ -70,8 +70,12 @@ export const customersApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** The list, filtered like the screen, as a CSV file (text), with the same headers as every call. */
     getCustomersCsv: build.query<string, TCustomerCsvArgs>({
-      query: ({ search, status }) =>
-        fileRequest(paths.customers.listCsv, { status, ...(search ? { search } : {}) }),
+      query: ({ search, status, retailerId }) =>
+        fileRequest(paths.customers.listCsv, {
+          status,
+          ...(search ? { search } : {}),
+          ...(retailerId === undefined ? {} : { retailer_id: retailerId }),
+        }),
       keepUnusedDataFor: 0,
     }),
     getCustomerDetails: build.query<TCustomerDetails, number>({

@@ -5,8 +5,15 @@ import { api } from '../../lib/http/api';
 
 export const dashboardApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getDashboard: build.query<TDashboard, void>({
-      query: () => paths.stats.dashboard,
+    /**
+     * Customer counts by status of all the actor's shops, or (a retailer) of one shop: itself or a
+     * mini-retailer, `retailer_id`. The cache key is that shop id.
+     */
+    getDashboard: build.query<TDashboard, number | undefined>({
+      query: (retailerId) =>
+        retailerId === undefined
+          ? paths.stats.dashboard
+          : { url: paths.stats.dashboard, params: { retailer_id: retailerId } },
       providesTags: ['Dashboard'],
     }),
     /** Money figures of the actor's customers, paise: outstanding, overdue, collected (month, all). */

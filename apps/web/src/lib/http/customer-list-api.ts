@@ -11,6 +11,11 @@ export const CUSTOMER_PAGE_SIZE = 20;
 export type TCustomerListArgs = {
   search: string;
   status: TCustomerStatusWord | 'all';
+  /**
+   * Only this shop's customers (`retailer_id`: the retailer itself or one of its mini-retailers);
+   * undefined for all the shops the actor sees.
+   */
+  retailerId?: number | undefined;
 };
 
 /**
@@ -21,7 +26,7 @@ export const customerListApi = api.injectEndpoints({
   endpoints: (build) => ({
     /**
      * customer_list, page by page as the person scrolls (infinite scroll). The cache key is the
-     * filter (search and status); the pages loaded so far and the total live in its entry, so a
+     * filter (search, status and shop); the pages loaded so far and the total live in its entry, so a
      * person who comes back finds the list as they left it (spec §3 client state: data, total).
      */
     listCustomers: build.infiniteQuery<TCustomerPage, TCustomerListArgs, number>({
@@ -30,9 +35,15 @@ export const customerListApi = api.injectEndpoints({
         getNextPageParam: (lastPage) =>
           lastPage.page * lastPage.pageSize < lastPage.total ? lastPage.page + 1 : undefined,
       },
-      query: ({ queryArg: { search, status }, pageParam }) => ({
+      query: ({ queryArg: { search, status, retailerId }, pageParam }) => ({
         url: paths.customers.list,
-        params: { page: pageParam, pageSize: CUSTOMER_PAGE_SIZE, status, ...(search ? { search } : {}) },
+        params: {
+          page: pageParam,
+          pageSize: CUSTOMER_PAGE_SIZE,
+          status,
+          ...(search ? { search } : {}),
+          ...(retailerId === undefined ? {} : { retailer_id: retailerId }),
+        },
       }),
       providesTags: (result) => [
         CUSTOMER_LIST_TAG,

@@ -21,13 +21,15 @@ import { DownloadCsvButton } from '../../../components/download-csv-button';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
+import type { TShopOption } from '../../../components/shop-picker';
+import { ShopPicker } from '../../../components/shop-picker';
 import { formatDateTime } from '../../../lib/format';
 import { isApiError } from '../../../lib/http/base-query';
 import type { TCustomerListArgs } from '../../../lib/http/customer-list-api';
 import { customerListApi, useListCustomersInfiniteQuery } from '../../../lib/http/customer-list-api';
 import { useOrgConfig } from '../../../lib/http/org-config-api';
 import type { TCustomerListFilters } from '../../../lib/paths';
-import { appPaths } from '../../../lib/paths';
+import { appPaths, readRetailerIdParam } from '../../../lib/paths';
 import { VirtualCustomerList } from '../components/virtual-customer-list';
 import type { TCustomerListState, TStateWithCustomerList } from '../customer-list-slice';
 import {
@@ -56,6 +58,7 @@ const readFilters = (params: URLSearchParams): TCustomerListArgs => {
   return {
     status: isStatusWord(status) ? status : STATUS_FILTER_ALL,
     search: params.get('search')?.trim() ?? '',
+    retailerId: readRetailerIdParam(params),
   };
 };
 
@@ -166,7 +169,8 @@ const CustomerResults = ({ filters, restore, onOpen, onClearFilters }: TCustomer
       />
     ) : null;
   if (customers.length === 0) {
-    const isFiltered = filters.search !== '' || filters.status !== STATUS_FILTER_ALL;
+    const isFiltered =
+      filters.search !== '' || filters.status !== STATUS_FILTER_ALL || filters.retailerId !== undefined;
     return (
       <>
         {notice}
@@ -206,14 +210,23 @@ const CustomerResults = ({ filters, restore, onOpen, onClearFilters }: TCustomer
   );
 };
 
+type TCustomerListPageProps = {
+  /**
+   * The shops a retailer can narrow the list to (spec §3 `retailer_id`), composed in by the app;
+   * undefined hides the "Shop" picker (mini-retailers, or a retailer without mini-retailers).
+   */
+  shopOptions?: TShopOption[] | undefined;
+};
+
 /**
- * Spec §2 customer_list: search and status filter, and every customer as one long list that loads
- * the next page as its end scrolls into view and renders only the rows on screen. Leaving it and
- * coming back finds the same pages at the same scroll position (spec §3: data, scrollPosition,
- * total); a new search or status starts the list again from the top. Opening a row follows the
- * spec §2 rule. "Download CSV" exports the list as filtered (search and status) to `customers.csv`.
+ * Spec §2 customer_list: search, status and (a retailer with mini-retailers) shop filter, and every
+ * customer as one long list that loads the next page as its end scrolls into view and renders only
+ * the rows on screen. Leaving it and coming back finds the same pages at the same scroll position
+ * (spec §3: data, scrollPosition, total); a new search, status or shop starts the list again from
+ * the top. Opening a row follows the
+ * spec §2 rule. "Download CSV" exports the list as filtered (search, status, shop) to `customers.csv`.
  */
-export const CustomerListPage = () => {
+export const CustomerListPage = ({ shopOptions }: TCustomerListPageProps) => {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const orgConfig = useOrgConfig();
@@ -241,10 +254,11 @@ export const CustomerListPage = () => {
     const search = searchText.trim();
     if (search === filters.search) return;
     const timer = window.setTimeout(() => {
-      navigate(appPaths.customerList.href({ status: filters.status, search }), { replace: true });
+      const next = { status: filters.status, retailerId: filters.retailerId, search };
+      navigate(appPaths.customerList.href(next), { replace: true });
     }, SEARCH_DEBOUNCE_MS);
     return () => window.clearTimeout(timer);
-  }, [searchText, filters.search, filters.status, navigate]);
+  }, [searchText, filters.search, filters.status, filters.retailerId, navigate]);
 
   // When the URL's search changes from outside (Back, a dashboard link), the box follows it.
   useEffect(() => {
@@ -273,7 +287,7 @@ export const CustomerListPage = () => {
         action={
           <DownloadCsvButton
             fileName="customers.csv"
-            fetchCsv={() => fetchCustomersCsv({ search: filters.search, status: filters.status }).unwrap()}
+            fetchCsv={() => fetchCustomersCsv(filters).unwrap()}
             testId="customers-download-csv"
           />
         }
@@ -313,6 +327,13 @@ export const CustomerListPage = () => {
             </MenuItem>
           ))}
         </TextField>
+        {shopOptions ? (
+          <ShopPicker
+            options={shopOptions}
+            value={filters.retailerId}
+            onChange={(retailerId) => applyFilters({ retailerId })}
+          />
+        ) : null}
       </Stack>
       <CustomerResults
         key={listKey}

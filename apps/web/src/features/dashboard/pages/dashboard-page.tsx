@@ -23,13 +23,15 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { STATUS_COLORS } from '../../../components/customer-status-chip';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
+import type { TShopOption } from '../../../components/shop-picker';
+import { ShopPicker } from '../../../components/shop-picker';
 import { useOrgConfig } from '../../../lib/http/org-config-api';
-import { appPaths } from '../../../lib/paths';
+import { appPaths, readRetailerIdParam } from '../../../lib/paths';
 import { MoneySection } from '../components/money-section';
 import { StatusChart } from '../components/status-chart';
 import { useGetDashboardQuery } from '../dashboard-api';
@@ -123,22 +125,32 @@ type TDashboardPageProps = {
   upcomingSection?: ReactNode;
   /** The shop's keys per app_type (the ledger feature's card), composed in by the app. */
   keysSection?: ReactNode;
+  /**
+   * The shops a retailer can narrow the customer counts to (spec §3 `retailer_id`, kept in the
+   * URL), composed in by the app; undefined hides the "Shop" picker.
+   */
+  shopOptions?: TShopOption[] | undefined;
 };
 
 /**
  * Spec §2 dashboard: customers in total, the money figures (outstanding, overdue, collected), the
  * EMIs due, and customers by status, as counts and as a bar chart; a status opens the list
  * filtered to it. The organisation's config picks how the figures show (spec §1 pages per
- * organisation): cards, or a list.
+ * organisation): cards, or a list. A retailer with mini-retailers picks a shop: the customer
+ * counts (total and by status) and the lists they open are that shop's; the money, EMIs-due and
+ * keys sections stay the whole network's (their server routes take no shop).
  */
-export const DashboardPage = ({ upcomingSection, keysSection }: TDashboardPageProps) => {
+export const DashboardPage = ({ upcomingSection, keysSection, shopOptions }: TDashboardPageProps) => {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const retailerId = readRetailerIdParam(searchParams);
   const orgConfig = useOrgConfig();
-  const { data, isLoading, isError, error, refetch } = useGetDashboardQuery(undefined, {
+  const { data, isLoading, isError, error, refetch } = useGetDashboardQuery(retailerId, {
     refetchOnMountOrArgChange: true,
   });
-  const openStatus = (word: TCustomerStatusWord) => navigate(appPaths.customerList.href({ status: word }));
+  const openStatus = (word: TCustomerStatusWord) =>
+    navigate(appPaths.customerList.href({ status: word, retailerId }));
   const layout = orgConfig?.pages.dashboard === 'list' ? 'list' : 'cards';
 
   if (isLoading) return <PageSkeleton />;
@@ -147,13 +159,22 @@ export const DashboardPage = ({ upcomingSection, keysSection }: TDashboardPagePr
   return (
     <>
       <PageHeader title={t('dashboard.title')} />
+      {shopOptions ? (
+        <Stack sx={{ mb: 2 }}>
+          <ShopPicker
+            options={shopOptions}
+            value={retailerId}
+            onChange={(shopId) => navigate(appPaths.dashboard.href(shopId), { replace: true })}
+          />
+        </Stack>
+      ) : null}
       <Card
         variant="elevation"
         elevation={0}
         sx={{ mb: 3, bgcolor: 'primary.main', color: 'primary.contrastText' }}
         data-testid="dashboard-total"
       >
-        <CardActionArea onClick={() => navigate(appPaths.customerList.href())}>
+        <CardActionArea onClick={() => navigate(appPaths.customerList.href({ retailerId }))}>
           <CardContent sx={{ p: 3 }}>
             <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
               <Avatar sx={{ bgcolor: 'primary.dark', width: 56, height: 56 }}>
