@@ -150,7 +150,15 @@ export const ZEmiRow = ZInstalmentRow.pick({
 });
 export type TEmiRow = z.infer<typeof ZEmiRow>;
 
+/**
+ * customer_details. With the actor's lock access `read` flag '0' (spec §6) it still answers, but
+ * the lock section is blank: `lockStatus` and `device.lockStatus` null and no command information
+ * (`device.pendingCommand` and `device.lastCommand` null, `device.pendingControls` empty), as the
+ * command history refuses that actor outright (403 naming lock.read).
+ */
 export const ZCustomerDetails = ZCustomerListItem.extend({
+  /** Spec §4 lock status, 1 locked, 0 unlocked; null when the actor's lock access `read` is '0'. */
+  lockStatus: z.number().int().nullable(),
   email: z.string().nullable(),
   appType: z.number().int(),
   deviceType: z.number().int(),

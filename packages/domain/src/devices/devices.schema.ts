@@ -23,8 +23,11 @@ export const ZDeviceSummary = z.object({
   id: z.string().uuid(),
   /** Set once the device has enrolled (customer status install). ISO 8601 UTC. */
   enrolledAt: z.string().nullable(),
-  /** Reported lock status, spec §4: 1 locked, 0 unlocked. */
-  lockStatus: z.number().int(),
+  /**
+   * Reported lock status, spec §4: 1 locked, 0 unlocked; null in customer_details when the actor's
+   * lock access `read` flag is '0' (the state is not theirs to see).
+   */
+  lockStatus: z.number().int().nullable(),
   lastSeenAt: z.string().nullable(),
   isOnline: z.boolean(),
   /** The newest command still on its way (queued, sent or received), if any. */

@@ -222,12 +222,17 @@ export const findCustomerForActor = async (db: DbOrTx, actor: TActor, customerId
   return found as { customer: typeof found.customer; device: DeviceRow; product: typeof found.product };
 };
 
-/** The device summary with what the actor may do with it now (spec §6 availability and access). */
+/**
+ * The device summary with what the actor may do with it now (spec §6 availability and access).
+ * Without lock access `read` (spec §6, '0') the lock state and command information are blanked:
+ * lockStatus, pendingCommand and lastCommand null, pendingControls empty (the command history
+ * refuses such an actor with 403 naming lock.read; the rest of customer_details still answers).
+ */
 const deviceSummaryFor = async (
   db: DbOrTx,
   actor: TActor,
   target: { deviceType: number; device: DeviceRow },
-) => {
+): Promise<TCustomerDetails['device']> => {
   const [access, settings] = await Promise.all([
     getAccessFlags(db, actor),
     getDeviceSettings(db, actor.orgId),
@@ -238,7 +243,9 @@ const deviceSummaryFor = async (
     allowedControls: settings.allowedControls,
     access,
   });
-  return getDeviceSummary(db, target.device, availability);
+  const summary = await getDeviceSummary(db, target.device, availability);
+  if (access.lockAccess.read === '1') return summary;
+  return { ...summary, lockStatus: null, pendingCommand: null, lastCommand: null, pendingControls: {} };
 };
 
 /**
@@ -262,7 +269,11 @@ export const getLoanDefaults = async (db: DbOrTx, actor: TActor): Promise<TLoanD
   return { annualRateBps: (await getOrgSettings(db, actor.orgId)).defaultAnnualRateBps };
 };
 
-/** Everything customer_details shows: loan, schedule, device state and pending command. */
+/**
+ * Everything customer_details shows: loan, schedule, device state and pending command. An actor
+ * whose lock access `read` is '0' still gets the customer, with the lock status and command
+ * information null (see ZCustomerDetails). Throws CUSTOMER_NOT_FOUND outside the actor's scope.
+ */
 export const getCustomerDetails = async (
   db: DbOrTx,
   actor: TActor,

@@ -207,6 +207,45 @@ describe('Sign in with Google (local OpenID provider)', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it('refuses a deactivated retailer with USER_INACTIVE (403), linked or not, opening no session', async () => {
+    accounts['g-ravi'] = { email: 'ravi.mobiles@example.in', email_verified: true };
+    const first = await signInAtProvider('g-ravi');
+    const firstResult = await callback(first.callback, first.kishtCookie);
+    const ticket = firstResult.get('oauth_ticket');
+    // Deactivated between Google's answer and the app completing the sign-in.
+    await t.app.ctx.db.execute(
+      sql`update users set is_active = false where mobile = ${DEMO_RETAILER_MOBILE} and user_type = 'retailer'`,
+    );
+    const before = await counts();
+    const meanwhile = await complete(ticket);
+    expect(meanwhile.status).toBe(403);
+    expect(meanwhile.body).toMatchObject({
+      code: 'USER_INACTIVE',
+      message: 'Your account is deactivated. Please contact your retailer.',
+    });
+
+    // Already linked (found by subject), and unlinked (found by e-mail): the same answer.
+    await t.app.ctx.db.execute(sql`update users set google_subject = null`);
+    for (const linkedFirst of [false, true]) {
+      if (linkedFirst) {
+        await t.app.ctx.db.execute(
+          sql`update users set google_subject = 'g-ravi' where mobile = ${DEMO_RETAILER_MOBILE} and user_type = 'retailer'`,
+        );
+      }
+      const { kishtCookie, callback: back } = await signInAtProvider('g-ravi');
+      const result = await callback(back, kishtCookie);
+      expect(result.get('oauth_error')).toBeNull();
+      const refused = await complete(result.get('oauth_ticket'));
+      expect(refused.status, `linked first: ${linkedFirst}`).toBe(403);
+      expect(refused.body.code).toBe('USER_INACTIVE');
+    }
+    // No session was opened, and a deactivated account is never linked by e-mail.
+    expect((await counts())?.sessions).toBe(before?.sessions);
+    expect(
+      await queryRows(t.app.ctx.db, sql`select action from audit_log where action = 'user.google_linked'`),
+    ).toHaveLength(1);
+  });
+
   it('refuses a bad state, a missing cookie, a provider error and a forged ticket: OAUTH_FAILED', async () => {
     accounts['g-ravi'] = { email: 'ravi.mobiles@example.in', email_verified: true };
     const before = await counts();

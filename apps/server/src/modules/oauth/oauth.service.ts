@@ -10,7 +10,13 @@ import * as client from 'openid-client';
 import type { TConfig } from '../../config';
 import type { Db } from '../../db/client';
 import { insertAudit } from '../audit/audit.repository';
-import { claimPendingSession, openPendingSession, type TClientInfo } from '../auth/auth.service';
+import {
+  claimPendingSession,
+  findUser,
+  openPendingSession,
+  type TClientInfo,
+  USER_INACTIVE_MESSAGE,
+} from '../auth/auth.service';
 import { getOrgAppConfig } from '../orgs/orgs.service';
 import * as repo from './oauth.repository';
 
@@ -160,17 +166,33 @@ class SignInRefused extends Error {
 }
 
 /**
+ * The one account of several with the same e-mail or mobile: the only active one, else (none
+ * active) the only one; null when that is not a single account.
+ */
+const singleMatch = (found: repo.TLinkableUser[]): repo.TLinkableUser | null => {
+  const active = found.filter((user) => user.isActive);
+  const pool = active.length > 0 ? active : found;
+  return pool.length === 1 ? pool[0]! : null;
+};
+
+/**
  * The shop account these ID token claims reach, linking it on first use: the account already
  * linked to the Google subject (`sub`); else the one account whose e-mail equals a verified
  * `email` (`email_verified` true); else the one whose mobile equals a verified `phone_number`
- * (`phone_number_verified` true). Only active retailers and mini-retailers of the organisation,
- * never customers or admins; an account linked to another Google subject is not taken over, and
- * nothing is ever created. Throws SignInRefused(OAUTH_NOT_LINKED) otherwise.
+ * (`phone_number_verified` true); among several with the same e-mail or mobile, the only active
+ * one. Only retailers and mini-retailers of the organisation, never customers or admins; an account
+ * linked to another Google subject is not taken over, and nothing is ever created. A deactivated
+ * account is found (and answered with `isActive` false, for USER_INACTIVE) but never linked.
+ * Throws SignInRefused(OAUTH_NOT_LINKED) otherwise.
  */
-const linkedUser = async (deps: OauthDeps, orgId: number, claims: client.IDToken): Promise<number> => {
+const linkedUser = async (
+  deps: OauthDeps,
+  orgId: number,
+  claims: client.IDToken,
+): Promise<{ id: number; isActive: boolean }> => {
   const subject = claims.sub;
   const bySubject = await repo.findUserBySubject(deps.db, orgId, subject);
-  if (bySubject) return bySubject.id;
+  if (bySubject) return bySubject;
   const candidates: { by: 'email' | 'mobile'; found: repo.TLinkableUser[] }[] = [];
   if (claims.email_verified === true && typeof claims.email === 'string') {
     candidates.push({ by: 'email', found: await repo.findUsersByEmail(deps.db, orgId, claims.email) });
@@ -181,13 +203,15 @@ const linkedUser = async (deps: OauthDeps, orgId: number, claims: client.IDToken
       : null;
   if (mobile) candidates.push({ by: 'mobile', found: await repo.findUsersByMobile(deps.db, orgId, mobile) });
   const match = candidates.find((candidate) => candidate.found.length > 0);
-  const user = match?.found.length === 1 ? match.found[0]! : null;
+  const user = match ? singleMatch(match.found) : null;
   if (!match || !user || user.googleSubject !== null) {
     throw new SignInRefused(
       'OAUTH_NOT_LINKED',
       'no single unlinked shop account with a verified e-mail or mobile',
     );
   }
+  // Proven to be this account, but it is deactivated: refused at completion, nothing written.
+  if (!user.isActive) return user;
   const linked = await deps.db
     .transaction(async (tx) => {
       if (!(await repo.linkGoogleSubject(tx, user.id, subject))) return false;
@@ -204,7 +228,7 @@ const linkedUser = async (deps: OauthDeps, orgId: number, claims: client.IDToken
     // The subject is linked to another account of the organisation (users_org_google_subject_uq).
     .catch(() => false);
   if (!linked) throw new SignInRefused('OAUTH_NOT_LINKED', 'the account was linked meanwhile');
-  return user.id;
+  return user;
 };
 
 /**
@@ -212,9 +236,11 @@ const linkedUser = async (deps: OauthDeps, orgId: number, claims: client.IDToken
  * exchanges the code (PKCE verifier, state, nonce and the ID token's signature, issuer, audience
  * and expiry all checked by openid-client), finds the linked shop account (linkedUser) and opens a
  * pending session for it. Answers where to send the browser: the web app's login page with
- * `oauth_ticket` (a one-time ticket, 2 minutes, encrypted, naming the pending session) or with
- * `oauth_error` OAUTH_NOT_LINKED / OAUTH_FAILED; and the Set-Cookie value that clears the cookie.
- * Never throws.
+ * `oauth_ticket` (a one-time ticket, 2 minutes, encrypted, naming the user and the pending session)
+ * or with `oauth_error` OAUTH_NOT_LINKED / OAUTH_FAILED; and the Set-Cookie value that clears the
+ * cookie. A deactivated account gets a ticket without a session (nothing is written), which
+ * completeGoogleSignIn refuses with USER_INACTIVE (403), as the OTP and MPIN logins refuse it once
+ * the person has proved who they are. Never throws.
  */
 export const finishGoogleSignIn = async (
   deps: OauthDeps,
@@ -258,13 +284,16 @@ export const finishGoogleSignIn = async (
       });
     const claims = tokens.claims();
     if (!claims) throw new SignInRefused('OAUTH_FAILED', 'no ID token');
-    const userId = await linkedUser(deps, org, claims);
-    const sessionId = await openPendingSession(deps, {
-      userId,
-      client: options.client,
-      pendingMs: TICKET_TTL_MS,
-    });
-    const ticket = await encrypt(deps.config, { sid: sessionId }, TICKET_AUDIENCE, TICKET_TTL_MS / 1000);
+    const user = await linkedUser(deps, org, claims);
+    const sessionId = user.isActive
+      ? await openPendingSession(deps, { userId: user.id, client: options.client, pendingMs: TICKET_TTL_MS })
+      : null;
+    const ticket = await encrypt(
+      deps.config,
+      { uid: user.id, ...(sessionId ? { sid: sessionId } : {}) },
+      TICKET_AUDIENCE,
+      TICKET_TTL_MS / 1000,
+    );
     login.searchParams.set(OAUTH_RESULT_PARAMS.ticket, ticket);
   } catch (error) {
     const refused = error instanceof SignInRefused ? error : new SignInRefused('OAUTH_FAILED', String(error));
@@ -277,7 +306,8 @@ export const finishGoogleSignIn = async (
 /**
  * paths.oauth.complete: exchanges the callback's one-time ticket for the session (the same
  * TAuthSession the OTP login answers). Each ticket works once, within 2 minutes, also across
- * server processes (auth.service claimPendingSession). Throws OAUTH_FAILED (400) otherwise.
+ * server processes (auth.service claimPendingSession). Throws USER_INACTIVE (403) when the account
+ * is deactivated (at the callback or since; no session is opened), OAUTH_FAILED (400) otherwise.
  */
 export const completeGoogleSignIn = async (
   deps: OauthDeps,
@@ -289,7 +319,10 @@ export const completeGoogleSignIn = async (
       'This Google sign-in has expired or was already used. Please try again',
     );
   const payload = await decrypt(deps.config, options.ticket, TICKET_AUDIENCE);
-  if (!payload || typeof payload.sid !== 'string') throw refused();
+  if (!payload || typeof payload.uid !== 'number') throw refused();
+  const user = await findUser(deps.db, payload.uid);
+  if (user && !user.isActive) throw new AppError(AppErrorCode.USER_INACTIVE, USER_INACTIVE_MESSAGE);
+  if (typeof payload.sid !== 'string') throw refused();
   const session = await claimPendingSession(deps, { sessionId: payload.sid, pendingMs: TICKET_TTL_MS });
   if (!session) throw refused();
   return session;
