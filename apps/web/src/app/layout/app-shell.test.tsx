@@ -166,6 +166,14 @@ describe('app shell (spec §2, §3)', () => {
     expect(screen.getByRole('button', { name: 'Open menu' })).toBeTruthy();
   });
 
+  it("gives an organisation admin no bottom tabs: dashboard and customers are a retailer's screens", () => {
+    localStorage.setItem('type', 'admin');
+    stubAccess();
+    renderShell('default', appPaths.admin.href());
+    expect(screen.queryByTestId('nav-dashboard')).toBeNull();
+    expect(screen.queryByRole('navigation', { name: 'Main navigation' })).toBeNull();
+  });
+
   it('gives a customer user no bottom tabs and a drawer without the retailer items (spec §4)', async () => {
     localStorage.setItem('type', 'customer');
     stubAccess();

@@ -20,7 +20,7 @@ import { useDispatch, useSelector } from 'react-redux';
 import { matchPath, Outlet, useLocation, useNavigate } from 'react-router';
 import { PageSkeleton } from '../../components/page-skeleton';
 import { useLogoutMutation } from '../../features/auth/auth-api';
-import { clearSession, isCustomerUser } from '../../lib/auth-storage';
+import { clearSession, getUserType, isCustomerUser } from '../../lib/auth-storage';
 import { useOrgConfig } from '../../lib/http/org-config-api';
 import { appPaths } from '../../lib/paths';
 import type { TMainScreenTab, TStateWithUi } from '../../lib/ui-slice';
@@ -74,7 +74,8 @@ export const AppShell = () => {
   const logoUrl = config?.theme.logoUrl || null;
   const isCompact = config?.mainLayout === 'compact';
   const isCustomer = isCustomerUser();
-  const hasBottomNav = !isCompact && !isCustomer;
+  // The bottom tabs are retailer screens: a customer or an organisation admin has none.
+  const hasBottomNav = !isCompact && !isCustomer && getUserType() !== 'admin';
   const routeTab = tabOfPath(location.pathname);
 
   // The tabs follow the route, however it was reached (tab, drawer, link, Back).

@@ -19,7 +19,7 @@ export const AdminHomePage = () => {
   const [searchParams, setSearchParams] = useSearchParams();
   const tab: TAdminTab = TABS.find((known) => known === searchParams.get(TAB_PARAM)) ?? 'requests';
   return (
-    <Container maxWidth="sm" sx={{ py: 2 }}>
+    <Container maxWidth="sm" disableGutters>
       <Typography variant="h5" component="h1" gutterBottom>
         {t('admin.title')}
       </Typography>

@@ -16,14 +16,18 @@ import { useGetKeyBalancesQuery } from '../ledger-api';
 
 /**
  * Keys per app_type (api/points/getBalanceTypesWithScheme): the signed-in retailer's own, or with
- * `userId` one of its mini-retailers'. Each app type the account ever held, with how many keys
- * are left (0 shown in red: enrolling a customer of that type is refused), and a link to the
- * account's top_up_history.
+ * `userId` one of its mini-retailers', fetched afresh whenever the card mounts. Each app type the
+ * account ever held, with how many keys are left (0 shown in red: enrolling a customer of that
+ * type is refused), and a link to the account's top_up_history.
  */
 export const KeyBalancesCard = ({ userId }: { userId?: number }) => {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { data, isLoading, isError, error, refetch } = useGetKeyBalancesQuery(userId);
+  // Asked again each time the card is shown: an enrolment QR made elsewhere spends a key, and no
+  // mutation of this app tells the cache so.
+  const { data, isLoading, isError, error, refetch } = useGetKeyBalancesQuery(userId, {
+    refetchOnMountOrArgChange: true,
+  });
 
   const history = (
     <Button

@@ -6,7 +6,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import Chip from '@mui/material/Chip';
-import Fab from '@mui/material/Fab';
 import List from '@mui/material/List';
 import ListItemAvatar from '@mui/material/ListItemAvatar';
 import ListItemButton from '@mui/material/ListItemButton';
@@ -22,6 +21,7 @@ import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { getUserType } from '../../../lib/auth-storage';
+import { formatMobile } from '../../../lib/format';
 import { isApiError } from '../../../lib/http/base-query';
 import { appPaths } from '../../../lib/paths';
 import { useListRetailersInfiniteQuery } from '../retailers-api';
@@ -37,7 +37,7 @@ const RetailerRow = ({ retailer, onOpen }: { retailer: TRetailerListItem; onOpen
       </ListItemAvatar>
       <ListItemText
         primary={retailer.name}
-        secondary={`${retailer.shopName ?? ''} · ${retailer.mobile}`}
+        secondary={`${retailer.shopName ?? ''} · ${formatMobile(retailer.mobile)}`}
         slotProps={{ primary: { noWrap: true }, secondary: { noWrap: true } }}
       />
       <Stack spacing={0.5} sx={{ alignItems: 'flex-end', ml: 1, flexShrink: 0 }}>
@@ -136,7 +136,7 @@ export const RetailerListPage = () => {
     );
 
   return (
-    <Box sx={{ pb: 10 }}>
+    <Box>
       <PageHeader
         title={t('pages.retailer_list')}
         subtitle={list.data ? t('retailers.total', { count: total }) : undefined}
@@ -145,7 +145,8 @@ export const RetailerListPage = () => {
             variant="contained"
             startIcon={<AddIcon />}
             onClick={() => navigate(appPaths.addRetailer.href())}
-            sx={{ display: { xs: 'none', sm: 'inline-flex' } }}
+            sx={{ flexShrink: 0 }}
+            data-testid="add-retailer-button"
           >
             {t('retailers.add')}
           </Button>
@@ -159,7 +160,7 @@ export const RetailerListPage = () => {
           onChange={(event) => setSearchText(event.target.value)}
           type="search"
           size="small"
-          sx={{ flex: 1 }}
+          sx={{ flex: 1, minWidth: 0 }}
           slotProps={{ htmlInput: { 'data-testid': 'retailer-search' } }}
         />
         <TextField
@@ -168,7 +169,7 @@ export const RetailerListPage = () => {
           value={status}
           onChange={(event) => setStatus(event.target.value as TRetailerStatusFilter)}
           size="small"
-          sx={{ minWidth: 120 }}
+          sx={{ width: 128, flexShrink: 0 }}
           slotProps={{ htmlInput: { 'data-testid': 'retailer-status-filter' } }}
         >
           {RETAILER_STATUS_FILTERS.map((value) => (
@@ -179,15 +180,6 @@ export const RetailerListPage = () => {
         </TextField>
       </Stack>
       {body}
-      <Fab
-        color="primary"
-        aria-label={t('retailers.add')}
-        onClick={() => navigate(appPaths.addRetailer.href())}
-        sx={{ position: 'fixed', right: 16, bottom: 16, display: { sm: 'none' } }}
-        data-testid="add-retailer-fab"
-      >
-        <AddIcon />
-      </Fab>
     </Box>
   );
 };

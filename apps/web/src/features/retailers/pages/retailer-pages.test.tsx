@@ -85,7 +85,7 @@ describe('retailer_list', () => {
     renderRoutes({ i18n, url: appPaths.retailerList.href(), routes });
     const row = await screen.findByTestId('retailer-row-7');
     expect(row.textContent).toContain('Suresh Patil');
-    expect(row.textContent).toContain('Patil Mobiles · +919812300001');
+    expect(row.textContent).toContain('Patil Mobiles · +91 98123 00001');
     expect(row.textContent).toContain('Active');
     expect(row.textContent).toContain('3 customers');
     expect(screen.getByTestId('retailer-row-8').textContent).toContain('Inactive');

@@ -21,6 +21,7 @@ import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { SignaturePadCard } from '../../../components/signature-pad-card';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
+import { formatMobile } from '../../../lib/format';
 import { isApiError } from '../../../lib/http/base-query';
 import { useBlobUrl } from '../../../lib/http/use-blob-url';
 import { appPaths } from '../../../lib/paths';
@@ -143,7 +144,7 @@ const Details = ({ retailer }: { retailer: TRetailer }) => {
         value={retailer.shopName ?? none}
         testId="retailer-shop"
       />
-      <DetailRow label={t('retailers.details.mobile')} value={retailer.mobile} />
+      <DetailRow label={t('retailers.details.mobile')} value={formatMobile(retailer.mobile)} />
       <DetailRow label={t('retailers.details.email')} value={retailer.email ?? none} />
       <DetailRow
         label={t('retailers.details.gst')}
