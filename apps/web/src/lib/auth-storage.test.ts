@@ -8,7 +8,8 @@ describe('user type (spec §3 `type`, §4 user types)', () => {
     ['customer', 'customer', true],
     ['retailer', 'retailer', false],
     ['miniretailer', 'miniretailer', false],
-    ['admin', null, false],
+    ['admin', 'admin', false],
+    ['superuser', null, false],
   ] as const)('reads %s as %s (customer: %s)', (stored, type, isCustomer) => {
     localStorage.setItem('type', stored);
     expect(getUserType()).toBe(type);
