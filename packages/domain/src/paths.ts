@@ -103,6 +103,11 @@ export const paths = {
     transactions: '/api/transaction/getRetailerTransactionV2',
     /** GET ?from=&to=&type=&user_id= → text/csv of the same. */
     transactionsCsv: '/api/transaction/getRetailerTransactionV2/csv',
+    /**
+     * POST TRefundKeyRequest → TLedgerMovement: gives back the key an enrolment QR spent, for a
+     * customer whose phone never enrolled (the QR's token is voided; a new QR costs a key again).
+     */
+    refundKey: '/api/points/refund_key',
   },
   payments: {
     /** POST TPaymentQuoteRequest → TPaymentQuote, or 409 PRICES_NOT_SET ('Please contact admin for prices'). */

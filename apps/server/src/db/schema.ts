@@ -704,13 +704,17 @@ export const ledgerMovements = pgTable(
     paymentOrderId: uuid('payment_order_id'),
     actorUserId: integer('actor_user_id').references(() => users.id),
     note: text('note'),
+    /** key_use: when the key was given back (a refund movement); a refunded phone is charged again. */
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
     index('ledger_movements_org_created_idx').on(t.orgId, t.createdAt, t.id),
     check('ledger_movements_quantity_positive', sql`${t.quantity} > 0`),
     uniqueIndex('ledger_movements_payment_order_uq').on(t.paymentOrderId),
-    uniqueIndex('ledger_movements_key_use_uq').on(t.orgId, t.imei, t.appType).where(sql`kind = 'key_use'`),
+    uniqueIndex('ledger_movements_key_use_uq')
+      .on(t.orgId, t.imei, t.appType)
+      .where(sql`kind = 'key_use' AND refunded_at IS NULL`),
   ],
 );
 

@@ -132,3 +132,14 @@ export const ZAdminRetailer = z.object({
   isActive: z.boolean(),
 });
 export type TAdminRetailer = z.infer<typeof ZAdminRetailer>;
+
+/**
+ * Gives back the key an enrolment QR spent (api/points/refund_key), for the actor's customer who
+ * is still inactive and whose phone never enrolled; the QR's token is voided. `note` is kept on
+ * the refund movement.
+ */
+export const ZRefundKeyRequest = z.object({
+  customer_id: ZId,
+  note: z.string().trim().max(200, 'At most 200 characters').optional(),
+});
+export type TRefundKeyRequest = z.infer<typeof ZRefundKeyRequest>;

@@ -36,6 +36,37 @@ export const findDeviceByEnrolmentTokenHash = async (db: DbOrTx, tokenHash: stri
   return rows[0] ?? null;
 };
 
+/**
+ * Clears the enrolment token of a device that has not enrolled, in one UPDATE (the row lock orders
+ * it with an enrolment); returns false when the device enrolled meanwhile (nothing changed).
+ */
+export const voidTokenOfUnenrolledDevice = async (db: DbOrTx, id: string): Promise<boolean> => {
+  const rows = await db
+    .update(devices)
+    .set({ enrolmentTokenHash: null, enrolmentExpiresAt: null })
+    .where(and(eq(devices.id, id), isNull(devices.enrolledAt)))
+    .returning({ id: devices.id });
+  return rows.length === 1;
+};
+
+/**
+ * Updates a device only while it still holds the enrolment token `tokenHash` (not voided by a key
+ * refund meanwhile); returns whether it did.
+ */
+export const updateDeviceHoldingToken = async (
+  db: DbOrTx,
+  id: string,
+  tokenHash: string,
+  values: Partial<typeof devices.$inferInsert>,
+): Promise<boolean> => {
+  const rows = await db
+    .update(devices)
+    .set(values)
+    .where(and(eq(devices.id, id), eq(devices.enrolmentTokenHash, tokenHash)))
+    .returning({ id: devices.id });
+  return rows.length === 1;
+};
+
 export const updateDevice = async (db: DbOrTx, id: string, values: Partial<typeof devices.$inferInsert>) => {
   await db.update(devices).set(values).where(eq(devices.id, id));
 };

@@ -10,7 +10,7 @@ import {
 } from '@kisht/domain/devices/protocol.schema';
 import { paths } from '@kisht/domain/paths';
 import type { TConfig } from '../../config';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { randomToken, sha256Hex } from '../../lib/crypto';
 import { insertAudit } from '../audit/audit.repository';
@@ -84,6 +84,15 @@ export const issueEnrolmentQr = async (
   return { payload: JSON.stringify(payload), expiresAt: expiresAt.toISOString() };
 };
 
+/**
+ * Voids the enrolment token (hash and expiry cleared) of a device that has not enrolled, in the
+ * caller's transaction, so a QR already shown can no longer enrol a phone (the ledger's key
+ * refund); enrolling needs a new QR. Returns false, changing nothing, when the phone enrolled
+ * first (the UPDATE's row lock orders the two).
+ */
+export const voidEnrolmentToken = (db: DbOrTx, deviceId: string): Promise<boolean> =>
+  devicesRepo.voidTokenOfUnenrolledDevice(db, deviceId);
+
 const sameImeis = (device: DeviceRow, request: TEnrolDeviceRequest) =>
   new Set([device.imei1, device.imei2]).size ===
   new Set([device.imei1, device.imei2, request.imei1, request.imei2]).size;
@@ -138,7 +147,8 @@ export const enrolDevice = async (
   );
   await deps.db.transaction(async (tx) => {
     const enrolledAt = new Date();
-    await devicesRepo.updateDevice(tx, device.id, {
+    // Only while the token still stands: a key refund may have voided it since it was read.
+    const isEnrolled = await devicesRepo.updateDeviceHoldingToken(tx, device.id, sha256Hex(request.token), {
       // The token now only lets this phone retry a lost response (same IMEIs), for a short while.
       enrolmentExpiresAt: new Date(enrolledAt.getTime() + ENROLMENT_RETRY_MS),
       enrolledAt,
@@ -146,6 +156,7 @@ export const enrolDevice = async (
       reportedLocked: false,
       reportedPolicyVersion: 0,
     });
+    if (!isEnrolled) throw invalid();
     // A freshly enrolled phone holds policy 0 (unlocked, nothing restricted): start it from there.
     await devicesRepo.resetPolicy(tx, device.id, offlineLockAfterMs);
     await markCustomerInstalled(tx, device.orgId, device.customerId);

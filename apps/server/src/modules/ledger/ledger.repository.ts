@@ -133,7 +133,7 @@ export const findBalance = async (db: DbOrTx, accountId: number, appType: number
   return row?.balance ?? 0;
 };
 
-/** True when a key of `appType` was already spent on this IMEI in the organisation. */
+/** True when a key of `appType` was already spent (and not refunded) on this IMEI in the organisation. */
 export const hasKeyUse = async (
   db: DbOrTx,
   orgId: number,
@@ -149,10 +149,47 @@ export const hasKeyUse = async (
         eq(ledgerMovements.kind, 'key_use'),
         eq(ledgerMovements.imei, imei),
         eq(ledgerMovements.appType, appType),
+        isNull(ledgerMovements.refundedAt),
       ),
     )
     .limit(1);
   return rows.length > 0;
+};
+
+/**
+ * The customer's key_use movement not yet refunded, locked FOR UPDATE (two refunds at once: the
+ * second waits, then finds none), or null.
+ */
+export const findUnrefundedKeyUseForUpdate = async (db: DbOrTx, orgId: number, customerId: number) => {
+  const [row] = await db
+    .select({
+      id: ledgerMovements.id,
+      appType: ledgerMovements.appType,
+      fromAccountId: ledgerMovements.fromAccountId,
+      toAccountId: ledgerMovements.toAccountId,
+      imei: ledgerMovements.imei,
+    })
+    .from(ledgerMovements)
+    .where(
+      and(
+        eq(ledgerMovements.orgId, orgId),
+        eq(ledgerMovements.kind, 'key_use'),
+        eq(ledgerMovements.customerId, customerId),
+        isNull(ledgerMovements.refundedAt),
+      ),
+    )
+    .orderBy(desc(ledgerMovements.id))
+    .limit(1)
+    .for('update');
+  return row ?? null;
+};
+
+/** Marks a key_use movement refunded now (its phone may then be charged again). */
+export const markKeyUseRefunded = async (db: DbOrTx, movementId: number) => {
+  await db
+    .update(ledgerMovements)
+    .set({ refundedAt: new Date() })
+    .where(and(eq(ledgerMovements.id, movementId), isNull(ledgerMovements.refundedAt)));
 };
 
 /** A user of the organisation (any type), or null. */

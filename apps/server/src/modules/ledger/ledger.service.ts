@@ -240,8 +240,8 @@ const toMovement = (row: repo.TAccountMovementRow): TLedgerMovement => ({
   createdAt: row.createdAt.toISOString(),
 });
 
-/** One movement as `accountId`'s history shows it. */
-const movementSeenBy = async (
+/** One movement (posted, id known) as `accountId`'s history shows it. */
+export const movementSeenBy = async (
   db: DbOrTx,
   accountId: number,
   movementId: number,

@@ -2,6 +2,7 @@ import type {
   TKeyBalances,
   TLedgerMovement,
   TLedgerMovementKind,
+  TRefundKeyRequest,
   TTransactionPage,
   TTransferKeysRequest,
 } from '@kisht/domain/ledger/ledger.schema';
@@ -56,6 +57,14 @@ export const ledgerApi = api.injectEndpoints({
       invalidatesTags: [KEY_BALANCES_TAG],
     }),
     /**
+     * Gives back the key a customer's enrolment QR spent (the phone never enrolled): the QR shown
+     * stops working; balances and histories change.
+     */
+    refundKey: build.mutation<TLedgerMovement, TRefundKeyRequest>({
+      query: (body) => ({ url: paths.ledger.refundKey, method: 'POST', body }),
+      invalidatesTags: [KEY_BALANCES_TAG],
+    }),
+    /**
      * top_up_history, newest first, page by page as the person scrolls (a keyset cursor). The
      * cache key is the filter; its entry keeps the pages loaded so far.
      */
@@ -81,6 +90,7 @@ export const ledgerApi = api.injectEndpoints({
 export const {
   useGetKeyBalancesQuery,
   useTransferKeysMutation,
+  useRefundKeyMutation,
   useListTransactionsInfiniteQuery,
   useLazyGetTransactionsCsvQuery,
 } = ledgerApi;

@@ -6,7 +6,7 @@ import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appPaths } from '../../../lib/paths';
 import { stubApi } from '../../../test/fake-api';
-import { createCustomerDetails, createMedia } from '../../../test/fixtures';
+import { createCustomerDetails, createDeviceSummary, createMedia } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render-app';
 import { createTestI18n } from '../../../test/test-i18n';
 import { CustomerNavigatePage } from './customer-navigate-page';
@@ -181,5 +181,41 @@ describe('customer_navigate: the consent to remote locking comes before the enro
     expect(await screen.findByText('enrolment QR')).toBeTruthy();
     expect(screen.queryByTestId('consent-form')).toBeNull();
     expect(screen.getByTestId('consent-recorded').textContent).toContain('15-01-2026 12:30 PM');
+  });
+});
+
+describe('customer_navigate: the ledger\'s "Return key" slot', () => {
+  it('offers it for a phone never enrolled; once returned the void QR is hidden until a new one is asked for', async () => {
+    stubApi({
+      [paths.customers.details]: () =>
+        createCustomerDetails({ status: 0, device: createDeviceSummary({ enrolledAt: null }) }),
+      [paths.customers.consent]: () => consentFor(),
+    });
+    renderRoutes({
+      i18n,
+      url: appPaths.customerNavigate.href(5),
+      routes: [
+        {
+          path: appPaths.customerNavigate.path,
+          element: (
+            <CustomerNavigatePage
+              renderEnrolmentQr={() => <p>enrolment QR</p>}
+              renderReturnKey={(customer, onReturned) => (
+                <button type="button" onClick={onReturned}>
+                  return key of {customer.id}
+                </button>
+              )}
+            />
+          ),
+        },
+      ],
+    });
+    expect(await screen.findByText('enrolment QR')).toBeTruthy();
+    fireEvent.click(screen.getByText('return key of 5'));
+    expect(await screen.findByTestId('key-returned')).toBeTruthy();
+    expect(screen.queryByText('enrolment QR')).toBeNull();
+    expect(screen.queryByText('return key of 5')).toBeNull();
+    fireEvent.click(screen.getByText('New QR code'));
+    expect(await screen.findByText('enrolment QR')).toBeTruthy();
   });
 });

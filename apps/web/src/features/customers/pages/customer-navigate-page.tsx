@@ -9,7 +9,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { LoadError } from '../../../components/load-error';
@@ -80,14 +80,24 @@ const ConsentGate = ({ customerId, children }: { customerId: number; children: R
  * The devices feature's enrolment QR of the customer's phone, composed in by app/ (features do not
  * import each other).
  */
-export type TCustomerNavigatePageProps = { renderEnrolmentQr: (customer: TCustomerDetails) => ReactNode };
+export type TCustomerNavigatePageProps = {
+  renderEnrolmentQr: (customer: TCustomerDetails) => ReactNode;
+  /**
+   * The ledger feature's "Return key" for a customer whose phone never enrolled; `onReturned`
+   * hides the QR (voided by the refund) until the person asks for a new one (which costs a key).
+   */
+  renderReturnKey?: (customer: TCustomerDetails, onReturned: () => void) => ReactNode;
+};
 
 const EnrolmentView = ({
   customerId,
   renderEnrolmentQr,
+  renderReturnKey,
 }: TCustomerNavigatePageProps & { customerId: number }) => {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  // Once the key is returned the QR shown is void: no QR (a new one costs a key) until asked for.
+  const [isKeyReturned, setIsKeyReturned] = useState(false);
   // Poll while the customer is inactive, i.e. until the phone enrols (status install).
   const cached = customersApi.endpoints.getCustomerDetails.useQueryState(customerId);
   const isWaiting = !cached.data || cached.data.status === CustomerStatus.INACTIVE;
@@ -125,8 +135,25 @@ const EnrolmentView = ({
             {t('enrolment.waiting')}
           </Alert>
           {/* Only while the phone still has to enrol: each QR is a fresh one-time token. */}
-          {renderEnrolmentQr(customer)}
+          {isKeyReturned ? (
+            <Alert
+              severity="info"
+              data-testid="key-returned"
+              action={
+                <Button color="inherit" size="small" onClick={() => setIsKeyReturned(false)}>
+                  {t('ledger.refund.newQr')}
+                </Button>
+              }
+            >
+              {t('ledger.refund.returned')}
+            </Alert>
+          ) : (
+            renderEnrolmentQr(customer)
+          )}
           <EnrolmentInstructions />
+          {!isKeyReturned &&
+            customer.device.enrolledAt === null &&
+            renderReturnKey?.(customer, () => setIsKeyReturned(true))}
         </ConsentGate>
       ) : (
         <Card data-testid="enrolment-success">
@@ -160,7 +187,7 @@ const EnrolmentView = ({
  * customer who is no longer inactive when the page opens is sent to customer_details (spec §2:
  * only an inactive customer goes to customer_navigate), replacing the entry.
  */
-export const CustomerNavigatePage = ({ renderEnrolmentQr }: TCustomerNavigatePageProps) => {
+export const CustomerNavigatePage = ({ renderEnrolmentQr, renderReturnKey }: TCustomerNavigatePageProps) => {
   const { t } = useTranslation();
   const goBack = useGoBack(appPaths.customerList.href());
   const [searchParams] = useSearchParams();
@@ -169,7 +196,11 @@ export const CustomerNavigatePage = ({ renderEnrolmentQr }: TCustomerNavigatePag
     <>
       <PageHeader title={t('enrolment.title')} onBack={goBack} />
       {customerId ? (
-        <EnrolmentView customerId={customerId} renderEnrolmentQr={renderEnrolmentQr} />
+        <EnrolmentView
+          customerId={customerId}
+          renderEnrolmentQr={renderEnrolmentQr}
+          renderReturnKey={renderReturnKey}
+        />
       ) : (
         <LoadError message={t('errors.customerNotFound')} />
       )}
