@@ -17,6 +17,7 @@ import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { applyServerFieldErrors, fieldErrorText, fieldMessageKey } from '../../../lib/form-errors';
 import { isApiError } from '../../../lib/http/base-query';
+import { wholeNumberInputProps } from '../../../lib/whole-number-input';
 import { useCreditKeysMutation } from '../admin-api';
 import { APP_TYPE_OPTIONS } from '../app-types';
 
@@ -96,11 +97,7 @@ export const CreditKeysDialog = ({
               render={({ field, fieldState }) => (
                 <TextField
                   label={t('admin.retailers.quantity')}
-                  value={Number.isNaN(field.value) ? '' : String(field.value)}
-                  onChange={(event) => {
-                    const digits = event.target.value.replace(/\D/g, '');
-                    field.onChange(digits === '' ? Number.NaN : Number(digits));
-                  }}
+                  {...wholeNumberInputProps(field)}
                   error={Boolean(fieldState.error)}
                   helperText={fieldErrorText(
                     fieldState.error,

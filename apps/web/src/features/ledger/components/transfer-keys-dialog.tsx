@@ -22,6 +22,7 @@ import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { applyServerFieldErrors, fieldErrorText } from '../../../lib/form-errors';
 import { isApiError } from '../../../lib/http/base-query';
+import { wholeNumberInputProps } from '../../../lib/whole-number-input';
 import { appTypeName } from '../app-type-label';
 import { useTransferKeysMutation } from '../ledger-api';
 
@@ -127,11 +128,7 @@ export const TransferKeysDialog = ({
               render={({ field, fieldState }) => (
                 <TextField
                   label={t('ledger.transfer.quantity')}
-                  value={Number.isNaN(field.value) ? '' : String(field.value)}
-                  onChange={(event) => {
-                    const digits = event.target.value.replace(/\D/g, '');
-                    field.onChange(digits === '' ? Number.NaN : Number(digits));
-                  }}
+                  {...wholeNumberInputProps(field)}
                   error={Boolean(fieldState.error)}
                   helperText={fieldErrorText(fieldState.error, () => t('ledger.transfer.quantityInvalid'))}
                   slotProps={{ htmlInput: { inputMode: 'numeric', 'data-testid': 'transfer-quantity' } }}
