@@ -49,12 +49,29 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     if (shouldMigrate) await migrateExclusively(pool);
-    return { db, driver: 'pg', close: () => pool.end() };
+    return { db, driver: 'pg', close: endPoolFully(pool) };
   }
   const client = options.pglite ?? (await createPglite(options.pgliteDataDir ?? 'memory://'));
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   if (shouldMigrate) await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER });
   return { db, driver: 'pglite', close: () => client.close() };
+};
+
+/**
+ * A close() for a node-postgres pool that resolves only once every connection's socket has ended.
+ * pool.end() resolves as soon as it has asked its clients to end, while their sessions may still be
+ * open on the server; whoever acts on "closed" then (dropping the database, a test's teardown) would
+ * kill those sessions and the pool's clients would raise FATAL 57P01 with nobody listening.
+ */
+const endPoolFully = (pool: pg.Pool): (() => Promise<void>) => {
+  const ended = new Set<Promise<void>>();
+  pool.on('connect', (client) => {
+    ended.add(new Promise<void>((resolve) => client.once('end', () => resolve())));
+  });
+  return async () => {
+    await pool.end();
+    await Promise.all(ended);
+  };
 };
 
 /**
