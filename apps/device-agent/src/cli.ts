@@ -2,6 +2,7 @@ import { unwatchFile, watchFile } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { OFFLINE_CODE_ACTIONS, OFFLINE_CODE_MAX_WRONG_TRIES } from '@kisht/domain/devices/offline-code';
 import type { TSimSlot } from '@kisht/domain/devices/protocol.schema';
+import { paths } from '@kisht/domain/paths';
 import { DeviceAgent, type TAgentOptions, type TPositionInput } from './agent';
 import { oneLine, rupees } from './lock-screen';
 import { DEFAULT_STATE_PATH, readStateFile, resolveStatePath, type TAgentStateFile } from './state';
@@ -36,6 +37,12 @@ Usage:
       Enter an offline code, with no network: accepted, it unlocks (or locks) the phone, burns the
       challenge and is reported (kind offline_lock) when connected; exit code 1 when refused. A
       running agent on the same state file takes it within a second.
+  kisht-agent redeem --server <url> --org <id> --code <code> [--imei <imei>] [--serial <text>]
+                     [--model <text>]
+      Redeem a protection plan's activation code (anti-hacking, family care, anti-theft,
+      extended warranty) as the plan's app on this phone does: prints the answer as one line of
+      JSON (plan name, app type, term, when redeemed) and exits 0; exit code 1 with the server's
+      message when the code is unknown or was used on another phone. Needs no enrolment.
   kisht-agent --help
 
 Options:
@@ -57,6 +64,10 @@ Options:
   --empty          the slot has no card
   --code <digits>  an offline code (8 digits) for the shown challenge
   --action <name>  what the offline code does: unlock (default) or lock
+  --server <url>   the Kisht server (redeem), e.g. http://localhost:8080
+  --org <id>       the organisation whose app this is (redeem)
+  --serial <text>  the phone's serial number (redeem)
+  --model <text>   the phone's model name (redeem)
   -h, --help       show this help
 
 Output (stdout, one line per event):
@@ -379,7 +390,40 @@ const agentOptions = (values: TCliValues): TAgentOptions => {
   return options;
 };
 
-const COMMANDS = ['enrol', 'run', 'status', 'sim', 'position', 'challenge', 'offline-code'];
+const COMMANDS = ['enrol', 'run', 'status', 'sim', 'position', 'challenge', 'offline-code', 'redeem'];
+
+/**
+ * `redeem`: POSTs the code to the server's redeem route (public, no client headers: a phone, not
+ * the app) and prints the answer's data as one line of JSON. Exit code 1 with the server's message
+ * when it refuses; bad options are a UsageError.
+ */
+const redeemCode = async (values: TCliValues, output: TCliOutput): Promise<number> => {
+  const missing = (['server', 'org', 'code'] as const).filter((name) => !values[name]);
+  if (missing.length > 0)
+    throw new UsageError(`redeem needs ${missing.map((name) => `--${name}`).join(', ')}`);
+  const orgId = Number(values.org);
+  if (!Number.isInteger(orgId) || orgId <= 0) throw new UsageError('--org must be a whole number above 0');
+  const body = {
+    orgId,
+    code: values.code,
+    ...(values.imei ? { imei: values.imei } : {}),
+    ...(values.serial ? { serialNumber: values.serial } : {}),
+    ...(values.model ? { model: values.model } : {}),
+  };
+  const answer = await fetch(new URL(paths.plans.redeem, values.server), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+  const envelope = (await answer.json().catch(() => null)) as { message?: string; data?: unknown } | null;
+  if (!answer.ok) {
+    output.err(`error: ${envelope?.message ?? `HTTP ${answer.status}`}`);
+    return 1;
+  }
+  output.out(JSON.stringify(envelope?.data ?? null));
+  return 0;
+};
 
 /**
  * Runs the CLI with `argv` (without node and script). Returns the exit code: 0 success, 1 failure
@@ -413,6 +457,7 @@ export const main = async (argv: string[], output: TCliOutput = CONSOLE_OUTPUT):
     if (command === 'position') return await changePosition(statePath, values, output);
     if (command === 'challenge') return await printChallenge(statePath, output);
     if (command === 'offline-code') return await enterOfflineCode(statePath, values, output);
+    if (command === 'redeem') return await redeemCode(values, output);
     const options = agentOptions(values);
     const position = positionOption(values);
 
@@ -465,6 +510,11 @@ const parseCliArgs = (argv: string[]) =>
       'offline-lock-after': { type: 'string' },
       code: { type: 'string' },
       action: { type: 'string' },
+      server: { type: 'string' },
+      org: { type: 'string' },
+      imei: { type: 'string' },
+      serial: { type: 'string' },
+      model: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });

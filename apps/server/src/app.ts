@@ -45,6 +45,7 @@ import { oauthRoutes } from './modules/oauth/oauth.routes';
 import { orgSettingsRoutes, orgsRoutes } from './modules/orgs/orgs.routes';
 import { paymentQrRoutes } from './modules/payment-qr/payment-qr.routes';
 import { paymentsRoutes } from './modules/payments/payments.routes';
+import { plansPublicRoutes, plansRoutes } from './modules/plans/plans.routes';
 import { createPushGateway, type TPushGateway } from './modules/push/push.service';
 import { retailerRoutes } from './modules/retailers/retailers.routes';
 import { SmsOutbox } from './modules/sms/sms.service';
@@ -53,6 +54,7 @@ import {
   createWebhookSmsTransport,
   type SmsTransport,
 } from './modules/sms/sms.transport';
+import { warrantyRoutes } from './modules/warranty/warranty.routes';
 import { registerClientContract } from './plugins/client-contract';
 import { registerErrorHandling } from './plugins/errors';
 import { registerInputGuard } from './plugins/input-guard';
@@ -242,6 +244,9 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
   await app.register(joiningAdminRoutes, ctx);
   await app.register(oauthRoutes, ctx);
   await app.register(ledgerRoutes, ctx);
+  await app.register(plansPublicRoutes, ctx);
+  await app.register(plansRoutes, ctx);
+  await app.register(warrantyRoutes, ctx);
 
   const stopJobs =
     config.JOBS_INTERVAL_MINUTES > 0

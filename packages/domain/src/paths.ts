@@ -135,6 +135,24 @@ export const paths = {
     /** GET ?country=&state= → TCity[]. */
     cities: '/api/csc/cities',
   },
+  plans: {
+    /** GET TPlansQuery → TPlan[] (active ones; the admin also sees inactive); PUT TSavePlanRequest (admin) → TPlan. */
+    list: '/api/plans',
+    /** GET ?plan_id= → TPlan. */
+    readById: '/api/plans/readById',
+    /** GET → TPlan[]: the active family-care plans (spec §7 get_plans_familycare). */
+    familycare: '/api/customer/get_plans_familycare',
+    /** GET → TPlan[]: the active anti-hacking plans of tiers 8, 12 and 13 (spec §7 get_plans_antihacking). */
+    antihacking: '/api/customer/get_plans_antihacking',
+    /** POST TSellPlanRequest → TSellPlanResponseItem[] (spec §3 "add anti-hacking customer"): any plan sold. */
+    sell: '/api/customer/add_plan_customer',
+    /** GET TActivationsQuery → TPlanActivation[]: plans sold, scoped to the actor. */
+    activations: '/api/plans/activations',
+    /** GET ?activation_id= → application/pdf: the extended-warranty certificate in the buyer's language. */
+    warrantyCertificate: '/api/plans/warranty_certificate',
+    /** POST TRedeemActivationRequest (public, the app on the phone) → TRedeemActivationResponse. */
+    redeem: '/api/plans/redeem',
+  },
   stats: {
     /** GET → TDashboard. */
     dashboard: '/api/stats/get_keygen_dashboardV1',

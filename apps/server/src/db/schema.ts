@@ -702,6 +702,8 @@ export const ledgerMovements = pgTable(
     imei: text('imei'),
     /** purchase: the payment order that paid for it (credited once). */
     paymentOrderId: uuid('payment_order_id'),
+    /** key_use of a protection plan sold (issue 14): the activation the key was spent on. */
+    planActivationId: integer('plan_activation_id'),
     actorUserId: integer('actor_user_id').references(() => users.id),
     note: text('note'),
     /** key_use: when the key was given back (a refund movement); a refunded phone is charged again. */
@@ -786,5 +788,90 @@ export const paymentOrders = pgTable(
   (t) => [
     uniqueIndex('payment_orders_gateway_order_uq').on(t.gatewayOrderId),
     index('payment_orders_org_user_idx').on(t.orgId, t.userId, t.createdAt),
+  ],
+);
+
+/**
+ * A protection plan an organisation sells (issue 14): anti-theft (app_type 4, 9), extended warranty
+ * (5), family care (7) or anti-hacking (8, 12, 13). Price in paise, duration in whole months. A plan
+ * with no rows in plan_products applies to every product.
+ */
+export const plans = pgTable(
+  'plans',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    name: text('name').notNull(),
+    appType: smallint('app_type').notNull(),
+    pricePaise: bigint('price_paise', { mode: 'number' }).notNull(),
+    durationMonths: integer('duration_months').notNull(),
+    description: text('description').notNull().default(''),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('plans_org_app_type_idx').on(t.orgId, t.appType),
+    check('plans_price_non_negative', sql`${t.pricePaise} >= 0`),
+    check('plans_duration_range', sql`${t.durationMonths} BETWEEN 1 AND 120`),
+  ],
+);
+
+/** The products a plan applies to (none: every product). */
+export const planProducts = pgTable(
+  'plan_products',
+  {
+    planId: integer('plan_id')
+      .notNull()
+      .references(() => plans.id, { onDelete: 'cascade' }),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id),
+  },
+  (t) => [uniqueIndex('plan_products_pk').on(t.planId, t.productId)],
+);
+
+/**
+ * A plan sold (issue 14): the buyer, the activation code (unguessable, unique per organisation),
+ * the key it cost, and, once the app on the customer's phone redeems the code, when and on what.
+ * Extended warranty keeps its IMEI and term (starts_on, ends_on: +05:30 calendar days).
+ */
+export const planActivations = pgTable(
+  'plan_activations',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    planId: integer('plan_id')
+      .notNull()
+      .references(() => plans.id),
+    appType: smallint('app_type').notNull(),
+    /** The retailer or mini-retailer who sold it (whose key it spent). */
+    retailerId: integer('retailer_id')
+      .notNull()
+      .references(() => users.id),
+    /** Sold to an existing financed customer; null for a stand-alone sale. */
+    customerId: integer('customer_id').references(() => customers.id),
+    productId: integer('product_id').references(() => products.id),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull().default(''),
+    email: text('email'),
+    mobile: text('mobile').notNull(),
+    imei: text('imei'),
+    code: text('code').notNull(),
+    pricePaise: bigint('price_paise', { mode: 'number' }).notNull(),
+    startsOn: date('starts_on', { mode: 'string' }),
+    endsOn: date('ends_on', { mode: 'string' }),
+    status: text('status').$type<'issued' | 'redeemed'>().notNull().default('issued'),
+    redeemedAt: timestamp('redeemed_at', { withTimezone: true }),
+    /** What the redeeming app said of the phone (model, serial number, IMEI). */
+    redeemedDevice: jsonb('redeemed_device').$type<Record<string, string>>(),
+    /** The last expiry reminder sent (extended warranty), so each is sent once. */
+    reminderSentAt: timestamp('reminder_sent_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('plan_activations_org_code_uq').on(t.orgId, t.code),
+    index('plan_activations_org_retailer_idx').on(t.orgId, t.retailerId, t.createdAt),
+    index('plan_activations_customer_idx').on(t.customerId),
   ],
 );

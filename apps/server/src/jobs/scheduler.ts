@@ -10,6 +10,7 @@ import {
   redeliverUnacknowledgedCommands,
 } from '../modules/devices/devices.service';
 import type { SmsOutbox } from '../modules/sms/sms.service';
+import { warrantyReminderJob } from './warranty-reminders.job';
 
 /**
  * How often scheduled commands are checked for being due, and unacknowledged commands of connected
@@ -65,7 +66,8 @@ export const startProtectedJob = ({
  * (design §5: nothing expires silently), every intervalMs; and scheduled commands and the re-send
  * of unacknowledged ones every SCHEDULED_COMMANDS_INTERVAL_MS, or every intervalMs when that is
  * shorter; and the SMS outbox's retries (SmsOutbox.deliverDue) every SMS_OUTBOX_INTERVAL_MS, or
- * every intervalMs when that is shorter. Each job is skipped while its previous run is still going
+ * every intervalMs when that is shorter; and the extended-warranty expiry reminders once a day
+ * (warranty-reminders.job). Each job is skipped while its previous run is still going
  * (startProtectedJob). Every job takes its rows with FOR UPDATE SKIP LOCKED or is an idempotent
  * statement, so several server processes may run them side by side. Runs once at start; returns a
  * function that stops the jobs.
@@ -86,6 +88,7 @@ export const startJobs = (
         if (moved > 0) log.info(`${moved} loans moved to EMIs maturing`);
       },
     }),
+    startProtectedJob(warrantyReminderJob(deps, intervalMs, log)),
     startProtectedJob({
       name: 'auto-lock',
       intervalMs,

@@ -11,8 +11,9 @@ import { LRUCache } from 'lru-cache';
 import type { TConfig } from '../config';
 
 /** Routes whose callers are devices or tools, not the app: they carry no client headers. */
-// The payment gateway's webhook is signed by the gateway (X-Razorpay-Signature), not by our app.
-const EXEMPT_PATHS = new Set<string>([paths.devices.enrol, paths.payments.webhook]);
+// The payment gateway's webhook is signed by the gateway (X-Razorpay-Signature), not by our app;
+// a plan's code is redeemed by the app on the customer's phone (issue 14).
+const EXEMPT_PATHS = new Set<string>([paths.devices.enrol, paths.payments.webhook, paths.plans.redeem]);
 const API_PREFIXES = ['/api/', '/country/', '/emm/', '/micromdm/'];
 
 /**

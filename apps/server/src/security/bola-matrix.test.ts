@@ -16,6 +16,7 @@
  * the object). A route that takes an id this file cannot fill fails the coverage test by name, so
  * a new route is covered without anyone remembering to.
  */
+import { AppType } from '@kisht/domain/common/enums';
 import { ID_MAX } from '@kisht/domain/common/identifiers';
 import { CONSENT_TEXT_VERSION } from '@kisht/domain/customers/consent-texts';
 import { COMMAND_CATALOGUE } from '@kisht/domain/devices/command-catalogue';
@@ -24,7 +25,7 @@ import { deviceControlPath, paths } from '@kisht/domain/paths';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emis, financers, products, signupRequests, users } from '../db/schema';
+import { emis, financers, plans, products, signupRequests, users } from '../db/schema';
 import { createCustomerWithLoan, createUser } from '../db/seed/factories';
 import {
   DEMO_ADMIN_MOBILE,
@@ -114,7 +115,9 @@ type TIdKind =
   | 'paymentOrder'
   | 'gatewayOrder'
   | 'retailer'
-  | 'signupRequest';
+  | 'signupRequest'
+  | 'plan'
+  | 'activation';
 
 /**
  * The id parameters this matrix knows how to fill, by name, with the kind of object each names.
@@ -144,6 +147,11 @@ const ID_KINDS: Record<string, TIdKind> = {
   retailerId: 'retailer',
   // Joining (issue 13): the join request the organisation admin decides (paths.admin.decideSignup).
   id: 'signupRequest',
+  // Protection plans (issue 14): a plan of the catalogue, the products it covers, a plan sold.
+  plan_id: 'plan',
+  product_id: 'product',
+  productIds: 'product',
+  activation_id: 'activation',
 };
 const SCOPES: Record<TIdKind, TScope> = {
   customer: 'subtree',
@@ -161,6 +169,8 @@ const SCOPES: Record<TIdKind, TScope> = {
   gatewayOrder: 'user',
   retailer: 'subtree',
   signupRequest: 'subtree',
+  plan: 'organisation',
+  activation: 'subtree',
 };
 
 /**
@@ -169,7 +179,11 @@ const SCOPES: Record<TIdKind, TScope> = {
  */
 const PARENT_ONLY_ROUTES = new Set([`POST ${paths.retailers.update}`, `POST ${paths.ledger.transfer}`]);
 /** Routes only the organisation admin may call (credit keys): the control's owner is the demo admin. */
-const ADMIN_ONLY_ROUTES = new Set([`POST ${paths.admin.creditKeys}`, `POST ${paths.admin.decideSignup}`]);
+const ADMIN_ONLY_ROUTES = new Set([
+  `POST ${paths.admin.creditKeys}`,
+  `POST ${paths.admin.decideSignup}`,
+  `PUT ${paths.plans.list}`,
+]);
 
 /**
  * Routes only a customer user may call (their own loan): the control's owner is the victim
@@ -450,6 +464,34 @@ const objectsOf = (actor: TActor): TObjects => {
           })
           .returning({ id: signupRequests.id });
         return row!.id;
+      }
+      case 'plan': {
+        // An extended-warranty plan of the actor's organisation (every route taking a plan accepts it).
+        const [row] = await db
+          .select({ id: plans.id })
+          .from(plans)
+          .where(and(eq(plans.orgId, actor.orgId), eq(plans.appType, AppType.EXTENDED_WARRANTY)))
+          .orderBy(asc(plans.id))
+          .limit(1);
+        return row!.id;
+      }
+      case 'activation': {
+        // An extended warranty the actor sold on its own customer's phone.
+        const sold = await setupData(
+          'extended warranty sale',
+          {
+            method: 'POST',
+            url: paths.plans.sell,
+            payload: {
+              firstName,
+              mobile: mobile.slice(3),
+              plan_id: await build('plan'),
+              customer_id: await customerId(),
+            },
+          },
+          actor.token,
+        );
+        return sold[0].activation.id as number;
       }
       case 'retailer': {
         // The actor's retailer: its parent when it is a mini-retailer, else the actor itself.
@@ -836,7 +878,8 @@ for (const operation of idOperations) {
       await expectAccepted(operation, actor, await buildRequest(operation, actor, ids), 'owner');
     });
 
-    if (parameters.length > 1) {
+    // An admin-only route has no attacker that could be its own admin: the owner's control covers it.
+    if (parameters.length > 1 && !ADMIN_ONLY_ROUTES.has(operation.key)) {
       it('control: each actor gets past the id checks with its own objects', async () => {
         for (const actor of [otherOrgRetailer, siblingMini]) {
           const objects = own.get(actor)!;

@@ -108,6 +108,14 @@ export const AppErrorCode = {
   FINANCER_UNAVAILABLE: 'FINANCER_UNAVAILABLE',
   /** The customer's financer takes no hand-off (only HDB does). HTTP 409. */
   FINANCER_HANDOFF_NOT_APPLICABLE: 'FINANCER_HANDOFF_NOT_APPLICABLE',
+  /** No plan with this id in the actor's organisation (or it is inactive for a sale). HTTP 404. */
+  PLAN_NOT_FOUND: 'PLAN_NOT_FOUND',
+  /** The plan does not apply to the chosen product, or the sale lacks what the plan needs. HTTP 409. */
+  PLAN_NOT_APPLICABLE: 'PLAN_NOT_APPLICABLE',
+  /** No activation code like this in the organisation ('Code not found', spec §8). HTTP 404. */
+  ACTIVATION_CODE_NOT_FOUND: 'ACTIVATION_CODE_NOT_FOUND',
+  /** The activation code was already redeemed on another phone. HTTP 409. */
+  ACTIVATION_ALREADY_REDEEMED: 'ACTIVATION_ALREADY_REDEEMED',
   /** An unexpected failure on our side. HTTP 500. */
   INTERNAL: 'INTERNAL',
 } as const;
@@ -168,6 +176,10 @@ export const APP_ERROR_HTTP_STATUS: Record<TAppErrorCode, number> = {
   PAYMENT_GATEWAY_UNAVAILABLE: 503,
   FINANCER_UNAVAILABLE: 503,
   FINANCER_HANDOFF_NOT_APPLICABLE: 409,
+  PLAN_NOT_FOUND: 404,
+  PLAN_NOT_APPLICABLE: 409,
+  ACTIVATION_CODE_NOT_FOUND: 404,
+  ACTIVATION_ALREADY_REDEEMED: 409,
   INTERNAL: 500,
 };
 

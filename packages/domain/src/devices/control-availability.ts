@@ -1,4 +1,4 @@
-import { CONTROL_FEATURES, DeviceType, type TControlFeature } from '../common/enums';
+import { AppType, CONTROL_FEATURES, DeviceType, type TControlFeature } from '../common/enums';
 
 /**
  * The controls of customer_details (spec §6 "control availability"): switches and toggles that
@@ -107,7 +107,19 @@ export type TControlAvailabilityInput = {
    * allows nothing. `unlock` in the list counts as `lock` (they are one pair).
    */
   allowedList?: readonly string[] | null | undefined;
+  /**
+   * The customer's app_type (spec §1), when known: an anti-theft customer (4, or 9 device policy
+   * controller plus anti-theft) is also offered anti-theft lost mode and uninstall_antitheft by
+   * default (issue 14), which spec §6 names for no device family.
+   */
+  appType?: number | undefined;
 };
+
+/** App types whose phones carry the anti-theft app (spec §1): anti-theft, and policy controller plus anti-theft. */
+const ANTI_THEFT_APP_TYPES: readonly number[] = [
+  AppType.ANTI_THEFT,
+  AppType.DEVICE_POLICY_CONTROLLER_ANTI_THEFT,
+];
 
 const inCanonicalOrder = (features: Iterable<TControlFeature>): TControlFeature[] => {
   const set = new Set(features);
@@ -122,7 +134,8 @@ const inCanonicalOrder = (features: Iterable<TControlFeature>): TControlFeature[
  * - When locked, only lock and tracking (not Apple) remain of the controls, and of the actions only
  *   fetch location, SIM info and reboot where the family has them; both intersected with the
  *   allowed list when there is one.
- * - Without a list, each family has its defaults (DEFAULT_CONTROLS, DEFAULT_ACTIONS).
+ * - Without a list, each family has its defaults (DEFAULT_CONTROLS, DEFAULT_ACTIONS), and an
+ *   anti-theft customer (app_type 4 or 9) also anti-theft lost mode and uninstall_antitheft.
  * An unknown device type offers nothing. Results are in the canonical CONTROL_FEATURES order.
  */
 export const controlAvailability = (input: TControlAvailabilityInput): TControlAvailability => {
@@ -142,9 +155,16 @@ export const controlAvailability = (input: TControlAvailabilityInput): TControlA
       actions: inCanonicalOrder(familyActions.filter((f) => LOCKED_ACTIONS.includes(f) && isAllowed(f))),
     };
   }
-  const controls = allowed ? PRIMARY_CONTROLS.filter((f) => allowed.has(f)) : familyControls;
+  const hasAntiTheft = input.appType !== undefined && ANTI_THEFT_APP_TYPES.includes(input.appType);
+  const defaultControls: readonly TControlFeature[] = hasAntiTheft
+    ? [...familyControls, 'antitheft_lost_mode']
+    : familyControls;
+  const defaultActions: readonly TControlFeature[] = hasAntiTheft
+    ? [...familyActions, 'uninstall_antitheft']
+    : familyActions;
+  const controls = allowed ? PRIMARY_CONTROLS.filter((f) => allowed.has(f)) : defaultControls;
   // With a list, the actions it names that no family offers by default are offered too.
-  const actions = allowed ? [...familyActions, ...EXTRA_ACTIONS].filter(isAllowed) : familyActions;
+  const actions = allowed ? [...familyActions, ...EXTRA_ACTIONS].filter(isAllowed) : defaultActions;
   return { controls: inCanonicalOrder(controls), actions: inCanonicalOrder(actions) };
 };
 

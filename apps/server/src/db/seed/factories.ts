@@ -20,6 +20,8 @@ import {
   financers,
   media,
   organizations,
+  planProducts,
+  plans,
   products,
   users,
 } from '../schema';
@@ -87,6 +89,35 @@ export const createProducts = async (
     .insert(products)
     .values(rows.map((r) => ({ orgId, ...r })))
     .returning();
+
+/**
+ * Protection plans (issue 14) for an organisation; `productIds` limits a plan to those products
+ * (default: every product). Returns the rows.
+ */
+export const createPlans = async (
+  db: DbOrTx,
+  orgId: number,
+  rows: {
+    name: string;
+    appType: number;
+    pricePaise: number;
+    durationMonths: number;
+    description?: string;
+    productIds?: number[];
+  }[],
+) => {
+  const made = [];
+  for (const { productIds, ...row } of rows) {
+    const [plan] = await db
+      .insert(plans)
+      .values({ orgId, ...row })
+      .returning();
+    if (productIds?.length)
+      await db.insert(planProducts).values(productIds.map((productId) => ({ planId: plan!.id, productId })));
+    made.push(plan!);
+  }
+  return made;
+};
 
 let imeiSerial = 0;
 /** A fresh Luhn-valid IMEI; `seed` keeps them apart between organisations and runs. */

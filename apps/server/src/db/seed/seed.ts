@@ -9,6 +9,7 @@ import {
   createCustomerWithLoan,
   createFinancers,
   createOrganization,
+  createPlans,
   createProducts,
   createUser,
 } from './factories';
@@ -108,7 +109,42 @@ export const DEMO_RETAILER_KEYS: Partial<Record<number, number>> = {
   [AppType.ANTI_HACKING]: 20,
   [AppType.DEVICE_POLICY_CONTROLLER_ANTI_THEFT]: 20,
   [AppType.DEVICE_POLICY_CONTROLLER_LITE]: 20,
+  [AppType.ANTI_HACKING_PRO]: 20,
+  [AppType.ANTI_HACKING_PREMIUM]: 20,
 };
+
+/** The demo organisations' protection plans (issue 14), in paise and months. */
+export const DEMO_PLANS = [
+  { name: 'Anti-Hacking', appType: AppType.ANTI_HACKING, pricePaise: 29_900, durationMonths: 12 },
+  { name: 'Anti-Hacking Pro', appType: AppType.ANTI_HACKING_PRO, pricePaise: 49_900, durationMonths: 12 },
+  {
+    name: 'Anti-Hacking Premium',
+    appType: AppType.ANTI_HACKING_PREMIUM,
+    pricePaise: 79_900,
+    durationMonths: 24,
+  },
+  { name: 'Family Care', appType: AppType.FAMILY_CARE, pricePaise: 39_900, durationMonths: 12 },
+  { name: 'Family Care Plus', appType: AppType.FAMILY_CARE, pricePaise: 69_900, durationMonths: 24 },
+  {
+    name: 'Extended Warranty 1 year',
+    appType: AppType.EXTENDED_WARRANTY,
+    pricePaise: 99_900,
+    durationMonths: 12,
+  },
+  {
+    name: 'Extended Warranty 2 years',
+    appType: AppType.EXTENDED_WARRANTY,
+    pricePaise: 179_900,
+    durationMonths: 24,
+  },
+  { name: 'Anti-Theft', appType: AppType.ANTI_THEFT, pricePaise: 34_900, durationMonths: 12 },
+  {
+    name: 'Device Lock + Anti-Theft',
+    appType: AppType.DEVICE_POLICY_CONTROLLER_ANTI_THEFT,
+    pricePaise: 49_900,
+    durationMonths: 12,
+  },
+];
 export const DEMO_MINI_RETAILER_KEYS = 5;
 
 /**
@@ -226,6 +262,7 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
       userType: 'admin',
     });
     const catalogue = await createProducts(tx, DEMO_ORG_ID, DEMO_PRODUCTS);
+    await createPlans(tx, DEMO_ORG_ID, DEMO_PLANS);
     await createFinancers(tx, DEMO_ORG_ID, DEMO_FINANCERS);
     const day = 86_400_000;
     for (const c of DEMO_CUSTOMERS) {
@@ -278,6 +315,7 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
       keys: DEMO_RETAILER_KEYS,
     });
     const secondCatalogue = await createProducts(tx, SECOND_ORG_ID, DEMO_PRODUCTS.slice(0, 3));
+    await createPlans(tx, SECOND_ORG_ID, DEMO_PLANS.slice(0, 6));
     await createFinancers(tx, SECOND_ORG_ID, DEMO_FINANCERS.slice(0, 2));
     const secondConsent = { retailer: second, companyName: secondOrg.companyName };
     const kiran = await createCustomerWithLoan(tx, {

@@ -231,7 +231,7 @@ export const findCustomerForActor = async (db: DbOrTx, actor: TActor, customerId
 const deviceSummaryFor = async (
   db: DbOrTx,
   actor: TActor,
-  target: { deviceType: number; device: DeviceRow },
+  target: { deviceType: number; appType: number; device: DeviceRow },
 ): Promise<TCustomerDetails['device']> => {
   const [access, settings] = await Promise.all([
     getAccessFlags(db, actor),
@@ -239,6 +239,7 @@ const deviceSummaryFor = async (
   ]);
   const availability = availabilityFor({
     deviceType: target.deviceType,
+    appType: target.appType,
     isLocked: target.device.reportedLocked,
     allowedControls: settings.allowedControls,
     access,
@@ -282,7 +283,7 @@ export const getCustomerDetails = async (
   const { customer, device, product } = await findCustomerForActor(db, actor, customerId);
   const [emiRows, deviceSummary, financer, photoImageName] = await Promise.all([
     repo.findEmis(db, customer.id),
-    deviceSummaryFor(db, actor, { deviceType: customer.deviceType, device }),
+    deviceSummaryFor(db, actor, { deviceType: customer.deviceType, appType: customer.appType, device }),
     customer.financerId ? findFinancer(db, actor, customer.financerId) : null,
     repo.findPhotoPath(db, customer.id),
   ]);

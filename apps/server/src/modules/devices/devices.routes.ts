@@ -74,7 +74,7 @@ export const deviceCommandRoutes = async (app: FastifyInstance, ctx: AppContext)
   const r = app.withTypeProvider<ZodTypeProvider>();
   const targetOf = async (actor: TActor, customerId: number) => {
     const { customer, device } = await findCustomerForActor(ctx.db, actor, customerId);
-    return { customerId: customer.id, deviceType: customer.deviceType, device };
+    return { customerId: customer.id, deviceType: customer.deviceType, appType: customer.appType, device };
   };
 
   for (const name of ['lock', 'unlock'] as const) {

@@ -76,12 +76,14 @@ export const accessFlagsFor = (feature: TControlFeature, name: string): TAccessF
  */
 export const availabilityFor = (input: {
   deviceType: number;
+  appType?: number;
   isLocked: boolean;
   allowedControls: string[] | null;
   access: { userAccess: TUserAccess; lockAccess: TLockAccess };
 }): TAvailability => {
   const { controls, actions } = controlAvailability({
     deviceType: input.deviceType,
+    appType: input.appType,
     isLocked: input.isLocked,
     allowedList: input.allowedControls,
   });
@@ -145,6 +147,8 @@ export const toHistoryItem = (row: CommandRow, createdByName: string | null): TC
 export type TControlTarget = {
   customerId: number;
   deviceType: number;
+  /** The customer's app_type (anti-theft customers are offered the anti-theft controls). */
+  appType?: number;
   device: DeviceRow;
 };
 
@@ -205,6 +209,7 @@ export const prepareControlCommand = async (
   const { allowedControls } = await getDeviceSettings(db, actor.orgId);
   const offered = controlAvailability({
     deviceType: target.deviceType,
+    appType: target.appType,
     isLocked: target.device.reportedLocked,
     allowedList: allowedControls,
   });

@@ -33,6 +33,7 @@ export type TPostMovement = {
   customerId?: number | null;
   imei?: string | null;
   paymentOrderId?: string | null;
+  planActivationId?: number | null;
   actorUserId?: number | null;
   note?: string | null;
 };
@@ -68,6 +69,7 @@ export const postMovement = async (
     customerId: movement.customerId ?? null,
     imei: movement.imei ?? null,
     paymentOrderId: movement.paymentOrderId ?? null,
+    planActivationId: movement.planActivationId ?? null,
     actorUserId: movement.actorUserId ?? null,
     note: movement.note ?? null,
   });
@@ -177,6 +179,43 @@ export const spendEnrolmentKey = async (
     details: { movementId, retailerId: options.retailerId, appType: options.appType, imei: options.imei },
   });
   return { isCharged: true };
+};
+
+/**
+ * Spends one key of a protection plan's app_type (issue 14) from the selling retailer's account on
+ * one activation, in the caller's transaction (the one that writes the activation): a `key_use`
+ * movement naming the activation, and the customer when the plan went to a financed one. Every
+ * sale costs a key. Throws NO_KEYS (409, naming the app type) when the seller has none left; the
+ * transaction then rolls back.
+ */
+export const spendPlanKey = async (
+  tx: DbOrTx,
+  options: {
+    orgId: number;
+    retailerId: number;
+    appType: number;
+    planActivationId: number;
+    customerId: number | null;
+    actorUserId: number;
+  },
+): Promise<void> => {
+  const from = await repo.ensureUserAccount(tx, options.orgId, options.retailerId);
+  const to = await repo.ensureSystemAccount(tx, options.orgId, 'consumption');
+  await postMovement(
+    tx,
+    {
+      orgId: options.orgId,
+      kind: 'key_use',
+      appType: options.appType,
+      quantity: 1,
+      fromAccountId: from,
+      toAccountId: to,
+      customerId: options.customerId,
+      planActivationId: options.planActivationId,
+      actorUserId: options.actorUserId,
+    },
+    () => noKeys(options.appType),
+  );
 };
 
 /**

@@ -15,7 +15,9 @@ export type TSmsPurpose =
   | 'BYPASS_CODE'
   | 'SIM_CHANGE'
   /** The organisation admin's answer to a join request (modules/joining). */
-  | 'SIGNUP_DECISION';
+  | 'SIGNUP_DECISION'
+  /** An extended warranty ends within 30 days (modules/warranty). */
+  | 'WARRANTY_EXPIRY';
 
 /** How far a delivery got: handed to the gateway, waiting in the outbox for a retry, or given up. */
 export type TSmsDeliveryOutcome = 'sent' | 'queued' | 'failed';

@@ -1,0 +1,40 @@
+import { paths } from '@kisht/domain/paths';
+import { ZWarrantyCertificateQuery } from '@kisht/domain/plans/warranty.schema';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../lib/context';
+import { requireSession } from '../../plugins/auth';
+import { renderWarrantyCertificate } from './warranty.service';
+
+/**
+ * Extended warranty (issue 14, app_type 5; session required): the PDF certificate of a warranty
+ * sold, in the language asked for. The sale itself is plans' (paths.plans.sell).
+ */
+export const warrantyRoutes = async (app: FastifyInstance, ctx: AppContext) => {
+  requireSession(app, ctx);
+  app.withTypeProvider<ZodTypeProvider>().get(
+    paths.plans.warrantyCertificate,
+    {
+      schema: {
+        tags: ['plans'],
+        summary:
+          'The PDF certificate of an extended warranty you may see, in one of the app languages (default en)',
+        querystring: ZWarrantyCertificateQuery,
+        produces: ['application/pdf'],
+      },
+    },
+    async (request, reply) => {
+      const { pdf, code } = await renderWarrantyCertificate(ctx.db, {
+        actor: request.actor,
+        activationId: request.query.activation_id,
+        language: request.query.lang,
+      });
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `attachment; filename="warranty-${code}.pdf"`)
+        .header('cache-control', 'private, no-store')
+        .header('x-content-type-options', 'nosniff')
+        .send(pdf);
+    },
+  );
+};
