@@ -1,3 +1,4 @@
+import Box from '@mui/material/Box';
 import { useParams } from 'react-router';
 import { customersApi } from '../features/customers/customers-api';
 import { CustomerDetailsPage } from '../features/customers/pages/customer-details-page';
@@ -5,30 +6,39 @@ import { DeviceCommandsTab } from '../features/devices/components/device-command
 import { DeviceControlCard } from '../features/devices/components/device-control-card';
 import { lockRuleOfCustomer } from '../features/devices/device-controls';
 import { useHasPendingDeviceCommand } from '../features/devices/use-pending-device-command';
+import { CustomerPlansCard } from '../features/plans/components/customer-plans-card';
 import { CUSTOMER_ID_PARAM, parseCustomerId } from '../lib/paths';
 
 /**
  * Spec §2 customer_details/:customer_id: the customers feature's page with the devices feature's
  * lock card and device and actions tabs composed in (features do not import each other). Whether
  * a command is on its way is read here, from the cached details and command history, so the page
- * polls every second until the phone reports back.
+ * polls every second until the phone reports back. Under it, once the customer has loaded, the
+ * plans feature's card of the plans sold to them, with their codes.
  */
 export const CustomerDetailsRoute = () => {
   const customerId = parseCustomerId(useParams()[CUSTOMER_ID_PARAM]) ?? 0;
   const cached = customersApi.endpoints.getCustomerDetails.useQueryState(customerId, { skip: !customerId });
   const hasPendingCommand = useHasPendingDeviceCommand(customerId, cached.data?.device);
   return (
-    <CustomerDetailsPage
-      hasPendingCommand={hasPendingCommand}
-      renderLockCard={({ customer, onShowEnrolmentQr }) => (
-        <DeviceControlCard
-          customerId={customer.id}
-          device={customer.device}
-          lockRule={lockRuleOfCustomer(customer)}
-          onShowEnrolmentQr={onShowEnrolmentQr}
-        />
-      )}
-      renderCommandsTab={(props) => <DeviceCommandsTab {...props} />}
-    />
+    <>
+      <CustomerDetailsPage
+        hasPendingCommand={hasPendingCommand}
+        renderLockCard={({ customer, onShowEnrolmentQr }) => (
+          <DeviceControlCard
+            customerId={customer.id}
+            device={customer.device}
+            lockRule={lockRuleOfCustomer(customer)}
+            onShowEnrolmentQr={onShowEnrolmentQr}
+          />
+        )}
+        renderCommandsTab={(props) => <DeviceCommandsTab {...props} />}
+      />
+      {cached.data ? (
+        <Box sx={{ mt: 2 }}>
+          <CustomerPlansCard customerId={cached.data.id} />
+        </Box>
+      ) : null}
+    </>
   );
 };

@@ -4,13 +4,15 @@ import { UpcomingCountsCard } from '../features/emi/components/upcoming-counts-c
 import { MyLoanPage } from '../features/emi/pages/my-loan-page';
 import { KeyBalancesCard } from '../features/ledger/components/key-balances-card';
 import { PayOnlineButton } from '../features/payments/components/pay-online-button';
+import { MyWarrantiesSection } from '../features/warranty/components/my-warranties-section';
 import { isCustomerUser } from '../lib/auth-storage';
 import { useShopOptions } from './use-shop-options';
 
 /**
  * Spec §2 dashboard, by user type (spec §4): a customer sees "My loan" and, below it, their
  * consent to remote locking (the customers feature's section), with the payments feature's "Pay
- * online" in each loan when the organisation has the payment gateway on; retailers and
+ * online" in each loan when the organisation has the payment gateway on, and their extended
+ * warranties with certificates (the warranty feature's section); retailers and
  * mini-retailers see the dashboard, with the emi feature's EMIs-due figures and the ledger
  * feature's keys per app_type composed in here (features do not import each other), and a
  * retailer with mini-retailers their shops to pick from (the retailers feature's list).
@@ -24,6 +26,7 @@ export const DashboardRoute = () =>
         )}
       />
       <MyConsentsSection />
+      <MyWarrantiesSection />
     </>
   ) : (
     <RetailerDashboard />

@@ -88,6 +88,22 @@ const RetailerPaymentQrPage = lazy(() =>
     default: module.RetailerPaymentQrPage,
   })),
 );
+const AntihackingPage = lazy(() =>
+  import('../features/plans/pages/antihacking-page').then((module) => ({ default: module.AntihackingPage })),
+);
+const FamilycarePage = lazy(() =>
+  import('../features/plans/pages/familycare-page').then((module) => ({ default: module.FamilycarePage })),
+);
+const ExtendedWarrantyPage = lazy(() =>
+  import('../features/warranty/pages/extended-warranty-page').then((module) => ({
+    default: module.ExtendedWarrantyPage,
+  })),
+);
+const AntiTheftPage = lazy(() =>
+  import('../features/anti-theft/pages/anti-theft-page').then((module) => ({
+    default: module.AntiTheftPage,
+  })),
+);
 const TopUpHistoryPage = lazy(() =>
   import('../features/ledger/pages/top-up-history-page').then((module) => ({
     default: module.TopUpHistoryPage,
@@ -124,12 +140,8 @@ export const COMING_SOON_ROUTES: ReadonlyArray<{ route: TRouteKey; titleKey: TPa
   { route: 'privacyPolicy', titleKey: 'pages.privacy_policy' },
   { route: 'help', titleKey: 'pages.help' },
   { route: 'support', titleKey: 'pages.support' },
-  { route: 'antiTheft', titleKey: 'pages.anti_theft' },
   { route: 'emmQr', titleKey: 'pages.emm_qr' },
   { route: 'appleDetails', titleKey: 'pages.apple_details' },
-  { route: 'extendedWarranty', titleKey: 'pages.extended_warranty' },
-  { route: 'familycare', titleKey: 'pages.familycare' },
-  { route: 'antihacking', titleKey: 'pages.antihacking' },
   { route: 'appleSync', titleKey: 'pages.apple_sync' },
 ];
 
@@ -159,6 +171,10 @@ const PROTECTED_PAGES: ReadonlyArray<{ route: TRouteKey; element: ReactNode }> =
   { route: 'paymentGateway', element: <PaymentGatewayPage /> },
   { route: 'topUpHistory', element: <TopUpHistoryPage /> },
   { route: 'admin', element: <AdminHomePage /> },
+  { route: 'antihacking', element: <AntihackingPage /> },
+  { route: 'familycare', element: <FamilycarePage /> },
+  { route: 'extendedWarranty', element: <ExtendedWarrantyPage /> },
+  { route: 'antiTheft', element: <AntiTheftPage /> },
   ...COMING_SOON_ROUTES.map(({ route, titleKey }) => ({
     route,
     element: <ComingSoonPage titleKey={titleKey} />,

@@ -7,6 +7,31 @@ import { enqueueSnackbar } from 'notistack';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
+/**
+ * Puts text on the clipboard: the Clipboard API where the page may use it, else (an http page in
+ * the mobile shell's web view, an older browser) a selected hidden textarea and the copy command.
+ * Rejects when neither copies.
+ */
+const copyText = async (text: string): Promise<void> => {
+  try {
+    if (navigator.clipboard?.writeText) return await navigator.clipboard.writeText(text);
+  } catch {
+    // Refused (no permission, not a secure context): try the copy command below.
+  }
+  const area = document.createElement('textarea');
+  area.value = text;
+  area.setAttribute('readonly', '');
+  area.style.position = 'fixed';
+  area.style.opacity = '0';
+  document.body.appendChild(area);
+  area.select();
+  try {
+    if (!document.execCommand('copy')) throw new Error('The copy command copied nothing');
+  } finally {
+    area.remove();
+  }
+};
+
 /** Spec §2: the code drawer is 200 px tall. */
 export const CODE_DRAWER_HEIGHT = 200;
 
@@ -45,7 +70,7 @@ export const CodeDrawer = ({ isOpen, code, title, onClose }: TCodeDrawerProps) =
       return;
     }
     try {
-      await navigator.clipboard.writeText(trimmed);
+      await copyText(trimmed);
       setCopiedCode(trimmed);
       enqueueSnackbar(t('codeDrawer.copySuccess'), { variant: 'success' });
     } catch {

@@ -4,6 +4,8 @@ import type { SvgIconComponent } from '@mui/icons-material';
 import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import DevicesIcon from '@mui/icons-material/Devices';
 import EventIcon from '@mui/icons-material/Event';
+import FamilyRestroomIcon from '@mui/icons-material/FamilyRestroom';
+import GppGoodIcon from '@mui/icons-material/GppGood';
 import HelpIcon from '@mui/icons-material/Help';
 import HistoryIcon from '@mui/icons-material/History';
 import LockResetIcon from '@mui/icons-material/LockReset';
@@ -12,6 +14,7 @@ import PendingActionsIcon from '@mui/icons-material/PendingActions';
 import PeopleIcon from '@mui/icons-material/People';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import PolicyIcon from '@mui/icons-material/Policy';
+import ShieldIcon from '@mui/icons-material/Shield';
 import ShoppingCartIcon from '@mui/icons-material/ShoppingCart';
 import SimCardIcon from '@mui/icons-material/SimCard';
 import SpaceDashboardIcon from '@mui/icons-material/SpaceDashboard';
@@ -19,6 +22,7 @@ import StorefrontIcon from '@mui/icons-material/Storefront';
 import SupportAgentIcon from '@mui/icons-material/SupportAgent';
 import TranslateIcon from '@mui/icons-material/Translate';
 import TuneIcon from '@mui/icons-material/Tune';
+import VerifiedUserIcon from '@mui/icons-material/VerifiedUser';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
@@ -88,6 +92,11 @@ export const DRAWER_ITEMS: readonly TDrawerItem[] = [
     isShownTo: ({ userType }) => userType === 'retailer',
   },
   { route: 'topUpHistory', labelKey: 'nav.topUpHistory', icon: HistoryIcon },
+  // Protection plans (issue 14): sold by retailers and mini-retailers alike.
+  { route: 'antihacking', labelKey: 'pages.antihacking', icon: GppGoodIcon },
+  { route: 'familycare', labelKey: 'pages.familycare', icon: FamilyRestroomIcon },
+  { route: 'extendedWarranty', labelKey: 'pages.extended_warranty', icon: VerifiedUserIcon },
+  { route: 'antiTheft', labelKey: 'pages.anti_theft', icon: ShieldIcon },
   {
     route: 'paymentGateway',
     labelKey: 'nav.paymentGateway',

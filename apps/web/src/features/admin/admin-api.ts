@@ -1,3 +1,4 @@
+import type { TProduct } from '@kisht/domain/catalogue/catalogue.schema';
 import type {
   TDecideSignupRequest,
   TSignupRequestItem,
@@ -6,13 +7,15 @@ import type {
 import type { TAdminRetailer, TCreditKeysRequest, TLedgerMovement } from '@kisht/domain/ledger/ledger.schema';
 import { paths } from '@kisht/domain/paths';
 import type { TKeyPrices } from '@kisht/domain/payments/payments.schema';
-import { api } from '../../lib/http/api';
+import type { TPlan, TSavePlanRequest } from '@kisht/domain/plans/plans.schema';
+import { api, PLANS_CACHE_SECONDS } from '../../lib/http/api';
 
 const SIGNUP_LIST_TAG = { type: 'SignupRequest', id: 'LIST' } as const;
 
 /**
  * The organisation admin's screens (issue 13): join requests (approve or decline), the
- * organisation's retailers (credit keys) and the key prices. Everyone else gets 403.
+ * organisation's retailers (credit keys), the key prices, and the plans catalogue (issue 14).
+ * Everyone else gets 403.
  */
 export const adminApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -46,6 +49,32 @@ export const adminApi = api.injectEndpoints({
       query: (body) => ({ url: paths.admin.keyPrices, method: 'PUT', body }),
       invalidatesTags: ['KeyPrices'],
     }),
+    /** The organisation's plans (issue 14), inactive ones too (the admin edits them); cached 5 s (spec §7). */
+    listAdminPlans: build.query<TPlan[], void>({
+      query: () => paths.plans.list,
+      keepUnusedDataFor: PLANS_CACHE_SECONDS,
+    }),
+    /** The organisation's products, for the products a plan applies to. */
+    listPlanProducts: build.query<TProduct[], void>({
+      query: () => paths.catalogue.products,
+      providesTags: ['Product'],
+    }),
+    /** Creates (no id) or edits a plan; the saved plan replaces its row in the admin's list. */
+    savePlan: build.mutation<TPlan, TSavePlanRequest>({
+      query: (body) => ({ url: paths.plans.list, method: 'PUT', body }),
+      async onQueryStarted(_body, { dispatch, queryFulfilled }) {
+        const { data: saved } = await queryFulfilled.catch(() => ({ data: null }));
+        if (!saved) return;
+        dispatch(
+          adminApi.util.updateQueryData('listAdminPlans', undefined, (plans) => {
+            const at = plans.findIndex((plan) => plan.id === saved.id);
+            if (at === -1) plans.push(saved);
+            else plans[at] = saved;
+            plans.sort((a, b) => a.appType - b.appType || a.pricePaise - b.pricePaise || a.id - b.id);
+          }),
+        );
+      },
+    }),
   }),
 });
 
@@ -56,4 +85,7 @@ export const {
   useCreditKeysMutation,
   useGetKeyPricesQuery,
   useSaveKeyPricesMutation,
+  useListAdminPlansQuery,
+  useListPlanProductsQuery,
+  useSavePlanMutation,
 } = adminApi;

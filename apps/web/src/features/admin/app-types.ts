@@ -1,4 +1,5 @@
 import { AppType, type TAppType } from '@kisht/domain/common/enums';
+import { PLAN_APP_TYPES } from '@kisht/domain/plans/plans.schema';
 import type { ParseKeys } from 'i18next';
 
 /** The spec §1 app_types with their translated names, in code order (key types of the ledger). */
@@ -16,3 +17,8 @@ export const APP_TYPE_OPTIONS: ReadonlyArray<{ value: TAppType; labelKey: ParseK
   { value: AppType.ANTI_HACKING_PRO, labelKey: 'appType.antiHackingPro' },
   { value: AppType.ANTI_HACKING_PREMIUM, labelKey: 'appType.antiHackingPremium' },
 ];
+
+/** The plan app_types (issue 14) with their translated names, in code order. */
+export const PLAN_TYPE_OPTIONS = APP_TYPE_OPTIONS.filter((option) =>
+  (PLAN_APP_TYPES as readonly number[]).includes(option.value),
+);

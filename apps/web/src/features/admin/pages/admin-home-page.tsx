@@ -6,14 +6,15 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { JoinRequestsPanel } from '../components/join-requests-panel';
 import { KeyPricesPanel } from '../components/key-prices-panel';
+import { PlansPanel } from '../components/plans-panel';
 import { RetailersPanel } from '../components/retailers-panel';
 
-const TABS = ['requests', 'retailers', 'prices'] as const;
+const TABS = ['requests', 'retailers', 'prices', 'plans'] as const;
 type TAdminTab = (typeof TABS)[number];
 /** Query parameter carrying the admin home's tab (absent for the first, requests). */
 const TAB_PARAM = 'tab';
 
-/** The organisation admin's home (issue 13): join requests, retailers (credit keys), key prices. */
+/** The organisation admin's home (issues 13, 14): join requests, retailers (credit keys), key prices, plans. */
 export const AdminHomePage = () => {
   const { t } = useTranslation();
   const [searchParams, setSearchParams] = useSearchParams();
@@ -35,7 +36,7 @@ export const AdminHomePage = () => {
           <Tab
             key={value}
             value={value}
-            label={t(`admin.tabs.${value}`)}
+            label={value === 'plans' ? t('adminPlans.tab') : t(`admin.tabs.${value}`)}
             data-testid={`admin-tab-${value}`}
           />
         ))}
@@ -43,6 +44,7 @@ export const AdminHomePage = () => {
       {tab === 'requests' && <JoinRequestsPanel />}
       {tab === 'retailers' && <RetailersPanel />}
       {tab === 'prices' && <KeyPricesPanel />}
+      {tab === 'plans' && <PlansPanel />}
     </Container>
   );
 };

@@ -32,6 +32,7 @@ import {
   stepOfField,
   suggestedLoanPaise,
 } from '../add-customer-form';
+import { AddCustomerPlanStep } from '../components/add-customer-plan-step';
 import { AddCustomerStepper } from '../components/add-customer-stepper';
 import {
   AttachmentsStep,
@@ -290,7 +291,8 @@ const ConsentStep = ({ customerId, onContinue }: { customerId: number; onContinu
 
 /**
  * Steps 6 and 7 of add_customer?customer_id=: the customer is saved; their photo, invoice,
- * documents and signature can be added now (or later), then their consent to remote locking is
+ * documents and signature can be added now (or later), a protection plan sold with the phone
+ * (optional, issue 14), then their consent to remote locking is
  * recorded, and Continue opens customer_navigate, the enrolment QR (a new customer is inactive).
  */
 const AddCustomerFinish = ({ customerId }: { customerId: number }) => {
@@ -319,6 +321,7 @@ const AddCustomerFinish = ({ customerId }: { customerId: number }) => {
         {step === ATTACHMENTS_STEP ? (
           <>
             <AttachmentsStep customerId={customerId} />
+            <AddCustomerPlanStep customerId={customerId} />
             <Button
               variant="contained"
               size="large"
