@@ -1,3 +1,4 @@
+import { formatRupees } from '@kisht/domain/common/format';
 import type { TAgentStateFile } from './state';
 
 /**
@@ -21,9 +22,8 @@ export type TLockScreenView = {
   lines: string[];
 };
 
-/** Paise as rupees with two decimals and Indian digit grouping (₹1,23,456.50). */
-export const rupees = (paise: number): string =>
-  `₹${(paise / 100).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+/** Paise as rupees with two decimals and Indian digit grouping (₹1,23,456.50): the domain's formatter. */
+export const rupees = formatRupees;
 
 /**
  * The lock screen of a phone in `state`, or null while it is unlocked. Takes the newest policy's

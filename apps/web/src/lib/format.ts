@@ -8,15 +8,8 @@ export {
   formatIstDateTime as formatDateTime,
 } from '@kisht/domain/common/time';
 
-const RUPEES = new Intl.NumberFormat('en-IN', {
-  style: 'currency',
-  currency: 'INR',
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
-
-/** Formats integer paise as rupees with Indian digit grouping: 881486 → `₹8,814.86`. */
-export const formatRupees = (paise: number): string => RUPEES.format(paise / 100);
+/** Money and mobiles are written by the domain's one formatter (paise → `₹8,814.86`, `+91 98765 43210`). */
+export { formatIndianMobile as formatMobile, formatRupees } from '@kisht/domain/common/format';
 
 /**
  * Parses what a person typed as rupees (`12999`, `12,999.5`) into integer paise. Returns null for
@@ -53,8 +46,3 @@ export const percentToBps = (text: string): number | null => {
 /** Basis points as a percentage for display: 1050 → `10.5`. */
 export const bpsToPercent = (bps: number): string => String(bps / 100);
 
-/** Shows an E.164 Indian mobile as `+91 98765 43210`; anything else is returned unchanged. */
-export const formatMobile = (e164: string): string => {
-  const match = /^\+91(\d{5})(\d{5})$/.exec(e164);
-  return match ? `+91 ${match[1]} ${match[2]}` : e164;
-};

@@ -1,3 +1,5 @@
+import { formatIndianMobile } from '../common/format';
+
 /**
  * The text a customer agrees to before their phone is enrolled for remote locking, in each of the
  * ten interface languages of spec §1. Server and web read it from here: the server renders it for
@@ -187,10 +189,7 @@ EMI ਭਰਨ ਜਾਂ ਕੁਝ ਵੀ ਪੁੱਛਣ ਲਈ {{retailerName}}
  * A mobile number as a consent text writes it: an Indian E.164 number grouped as people read it
  * (+919876543210 → +91 98765 43210); any other value as given.
  */
-export const formatMobileForText = (e164: string): string => {
-  const match = /^\+91(\d{5})(\d{5})$/.exec(e164);
-  return match ? `+91 ${match[1]} ${match[2]}` : e164;
-};
+export const formatMobileForText = formatIndianMobile;
 
 /** The unfilled template of a language (for tests and documentation; renderConsentText fills it). */
 export const consentTemplate = (language: TConsentLanguage): string => TEMPLATES[language];

@@ -284,3 +284,22 @@ export const findBulkTargets = (
     .where(and(...conditions))
     .orderBy(asc(customers.id));
 };
+
+/** Whether a customer record of the organisation has this mobile (a customer user's own loan). */
+export const isCustomerOfMobile = async (
+  db: DbOrTx,
+  options: { orgId: number; customerId: number; mobile: string },
+): Promise<boolean> => {
+  const rows = await db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(
+      and(
+        eq(customers.orgId, options.orgId),
+        eq(customers.id, options.customerId),
+        eq(customers.mobile, options.mobile),
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
+};

@@ -215,6 +215,15 @@ export const listCustomers = async (
   };
 };
 
+/**
+ * Whether `customerId` is a loan of a customer user's own: a customer record of the organisation
+ * with the user's mobile (customers log in with the mobile their loans were booked under).
+ */
+export const isOwnLoanOfCustomerUser = (
+  db: DbOrTx,
+  options: { orgId: number; customerId: number; mobile: string },
+): Promise<boolean> => repo.isCustomerOfMobile(db, options);
+
 /** A customer in the actor's scope with device and raw row, or CUSTOMER_NOT_FOUND (other tenants too). */
 export const findCustomerForActor = async (db: DbOrTx, actor: TActor, customerId: number) => {
   const found = await repo.findCustomer(db, await scopeOf(db, actor), customerId);

@@ -266,7 +266,8 @@ describe('ledger on PGlite', () => {
     }
     // Every kind of operation really happened (seed ${seed}).
     for (const [name, count] of Object.entries(counts)) expect(count, name).toBeGreaterThan(0);
-  });
+    // ~3 s alone; 300 operations and their checks may take ten times that on a loaded machine.
+  }, 120_000);
 
   it('spends one key when two enrolments race for the last one (parallel transactions)', async () => {
     await raceTwoSpends(db, DEMO_ORG_ID);

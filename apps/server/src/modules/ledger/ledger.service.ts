@@ -133,6 +133,34 @@ const userNotFound = () =>
 const noKeys = (appType: number) => new AppError(AppErrorCode.NO_KEYS, noKeysMessage(appType));
 
 /**
+ * One key of `appType` from the retailer's account to the organisation's consumption account: a
+ * `key_use` movement with what it was spent on. Null when the movement already exists (the unique
+ * key use of a phone); NO_KEYS when the retailer has none left.
+ */
+const spendOneKey = async (
+  tx: DbOrTx,
+  options: { orgId: number; retailerId: number; appType: number; actorUserId: number },
+  spentOn: Pick<TPostMovement, 'customerId' | 'imei' | 'planActivationId'>,
+): Promise<number | null> => {
+  const from = await repo.ensureUserAccount(tx, options.orgId, options.retailerId);
+  const to = await repo.ensureSystemAccount(tx, options.orgId, 'consumption');
+  return postMovement(
+    tx,
+    {
+      orgId: options.orgId,
+      kind: 'key_use',
+      appType: options.appType,
+      quantity: 1,
+      fromAccountId: from,
+      toAccountId: to,
+      actorUserId: options.actorUserId,
+      ...spentOn,
+    },
+    () => noKeys(options.appType),
+  );
+};
+
+/**
  * Spends one key of `appType` from the enrolling retailer's account on a phone (IMEI 1), in the
  * caller's transaction (the one that writes the enrolment token, before it writes it): a
  * `key_use` movement from the retailer's account to the organisation's consumption account.
@@ -152,23 +180,7 @@ export const spendEnrolmentKey = async (
     actorUserId: number;
   },
 ): Promise<{ isCharged: boolean }> => {
-  const from = await repo.ensureUserAccount(tx, options.orgId, options.retailerId);
-  const to = await repo.ensureSystemAccount(tx, options.orgId, 'consumption');
-  const movementId = await postMovement(
-    tx,
-    {
-      orgId: options.orgId,
-      kind: 'key_use',
-      appType: options.appType,
-      quantity: 1,
-      fromAccountId: from,
-      toAccountId: to,
-      customerId: options.customerId,
-      imei: options.imei,
-      actorUserId: options.actorUserId,
-    },
-    () => noKeys(options.appType),
-  );
+  const movementId = await spendOneKey(tx, options, { customerId: options.customerId, imei: options.imei });
   if (movementId === null) return { isCharged: false };
   await insertAudit(tx, {
     orgId: options.orgId,
@@ -199,23 +211,10 @@ export const spendPlanKey = async (
     actorUserId: number;
   },
 ): Promise<void> => {
-  const from = await repo.ensureUserAccount(tx, options.orgId, options.retailerId);
-  const to = await repo.ensureSystemAccount(tx, options.orgId, 'consumption');
-  await postMovement(
-    tx,
-    {
-      orgId: options.orgId,
-      kind: 'key_use',
-      appType: options.appType,
-      quantity: 1,
-      fromAccountId: from,
-      toAccountId: to,
-      customerId: options.customerId,
-      planActivationId: options.planActivationId,
-      actorUserId: options.actorUserId,
-    },
-    () => noKeys(options.appType),
-  );
+  await spendOneKey(tx, options, {
+    customerId: options.customerId,
+    planActivationId: options.planActivationId,
+  });
 };
 
 /**

@@ -13,7 +13,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
 import { findUser } from '../auth/auth.service';
-import { findCustomerForActor } from '../customers/customers.service';
+import { findCustomerForActor, isOwnLoanOfCustomerUser } from '../customers/customers.service';
 import type { TPayeeRow } from './payment-qr.repository';
 import * as repo from './payment-qr.repository';
 
@@ -201,7 +201,7 @@ export const readCustomerPayQrImage = async (
     const user = await findUser(db, actor.userId);
     const isOwnLoan =
       user !== null &&
-      (await repo.isCustomerOfMobile(db, { orgId: actor.orgId, customerId, mobile: user.mobile }));
+      (await isOwnLoanOfCustomerUser(db, { orgId: actor.orgId, customerId, mobile: user.mobile }));
     if (!isOwnLoan) throw notFound;
   } else {
     try {

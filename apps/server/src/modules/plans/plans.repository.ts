@@ -206,21 +206,3 @@ export const claimExpiringWarranties = async (
 export const markReminderSent = async (db: DbOrTx, activationId: number, at: Date): Promise<void> => {
   await db.update(planActivations).set({ reminderSentAt: at }).where(eq(planActivations.id, activationId));
 };
-
-/** Whether a customer of the organisation has this mobile (a customer user's own loan). */
-export const isCustomerOfMobile = async (
-  db: DbOrTx,
-  options: { orgId: number; mobile: string; customerId: number },
-): Promise<boolean> => {
-  const rows = await db
-    .select({ id: customers.id })
-    .from(customers)
-    .where(
-      and(
-        eq(customers.orgId, options.orgId),
-        eq(customers.id, options.customerId),
-        eq(customers.mobile, options.mobile),
-      ),
-    );
-  return rows.length > 0;
-};

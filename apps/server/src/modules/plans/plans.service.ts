@@ -21,7 +21,7 @@ import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
 import { findUser } from '../auth/auth.service';
 import { findProduct } from '../catalogue/catalogue.service';
-import { findCustomerForActor } from '../customers/customers.service';
+import { findCustomerForActor, isOwnLoanOfCustomerUser } from '../customers/customers.service';
 import { spendPlanKey } from '../ledger/ledger.service';
 import { visibleRetailerIds } from '../users/users.service';
 import * as repo from './plans.repository';
@@ -274,7 +274,7 @@ export const listActivations = async (
     // A customer names only a loan of their own (by their mobile); any other id answers 404.
     if (
       query.customer_id !== undefined &&
-      !(await repo.isCustomerOfMobile(db, { ...scope, customerId: query.customer_id }))
+      !(await isOwnLoanOfCustomerUser(db, { ...scope, customerId: query.customer_id }))
     )
       throw new AppError(AppErrorCode.CUSTOMER_NOT_FOUND, 'Customer not found');
     return (await repo.listActivations(db, scope, filter)).map(toActivation);

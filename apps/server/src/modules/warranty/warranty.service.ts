@@ -1,5 +1,6 @@
 import { AppType } from '@kisht/domain/common/enums';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
+import { formatIndianMobile, formatRupees } from '@kisht/domain/common/format';
 import { addDays, formatCalendarDate, istDate } from '@kisht/domain/common/time';
 import { type TCertificateLanguage, WARRANTY_REMINDER_DAYS } from '@kisht/domain/plans/warranty.schema';
 import type { Db, DbOrTx } from '../../db/client';
@@ -10,22 +11,6 @@ import { getOrgAppConfig } from '../orgs/orgs.service';
 import { claimWarrantyRemindersDue, findActivationForActor } from '../plans/plans.service';
 import type { SmsOutbox } from '../sms/sms.service';
 import { renderCertificatePdf } from './warranty-certificate';
-
-const RUPEES = new Intl.NumberFormat('en-IN', {
-  style: 'currency',
-  currency: 'INR',
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
-
-/** Integer paise as rupees with Indian digit grouping: 179900 → `₹1,799.00`. */
-export const formatRupees = (paise: number): string => RUPEES.format(paise / 100);
-
-/** An E.164 Indian mobile as `+91 98765 43210`; anything else unchanged. */
-const formatMobile = (e164: string): string => {
-  const match = /^\+91(\d{5})(\d{5})$/.exec(e164);
-  return match ? `+91 ${match[1]} ${match[2]}` : e164;
-};
 
 /**
  * The PDF certificate of an extended warranty the actor may see (plans.service listActivations:
@@ -56,7 +41,7 @@ export const renderWarrantyCertificate = async (
     companyName: org.companyName,
     certificateNumber: activation.code,
     customerName: `${activation.firstName} ${activation.lastName}`.trim(),
-    mobile: formatMobile(activation.mobile),
+    mobile: formatIndianMobile(activation.mobile),
     product: product ? `${product.brand} ${product.name}` : '',
     imei: activation.imei ?? '',
     planName: activation.planName,
