@@ -126,6 +126,8 @@ export const paths = {
   catalogue: {
     /** GET → TProduct[]. */
     products: '/api/products',
+    /** GET → TBrand[]: the brands of the organisation's catalogue, A to Z, with their model counts. */
+    brands: '/api/brands',
     /** POST, no body → TFinancer[] (spec §7: financer list is a POST). */
     financers: '/country/financer_list',
     /** GET → TCountry[]. */

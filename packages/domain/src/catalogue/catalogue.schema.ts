@@ -9,3 +9,7 @@ export const ZProduct = z.object({
   pricePaise: z.number().int(),
 });
 export type TProduct = z.infer<typeof ZProduct>;
+
+/** A phone brand of the organisation's catalogue (spec §7 brands) and how many of its models it sells. */
+export const ZBrand = z.object({ name: z.string(), productCount: z.number().int().positive() });
+export type TBrand = z.infer<typeof ZBrand>;

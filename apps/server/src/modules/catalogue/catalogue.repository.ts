@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { financers, products } from '../../db/schema';
 
@@ -8,6 +8,15 @@ export const listProducts = (db: DbOrTx, orgId: number) =>
     .from(products)
     .where(eq(products.orgId, orgId))
     .orderBy(asc(products.brand), asc(products.name));
+
+/** The organisation's brands, A to Z, with how many products each has. */
+export const listBrands = (db: DbOrTx, orgId: number) =>
+  db
+    .select({ name: products.brand, productCount: sql<number>`count(*)::int` })
+    .from(products)
+    .where(eq(products.orgId, orgId))
+    .groupBy(products.brand)
+    .orderBy(asc(products.brand));
 
 export const findProduct = async (db: DbOrTx, orgId: number, id: number) => {
   const rows = await db

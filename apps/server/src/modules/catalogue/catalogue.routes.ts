@@ -1,4 +1,4 @@
-import { ZProduct } from '@kisht/domain/catalogue/catalogue.schema';
+import { ZBrand, ZProduct } from '@kisht/domain/catalogue/catalogue.schema';
 import {
   ZCitiesQuery,
   ZCity,
@@ -15,7 +15,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../lib/context';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
-import { listFinancers, listProducts } from './catalogue.service';
+import { listBrands, listFinancers, listProducts } from './catalogue.service';
 import { listCities, listCountries, listStates } from './csc.service';
 
 export const catalogueRoutes = async (app: FastifyInstance, ctx: AppContext) => {
@@ -32,6 +32,17 @@ export const catalogueRoutes = async (app: FastifyInstance, ctx: AppContext) => 
     async (request) => ok(await listProducts(ctx.db, request.actor)),
   );
   const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    paths.catalogue.brands,
+    {
+      schema: {
+        tags: ['catalogue'],
+        summary: 'Phone brands of the catalogue, with their model counts',
+        response: { 200: zEnvelope(z.array(ZBrand)) },
+      },
+    },
+    async (request) => ok(await listBrands(ctx.db, request.actor)),
+  );
   r.post(
     paths.catalogue.financers,
     {

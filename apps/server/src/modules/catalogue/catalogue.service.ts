@@ -1,4 +1,4 @@
-import type { TProduct } from '@kisht/domain/catalogue/catalogue.schema';
+import type { TBrand, TProduct } from '@kisht/domain/catalogue/catalogue.schema';
 import type { TFinancer } from '@kisht/domain/catalogue/csc.schema';
 import type { DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
@@ -14,6 +14,9 @@ const toProduct = (row: Awaited<ReturnType<typeof repo.listProducts>>[number]): 
 /** The actor's organisation's catalogue, by brand then model. */
 export const listProducts = async (db: DbOrTx, actor: TActor): Promise<TProduct[]> =>
   (await repo.listProducts(db, actor.orgId)).map(toProduct);
+
+/** The brands of the actor's organisation's catalogue, A to Z, with their model counts (spec §7 brands). */
+export const listBrands = (db: DbOrTx, actor: TActor): Promise<TBrand[]> => repo.listBrands(db, actor.orgId);
 
 /** One product of the actor's organisation, or null (another organisation's id included). */
 export const findProduct = async (db: DbOrTx, actor: TActor, id: number): Promise<TProduct | null> => {
