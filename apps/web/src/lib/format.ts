@@ -3,13 +3,13 @@
  * under the names the pages use: formatDateTime for an instant (ISO 8601, '' when not one),
  * formatDate for a `YYYY-MM-DD` calendar date (not shifted, '' when not one).
  */
+
+/** Money and mobiles are written by the domain's one formatter (paise → `₹8,814.86`, `+91 98765 43210`). */
+export { formatIndianMobile as formatMobile, formatRupees } from '@kisht/domain/common/format';
 export {
   formatCalendarDate as formatDate,
   formatIstDateTime as formatDateTime,
 } from '@kisht/domain/common/time';
-
-/** Money and mobiles are written by the domain's one formatter (paise → `₹8,814.86`, `+91 98765 43210`). */
-export { formatIndianMobile as formatMobile, formatRupees } from '@kisht/domain/common/format';
 
 /**
  * Parses what a person typed as rupees (`12999`, `12,999.5`) into integer paise. Returns null for
@@ -45,4 +45,3 @@ export const percentToBps = (text: string): number | null => {
 
 /** Basis points as a percentage for display: 1050 → `10.5`. */
 export const bpsToPercent = (bps: number): string => String(bps / 100);
-

@@ -196,7 +196,13 @@ describe('transactions (top_up_history)', () => {
     // The seed: top-ups of every app type in DEMO_RETAILER_KEYS, a transfer of 5 to the
     // mini-retailer, 3 keys used.
     expect(first.items.map((m) => m.kind).sort()).toEqual(
-      [...Array(Object.keys(DEMO_RETAILER_KEYS).length).fill('top_up'), 'transfer', 'key_use', 'key_use', 'key_use'].sort(),
+      [
+        ...Array(Object.keys(DEMO_RETAILER_KEYS).length).fill('top_up'),
+        'transfer',
+        'key_use',
+        'key_use',
+        'key_use',
+      ].sort(),
     );
     expect(first.nextCursor).toBeNull();
     const ids = first.items.map((m) => m.id);
