@@ -11,15 +11,12 @@ export type TSaveTextFileOptions = {
 };
 
 /**
- * Hands a text file to the browser to save (a CSV export): a Blob behind a temporary object URL,
- * opened through a hidden `<a download>`. The URL is revoked a little later.
+ * Hands a file (a CSV export, a PDF certificate) to the browser to save as `fileName`: the Blob
+ * behind a temporary object URL, opened through a hidden `<a download>`. The URL is revoked a
+ * little later.
  */
-export const saveTextFile = ({
-  text,
-  fileName,
-  mimeType = 'text/csv;charset=utf-8',
-}: TSaveTextFileOptions) => {
-  const url = URL.createObjectURL(new Blob([text], { type: mimeType }));
+export const saveBlob = (blob: Blob, fileName: string) => {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;
@@ -30,3 +27,7 @@ export const saveTextFile = ({
   link.remove();
   window.setTimeout(() => URL.revokeObjectURL(url), OBJECT_URL_LIFETIME_MS);
 };
+
+/** Hands a text file to the browser to save (a CSV export), as saveBlob does. */
+export const saveTextFile = ({ text, fileName, mimeType = 'text/csv;charset=utf-8' }: TSaveTextFileOptions) =>
+  saveBlob(new Blob([text], { type: mimeType }), fileName);

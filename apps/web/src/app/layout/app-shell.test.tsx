@@ -107,6 +107,10 @@ describe('app shell (spec §2, §3)', () => {
       'SIM changes',
       'Retailers',
       'Top-up history',
+      'Anti-hacking',
+      'Family care',
+      'Extended warranty',
+      'Anti-theft',
       'Device control settings',
       'Language',
       'Sessions',
@@ -117,7 +121,7 @@ describe('app shell (spec §2, §3)', () => {
     ]);
     // …and the items this retailer does not see: the organisation admin's home, and payment_gateway
     // (its organisation's flag is off).
-    expect(DRAWER_ITEMS).toHaveLength(17);
+    expect(DRAWER_ITEMS).toHaveLength(21);
     fireEvent.click(screen.getByTestId('drawer-item-sessions'));
     expect(router.state.location.pathname).toBe(appPaths.sessions.path);
     expect(store.getState().ui.drawerOpen).toBe(false);

@@ -1,4 +1,3 @@
-import type { TProduct } from '@kisht/domain/catalogue/catalogue.schema';
 import type {
   TDecideSignupRequest,
   TSignupRequestItem,
@@ -8,9 +7,16 @@ import type { TAdminRetailer, TCreditKeysRequest, TLedgerMovement } from '@kisht
 import { paths } from '@kisht/domain/paths';
 import type { TKeyPrices } from '@kisht/domain/payments/payments.schema';
 import type { TPlan, TSavePlanRequest } from '@kisht/domain/plans/plans.schema';
-import { api, PLANS_CACHE_SECONDS } from '../../lib/http/api';
+import { api } from '../../lib/http/api';
+import { plansApi, type TPlansFilter } from '../../lib/http/plans-api';
 
 const SIGNUP_LIST_TAG = { type: 'SignupRequest', id: 'LIST' } as const;
+
+/**
+ * The organisation's plans (issue 14), inactive ones too (the admin edits them): lib/http/plans-api's
+ * listPlans without a filter, cached 5 s (spec §7).
+ */
+export const ALL_PLANS: TPlansFilter = {};
 
 /**
  * The organisation admin's screens (issue 13): join requests (approve or decline), the
@@ -49,24 +55,14 @@ export const adminApi = api.injectEndpoints({
       query: (body) => ({ url: paths.admin.keyPrices, method: 'PUT', body }),
       invalidatesTags: ['KeyPrices'],
     }),
-    /** The organisation's plans (issue 14), inactive ones too (the admin edits them); cached 5 s (spec §7). */
-    listAdminPlans: build.query<TPlan[], void>({
-      query: () => paths.plans.list,
-      keepUnusedDataFor: PLANS_CACHE_SECONDS,
-    }),
-    /** The organisation's products, for the products a plan applies to. */
-    listPlanProducts: build.query<TProduct[], void>({
-      query: () => paths.catalogue.products,
-      providesTags: ['Product'],
-    }),
-    /** Creates (no id) or edits a plan; the saved plan replaces its row in the admin's list. */
+    /** Creates (no id) or edits a plan; the saved plan replaces its row in the admin's list (ALL_PLANS). */
     savePlan: build.mutation<TPlan, TSavePlanRequest>({
       query: (body) => ({ url: paths.plans.list, method: 'PUT', body }),
       async onQueryStarted(_body, { dispatch, queryFulfilled }) {
         const { data: saved } = await queryFulfilled.catch(() => ({ data: null }));
         if (!saved) return;
         dispatch(
-          adminApi.util.updateQueryData('listAdminPlans', undefined, (plans) => {
+          plansApi.util.updateQueryData('listPlans', ALL_PLANS, (plans) => {
             const at = plans.findIndex((plan) => plan.id === saved.id);
             if (at === -1) plans.push(saved);
             else plans[at] = saved;
@@ -85,7 +81,5 @@ export const {
   useCreditKeysMutation,
   useGetKeyPricesQuery,
   useSaveKeyPricesMutation,
-  useListAdminPlansQuery,
-  useListPlanProductsQuery,
   useSavePlanMutation,
 } = adminApi;

@@ -1,4 +1,3 @@
-import type { TProduct } from '@kisht/domain/catalogue/catalogue.schema';
 import type { TCity, TCountry, TFinancer, TState } from '@kisht/domain/catalogue/csc.schema';
 import type {
   TConsentText,
@@ -86,10 +85,6 @@ export const customersApi = api.injectEndpoints({
       query: (body) => ({ url: paths.customers.create, method: 'POST', body }),
       // A new loan adds to what is outstanding and to the EMIs coming up.
       invalidatesTags: [CUSTOMER_LIST_TAG, 'Dashboard', 'Outstanding', 'UpcomingEmi'],
-    }),
-    listProducts: build.query<TProduct[], void>({
-      query: () => paths.catalogue.products,
-      providesTags: ['Product'],
     }),
     /** financer_list: the organisation's financers. Spec §7: a POST with no body. */
     listFinancers: build.query<TFinancer[], void>({
@@ -212,7 +207,6 @@ export const {
   useLazyGetCustomersCsvQuery,
   useGetCustomerDetailsQuery,
   useCreateCustomerMutation,
-  useListProductsQuery,
   useListFinancersQuery,
   useListCountriesQuery,
   useListStatesQuery,

@@ -1,68 +1,18 @@
-import type { TProduct } from '@kisht/domain/catalogue/catalogue.schema';
 import { AppType } from '@kisht/domain/common/enums';
 import { paths } from '@kisht/domain/paths';
-import type {
-  TPlan,
-  TPlanActivation,
-  TSellPlanRequest,
-  TSellPlanResponseItem,
-} from '@kisht/domain/plans/plans.schema';
 import type { TCertificateLanguage } from '@kisht/domain/plans/warranty.schema';
 import type { BaseQueryApi } from '@reduxjs/toolkit/query';
-import { api, appBaseQuery, PLANS_CACHE_SECONDS } from '../../lib/http/api';
+import { appBaseQuery } from '../../lib/http/api';
 import { blobRequest, type TApiError } from '../../lib/http/base-query';
-import { KEY_BALANCES_TAG } from '../../lib/http/tags';
+import type { TActivationsFilter, TPlansFilter } from '../../lib/http/plans-api';
 
+/** extended_warranty's plans (GET plans?app_type=5, lib/http/plans-api's listPlans). */
+export const WARRANTY_PLANS: TPlansFilter = { appType: AppType.EXTENDED_WARRANTY };
 /**
- * extended_warranty (app_type 5): the organisation's warranty plans (cached 5 s, spec §7 plans),
- * its products, the warranties the signed-in person may see (a seller its own and its
- * mini-retailers' sales, a customer their own), and a sale. A sale answers the new activation,
- * which goes to the top of the cached list, and spends a key, so the key balances are refetched.
+ * The warranties the signed-in person may see (GET plans/activations?app_type=5, lib/http/plans-api's
+ * listActivations): a seller its own and its mini-retailers' sales, a customer their own.
  */
-export const warrantyApi = api.injectEndpoints({
-  endpoints: (build) => ({
-    /** GET /api/plans?app_type=5. */
-    listWarrantyPlans: build.query<TPlan[], void>({
-      query: () => ({ url: paths.plans.list, params: { app_type: AppType.EXTENDED_WARRANTY } }),
-      keepUnusedDataFor: PLANS_CACHE_SECONDS,
-    }),
-    /** GET /api/products: the phones a warranty can cover. */
-    listWarrantyProducts: build.query<TProduct[], void>({
-      query: () => paths.catalogue.products,
-      providesTags: ['Product'],
-    }),
-    /** GET /api/plans/activations?app_type=5: warranties sold, newest first. */
-    listWarranties: build.query<TPlanActivation[], void>({
-      query: () => ({
-        url: paths.plans.activations,
-        params: { app_type: String(AppType.EXTENDED_WARRANTY) },
-      }),
-    }),
-    /** POST /api/customer/add_plan_customer: data[0].antihacking_code is the code, data[0].activation the sale. */
-    sellWarranty: build.mutation<TSellPlanResponseItem, TSellPlanRequest>({
-      query: (body) => ({ url: paths.plans.sell, method: 'POST', body }),
-      transformResponse: (data: TSellPlanResponseItem[]) => data[0]!,
-      invalidatesTags: (result) => (result ? [KEY_BALANCES_TAG] : []),
-      onQueryStarted: async (_request, { dispatch, queryFulfilled }) => {
-        const answer = await queryFulfilled.catch(() => null);
-        if (!answer) return;
-        const { activation } = answer.data;
-        dispatch(
-          warrantyApi.util.updateQueryData('listWarranties', undefined, (warranties) => {
-            if (!warranties.some((warranty) => warranty.id === activation.id)) warranties.unshift(activation);
-          }),
-        );
-      },
-    }),
-  }),
-});
-
-export const {
-  useListWarrantyPlansQuery,
-  useListWarrantyProductsQuery,
-  useListWarrantiesQuery,
-  useSellWarrantyMutation,
-} = warrantyApi;
+export const WARRANTIES: TActivationsFilter = { appTypes: String(AppType.EXTENDED_WARRANTY) };
 
 /** The store parts a direct base-query call needs: its state (the request context) and dispatch. */
 type TStoreAccess = Pick<BaseQueryApi, 'getState' | 'dispatch'>;

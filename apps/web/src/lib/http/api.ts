@@ -17,7 +17,7 @@ export const API_REDUCER_PATH = 'api';
 
 /** Spec §7: API data is cached 300 s by default. */
 export const DEFAULT_CACHE_SECONDS = 300;
-/** Spec §7: plans are cached 5 s; plans endpoints (later features) set keepUnusedDataFor to this. */
+/** Spec §7: plans are cached 5 s; the plans endpoints (plans-api.ts) set keepUnusedDataFor to this. */
 export const PLANS_CACHE_SECONDS = 5;
 
 /** Tag types; cache keys and tags carry every parameter sent (organisation, filters, page). */
@@ -59,6 +59,10 @@ export const TAG_TYPES = [
   'DeviceSettings',
   /** A retailer's mini-retailers (id: 'LIST', a user id, or 'ME' for the own profile). */
   'Retailer',
+  /** The organisation's protection plans (every list, each filter). */
+  'Plan',
+  /** Protection plans sold (every list of activations, each filter). */
+  'PlanActivation',
 ] as const;
 /** Tags of data that belongs to the signed-in person (everything but the public org config). */
 const SESSION_SCOPED_TAGS = [
@@ -82,6 +86,8 @@ const SESSION_SCOPED_TAGS = [
   'PendingCommand',
   'DeviceSettings',
   'Retailer',
+  'Plan',
+  'PlanActivation',
 ] as const;
 
 /** The part of the store the base query reads (the ui slice's configs), typed here to keep lib/http free of it. */

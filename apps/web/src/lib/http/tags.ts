@@ -1,6 +1,7 @@
 /**
- * Cache tags more than one feature provides or invalidates (customers and devices): a customer's
- * details and the customer lists, a phone's command history, the lists of waiting commands. Tags
+ * Cache tags more than one feature provides or invalidates (customers and devices; the protection
+ * plans): a customer's details and the customer lists, a phone's command history, the lists of
+ * waiting commands, the key balances, the plans and the plans sold. Tags
  * of one feature alone stay in its `<feature>-api.ts`.
  */
 
@@ -21,3 +22,10 @@ export const PENDING_COMMANDS_TAG = 'PendingCommand' as const;
  * or credited change them, so whoever moves keys invalidates this tag.
  */
 export const KEY_BALANCES_TAG = 'KeyBalances' as const;
+/** Every list of protection plans (plans-api's listPlans, each filter). */
+export const PLANS_TAG = 'Plan' as const;
+/**
+ * Every list of plans sold (plans-api's listActivations, each filter): a sale on any screen may join
+ * the lists of the others (anti-hacking, family care, anti-theft, extended warranty, a customer's).
+ */
+export const PLAN_ACTIVATIONS_TAG = 'PlanActivation' as const;

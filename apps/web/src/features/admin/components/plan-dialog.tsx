@@ -21,8 +21,9 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { applyServerFieldErrors, fieldErrorText, fieldMessageKey } from '../../../lib/form-errors';
 import { isApiError } from '../../../lib/http/base-query';
+import { useListProductsQuery } from '../../../lib/http/products-api';
 import { wholeNumberInputProps } from '../../../lib/whole-number-input';
-import { useListPlanProductsQuery, useSavePlanMutation } from '../admin-api';
+import { useSavePlanMutation } from '../admin-api';
 import { PLAN_TYPE_OPTIONS } from '../app-types';
 import {
   planFormFieldOf,
@@ -41,7 +42,7 @@ const resolver = zodResolver<TPlanFormInput, unknown, TPlanFormOutput>(ZPlanForm
  */
 export const PlanDialog = ({ plan, onClose }: { plan: TPlan | null; onClose: () => void }) => {
   const { t } = useTranslation();
-  const products = useListPlanProductsQuery();
+  const products = useListProductsQuery();
   const [savePlan, { isLoading }] = useSavePlanMutation();
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<TPlanFormInput, unknown, TPlanFormOutput>({

@@ -11,7 +11,8 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatRupees } from '../../../lib/format';
-import { useListAdminPlansQuery } from '../admin-api';
+import { useListPlansQuery } from '../../../lib/http/plans-api';
+import { ALL_PLANS } from '../admin-api';
 import { PLAN_TYPE_OPTIONS } from '../app-types';
 import { PlanDialog } from './plan-dialog';
 
@@ -24,7 +25,7 @@ type TEditing = { kind: 'new' } | { kind: 'edit'; plan: TPlan } | null;
  */
 export const PlansPanel = () => {
   const { t } = useTranslation();
-  const plans = useListAdminPlansQuery();
+  const plans = useListPlansQuery(ALL_PLANS);
   const [editing, setEditing] = useState<TEditing>(null);
   const groups = PLAN_TYPE_OPTIONS.map((option) => ({
     ...option,

@@ -1,5 +1,4 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MOBILE_PREFIX } from '@kisht/domain/common/identifiers';
 import type { TCustomerListItem } from '@kisht/domain/customers/customers.schema';
 import { APP_TYPE_KEYS } from '@kisht/domain/ledger/ledger.rules';
 import type { TPlan, TSellPlanRequest } from '@kisht/domain/plans/plans.schema';
@@ -7,7 +6,7 @@ import { ZSellPlanRequest } from '@kisht/domain/plans/plans.schema';
 import Alert from '@mui/material/Alert';
 import Autocomplete from '@mui/material/Autocomplete';
 import Button from '@mui/material/Button';
-import InputAdornment from '@mui/material/InputAdornment';
+import Grid from '@mui/material/Grid';
 import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
@@ -20,14 +19,14 @@ import { useEffect, useMemo, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { BuyerFields } from '../../../components/buyer-fields';
 import { CodeDrawer } from '../../../components/code-drawer';
 import type { TValidationKey } from '../../../lib/form-errors';
 import { applyServerFieldErrors, fieldErrorText, fieldMessageKey } from '../../../lib/form-errors';
 import { formatMobile, formatRupees } from '../../../lib/format';
 import { isApiError } from '../../../lib/http/base-query';
 import { useListCustomersInfiniteQuery } from '../../../lib/http/customer-list-api';
-import { toLocalMobileDigits } from '../../../lib/mobile-input';
-import { useSellAntiTheftPlanMutation } from '../anti-theft-api';
+import { useSellPlanMutation } from '../../../lib/http/plans-api';
 
 /** Spec §5 required-field message, as the domain schemas word it. */
 const REQUIRED = 'This is a required field';
@@ -188,7 +187,7 @@ type TSellAntiTheftFormProps = {
  */
 export const SellAntiTheftForm = ({ plans }: TSellAntiTheftFormProps) => {
   const { t } = useTranslation();
-  const [sell, sellState] = useSellAntiTheftPlanMutation();
+  const [sell, sellState] = useSellPlanMutation();
   const [code, setCode] = useState<string | null>(null);
   const resolver = useMemo(
     () => zodResolver<TSaleForm, unknown, TSellPlanRequest>(saleFormSchema(plans)),
@@ -309,48 +308,16 @@ export const SellAntiTheftForm = ({ plans }: TSellAntiTheftFormProps) => {
               )}
             />
           ) : (
-            <>
-              <TextField
-                {...form.register('firstName')}
-                label={t('antiTheft.firstName')}
-                required
-                autoComplete="given-name"
-                error={Boolean(errors.firstName)}
-                helperText={errorText('firstName', 'validation.tooLong')}
-                slotProps={{ htmlInput: { 'data-testid': 'anti-theft-first-name' } }}
-              />
-              <TextField
-                {...form.register('lastName')}
-                label={t('antiTheft.lastName')}
-                autoComplete="family-name"
-                error={Boolean(errors.lastName)}
-                helperText={errorText('lastName', 'validation.tooLong')}
-                slotProps={{ htmlInput: { 'data-testid': 'anti-theft-last-name' } }}
-              />
-              <Controller
+            <Grid container spacing={1}>
+              <BuyerFields
                 control={form.control}
-                name="mobile"
-                render={({ field }) => (
-                  <TextField
-                    label={t('antiTheft.mobile')}
-                    required
-                    value={field.value}
-                    onChange={(event) => field.onChange(toLocalMobileDigits(event.target.value))}
-                    onBlur={field.onBlur}
-                    inputRef={field.ref}
-                    autoComplete="tel-national"
-                    error={Boolean(errors.mobile)}
-                    helperText={errorText('mobile', 'validation.invalidMobile')}
-                    slotProps={{
-                      input: {
-                        startAdornment: <InputAdornment position="start">{MOBILE_PREFIX}</InputAdornment>,
-                      },
-                      htmlInput: { inputMode: 'numeric', 'data-testid': 'anti-theft-mobile' },
-                    }}
-                  />
-                )}
+                testIds={{
+                  firstName: 'anti-theft-first-name',
+                  lastName: 'anti-theft-last-name',
+                  mobile: 'anti-theft-mobile',
+                }}
               />
-            </>
+            </Grid>
           )}
           {plans.length === 0 ? <Alert severity="info">{t('antiTheft.noPlans')}</Alert> : null}
           <Button

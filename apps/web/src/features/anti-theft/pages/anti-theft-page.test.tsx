@@ -90,11 +90,13 @@ const customer = (overrides: Partial<TCustomerListItem>): TCustomerListItem => (
   ...overrides,
 });
 
-const stubAntiTheftApi = (options: { sales?: TPlanActivation[]; sell?: (body: unknown) => unknown } = {}) =>
-  stubApi({
+/** A fake server: its sales are `options.sales` (or SALES) and, after a sale `sell` answers, that one too. */
+const stubAntiTheftApi = (options: { sales?: TPlanActivation[]; sell?: (body: unknown) => unknown } = {}) => {
+  const sales = [...(options.sales ?? SALES)];
+  return stubApi({
     [paths.plans.list]: (_request, url) =>
       url.searchParams.get('app_type') === '9' ? [DPC_ANTI_THEFT] : [ANTI_THEFT],
-    [paths.plans.activations]: () => options.sales ?? SALES,
+    [paths.plans.activations]: () => sales,
     [paths.customers.list]: (_request, url) => {
       const search = url.searchParams.get('search') ?? '';
       const items = [
@@ -105,9 +107,13 @@ const stubAntiTheftApi = (options: { sales?: TPlanActivation[]; sell?: (body: un
     },
     [paths.plans.sell]: async (request) => {
       const body = await request.json();
-      return options.sell ? options.sell(body) : null;
+      const answer = options.sell ? options.sell(body) : null;
+      if (Array.isArray(answer))
+        sales.unshift(...answer.map((item: { activation: TPlanActivation }) => item.activation));
+      return answer;
     },
   });
+};
 
 const renderPage = () =>
   renderRoutes({

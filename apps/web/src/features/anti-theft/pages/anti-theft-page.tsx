@@ -1,4 +1,5 @@
 import { AppType } from '@kisht/domain/common/enums';
+import { ANTI_THEFT_APP_TYPES } from '@kisht/domain/plans/plans.schema';
 import Stack from '@mui/material/Stack';
 import { useTranslation } from 'react-i18next';
 import { LoadError } from '../../../components/load-error';
@@ -6,9 +7,16 @@ import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { SectionCard } from '../../../components/section-card';
 import { isApiError } from '../../../lib/http/base-query';
-import { useListAntiTheftPlansQuery, useListAntiTheftSalesQuery } from '../anti-theft-api';
+import {
+  type TActivationsFilter,
+  useListActivationsQuery,
+  useListPlansQuery,
+} from '../../../lib/http/plans-api';
 import { AntiTheftSalesList } from '../components/anti-theft-sales-list';
 import { SellAntiTheftForm } from '../components/sell-anti-theft-form';
+
+/** The anti-theft sales: both anti-theft app_types (4, 9), comma-separated. */
+const ANTI_THEFT_SALES: TActivationsFilter = { appTypes: ANTI_THEFT_APP_TYPES.join(',') };
 
 const errorMessage = (error: unknown) => (isApiError(error) ? error.message : undefined);
 
@@ -20,11 +28,12 @@ const errorMessage = (error: unknown) => (isApiError(error) ? error.message : un
  */
 export const AntiTheftPage = () => {
   const { t } = useTranslation();
-  const antiTheft = useListAntiTheftPlansQuery(AppType.ANTI_THEFT, { refetchOnMountOrArgChange: true });
-  const withDeviceLock = useListAntiTheftPlansQuery(AppType.DEVICE_POLICY_CONTROLLER_ANTI_THEFT, {
-    refetchOnMountOrArgChange: true,
-  });
-  const sales = useListAntiTheftSalesQuery(undefined, { refetchOnMountOrArgChange: true });
+  const antiTheft = useListPlansQuery({ appType: AppType.ANTI_THEFT }, { refetchOnMountOrArgChange: true });
+  const withDeviceLock = useListPlansQuery(
+    { appType: AppType.DEVICE_POLICY_CONTROLLER_ANTI_THEFT },
+    { refetchOnMountOrArgChange: true },
+  );
+  const sales = useListActivationsQuery(ANTI_THEFT_SALES, { refetchOnMountOrArgChange: true });
 
   const renderSellCard = () => {
     if (antiTheft.isLoading || withDeviceLock.isLoading) return <PageSkeleton />;

@@ -7,12 +7,13 @@ import RadioGroup from '@mui/material/RadioGroup';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { skipToken } from '@reduxjs/toolkit/query';
 import { enqueueSnackbar } from 'notistack';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SectionCard } from '../../../components/section-card';
 import { formatRupees } from '../../../lib/format';
-import { useListPlansForProductQuery, useSellPlanToCustomerMutation } from '../customer-plans-api';
+import { useListPlansQuery, useSellPlanMutation } from '../../../lib/http/plans-api';
 import { useGetCustomerDetailsQuery } from '../customers-api';
 
 /**
@@ -37,8 +38,8 @@ export const AddCustomerPlanStep = ({ customerId }: { customerId: number }) => {
   const { t } = useTranslation();
   const customer = useGetCustomerDetailsQuery(customerId);
   const productId = customer.data?.productId;
-  const plans = useListPlansForProductQuery(productId ?? 0, { skip: productId === undefined });
-  const [sellPlan, { isLoading }] = useSellPlanToCustomerMutation();
+  const plans = useListPlansQuery(productId === undefined ? skipToken : { productId });
+  const [sellPlan, { isLoading }] = useSellPlanMutation();
   const [planId, setPlanId] = useState<number | null>(null);
   const [sold, setSold] = useState<{ code: string; planName: string } | null>(null);
 

@@ -6,6 +6,7 @@ import Typography from '@mui/material/Typography';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { formatRupees } from '../../../lib/format';
+import { useListProductsQuery } from '../../../lib/http/products-api';
 import { toLocalMobileDigits } from '../../../lib/mobile-input';
 import type { TAddCustomerValues } from '../add-customer-form';
 import {
@@ -17,7 +18,7 @@ import {
   previewSchedule,
   TENURE_OPTIONS,
 } from '../add-customer-form';
-import { useListFinancersQuery, useListProductsQuery } from '../customers-api';
+import { useListFinancersQuery } from '../customers-api';
 import { FormNumberField, FormSelectField, FormTextField } from './add-customer-fields';
 import { CustomerMediaPanel } from './customer-media-panel';
 import { EmiPreviewCard } from './emi-preview-card';

@@ -16,6 +16,7 @@ import { PageSkeleton } from '../../../components/page-skeleton';
 import { SectionCard } from '../../../components/section-card';
 import { SERVER_ERROR_TYPE } from '../../../lib/form-errors';
 import { isApiError } from '../../../lib/http/base-query';
+import { productsApi } from '../../../lib/http/products-api';
 import { appPaths, CUSTOMER_ID_PARAM, parseCustomerId } from '../../../lib/paths';
 import { useGoBack } from '../../../lib/use-go-back';
 import type { TAddCustomerPath, TAddCustomerPayload, TAddCustomerValues } from '../add-customer-form';
@@ -113,7 +114,7 @@ const AddCustomerForm = () => {
   const focusedStepRef = useRef(0);
   useLoanAmountPrefill(form);
   useInterestRateDefault(form);
-  const prefetchProducts = customersApi.usePrefetch('listProducts');
+  const prefetchProducts = productsApi.usePrefetch('listProducts');
   const prefetchFinancers = customersApi.usePrefetch('listFinancers');
 
   // The catalogue loads while the customer's details are typed, so the product step is ready.

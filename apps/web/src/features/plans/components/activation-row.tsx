@@ -13,6 +13,26 @@ export const soldOn = (activation: TPlanActivation): string => {
   return Number.isNaN(at.getTime()) ? '' : formatDate(istDate(at));
 };
 
+/** Whether a plan sold's code is redeemed yet (issued / redeemed), as a small chip. */
+export const ActivationStatusChip = ({
+  status,
+  testId,
+}: {
+  status: TPlanActivation['status'];
+  testId?: string;
+}) => {
+  const { t } = useTranslation();
+  return (
+    <Chip
+      size="small"
+      color={status === 'redeemed' ? 'success' : 'default'}
+      variant={status === 'redeemed' ? 'filled' : 'outlined'}
+      label={t(`plans.status.${status}`)}
+      data-testid={testId}
+    />
+  );
+};
+
 /**
  * One plan sold, as a tappable row (spec §2): the buyer's name and mobile, the plan, the day it
  * was sold (DD-MM-YYYY, +05:30) and whether the phone has redeemed its code (issued / redeemed).
@@ -24,7 +44,6 @@ export const ActivationRow = ({
   activation: TPlanActivation;
   onOpen: (activation: TPlanActivation) => void;
 }) => {
-  const { t } = useTranslation();
   const name = `${activation.firstName} ${activation.lastName}`.trim();
   return (
     <ListItemButton
@@ -38,13 +57,7 @@ export const ActivationRow = ({
           <Typography variant="subtitle2" noWrap data-testid="activation-name">
             {name}
           </Typography>
-          <Chip
-            size="small"
-            color={activation.status === 'redeemed' ? 'success' : 'default'}
-            variant={activation.status === 'redeemed' ? 'filled' : 'outlined'}
-            label={t(`plans.status.${activation.status}`)}
-            data-testid="activation-status"
-          />
+          <ActivationStatusChip status={activation.status} testId="activation-status" />
         </Stack>
         <Typography variant="body2" color="textSecondary" noWrap data-testid="activation-mobile">
           {formatMobile(activation.mobile)}

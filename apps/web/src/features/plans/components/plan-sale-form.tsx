@@ -1,11 +1,9 @@
-import { MOBILE_PREFIX } from '@kisht/domain/common/identifiers';
 import type { TPlan, TSellPlanRequest } from '@kisht/domain/plans/plans.schema';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Grid from '@mui/material/Grid';
-import InputAdornment from '@mui/material/InputAdornment';
 import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
 import Skeleton from '@mui/material/Skeleton';
@@ -15,16 +13,13 @@ import { enqueueSnackbar } from 'notistack';
 import { useEffect, useMemo } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { BuyerFields } from '../../../components/buyer-fields';
 import { LoadError } from '../../../components/load-error';
-import {
-  applyServerFieldErrors,
-  fieldErrorText,
-  fieldMessageKey,
-  type TValidationKey,
-} from '../../../lib/form-errors';
+import { applyServerFieldErrors, fieldErrorText, fieldMessageKey } from '../../../lib/form-errors';
 import { formatRupees } from '../../../lib/format';
 import { isApiError } from '../../../lib/http/base-query';
-import { toLocalMobileDigits } from '../../../lib/mobile-input';
+import { type TPlanSale, useSellPlanMutation } from '../../../lib/http/plans-api';
+import { useListProductsQuery } from '../../../lib/http/products-api';
 import {
   EMPTY_PLAN_SALE_FORM,
   isPlanForProduct,
@@ -35,13 +30,7 @@ import {
   type TPlanSaleFormOutput,
   type TPlanSaleFormValues,
 } from '../plan-form';
-import {
-  type TPlanKind,
-  type TPlanSale,
-  useGetPlanProductsQuery,
-  useGetSellablePlansQuery,
-  useSellPlanMutation,
-} from '../plans-api';
+import { type TPlanKind, useGetSellablePlansQuery } from '../plans-api';
 
 type TPlanSaleFormProps = {
   kind: TPlanKind;
@@ -49,14 +38,6 @@ type TPlanSaleFormProps = {
   preselection: TPlanPreselection;
   /** Called with the sale once the server has issued the code (after the success toast). */
   onSold: (sale: TPlanSale) => void;
-};
-
-const FIELD_FALLBACK: Record<keyof TPlanSaleFormValues, TValidationKey> = {
-  firstName: 'validation.tooLong',
-  lastName: 'validation.tooLong',
-  email: 'validation.invalidEmail',
-  mobile: 'validation.invalidMobile',
-  plan_id: 'validation.invalidValue',
 };
 
 /**
@@ -70,7 +51,7 @@ const FIELD_FALLBACK: Record<keyof TPlanSaleFormValues, TValidationKey> = {
 export const PlanSaleForm = ({ kind, preselection, onSold }: TPlanSaleFormProps) => {
   const { t } = useTranslation();
   const plans = useGetSellablePlansQuery(kind, { refetchOnMountOrArgChange: true });
-  const products = useGetPlanProductsQuery(undefined, { skip: preselection.productId === undefined });
+  const products = useListProductsQuery(undefined, { skip: preselection.productId === undefined });
   const [sellPlan, sellState] = useSellPlanMutation();
   const form = useForm<TPlanSaleFormValues, unknown, TPlanSaleFormOutput>({
     resolver: planSaleResolver(),
@@ -110,28 +91,10 @@ export const PlanSaleForm = ({ kind, preselection, onSold }: TPlanSaleFormProps)
     onSold(result.data);
   });
 
-  const helper = (name: keyof TPlanSaleFormValues, value: unknown, hint = ' ') =>
-    fieldErrorText(form.formState.errors[name], (error) =>
-      t(fieldMessageKey(error, value, FIELD_FALLBACK[name])),
-    ) ?? hint;
-
-  const text = (name: 'firstName' | 'lastName' | 'email', isRequired: boolean, extra: object = {}) => (
-    <Controller
-      control={form.control}
-      name={name}
-      render={({ field, fieldState }) => (
-        <TextField
-          {...field}
-          label={t(`plans.fields.${name}`)}
-          required={isRequired}
-          fullWidth
-          error={fieldState.error !== undefined}
-          helperText={helper(name, field.value)}
-          slotProps={{ htmlInput: { 'data-testid': `plan-${name}`, ...extra } }}
-        />
-      )}
-    />
-  );
+  const planError = (value: unknown) =>
+    fieldErrorText(form.formState.errors.plan_id, (error) =>
+      t(fieldMessageKey(error, value, 'validation.invalidValue')),
+    );
 
   if (plans.isLoading) return <Skeleton variant="rounded" height={360} data-testid="plan-form-loading" />;
   if (!plans.data) return <LoadError message={plans.error?.message} onRetry={plans.refetch} />;
@@ -147,39 +110,15 @@ export const PlanSaleForm = ({ kind, preselection, onSold }: TPlanSaleFormProps)
               </Alert>
             ) : null}
             <Grid container spacing={1}>
-              <Grid size={{ xs: 12, sm: 6 }}>{text('firstName', true, { autoComplete: 'given-name' })}</Grid>
-              <Grid size={{ xs: 12, sm: 6 }}>{text('lastName', false, { autoComplete: 'family-name' })}</Grid>
-              <Grid size={{ xs: 12, sm: 6 }}>
-                <Controller
-                  control={form.control}
-                  name="mobile"
-                  render={({ field, fieldState }) => (
-                    <TextField
-                      {...field}
-                      onChange={(event) => field.onChange(toLocalMobileDigits(event.target.value))}
-                      label={t('plans.fields.mobile')}
-                      required
-                      fullWidth
-                      type="tel"
-                      error={fieldState.error !== undefined}
-                      helperText={helper('mobile', field.value)}
-                      slotProps={{
-                        input: {
-                          startAdornment: <InputAdornment position="start">{MOBILE_PREFIX}</InputAdornment>,
-                        },
-                        htmlInput: {
-                          inputMode: 'numeric',
-                          autoComplete: 'tel-national',
-                          'data-testid': 'plan-mobile',
-                        },
-                      }}
-                    />
-                  )}
-                />
-              </Grid>
-              <Grid size={{ xs: 12, sm: 6 }}>
-                {text('email', false, { type: 'email', autoComplete: 'email' })}
-              </Grid>
+              <BuyerFields
+                control={form.control}
+                testIds={{
+                  firstName: 'plan-firstName',
+                  lastName: 'plan-lastName',
+                  mobile: 'plan-mobile',
+                  email: 'plan-email',
+                }}
+              />
               <Grid size={12}>
                 <Controller
                   control={form.control}
@@ -195,11 +134,7 @@ export const PlanSaleForm = ({ kind, preselection, onSold }: TPlanSaleFormProps)
                       onBlur={field.onBlur}
                       onChange={(event) => field.onChange(event.target.value)}
                       error={fieldState.error !== undefined}
-                      helperText={helper(
-                        'plan_id',
-                        field.value,
-                        offered.length === 0 ? t('plans.noPlans') : ' ',
-                      )}
+                      helperText={planError(field.value) ?? (offered.length === 0 ? t('plans.noPlans') : ' ')}
                       slotProps={{
                         htmlInput: { 'data-testid': 'plan-plan_id' },
                         select: {

@@ -5,12 +5,12 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
+import type { TPlanSale } from '../../../lib/http/plans-api';
 import { appPaths } from '../../../lib/paths';
 import { ActivationList } from '../components/activation-list';
 import { PlanSaleForm } from '../components/plan-sale-form';
 import { SoldCodeDialog } from '../components/sold-code-dialog';
 import { readPlanPreselection } from '../plan-form';
-import type { TPlanSale } from '../plans-api';
 
 /** The app_types of the anti-hacking list (spec §1: 8, 12 and 13). */
 export const ANTIHACKING_LIST_APP_TYPES = ANTIHACKING_APP_TYPES.join(',');
@@ -38,7 +38,7 @@ export const AntihackingPage = () => {
         <ActivationList appTypes={ANTIHACKING_LIST_APP_TYPES} />
       </Stack>
       <SoldCodeDialog
-        code={sale ? sale.code : null}
+        code={sale ? sale.antihacking_code : null}
         message={sale?.message ?? ''}
         onClose={() => navigate(appPaths.customerList.href(), { replace: true })}
       />

@@ -6,10 +6,10 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { CodeDrawer } from '../../../components/code-drawer';
 import { PageHeader } from '../../../components/page-header';
+import type { TPlanSale } from '../../../lib/http/plans-api';
 import { ActivationList } from '../components/activation-list';
 import { PlanSaleForm } from '../components/plan-sale-form';
 import { readPlanPreselection } from '../plan-form';
-import type { TPlanSale } from '../plans-api';
 
 /**
  * Spec §2 /familycare: the family-care sale form (plans of app_type 7 load on open; the query's
@@ -34,8 +34,8 @@ export const FamilycarePage = () => {
       </Stack>
       <CodeDrawer
         isOpen={sale !== null}
-        code={sale?.code}
-        title={sale?.activation ? t('plans.codeOf', { plan: sale.activation.planName }) : undefined}
+        code={sale?.antihacking_code}
+        title={sale ? t('plans.codeOf', { plan: sale.activation.planName }) : undefined}
         onClose={() => setSale(null)}
       />
     </>

@@ -98,6 +98,18 @@ const openPlanSelect = () =>
 const planSelectText = () =>
   within(screen.getByTestId('plan-plan_id').parentElement!).getByRole('combobox').textContent;
 
+/** A fake server's plans sold: none until `sell` answers the sale of `sold`, which then joins them. */
+const fakeSales = (sold: TPlanActivation) => {
+  const sales: TPlanActivation[] = [];
+  return {
+    activations: () => sales,
+    sell: () => {
+      sales.unshift(sold);
+      return saleAnswer(sold);
+    },
+  };
+};
+
 const saleAnswer = (item: TPlanActivation) =>
   new Response(
     JSON.stringify({
@@ -135,10 +147,11 @@ describe('/antihacking', () => {
 
   it('sends the mobile with +91 and the plan’s app_type and name, shows the code in a modal, and its close replaces the entry with customer_list', async () => {
     const sold = activation({});
+    const server = fakeSales(sold);
     const api = stubApi({
       [paths.plans.antihacking]: () => ANTIHACKING_PLANS,
-      [paths.plans.activations]: () => [],
-      [paths.plans.sell]: () => saleAnswer(sold),
+      [paths.plans.activations]: server.activations,
+      [paths.plans.sell]: server.sell,
     });
     const { router } = renderRoutes({ i18n, url: appPaths.antihacking.href(), routes });
     await screen.findByTestId('plan-sale-form');
@@ -167,8 +180,8 @@ describe('/antihacking', () => {
         plan_name: 'Anti-Hacking Pro',
       },
     ]);
-    // The sale joins the list under the form at once.
-    expect(screen.getByTestId('activation-row-11').textContent).toContain('Asha Verma');
+    // The sale joins the list under the form (read again after a sale).
+    expect((await screen.findByTestId('activation-row-11')).textContent).toContain('Asha Verma');
 
     fireEvent.click(screen.getByTestId('sold-code-close'));
     await waitFor(() => expect(router.state.location.pathname).toBe(appPaths.customerList.path));
@@ -290,10 +303,11 @@ describe('/familycare', () => {
       appType: 7,
       code: 'FC00-1111-2222',
     });
+    const server = fakeSales(sold);
     const api = stubApi({
       [paths.plans.familycare]: () => FAMILY_PLANS,
-      [paths.plans.activations]: () => [],
-      [paths.plans.sell]: () => saleAnswer(sold),
+      [paths.plans.activations]: server.activations,
+      [paths.plans.sell]: server.sell,
     });
     renderRoutes({ i18n, url: appPaths.familycare.href(), routes });
     await screen.findByTestId('plan-sale-form');
@@ -319,7 +333,7 @@ describe('/familycare', () => {
     });
     expect(execCommand).toHaveBeenCalledWith('copy');
     expect(await screen.findByText('Code Copied Successfully.')).toBeTruthy();
-    expect(screen.getByTestId('activation-row-21')).toBeTruthy();
+    expect(await screen.findByTestId('activation-row-21')).toBeTruthy();
   });
 });
 

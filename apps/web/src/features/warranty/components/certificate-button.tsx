@@ -5,28 +5,12 @@ import { enqueueSnackbar } from 'notistack';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'react-redux';
+import { saveBlob } from '../../../lib/save-file';
 import { fetchWarrantyCertificate } from '../warranty-api';
-
-/** How long the object URL of a saved certificate lives, ms: browsers read it after click() returns. */
-const OBJECT_URL_LIFETIME_MS = 10_000;
 
 /** The certificate language for a UI language: the same one when the server prints it, else en. */
 export const certificateLanguageOf = (uiLanguage: string | undefined): TCertificateLanguage =>
   CERTIFICATE_LANGUAGES.find((code) => code === uiLanguage) ?? 'en';
-
-/** Hands the PDF to the browser to save as `fileName` (a hidden `<a download>`). */
-const savePdf = (blob: Blob, fileName: string) => {
-  const url = URL.createObjectURL(blob.type ? blob : new Blob([blob], { type: 'application/pdf' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.rel = 'noopener';
-  link.style.display = 'none';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  window.setTimeout(() => URL.revokeObjectURL(url), OBJECT_URL_LIFETIME_MS);
-};
 
 type TCertificateButtonProps = {
   activationId: number;
@@ -62,7 +46,8 @@ export const CertificateButton = ({
       enqueueSnackbar(result.error.message, { variant: 'error' });
       return;
     }
-    savePdf(result.blob, `warranty-${code}.pdf`);
+    const { blob } = result;
+    saveBlob(blob.type ? blob : new Blob([blob], { type: 'application/pdf' }), `warranty-${code}.pdf`);
   };
 
   return (

@@ -2,7 +2,8 @@ import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { useListWarrantiesQuery } from '../warranty-api';
+import { useListActivationsQuery } from '../../../lib/http/plans-api';
+import { WARRANTIES } from '../warranty-api';
 import { WarrantyList } from './warranty-list';
 
 /**
@@ -11,7 +12,7 @@ import { WarrantyList } from './warranty-list';
  */
 export const MyWarrantiesSection = () => {
   const { t } = useTranslation();
-  const { data } = useListWarrantiesQuery();
+  const { data } = useListActivationsQuery(WARRANTIES);
   if (!data || data.length === 0) return null;
   return (
     <Card sx={{ mt: 2 }} data-testid="my-warranties">

@@ -1,13 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { TProduct } from '@kisht/domain/catalogue/catalogue.schema';
-import { MOBILE_PREFIX, ZId, ZImei } from '@kisht/domain/common/identifiers';
+import { ZId, ZImei } from '@kisht/domain/common/identifiers';
 import { addDays, istDate } from '@kisht/domain/common/time';
 import { addMonthsToDate } from '@kisht/domain/emi/emi.rules';
 import type { TPlan, TSellPlanRequest, TSellPlanResponseItem } from '@kisht/domain/plans/plans.schema';
 import { ZSellPlanRequest } from '@kisht/domain/plans/plans.schema';
 import Button from '@mui/material/Button';
 import Grid from '@mui/material/Grid';
-import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
@@ -17,6 +16,7 @@ import { useMemo } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { BuyerFields } from '../../../components/buyer-fields';
 import {
   applyServerFieldErrors,
   fieldErrorText,
@@ -25,8 +25,7 @@ import {
 } from '../../../lib/form-errors';
 import { formatDate, formatRupees } from '../../../lib/format';
 import { isApiError } from '../../../lib/http/base-query';
-import { toLocalMobileDigits } from '../../../lib/mobile-input';
-import { useSellWarrantyMutation } from '../warranty-api';
+import { useSellPlanMutation } from '../../../lib/http/plans-api';
 
 /** Spec §5 required-field message, as the domain schemas word it. */
 const REQUIRED = 'This is a required field';
@@ -147,7 +146,7 @@ type TSellWarrantyFormProps = {
  */
 export const SellWarrantyForm = ({ plans, products, onSold }: TSellWarrantyFormProps) => {
   const { t } = useTranslation();
-  const [sell, sellState] = useSellWarrantyMutation();
+  const [sell, sellState] = useSellPlanMutation();
   const resolver = useMemo(
     () => zodResolver<TWarrantyForm, unknown, TSellPlanRequest>(saleFormSchema(plans, products)),
     [plans, products],
@@ -180,26 +179,7 @@ export const SellWarrantyForm = ({ plans, products, onSold }: TSellWarrantyFormP
     onSold(result.data);
   });
 
-  const text = (
-    name: 'firstName' | 'lastName' | 'email' | 'imei',
-    label: string,
-    fallback: TValidationKey,
-    extra: { isRequired?: boolean; htmlInput?: Record<string, unknown>; hint?: string } = {},
-  ) => {
-    const error = errorText(name, fallback);
-    return (
-      <TextField
-        {...form.register(name)}
-        label={label}
-        required={extra.isRequired ?? false}
-        fullWidth
-        error={error !== null}
-        helperText={error ?? extra.hint ?? ' '}
-        slotProps={{ htmlInput: { 'data-testid': `warranty-${name}`, ...extra.htmlInput } }}
-      />
-    );
-  };
-  const mobileError = errorText('mobile', 'validation.invalidMobile');
+  const imeiError = errorText('imei', 'validation.invalidImei');
   const startError = errorText('startDate', 'validation.invalidDate');
 
   return (
@@ -246,37 +226,15 @@ export const SellWarrantyForm = ({ plans, products, onSold }: TSellWarrantyFormP
             )}
           />
         </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          {text('firstName', t('warranty.fields.firstName'), 'validation.tooLong', {
-            isRequired: true,
-            htmlInput: { autoComplete: 'given-name' },
-          })}
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          {text('lastName', t('warranty.fields.lastName'), 'validation.tooLong', {
-            htmlInput: { autoComplete: 'family-name' },
-          })}
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField
-            {...form.register('mobile', { setValueAs: (value: string) => toLocalMobileDigits(value) })}
-            label={t('warranty.fields.mobile')}
-            required
-            fullWidth
-            type="tel"
-            error={mobileError !== null}
-            helperText={mobileError ?? ' '}
-            slotProps={{
-              input: { startAdornment: <InputAdornment position="start">{MOBILE_PREFIX}</InputAdornment> },
-              htmlInput: { inputMode: 'numeric', 'data-testid': 'warranty-mobile' },
-            }}
-          />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          {text('email', t('warranty.fields.email'), 'validation.invalidEmail', {
-            htmlInput: { type: 'email', autoComplete: 'email' },
-          })}
-        </Grid>
+        <BuyerFields
+          control={form.control}
+          testIds={{
+            firstName: 'warranty-firstName',
+            lastName: 'warranty-lastName',
+            mobile: 'warranty-mobile',
+            email: 'warranty-email',
+          }}
+        />
         <Grid size={12}>
           <Controller
             control={form.control}
@@ -312,11 +270,22 @@ export const SellWarrantyForm = ({ plans, products, onSold }: TSellWarrantyFormP
           />
         </Grid>
         <Grid size={12}>
-          {text('imei', t('warranty.fields.imei'), 'validation.invalidImei', {
-            isRequired: true,
-            htmlInput: { inputMode: 'numeric', autoComplete: 'off', maxLength: 15 },
-            hint: t('warranty.imeiHint'),
-          })}
+          <TextField
+            {...form.register('imei')}
+            label={t('warranty.fields.imei')}
+            required
+            fullWidth
+            error={imeiError !== null}
+            helperText={imeiError ?? t('warranty.imeiHint')}
+            slotProps={{
+              htmlInput: {
+                'data-testid': 'warranty-imei',
+                inputMode: 'numeric',
+                autoComplete: 'off',
+                maxLength: 15,
+              },
+            }}
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
           <TextField

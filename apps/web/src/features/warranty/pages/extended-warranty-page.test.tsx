@@ -141,8 +141,13 @@ describe('extended_warranty sale form', () => {
 
   it('sends the sale with +91, the product, IMEI and start date, then shows the code and the certificate', async () => {
     const sold = activation(11, { code: 'ZX9K-4M2P-7QRT' });
-    const api = stubWarrantyApi([], {
-      [paths.plans.sell]: () => [{ antihacking_code: sold.code, activation: sold }],
+    // The fake server's warranties: none until the sale.
+    const warranties: TPlanActivation[] = [];
+    const api = stubWarrantyApi(warranties, {
+      [paths.plans.sell]: () => {
+        warranties.unshift(sold);
+        return [{ antihacking_code: sold.code, activation: sold }];
+      },
     });
     renderPage();
     await choose(/^Warranty plan/, 'Extended Warranty 1 year · ₹999.00 · 12 months');

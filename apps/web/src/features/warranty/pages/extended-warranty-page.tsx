@@ -11,14 +11,12 @@ import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { isCustomerUser } from '../../../lib/auth-storage';
 import { isApiError } from '../../../lib/http/base-query';
+import { useListActivationsQuery, useListPlansQuery } from '../../../lib/http/plans-api';
+import { useListProductsQuery } from '../../../lib/http/products-api';
 import { CertificateButton } from '../components/certificate-button';
 import { SellWarrantyForm } from '../components/sell-warranty-form';
 import { WarrantyList } from '../components/warranty-list';
-import {
-  useListWarrantiesQuery,
-  useListWarrantyPlansQuery,
-  useListWarrantyProductsQuery,
-} from '../warranty-api';
+import { WARRANTIES, WARRANTY_PLANS } from '../warranty-api';
 
 /** The warranty just sold: its code and the certificate to download. */
 const SoldCard = ({ sale }: { sale: TSellPlanResponseItem }) => {
@@ -47,8 +45,8 @@ const SoldCard = ({ sale }: { sale: TSellPlanResponseItem }) => {
 /** The seller's part: the sale form (plans and products loaded first). */
 const SellSection = ({ onSold }: { onSold: (sale: TSellPlanResponseItem) => void }) => {
   const { t } = useTranslation();
-  const plans = useListWarrantyPlansQuery();
-  const products = useListWarrantyProductsQuery();
+  const plans = useListPlansQuery(WARRANTY_PLANS);
+  const products = useListProductsQuery();
   if (plans.isLoading || products.isLoading) return <PageSkeleton />;
   const failed = plans.error ?? products.error;
   if (failed || !plans.data || !products.data)
@@ -79,7 +77,7 @@ export const ExtendedWarrantyPage = () => {
   const { t } = useTranslation();
   const isCustomer = isCustomerUser();
   const [sale, setSale] = useState<TSellPlanResponseItem | null>(null);
-  const warranties = useListWarrantiesQuery();
+  const warranties = useListActivationsQuery(WARRANTIES);
   return (
     <>
       <PageHeader title={t('pages.extended_warranty')} subtitle={t('warranty.subtitle')} />
