@@ -1,9 +1,14 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, test } from '../support/fixtures';
-import { loginToDashboard } from '../support/login';
-import { ARTIFACTS } from '../support/server';
+import {
+  ACTIVATION_CODE,
+  expect,
+  expectTranslated,
+  IN_PHONE,
+  openDrawerItem,
+  setLanguage,
+  shot,
+  test,
+} from '../support/fixtures';
 
 /**
  * Issue 14, anti-theft: the demo retailer sells anti-theft plans to two of its demo customers
@@ -12,26 +17,10 @@ import { ARTIFACTS } from '../support/server';
  * the list. The screen is photographed in English and Hindi at 412×915.
  */
 
-const SHOTS = join(ARTIFACTS, 'screenshots');
-mkdirSync(SHOTS, { recursive: true });
-const VIEWPORT = { width: 412, height: 915 };
+test.use({ ...IN_PHONE, signedInAs: 'demoRetailer' });
 
-/** A screenshot of the whole page, taken on a phone as tall as the page (see retailer-network). */
-const shot = async (page: Page, name: string) => {
-  await expect(page.getByRole('listbox')).toHaveCount(0);
-  await page.evaluate(() => window.scrollTo(0, 0));
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  if (height > VIEWPORT.height) await page.setViewportSize({ width: VIEWPORT.width, height });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
-  await page.setViewportSize(VIEWPORT);
-};
-
-test.use({ locale: 'en-IN', timezoneId: 'Asia/Kolkata', viewport: VIEWPORT });
-
-const DEMO_RETAILER = '9876543210';
-const CODE = /^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/;
-/** Text that is an i18n key left untranslated. */
-const RAW_KEY = /\b(antiTheft|appType|pages|nav)\.[a-zA-Z_]+\b/;
+/** The translation sections whose keys must never show untranslated. */
+const SECTIONS = ['antiTheft', 'appType', 'pages', 'nav'];
 
 /** Sells the plan whose option starts with `planName` to the demo customer `customerName`; returns the code. */
 const sellTo = async (page: Page, planName: string, customerName: string): Promise<string> => {
@@ -42,7 +31,7 @@ const sellTo = async (page: Page, planName: string, customerName: string): Promi
   await page.getByRole('option', { name: new RegExp(`^${customerName} ·`) }).click();
   await page.getByTestId('anti-theft-sell').click();
   const code = (await page.getByTestId('code-drawer-code').textContent()) ?? '';
-  expect(code).toMatch(CODE);
+  expect(code).toMatch(ACTIVATION_CODE);
   return code;
 };
 
@@ -51,10 +40,8 @@ test('a retailer sells anti-theft to its customers, sees Enabled or Disabled, an
   context,
   baseURL,
 }) => {
-  await loginToDashboard(page, DEMO_RETAILER);
-  await page.getByTestId('drawer-open').click();
-  await page.getByTestId('drawer-item-antiTheft').click();
-  await expect(page).toHaveURL(/\/anti_theft$/);
+  await page.goto('/dashboard');
+  await openDrawerItem(page, 'antiTheft', /\/anti_theft$/);
   await expect(page.getByTestId('anti-theft-sell-form')).toBeVisible();
 
   const aaravCode = await sellTo(page, 'Device Lock \\+ Anti-Theft', 'Aarav Sharma');
@@ -80,12 +67,12 @@ test('a retailer sells anti-theft to its customers, sees Enabled or Disabled, an
   await expect(aaravRow.getByTestId('anti-theft-display')).toHaveText('Enabled');
   await shot(page, '14-anti-theft-en');
 
-  await context.addCookies([{ name: 'i18next', value: 'hn', url: baseURL! }]);
+  await setLanguage(context, baseURL!, 'hn');
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('lang', 'hn');
   await expect(rahulRow.getByTestId('anti-theft-display')).toHaveText('बंद');
   await expect(aaravRow.getByTestId('anti-theft-display')).toHaveText('चालू');
-  expect(await page.locator('body').innerText()).not.toMatch(RAW_KEY);
+  await expectTranslated(page, SECTIONS);
   await shot(page, '14-anti-theft-hn');
 
   await aaravRow.click();

@@ -1,10 +1,20 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, test } from '../support/fixtures';
-import { loginToDashboard } from '../support/login';
-import { ARTIFACTS } from '../support/server';
+import {
+  ACTIVATION_CODE,
+  expect,
+  expectTranslated,
+  freshImei,
+  freshMobile,
+  IN_PHONE,
+  openDrawerItem,
+  SHOTS,
+  setLanguage,
+  shot,
+  test,
+} from '../support/fixtures';
 
 /**
  * Issue 14, extended warranty (app_type 5): the demo retailer sells a warranty on a phone (plan,
@@ -14,40 +24,10 @@ import { ARTIFACTS } from '../support/server';
  * machine.
  */
 
-const SHOTS = join(ARTIFACTS, 'screenshots');
-mkdirSync(SHOTS, { recursive: true });
-const VIEWPORT = { width: 412, height: 915 };
+test.use({ ...IN_PHONE, signedInAs: 'demoRetailer' });
 
-/** A screenshot of the whole page, taken on a phone as tall as the page (see retailer-network). */
-const shot = async (page: Page, name: string) => {
-  await expect(page.getByRole('listbox')).toHaveCount(0);
-  await page.evaluate(() => window.scrollTo(0, 0));
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  if (height > VIEWPORT.height) await page.setViewportSize({ width: VIEWPORT.width, height });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
-  await page.setViewportSize(VIEWPORT);
-};
-
-test.use({ locale: 'en-IN', timezoneId: 'Asia/Kolkata', viewport: VIEWPORT });
-
-const DEMO_RETAILER = '9876543210';
-const CODE = /^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/;
-/** Text that is an i18n key left untranslated. */
-const RAW_KEY = /\b(warranty|validation|pages|nav)\.[a-zA-Z_]+\b/;
-
-/** Random digits, so runs against one server never reuse a mobile or IMEI. */
-const digits = (count: number) =>
-  Array.from({ length: count }, () => Math.floor(Math.random() * 10)).join('');
-/** A 15-digit IMEI with a valid Luhn check digit. */
-const freshImei = () => {
-  const body = `35${digits(12)}`;
-  const sum = [...body].reverse().reduce((total, char, index) => {
-    let value = Number(char);
-    if (index % 2 === 0) value *= 2;
-    return total + (value > 9 ? value - 9 : value);
-  }, 0);
-  return `${body}${(10 - (sum % 10)) % 10}`;
-};
+/** The translation sections whose keys must never show untranslated. */
+const SECTIONS = ['warranty', 'validation', 'pages', 'nav'];
 
 /** Whether a program is on the PATH (pdftoppm comes with poppler-utils, which tests never install). */
 const hasProgram = (name: string) => {
@@ -81,17 +61,15 @@ test('a retailer sells an extended warranty and downloads its certificate in Eng
   context,
   baseURL,
 }) => {
-  await loginToDashboard(page, DEMO_RETAILER);
-  await page.getByTestId('drawer-open').click();
-  await page.getByTestId('drawer-item-extendedWarranty').click();
-  await expect(page).toHaveURL(/\/extended_warranty$/);
+  await page.goto('/dashboard');
+  await openDrawerItem(page, 'extendedWarranty', /\/extended_warranty$/);
   await expect(page.getByTestId('warranty-sell-form')).toBeVisible();
 
   await page.getByRole('combobox', { name: /^Warranty plan/ }).click();
   await page.getByRole('option', { name: /^Extended Warranty 1 year ·/ }).click();
   await page.getByTestId('warranty-firstName').fill('Sunita');
   await page.getByTestId('warranty-lastName').fill('Verma');
-  await page.getByTestId('warranty-mobile').fill(`9${digits(9)}`);
+  await page.getByTestId('warranty-mobile').fill(freshMobile());
   await page.getByRole('combobox', { name: /^Phone model/ }).click();
   await page.getByRole('option').first().click();
   // A wrong check digit is refused before anything is sent.
@@ -105,21 +83,21 @@ test('a retailer sells an extended warranty and downloads its certificate in Eng
   await page.getByTestId('warranty-submit').click();
 
   const code = (await page.getByTestId('warranty-code').textContent()) ?? '';
-  expect(code).toMatch(CODE);
+  expect(code).toMatch(ACTIVATION_CODE);
   const row = page.getByTestId(/^warranty-row-\d+$/).filter({ hasText: code });
   await expect(row).toContainText('Sunita Verma');
   await expect(row).toContainText('01-03-2026 to 28-02-2027');
   await downloadCertificate(page, 'warranty-sold-certificate', '14-warranty-certificate-en');
-  expect(await page.locator('body').innerText()).not.toMatch(RAW_KEY);
+  await expectTranslated(page, SECTIONS);
   await shot(page, '14-warranty-en');
 
   // The list is the server's: after a reload (in Hindi) the sale is there with its certificate.
-  await context.addCookies([{ name: 'i18next', value: 'hn', url: baseURL! }]);
+  await setLanguage(context, baseURL!, 'hn');
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('lang', 'hn');
   await expect(row).toContainText('01-03-2026 से 28-02-2027 तक');
   const rowId = (await row.getAttribute('data-testid'))!.replace('warranty-row-', '');
   await downloadCertificate(page, `warranty-certificate-${rowId}`, '14-warranty-certificate-hn');
-  expect(await page.locator('body').innerText()).not.toMatch(RAW_KEY);
+  await expectTranslated(page, SECTIONS);
   await shot(page, '14-warranty-hn');
 });

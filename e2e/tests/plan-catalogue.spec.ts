@@ -1,22 +1,25 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, test } from '../support/fixtures';
-import { loginToDashboard, loginWithOtp } from '../support/login';
-import { ARTIFACTS } from '../support/server';
+import {
+  expect,
+  expectTranslated,
+  IN_PHONE,
+  setLanguage,
+  shot,
+  test,
+  viewportShot,
+} from '../support/fixtures';
+import { loginToAdmin } from '../support/login';
 
 /**
  * Issue 14 "plans per organisation … an admin can edit them": the organisation admin adds two
  * anti-hacking plans, changes the price of one and deactivates the other; the retailer's
  * antihacking screen then offers the new price and no longer the deactivated plan. The admin's
  * plans section and dialog are photographed in English and Hindi at 412×915. The plans are the
- * test's own, so the demo plans other journeys sell stay as seeded.
+ * test's own and are deactivated at the end, so the demo plans other journeys sell stay as seeded
+ * and are the only ones offered.
  */
 
-const SHOTS = join(ARTIFACTS, 'screenshots');
-mkdirSync(SHOTS, { recursive: true });
-const VIEWPORT = { width: 412, height: 915 };
-test.use({ locale: 'en-IN', timezoneId: 'Asia/Kolkata', viewport: VIEWPORT });
+test.use(IN_PHONE);
 
 /** The plan routes (packages/domain paths.plans.list and .antihacking). */
 const PLANS_PATH = '/api/plans';
@@ -24,30 +27,34 @@ const ANTIHACKING_PLANS_PATH = '/api/customer/get_plans_antihacking';
 /** The part of a plan (TPlan) the journey reads. */
 type TPlan = { id: number; name: string; pricePaise: number; isActive: boolean };
 
-const DEMO_RETAILER = '9876543210';
-const DEMO_ADMIN = '9876500000';
+/** The translation sections whose keys must never show untranslated. */
+const SECTIONS = ['adminPlans', 'admin', 'appType'];
 
-/** A screenshot of the whole page, taken on a phone as tall as the page. */
-const shot = async (page: Page, name: string) => {
-  await expect(page.getByRole('listbox')).toHaveCount(0);
-  await page.evaluate(() => window.scrollTo(0, 0));
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  if (height > VIEWPORT.height) await page.setViewportSize({ width: VIEWPORT.width, height });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
-  await page.setViewportSize(VIEWPORT);
-};
-
-/** Text that is an i18n key left untranslated. */
-const RAW_KEY = /\b(adminPlans|admin|appType)\.[a-zA-Z_]+\b/;
-
-/** The admin logs in and opens the Plans tab of the admin home. */
-const openAdminPlans = async (page: Page) => {
-  await loginWithOtp(page, DEMO_ADMIN);
-  await page.waitForURL(/\/(m_pin\?mode=set|admin)$/);
-  if (page.url().includes('m_pin')) await page.getByTestId('mpin-skip').click();
-  await expect(page).toHaveURL(/\/admin$/);
+/** Opens the Plans tab of the admin home. */
+const openPlansTab = async (page: Page) => {
   await page.getByTestId('admin-tab-plans').click();
   await expect(page.getByTestId('plan-group-8')).toBeVisible();
+};
+
+/**
+ * Deactivates the journey's own anti-hacking plan through the admin's PUT paths.plans.list (a soft
+ * check, so that a clean-up after a failure never hides the failure).
+ */
+const deactivatePlan = async (page: Page, plan: { id: number; name: string; pricePaise: number }) => {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const response = await page.request.put(PLANS_PATH, {
+    headers: { authorization: `Bearer ${token}` },
+    data: {
+      plan_id: plan.id,
+      name: plan.name,
+      appType: 8,
+      pricePaise: plan.pricePaise,
+      durationMonths: 12,
+      description: 'Blocks hacking and phishing apps',
+      isActive: false,
+    },
+  });
+  expect.soft(response.status(), await response.text()).toBe(200);
 };
 
 /** Adds an anti-hacking plan through the dialog; returns its id. */
@@ -70,62 +77,82 @@ test('the admin reprices one plan and deactivates another; the retailer sees the
   page,
   context,
   baseURL,
+  browser,
+  demoRetailerSession,
 }) => {
   const suffix = String(Date.now() % 100_000);
-  const kept = `Shield ${suffix}`;
-  const dropped = `Shield Lite ${suffix}`;
+  const kept = { id: 0, name: `Shield ${suffix}`, pricePaise: 15_000 };
+  const dropped = { id: 0, name: `Shield Lite ${suffix}`, pricePaise: 9_900 };
 
-  await openAdminPlans(page);
-  const keptId = await addPlan(page, kept, '150');
-  const droppedId = await addPlan(page, dropped, '99');
-  await expect(page.getByTestId(`plan-terms-${keptId}`)).toContainText('₹150.00 · 12 months · All products');
+  await loginToAdmin(page);
+  await openPlansTab(page);
+  try {
+    kept.id = await addPlan(page, kept.name, '150');
+    dropped.id = await addPlan(page, dropped.name, '99');
+    await expect(page.getByTestId(`plan-terms-${kept.id}`)).toContainText(
+      '₹150.00 · 12 months · All products',
+    );
 
-  // Bad input first: the dialog says why and sends nothing.
-  await page.getByTestId(`plan-edit-${keptId}`).click();
-  const dialog = page.getByTestId('plan-dialog');
-  await expect(dialog.getByTestId('plan-price')).toHaveValue('150');
-  await dialog.getByTestId('plan-price').fill('175.505');
-  await dialog.getByTestId('plan-save').click();
-  await expect(dialog).toContainText('Enter a price from ₹0 to ₹10,00,000');
-  await dialog.getByTestId('plan-price').fill('175.50');
-  await expect(page.locator('body')).not.toContainText(RAW_KEY);
-  await page.screenshot({ path: join(SHOTS, '14-admin-plan-dialog-en.png') });
-  await dialog.getByTestId('plan-save').click();
-  await expect(dialog).toBeHidden();
-  await expect(page.getByTestId(`plan-terms-${keptId}`)).toContainText('₹175.50');
+    // Bad input first: the dialog says why and sends nothing.
+    await page.getByTestId(`plan-edit-${kept.id}`).click();
+    const dialog = page.getByTestId('plan-dialog');
+    await expect(dialog.getByTestId('plan-price')).toHaveValue('150');
+    await dialog.getByTestId('plan-price').fill('175.505');
+    await dialog.getByTestId('plan-save').click();
+    await expect(dialog).toContainText('Enter a price from ₹0 to ₹10,00,000');
+    await dialog.getByTestId('plan-price').fill('175.50');
+    await expectTranslated(page, SECTIONS);
+    await viewportShot(page, '14-admin-plan-dialog-en');
+    await dialog.getByTestId('plan-save').click();
+    await expect(dialog).toBeHidden();
+    kept.pricePaise = 17_550;
+    await expect(page.getByTestId(`plan-terms-${kept.id}`)).toContainText('₹175.50');
 
-  await page.getByTestId(`plan-edit-${droppedId}`).click();
-  await dialog.getByTestId('plan-active').uncheck();
-  await dialog.getByTestId('plan-save').click();
-  await expect(dialog).toBeHidden();
-  await expect(page.getByTestId(`plan-status-${droppedId}`)).toHaveText('Inactive');
-  await expect(page.getByTestId(`plan-status-${keptId}`)).toHaveText('Active');
-  await shot(page, '14-admin-plans-en');
-  await page.getByTestId('logout-button').click();
-  await expect(page).toHaveURL(/\/login$/);
+    await page.getByTestId(`plan-edit-${dropped.id}`).click();
+    await dialog.getByTestId('plan-active').uncheck();
+    await dialog.getByTestId('plan-save').click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByTestId(`plan-status-${dropped.id}`)).toHaveText('Inactive');
+    await expect(page.getByTestId(`plan-status-${kept.id}`)).toHaveText('Active');
+    await shot(page, '14-admin-plans-en');
 
-  // The retailer's antihacking screen loads the plans afresh: the new price, no deactivated plan.
-  await loginToDashboard(page, DEMO_RETAILER);
-  const plansLoaded = page.waitForResponse((r) => r.url().endsWith(ANTIHACKING_PLANS_PATH));
-  await page.goto('/antihacking');
-  const offered = ((await (await plansLoaded).json()) as { data: TPlan[] }).data;
-  expect(offered.find((plan) => plan.id === keptId)).toMatchObject({ name: kept, pricePaise: 17_550 });
-  expect(offered.map((plan) => plan.id)).not.toContain(droppedId);
-  await page.getByTestId('plan-plan_id').locator('..').getByRole('combobox').click();
-  await expect(page.getByTestId(`plan-option-${keptId}`)).toContainText('₹175.50');
-  await expect(page.getByTestId(`plan-option-${droppedId}`)).toHaveCount(0);
-  await page.keyboard.press('Escape');
-  await page.getByTestId('logout-button').click();
-  await expect(page).toHaveURL(/\/login$/);
+    // The retailer (on its own phone) opens the antihacking screen, which loads the plans afresh:
+    // the new price, no deactivated plan.
+    const shop = await browser.newContext({
+      ...IN_PHONE,
+      baseURL,
+      storageState: await demoRetailerSession(),
+    });
+    try {
+      const shopPage = await shop.newPage();
+      const plansLoaded = shopPage.waitForResponse((r) => r.url().endsWith(ANTIHACKING_PLANS_PATH));
+      await shopPage.goto('/antihacking');
+      const offered = ((await (await plansLoaded).json()) as { data: TPlan[] }).data;
+      expect(offered.find((plan) => plan.id === kept.id)).toMatchObject({
+        name: kept.name,
+        pricePaise: 17_550,
+      });
+      expect(offered.map((plan) => plan.id)).not.toContain(dropped.id);
+      await shopPage.getByTestId('plan-plan_id').locator('..').getByRole('combobox').click();
+      await expect(shopPage.getByTestId(`plan-option-${kept.id}`)).toContainText('₹175.50');
+      await expect(shopPage.getByTestId(`plan-option-${dropped.id}`)).toHaveCount(0);
+    } finally {
+      await shop.close();
+    }
 
-  // The admin's screens in Hindi.
-  await context.addCookies([{ name: 'i18next', value: 'hn', url: baseURL! }]);
-  await openAdminPlans(page);
-  await expect(page.locator('html')).toHaveAttribute('lang', 'hn');
-  await expect(page.getByTestId(`plan-status-${droppedId}`)).toHaveText('निष्क्रिय');
-  await expect(page.locator('body')).not.toContainText(RAW_KEY);
-  await shot(page, '14-admin-plans-hn');
-  await page.getByTestId(`plan-edit-${keptId}`).click();
-  await expect(dialog).toContainText('प्लान बदलें');
-  await page.screenshot({ path: join(SHOTS, '14-admin-plan-dialog-hn.png') });
+    // The admin's screens in Hindi.
+    await setLanguage(context, baseURL!, 'hn');
+    await page.reload();
+    await openPlansTab(page);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'hn');
+    await expect(page.getByTestId(`plan-status-${dropped.id}`)).toHaveText('निष्क्रिय');
+    await expectTranslated(page, SECTIONS);
+    await shot(page, '14-admin-plans-hn');
+    await page.getByTestId(`plan-edit-${kept.id}`).click();
+    await expect(dialog).toContainText('प्लान बदलें');
+    await viewportShot(page, '14-admin-plan-dialog-hn');
+  } finally {
+    // Leave the catalogue as seeded: protection-plans checks the exact anti-hacking plans offered.
+    for (const plan of [kept, dropped]) if (plan.id) await deactivatePlan(page, plan);
+  }
 });

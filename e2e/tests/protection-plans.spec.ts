@@ -1,10 +1,17 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from '@playwright/test';
-import { expect, test } from '../support/fixtures';
-import { loginToDashboard } from '../support/login';
-import { ARTIFACTS, REPO_ROOT } from '../support/server';
+import type { Page } from '@playwright/test';
+import {
+  ACTIVATION_CODE,
+  expect,
+  freshImei,
+  freshMobile,
+  IN_PHONE,
+  setLanguage,
+  test,
+  viewportShot,
+} from '../support/fixtures';
+import { REPO_ROOT } from '../support/server';
 
 /**
  * Issue 14, the anti-hacking and family-care screens as a shop uses them (spec §2): the demo
@@ -15,34 +22,11 @@ import { ARTIFACTS, REPO_ROOT } from '../support/server';
  * in English and Hindi at 412×915.
  */
 
-const SHOTS = join(ARTIFACTS, 'screenshots');
-mkdirSync(SHOTS, { recursive: true });
-const VIEWPORT = { width: 412, height: 915 };
-const DEMO_RETAILER = '9876543210';
 const DEMO_ORG_ID = 41;
-const CODE = /^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/;
 const SOLD_MESSAGE = 'Plan activated. Share the code with the customer';
 
-// A phone in India (its language and time zone), 412×915, allowed to write the clipboard.
-test.use({ locale: 'en-IN', timezoneId: 'Asia/Kolkata', viewport: VIEWPORT, serviceWorkers: 'block' });
-
-/** A screenshot of the viewport, as the phone shows it (the modal and the drawer sit over it). */
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
-
-const digits = (count: number) =>
-  Array.from({ length: count }, () => Math.floor(Math.random() * 10)).join('');
-/** A fresh Indian mobile, so runs against one server never reuse a buyer. */
-const freshMobile = () => `9${digits(9)}`;
-/** A 15-digit IMEI with a valid Luhn check digit. */
-const freshImei = () => {
-  const body = `35${digits(12)}`;
-  const sum = [...body].reverse().reduce((total, char, index) => {
-    let value = Number(char);
-    if (index % 2 === 0) value *= 2;
-    return total + (value > 9 ? value - 9 : value);
-  }, 0);
-  return `${body}${(10 - (sum % 10)) % 10}`;
-};
+// A phone in India, allowed to write the clipboard, signed in as the demo retailer.
+test.use({ ...IN_PHONE, serviceWorkers: 'block', signedInAs: 'demoRetailer' });
 
 /** The reference agent CLI; throws (with its stderr) when it exits non-zero. */
 const agentCli = (args: string[]) =>
@@ -50,12 +34,6 @@ const agentCli = (args: string[]) =>
     cwd: REPO_ROOT,
     encoding: 'utf8',
   });
-
-/** Switches the app to Hindi (the session lives in local storage, not in cookies). */
-const inHindi = async (context: BrowserContext, baseURL: string) => {
-  await context.clearCookies({ name: 'i18next' });
-  await context.addCookies([{ name: 'i18next', value: 'hn', url: baseURL }]);
-};
 
 /** Fills the sale form and chooses a plan by its name. */
 const fillSale = async (
@@ -84,7 +62,9 @@ test('anti-hacking: sold with +91 and the URL’s plan, the code shown in a moda
   context,
   baseURL,
 }) => {
-  await loginToDashboard(page, DEMO_RETAILER);
+  // From the dashboard, as after a login: Back from customer_list returns there.
+  await page.goto('/dashboard');
+  await expect(page.getByTestId('nav-dashboard')).toBeVisible();
   await page.goto('/antihacking?app_type=12');
   const form = page.getByTestId('plan-sale-form');
   await expect(form).toBeVisible();
@@ -101,7 +81,7 @@ test('anti-hacking: sold with +91 and the URL’s plan, the code shown in a moda
   await expect(page.getByTestId('activations-card')).toBeVisible();
   await page.getByTestId('plan-submit').click();
   await expect(page.getByText('This is a required field')).toHaveCount(2);
-  await shot(page, '14-antihacking-en');
+  await viewportShot(page, '14-antihacking-en');
 
   const mobile = freshMobile();
   await fillSale(page, { first: 'Asha', last: 'Verma', mobile });
@@ -120,10 +100,10 @@ test('anti-hacking: sold with +91 and the URL’s plan, the code shown in a moda
     plan_name: 'Anti-Hacking Pro',
   });
   const dialog = page.getByTestId('sold-code-dialog');
-  await expect(dialog.getByTestId('sold-code')).toHaveText(CODE);
+  await expect(dialog.getByTestId('sold-code')).toHaveText(ACTIVATION_CODE);
   await expect(page.locator('#notistack-snackbar')).toHaveText(SOLD_MESSAGE);
   const code = (await dialog.getByTestId('sold-code').textContent())!;
-  await shot(page, '14-antihacking-code-modal-en');
+  await viewportShot(page, '14-antihacking-code-modal-en');
 
   // Closing the modal goes to customer_list in place of /antihacking: Back leaves for the dashboard.
   await dialog.getByTestId('sold-code-close').click();
@@ -158,17 +138,17 @@ test('anti-hacking: sold with +91 and the URL’s plan, the code shown in a moda
   await page.getByTestId('code-drawer-cancel').click();
 
   // The same screens in Hindi.
-  await inHindi(context, baseURL!);
+  await setLanguage(context, baseURL!, 'hn');
   await page.goto('/antihacking?app_type=8');
   await expect(page.locator('html')).toHaveAttribute('lang', 'hn');
   await expect(page.getByRole('combobox')).toHaveText('Anti-Hacking');
   await expect(rowOf(page, mobile).getByTestId('activation-status')).toHaveText('इस्तेमाल हुआ');
-  await shot(page, '14-antihacking-hn');
+  await viewportShot(page, '14-antihacking-hn');
   await fillSale(page, { first: 'Ravi', last: 'Kumar', mobile: freshMobile() });
   await page.getByTestId('plan-submit').click();
-  await expect(page.getByTestId('sold-code')).toHaveText(CODE);
+  await expect(page.getByTestId('sold-code')).toHaveText(ACTIVATION_CODE);
   await expect(page.getByTestId('sold-code-dialog')).toContainText('एंटी-हैकिंग कोड');
-  await shot(page, '14-antihacking-code-modal-hn');
+  await viewportShot(page, '14-antihacking-code-modal-hn');
 });
 
 test('family care: sold, its code drawer opened from the list, Copy says Code Copied Successfully.', async ({
@@ -177,17 +157,16 @@ test('family care: sold, its code drawer opened from the list, Copy says Code Co
   baseURL,
 }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL! });
-  await loginToDashboard(page, DEMO_RETAILER);
   await page.goto('/familycare');
   await expect(page.getByTestId('plan-sale-form')).toBeVisible();
   const mobile = freshMobile();
   await fillSale(page, { first: 'Meena', last: 'Iyer', mobile }, 'Family Care Plus');
-  await shot(page, '14-familycare-en');
+  await viewportShot(page, '14-familycare-en');
   await page.getByTestId('plan-submit').click();
 
   // The sale opens the code drawer at once; the new plan heads the list.
   const drawer = page.getByTestId('code-drawer');
-  await expect(drawer.getByTestId('code-drawer-code')).toHaveText(CODE);
+  await expect(drawer.getByTestId('code-drawer-code')).toHaveText(ACTIVATION_CODE);
   const code = (await drawer.getByTestId('code-drawer-code').textContent())!;
   expect(await drawer.evaluate((node) => node.getBoundingClientRect().height)).toBe(200);
   await drawer.getByTestId('code-drawer-cancel').click();
@@ -203,15 +182,15 @@ test('family care: sold, its code drawer opened from the list, Copy says Code Co
   await expect(drawer.getByTestId('code-drawer-copy')).toHaveText('Copied');
   await expect(page.locator('#notistack-snackbar')).toHaveText('Code Copied Successfully.');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
-  await shot(page, '14-familycare-code-drawer-en');
+  await viewportShot(page, '14-familycare-code-drawer-en');
 
-  await inHindi(context, baseURL!);
+  await setLanguage(context, baseURL!, 'hn');
   await page.goto('/familycare');
   await expect(page.locator('html')).toHaveAttribute('lang', 'hn');
   await expect(rowOf(page, mobile)).toBeVisible();
-  await shot(page, '14-familycare-hn');
+  await viewportShot(page, '14-familycare-hn');
   await rowOf(page, mobile).click();
   await page.getByTestId('code-drawer-copy').click();
   await expect(page.getByTestId('code-drawer-copy')).toHaveText(/.+/);
-  await shot(page, '14-familycare-code-drawer-hn');
+  await viewportShot(page, '14-familycare-code-drawer-hn');
 });

@@ -1,10 +1,18 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { signConsentInUi } from '../support/consent';
-import { expect, test } from '../support/fixtures';
-import { loginToDashboard, loginWithOtp } from '../support/login';
-import { ARTIFACTS } from '../support/server';
+import {
+  digits,
+  expect,
+  expectTranslated,
+  freshImei,
+  freshMobile,
+  IN_PHONE,
+  openDrawerItem,
+  setLanguage,
+  shot,
+  test,
+} from '../support/fixtures';
+import { DEMO_ADMIN, DEMO_RETAILER, loginToAdmin, loginToDashboard, logout } from '../support/login';
 
 /**
  * Issue 13 "Done when", as a retailer in a phone market lives it: a retailer adds a mini-retailer,
@@ -15,62 +23,20 @@ import { ARTIFACTS } from '../support/server';
  * are photographed in English and Hindi at 412×915.
  */
 
-const SHOTS = join(ARTIFACTS, 'screenshots');
-mkdirSync(SHOTS, { recursive: true });
-const VIEWPORT = { width: 412, height: 915 };
-
-/**
- * A screenshot of the whole page once any open select menu has gone, taken on a phone as tall as
- * the page (a full-page capture would paint the fixed bottom tabs over the middle of a long page).
- */
-const shot = async (page: Page, name: string) => {
-  await expect(page.getByRole('listbox')).toHaveCount(0);
-  await page.evaluate(() => window.scrollTo(0, 0));
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  if (height > VIEWPORT.height) await page.setViewportSize({ width: VIEWPORT.width, height });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
-  await page.setViewportSize(VIEWPORT);
-};
-
 // A phone in India (its language and time zone), 412×915.
-test.use({ locale: 'en-IN', timezoneId: 'Asia/Kolkata', viewport: VIEWPORT });
+test.use(IN_PHONE);
 
-const DEMO_RETAILER = '9876543210';
-const DEMO_ADMIN = '9876500000';
 /** app_type 0: device policy controller keys (spec §1). */
 const DPC = 0;
 
-/** Random digits, so runs against one server never reuse a mobile, shop or IMEI. */
-const digits = (count: number) =>
-  Array.from({ length: count }, () => Math.floor(Math.random() * 10)).join('');
-/** A fresh Indian mobile (10 digits) starting with `prefix`. */
-const freshMobile = (prefix: string) => `${prefix}${digits(10 - prefix.length)}`;
-/** A 15-digit IMEI with a valid Luhn check digit. */
-const freshImei = () => {
-  const body = `35${digits(12)}`;
-  const sum = [...body].reverse().reduce((total, char, index) => {
-    let value = Number(char);
-    if (index % 2 === 0) value *= 2;
-    return total + (value > 9 ? value - 9 : value);
-  }, 0);
-  return `${body}${(10 - (sum % 10)) % 10}`;
-};
-
-/** Text that is an i18n key left untranslated (retailers.add, ledger.kind.transfer, …). */
-const RAW_KEY = /\b(retailers|ledger|payments|joining|admin|appType|pages|nav)\.[a-zA-Z_]+\b/;
-const expectTranslated = async (page: Page) =>
-  expect(await page.locator('body').innerText()).not.toMatch(RAW_KEY);
+/** The translation sections whose keys must never show untranslated (retailers.add, ledger.kind.transfer, …). */
+const SECTIONS = ['retailers', 'ledger', 'payments', 'joining', 'admin', 'appType', 'pages', 'nav'];
 
 /** How many keys of `appType` a KeyBalancesCard shows (its chip says "5 keys" or "5 कुंजियाँ"). */
 const keysShown = async (card: Locator, appType: number): Promise<number> => {
   const chip = card.getByTestId(`key-balance-${appType}`);
   await expect(chip).toHaveText(/\d+/);
   return Number(/(\d+)/.exec((await chip.textContent()) ?? '')![1]);
-};
-
-const logout = async (page: Page) => {
-  await page.getByTestId('logout-button').click();
-  await expect(page).toHaveURL(/\/login$/);
 };
 
 /** Waits until top_up_history has loaded its rows (or says there are none). */
@@ -89,11 +55,9 @@ test('a retailer runs a mini-retailer: access, 5 keys, its customer and every mo
 
   // 1. The retailer opens retailer_list from the drawer and adds a mini-retailer.
   await loginToDashboard(page, DEMO_RETAILER);
-  await page.getByTestId('drawer-open').click();
-  await page.getByTestId('drawer-item-retailerList').click();
-  await expect(page).toHaveURL(/\/retailer_list$/);
+  await openDrawerItem(page, 'retailerList', /\/retailer_list$/);
   await expect(page.getByTestId('retailer-list')).toBeVisible();
-  await expectTranslated(page);
+  await expectTranslated(page, SECTIONS);
   await shot(page, '13-retailer-list');
   await page.getByTestId('add-retailer-button').click();
   await expect(page).toHaveURL(/\/add_retailer$/);
@@ -110,7 +74,7 @@ test('a retailer runs a mini-retailer: access, 5 keys, its customer and every mo
   await page.getByRole('option', { name: 'Maharashtra', exact: true }).click();
   await page.getByRole('combobox', { name: 'City' }).click();
   await page.getByRole('option', { name: 'Pune', exact: true }).click();
-  await expectTranslated(page);
+  await expectTranslated(page, SECTIONS);
   await shot(page, '13-add-retailer');
   await page.getByTestId('add-retailer-submit').click();
 
@@ -146,7 +110,7 @@ test('a retailer runs a mini-retailer: access, 5 keys, its customer and every mo
   await dialog.getByTestId('transfer-submit').click();
   await expect(dialog).toBeHidden();
   await expect(miniKeys.getByTestId(`key-balance-${DPC}`)).toHaveText('5 keys');
-  await expectTranslated(page);
+  await expectTranslated(page, SECTIONS);
   await shot(page, '13-retailer-profile');
   await logout(page);
 
@@ -220,7 +184,7 @@ test('a retailer runs a mini-retailer: access, 5 keys, its customer and every mo
   await page.getByRole('option', { name: mini.shop, exact: true }).click();
   await expect(customerRows).toHaveCount(1);
   await expect(customerRows.first()).toContainText(`${customer.first} ${customer.last}`);
-  await expectTranslated(page);
+  await expectTranslated(page, SECTIONS);
   await shot(page, '13-customer-list-shop');
   await page.getByRole('combobox', { name: 'Shop' }).click();
   await page.getByRole('option', { name: 'My shop', exact: true }).click();
@@ -232,9 +196,7 @@ test('a retailer runs a mini-retailer: access, 5 keys, its customer and every mo
   await expect(customerRows.filter({ hasText: customer.first })).toHaveCount(1);
 
   // 7. top_up_history: the retailer's own shows the 5 keys going out to the mini-retailer…
-  await page.getByTestId('drawer-open').click();
-  await page.getByTestId('drawer-item-topUpHistory').click();
-  await expect(page).toHaveURL(/\/top_up_history/);
+  await openDrawerItem(page, 'topUpHistory', /\/top_up_history/);
   await movementsLoaded(page);
   const transferOut = page
     .getByTestId('ledger-movement')
@@ -242,7 +204,7 @@ test('a retailer runs a mini-retailer: access, 5 keys, its customer and every mo
     .and(page.locator('[data-kind="transfer"]'));
   await expect(transferOut).toHaveCount(1);
   await expect(transferOut.getByTestId('ledger-movement-quantity')).toHaveText('−5');
-  await expectTranslated(page);
+  await expectTranslated(page, SECTIONS);
   await shot(page, '13-top-up-history');
 
   // …and the mini-retailer's (from its profile) shows them arriving and one used on the customer.
@@ -270,9 +232,7 @@ test('keys bought through the gateway are credited once', async ({ page }) => {
 
   // Drawer → Buy keys: DPC × 3, price, Pay in the gateway's checkout.
   await page.goto('/dashboard');
-  await page.getByTestId('drawer-open').click();
-  await page.getByTestId('drawer-item-paymentGateway').click();
-  await expect(page).toHaveURL(/\/payment_gateway$/);
+  await openDrawerItem(page, 'paymentGateway', /\/payment_gateway$/);
   await page.getByTestId('payment-get-price').click();
   await expect(page.getByText('Choose a key type')).toBeVisible();
   await page.getByRole('combobox', { name: 'Key type' }).click();
@@ -282,7 +242,7 @@ test('keys bought through the gateway are credited once', async ({ page }) => {
   await expect(page.getByTestId('payment-quote')).toBeVisible();
   await expect(page.getByTestId('payment-unit-price')).toHaveText('₹499.00');
   await expect(page.getByTestId('payment-total')).toHaveText('₹1,497.00');
-  await expectTranslated(page);
+  await expectTranslated(page, SECTIONS);
   await shot(page, '13-payment-gateway-quote');
   await page.getByTestId('payment-pay').click();
   const checkout = page.getByTestId('fake-gateway');
@@ -291,7 +251,7 @@ test('keys bought through the gateway are credited once', async ({ page }) => {
   await checkout.getByTestId('fake-gateway-pay').click();
   await expect(page.getByTestId('payment-success')).toBeVisible();
   await expect(page.getByTestId('payment-success')).toContainText('3 Device policy controller keys');
-  await expectTranslated(page);
+  await expectTranslated(page, SECTIONS);
   await shot(page, '13-payment-gateway-success');
 
   // The callback and the webhook both arrive; the keys are credited once.
@@ -325,7 +285,7 @@ test('a shop asks to join, the admin approves it and the new retailer logs in', 
   await dialog.getByTestId('join-shopName').fill(shop.shop);
   await dialog.getByTestId('join-mobile').fill(shop.mobile);
   await dialog.getByTestId('join-city').fill('Nashik');
-  await expectTranslated(page);
+  await expectTranslated(page, SECTIONS);
   await shot(page, '13-login-join-dialog');
   await dialog.getByTestId('join-submit').click();
   await expect(dialog.getByTestId('join-success')).toBeVisible();
@@ -333,13 +293,10 @@ test('a shop asks to join, the admin approves it and the new retailer logs in', 
   await dialog.getByTestId('join-done').click();
 
   // The organisation admin approves it from the admin home.
-  await loginWithOtp(page, DEMO_ADMIN);
-  await page.waitForURL(/\/(m_pin\?mode=set|admin)$/);
-  if (page.url().includes('m_pin')) await page.getByTestId('mpin-skip').click();
-  await expect(page).toHaveURL(/\/admin$/);
+  await loginToAdmin(page, DEMO_ADMIN);
   const request = page.getByTestId(/^request-\d+$/).filter({ hasText: shop.shop });
   await expect(request).toBeVisible();
-  await expectTranslated(page);
+  await expectTranslated(page, SECTIONS);
   await shot(page, '13-admin-home');
   await request.getByTestId(/^approve-\d+$/).click();
   await expect(page.getByTestId('decide-confirm')).toContainText(shop.shop);
@@ -355,13 +312,13 @@ test('a shop asks to join, the admin approves it and the new retailer logs in', 
 });
 
 test('the network screens in Hindi at 412 px', async ({ page, context, baseURL }) => {
-  await context.addCookies([{ name: 'i18next', value: 'hn', url: baseURL! }]);
+  await setLanguage(context, baseURL!, 'hn');
   await loginToDashboard(page, DEMO_RETAILER);
   await expect(page.locator('html')).toHaveAttribute('lang', 'hn');
 
   await page.goto('/retailer_list');
   await expect(page.getByTestId('retailer-list')).toBeVisible();
-  await expectTranslated(page);
+  await expectTranslated(page, SECTIONS);
   await shot(page, '13-hn-retailer-list');
   const firstRow = page.getByTestId(/^retailer-row-\d+$/).first();
   const miniId = (await firstRow.getAttribute('data-testid'))!.replace('retailer-row-', '');
@@ -369,18 +326,18 @@ test('the network screens in Hindi at 412 px', async ({ page, context, baseURL }
   await page.getByTestId('add-retailer-button').click();
   await expect(page.getByTestId('add-retailer-form')).toBeVisible();
   await page.getByTestId('add-retailer-submit').click();
-  await expectTranslated(page);
+  await expectTranslated(page, SECTIONS);
   await shot(page, '13-hn-add-retailer');
 
   await page.goto(`/retailer_profile?user_id=${miniId}`);
   await expect(page.getByTestId('access-user-bulk_retailer')).toBeVisible();
   await expect(page.getByTestId('key-balances')).toBeVisible();
-  await expectTranslated(page);
+  await expectTranslated(page, SECTIONS);
   await shot(page, '13-hn-retailer-profile');
 
   await page.goto('/top_up_history');
   await movementsLoaded(page);
-  await expectTranslated(page);
+  await expectTranslated(page, SECTIONS);
   await shot(page, '13-hn-top-up-history');
 
   await page.goto('/payment_gateway');
@@ -389,6 +346,6 @@ test('the network screens in Hindi at 412 px', async ({ page, context, baseURL }
   await page.getByTestId('payment-quantity').fill('2');
   await page.getByTestId('payment-get-price').click();
   await expect(page.getByTestId('payment-quote')).toBeVisible();
-  await expectTranslated(page);
+  await expectTranslated(page, SECTIONS);
   await shot(page, '13-hn-payment-gateway');
 });
