@@ -1,5 +1,6 @@
 import Box from '@mui/material/Box';
 import { useParams } from 'react-router';
+import { AddCustomerPlanStep } from '../features/customers/components/add-customer-plan-step';
 import { customersApi } from '../features/customers/customers-api';
 import { CustomerDetailsPage } from '../features/customers/pages/customer-details-page';
 import { DeviceCommandsTab } from '../features/devices/components/device-commands-tab';
@@ -14,7 +15,8 @@ import { CUSTOMER_ID_PARAM, parseCustomerId } from '../lib/paths';
  * lock card and device and actions tabs composed in (features do not import each other). Whether
  * a command is on its way is read here, from the cached details and command history, so the page
  * polls every second until the phone reports back. Under it, once the customer has loaded, the
- * plans feature's card of the plans sold to them, with their codes.
+ * plans feature's card of the plans sold to them, with their codes, and the customers feature's
+ * "Add a protection plan" to sell one more (issue 14: a plan sold to an existing customer).
  */
 export const CustomerDetailsRoute = () => {
   const customerId = parseCustomerId(useParams()[CUSTOMER_ID_PARAM]) ?? 0;
@@ -37,6 +39,9 @@ export const CustomerDetailsRoute = () => {
       {cached.data ? (
         <Box sx={{ mt: 2 }}>
           <CustomerPlansCard customerId={cached.data.id} />
+          <Box sx={{ mt: 2 }}>
+            <AddCustomerPlanStep customerId={cached.data.id} canSkip={false} />
+          </Box>
         </Box>
       ) : null}
     </>

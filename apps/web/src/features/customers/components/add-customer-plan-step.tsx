@@ -30,11 +30,18 @@ export const planSaleRequest = (customer: TCustomerDetails, planId: number) => (
 });
 
 /**
- * add_customer's optional "Add a protection plan" (issue 14), once the customer is saved: the
- * active plans for the customer's product; choosing one and Sell issues its activation code (one
- * key of the plan's type), shown here. Leaving it is skipping it. A failure is the server's toast.
+ * "Add a protection plan" (issue 14) for a saved customer: the active plans for the customer's
+ * product; choosing one and Sell issues its activation code (one key of the plan's type), shown
+ * here. In add_customer it is an optional step (`canSkip`: leaving it is skipping it); on
+ * customer_details it sells a plan to an existing customer. A failure is the server's toast.
  */
-export const AddCustomerPlanStep = ({ customerId }: { customerId: number }) => {
+export const AddCustomerPlanStep = ({
+  customerId,
+  canSkip = true,
+}: {
+  customerId: number;
+  canSkip?: boolean;
+}) => {
   const { t } = useTranslation();
   const customer = useGetCustomerDetailsQuery(customerId);
   const productId = customer.data?.productId;
@@ -103,9 +110,11 @@ export const AddCustomerPlanStep = ({ customerId }: { customerId: number }) => {
           >
             {t('addCustomerPlan.sell')}
           </Button>
-          <Typography variant="caption" color="text.secondary">
-            {t('addCustomerPlan.skipHint')}
-          </Typography>
+          {canSkip ? (
+            <Typography variant="caption" color="text.secondary">
+              {t('addCustomerPlan.skipHint')}
+            </Typography>
+          ) : null}
         </Stack>
       )}
     </SectionCard>
