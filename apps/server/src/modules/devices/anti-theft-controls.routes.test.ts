@@ -1,0 +1,86 @@
+import { AppType } from '@kisht/domain/common/enums';
+import { ZCustomerDetails } from '@kisht/domain/customers/customers.schema';
+import { deviceControlPath, paths } from '@kisht/domain/paths';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { customers, products, users } from '../../db/schema';
+import { createCustomerWithLoan } from '../../db/seed/factories';
+import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
+import { apiGet, apiPost } from '../../test/fixtures';
+import { createTestApp, type TestApp } from '../../test/harness';
+
+/**
+ * Anti-theft customers (app_type 4, 9) get anti-theft lost mode and uninstall_antitheft through the
+ * device channel by default (issue 14); a plain device-lock customer does not, without the
+ * organisation's allowed list naming them (spec §6).
+ */
+let t: TestApp;
+let retailer: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+});
+afterAll(() => t.close());
+
+/** An enrolled, unlocked customer of the demo retailer with this app_type. */
+const enrolledCustomer = async (appType: number, firstName: string) => {
+  const db = t.app.ctx.db;
+  const [ravi] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.mobile, DEMO_RETAILER_MOBILE), eq(users.userType, 'retailer')));
+  const [product] = await db.select().from(products).where(eq(products.orgId, DEMO_ORG_ID)).limit(1);
+  const { customer } = await createCustomerWithLoan(db, {
+    orgId: DEMO_ORG_ID,
+    retailerId: ravi!.id,
+    product: product!,
+    firstName,
+    status: 1,
+    isEnrolled: true,
+  });
+  await db.update(customers).set({ appType }).where(eq(customers.id, customer.id));
+  return customer.id;
+};
+
+/** Lost mode of a customer with nothing overdue: the borrower safeguard asks for a reason. */
+const LOST_MODE = {
+  enable: true,
+  args: { message: 'This phone is lost. Please call the shop.' },
+  reason: 'The customer reported the phone stolen',
+};
+
+describe('anti-theft controls by app_type', () => {
+  it('offers and sends them for a device policy controller + anti-theft customer', async () => {
+    const id = await enrolledCustomer(AppType.DEVICE_POLICY_CONTROLLER_ANTI_THEFT, 'Antitheftnine');
+    const shown = ZCustomerDetails.parse(
+      (await apiGet(t, retailer, `${paths.customers.details}?customer_id=${id}`)).body.data,
+    );
+    expect(shown.device.availability.controls).toContain('antitheft_lost_mode');
+    expect(shown.device.availability.actions).toContain('uninstall_antitheft');
+    const lost = await apiPost(t, retailer, deviceControlPath('antitheft_lost_mode'), {
+      customer_id: id,
+      ...LOST_MODE,
+    });
+    expect(lost.status, JSON.stringify(lost.body)).toBe(200);
+    expect(lost.body.data).toMatchObject({ name: 'antitheft_lost_mode_on' });
+    const uninstall = await apiPost(t, retailer, deviceControlPath('uninstall_antitheft'), {
+      customer_id: id,
+    });
+    expect(uninstall.status).toBe(200);
+    expect(uninstall.body.data).toMatchObject({ name: 'uninstall_antitheft' });
+  });
+
+  it('refuses them for a device-lock-only customer with 409 COMMAND_NOT_AVAILABLE', async () => {
+    const id = await enrolledCustomer(AppType.DEVICE_POLICY_CONTROLLER, 'Lockonlyzero');
+    const shown = ZCustomerDetails.parse(
+      (await apiGet(t, retailer, `${paths.customers.details}?customer_id=${id}`)).body.data,
+    );
+    expect(shown.device.availability.controls).not.toContain('antitheft_lost_mode');
+    const lost = await apiPost(t, retailer, deviceControlPath('antitheft_lost_mode'), {
+      customer_id: id,
+      ...LOST_MODE,
+    });
+    expect(lost.status).toBe(409);
+    expect(lost.body.code).toBe('COMMAND_NOT_AVAILABLE');
+  });
+});
