@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { TCertificateLanguage } from '@kisht/domain/plans/warranty.schema';
-import PDFDocument from 'pdfkit';
 import { CERTIFICATE_TEXTS } from './certificate-texts';
 
 /** What a certificate shows, already formatted for print (dates DD-MM-YYYY, price in ₹). */
@@ -67,7 +66,9 @@ const ACCENT = '#1565c0';
  * certificate number is also the document's subject, so a reader (or a test) finds it without
  * extracting text.
  */
-export const renderCertificatePdf = (content: TCertificateContent): Promise<Buffer> => {
+export const renderCertificatePdf = async (content: TCertificateContent): Promise<Buffer> => {
+  // Loaded on the first certificate, not with the app: pdfkit and fontkit take ~0.6 s to import.
+  const { default: PDFDocument } = await import('pdfkit');
   const texts = CERTIFICATE_TEXTS[content.language];
   const family = FONT_FAMILY[content.language];
   const doc = new PDFDocument({
