@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { AppType, type TAppType } from '../common/enums';
 import { ZIsoDate } from '../common/envelope';
 import { ZId, ZImei, ZMobile, ZQueryId } from '../common/identifiers';
-import { formatCalendarDate } from '../common/time';
+import { addDays, formatCalendarDate } from '../common/time';
+import { addMonthsToDate } from '../emi/emi.rules';
 
 /**
  * Protection plans (issue 14): what an organisation sells beside the phone, one app_type each
@@ -215,3 +216,10 @@ export const ZRedeemActivationResponse = z.object({
   redeemedAt: z.string(),
 });
 export type TRedeemActivationResponse = z.infer<typeof ZRedeemActivationResponse>;
+
+/**
+ * The last day of a plan's term: a term of `months` starting on `startsOn` (+05:30 calendar days,
+ * `YYYY-MM-DD`) ends the day before the same date `months` later (01-03-2026 + 12 → 28-02-2027).
+ */
+export const planTermEnd = (startsOn: string, months: number): string =>
+  addDays(addMonthsToDate(startsOn, months), -1);

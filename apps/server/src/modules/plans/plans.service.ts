@@ -2,8 +2,8 @@ import { randomInt } from 'node:crypto';
 import { AppType } from '@kisht/domain/common/enums';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import { addDays, istDate } from '@kisht/domain/common/time';
-import { addMonthsToDate } from '@kisht/domain/emi/emi.rules';
 import {
+  planTermEnd,
   type TActivationsQuery,
   type TPlan,
   type TPlanActivation,
@@ -201,7 +201,7 @@ export const sellPlan = async (
       'start_date',
       `The start date must be within the last ${MAX_START_DAYS_BACK} days and at most ${MAX_START_DAYS_AHEAD} days ahead`,
     );
-  const endsOn = addDays(addMonthsToDate(startsOn, plan.durationMonths), -1);
+  const endsOn = planTermEnd(startsOn, plan.durationMonths);
 
   const activationId = await db.transaction(async (tx) => {
     let id: number | null = null;

@@ -1,10 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { TProduct } from '@kisht/domain/catalogue/catalogue.schema';
 import { ZId, ZImei } from '@kisht/domain/common/identifiers';
-import { addDays, istDate } from '@kisht/domain/common/time';
-import { addMonthsToDate } from '@kisht/domain/emi/emi.rules';
+import { istDate } from '@kisht/domain/common/time';
 import type { TPlan, TSellPlanRequest, TSellPlanResponseItem } from '@kisht/domain/plans/plans.schema';
-import { ZSellPlanRequest } from '@kisht/domain/plans/plans.schema';
+import { planTermEnd, ZSellPlanRequest } from '@kisht/domain/plans/plans.schema';
 import Button from '@mui/material/Button';
 import Grid from '@mui/material/Grid';
 import MenuItem from '@mui/material/MenuItem';
@@ -69,7 +68,7 @@ export const productsOfPlan = (plan: TPlan | undefined, products: readonly TProd
 /** The last day of a term (start + months − 1 day, as the server works it out), or null. */
 export const warrantyEndDate = (startDate: string, months: number): string | null =>
   /^\d{4}-\d{2}-\d{2}$/.test(startDate) && formatDate(startDate) !== ''
-    ? addDays(addMonthsToDate(startDate, months), -1)
+    ? planTermEnd(startDate, months)
     : null;
 
 /**
