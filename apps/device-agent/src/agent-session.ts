@@ -151,10 +151,15 @@ export class AgentSession {
       return;
     }
     const { connection } = this.core;
-    if (connection.kind !== 'connected' || connection.client !== client) return;
-    // The broker has the hello: wait for its sync, holding what the session brought meanwhile.
-    this.core.connection = { kind: 'awaiting_sync', client, held: connection.held };
-    this.#armSyncTimer();
+    if (connection.kind === 'connected' && connection.client === client) {
+      // The broker has the hello: wait for its sync, holding what the session brought meanwhile.
+      this.core.connection = { kind: 'awaiting_sync', client, held: connection.held };
+      this.#armSyncTimer();
+    } else if (connection.kind !== 'synced' || connection.client !== client) {
+      return;
+    }
+    // (`synced` already: the sync came in the same read as the hello's acknowledgement, and was
+    // handled first; the phone still checks in.)
     this.hooks.onHello();
   }
 

@@ -260,6 +260,18 @@ describe('DeviceAgent session', () => {
     expect(hello?.event).toMatchObject({ v: 2, type: 'hello', state: { isLocked: false } });
   });
 
+  it('starts and checks in when the sync is read before the broker acknowledges the hello', async () => {
+    const agent = await enrol();
+    broker.syncBeforeHelloAck = true;
+    const synced = new Promise((resolve) => agent.once('synced', resolve));
+
+    await agent.start();
+
+    await synced;
+    expect(agent.isConnected).toBe(true);
+    await waitFor(() => (hellosOf(agent.deviceId).length === 1 ? true : undefined), { what: 'the hello' });
+  });
+
   it('says hello again after the broker drops the connection', async () => {
     const agent = await enrol();
     await agent.start();

@@ -110,6 +110,11 @@ export type TTestBroker = {
   server: ServerSimulator;
   /** Drops the device's connection from the broker side (the device should reconnect). */
   dropConnection: (deviceId: string) => void;
+  /**
+   * When true, a hello is answered with its sync before the broker acknowledges the hello: the
+   * order a busy phone can read them in when both arrive in one read.
+   */
+  syncBeforeHelloAck: boolean;
   close: () => Promise<void>;
 };
 
@@ -141,9 +146,22 @@ export const startTestBroker = async ({
       done(null, subscription.topic === cmdTopic(client.id) ? subscription : null);
     },
     authorizePublish: (client, packet, done) => {
-      done(client && packet.topic === evtTopic(client.id) ? null : new Error('not your topic'));
+      if (!client || packet.topic !== evtTopic(client.id)) {
+        done(new Error('not your topic'));
+        return;
+      }
+      const event = testBroker?.syncBeforeHelloAck
+        ? ZDeviceEvent.safeParse(JSON.parse(packet.payload.toString())).data
+        : undefined;
+      if (event?.type !== 'hello') {
+        done(null);
+        return;
+      }
+      // The sync goes out first; the PUBACK follows once the phone has had time to read it.
+      void server.onEvent(client.id, event).finally(() => setTimeout(() => done(null), 100));
     },
   });
+  let testBroker: TTestBroker | undefined;
   const events: TTestBroker['events'] = [];
   const publishRaw = (deviceId: string, payload: string) =>
     new Promise<void>((resolve, reject) => {
@@ -184,7 +202,7 @@ export const startTestBroker = async ({
   await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
   const { port } = listener.address() as AddressInfo;
 
-  return {
+  testBroker = {
     broker,
     url: transport === 'ws' ? `ws://127.0.0.1:${port}${paths.mqtt}` : `mqtt://127.0.0.1:${port}`,
     events,
@@ -196,12 +214,14 @@ export const startTestBroker = async ({
       else await server.send(deviceId, message);
     },
     dropConnection: (deviceId) => clients.get(deviceId)?.close(),
+    syncBeforeHelloAck: false,
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       await new Promise<void>((resolve) => listener.close(() => resolve()));
     },
   };
+  return testBroker;
 };
 
 export type TEnrolServer = {

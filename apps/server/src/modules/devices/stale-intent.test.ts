@@ -84,8 +84,11 @@ describe.each(BROKERS)('stale and forged intents never reach the phone ($name)',
     const outcomes: string[] = [];
     agent.on('state', (state) => lockStates.push(state.isLocked));
     agent.on('command', (outcome) => outcomes.push(`${outcome.name}:${outcome.result}`));
+    // Listen before starting: under load the sync can arrive in the same read as the hello's
+    // acknowledgement, and be handled before start() resolves.
+    const synced = new Promise<void>((resolve) => agent.once('synced', () => resolve()));
     await agent.start();
-    await new Promise<void>((resolve) => agent.once('synced', () => resolve()));
+    await synced;
     return { agent, lockStates, outcomes };
   };
 
