@@ -5,6 +5,7 @@ export default defineConfig({
     name: 'server',
     include: ['src/**/*.test.ts'],
     globalSetup: ['src/test/global-setup.ts'],
+    setupFiles: ['src/test/setup-file.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

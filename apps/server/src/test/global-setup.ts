@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { createPglite, openDatabase } from '../db/client';
 import { seedDemo } from '../db/seed/seed';
+import { snapshotTemplate } from './template-reset';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,6 +22,7 @@ export default async function setup(project: TestProject) {
   const pglite = await createPglite('memory://');
   const { db } = await openDatabase({ pglite });
   await seedDemo(db);
+  await snapshotTemplate(pglite);
   await pglite.exec('ANALYZE');
   const dump = await pglite.dumpDataDir('none');
   const file = join(dir, 'template.tar');

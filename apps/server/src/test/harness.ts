@@ -1,18 +1,9 @@
-import { readFileSync } from 'node:fs';
-import type { PGlite } from '@electric-sql/pglite';
-import { inject } from 'vitest';
 import { buildApp, type KishtApp } from '../app';
 import { loadConfig, type TConfig } from '../config';
-import { createPglite } from '../db/client';
 import type { SmsTransport } from '../modules/sms/sms.transport';
+import { acquireTestPglite, borrowed } from './pglite-pool';
 
-let templateBlob: Blob | undefined;
-
-/** Opens a fresh PGlite from the run's migrated, seeded template (~0.7 s). */
-export const openTestPglite = async (): Promise<PGlite> => {
-  templateBlob ??= new Blob([readFileSync(inject('pgliteTemplate'))]);
-  return createPglite({ loadDataDir: templateBlob });
-};
+export { openTestPglite } from './pglite-pool';
 
 export type TestApp = {
   app: KishtApp;
@@ -39,7 +30,8 @@ export const createTestApp = async (overrides: Record<string, string> = {}): Pro
   });
   const sent: { to: string; text: string }[] = [];
   const sms: SmsTransport = { send: async (message) => void sent.push(message) };
-  const app = await buildApp(config, { pglite: await openTestPglite(), sms });
+  const { pglite, release } = await acquireTestPglite();
+  const app = await buildApp(config, { pglite: borrowed(pglite, release), sms });
   const login = async (orgId: number, mobile: string) => {
     const requested = await app.inject({
       method: 'POST',
