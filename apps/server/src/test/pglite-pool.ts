@@ -63,4 +63,3 @@ export const borrowed = (pglite: PGlite, release: () => Promise<void>): PGlite =
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
-
