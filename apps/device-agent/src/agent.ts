@@ -4,6 +4,7 @@ import { type TFieldError, ZFailure, zEnvelope } from '@kisht/domain/common/enve
 import { ZEnrolDeviceRequest, ZEnrolDeviceResponse } from '@kisht/domain/devices/devices.schema';
 import type { TOfflineCodeAction } from '@kisht/domain/devices/offline-code';
 import {
+  type TAppRemovedData,
   type TLocationFix,
   type TReportedState,
   type TSimSlot,
@@ -19,6 +20,7 @@ import { AgentOffline, DeviceUninstalledError } from './agent-offline';
 import { AgentReports } from './agent-reports';
 import { AgentSession } from './agent-session';
 import { locationFixOf, normaliseSims } from './commands';
+import { exchangeEnrolmentCode, LinkEnrolmentError, readDeepLink, type TEnrolmentSource } from './link';
 import { lockScreenOf, type TLockScreenView } from './lock-screen';
 import { readQrPayload } from './qr';
 import {
@@ -71,10 +73,24 @@ export type TAgentOptions = {
   pushToken?: string;
 };
 
-/** Options of DeviceAgent.enrol. */
+/**
+ * Options of DeviceAgent.enrol. Exactly one of `qr` (the device policy controller's provisioning
+ * QR), `link` (the link-based app's deep link) or `code` (the link-based app's typed code) says
+ * where the enrolment token comes from.
+ */
 export type TEnrolOptions = TAgentOptions & {
   /** The enrolment QR: the provisioning JSON text, or a path to a PNG of the QR (see readQrPayload). */
-  qr: string;
+  qr?: string;
+  /**
+   * The link-based app's deep link (issue 15): `https://…/emm/l?org=…&token=…` or
+   * `kisht://enrol?server=…&org=…&token=…` (see readDeepLink).
+   */
+  link?: string;
+  /**
+   * The link-based app's enrolment code (issue 15), exchanged at the server's /emm/generate_code
+   * for a token: the server URL, the organisation of the app, and the code as typed.
+   */
+  code?: { serverUrl: string; orgId: number; code: string };
   /** 15-digit IMEIs with a valid Luhn check digit; the server checks them against the customer. */
   imei1: string;
   imei2: string;
@@ -205,11 +221,13 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
   }
 
   /**
-   * Enrols a new device: reads the QR, POSTs `{ token, imei1, imei2 }` to
+   * Enrols a new device: reads the QR (or the deep link, or exchanges the typed code), POSTs `{ token, imei1, imei2 }` to
    * `${serverUrl}${paths.devices.enrol}`, saves the credentials to the state file (unlocked, no
    * commands applied) and returns the agent, not yet started.
    *
-   * Throws QrPayloadError for an unreadable QR; an Error when an IMEI is invalid or the state file
+   * Throws QrPayloadError for an unreadable QR; EnrolmentError (BAD_LINK, BAD_CODE, or the server's
+   * NOT_FOUND 'Code not found') for a deep link or code it cannot use; an Error when not exactly one
+   * of qr, link and code is given, when an IMEI is invalid or the state file
    * already exists (unless canOverwrite); EnrolmentError (with the server's message, code, HTTP
    * status and fields) when the server refuses, cannot be reached, or answers something unexpected.
    */
@@ -221,7 +239,7 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
       );
     }
 
-    const qr = await readQrPayload(options.qr);
+    const qr = await enrolmentSourceOf(options);
     const request = ZEnrolDeviceRequest.safeParse({
       token: qr.enrolmentToken,
       imei1: options.imei1,
@@ -571,6 +589,32 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
     return stored !== undefined && stored === devicePinHash(this.deviceId, pin);
   }
 
+  /**
+   * The link-based app is being removed from the phone (issue 15; spec §3 uninstall location): it
+   * publishes a 'report' of kind 'app_removed' with where the phone is (the simulated position, or
+   * both coordinates 'Bypassed' when `hasFix` is false, spec §5), and once the broker has it marks
+   * itself uninstalled, stops and says 'uninstalled' (start() refuses from then on). The server
+   * records the location, revokes the credentials and moves the customer to uninstall (3).
+   * Resolves with the data sent, after the agent stopped. Rejects when not connected (nothing is
+   * changed then) or already uninstalled.
+   */
+  async reportAppRemoved(options: { hasFix?: boolean } = {}): Promise<TAppRemovedData> {
+    const core = this.#core;
+    if (core.state.uninstalled) throw new DeviceUninstalledError(this.deviceId);
+    if (!core.hasSaidHello) throw new Error('cannot report the removal: not connected');
+    const fix = locationFixOf(core.state.position);
+    const data: TAppRemovedData =
+      options.hasFix === false
+        ? { latitude: 'Bypassed', longitude: 'Bypassed', at: fix.at }
+        : { latitude: fix.latitude, longitude: fix.longitude, accuracyM: fix.accuracyM, at: fix.at };
+    await this.#reports.publishReport('app_removed', data);
+    await core.enqueue(() => core.commit({ ...core.state, uninstalled: true }, true));
+    const stopped = new Promise<void>((resolve) => this.once('uninstalled', resolve));
+    this.#uninstall();
+    await stopped;
+    return data;
+  }
+
   /** Stops for good after an uninstall command was acked; says 'uninstalled' once stopped. */
   #uninstall(): void {
     if (this.#isUninstalling) return;
@@ -580,6 +624,27 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
       .finally(() => this.emit('uninstalled'));
   }
 }
+
+/**
+ * Where an enrolment's token and server come from: the QR, the deep link, or the typed code
+ * exchanged at the server (exactly one must be given). Link and code problems become EnrolmentError.
+ */
+const enrolmentSourceOf = async (options: TEnrolOptions): Promise<TEnrolmentSource> => {
+  const given = [options.qr, options.link, options.code].filter((value) => value !== undefined);
+  if (given.length !== 1) throw new Error('cannot enrol: give exactly one of a QR, a deep link or a code');
+  if (options.qr !== undefined) return readQrPayload(options.qr);
+  try {
+    if (options.link !== undefined) return readDeepLink(options.link);
+    return await exchangeEnrolmentCode({
+      ...options.code!,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+  } catch (error) {
+    if (error instanceof LinkEnrolmentError)
+      throw new EnrolmentError(error.message, error.code, error.status);
+    throw error;
+  }
+};
 
 const fileExists = async (path: string): Promise<boolean> => {
   try {

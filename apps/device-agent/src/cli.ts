@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { OFFLINE_CODE_ACTIONS, OFFLINE_CODE_MAX_WRONG_TRIES } from '@kisht/domain/devices/offline-code';
 import type { TSimSlot } from '@kisht/domain/devices/protocol.schema';
 import { paths } from '@kisht/domain/paths';
-import { DeviceAgent, type TAgentOptions, type TPositionInput } from './agent';
+import { DeviceAgent, type TAgentOptions, type TEnrolOptions, type TPositionInput } from './agent';
 import { oneLine, rupees } from './lock-screen';
 import { DEFAULT_STATE_PATH, readStateFile, resolveStatePath, type TAgentStateFile } from './state';
 
@@ -20,6 +20,14 @@ Usage:
                     [--offline-lock-after <minutes>]
       Enrol with the enrolment QR (the provisioning JSON itself, or a PNG of the QR), save the
       credentials, then stay connected and apply commands until Ctrl-C.
+  kisht-agent enrol --link <deep link> --imei1 <imei> --imei2 <imei> [--state <path>] [--force] [...]
+  kisht-agent enrol --code <code> --server <url> --org <id> --imei1 <imei> --imei2 <imei> [...]
+      Link mode (the link-based app, device type 2): enrol from the deep link the shop gave
+      (https://…/emm/l?org=…&token=… or kisht://enrol?…), or from the 8-character enrolment code
+      typed in (exchanged at the server's /emm/generate_code); then as above.
+  kisht-agent uninstall-app [--state <path>] [--lat <deg> --lon <deg>] [--no-fix]
+      The link-based app is removed: connect, report the removal with the phone's position (both
+      coordinates "Bypassed" with --no-fix) and stop for good. Exit code 1 when it cannot connect.
   kisht-agent run [--state <path>] [--lat <deg> --lon <deg>] [--tracking-interval <seconds>]
                   [--offline-lock-after <minutes>]
       Start an enrolled device from its state file and stay connected until Ctrl-C (or until an
@@ -47,6 +55,8 @@ Usage:
 
 Options:
   --qr <value>     enrolment QR: JSON text, or a path to a .png (or .json) file
+  --link <url>     the link-based app's deep link (enrol, link mode)
+  --no-fix         uninstall-app: the phone has no location fix (reported as Bypassed)
   --imei1 <imei>   15 digits with a valid check digit
   --imei2 <imei>   15 digits with a valid check digit
   --state <path>   state file (default: ${DEFAULT_STATE_PATH} under the current directory)
@@ -62,10 +72,11 @@ Options:
   --iccid <digits> ICCID of the card, 18 to 22 digits
   --operator <name> operator name shown by the phone (e.g. Jio, Airtel)
   --empty          the slot has no card
-  --code <digits>  an offline code (8 digits) for the shown challenge
+  --code <digits>  an offline code (8 digits) for the shown challenge; with enrol, the
+                   link-based app's enrolment code (XXXX-XXXX); with redeem, the plan's code
   --action <name>  what the offline code does: unlock (default) or lock
-  --server <url>   the Kisht server (redeem), e.g. http://localhost:8080
-  --org <id>       the organisation whose app this is (redeem)
+  --server <url>   the Kisht server (redeem, enrol --code), e.g. http://localhost:8080
+  --org <id>       the organisation whose app this is (redeem, enrol --code)
   --serial <text>  the phone's serial number (redeem)
   --model <text>   the phone's model name (redeem)
   -h, --help       show this help
@@ -78,6 +89,7 @@ Output (stdout, one line per event):
   control <feature>: ON | OFF
   sims: <slot>=<iccid> (<operator>) | <slot>=empty, …
   report sim | report location <latitude>,<longitude> | report offline_lock <action> (<source>)
+  report app_removed <latitude>,<longitude>
   offline lock (offline_limit) | offline unlock (offline_code) | offline lock (offline_code)
   challenge: <digits>
   offline code accepted: <action> | offline code wrong: <n> tries left
@@ -198,6 +210,7 @@ const runAgent = async (agent: DeviceAgent, output: TCliOutput): Promise<number>
   agent.on('report', ({ kind, data }) => {
     if (kind === 'location') output.out(`report location ${data.latitude},${data.longitude}`);
     else if (kind === 'offline_lock') output.out(`report offline_lock ${data.action} (${data.source})`);
+    else if (kind === 'app_removed') output.out(`report app_removed ${data.latitude},${data.longitude}`);
     else output.out(`report ${kind}`);
   });
   agent.on('offline', ({ action, source }) => output.out(`offline ${action} (${source})`));
@@ -390,7 +403,59 @@ const agentOptions = (values: TCliValues): TAgentOptions => {
   return options;
 };
 
-const COMMANDS = ['enrol', 'run', 'status', 'sim', 'position', 'challenge', 'offline-code', 'redeem'];
+const COMMANDS = [
+  'enrol',
+  'run',
+  'status',
+  'sim',
+  'position',
+  'challenge',
+  'offline-code',
+  'redeem',
+  'uninstall-app',
+];
+
+/**
+ * `uninstall-app`: the link-based app is removed. Connects (with the position given, if any),
+ * reports 'app_removed' with the position (or Bypassed with --no-fix) and stops for good. Exit
+ * code 1 when it cannot connect or was already uninstalled.
+ */
+const uninstallApp = async (statePath: string, values: TCliValues, output: TCliOutput): Promise<number> => {
+  const position = positionOption(values);
+  const agent = await DeviceAgent.load({ statePath });
+  if (agent.isUninstalled) {
+    output.err(`error: device ${agent.deviceId} is already uninstalled`);
+    return 1;
+  }
+  if (position) await agent.setPosition(position);
+  agent.on('warning', (error) => output.err(`warning: ${error.message}`));
+  try {
+    await agent.start();
+  } catch (error) {
+    await agent.stop();
+    output.err(`error: cannot connect: ${(error as Error).message}`);
+    return 1;
+  }
+  const data = await agent.reportAppRemoved({ hasFix: !values['no-fix'] });
+  output.out(`report app_removed ${data.latitude},${data.longitude}`);
+  output.out('uninstalled');
+  return 0;
+};
+
+/** The enrolment source of `enrol`: exactly one of --qr, --link, or --code with --server and --org. */
+const enrolSource = (values: TCliValues): Pick<TEnrolOptions, 'qr' | 'link' | 'code'> => {
+  const ways = [values.qr, values.link, values.code].filter((value) => value !== undefined);
+  if (ways.length !== 1)
+    throw new UsageError('enrol needs one of --qr, --link, or --code with --server and --org');
+  if (values.qr !== undefined) return { qr: values.qr };
+  if (values.link !== undefined) return { link: values.link };
+  const missing = (['server', 'org'] as const).filter((name) => !values[name]);
+  if (missing.length > 0)
+    throw new UsageError(`enrol --code needs ${missing.map((name) => `--${name}`).join(', ')}`);
+  const orgId = Number(values.org);
+  if (!Number.isInteger(orgId) || orgId <= 0) throw new UsageError('--org must be a whole number above 0');
+  return { code: { serverUrl: values.server!, orgId, code: values.code! } };
+};
 
 /**
  * `redeem`: POSTs the code to the server's redeem route (public, no client headers: a phone, not
@@ -458,6 +523,7 @@ export const main = async (argv: string[], output: TCliOutput = CONSOLE_OUTPUT):
     if (command === 'challenge') return await printChallenge(statePath, output);
     if (command === 'offline-code') return await enterOfflineCode(statePath, values, output);
     if (command === 'redeem') return await redeemCode(values, output);
+    if (command === 'uninstall-app') return await uninstallApp(statePath, values, output);
     const options = agentOptions(values);
     const position = positionOption(values);
 
@@ -465,11 +531,14 @@ export const main = async (argv: string[], output: TCliOutput = CONSOLE_OUTPUT):
     if (command === 'run') {
       agent = await DeviceAgent.load({ statePath, ...options });
     } else {
-      const missing = (['qr', 'imei1', 'imei2'] as const).filter((name) => !values[name]);
+      const missing = [
+        ...(values.qr || values.link || values.code ? [] : ['qr']),
+        ...(['imei1', 'imei2'] as const).filter((name) => !values[name]),
+      ];
       if (missing.length > 0)
         throw new UsageError(`enrol needs ${missing.map((name) => `--${name}`).join(', ')}`);
       agent = await DeviceAgent.enrol({
-        qr: values.qr!,
+        ...enrolSource(values),
         imei1: values.imei1!,
         imei2: values.imei2!,
         statePath,
@@ -495,6 +564,8 @@ const parseCliArgs = (argv: string[]) =>
     strict: true,
     options: {
       qr: { type: 'string' },
+      link: { type: 'string' },
+      'no-fix': { type: 'boolean', default: false },
       imei1: { type: 'string' },
       imei2: { type: 'string' },
       state: { type: 'string' },

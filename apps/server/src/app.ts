@@ -23,6 +23,14 @@ import { createEmbeddedBroker, createExternalBus, type EmbeddedBroker } from './
 import type { DeviceBus } from './device-channel/bus';
 import { startJobs } from './jobs/scheduler';
 import type { AppContext } from './lib/context';
+import { androidManagementRoutes } from './modules/android-management/android-management.routes';
+import {
+  createAndroidManagementBridge,
+  startAndroidManagementJobs,
+} from './modules/android-management/android-management.service';
+import { createAppleBridge } from './modules/apple-mdm/apple-bridge';
+import { applePublicRoutes, appleRoutes } from './modules/apple-mdm/apple-mdm.routes';
+import { createNanoMdmClient } from './modules/apple-mdm/nanomdm.client';
 import { authPublicRoutes, authSessionRoutes } from './modules/auth/auth.routes';
 import { catalogueRoutes } from './modules/catalogue/catalogue.routes';
 import { customersRoutes } from './modules/customers/customers.routes';
@@ -37,6 +45,8 @@ import { CommandDispatcher } from './modules/devices/device-outbox.service';
 import { deviceCommandRoutes, enrolmentRoutes } from './modules/devices/devices.routes';
 import { isValidDeviceSecret, setDevicePresence } from './modules/devices/devices.service';
 import { emiRoutes } from './modules/emi/emi.routes';
+import { emmPublicRoutes, emmRoutes } from './modules/emm/emm.routes';
+import { recordAppRemoved } from './modules/emm/emm.service';
 import { financersRoutes } from './modules/financers/financers.routes';
 import { joiningAdminRoutes, joiningPublicRoutes } from './modules/joining/joining.routes';
 import { ledgerRoutes } from './modules/ledger/ledger.routes';
@@ -196,7 +206,25 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
     simChanged: (change) => notifySimChange(ctx, change),
     offlineLock: (report) => recordOfflineLock(db, report),
     commandDone: (done) => completeUninstall(db, done),
+    appRemoved: (report) => recordAppRemoved(db, report),
   };
+  // Apple devices (device_type 3) through NanoMDM (docs/apple.md), when configured.
+  if (config.NANOMDM_URL && config.NANOMDM_API_KEY) {
+    dispatcher.bridges.apple_mdm = createAppleBridge({
+      db,
+      config,
+      client: createNanoMdmClient({
+        baseUrl: config.NANOMDM_URL,
+        apiKey: config.NANOMDM_API_KEY,
+        timeoutMs: config.NANOMDM_TIMEOUT_MS,
+      }),
+      events: deviceEvents,
+      log: app.log,
+    });
+  }
+  // Managed Android (device_type 1) through Google's Android Management API, when configured.
+  const androidManagement = createAndroidManagementBridge({ db, config, events: deviceEvents, log: app.log });
+  if (androidManagement) dispatcher.bridges.android_management = androidManagement;
 
   await app.register(rateLimit, { global: false, store: SnapshotRateLimitStore });
   await app.register(swagger, {
@@ -229,11 +257,16 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
   await app.register(orgSettingsRoutes, ctx);
   await app.register(authPublicRoutes, ctx);
   await app.register(enrolmentRoutes, ctx);
+  await app.register(emmPublicRoutes, ctx);
+  await app.register(applePublicRoutes, ctx);
   await app.register(brokerHookRoutes, ctx);
   await app.register(authSessionRoutes, ctx);
   await app.register(catalogueRoutes, ctx);
   await app.register(customersRoutes, ctx);
+  await app.register(emmRoutes, ctx);
   await app.register(deviceCommandRoutes, ctx);
+  await app.register(appleRoutes, ctx);
+  await app.register(androidManagementRoutes, ctx);
   await app.register(emiRoutes, ctx);
   await app.register(mediaRoutes, ctx);
   await app.register(paymentQrRoutes, ctx);
@@ -252,11 +285,16 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
     config.JOBS_INTERVAL_MINUTES > 0
       ? startJobs({ db, dispatcher, sms }, config.JOBS_INTERVAL_MINUTES * 60_000, app.log)
       : () => {};
+  const stopAndroidManagementJobs =
+    androidManagement && config.JOBS_INTERVAL_MINUTES > 0
+      ? startAndroidManagementJobs(androidManagement, config.JOBS_INTERVAL_MINUTES * 60_000, app.log)
+      : () => {};
 
   // Devices hold WebSocket connections the HTTP server cannot close by itself: drop the device
   // channel first, so closing never waits for phones to hang up.
   app.addHook('preClose', async () => {
     stopJobs();
+    stopAndroidManagementJobs();
     stopStatistics();
     await bus.close();
     // SMS deliveries already under way (SIM-change notices) finish before the database closes.

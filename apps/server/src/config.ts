@@ -140,12 +140,28 @@ export const ZConfig = z
      */
     SMS_RETRY_AFTER_SECONDS: z.coerce.number().int().positive().default(5),
     /** The device policy controller APK and its signing certificate checksum (URL-safe base64 SHA-256). */
+    /**
+     * Wi-Fi a factory-reset phone joins before it downloads the DPC (Android
+     * EXTRA_PROVISIONING_WIFI_*): none unless the SSID is set.
+     */
+    PROVISIONING_WIFI_SSID: z.string().min(1).max(32).optional(),
+    PROVISIONING_WIFI_PASSWORD: z.string().min(1).max(63).optional(),
+    PROVISIONING_WIFI_SECURITY_TYPE: z.enum(['NONE', 'WPA', 'WEP', 'EAP']).default('WPA'),
+    PROVISIONING_WIFI_HIDDEN: ZBooleanFlag.default(false),
     DPC_COMPONENT_NAME: z.string().default('in.kisht.dpc/.KishtDeviceAdminReceiver'),
     DPC_DOWNLOAD_URL: z.string().url().optional(),
     DPC_SIGNATURE_CHECKSUM: z
       .string()
       .regex(/^[A-Za-z0-9_-]{43}$/, 'URL-safe base64 SHA-256 (43 characters, no padding)')
       .default(DEVELOPMENT_DPC_SIGNATURE_CHECKSUM),
+    /**
+     * The link-based app's APK (issue 15, docs/enrolment.md): where the deep link's "Install the
+     * Kisht app" points. LINK_APP_DOWNLOAD_URL: a URL elsewhere (a CDN, a store page); else the
+     * server's /emm/linkflapk, which serves LINK_APP_APK_FILE (a path on the server) when set, and
+     * otherwise a clearly named plain-text placeholder (a demo server has no signed build).
+     */
+    LINK_APP_DOWNLOAD_URL: z.string().url().optional(),
+    LINK_APP_APK_FILE: z.string().min(1).optional(),
     /**
      * Wake-up pushes through Firebase Cloud Messaging (device protocol §14): the path of the
      * Firebase service account JSON key (project_id, client_email, private_key, token_uri). Absent:
@@ -154,6 +170,32 @@ export const ZConfig = z
     FCM_SERVICE_ACCOUNT_FILE: z.string().min(1).optional(),
     /** The FCM HTTP v1 API's base URL (tests point it at a local fake). */
     FCM_API_URL: z.string().url().default('https://fcm.googleapis.com'),
+    /**
+     * Google's Android Management API for managed-Android phones (device_type 1;
+     * docs/android-management.md): the base URL (tests point it at a local fake).
+     */
+    AMAPI_API_URL: z.string().url().default('https://androidmanagement.googleapis.com'),
+    /**
+     * The enterprise Kisht manages phones in, `enterprises/{id}` (from enterprises.create). Absent:
+     * managed Android is off and its enrolment QR answers 503 MDM_UNAVAILABLE.
+     */
+    AMAPI_ENTERPRISE_NAME: z
+      .string()
+      .regex(/^enterprises\/[A-Za-z0-9_-]+$/, 'enterprises/{enterpriseId}')
+      .optional(),
+    /**
+     * Path of the Google Cloud service account JSON key with the Android Management API enabled
+     * (scope https://www.googleapis.com/auth/androidmanagement). Managed Android needs this or
+     * AMAPI_ACCESS_TOKEN beside AMAPI_ENTERPRISE_NAME.
+     */
+    AMAPI_SERVICE_ACCOUNT_FILE: z.string().min(1).optional(),
+    /**
+     * A fixed OAuth bearer token instead of the service account (tests and a local fake only: real
+     * tokens expire within the hour). Refused in production.
+     */
+    AMAPI_ACCESS_TOKEN: z.string().min(1).optional(),
+    /** How long one Android Management API request may take, ms. */
+    AMAPI_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
     /**
      * Load shedding (plugins/load-shedding.ts): past this many requests in hand a new request
      * answers 503 at once; 0 turns the check off. Absent: 64, or 0 under NODE_ENV=test, where a
@@ -210,9 +252,62 @@ export const ZConfig = z
     RAZORPAY_API_URL: z.string().url().default('https://api.razorpay.com'),
     /** The checkout script the web app loads (Razorpay Checkout: window.Razorpay). */
     RAZORPAY_CHECKOUT_URL: z.string().url().default('https://checkout.razorpay.com/v1/checkout.js'),
+    /**
+     * Apple devices through NanoMDM (issue 15, docs/apple.md): the base URL of NanoMDM's API
+     * (`{NANOMDM_URL}/v1/enqueue/{udid}`, `/v1/push/{udid}`). Absent: no Apple bridge; the Apple
+     * enrolment QR answers 503 MDM_UNAVAILABLE. When set, NANOMDM_API_KEY, APPLE_MDM_TOPIC,
+     * APPLE_MDM_SERVER_URL, APPLE_SCEP_URL and APPLE_SCEP_CHALLENGE are required too.
+     */
+    NANOMDM_URL: z.string().url().optional(),
+    /** NanoMDM's `-api` key: the password of its API's Basic auth (user `nanomdm`). */
+    NANOMDM_API_KEY: z.string().min(1).optional(),
+    /**
+     * NanoMDM's `-webhook-hmac-key`: its webhook's X-Hmac-Signature (base64 HMAC-SHA256 of the
+     * body) is checked with it. Required in production when NANOMDM_URL is set.
+     */
+    NANOMDM_WEBHOOK_SECRET: z.string().min(16).optional(),
+    /** How long one NanoMDM API call may take, ms. */
+    NANOMDM_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+    /** The APNs push topic of the MDM push certificate (com.apple.mgmt.External.…), the profile's Topic. */
+    APPLE_MDM_TOPIC: z.string().min(1).optional(),
+    /** NanoMDM's public MDM endpoint (https://mdm.example.in/mdm): the profile's ServerURL and CheckInURL. */
+    APPLE_MDM_SERVER_URL: z.string().url().optional(),
+    /** The SCEP server that issues the phone's MDM identity certificate (micromdm/scep), and its challenge. */
+    APPLE_SCEP_URL: z.string().url().optional(),
+    APPLE_SCEP_CHALLENGE: z.string().min(1).optional(),
+    /** The enrolment profile's PayloadIdentifier (its MDM payload appends `.mdm`); unclaim removes it. */
+    APPLE_MDM_PROFILE_IDENTIFIER: z.string().min(1).default('in.kisht.mdm.enrolment'),
+    /** install_apple_onemodapp: an in-house app's https manifest URL (InstallApplication ManifestURL)… */
+    APPLE_ONE_MODE_APP_MANIFEST_URL: z
+      .string()
+      .url()
+      .refine((url) => url.startsWith('https://'), 'Apple requires an https manifest URL')
+      .optional(),
+    /** …or its App Store id (InstallApplication iTunesStoreID). */
+    APPLE_ONE_MODE_APP_ITUNES_ID: z.coerce.number().int().positive().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((config, ctx) => {
+    if (config.NANOMDM_URL) {
+      for (const key of [
+        'NANOMDM_API_KEY',
+        'APPLE_MDM_TOPIC',
+        'APPLE_MDM_SERVER_URL',
+        'APPLE_SCEP_URL',
+        'APPLE_SCEP_CHALLENGE',
+      ] as const) {
+        if (!config[key]) {
+          ctx.addIssue({ code: 'custom', path: [key], message: `${key} is required with NANOMDM_URL` });
+        }
+      }
+      if (config.NODE_ENV === 'production' && !config.NANOMDM_WEBHOOK_SECRET) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['NANOMDM_WEBHOOK_SECRET'],
+          message: "NANOMDM_WEBHOOK_SECRET must be set in production (NanoMDM's -webhook-hmac-key)",
+        });
+      }
+    }
     if (config.MQTT_BROKER_AUTH === 'hooks' && !config.BROKER_HOOK_SECRET) {
       ctx.addIssue({
         code: 'custom',
@@ -248,6 +343,14 @@ export const ZConfig = z
         path: ['DPC_SIGNATURE_CHECKSUM'],
         message:
           "DPC_SIGNATURE_CHECKSUM must be set in production (URL-safe base64 SHA-256 of the DPC's signing certificate)",
+      });
+    }
+    if (config.AMAPI_ACCESS_TOKEN) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['AMAPI_ACCESS_TOKEN'],
+        message:
+          'AMAPI_ACCESS_TOKEN is for tests; in production set AMAPI_SERVICE_ACCOUNT_FILE (docs/android-management.md)',
       });
     }
     if (!config.SMS_WEBHOOK_URL) {

@@ -230,6 +230,12 @@ export const paths = {
     myConsents: '/api/customer/my_consents',
     /** POST { customer_id } → TCustomerDetails: hand the customer to the financer (HDB) again. */
     createHdb: '/api/customer/create-customer-hdb',
+    /** GET ?customer_id= → TEnrolmentQr (kind link): a fresh deep link, token and code (link-based customers only). */
+    deepLink: '/api/customer/get_deep_link',
+    /** POST TGenerateLinkCodeRequest { customer_id } → TEnrolmentCode: a fresh enrolment code (link-based only). */
+    generateEmmCode: '/api/customer/generate_emm_code',
+    /** GET ?customer_id= → TEnrolmentCodeState: the link-based enrolment's code issued / expires / used. */
+    keygen: '/api/customer/get_customers_keygen',
   },
   devices: {
     /** POST TLockUnlockRequest → TDeviceCommand (with run_at: scheduled). */
@@ -266,6 +272,64 @@ export const paths = {
     scheduledCommands: '/api/device/scheduled_commands',
     /** POST TChangeDevicePinRequest → TDeviceCommand: a new screen-lock PIN (OTP purpose BYPASS_CODE). */
     changeDevicePin: '/country/change_device_pinV1',
+  },
+  /** Enrolment of every device family (issue 15; spec §7 Apple/enrolment). */
+  emm: {
+    /**
+     * GET → the device policy controller's APK, where the provisioning QR points unless
+     * DPC_DOWNLOAD_URL names the real one (the demo serves a clearly named placeholder).
+     */
+    dpcApk: '/downloads/kisht-dpc.apk',
+    /**
+     * GET (public) → the link-based app's APK (application/vnd.android.package-archive): the file
+     * at LINK_APP_APK_FILE, a redirect to LINK_APP_DOWNLOAD_URL, or on a demo server a clearly
+     * named plain-text placeholder (never a 404).
+     */
+    linkApk: '/emm/linkflapk',
+    /**
+     * GET ?org_id=&token= (public) → text/html: the deep link's landing page a phone opens (link-based
+     * family): an "Install the Kisht app" APK link, the instructions, and the kisht://enrol link
+     * that hands the token to the installed app. 410 for an expired or spent link.
+     */
+    deepLinkLanding: '/emm/l',
+    /** POST TGenerateLinkCodeRequest { customer_id } → TEnrolmentQr (kind link): a fresh token, deep link and code. */
+    generateCodeLinkfl: '/emm/generate_code_linkfl',
+    /**
+     * POST TExchangeEnrolmentCodeRequest { orgId, code } (public, rate-limited, no client headers:
+     * the link-based app on the phone) → TExchangeEnrolmentCodeResponse { token, serverUrl }; an
+     * unknown, expired or other organisation's code → 404 'Code not found'.
+     */
+    exchangeCode: '/emm/generate_code',
+  },
+  /** Apple devices through NanoMDM (issue 15; spec §7 /micromdm). */
+  apple: {
+    /** GET ?customer_id= → TEnrolmentQr (kind apple_profile): the enrolment profile's URL as a QR. */
+    qr: '/micromdm/apple_qr',
+    /** GET ?customer_id= → TAppleDetails (apple_details). */
+    details: '/micromdm/apple_details',
+    /** POST TDeviceCommandRequest → TDeviceCommand: ask the iPhone for its DeviceInformation (apple_sync, CHECK_STATUS). */
+    requestSync: '/micromdm/apple_request_sync',
+    /** POST TDeviceCommandRequest → TDeviceCommand: fetch the Activation Lock bypass code, so a returned iPhone can be reset. */
+    disableActivationLock: '/micromdm/disable_activation_lock',
+    /** POST TDeviceCommandRequest → TDeviceCommand: install the Kisht one-mode app (InstallApplication). */
+    installOneModeApp: '/country/installAppleOneModeApp',
+    /** POST TAppleCustomerUpdateRequest → TCustomerDetails: correct the serial number before enrolment. */
+    customerUpdate: '/country/appleCustomerByKegenUpdate',
+    /** POST TDeviceCommandRequest → TDeviceCommand: release an iPhone whose EMIs are completed. */
+    unclaim: '/country/unclaim_apple',
+    /** POST NanoMDM's webhook (JSON; X-Hmac-Signature): command results and check-ins. Called by NanoMDM. */
+    webhook: '/micromdm/webhook',
+    /** GET /micromdm/enrol/{token}.mobileconfig → the enrolment profile (public: Safari on the iPhone opens it). */
+    enrolmentProfilePrefix: '/micromdm/enrol/',
+  },
+  /** Managed Android phones through Google's Android Management API (issue 15). */
+  androidManagement: {
+    /**
+     * POST { customer_id } → TAmapiSyncResult: ask the Android Management API now whether the
+     * customer's managed-Android phone (device_type 1) has enrolled (or was deleted), instead of
+     * waiting for the sync job.
+     */
+    sync: '/api/device/amapi_sync',
   },
   media: {
     /** GET ?image_name= → the stored file (scoped to the actor's customers). */

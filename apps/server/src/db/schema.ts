@@ -367,14 +367,72 @@ export const devices = pgTable(
       accuracyM?: number | undefined;
       at: string;
     }>(),
+    /**
+     * How Kisht reaches the phone (issue 15): 'mqtt' (device policy controller and link-based app:
+     * Kisht's device channel), 'apple_mdm' (an iPhone through NanoMDM) or 'android_management'
+     * (Google's Android Management API). Set from the customer's device_type when the device is made.
+     */
+    channel: text('channel').notNull().default('mqtt'),
+    /**
+     * The phone's id at its MDM service: NanoMDM's enrolment id (the UDID) or the Android
+     * Management API device name (enterprises/{e}/devices/{d}); null before it enrols there.
+     */
+    mdmId: text('mdm_id'),
+    /** What the MDM service last reported about the phone (DeviceInformation, hardwareInfo), or null. */
+    mdmInfo: jsonb('mdm_info').$type<Record<string, unknown>>(),
+    /** When mdm_info was reported (UTC). */
+    mdmInfoAt: timestamp('mdm_info_at', { withTimezone: true }),
+    /**
+     * SHA-256 of the short enrolment code typed into the link-based app instead of scanning
+     * (generate_emm_code); it stands for the current enrolment token and expires with it.
+     */
+    enrolmentCodeHash: text('enrolment_code_hash'),
+    /** Where the phone was when the app was removed (spec §3 uninstall latitude/longitude), or null. */
+    uninstallLocation: jsonb('uninstall_location').$type<{
+      latitude: string;
+      longitude: string;
+      at: string;
+    }>(),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('devices_customer_uq').on(t.customerId),
+    uniqueIndex('devices_channel_mdm_id_uq').on(t.channel, t.mdmId),
+    uniqueIndex('devices_enrolment_code_uq').on(t.orgId, t.enrolmentCodeHash),
     uniqueIndex('devices_org_imei1_uq').on(t.orgId, t.imei1),
     uniqueIndex('devices_org_imei2_uq').on(t.orgId, t.imei2),
     uniqueIndex('devices_enrolment_token_uq').on(t.enrolmentTokenHash),
   ],
+);
+
+/**
+ * Commands Kisht handed to an MDM service for a phone (issue 15): one row per Apple MDM command
+ * enqueued at NanoMDM or Android Management API command issued, so the service's answer (NanoMDM's
+ * webhook, the API's operation) finds the device command or policy version it carries out.
+ */
+export const mdmCommands = pgTable(
+  'mdm_commands',
+  {
+    /** NanoMDM's CommandUUID, or the Android Management API operation name. */
+    id: text('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    deviceId: uuid('device_id')
+      .notNull()
+      .references(() => devices.id),
+    /** Apple's RequestType (DeviceLock, EnableLostMode…) or the API's command type (LOCK, REBOOT…). */
+    requestType: text('request_type').notNull(),
+    /** The one-shot device command it carries out, or null (a policy step). */
+    commandId: uuid('command_id'),
+    /** The policy version it applies, or null (a one-shot command). */
+    policyVersion: bigint('policy_version', { mode: 'number' }),
+    /** sent → acknowledged | error | not_now. */
+    status: text('status').notNull().default('sent'),
+    /** What the service answered (the decoded report), or null. */
+    result: jsonb('result').$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('mdm_commands_device_idx').on(t.deviceId, t.createdAt)],
 );
 
 /** The instalment schedule, one row per EMI (paise; due_date is a calendar date). */

@@ -12,8 +12,20 @@ import type { TConfig } from '../config';
 
 /** Routes whose callers are devices or tools, not the app: they carry no client headers. */
 // The payment gateway's webhook is signed by the gateway (X-Razorpay-Signature), not by our app;
-// a plan's code is redeemed by the app on the customer's phone (issue 14).
-const EXEMPT_PATHS = new Set<string>([paths.devices.enrol, paths.payments.webhook, paths.plans.redeem]);
+// a plan's code is redeemed by the app on the customer's phone (issue 14); the link-based family's
+// deep link page and APK are opened by the phone's browser, and its code exchanged by the app (issue 15).
+const EXEMPT_PATHS = new Set<string>([
+  paths.devices.enrol,
+  paths.payments.webhook,
+  paths.plans.redeem,
+  paths.emm.exchangeCode,
+  paths.emm.linkApk,
+  paths.emm.deepLinkLanding,
+  // NanoMDM's webhook (X-Hmac-Signature), issue 15.
+  paths.apple.webhook,
+]);
+/** Exempt path prefixes: the Apple enrolment profiles Safari on the iPhone opens (issue 15). */
+const EXEMPT_PREFIXES = [paths.apple.enrolmentProfilePrefix];
 const API_PREFIXES = ['/api/', '/country/', '/emm/', '/micromdm/'];
 
 /**
@@ -63,7 +75,11 @@ const headerValue = (request: FastifyRequest, name: string): string | undefined 
 
 const isChecked = (request: FastifyRequest): boolean => {
   const path = requestPath(request.url);
-  return API_PREFIXES.some((prefix) => path.startsWith(prefix)) && !EXEMPT_PATHS.has(path);
+  return (
+    API_PREFIXES.some((prefix) => path.startsWith(prefix)) &&
+    !EXEMPT_PATHS.has(path) &&
+    !EXEMPT_PREFIXES.some((prefix) => path.startsWith(prefix))
+  );
 };
 
 /** The organisation a request acts for: the session's, else the body's orgId or the query's org_id. */

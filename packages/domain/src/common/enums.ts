@@ -133,6 +133,10 @@ export const COMMAND_NAMES = [
   'change_pin',
   /** The organisation changed its offline limit (design §5): args { offlineLockAfterMs: ms | null }. */
   'set_offline_limit',
+  /** apple_request_sync / CHECK_STATUS: an iPhone reports its DeviceInformation (issue 15; Apple only). */
+  'check_status',
+  /** disable_activation_lock: fetch an iPhone's Activation Lock bypass code (issue 15; Apple only, supervised). */
+  'disable_activation_lock',
 ] as const;
 export type TCommandName = (typeof COMMAND_NAMES)[number];
 

@@ -116,6 +116,17 @@ export const AppErrorCode = {
   ACTIVATION_CODE_NOT_FOUND: 'ACTIVATION_CODE_NOT_FOUND',
   /** The activation code was already redeemed on another phone. HTTP 409. */
   ACTIVATION_ALREADY_REDEEMED: 'ACTIVATION_ALREADY_REDEEMED',
+  /** The MDM service of the phone's family (NanoMDM, Android Management API) did not answer or is not configured. HTTP 503. */
+  MDM_UNAVAILABLE: 'MDM_UNAVAILABLE',
+  /**
+   * Google's permissible-usage rule: a managed-Android phone (device_type 1) is never locked for a
+   * missed payment (issue 15). HTTP 409.
+   */
+  PAYMENT_LOCK_NOT_ALLOWED: 'PAYMENT_LOCK_NOT_ALLOWED',
+  /** The command does not exist for this device family (e.g. an Apple-only command). HTTP 409. */
+  NOT_FOR_THIS_DEVICE_FAMILY: 'NOT_FOR_THIS_DEVICE_FAMILY',
+  /** NanoMDM's webhook came without a valid X-Hmac-Signature (issue 15). HTTP 401. */
+  MDM_WEBHOOK_SIGNATURE_INVALID: 'MDM_WEBHOOK_SIGNATURE_INVALID',
   /** An unexpected failure on our side. HTTP 500. */
   INTERNAL: 'INTERNAL',
 } as const;
@@ -180,6 +191,10 @@ export const APP_ERROR_HTTP_STATUS: Record<TAppErrorCode, number> = {
   PLAN_NOT_APPLICABLE: 409,
   ACTIVATION_CODE_NOT_FOUND: 404,
   ACTIVATION_ALREADY_REDEEMED: 409,
+  MDM_UNAVAILABLE: 503,
+  PAYMENT_LOCK_NOT_ALLOWED: 409,
+  NOT_FOR_THIS_DEVICE_FAMILY: 409,
+  MDM_WEBHOOK_SIGNATURE_INVALID: 401,
   INTERNAL: 500,
 };
 

@@ -9,6 +9,7 @@ import {
 import { ZIsoDate, zPage } from '../common/envelope';
 import { ZId, ZImei, ZMobile, ZQueryId } from '../common/identifiers';
 import { istDate } from '../common/time';
+import { ENROLMENT_KINDS, isAppTypeOfDeviceType } from '../devices/device-families';
 import { ZDeviceSummary } from '../devices/devices.schema';
 import { ZInstalmentRow } from '../emi/emi.schema';
 
@@ -87,6 +88,13 @@ export const ZCreateCustomerRequest = z
     serialNumber: z.string().trim().max(40).optional(),
   })
   .superRefine((value, ctx) => {
+    if (!isAppTypeOfDeviceType(value.deviceType, value.appType)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['appType'],
+        message: 'This app type is not sold for this device type',
+      });
+    }
     if (value.deviceType === 3 && !value.serialNumber) {
       ctx.addIssue({ code: 'custom', path: ['serialNumber'], message: 'This is a required field' });
     }
@@ -186,6 +194,12 @@ export const ZCustomerDetails = ZCustomerListItem.extend({
   }),
   device: ZDeviceSummary,
   emis: z.array(ZEmiRow),
+  /**
+   * Where the phone was when the link-based app was removed (spec §3 customer details: uninstall
+   * latitude and longitude, as strings; 'Bypassed' when the phone had no fix), or null.
+   */
+  uninstallLatitude: z.string().nullable().optional(),
+  uninstallLongitude: z.string().nullable().optional(),
 });
 export type TCustomerDetails = z.infer<typeof ZCustomerDetails>;
 
@@ -198,10 +212,19 @@ export type TLoanDefaults = z.infer<typeof ZLoanDefaults>;
 
 /** The enrolment QR of customer_navigate: Android device-owner provisioning JSON (design §5). */
 export const ZEnrolmentQr = z.object({
-  /** The exact text to encode in the QR code (a JSON object, serialised). */
+  /** What the phone is handed, by device family (see enrolmentKindOf; issue 15). */
+  kind: z.enum(ENROLMENT_KINDS),
+  /**
+   * The exact text to encode in the QR code: the provisioning JSON (android_provisioning,
+   * managed_android, serialised), the deep link (link) or the enrolment profile URL (apple_profile).
+   */
   payload: z.string(),
   /** When the one-time enrolment token in the payload expires, ISO 8601 UTC. */
   expiresAt: z.string(),
+  /** Where the app's APK is downloaded from (android_provisioning, link), when there is one. */
+  apkUrl: z.string().optional(),
+  /** A short code the link-based app accepts instead of the link (generate_emm_code), when issued. */
+  enrolmentCode: z.string().optional(),
 });
 export type TEnrolmentQr = z.infer<typeof ZEnrolmentQr>;
 

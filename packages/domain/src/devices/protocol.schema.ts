@@ -310,15 +310,31 @@ export const ZAppliedEvent = z.object({
 });
 
 /**
+ * Data of an 'app_removed' report (issue 15; spec §3 uninstall latitude and longitude, §4 status 3):
+ * the link-based app is being removed from the phone (it sees its own uninstall start, or its
+ * device-admin rights being withdrawn) and says where the phone is, as its last message. Latitude
+ * and longitude are decimal-degree strings (spec §3 location result), or both the string
+ * 'Bypassed' when no fix could be had (spec §5 location capture). `at` is ISO 8601 UTC.
+ */
+export const ZAppRemovedData = z.object({
+  latitude: z.string().regex(/^(-?\d{1,3}(\.\d{1,12})?|Bypassed)$/),
+  longitude: z.string().regex(/^(-?\d{1,3}(\.\d{1,12})?|Bypassed)$/),
+  accuracyM: z.number().nonnegative().optional(),
+  at: z.string(),
+});
+export type TAppRemovedData = z.infer<typeof ZAppRemovedData>;
+
+/**
  * Something the device noticed by itself: a SIM change (kind 'sim', data { sims }), a location
- * fix while tracking is on (kind 'location', data TLocationFix), or a lock state the phone changed
+ * fix while tracking is on (kind 'location', data TLocationFix), a lock state the phone changed
  * with no network (kind 'offline_lock', data { action: 'lock' | 'unlock', source: 'offline_code'
- * (with challenge) | 'offline_limit' (with lastCheckInAt), at }); see docs/device-protocol.md §12.
+ * (with challenge) | 'offline_limit' (with lastCheckInAt), at }), or the link-based app being
+ * removed (kind 'app_removed', data TAppRemovedData); see docs/device-protocol.md §12.
  */
 export const ZReportEvent = z.object({
   v: z.literal(PROTOCOL_VERSION),
   type: z.literal('report'),
-  kind: z.enum(['sim', 'location', 'offline_lock']),
+  kind: z.enum(['sim', 'location', 'offline_lock', 'app_removed']),
   data: z.record(z.string(), z.unknown()),
   state: ZReportedState,
   at: z.string(),
@@ -367,4 +383,9 @@ export const ANDROID_PROVISIONING_KEYS = {
   signatureChecksum: 'android.app.extra.PROVISIONING_DEVICE_ADMIN_SIGNATURE_CHECKSUM',
   leaveSystemAppsEnabled: 'android.app.extra.PROVISIONING_LEAVE_ALL_SYSTEM_APPS_ENABLED',
   adminExtrasBundle: 'android.app.extra.PROVISIONING_ADMIN_EXTRAS_BUNDLE',
+  wifiSsid: 'android.app.extra.PROVISIONING_WIFI_SSID',
+  wifiPassword: 'android.app.extra.PROVISIONING_WIFI_PASSWORD',
+  /** NONE, WPA, WEP or EAP. */
+  wifiSecurityType: 'android.app.extra.PROVISIONING_WIFI_SECURITY_TYPE',
+  wifiHidden: 'android.app.extra.PROVISIONING_WIFI_HIDDEN',
 } as const;

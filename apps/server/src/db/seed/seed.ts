@@ -104,6 +104,7 @@ export const DEMO_RETAILER_KEYS: Partial<Record<number, number>> = {
   [AppType.LINK_BASED]: 20,
   [AppType.APPLE]: 20,
   [AppType.ANTI_THEFT]: 20,
+  [AppType.OLD_LINK_BASED]: 20,
   [AppType.EXTENDED_WARRANTY]: 20,
   [AppType.FAMILY_CARE]: 20,
   [AppType.ANTI_HACKING]: 20,

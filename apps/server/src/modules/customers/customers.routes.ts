@@ -98,6 +98,7 @@ export const customersRoutes = async (app: FastifyInstance, ctx: AppContext) => 
       customerStatus: customer.status,
       customerRetailerId: customer.retailerId,
       appType: customer.appType,
+      deviceType: customer.deviceType,
       baseUrl: publicBaseUrl(ctx.config, request),
     });
     return { customerId: customer.id, qr };
@@ -108,7 +109,8 @@ export const customersRoutes = async (app: FastifyInstance, ctx: AppContext) => 
     {
       schema: {
         tags: ['customers'],
-        summary: 'Enrolment QR (Android provisioning JSON with a one-time token) for an inactive customer',
+        summary:
+          "Enrolment QR for an inactive customer, by device family (Android provisioning JSON, the link-based app's deep link, the Android Management API's QR, the Apple enrolment profile URL), with a one-time token",
         querystring: ZCustomerIdQuery,
         response: { 200: zEnvelope(ZEnrolmentQr) },
       },

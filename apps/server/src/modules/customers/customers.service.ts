@@ -19,6 +19,7 @@ import type {
   ZCustomerListQuery,
   ZUpdateImeiRequest,
 } from '@kisht/domain/customers/customers.schema';
+import { channelOfDeviceType } from '@kisht/domain/devices/device-families';
 import { addMonthsToDate, buildEmiSchedule } from '@kisht/domain/emi/emi.rules';
 import type { TDashboard } from '@kisht/domain/stats/stats.schema';
 import { v7 as uuidv7 } from 'uuid';
@@ -147,6 +148,7 @@ export const createCustomer = async (
       imei1: request.imei1,
       imei2: request.imei2,
       serialNumber: request.serialNumber ?? null,
+      channel: channelOfDeviceType(request.deviceType),
     });
     await createCustomerLogin(tx, {
       orgId: actor.orgId,
@@ -338,6 +340,8 @@ export const getCustomerDetails = async (
       interestPaise: e.interestPaise,
       paidPaise: e.paidPaise,
     })),
+    uninstallLatitude: device.uninstallLocation?.latitude ?? null,
+    uninstallLongitude: device.uninstallLocation?.longitude ?? null,
   };
 };
 

@@ -1,5 +1,10 @@
-import { CustomerStatus } from '@kisht/domain/common/enums';
+import { CustomerStatus, DEVICE_TYPE_CODES } from '@kisht/domain/common/enums';
 import { addDays, istDate } from '@kisht/domain/common/time';
+import {
+  channelOfDeviceType,
+  DEVICE_CHANNELS,
+  isPaymentLockAllowed,
+} from '@kisht/domain/devices/device-families';
 import { PHONE_LOCKING_COMMANDS } from '@kisht/domain/devices/devices.rules';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db } from '../../db/client';
@@ -11,6 +16,14 @@ import * as repo from './devices.repository';
 
 type Deps = { db: Db; dispatcher: CommandDispatcher };
 
+/**
+ * The device channels of the families that may not be locked over payments (isPaymentLockAllowed:
+ * managed Android, Google's permissible-usage rule): the ladder never locks their phones.
+ */
+const NO_PAYMENT_LOCK_CHANNELS: readonly string[] = DEVICE_CHANNELS.filter((channel) =>
+  DEVICE_TYPE_CODES.some((type) => channelOfDeviceType(type) === channel && !isPaymentLockAllowed(type)),
+);
+
 const rupees = (paise: number) =>
   `₹${(paise / 100).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 const ddmmyyyy = (isoDate: string) => isoDate.split('-').reverse().join('-');
@@ -20,7 +33,9 @@ const ddmmyyyy = (isoDate: string) => isoDate.split('-').reverse().join('-');
  * an EMI reminder wallpaper `reminderDaysBefore` days before a due date (once per instalment), and
  * a lock for every phone with an instalment more than `lockAfterDaysOverdue` days overdue. Devices
  * are taken with FOR UPDATE SKIP LOCKED and a pending lock or sent reminder is checked in the same
- * transaction, so two server processes running it together create each command once. Commands
+ * transaction, so two server processes running it together create each command once. A phone of a
+ * family that may not be locked over payments (managed Android, Google's permissible-usage rule;
+ * isPaymentLockAllowed) is never locked by the ladder. Commands
  * carry no user (createdBy null) and an audit entry each; they go out after commit.
  * Returns how many reminders and locks were queued.
  */
@@ -51,6 +66,8 @@ export const runAutoLockLadder = async (
         // Overdue by more than M days: due on or before today − (M + 1).
         const dueOnOrBefore = addDays(today, -(ladder.lockAfterDaysOverdue + 1));
         for (const row of await repo.lockDevicesForAutoLock(tx, orgId, dueOnOrBefore)) {
+          // A ladder lock is payment-driven: never for a managed-Android phone (issue 15).
+          if (NO_PAYMENT_LOCK_CHANNELS.includes(row.device.channel)) continue;
           await repo.cancelPendingCommands(tx, row.device.id, ['unlock'], 'superseded by auto-lock');
           queued.push(
             await insertSystemCommand(tx, row.device, row.customerId, 'lock', { reason: 'overdue' }),

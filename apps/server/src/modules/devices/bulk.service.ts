@@ -3,6 +3,7 @@ import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import { istDate } from '@kisht/domain/common/time';
 import { bulkExclusionReason } from '@kisht/domain/customers/customers.rules';
 import { controlAvailability } from '@kisht/domain/devices/control-availability';
+import { isPaymentLockAllowed } from '@kisht/domain/devices/device-families';
 import { lockRuleFor } from '@kisht/domain/devices/devices.rules';
 import type {
   TBulkPreview,
@@ -25,11 +26,17 @@ import { toHistoryItem } from './devices.service';
 
 /** Why a bulk lock leaves a customer out: nothing overdue (a bulk lock carries no reason; issue 12). */
 export const NOTHING_OVERDUE_SKIP = 'nothing overdue';
+/**
+ * Why a bulk lock leaves a managed-Android customer out: a bulk lock is payment-driven, which
+ * Google's permissible-usage rule forbids for the Android Management API (issue 15).
+ */
+export const PAYMENT_LOCK_NOT_ALLOWED_SKIP = 'managed Android: no lock for a missed payment (Google policy)';
 
 /**
  * The customers of a bulk request that would get the command, and those skipped with the reason
  * (EMIs completed, uninstalled, Apple-removed; not enrolled; spec §6 does not offer lock; for a
- * lock, nothing overdue today, +05:30, as a bulk lock has no reason to give: lockRuleFor). Throws
+ * lock, nothing overdue today, +05:30, as a bulk lock has no reason to give: lockRuleFor; and, as
+ * a bulk lock is payment-driven, a managed-Android phone: isPaymentLockAllowed, issue 15). Throws
  * FORBIDDEN without the bulk_retailer and lock flags, CUSTOMER_NOT_FOUND (field customer_ids) when
  * any chosen id is outside the actor's scope.
  */
@@ -85,6 +92,10 @@ const bulkTargets = async (
     today,
   );
   const overdue = eligible.filter(({ customer, device }) => {
+    if (!isPaymentLockAllowed(customer.deviceType)) {
+      skipped.push({ customerId: customer.id, reason: PAYMENT_LOCK_NOT_ALLOWED_SKIP });
+      return false;
+    }
     const loan = facts.get(device.id);
     if (loan && lockRuleFor(loan, today).kind === 'overdue') return true;
     skipped.push({ customerId: customer.id, reason: NOTHING_OVERDUE_SKIP });

@@ -28,6 +28,8 @@ export type TDeviceEventHooks = {
   }) => Promise<void>;
   /** A device reported a lock or unlock it made offline (offline code or offline limit). */
   offlineLock?: (report: { device: DeviceRow; data: Record<string, unknown> }) => Promise<void>;
+  /** The link-based app reported its own removal (report kind 'app_removed', with where the phone was). */
+  appRemoved?: (report: { device: DeviceRow; data: Record<string, unknown> }) => Promise<void>;
 };
 
 /** A device event waiting to be recorded, with the settlers of the promise handleEvent returned. */
@@ -403,6 +405,7 @@ export class DeviceEventRecorder {
       else this.log.warn({ deviceId: device.id }, 'malformed location report ignored');
     }
     if (report.kind === 'offline_lock') await this.hooks.offlineLock?.({ device, data: report.data });
+    if (report.kind === 'app_removed') await this.hooks.appRemoved?.({ device, data: report.data });
   }
 
   private async recordLocation(

@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import type { DeviceBus } from '../../device-channel/bus';
 import { NO_PUSH, type TPushGateway } from '../push/push.service';
+import type { TDeviceBridges } from './device-bridge';
 import { commandMessage, policyVersionOf } from './device-messages';
 import type { CommandRow } from './devices.repository';
 import * as devicesRepo from './devices.repository';
@@ -21,6 +22,11 @@ import { ServerKeys } from './server-keys.service';
 export class CommandDispatcher {
   /** The organisations' signing keys; every message to a device is signed (device protocol §5). */
   readonly serverKeys: ServerKeys;
+  /**
+   * How phones of the MDM channels are reached (issue 15; buildApp sets them). A phone of a channel
+   * without a bridge gets nothing: its commands stay pending until one is configured.
+   */
+  bridges: TDeviceBridges = {};
 
   constructor(
     private readonly db: Db,
@@ -120,6 +126,11 @@ export class CommandDispatcher {
    */
   async publishCancel(command: CommandRow): Promise<void> {
     try {
+      const device = await devicesRepo.findDeviceById(this.db, command.deviceId);
+      if (device && device.channel !== 'mqtt') {
+        await this.bridges[device.channel as keyof TDeviceBridges]?.cancel?.(command);
+        return;
+      }
       const key = await this.serverKeys.forOrg(command.orgId);
       const message: TCancelMessage = {
         type: 'cancel',
@@ -198,7 +209,11 @@ export class CommandDispatcher {
     );
     const live = deviceIds.filter((id) => {
       const device = devices.get(id);
-      return device?.enrolledAt && device.secretHash;
+      if (!device?.enrolledAt) return false;
+      // An MDM phone is reached through its bridge, once its service knows it (issue 15).
+      if (device.channel !== 'mqtt')
+        return Boolean(device.mdmId && this.bridges[device.channel as keyof TDeviceBridges]);
+      return Boolean(device.secretHash);
     });
     const delivered = live.flatMap((id) => [
       ...(policyOf.has(id) ? (policyCommands.get(id) ?? []) : []),
@@ -234,6 +249,12 @@ export class CommandDispatcher {
             for (const command of commandsOf.get(deviceId) ?? []) {
               messages.push(commandMessage(command, device.policyVersion));
             }
+            const bridge = this.bridges[device.channel as keyof TDeviceBridges];
+            if (device.channel !== 'mqtt' && bridge) {
+              await bridge.deliver(device, messages);
+              published += messages.length;
+              return;
+            }
             for (const message of messages) {
               await this.bus.publish(cmdTopic(deviceId), signServerMessage(key, message));
               published += 1;
@@ -245,7 +266,12 @@ export class CommandDispatcher {
       );
     }
     // Phones that are offline get a wake-up push, so they come and fetch it (not awaited).
-    void this.wake(live.filter((id) => !devices.get(id)!.isOnline && devices.get(id)!.pushToken));
+    void this.wake(
+      live.filter((id) => {
+        const device = devices.get(id)!;
+        return device.channel === 'mqtt' && !device.isOnline && device.pushToken;
+      }),
+    );
     return published;
   }
 

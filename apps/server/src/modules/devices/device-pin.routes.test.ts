@@ -151,7 +151,7 @@ describe('change_device_pinV1', () => {
       t,
       retailer,
       paths.customers.create,
-      customerBody(productId, { deviceType: 2 }),
+      customerBody(productId, { deviceType: 2, appType: 1 }),
     );
     expect(linkBased.status).toBe(200);
     const otp = await bypassOtp();

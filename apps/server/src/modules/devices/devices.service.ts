@@ -8,6 +8,7 @@ import {
   type TCommandSpec,
 } from '@kisht/domain/devices/command-catalogue';
 import { controlAvailability } from '@kisht/domain/devices/control-availability';
+import { isPaymentLockAllowed } from '@kisht/domain/devices/device-families';
 import { editPolicy, isPolicyCommand, isSameControl } from '@kisht/domain/devices/device-policy';
 import { isPhoneLockingCommand, lockRuleFor } from '@kisht/domain/devices/devices.rules';
 import type {
@@ -230,14 +231,37 @@ export const LOAN_COMPLETED_MESSAGE =
 export const NOTHING_OVERDUE_MESSAGE = 'Nothing is overdue for this customer: say why the phone is locked';
 
 /**
+ * Why a managed-Android phone is not locked for a payment (Google's permissible-usage rule for the
+ * Android Management API, developers.google.com/android/management/permissible-usage).
+ */
+export const PAYMENT_LOCK_NOT_ALLOWED_MESSAGE =
+  "Google's Android Management API policy forbids locking or restricting a managed-Android phone because a payment was missed. Lock it only for another reason (stolen, lost, the customer asked), given as the reason";
+
+/**
+ * A lock reason that speaks of a payment (EMI, instalment, overdue, dues, unpaid…): on a
+ * managed-Android phone such a lock is payment-driven, which Google forbids.
+ */
+const PAYMENT_REASON = /\b(emis?|payments?|paid|unpaid|overdue|dues|instal+ments?|arrears?|default(ed)?)\b/i;
+
+/**
  * The lock rule of issue 12 for command `name` to `deviceId` on `today` (+05:30), checked before a
  * command that leaves only a lock screen (isPhoneLockingCommand) is written: throws LOAN_COMPLETED
- * (409, field customer_id) when the customer's EMIs are completed (status 5), and VALIDATION_FAILED
- * (400, field reason) when nothing is overdue and no reason is given. Other commands pass.
+ * (409, field customer_id) when the customer's EMIs are completed (status 5); for a device family
+ * that may not be locked over payments (`deviceType` 1, isPaymentLockAllowed) PAYMENT_LOCK_NOT_ALLOWED
+ * (409, field reason) when something is overdue and no reason is given, or the reason speaks of a
+ * payment (issue 15, Google's permissible-usage rule); and VALIDATION_FAILED (400, field reason)
+ * when nothing is overdue and no reason is given. Other commands pass.
  */
 export const checkLockRule = async (
   db: DbOrTx,
-  options: { deviceId: string; name: string; reason?: string | undefined; today?: string | undefined },
+  options: {
+    deviceId: string;
+    name: string;
+    reason?: string | undefined;
+    today?: string | undefined;
+    /** The customer's device family (spec §1); absent: the payment rule is not checked. */
+    deviceType?: number | undefined;
+  },
 ): Promise<void> => {
   if (!isPhoneLockingCommand(options.name)) return;
   const facts = (await repo.findLockFactsOfDevices(db, [options.deviceId], options.today ?? istDate())).get(
@@ -248,6 +272,19 @@ export const checkLockRule = async (
   if (rule.kind === 'refused') {
     throw new AppError(AppErrorCode.LOAN_COMPLETED, LOAN_COMPLETED_MESSAGE, [
       { field: 'customer_id', message: 'The EMIs of this customer are completed (status 5)' },
+    ]);
+  }
+  if (
+    options.deviceType !== undefined &&
+    !isPaymentLockAllowed(options.deviceType) &&
+    ((rule.kind === 'overdue' && !options.reason) || (options.reason && PAYMENT_REASON.test(options.reason)))
+  ) {
+    throw new AppError(AppErrorCode.PAYMENT_LOCK_NOT_ALLOWED, PAYMENT_LOCK_NOT_ALLOWED_MESSAGE, [
+      {
+        field: 'reason',
+        message:
+          'A managed-Android phone may not be locked for a missed payment; give a reason that is not a payment',
+      },
     ]);
   }
   if (rule.kind === 'needs_reason' && !options.reason) {
@@ -288,7 +325,12 @@ export const queueControlCommand = async (
     ]);
   }
   const { name, args, spec } = await prepareControlCommand(deps.db, options);
-  await checkLockRule(deps.db, { deviceId: target.device.id, name, reason: options.reason });
+  await checkLockRule(deps.db, {
+    deviceId: target.device.id,
+    name,
+    reason: options.reason,
+    deviceType: target.deviceType,
+  });
   // A reason belongs to a command that locks the phone; anything else has none.
   const reason = isPhoneLockingCommand(name) ? (options.reason ?? null) : null;
   const { commandExpiryHours } = await getDeviceSettings(deps.db, actor.orgId);

@@ -1,7 +1,9 @@
 import { CustomerStatus } from '@kisht/domain/common/enums';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import type { TEnrolmentQr } from '@kisht/domain/customers/customers.schema';
+import { enrolmentKindOf, type TEnrolmentKind } from '@kisht/domain/devices/device-families';
 import type { TEnrolDeviceRequest, TEnrolDeviceResponse } from '@kisht/domain/devices/devices.schema';
+import { deepLinkUrl } from '@kisht/domain/devices/link-enrolment';
 import {
   ANDROID_PROVISIONING_KEYS,
   cmdTopic,
@@ -16,30 +18,36 @@ import { randomToken, sha256Hex } from '../../lib/crypto';
 import { insertAudit } from '../audit/audit.repository';
 import { hasRecordedConsent } from '../customers/consent.service';
 import { markCustomerInstalled } from '../customers/customers.service';
+import { issueEnrolmentCode } from '../emm/enrolment-code.service';
 import { spendEnrolmentKey } from '../ledger/ledger.service';
 import { getDeviceSettings } from '../orgs/orgs.service';
+import type { TDeviceBridges } from './device-bridge';
 import type { DeviceRow } from './devices.repository';
 import * as devicesRepo from './devices.repository';
 import type { ServerKeys } from './server-keys.service';
 
 /**
- * The Android device-owner provisioning JSON (design §5; Android DevicePolicyManager
- * EXTRA_PROVISIONING_*) carrying a fresh one-time enrolment token. Issuing a QR replaces any
- * earlier token of the device. The enrolment costs the customer's retailer one key of the
- * customer's app_type, spent in the transaction that writes the token (ledger spendEnrolmentKey;
- * the phone's IMEI 1 is charged once, so a re-issue is free). Throws ALREADY_ENROLLED when the
- * customer is no longer inactive, CONSENT_REQUIRED while no consent to remote locking is recorded
- * for them (consent.service), and NO_KEYS (nothing written) when the retailer has no key left.
+ * A fresh enrolment QR for a customer's phone (issue 15: what it is depends on the device family,
+ * see enrolmentKindOf): the Android provisioning JSON, the link-based app's deep link, the Android
+ * Management API's enrolment QR or the Apple enrolment profile's URL, each carrying a fresh one-time
+ * enrolment token. Issuing a QR replaces any earlier token of the device. The enrolment costs the
+ * customer's retailer one key of the customer's app_type, spent in the transaction that writes the
+ * token (ledger spendEnrolmentKey; the phone's IMEI 1 is charged once, so a re-issue is free).
+ * Throws ALREADY_ENROLLED when the customer is no longer inactive, CONSENT_REQUIRED while no
+ * consent to remote locking is recorded for them (consent.service), NO_KEYS (nothing written) when
+ * the retailer has no key left, and MDM_UNAVAILABLE (nothing written) when the family's MDM service
+ * is not configured or does not answer.
  */
 export const issueEnrolmentQr = async (
-  deps: { db: Db; config: TConfig },
+  deps: { db: Db; config: TConfig; dispatcher: { bridges: TDeviceBridges } },
   options: {
     actor: TActor;
     device: DeviceRow;
     customerStatus: number;
-    /** The customer's retailer (whose key is spent) and app_type (spec §1). */
+    /** The customer's retailer (whose key is spent), app_type and device_type (spec §1). */
     customerRetailerId: number;
     appType: number;
+    deviceType: number;
     baseUrl: string;
   },
 ): Promise<TEnrolmentQr> => {
@@ -54,9 +62,10 @@ export const issueEnrolmentQr = async (
       "Record the customer's consent to remote locking before making the enrolment QR",
     );
   }
+  const kind = enrolmentKindOf(options.deviceType);
   const token = randomToken();
   const expiresAt = new Date(Date.now() + config.ENROLMENT_TOKEN_TTL_HOURS * 3_600_000);
-  await deps.db.transaction(async (tx) => {
+  return deps.db.transaction(async (tx) => {
     await spendEnrolmentKey(tx, {
       orgId: options.device.orgId,
       retailerId: options.customerRetailerId,
@@ -69,20 +78,115 @@ export const issueEnrolmentQr = async (
       enrolmentTokenHash: sha256Hex(token),
       enrolmentExpiresAt: expiresAt,
     });
+    const qr = await enrolmentQrOf(deps, {
+      tx,
+      kind,
+      device: options.device,
+      token,
+      expiresAt,
+      baseUrl: options.baseUrl,
+    });
+    return { kind, expiresAt: expiresAt.toISOString(), ...qr };
   });
+};
+
+/** The QR text of one enrolment kind (see issueEnrolmentQr); MDM kinds come from their bridge. */
+const enrolmentQrOf = async (
+  deps: { config: TConfig; dispatcher: { bridges: TDeviceBridges } },
+  options: {
+    /** The transaction writing the token (the link kind stores its enrolment code in it). */
+    tx: DbOrTx;
+    kind: TEnrolmentKind;
+    device: DeviceRow;
+    token: string;
+    expiresAt: Date;
+    baseUrl: string;
+  },
+): Promise<Omit<TEnrolmentQr, 'kind' | 'expiresAt'>> => {
+  const { kind, token, baseUrl } = options;
+  if (kind === 'android_provisioning') return { ...androidProvisioningQr(deps.config, { token, baseUrl }) };
+  if (kind === 'link') {
+    return linkEnrolmentQr(deps.config, { tx: options.tx, device: options.device, token, baseUrl });
+  }
+  const bridge = deps.dispatcher.bridges[kind === 'apple_profile' ? 'apple_mdm' : 'android_management'];
+  if (!bridge) {
+    throw new AppError(
+      AppErrorCode.MDM_UNAVAILABLE,
+      kind === 'apple_profile'
+        ? 'Apple device management (NanoMDM) is not set up for this server'
+        : 'Android Management API is not set up for this server',
+    );
+  }
+  return bridge.enrolmentQr(options);
+};
+
+/**
+ * The Android device-owner provisioning JSON (design §5; Android DevicePolicyManager
+ * EXTRA_PROVISIONING_*) of the device policy controller families (0, 9, 11), with the DPC's APK
+ * location and signing checksum from configuration and the Wi-Fi extras when configured.
+ */
+export const androidProvisioningQr = (
+  config: TConfig,
+  options: { token: string; baseUrl: string },
+): { payload: string; apkUrl: string } => {
+  const apkUrl = config.DPC_DOWNLOAD_URL ?? `${options.baseUrl}${paths.emm.dpcApk}`;
   const payload = {
     [ANDROID_PROVISIONING_KEYS.adminComponent]: config.DPC_COMPONENT_NAME,
-    [ANDROID_PROVISIONING_KEYS.packageDownloadLocation]:
-      config.DPC_DOWNLOAD_URL ?? `${options.baseUrl}/downloads/kisht-dpc.apk`,
+    [ANDROID_PROVISIONING_KEYS.packageDownloadLocation]: apkUrl,
     [ANDROID_PROVISIONING_KEYS.signatureChecksum]: config.DPC_SIGNATURE_CHECKSUM,
     [ANDROID_PROVISIONING_KEYS.leaveSystemAppsEnabled]: true,
+    ...wifiExtrasOf(config),
     [ANDROID_PROVISIONING_KEYS.adminExtrasBundle]: {
-      [PROVISIONING_EXTRAS.enrolmentToken]: token,
+      [PROVISIONING_EXTRAS.enrolmentToken]: options.token,
       [PROVISIONING_EXTRAS.serverUrl]: options.baseUrl,
     },
   };
-  return { payload: JSON.stringify(payload), expiresAt: expiresAt.toISOString() };
+  return { payload: JSON.stringify(payload), apkUrl };
 };
+
+/**
+ * The optional Wi-Fi extras of a provisioning QR (Android EXTRA_PROVISIONING_WIFI_*), so a
+ * factory-reset phone joins the shop's network before it downloads the app; none unless
+ * PROVISIONING_WIFI_SSID is configured.
+ */
+export const wifiExtrasOf = (config: TConfig): Record<string, string | boolean> => {
+  if (!config.PROVISIONING_WIFI_SSID) return {};
+  return {
+    [ANDROID_PROVISIONING_KEYS.wifiSsid]: config.PROVISIONING_WIFI_SSID,
+    [ANDROID_PROVISIONING_KEYS.wifiSecurityType]: config.PROVISIONING_WIFI_SECURITY_TYPE,
+    ...(config.PROVISIONING_WIFI_PASSWORD
+      ? { [ANDROID_PROVISIONING_KEYS.wifiPassword]: config.PROVISIONING_WIFI_PASSWORD }
+      : {}),
+    ...(config.PROVISIONING_WIFI_HIDDEN ? { [ANDROID_PROVISIONING_KEYS.wifiHidden]: true } : {}),
+  };
+};
+
+/**
+ * The link-based app's enrolment (issue 15; docs/enrolment.md), in the transaction that writes the
+ * token: the deep link the customer opens (`${baseUrl}/emm/l?org=…&token=…`, a public page that
+ * offers the APK and hands the token to the app as `kisht://enrol?server=…&org=…&token=…`; see
+ * packages/domain/src/devices/link-enrolment.ts), the APK location (linkApkUrl) and a fresh short
+ * enrolment code the app accepts typed in (stored as SHA-256, unique per organisation, expiring
+ * with the token).
+ */
+const linkEnrolmentQr = async (
+  config: TConfig,
+  options: { tx: DbOrTx; device: DeviceRow; token: string; baseUrl: string },
+): Promise<Omit<TEnrolmentQr, 'kind' | 'expiresAt'>> => {
+  const enrolmentCode = await issueEnrolmentCode(options.tx, options.device);
+  return {
+    payload: deepLinkUrl({ serverUrl: options.baseUrl, orgId: options.device.orgId, token: options.token }),
+    apkUrl: linkApkUrl(config, options.baseUrl),
+    enrolmentCode,
+  };
+};
+
+/**
+ * Where the link-based app's APK is downloaded: LINK_APP_DOWNLOAD_URL when configured, else this
+ * server's /emm/linkflapk (the file at LINK_APP_APK_FILE, or a named placeholder on a demo server).
+ */
+export const linkApkUrl = (config: TConfig, baseUrl: string): string =>
+  config.LINK_APP_DOWNLOAD_URL ?? `${baseUrl}${paths.emm.linkApk}`;
 
 /**
  * Voids the enrolment token (hash and expiry cleared) of a device that has not enrolled, in the

@@ -383,8 +383,14 @@ describe('a key per enrolment', () => {
     expect(answer.body.message).toBe('No Device policy controller keys left. Buy keys or ask your retailer.');
     const after = await queryRows<{ n: number }>(t.app.ctx.db, sql`select count(*)::int as n from customers`);
     expect(after[0]!.n).toBe(before[0]!.n);
-    // Keys of another type do not help.
-    const anti = await apiPost(t, retailer, paths.customers.create, customerBody(productId, { appType: 6 }));
+    // Keys of another type do not help: one key of the device policy controller, none link-based.
+    const dpcOnly = await freshRetailer('+919700001009', 1);
+    const anti = await apiPost(
+      t,
+      dpcOnly,
+      paths.customers.create,
+      customerBody(productId, { deviceType: 2, appType: 6 }),
+    );
     expect(anti.status).toBe(409);
     expect(anti.body.message).toBe('No Old link-based keys left. Buy keys or ask your retailer.');
   });

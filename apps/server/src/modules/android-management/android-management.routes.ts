@@ -1,0 +1,81 @@
+import { DeviceType } from '@kisht/domain/common/enums';
+import { zEnvelope } from '@kisht/domain/common/envelope';
+import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
+import { ZDeviceCommandRequest } from '@kisht/domain/devices/devices.schema';
+import { paths } from '@kisht/domain/paths';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../lib/context';
+import { ok } from '../../lib/envelope';
+import { requireSession } from '../../plugins/auth';
+import { findCustomerForActor } from '../customers/customers.service';
+import { AndroidManagementBridge } from './android-management.service';
+
+/**
+ * amapi_sync's answer: where the customer's managed-Android phone stands after asking the Android
+ * Management API (issue 15). `mdmId` is the AMAPI device name; `state` AMAPI's device state.
+ */
+export const ZAmapiSyncResult = z.object({
+  customerId: z.number().int(),
+  /** The customer's status after the sync (spec §4: 1 install once enrolled, 3 uninstall once deleted). */
+  status: z.number().int(),
+  isEnrolled: z.boolean(),
+  mdmId: z.string().nullable(),
+  /** AMAPI Device.state (ACTIVE, DISABLED, LOST, …), or null before enrolment. */
+  state: z.string().nullable(),
+});
+export type TAmapiSyncResult = z.infer<typeof ZAmapiSyncResult>;
+
+/**
+ * Managed-Android routes (issue 15): POST amapi_sync asks the Android Management API now about one
+ * customer's phone. 404 for a customer outside the actor's scope, 409 NOT_FOR_THIS_DEVICE_FAMILY
+ * for a customer not of device_type 1, 503 MDM_UNAVAILABLE when the API is not configured or fails.
+ */
+export const androidManagementRoutes = async (app: FastifyInstance, ctx: AppContext) => {
+  requireSession(app, ctx);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.post(
+    paths.androidManagement.sync,
+    {
+      schema: {
+        tags: ['devices'],
+        summary:
+          "Ask Google's Android Management API whether the customer's managed-Android phone enrolled (or was deleted)",
+        body: ZDeviceCommandRequest,
+        response: { 200: zEnvelope(ZAmapiSyncResult) },
+      },
+    },
+    async (request) => {
+      const { customer, device } = await findCustomerForActor(
+        ctx.db,
+        request.actor,
+        request.body.customer_id,
+      );
+      if (customer.deviceType !== DeviceType.MANAGED_ANDROID_API) {
+        throw new AppError(
+          AppErrorCode.NOT_FOR_THIS_DEVICE_FAMILY,
+          'This customer is not a managed-Android (Android Management API) customer',
+          [{ field: 'customer_id', message: 'Not a device type 1 customer' }],
+        );
+      }
+      const bridge = ctx.dispatcher.bridges.android_management;
+      if (!(bridge instanceof AndroidManagementBridge)) {
+        throw new AppError(
+          AppErrorCode.MDM_UNAVAILABLE,
+          'Android Management API is not set up for this server',
+        );
+      }
+      await bridge.syncDevices([device.id]);
+      const after = await findCustomerForActor(ctx.db, request.actor, customer.id);
+      const info = after.device.mdmInfo as { state?: string | null } | null;
+      return ok<TAmapiSyncResult>({
+        customerId: customer.id,
+        status: after.customer.status,
+        isEnrolled: after.device.enrolledAt !== null,
+        mdmId: after.device.mdmId,
+        state: after.device.mdmId ? (info?.state ?? null) : null,
+      });
+    },
+  );
+};

@@ -1,0 +1,255 @@
+import { and, desc, eq, gt, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { auditLog, customers, deviceCommands, devices, mdmCommands, users } from '../../db/schema';
+
+export type MdmCommandRow = typeof mdmCommands.$inferSelect;
+type DeviceRow = typeof devices.$inferSelect;
+type CommandRow = typeof deviceCommands.$inferSelect;
+
+/** The Apple device NanoMDM knows as `udid` (its enrolment id), or null. */
+export const findAppleDeviceByUdid = async (db: DbOrTx, udid: string): Promise<DeviceRow | null> => {
+  const [row] = await db
+    .select()
+    .from(devices)
+    .where(and(eq(devices.channel, 'apple_mdm'), eq(devices.mdmId, udid)))
+    .limit(1);
+  return row ?? null;
+};
+
+/** The Apple device whose enrolment token has this SHA-256 (hex) and has not expired, or null. */
+export const findAppleDeviceByTokenHash = async (
+  db: DbOrTx,
+  tokenHash: string,
+  now: Date = new Date(),
+): Promise<DeviceRow | null> => {
+  const [row] = await db
+    .select()
+    .from(devices)
+    .where(
+      and(
+        eq(devices.channel, 'apple_mdm'),
+        eq(devices.enrolmentTokenHash, tokenHash),
+        gt(devices.enrolmentExpiresAt, now),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+};
+
+/**
+ * Ties NanoMDM's enrolment id to a device that has none yet (or already this one). Returns false
+ * when the device is tied to another phone.
+ */
+export const bindUdid = async (db: DbOrTx, deviceId: string, udid: string): Promise<boolean> => {
+  const rows = await db
+    .update(devices)
+    .set({ mdmId: udid })
+    .where(and(eq(devices.id, deviceId), sql`(${devices.mdmId} is null or ${devices.mdmId} = ${udid})`))
+    .returning({ id: devices.id });
+  return rows.length > 0;
+};
+
+/**
+ * Marks an Apple device enrolled (its first TokenUpdate) with a fresh initial policy (unlocked,
+ * nothing restricted: what a newly enrolled iPhone holds), and spends its enrolment token. Only
+ * while it is not enrolled; returns false (nothing changed) otherwise.
+ */
+export const markAppleDeviceEnrolled = async (db: DbOrTx, deviceId: string, at: Date): Promise<boolean> => {
+  const rows = await db
+    .update(devices)
+    .set({
+      enrolledAt: at,
+      enrolmentTokenHash: null,
+      enrolmentExpiresAt: null,
+      reportedLocked: false,
+      reportedControls: {},
+      reportedPolicyVersion: 0,
+      desiredLocked: false,
+      desiredControls: {},
+      policyVersion: sql`${devices.policyVersion} + 1`,
+      policyUpdatedAt: at,
+      isOnline: true,
+      lastSeenAt: at,
+    })
+    .where(and(eq(devices.id, deviceId), isNull(devices.enrolledAt)))
+    .returning({ id: devices.id });
+  return rows.length > 0;
+};
+
+/** The phone left MDM (CheckOut): it is no longer reachable through NanoMDM. */
+export const markAppleDeviceCheckedOut = async (db: DbOrTx, deviceId: string): Promise<void> => {
+  await db.update(devices).set({ isOnline: false }).where(eq(devices.id, deviceId));
+};
+
+/** Stores what the phone reported with DeviceInformation (and when). */
+export const setMdmInfo = async (
+  db: DbOrTx,
+  deviceId: string,
+  info: Record<string, unknown>,
+  at: Date,
+): Promise<void> => {
+  await db.update(devices).set({ mdmInfo: info, mdmInfoAt: at }).where(eq(devices.id, deviceId));
+};
+
+/** Corrects the serial number on an Apple device's record (before enrolment). */
+export const setSerialNumber = async (db: DbOrTx, deviceId: string, serialNumber: string): Promise<void> => {
+  await db.update(devices).set({ serialNumber }).where(eq(devices.id, deviceId));
+};
+
+/** Writes the row of a command handed to NanoMDM. */
+export const insertMdmCommand = async (
+  db: DbOrTx,
+  row: typeof mdmCommands.$inferInsert,
+): Promise<MdmCommandRow> => {
+  const [inserted] = await db.insert(mdmCommands).values(row).returning();
+  return inserted!;
+};
+
+export const findMdmCommand = async (db: DbOrTx, id: string): Promise<MdmCommandRow | null> => {
+  const [row] = await db.select().from(mdmCommands).where(eq(mdmCommands.id, id)).limit(1);
+  return row ?? null;
+};
+
+/** Records NanoMDM's or the phone's answer to a command (status, and the decoded report). */
+export const updateMdmCommand = async (
+  db: DbOrTx,
+  id: string,
+  values: { status: string; result?: Record<string, unknown> | null },
+): Promise<void> => {
+  await db
+    .update(mdmCommands)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(mdmCommands.id, id));
+};
+
+/** Which of these device commands already have an Apple command at NanoMDM (not failed to enqueue). */
+export const findEnqueuedCommandIds = async (db: DbOrTx, commandIds: string[]): Promise<Set<string>> => {
+  if (commandIds.length === 0) return new Set();
+  const rows = await db
+    .select({ commandId: mdmCommands.commandId })
+    .from(mdmCommands)
+    .where(
+      and(
+        inArray(mdmCommands.commandId, commandIds),
+        ne(mdmCommands.status, 'enqueue_failed'),
+        isNotNull(mdmCommands.commandId),
+      ),
+    );
+  return new Set(rows.map((r) => r.commandId!));
+};
+
+/** The newest enqueued Apple command of one of `requestTypes` for the device, or null. */
+export const findNewestMdmCommandOfTypes = async (
+  db: DbOrTx,
+  deviceId: string,
+  requestTypes: string[],
+): Promise<MdmCommandRow | null> => {
+  const [row] = await db
+    .select()
+    .from(mdmCommands)
+    .where(
+      and(
+        eq(mdmCommands.deviceId, deviceId),
+        inArray(mdmCommands.requestType, requestTypes),
+        ne(mdmCommands.status, 'enqueue_failed'),
+      ),
+    )
+    .orderBy(desc(mdmCommands.createdAt), desc(mdmCommands.id))
+    .limit(1);
+  return row ?? null;
+};
+
+/** The device's newest command named `name` (a check_status for apple_details), or null. */
+export const findNewestCommandNamed = async (
+  db: DbOrTx,
+  deviceId: string,
+  name: string,
+): Promise<CommandRow | null> => {
+  const [row] = await db
+    .select()
+    .from(deviceCommands)
+    .where(and(eq(deviceCommands.deviceId, deviceId), eq(deviceCommands.name, name)))
+    .orderBy(desc(deviceCommands.createdAt), desc(deviceCommands.id))
+    .limit(1);
+  return row ?? null;
+};
+
+/** The pending (sent or received) command named `name` of the device, newest first, or null. */
+export const findPendingCommandNamed = async (
+  db: DbOrTx,
+  deviceId: string,
+  name: string,
+): Promise<CommandRow | null> => {
+  const [row] = await db
+    .select()
+    .from(deviceCommands)
+    .where(
+      and(
+        eq(deviceCommands.deviceId, deviceId),
+        eq(deviceCommands.name, name),
+        inArray(deviceCommands.state, ['queued', 'sent', 'received']),
+      ),
+    )
+    .orderBy(desc(deviceCommands.createdAt))
+    .limit(1);
+  return row ?? null;
+};
+
+/** Writes a one-shot command row (queued) for an Apple-only command (check_status, …). */
+export const insertOneShotCommand = async (
+  db: DbOrTx,
+  row: typeof deviceCommands.$inferInsert,
+): Promise<CommandRow> => {
+  const [inserted] = await db.insert(deviceCommands).values(row).returning();
+  return inserted!;
+};
+
+/** When the newest Activation Lock bypass code of the device was stored, or null. */
+export const findNewestBypassCodeAt = async (db: DbOrTx, deviceId: string): Promise<Date | null> => {
+  const [row] = await db
+    .select({ at: mdmCommands.updatedAt })
+    .from(mdmCommands)
+    .where(
+      and(
+        eq(mdmCommands.deviceId, deviceId),
+        eq(mdmCommands.requestType, 'ActivationLockBypassCode'),
+        eq(mdmCommands.status, 'acknowledged'),
+      ),
+    )
+    .orderBy(desc(mdmCommands.updatedAt))
+    .limit(1);
+  return row?.at ?? null;
+};
+
+/** When the phone last checked out (its MDM profile was removed: audit apple.checkout), or null. */
+export const findCheckOutAt = async (db: DbOrTx, orgId: number, customerId: number): Promise<Date | null> => {
+  const [row] = await db
+    .select({ at: auditLog.createdAt })
+    .from(auditLog)
+    .where(
+      and(
+        eq(auditLog.orgId, orgId),
+        eq(auditLog.action, 'apple.checkout'),
+        eq(auditLog.entity, 'customer'),
+        eq(auditLog.entityId, String(customerId)),
+      ),
+    )
+    .orderBy(desc(auditLog.createdAt))
+    .limit(1);
+  return row?.at ?? null;
+};
+
+/** The retailer who financed the device's phone (name, E.164 mobile), or null. */
+export const findRetailerOfDevice = async (
+  db: DbOrTx,
+  deviceId: string,
+): Promise<{ name: string; mobile: string } | null> => {
+  const [row] = await db
+    .select({ name: users.name, mobile: users.mobile })
+    .from(devices)
+    .innerJoin(customers, eq(customers.id, devices.customerId))
+    .innerJoin(users, eq(users.id, customers.retailerId))
+    .where(eq(devices.id, deviceId))
+    .limit(1);
+  return row ? { name: row.name ?? 'Your retailer', mobile: row.mobile } : null;
+};
