@@ -32,6 +32,7 @@ export const CustomerDetailsRoute = () => {
             device={customer.device}
             lockRule={lockRuleOfCustomer(customer)}
             onShowEnrolmentQr={onShowEnrolmentQr}
+            deviceType={customer.deviceType}
           />
         )}
         renderCommandsTab={(props) => <DeviceCommandsTab {...props} />}

@@ -1,14 +1,17 @@
+import type { TEnrolmentScreen } from '../features/customers/pages/customer-navigate-page';
 import { CustomerNavigatePage } from '../features/customers/pages/customer-navigate-page';
 import { EnrolmentQrSection } from '../features/devices/components/enrolment-qr-section';
 import { RefundKeyButton } from '../features/ledger/components/refund-key-button';
 
 /**
- * Spec §2 customer_navigate: the customers feature's page (the customer, waiting for the phone to
- * enrol) with the devices feature's enrolment QR and the ledger feature's "Return key" composed in
- * (features do not import each other).
+ * Spec §2 customer_navigate and emm_qr (`screen`): the customers feature's page (the customer,
+ * waiting for the phone to enrol) with the devices feature's enrolment QR and instructions of the
+ * customer's device family and the ledger feature's "Return key" composed in (features do not
+ * import each other).
  */
-export const CustomerNavigateRoute = () => (
+export const CustomerNavigateRoute = ({ screen = 'customerNavigate' }: { screen?: TEnrolmentScreen }) => (
   <CustomerNavigatePage
+    screen={screen}
     renderEnrolmentQr={(customer) => (
       <EnrolmentQrSection
         customerId={customer.id}

@@ -57,7 +57,10 @@ const urlOf = (key: TRouteKey): string => {
     key === 'viewEmiDetails' ||
     key === 'customerDocuments' ||
     key === 'signature' ||
-    key === 'witnessSignature'
+    key === 'witnessSignature' ||
+    key === 'emmQr' ||
+    key === 'appleDetails' ||
+    key === 'appleSync'
   ) {
     return appPaths[key].href(5);
   }
@@ -149,6 +152,21 @@ describe('routes', () => {
     expect(await screen.findByTestId('bulk-submit')).toBeTruthy();
     expect(screen.queryByTestId('coming-soon')).toBeNull();
   });
+
+  it.each([
+    ['emmQr', 'EMM QR code'],
+    ['appleDetails', 'Apple device details'],
+    ['appleSync', 'Apple sync'],
+  ] as const)(
+    'builds %s now (issue 15), not as coming soon, for the customer of its customer_id',
+    async (key, title) => {
+      localStorage.setItem('token', 'jwt-123');
+      const router = renderAt(appPaths[key].href(5));
+      expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();
+      expect(screen.queryByTestId('coming-soon')).toBeNull();
+      expect(router.state.location.search).toBe('?customer_id=5');
+    },
+  );
 
   it.each([
     ['customerDocuments', 'Customer documents'],

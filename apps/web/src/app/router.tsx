@@ -44,6 +44,12 @@ const AddCustomerPage = lazy(() =>
 const CustomerNavigateRoute = lazy(() =>
   import('./customer-navigate-route').then((module) => ({ default: module.CustomerNavigateRoute })),
 );
+const AppleDetailsRoute = lazy(() =>
+  import('./apple-routes').then((module) => ({ default: module.AppleDetailsRoute })),
+);
+const AppleSyncRoute = lazy(() =>
+  import('./apple-routes').then((module) => ({ default: module.AppleSyncRoute })),
+);
 const CustomerDetailsRoute = lazy(() =>
   import('./customer-details-route').then((module) => ({ default: module.CustomerDetailsRoute })),
 );
@@ -140,9 +146,6 @@ export const COMING_SOON_ROUTES: ReadonlyArray<{ route: TRouteKey; titleKey: TPa
   { route: 'privacyPolicy', titleKey: 'pages.privacy_policy' },
   { route: 'help', titleKey: 'pages.help' },
   { route: 'support', titleKey: 'pages.support' },
-  { route: 'emmQr', titleKey: 'pages.emm_qr' },
-  { route: 'appleDetails', titleKey: 'pages.apple_details' },
-  { route: 'appleSync', titleKey: 'pages.apple_sync' },
 ];
 
 /** Every protected screen with its page; the ones a customer user may open are CUSTOMER_ROUTES. */
@@ -151,6 +154,9 @@ const PROTECTED_PAGES: ReadonlyArray<{ route: TRouteKey; element: ReactNode }> =
   { route: 'customerList', element: <CustomerListRoute /> },
   { route: 'addCustomer', element: <AddCustomerPage /> },
   { route: 'customerNavigate', element: <CustomerNavigateRoute /> },
+  { route: 'emmQr', element: <CustomerNavigateRoute screen="emmQr" /> },
+  { route: 'appleDetails', element: <AppleDetailsRoute /> },
+  { route: 'appleSync', element: <AppleSyncRoute /> },
   { route: 'customerDetails', element: <CustomerDetailsRoute /> },
   { route: 'customerDocuments', element: <CustomerDocumentsPage /> },
   { route: 'signature', element: <SignaturePage kind="customer_signature" /> },

@@ -3,8 +3,8 @@ import type { UPCOMING_RANGES } from '@kisht/domain/emi/emi.schema';
 
 /**
  * Query parameter of customer_navigate, customer_documents, signature, witness_signature,
- * emi_details and view_emi_details (and of add_customer once the customer is created), and path
- * parameter of customer_details (spec §2, §3).
+ * emi_details, view_emi_details, emm_qr, apple_details and apple_sync (and of add_customer once
+ * the customer is created), and path parameter of customer_details (spec §2, §3).
  */
 export const CUSTOMER_ID_PARAM = 'customer_id';
 
@@ -162,12 +162,20 @@ export const appPaths = {
     /** With a batch id: the progress of that bulk request. */
     href: (batchId?: string) => withQuery('/multiple_lock_unlock', { [BATCH_ID_PARAM]: batchId }),
   },
-  emmQr: plain('/emm_qr'),
+  /** The enrolment QR of one customer's phone (spec §2 edit menu EMM_QR_CODE). */
+  emmQr: {
+    path: '/emm_qr',
+    href: (customerId: number) => withQuery('/emm_qr', { [CUSTOMER_ID_PARAM]: customerId }),
+  },
   viewEmiDetails: {
     path: '/view_emi_details',
     href: (customerId: number) => withQuery('/view_emi_details', { [CUSTOMER_ID_PARAM]: customerId }),
   },
-  appleDetails: plain('/apple_details'),
+  /** What an Apple customer's iPhone reported through the MDM, with its Apple commands. */
+  appleDetails: {
+    path: '/apple_details',
+    href: (customerId: number) => withQuery('/apple_details', { [CUSTOMER_ID_PARAM]: customerId }),
+  },
   witnessSignature: {
     path: '/witness_signature',
     href: (customerId: number) => withQuery('/witness_signature', { [CUSTOMER_ID_PARAM]: customerId }),
@@ -180,7 +188,11 @@ export const appPaths = {
   paymentGateway: plain('/payment_gateway'),
   familycare: plain('/familycare'),
   antihacking: plain('/antihacking'),
-  appleSync: plain('/apple_sync'),
+  /** Ask an Apple customer's iPhone for its information (spec §2 edit menu CHECK_STATUS). */
+  appleSync: {
+    path: '/apple_sync',
+    href: (customerId: number) => withQuery('/apple_sync', { [CUSTOMER_ID_PARAM]: customerId }),
+  },
   // Screens beyond spec §2's list (PRODUCT_ROUTES): the device-command queues and settings.
   pendingCommands: {
     path: '/pending_commands',

@@ -63,6 +63,8 @@ export const TAG_TYPES = [
   'Plan',
   /** Protection plans sold (every list of activations, each filter). */
   'PlanActivation',
+  /** What an Apple customer's iPhone reported through the MDM (apple_details; id: customer id). */
+  'AppleDetails',
 ] as const;
 /** Tags of data that belongs to the signed-in person (everything but the public org config). */
 const SESSION_SCOPED_TAGS = [
@@ -88,6 +90,7 @@ const SESSION_SCOPED_TAGS = [
   'Retailer',
   'Plan',
   'PlanActivation',
+  'AppleDetails',
 ] as const;
 
 /** The part of the store the base query reads (the ui slice's configs), typed here to keep lib/http free of it. */

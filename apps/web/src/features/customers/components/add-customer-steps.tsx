@@ -1,4 +1,5 @@
 import { MOBILE_PREFIX } from '@kisht/domain/common/identifiers';
+import { defaultAppTypeOf, isAppTypeOfDeviceType } from '@kisht/domain/devices/device-families';
 import Grid from '@mui/material/Grid';
 import InputAdornment from '@mui/material/InputAdornment';
 import Stack from '@mui/material/Stack';
@@ -83,14 +84,29 @@ export const PersonalStep = () => {
   );
 };
 
-/** Step 3: the phone: its family and protection, IMEIs, and for an Apple device its serial number. */
+/**
+ * Step 3: the phone: its family and protection, IMEIs, and for an Apple device its serial number.
+ * The app types offered are those of the chosen family (isAppTypeOfDeviceType: Apple only Apple,
+ * link-based only the link apps, managed Android the device policy controller); choosing another
+ * family starts its app type over from that family's default (defaultAppTypeOf).
+ */
 export const DeviceStep = () => {
   const { t } = useTranslation();
   const { control, setValue, clearErrors } = useFormContext<TAddCustomerValues>();
   const deviceType = useWatch({ control, name: 'deviceType' });
+  const appTypeOptions = APP_TYPE_OPTIONS.filter((option) =>
+    isAppTypeOfDeviceType(deviceType ?? 0, option.value),
+  );
 
-  // A serial number belongs to an Apple phone only; another family drops it (and its error).
   const handleDeviceTypeChosen = (value: string | number | undefined) => {
+    const defaultAppType = APP_TYPE_OPTIONS.find(
+      (option) => typeof value === 'number' && option.value === defaultAppTypeOf(value),
+    );
+    if (defaultAppType) {
+      setValue('appType', defaultAppType.value);
+      clearErrors('appType');
+    }
+    // A serial number belongs to an Apple phone only; another family drops it (and its error).
     if (needsSerialNumber(value)) return;
     setValue('serialNumber', undefined);
     clearErrors('serialNumber');
@@ -111,7 +127,7 @@ export const DeviceStep = () => {
           name="appType"
           label={t('addCustomer.appType')}
           required
-          options={APP_TYPE_OPTIONS.map((option) => ({ value: option.value, label: t(option.labelKey) }))}
+          options={appTypeOptions.map((option) => ({ value: option.value, label: t(option.labelKey) }))}
         />
       </Grid>
       <Grid size={{ xs: 12, sm: 6 }}>

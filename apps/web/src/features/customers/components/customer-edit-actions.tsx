@@ -10,18 +10,15 @@ import { EditImeiDialog } from './edit-imei-dialog';
 
 type TEditDialog = 'imei' | 'emi' | null;
 
-type TCustomerEditActionsProps = {
-  customer: TCustomerDetails;
-  /** CHECK_STATUS: fetch the customer and their phone's state again. */
-  onCheckStatus: () => void;
-};
+type TCustomerEditActionsProps = { customer: TCustomerDetails };
 
 /**
  * The spec §2 edit menu of customer_details with what each action does: IMEI_EDIT and EMI_EDIT
- * open their dialogs; EDIT_SIGNATURE opens signature, EDIT_DOCUMENTS customer_documents and
- * EMM_QR_CODE customer_navigate (the enrolment QR); CHECK_STATUS refreshes.
+ * open their dialogs; EDIT_SIGNATURE opens signature, EDIT_DOCUMENTS customer_documents,
+ * EMM_QR_CODE emm_qr (the enrolment QR of the customer's device family) and CHECK_STATUS (Apple)
+ * apple_sync, which asks the iPhone for its information.
  */
-export const CustomerEditActions = ({ customer, onCheckStatus }: TCustomerEditActionsProps) => {
+export const CustomerEditActions = ({ customer }: TCustomerEditActionsProps) => {
   const navigate = useNavigate();
   const [dialog, setDialog] = useState<TEditDialog>(null);
   const handleAction = (action: TCustomerEditAction) => {
@@ -39,10 +36,10 @@ export const CustomerEditActions = ({ customer, onCheckStatus }: TCustomerEditAc
         navigate(appPaths.customerDocuments.href(customer.id));
         return;
       case 'EMM_QR_CODE':
-        navigate(appPaths.customerNavigate.href(customer.id));
+        navigate(appPaths.emmQr.href(customer.id));
         return;
       case 'CHECK_STATUS':
-        onCheckStatus();
+        navigate(appPaths.appleSync.href(customer.id));
         return;
     }
   };

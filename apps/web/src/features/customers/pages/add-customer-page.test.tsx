@@ -255,6 +255,50 @@ describe('add_customer: a guided form in five steps', () => {
     expect(body).toMatchObject({ deviceType: 3, appType: 2, serialNumber: 'F2LZK0XYHG7F', productId: 2 });
   });
 
+  it('offers the app types of the chosen device family, each family starting at its own (issue 15)', async () => {
+    const api = stubFormApi();
+    renderForm();
+    await goToDevice();
+    fillDevice();
+    const appTypeChoices = async () => {
+      fireEvent.mouseDown(screen.getByRole('combobox', { name: /^App type/ }));
+      const listbox = await screen.findByRole('listbox');
+      const names = within(listbox)
+        .getAllByRole('option')
+        .map((option) => option.textContent);
+      fireEvent.keyDown(listbox, { key: 'Escape' });
+      await waitFor(() => expect(screen.queryByRole('listbox')).toBeNull());
+      return names;
+    };
+    const shownAppType = () => screen.getByRole('combobox', { name: /^App type/ }).textContent;
+
+    // Device policy controller: its own types and the plans, never the link-based or Apple apps.
+    const dpcChoices = await appTypeChoices();
+    expect(dpcChoices).toContain('Device policy controller + anti-theft');
+    expect(dpcChoices).not.toContain('Apple');
+    expect(dpcChoices).not.toContain('Link-based');
+
+    await choose(/^Device type/, 'Link-based family-locking app');
+    expect(shownAppType()).toBe('Link-based');
+    expect(await appTypeChoices()).toEqual(['Link-based', 'Old link-based']);
+
+    await choose(/^Device type/, 'Managed Android API');
+    expect(shownAppType()).toBe('Device policy controller');
+    expect(await appTypeChoices()).toEqual(['Device policy controller']);
+
+    await choose(/^Device type/, 'Apple');
+    expect(shownAppType()).toBe('Apple');
+    expect(await appTypeChoices()).toEqual(['Apple']);
+    fill(/^Serial number/, 'F2LZK0XYHG7F');
+    await next('Product & financer');
+    await choose(/^Product/, /iPhone 16/);
+    await next('Loan');
+    fireEvent.click(screen.getByTestId('add-customer-submit'));
+    expect(await screen.findByTestId('add-customer-finish')).toBeTruthy();
+    const body = await api.requestsTo(paths.customers.create)[0]?.json();
+    expect(body).toMatchObject({ deviceType: 3, appType: 2, serialNumber: 'F2LZK0XYHG7F' });
+  });
+
   it('checks the IMEIs on the device step', async () => {
     stubFormApi();
     renderForm();

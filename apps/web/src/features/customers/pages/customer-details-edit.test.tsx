@@ -60,6 +60,9 @@ const renderDetails = () =>
       { path: appPaths.signature.path, element: <p>signature screen</p> },
       { path: appPaths.customerDocuments.path, element: <p>documents screen</p> },
       { path: appPaths.customerNavigate.path, element: <p>enrolment screen</p> },
+      { path: appPaths.emmQr.path, element: <p>emm qr screen</p> },
+      { path: appPaths.appleSync.path, element: <p>apple sync screen</p> },
+      { path: appPaths.appleDetails.path, element: <p>apple details screen</p> },
     ],
   });
 
@@ -103,7 +106,7 @@ describe('customer_details edit menu (spec §2)', () => {
   it.each([
     ['Edit signature', 'signature screen', '/signature?customer_id=5'],
     ['Photo and documents', 'documents screen', '/customer_documents?customer_id=5'],
-    ['Enrolment QR code', 'enrolment screen', '/customer_navigate?customer_id=5'],
+    ['Enrolment QR code', 'emm qr screen', '/emm_qr?customer_id=5'],
   ])('%s opens its screen for the customer', async (action, screenText, url) => {
     stubDetailsApi(createCustomerDetails());
     const { router } = renderDetails();
@@ -112,14 +115,14 @@ describe('customer_details edit menu (spec §2)', () => {
     expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(url);
   });
 
-  it('Check status fetches the customer and their phone again and says what it is', async () => {
-    const api = stubDetailsApi(createCustomerDetails({ deviceType: 3, appType: 2 }));
-    renderDetails();
-    await screen.findByTestId('customer-name');
-    const before = detailsGets(api);
+  it("Check status (an Apple customer's) opens apple_sync for the customer", async () => {
+    stubDetailsApi(createCustomerDetails({ deviceType: 3, appType: 2 }));
+    const { router } = renderDetails();
     await chooseAction('Check status');
-    expect(await screen.findByText('Status checked: Installed')).toBeTruthy();
-    expect(detailsGets(api)).toBeGreaterThan(before);
+    expect(await screen.findByText('apple sync screen')).toBeTruthy();
+    expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(
+      '/apple_sync?customer_id=5',
+    );
   });
 
   it('shows the customer photo in the header', async () => {
@@ -340,5 +343,61 @@ describe('status change and trail', () => {
       'This status cannot be changed by hand.',
     );
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Change status' }).disabled).toBe(true);
+  });
+});
+
+describe('customer_details per device family (issue 15)', () => {
+  it("links an Apple customer's phone to apple_details and apple_sync", async () => {
+    stubDetailsApi(createCustomerDetails({ deviceType: 3, appType: 2, serialNumber: 'F2LZK0XYHG7F' }));
+    const { router } = renderDetails();
+    fireEvent.click(await screen.findByTestId('open-apple-details'));
+    expect(await screen.findByText('apple details screen')).toBeTruthy();
+    expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(
+      '/apple_details?customer_id=5',
+    );
+    cleanup();
+    stubDetailsApi(createCustomerDetails({ deviceType: 3, appType: 2 }));
+    const second = renderDetails();
+    fireEvent.click(await screen.findByTestId('open-apple-sync'));
+    expect(await screen.findByText('apple sync screen')).toBeTruthy();
+    expect(second.router.state.location.search).toBe('?customer_id=5');
+  });
+
+  it('offers no Apple links to another family', async () => {
+    stubDetailsApi(createCustomerDetails());
+    renderDetails();
+    await screen.findByTestId('customer-serial-number');
+    expect(screen.queryByTestId('open-apple-details')).toBeNull();
+  });
+
+  it('shows where the link-based app was uninstalled when the details carry it, and nothing when not', async () => {
+    stubDetailsApi({
+      ...createCustomerDetails({ deviceType: 2, appType: 1, status: 3 }),
+      uninstallLatitude: '18.5204',
+      uninstallLongitude: '73.8567',
+    } as TCustomerDetails);
+    renderDetails();
+    const location = await screen.findByTestId('uninstall-location');
+    expect(location.textContent).toBe('18.5204, 73.8567');
+    expect(location.getAttribute('href')).toBe('geo:18.5204,73.8567');
+    expect(screen.getByText('Uninstall location')).toBeTruthy();
+    cleanup();
+
+    stubDetailsApi({
+      ...createCustomerDetails({ deviceType: 2, appType: 1, status: 3 }),
+      uninstallLatitude: 'Bypassed',
+      uninstallLongitude: 'Bypassed',
+    } as TCustomerDetails);
+    renderDetails();
+    const bypassed = await screen.findByTestId('uninstall-location');
+    expect(bypassed.textContent).toBe('Bypassed, Bypassed');
+    expect(bypassed.getAttribute('href')).toBeNull();
+    cleanup();
+
+    stubDetailsApi(createCustomerDetails({ deviceType: 2, appType: 1 }));
+    renderDetails();
+    await screen.findByTestId('customer-serial-number');
+    expect(screen.queryByTestId('uninstall-location')).toBeNull();
+    expect(screen.queryByText('Uninstall location')).toBeNull();
   });
 });

@@ -1,13 +1,15 @@
-import { CustomerStatus, statusWord } from '@kisht/domain/common/enums';
+import { CustomerStatus, DeviceType } from '@kisht/domain/common/enums';
 import { formatAddress } from '@kisht/domain/customers/customers.rules';
 import type { TCustomerDetails } from '@kisht/domain/customers/customers.schema';
+import PhoneIphoneIcon from '@mui/icons-material/PhoneIphone';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
+import SyncIcon from '@mui/icons-material/Sync';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
-import { enqueueSnackbar } from 'notistack';
 import type { ReactNode } from 'react';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -48,6 +50,66 @@ const isCustomerDetailsTab = (value: string | null): value is TCustomerDetailsTa
 const tabId = (tab: TCustomerDetailsTab) => `command-tab-${tab}`;
 const TAB_PANEL_ID = 'customer-details-tab-panel';
 
+/**
+ * Where the link-based app was uninstalled (spec §3 client state: uninstall latitude and
+ * longitude), when the details carry it: strings, as every location result (spec §3), possibly
+ * 'Bypassed' (spec §5). Absent for other families and before an uninstall.
+ */
+type TUninstallLocation = { latitude: string; longitude: string };
+
+const uninstallLocationOf = (customer: TCustomerDetails): TUninstallLocation | null => {
+  const { uninstallLatitude, uninstallLongitude } = customer as TCustomerDetails & {
+    uninstallLatitude?: unknown;
+    uninstallLongitude?: unknown;
+  };
+  if (typeof uninstallLatitude !== 'string' || typeof uninstallLongitude !== 'string') return null;
+  if (!uninstallLatitude || !uninstallLongitude) return null;
+  return { latitude: uninstallLatitude, longitude: uninstallLongitude };
+};
+
+/** A location as text, linked to the phone's maps app (a geo: URI, RFC 5870) when it is a coordinate. */
+const LocationValue = ({ location }: { location: TUninstallLocation }) => {
+  const text = `${location.latitude}, ${location.longitude}`;
+  const isCoordinate = [location.latitude, location.longitude].every(
+    (value) => value.trim() !== '' && Number.isFinite(Number(value)),
+  );
+  return isCoordinate ? (
+    <Link href={`geo:${location.latitude},${location.longitude}`} data-testid="uninstall-location">
+      {text}
+    </Link>
+  ) : (
+    <span data-testid="uninstall-location">{text}</span>
+  );
+};
+
+/** An Apple customer's ways to their iPhone's MDM screens: apple_details and apple_sync. */
+const AppleLinks = ({ customerId }: { customerId: number }) => {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <Stack direction="row" spacing={1} sx={{ mt: 2 }}>
+      <Button
+        fullWidth
+        variant="outlined"
+        startIcon={<PhoneIphoneIcon />}
+        onClick={() => navigate(appPaths.appleDetails.href(customerId))}
+        data-testid="open-apple-details"
+      >
+        {t('apple.openDetails')}
+      </Button>
+      <Button
+        fullWidth
+        variant="outlined"
+        startIcon={<SyncIcon />}
+        onClick={() => navigate(appPaths.appleSync.href(customerId))}
+        data-testid="open-apple-sync"
+      >
+        {t('apple.checkStatus')}
+      </Button>
+    </Stack>
+  );
+};
+
 /** The customer tab: status and its trail, the customer, the phone, the loan and its EMIs. */
 const CustomerTab = ({ customer }: { customer: TCustomerDetails }) => {
   const { t } = useTranslation();
@@ -56,6 +118,7 @@ const CustomerTab = ({ customer }: { customer: TCustomerDetails }) => {
   const notAvailable = t('common.notAvailable');
   const openEmiDetails = () => navigate(appPaths.emiDetails.href(customer.id));
   const hasUnpaidEmi = customer.emis.some((emi) => emi.paidPaise < emi.amountPaise);
+  const uninstallLocation = uninstallLocationOf(customer);
   return (
     <Stack spacing={2}>
       <StatusCard customerId={customer.id} status={customer.status} />
@@ -90,8 +153,17 @@ const CustomerTab = ({ customer }: { customer: TCustomerDetails }) => {
               value: customer.serialNumber || notAvailable,
               testId: 'customer-serial-number',
             },
+            ...(uninstallLocation
+              ? [
+                  {
+                    label: t('customerDetails.uninstallLocation'),
+                    value: <LocationValue location={uninstallLocation} />,
+                  },
+                ]
+              : []),
           ]}
         />
+        {customer.deviceType === DeviceType.APPLE ? <AppleLinks customerId={customer.id} /> : null}
       </SectionCard>
       <SectionCard title={t('customerDetails.loanSection')}>
         <DetailList
@@ -296,18 +368,6 @@ export const CustomerDetailsPage = ({
     wasPendingRef.current = hasPendingCommand;
   }, [hasPendingCommand, customerId, dispatch]);
 
-  // CHECK_STATUS: the customer and their phone's state afresh, and what they are now.
-  const checkStatus = async () => {
-    const result = await details.refetch();
-    if (!result.data) return;
-    enqueueSnackbar(
-      t('customerEdit.statusChecked', {
-        status: t(`customerStatus.${statusWord(result.data.status)}`),
-      }),
-      { variant: 'info' },
-    );
-  };
-
   const renderBody = () => {
     if (!customerId) return <LoadError message={t('errors.customerNotFound')} />;
     if (details.isLoading) return <PageSkeleton />;
@@ -327,11 +387,7 @@ export const CustomerDetailsPage = ({
       <PageHeader
         title={t('customerDetails.title')}
         onBack={goBack}
-        action={
-          details.data ? (
-            <CustomerEditActions customer={details.data} onCheckStatus={() => void checkStatus()} />
-          ) : undefined
-        }
+        action={details.data ? <CustomerEditActions customer={details.data} /> : undefined}
       />
       {renderBody()}
     </>

@@ -219,3 +219,48 @@ describe('customer_navigate: the ledger\'s "Return key" slot', () => {
     expect(await screen.findByText('enrolment QR')).toBeTruthy();
   });
 });
+
+describe("emm_qr (the edit menu's EMM_QR_CODE; issue 15)", () => {
+  const renderEmmQr = () =>
+    renderRoutes({
+      i18n,
+      url: appPaths.emmQr.href(5),
+      routes: [
+        {
+          path: appPaths.emmQr.path,
+          element: (
+            <CustomerNavigatePage
+              screen="emmQr"
+              renderEnrolmentQr={(customer) => <p>enrolment QR of {customer.deviceType}</p>}
+            />
+          ),
+        },
+        { path: appPaths.customerDetails.path, element: <p>customer details screen</p> },
+      ],
+    });
+
+  it('says an enrolled customer is already enrolled, with no QR, and stays on emm_qr', async () => {
+    const api = stubApi({ [paths.customers.details]: () => createCustomerDetails({ status: 1 }) });
+    const { router } = renderEmmQr();
+    expect(await screen.findByRole('heading', { level: 1, name: 'EMM QR code' })).toBeTruthy();
+    expect((await screen.findByTestId('already-enrolled')).textContent).toContain(
+      "This customer's phone is already enrolled.",
+    );
+    expect(screen.queryByText(/enrolment QR of/)).toBeNull();
+    expect(router.state.location.pathname).toBe('/emm_qr');
+    // No QR is asked for: each one would issue a token (and spend a key).
+    expect(api.requestsTo(paths.customers.qrCode)).toHaveLength(0);
+    fireEvent.click(screen.getByTestId('open-customer-details'));
+    expect(await screen.findByText('customer details screen')).toBeTruthy();
+  });
+
+  it('shows the QR of an inactive customer with a recorded consent', async () => {
+    stubApi({
+      [paths.customers.details]: () => createCustomerDetails({ status: 0, deviceType: 3, appType: 2 }),
+      [paths.customers.consent]: () => consentFor(),
+    });
+    renderEmmQr();
+    expect(await screen.findByText('enrolment QR of 3')).toBeTruthy();
+    expect(screen.getByTestId('enrolment-waiting')).toBeTruthy();
+  });
+});

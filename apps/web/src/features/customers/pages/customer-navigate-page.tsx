@@ -25,28 +25,6 @@ import { customersApi, useGetCustomerConsentQuery, useGetCustomerDetailsQuery } 
 /** How often to check whether the phone has enrolled, ms. */
 const ENROLMENT_POLL_MS = 3000;
 
-const STEPS = ['enrolment.step1', 'enrolment.step2', 'enrolment.step3', 'enrolment.step4'] as const;
-
-const EnrolmentInstructions = () => {
-  const { t } = useTranslation();
-  return (
-    <Card>
-      <CardContent>
-        <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1 }}>
-          {t('enrolment.instructionsTitle')}
-        </Typography>
-        <Stack component="ol" spacing={1} sx={{ m: 0, pl: 2.5 }}>
-          {STEPS.map((step) => (
-            <Typography key={step} component="li" variant="body2">
-              {t(step)}
-            </Typography>
-          ))}
-        </Stack>
-      </CardContent>
-    </Card>
-  );
-};
-
 /**
  * The enrolment QR needs the customer's consent to remote locking (the server answers
  * CONSENT_REQUIRED without it): while none is recorded, why and the form to record it; once it is,
@@ -77,10 +55,17 @@ const ConsentGate = ({ customerId, children }: { customerId: number; children: R
 };
 
 /**
- * The devices feature's enrolment QR of the customer's phone, composed in by app/ (features do not
- * import each other).
+ * Which screen shows the enrolment QR: customer_navigate (spec §2: only for an inactive customer;
+ * anyone else is sent to customer_details) or emm_qr (the edit menu's EMM_QR_CODE: an enrolled
+ * customer is told so, and stays).
  */
+export type TEnrolmentScreen = 'customerNavigate' | 'emmQr';
+
 export type TCustomerNavigatePageProps = {
+  /**
+   * The devices feature's enrolment QR of the customer's phone with its instructions, composed in
+   * by app/ (features do not import each other).
+   */
   renderEnrolmentQr: (customer: TCustomerDetails) => ReactNode;
   /**
    * The ledger feature's "Return key" for a customer whose phone never enrolled; `onReturned`
@@ -89,11 +74,42 @@ export type TCustomerNavigatePageProps = {
   renderReturnKey?: (customer: TCustomerDetails, onReturned: () => void) => ReactNode;
 };
 
+/** The enrolled customer on emm_qr: no QR (the server issues none), and the way to their details. */
+const AlreadyEnrolled = ({ customerId }: { customerId: number }) => {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <Card data-testid="already-enrolled">
+      <CardContent>
+        <Stack spacing={2} sx={{ alignItems: 'center', textAlign: 'center', py: 2 }}>
+          <CheckCircleIcon color="success" sx={{ fontSize: 64 }} />
+          <Typography variant="h6" component="p">
+            {t('enrolment.alreadyEnrolled')}
+          </Typography>
+          <Typography variant="body2" color="textSecondary">
+            {t('enrolment.alreadyEnrolledHelp')}
+          </Typography>
+          <Button
+            variant="contained"
+            size="large"
+            fullWidth
+            onClick={() => navigate(appPaths.customerDetails.href(customerId))}
+            data-testid="open-customer-details"
+          >
+            {t('enrolment.openDetails')}
+          </Button>
+        </Stack>
+      </CardContent>
+    </Card>
+  );
+};
+
 const EnrolmentView = ({
   customerId,
+  screen,
   renderEnrolmentQr,
   renderReturnKey,
-}: TCustomerNavigatePageProps & { customerId: number }) => {
+}: TCustomerNavigatePageProps & { customerId: number; screen: TEnrolmentScreen }) => {
   const { t } = useTranslation();
   const navigate = useNavigate();
   // Once the key is returned the QR shown is void: no QR (a new one costs a key) until asked for.
@@ -117,6 +133,14 @@ const EnrolmentView = ({
   if (details.isLoading) return <PageSkeleton />;
   if (!customer) return <LoadError message={details.error?.message} onRetry={details.refetch} />;
   if (openedAsStatus.current !== CustomerStatus.INACTIVE) {
+    if (screen === 'emmQr') {
+      return (
+        <Stack spacing={2}>
+          <CustomerSummaryHeader customer={customer} />
+          <AlreadyEnrolled customerId={customerId} />
+        </Stack>
+      );
+    }
     return <Navigate to={appPaths.customerDetails.href(customerId)} replace />;
   }
 
@@ -150,7 +174,6 @@ const EnrolmentView = ({
           ) : (
             renderEnrolmentQr(customer)
           )}
-          <EnrolmentInstructions />
           {!isKeyReturned &&
             customer.device.enrolledAt === null &&
             renderReturnKey?.(customer, () => setIsKeyReturned(true))}
@@ -181,23 +204,34 @@ const EnrolmentView = ({
 };
 
 /**
- * Spec §2 customer_navigate?customer_id=: for an inactive customer, their consent to remote
- * locking (recorded here when missing), then the enrolment QR of their phone
- * (`renderEnrolmentQr`), polling until the phone enrols, then a way on to customer_details. A
- * customer who is no longer inactive when the page opens is sent to customer_details (spec §2:
- * only an inactive customer goes to customer_navigate), replacing the entry.
+ * Spec §2 customer_navigate?customer_id= and emm_qr?customer_id=: for an inactive customer, their
+ * consent to remote locking (recorded here when missing), then the enrolment QR of their phone with
+ * the instructions of its family (`renderEnrolmentQr`), polling until the phone enrols, then a way
+ * on to customer_details. A customer who is no longer inactive when the page opens is sent to
+ * customer_details from customer_navigate (spec §2: only an inactive customer goes there),
+ * replacing the entry; emm_qr says the phone is already enrolled instead.
  */
-export const CustomerNavigatePage = ({ renderEnrolmentQr, renderReturnKey }: TCustomerNavigatePageProps) => {
+export const CustomerNavigatePage = ({
+  renderEnrolmentQr,
+  renderReturnKey,
+  screen = 'customerNavigate',
+}: TCustomerNavigatePageProps & { screen?: TEnrolmentScreen }) => {
   const { t } = useTranslation();
-  const goBack = useGoBack(appPaths.customerList.href());
   const [searchParams] = useSearchParams();
   const customerId = parseCustomerId(searchParams.get(CUSTOMER_ID_PARAM));
+  // emm_qr is opened from a customer's edit menu: without history, Back goes to that customer.
+  const goBack = useGoBack(
+    screen === 'emmQr' && customerId
+      ? appPaths.customerDetails.href(customerId)
+      : appPaths.customerList.href(),
+  );
   return (
     <>
-      <PageHeader title={t('enrolment.title')} onBack={goBack} />
+      <PageHeader title={screen === 'emmQr' ? t('pages.emm_qr') : t('enrolment.title')} onBack={goBack} />
       {customerId ? (
         <EnrolmentView
           customerId={customerId}
+          screen={screen}
           renderEnrolmentQr={renderEnrolmentQr}
           renderReturnKey={renderReturnKey}
         />

@@ -119,3 +119,52 @@ describe('the lock card asks why a paid-up phone is locked', () => {
     expect(screen.queryByTestId('device-lock-refused')).toBeNull();
   });
 });
+
+describe("a managed-Android phone under Google's permissible-usage rule (issue 15)", () => {
+  const renderFamilyCard = (deviceType: number) =>
+    renderRoutes({
+      i18n,
+      url: '/card',
+      routes: [
+        {
+          path: '/card',
+          element: (
+            <DeviceControlCard
+              customerId={5}
+              device={createDeviceSummary()}
+              lockRule={{ kind: 'overdue', overduePaise: 761_278 }}
+              deviceType={deviceType}
+            />
+          ),
+        },
+      ],
+    });
+
+  it('states the rule near the lock control, for managed Android only', async () => {
+    renderFamilyCard(1);
+    const card = within(await screen.findByTestId('device-card'));
+    expect(card.getByTestId('payment-lock-rule').textContent).toContain(
+      "Google's rule: no lock for a missed payment",
+    );
+    expect(card.getByTestId('lock-button')).toBeTruthy();
+    cleanup();
+    renderFamilyCard(0);
+    await screen.findByTestId('device-card');
+    expect(screen.queryByTestId('payment-lock-rule')).toBeNull();
+  });
+
+  it("shows the server's refusal of a payment-driven lock (409 PAYMENT_LOCK_NOT_ALLOWED) in its words", async () => {
+    const message =
+      "Google's Android Management API does not allow locking a phone for a missed payment (permissible usage)";
+    const api = stubApi({
+      [paths.devices.lock]: () => failureResponse(409, message, { code: 'PAYMENT_LOCK_NOT_ALLOWED' }),
+    });
+    renderFamilyCard(1);
+    fireEvent.click(await screen.findByTestId('lock-button'));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByTestId('confirm-dialog-confirm'));
+    await waitFor(() => expect(api.requestsTo(paths.devices.lock)).toHaveLength(1));
+    expect((await screen.findByTestId('payment-lock-refused')).textContent).toContain(message);
+    expect(screen.getByTestId('lock-state').textContent).toBe('Unlocked');
+  });
+});

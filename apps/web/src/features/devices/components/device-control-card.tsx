@@ -1,4 +1,6 @@
 import { LockStatus } from '@kisht/domain/common/enums';
+import { AppErrorCode } from '@kisht/domain/common/errors';
+import { isPaymentLockAllowed } from '@kisht/domain/devices/device-families';
 import { deriveLockDisplay, type TLockRule } from '@kisht/domain/devices/devices.rules';
 import type { TDeviceCommand, TDeviceSummary } from '@kisht/domain/devices/devices.schema';
 import LockIcon from '@mui/icons-material/Lock';
@@ -23,6 +25,7 @@ import { useLockDeviceMutation, useUnlockDeviceMutation } from '../device-api';
 import { pendingLockCommand } from '../device-controls';
 import { LockReasonField, useLockReason } from './lock-reason-field';
 import { OfflineCodeButton } from './offline-code-dialog';
+import { PaymentLockRuleNotice } from './payment-lock-rule-notice';
 import type { TWhen } from './run-at-field';
 import { checkWhen, initialWhen, WhenChoice } from './run-at-field';
 
@@ -43,6 +46,11 @@ type TDeviceControlCardProps = {
   lockRule: TLockRule;
   /** Opens the enrolment QR, offered while the phone has not enrolled. */
   onShowEnrolmentQr?: (() => void) | undefined;
+  /**
+   * The customer's device family (spec §1 device_type): a managed-Android phone (1) shows Google's
+   * rule that it is never locked for a missed payment (isPaymentLockAllowed).
+   */
+  deviceType?: number | undefined;
 };
 
 /** A command this screen sent and is waiting to see the outcome of. */
@@ -63,6 +71,7 @@ export const DeviceControlCard = ({
   device,
   lockRule,
   onShowEnrolmentQr,
+  deviceType,
 }: TDeviceControlCardProps) => {
   const { t } = useTranslation();
   const [lockDevice, lockState] = useLockDeviceMutation();
@@ -72,6 +81,8 @@ export const DeviceControlCard = ({
   const [when, setWhen] = useState<TWhen>(initialWhen);
   const [whenError, setWhenError] = useState<string | null>(null);
   const reason = useLockReason();
+  // The server's refusal of a lock under Google's rule (409 PAYMENT_LOCK_NOT_ALLOWED), in its words.
+  const [paymentLockRefusal, setPaymentLockRefusal] = useState<string | null>(null);
   const awaitedRef = useRef<TAwaitedCommand | null>(null);
 
   const pendingLock = pendingLockCommand(device);
@@ -124,6 +135,9 @@ export const DeviceControlCard = ({
       ...(checkedReason ? { reason: checkedReason } : {}),
     };
     const result = dialogAction === 'lock' ? await lockDevice(body) : await unlockDevice(body);
+    if (isApiError(result.error) && result.error.code === AppErrorCode.PAYMENT_LOCK_NOT_ALLOWED) {
+      setPaymentLockRefusal(result.error.message);
+    }
     if (result.error) {
       // A time or reason the server refuses goes under its field, and the dialog stays open.
       const fields = isApiError(result.error) ? result.error.fields : [];
@@ -234,6 +248,18 @@ export const DeviceControlCard = ({
               ) : null}
             </Alert>
           )}
+
+          {deviceType !== undefined && !isPaymentLockAllowed(deviceType) ? <PaymentLockRuleNotice /> : null}
+
+          {paymentLockRefusal ? (
+            <Alert
+              severity="error"
+              onClose={() => setPaymentLockRefusal(null)}
+              data-testid="payment-lock-refused"
+            >
+              {paymentLockRefusal}
+            </Alert>
+          ) : null}
 
           {isEnrolled && !canLockOrUnlock ? (
             <Alert severity="info" data-testid="device-lock-unavailable">

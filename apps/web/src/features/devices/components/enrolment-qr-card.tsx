@@ -1,11 +1,13 @@
 import type { TEnrolmentQr } from '@kisht/domain/customers/customers.schema';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import DownloadIcon from '@mui/icons-material/Download';
+import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
+import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -45,9 +47,54 @@ const useIsExpired = (expiresAt: string): boolean => {
   return isExpired;
 };
 
+/** Kinds whose payload is a URL the phone opens (the link-based app's deep link, the Apple profile). */
+const URL_KINDS: readonly TEnrolmentQr['kind'][] = ['link', 'apple_profile'];
+
 /**
- * The enrolment QR of customer_navigate (design §5): the provisioning payload as a QR code, with
- * copy, PNG download, expiry and the payload text for the reference device agent.
+ * The link-based app's enrolment code, large enough to read out and type on the customer's phone:
+ * as the server writes it (`XXXX-XXXX`), or in groups of four when it comes without a separator;
+ * a screen reader reads its characters one by one.
+ */
+const EnrolmentCode = ({ code }: { code: string }) => {
+  const { t } = useTranslation();
+  const hasSeparator = /[^0-9A-Za-z]/.test(code);
+  const shown = hasSeparator ? code : (code.match(/.{1,4}/g)?.join(' ') ?? code);
+  const spoken = code
+    .replace(/[^0-9A-Za-z]/g, '')
+    .split('')
+    .join(' ');
+  return (
+    <Stack spacing={0.5} sx={{ width: '100%', alignItems: 'center', textAlign: 'center' }}>
+      <Typography variant="caption" color="textSecondary">
+        {t('enrolment.codeLabel')}
+      </Typography>
+      <Typography
+        component="p"
+        data-testid="enrolment-code"
+        aria-label={spoken}
+        sx={{
+          fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+          fontSize: { xs: 32, sm: 40 },
+          fontWeight: 700,
+          letterSpacing: '0.12em',
+          lineHeight: 1.2,
+          wordBreak: 'break-all',
+        }}
+      >
+        {shown}
+      </Typography>
+      <Typography variant="body2" color="textSecondary">
+        {t('enrolment.codeHelp')}
+      </Typography>
+    </Stack>
+  );
+};
+
+/**
+ * The enrolment QR of customer_navigate and emm_qr (design §5; issue 15): the payload of its kind
+ * (provisioning JSON, deep link or Apple profile URL) as a QR code, with copy, PNG download,
+ * expiry and the payload text; a link or profile URL can also be opened on this phone, and the
+ * APK download and the enrolment code show when the server gives them.
  */
 export const EnrolmentQrCard = ({
   customerId,
@@ -92,6 +139,7 @@ export const EnrolmentQrCard = ({
   };
 
   const qrTitle = t('enrolment.qrTitle', { name: customerName });
+  const isUrl = URL_KINDS.includes(qr.kind);
 
   return (
     <Card>
@@ -153,7 +201,7 @@ export const EnrolmentQrCard = ({
               fullWidth
               data-testid="copy-payload"
             >
-              {t('enrolment.copyPayload')}
+              {isUrl ? t('enrolment.copyLink') : t('enrolment.copyPayload')}
             </Button>
             <Button
               variant="outlined"
@@ -165,8 +213,35 @@ export const EnrolmentQrCard = ({
               {t('enrolment.downloadQr')}
             </Button>
           </Stack>
+          {isUrl ? (
+            <Button
+              variant="outlined"
+              href={qr.payload}
+              target="_blank"
+              rel="noopener noreferrer"
+              startIcon={<OpenInNewIcon />}
+              fullWidth
+              data-testid="open-enrolment-link"
+            >
+              {t('enrolment.openLink')}
+            </Button>
+          ) : null}
+          {qr.apkUrl ? (
+            <Typography variant="body2" sx={{ width: '100%', overflowWrap: 'anywhere' }}>
+              {t('enrolment.apkLabel')}{' '}
+              <Link
+                href={qr.apkUrl}
+                target="_blank"
+                rel="noopener noreferrer"
+                data-testid="enrolment-apk-link"
+              >
+                {qr.apkUrl}
+              </Link>
+            </Typography>
+          ) : null}
+          {qr.enrolmentCode ? <EnrolmentCode code={qr.enrolmentCode} /> : null}
           <TextField
-            label={t('enrolment.payloadLabel')}
+            label={t(`enrolment.payloadLabels.${qr.kind}`)}
             value={qr.payload}
             multiline
             minRows={3}
