@@ -47,6 +47,60 @@ const APPLE_COMMAND_SCHEMA: Record<string, Record<string, TKeyType>> = {
   ActivationLockBypassCode: {},
   ClearActivationLockBypassCode: {},
   RemoveProfile: { '!Identifier': 'string' },
+  InstallProfile: { '!Payload': 'data' },
+};
+
+/** Keys of a Restrictions payload (mdm/profiles/com.apple.applicationaccess.yaml) the fake knows, with Apple's types. */
+const RESTRICTIONS_PAYLOAD_SCHEMA: Record<string, TKeyType> = {
+  PayloadType: 'string',
+  PayloadVersion: 'integer',
+  PayloadIdentifier: 'string',
+  PayloadUUID: 'string',
+  PayloadDisplayName: 'string',
+  PayloadDescription: 'string',
+  PayloadOrganization: 'string',
+  allowCamera: 'boolean',
+  allowHostPairing: 'boolean',
+  allowUSBRestrictedMode: 'boolean',
+  blockedAppBundleIDs: 'array',
+  blacklistedAppBundleIDs: 'array',
+};
+
+/**
+ * Why an InstallProfile Payload is not a configuration profile holding a Restrictions payload, or
+ * null: the data must parse as a plist dict with PayloadType Configuration, PayloadVersion 1,
+ * PayloadIdentifier and PayloadUUID strings and PayloadContent an array whose payloads are all
+ * com.apple.applicationaccess with only known keys of Apple's types (bundle id arrays of strings).
+ */
+export const profileProblem = (payload: PlistValue): string | null => {
+  if (!(payload instanceof Uint8Array)) return 'InstallProfile.Payload must be data';
+  let profile: Record<string, PlistValue>;
+  try {
+    profile = parse(Buffer.from(payload).toString('utf8')) as Record<string, PlistValue>;
+  } catch (error) {
+    return `InstallProfile.Payload is not a plist: ${String(error)}`;
+  }
+  if (typeOf(profile) !== 'dict') return 'InstallProfile.Payload is not a dict';
+  if (profile.PayloadType !== 'Configuration') return 'profile PayloadType must be Configuration';
+  if (profile.PayloadVersion !== 1) return 'profile PayloadVersion must be 1';
+  if (typeof profile.PayloadIdentifier !== 'string' || !profile.PayloadIdentifier)
+    return 'profile PayloadIdentifier missing';
+  if (typeof profile.PayloadUUID !== 'string' || !profile.PayloadUUID) return 'profile PayloadUUID missing';
+  const content = profile.PayloadContent;
+  if (!Array.isArray(content) || content.length === 0)
+    return 'profile PayloadContent must be a non-empty array';
+  for (const item of content) {
+    const p = (item ?? {}) as Record<string, PlistValue>;
+    if (p.PayloadType !== 'com.apple.applicationaccess') return `unexpected payload ${String(p.PayloadType)}`;
+    for (const [key, value] of Object.entries(p)) {
+      const expected = RESTRICTIONS_PAYLOAD_SCHEMA[key];
+      if (!expected) return `com.apple.applicationaccess has no key ${key}`;
+      if (typeOf(value) !== expected) return `com.apple.applicationaccess.${key} must be ${expected}`;
+      if (expected === 'array' && !(value as PlistValue[]).every((v) => typeof v === 'string'))
+        return `com.apple.applicationaccess.${key} must hold strings`;
+    }
+  }
+  return null;
 };
 
 const typeOf = (value: PlistValue): TKeyType | 'other' => {
@@ -79,6 +133,7 @@ export const appleSchemaProblem = (command: Record<string, PlistValue>): string 
   }
   if (requestType === 'EnableLostMode' && !command.Message && !command.PhoneNumber)
     return 'EnableLostMode needs Message or PhoneNumber';
+  if (requestType === 'InstallProfile') return profileProblem(command.Payload!);
   return null;
 };
 
@@ -103,10 +158,14 @@ export class FakeIphone {
   isLostMode = false;
   /** Answer the next command NotNow once (a busy phone; NanoMDM keeps it queued). */
   notNowOnce = false;
+  /** Answer the next command with an Apple Error carrying this text, once. */
+  failNext: string | null = null;
   /** An offline phone fetches nothing until it comes back (`comeOnline`). */
   isOnline = true;
   urlParams: Record<string, string> = {};
   profileIdentifier: string | null = null;
+  /** Configuration profiles installed with InstallProfile, by PayloadIdentifier (the parsed profile). */
+  readonly profiles = new Map<string, Record<string, PlistValue>>();
   private busy: Promise<void> = Promise.resolve();
 
   constructor(
@@ -158,6 +217,24 @@ export class FakeIphone {
     return this.checkin('mdm.CheckOut', { MessageType: 'CheckOut', UDID: this.udid, Topic: 'topic' });
   }
 
+  /**
+   * The restrictions in force from installed profiles, as iOS applies them: camera off when any
+   * payload says allowCamera false; host pairing and blocked apps only on a supervised phone.
+   */
+  restrictions(): { isCameraAllowed: boolean; isHostPairingAllowed: boolean; blockedApps: string[] } {
+    const payloads = [...this.profiles.values()].flatMap(
+      (p) => (p.PayloadContent as Record<string, PlistValue>[]) ?? [],
+    );
+    const supervised = this.info.supervised;
+    return {
+      isCameraAllowed: !payloads.some((p) => p.allowCamera === false),
+      isHostPairingAllowed: !supervised || !payloads.some((p) => p.allowHostPairing === false),
+      blockedApps: supervised
+        ? [...new Set(payloads.flatMap((p) => (p.blockedAppBundleIDs as string[] | undefined) ?? []))]
+        : [],
+    };
+  }
+
   /** Comes back online and fetches what waits. */
   async comeOnline(): Promise<void> {
     this.isOnline = true;
@@ -205,6 +282,11 @@ export class FakeIphone {
         ],
       },
     });
+    if (this.failNext) {
+      const text = this.failNext;
+      this.failNext = null;
+      return error(text);
+    }
     switch (queued.requestType) {
       case 'DeviceLock':
         this.lockScreen = { message: String(c.Message ?? ''), phone: String(c.PhoneNumber ?? '') };
@@ -262,7 +344,17 @@ export class FakeIphone {
         return ok({ ActivationLockBypassCode: 'FAKE-BYPASS-CODE-0123' });
       case 'RemoveProfile':
         if (c.Identifier === this.profileIdentifier) return 'checked_out';
+        if (this.profiles.delete(String(c.Identifier))) return ok();
         return error('Profile not found');
+      case 'InstallProfile': {
+        // Same PayloadIdentifier: the new profile replaces the installed one, as on iOS.
+        const profile = parse(Buffer.from(c.Payload as Uint8Array).toString('utf8')) as Record<
+          string,
+          PlistValue
+        >;
+        this.profiles.set(String(profile.PayloadIdentifier), profile);
+        return ok();
+      }
       default:
         return ok();
     }

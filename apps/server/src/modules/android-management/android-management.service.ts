@@ -87,6 +87,25 @@ export const amapiPolicyOf = (policy: TPolicy): TAmapiPolicy => {
   };
 };
 
+/**
+ * The AMAPI Policy of a released phone (after the last EMI): nothing restricted (camera as the
+ * user chooses, debugging allowed, no blocked apps) and no status reports, as Kisht no longer
+ * manages the phone. See AndroidManagementBridge.release for why this, and not a delete, releases
+ * a fully managed phone.
+ */
+export const RELEASED_POLICY: TAmapiPolicy = {
+  cameraAccess: 'CAMERA_ACCESS_USER_CHOICE',
+  cameraDisabled: false,
+  debuggingFeaturesAllowed: true,
+  applications: [],
+  statusReportingSettings: {
+    hardwareStatusEnabled: false,
+    softwareInfoEnabled: false,
+    networkInfoEnabled: false,
+    deviceSettingsEnabled: false,
+  },
+};
+
 /** What one sync of the enterprise's devices did (see AndroidManagementBridge.syncDevices). */
 export type TAmapiSyncOutcome = { enrolled: number; updated: number; removed: number };
 
@@ -224,6 +243,10 @@ export class AndroidManagementBridge implements TDeviceBridge {
       await this.ack(device.id, message.id, 'dropped', state, 'too old to apply');
       return;
     }
+    if (message.name === 'uninstall') {
+      await this.release(device, message);
+      return;
+    }
     if (message.name !== 'reboot') {
       await this.ack(device.id, message.id, 'failed', state, NOT_SUPPORTED_BY_AMAPI);
       return;
@@ -232,6 +255,53 @@ export class AndroidManagementBridge implements TDeviceBridge {
       type: 'REBOOT',
       duration: `${Math.max(60, Math.min(secondsLeft, AMAPI_COMMAND_DURATION_S))}s`,
     });
+  }
+
+  /**
+   * Releases a fully managed phone after the last EMI (the `uninstall` command of unclaim_customer):
+   * its own policy becomes RELEASED_POLICY (nothing restricted, no status reports) and the phone is
+   * pointed at it; a lost mode left on is stopped (STOP_LOST_MODE); once Google accepted the patch
+   * the command is done, so the customer moves to uninstall (3) as other families do on release.
+   * Why not more (docs/android-management.md): AMAPI has no call that leaves a fully managed
+   * (device-owner) phone in place: devices.delete and WIPE factory-reset it, and
+   * RELINQUISH_OWNERSHIP only applies to company-owned phones with a work profile. The phone stays
+   * enrolled in the enterprise, unrestricted, until its owner factory-resets it. Throws AmapiError
+   * when the API fails (the outbox sends the command again).
+   */
+  private async release(device: DeviceRow, message: TCommandMessage): Promise<void> {
+    const { client, enterpriseName, db } = this.deps;
+    const policyName = devicePolicyName(enterpriseName, device.id);
+    const patched = await client.patchPolicy(policyName, RELEASED_POLICY);
+    await client.setDevicePolicy(device.mdmId!, policyName);
+    for (const feature of LOST_MODE_FEATURES) {
+      if (device.reportedControls[feature] !== true) continue;
+      const operation = await client.issueCommand(device.mdmId!, {
+        type: 'STOP_LOST_MODE',
+        stopLostModeParams: {},
+      });
+      await repo.insertMdmCommand(db, {
+        id: operation.name,
+        orgId: device.orgId,
+        deviceId: device.id,
+        requestType: 'STOP_LOST_MODE',
+        policyVersion: message.policyVersion,
+        status: 'sent',
+      });
+      break;
+    }
+    await repo.insertMdmCommand(db, {
+      id: `${policyName}@${patched.version ?? 'release'}:release`,
+      orgId: device.orgId,
+      deviceId: device.id,
+      requestType: 'RELEASE',
+      commandId: message.id,
+      policyVersion: message.policyVersion,
+      status: 'acknowledged',
+      result: { policyName, policyVersion: patched.version ?? null },
+    });
+    const controls = { ...device.reportedControls };
+    for (const feature of [...AMAPI_POLICY_FEATURES, ...LOST_MODE_FEATURES]) controls[feature] = false;
+    await this.ack(device.id, message.id, 'done', { isLocked: false, controls });
   }
 
   /** Issues one AMAPI command for a Kisht command, records it by its operation name and acks `received`. */

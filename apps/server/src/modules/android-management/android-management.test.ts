@@ -399,6 +399,70 @@ describe('managed-Android commands', () => {
   });
 });
 
+describe('release of a managed-Android phone after the last EMI', () => {
+  it('unclaim_customer clears every restriction of the phone’s policy (no delete, no wipe): done, status uninstall (3)', async () => {
+    const { customerId, device } = await enrolledManagedCustomer();
+    const camera = await apiPost(t, retailer, deviceControlPath('camera_lock'), {
+      customer_id: customerId,
+      enable: true,
+    });
+    expect(camera.body.data.state).toBe('done');
+    const ownPolicy = `${fake.enterpriseName}/policies/kisht-device-${device.id}`;
+    expect(fake.policies.get(ownPolicy)).toMatchObject({ cameraAccess: 'CAMERA_ACCESS_DISABLED' });
+
+    const early = await apiPost(t, retailer, paths.devices.unclaim, { customer_id: customerId });
+    expect(early.status).toBe(409);
+    expect(early.body.code).toBe('LOAN_NOT_COMPLETED');
+    await queryRows(t.app.ctx.db, sql`update customers set status = 5 where id = ${customerId}`);
+
+    const released = await apiPost(t, retailer, paths.devices.unclaim, { customer_id: customerId });
+    expect(released.status).toBe(200);
+    const command = ZDeviceCommand.parse(released.body.data);
+    expect(command.name).toBe('uninstall');
+    expect((await commandsOf(customerId)).find((c) => c.id === command.id)).toMatchObject({
+      state: 'done',
+      error: null,
+    });
+    expect(await statusOf(customerId)).toBe(3);
+    // The phone's own policy now restricts nothing and asks for no reports; the phone follows it.
+    expect(fake.policies.get(ownPolicy)).toMatchObject({
+      cameraAccess: 'CAMERA_ACCESS_USER_CHOICE',
+      cameraDisabled: false,
+      debuggingFeaturesAllowed: true,
+      applications: [],
+      statusReportingSettings: { networkInfoEnabled: false, hardwareStatusEnabled: false },
+    });
+    expect(fake.devices.get(device.mdm_id!)!.policyName).toBe(ownPolicy);
+    // Never a delete (it wipes the phone), a WIPE or a RELINQUISH_OWNERSHIP (work profiles only).
+    expect(fake.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
+    expect(issuedCommands().map((r) => (r.body as { type?: string }).type)).toEqual([]);
+    expect(fake.devices.has(device.mdm_id!)).toBe(true);
+    expect(await mdmCommandsOf(customerId)).toContainEqual(
+      expect.objectContaining({ request_type: 'RELEASE', status: 'acknowledged', command_id: command.id }),
+    );
+    const row = await deviceRow(customerId);
+    expect(row.reported_controls.camera_lock).toBe(false);
+    // The phone stays listed at Google: the sync neither removes it again nor changes the status.
+    expect(await bridge().syncDevices()).toMatchObject({ removed: 0 });
+    expect(await statusOf(customerId)).toBe(3);
+  });
+
+  it('a release of a phone left in lost mode also stops lost mode', async () => {
+    const { customerId, device } = await enrolledManagedCustomer();
+    await queryRows(
+      t.app.ctx.db,
+      sql`update devices set reported_controls = '{"lost_mode":true}'::jsonb where id = ${device.id}`,
+    );
+    await queryRows(t.app.ctx.db, sql`update customers set status = 5 where id = ${customerId}`);
+    const released = await apiPost(t, retailer, paths.devices.unclaim, { customer_id: customerId });
+    expect(released.status).toBe(200);
+    expect(issuedCommands().map((r) => r.body)).toEqual([{ type: 'STOP_LOST_MODE', stopLostModeParams: {} }]);
+    expect(await statusOf(customerId)).toBe(3);
+    expect((await deviceRow(customerId)).reported_controls.lost_mode).toBe(false);
+    expect(await bridge().pollOperations()).toBe(1);
+  });
+});
+
 describe('without the Android Management API configured', () => {
   it('the managed-Android QR answers 503 MDM_UNAVAILABLE and writes nothing; amapi_sync too', async () => {
     await t.close();

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
-import type { TCommandMessage, TPolicyVersion, TServerMessage } from '@kisht/domain/devices/protocol.schema';
+import { commandSpecByName } from '@kisht/domain/devices/command-catalogue';
+import type {
+  TCommandMessage,
+  TPolicy,
+  TPolicyVersion,
+  TServerMessage,
+} from '@kisht/domain/devices/protocol.schema';
 import { ZLockScreen } from '@kisht/domain/devices/protocol.schema';
 import { paths } from '@kisht/domain/paths';
 import type { FastifyBaseLogger } from 'fastify';
@@ -10,24 +16,62 @@ import type { TDeviceBridge } from '../devices/device-bridge';
 import type { CommandRow, DeviceRow } from '../devices/devices.service';
 import {
   bareCommand,
+  controlsOfRestrictions,
   deviceInformationCommand,
   deviceLockCommand,
   enableLostModeCommand,
   installApplicationCommand,
+  installProfileCommand,
+  isSameRestrictions,
+  isUnrestricted,
   lockScreenMessage,
+  NO_RESTRICTIONS,
+  RESTRICTION_FEATURES,
   removeProfileCommand,
+  restrictionsProfile,
   type TAppleCommand,
+  type TRestrictions,
   toPlist,
 } from './apple-commands';
 import { reportAck, reportedStateOf, type TDeviceEventSink } from './apple-events';
 import * as repo from './apple-mdm.repository';
 import type { TNanoMdmClient } from './nanomdm.client';
 
+/** The restriction feature a toggle command turns on or off, or null (see RESTRICTION_FEATURES). */
+const restrictionFeatureOf = (name: string): { feature: string; isOn: boolean } | null => {
+  const found = commandSpecByName(name);
+  if (!found || !(RESTRICTION_FEATURES as readonly string[]).includes(found.spec.feature)) return null;
+  return { feature: found.spec.feature, isOn: found.isOn };
+};
+
 /** The lost-mode pair of Apple commands, whose newest one tells whether lost mode was left on. */
 const LOST_MODE_TYPES = ['EnableLostMode', 'DisableLostMode'];
 
 /** What a failed ack says for a Kisht control Apple's MDM protocol has no command for. */
 const notOnIphone = (name: string) => `${name} is not available on an iPhone (Apple MDM has no such command)`;
+
+/** Restrictions iOS honours only on a supervised iPhone (allowHostPairing, blockedAppBundleIDs). */
+const SUPERVISED_ONLY: readonly string[] = ['usb_debugging', 'app_lock'];
+
+/** What a failed ack says for a supervised-only restriction asked of an iPhone that reported it is not supervised. */
+const needsSupervision = (feature: string) =>
+  `${feature} needs a supervised iPhone (Apple Business Manager or Apple Configurator); this iPhone reported it is not supervised`;
+
+/**
+ * The restrictions a policy asks of an iPhone (see apple-commands RESTRICTION_FEATURES). On an
+ * iPhone known to be unsupervised (DeviceInformation IsSupervised false) the supervised-only ones
+ * are left out: iOS would ignore them.
+ */
+export const restrictionsOfPolicy = (policy: TPolicy, isSupervised: boolean | null): TRestrictions => {
+  const isOn = (feature: string) =>
+    policy.controls[feature]?.on === true && (isSupervised !== false || !SUPERVISED_ONLY.includes(feature));
+  const packages = policy.controls.app_lock?.args?.packages;
+  return {
+    camera_lock: isOn('camera_lock'),
+    usb_debugging: isOn('usb_debugging'),
+    app_lock: isOn('app_lock') && Array.isArray(packages) ? packages.map(String) : [],
+  };
+};
 
 type TBridgeDeps = {
   db: Db;
@@ -54,7 +98,14 @@ type TBridgeDeps = {
  *   EnableLostMode (a lost mode cancelled or superseded after it went to NanoMDM, which cannot take
  *   a queued command back), a DisableLostMode follows it in the phone's queue, so a cancelled lost
  *   mode never leaves the phone locked.
- * - other toggles (camera, USB, app lock…) have no Apple command here: their commands fail with why.
+ * - camera_lock, usb_debugging, app_lock → one Restrictions profile (com.apple.applicationaccess)
+ *   per phone, installed with InstallProfile (replaced whole on every change, one stable
+ *   PayloadIdentifier) and taken off with RemoveProfile once nothing is restricted; the toggle is
+ *   done when the phone acknowledges it. As for lost mode, whenever the profile the phone will end
+ *   with differs from what the policy asks (a toggle cancelled after its profile went out), the
+ *   right profile (or its removal) follows in the queue, so a cancelled restriction never stays.
+ *   usb_debugging and app_lock need a supervised iPhone: known unsupervised, they fail with why.
+ * - other toggles (wallpaper, tracking…) have no Apple command: their commands fail with why.
  *
  * A command already enqueued (the re-send of unacknowledged commands) is not enqueued again; the
  * phone is pushed instead, so it checks in and fetches what waits.
@@ -67,6 +118,7 @@ export const createAppleBridge = (deps: TBridgeDeps): TDeviceBridge => {
     device: DeviceRow,
     command: TAppleCommand,
     link: { commandId?: string; policyVersion?: number },
+    result: Record<string, unknown> | null = null,
   ): Promise<void> => {
     await repo.insertMdmCommand(db, {
       id: command.CommandUUID,
@@ -76,6 +128,7 @@ export const createAppleBridge = (deps: TBridgeDeps): TDeviceBridge => {
       commandId: link.commandId ?? null,
       policyVersion: link.policyVersion ?? null,
       status: 'sent',
+      result,
     });
     try {
       await client.enqueue(device.mdmId!, toPlist(command));
@@ -88,6 +141,46 @@ export const createAppleBridge = (deps: TBridgeDeps): TDeviceBridge => {
     }
   };
 
+  const profileIdentifier = `${config.APPLE_MDM_PROFILE_IDENTIFIER}.restrictions`;
+
+  /** What the phone holds once its queue is empty: the newest Restrictions profile command's content. */
+  const restrictionsAhead = async (device: DeviceRow): Promise<TRestrictions> => {
+    const row = await repo.findNewestRestrictionsCommand(db, device.id);
+    if (!row || row.requestType === 'RemoveProfile') return NO_RESTRICTIONS;
+    return (row.result?.restrictions as TRestrictions | undefined) ?? NO_RESTRICTIONS;
+  };
+
+  /**
+   * Brings the phone's Restrictions profile to `wanted`: InstallProfile of the whole profile (it
+   * replaces the one installed, same PayloadIdentifier), or RemoveProfile when nothing is left to
+   * restrict and a profile is (or will be) on the phone. Returns false when there was nothing to send.
+   */
+  const sendRestrictions = async (
+    device: DeviceRow,
+    wanted: TRestrictions,
+    link: { commandId?: string; policyVersion: number },
+  ): Promise<boolean> => {
+    const uuid = randomUUID();
+    const mark = { profile: repo.RESTRICTIONS_PROFILE_MARK, identifier: profileIdentifier };
+    if (isUnrestricted(wanted)) {
+      const ahead = await repo.findNewestRestrictionsCommand(db, device.id);
+      if (ahead?.requestType !== 'InstallProfile') return false;
+      await enqueue(device, removeProfileCommand(uuid, profileIdentifier), link, {
+        ...mark,
+        restrictions: NO_RESTRICTIONS,
+      });
+      return true;
+    }
+    const retailer = await repo.findRetailerOfDevice(db, device.id);
+    await enqueue(
+      device,
+      installProfileCommand(uuid, restrictionsProfile(profileIdentifier, wanted, retailer?.name)),
+      link,
+      { ...mark, restrictions: wanted },
+    );
+    return true;
+  };
+
   /** Turns a policy version into Apple commands; returns [enqueued now, already waiting]. */
   const applyPolicy = async (device: DeviceRow, policy: TPolicyVersion): Promise<[number, number]> => {
     const waiting = await repo.findEnqueuedCommandIds(
@@ -96,6 +189,9 @@ export const createAppleBridge = (deps: TBridgeDeps): TDeviceBridge => {
     );
     let enqueued = 0;
     const version = policy.version;
+    const isSupervised =
+      typeof device.mdmInfo?.IsSupervised === 'boolean' ? device.mdmInfo.IsSupervised : null;
+    const wanted = restrictionsOfPolicy(policy.policy, isSupervised);
     for (const command of policy.commands) {
       if (waiting.has(command.id)) continue;
       const uuid = randomUUID();
@@ -147,6 +243,28 @@ export const createAppleBridge = (deps: TBridgeDeps): TDeviceBridge => {
             state: reportedStateOf(device, { controls: { lost_mode: false } }),
           });
         }
+      } else if (restrictionFeatureOf(command.name)) {
+        const { feature, isOn } = restrictionFeatureOf(command.name)!;
+        // A toggle the policy no longer asks for (superseded) sends nothing, as lock does.
+        if ((policy.policy.controls[feature]?.on === true) !== isOn) continue;
+        if (isOn && isSupervised === false && SUPERVISED_ONLY.includes(feature)) {
+          await reportAck(events, device, {
+            commandId: command.id,
+            status: 'failed',
+            error: needsSupervision(feature),
+            state: reportedStateOf(device, {}),
+          });
+          continue;
+        }
+        if (await sendRestrictions(device, wanted, { commandId: command.id, policyVersion: version })) {
+          enqueued += 1;
+        } else {
+          await reportAck(events, device, {
+            commandId: command.id,
+            status: 'done',
+            state: reportedStateOf(device, { controls: controlsOfRestrictions(NO_RESTRICTIONS) }),
+          });
+        }
       } else if (!['lock', 'unlock', 'lost_mode_on', 'lost_mode_off'].includes(command.name)) {
         await reportAck(events, device, {
           commandId: command.id,
@@ -163,6 +281,11 @@ export const createAppleBridge = (deps: TBridgeDeps): TDeviceBridge => {
         await enqueue(device, bareCommand(randomUUID(), 'DisableLostMode'), { policyVersion: version });
         enqueued += 1;
       }
+    }
+    // The same safeguard for restrictions: a toggle cancelled or superseded after its profile went
+    // to NanoMDM is followed by the profile the policy asks for now (or its removal).
+    if (!isSameRestrictions(await restrictionsAhead(device), wanted)) {
+      if (await sendRestrictions(device, wanted, { policyVersion: version })) enqueued += 1;
     }
     return [enqueued, waiting.size];
   };

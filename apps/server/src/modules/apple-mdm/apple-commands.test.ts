@@ -8,8 +8,10 @@ import {
   deviceLockCommand,
   enableLostModeCommand,
   installApplicationCommand,
+  installProfileCommand,
   lockScreenMessage,
   removeProfileCommand,
+  restrictionsProfile,
   toPlist,
 } from './apple-commands';
 import { createNanoMdmClient } from './nanomdm.client';
@@ -98,5 +100,58 @@ describe('NanoMDM client', () => {
     await expect(
       createNanoMdmClient({ baseUrl: url, apiKey: 'right-key', timeoutMs: 500 }).push('UDID-1'),
     ).rejects.toMatchObject({ code: AppErrorCode.MDM_UNAVAILABLE });
+  });
+});
+
+describe('the Restrictions profile (InstallProfile)', () => {
+  it('carries a Configuration profile with one com.apple.applicationaccess payload of only the restricted keys', () => {
+    const xml = restrictionsProfile(
+      'in.kisht.mdm.enrolment.restrictions',
+      { camera_lock: true, usb_debugging: true, app_lock: ['net.whatsapp.WhatsApp', 'com.a.b', 'com.a.b'] },
+      'Ravi Mobiles',
+    );
+    const command = parse(toPlist(installProfileCommand(UUID, xml))) as Record<string, PlistValue>;
+    const inner = command.Command as Record<string, PlistValue>;
+    expect(appleSchemaProblem(inner)).toBeNull();
+    expect(inner.Payload).toBeInstanceOf(Uint8Array);
+    const profile = parse(Buffer.from(inner.Payload as Uint8Array).toString('utf8')) as Record<
+      string,
+      PlistValue
+    >;
+    expect(profile).toMatchObject({
+      PayloadType: 'Configuration',
+      PayloadVersion: 1,
+      PayloadIdentifier: 'in.kisht.mdm.enrolment.restrictions',
+      PayloadOrganization: 'Ravi Mobiles',
+    });
+    const [payload] = profile.PayloadContent as Record<string, PlistValue>[];
+    expect(payload).toMatchObject({
+      PayloadType: 'com.apple.applicationaccess',
+      allowCamera: false,
+      allowHostPairing: false,
+      blockedAppBundleIDs: ['com.a.b', 'net.whatsapp.WhatsApp'],
+      blacklistedAppBundleIDs: ['com.a.b', 'net.whatsapp.WhatsApp'],
+    });
+    const cameraOnly = parse(
+      restrictionsProfile('x.y', { camera_lock: true, usb_debugging: false, app_lock: [] }),
+    ) as Record<string, PlistValue>;
+    const [only] = cameraOnly.PayloadContent as Record<string, PlistValue>[];
+    expect(Object.keys(only!).filter((k) => !k.startsWith('Payload'))).toEqual(['allowCamera']);
+  });
+
+  it('the fake NanoMDM refuses a Payload that is not data or not a Restrictions profile', () => {
+    expect(appleSchemaProblem({ RequestType: 'InstallProfile', Payload: 'text' })).toMatch(/must be data/);
+    expect(appleSchemaProblem({ RequestType: 'InstallProfile' })).toMatch(/Payload is required/);
+    expect(
+      appleSchemaProblem({ RequestType: 'InstallProfile', Payload: Buffer.from('not a plist') }),
+    ).toMatch(/not a plist|not a dict/);
+    const wrongKey = restrictionsProfile('x.y', {
+      camera_lock: true,
+      usb_debugging: false,
+      app_lock: [],
+    }).replace('<key>allowCamera</key>', '<key>allowKamera</key>');
+    expect(appleSchemaProblem({ RequestType: 'InstallProfile', Payload: Buffer.from(wrongKey) })).toMatch(
+      /no key allowKamera/,
+    );
   });
 });

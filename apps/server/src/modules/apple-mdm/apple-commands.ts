@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { formatRupees } from '@kisht/domain/common/format';
 import type { TLockScreen } from '@kisht/domain/devices/protocol.schema';
 import { build, type PlistValue } from 'plist';
@@ -125,4 +126,78 @@ export const installApplicationCommand = (
 export const removeProfileCommand = (uuid: string, identifier: string): TAppleCommand => ({
   CommandUUID: uuid,
   Command: { RequestType: 'RemoveProfile', Identifier: identifier },
+});
+
+/**
+ * The Kisht toggles an iPhone carries out with a Restrictions profile (docs/apple.md), and what
+ * each one puts in it: camera_lock → allowCamera false; usb_debugging (usb_on blocks it) →
+ * allowHostPairing false (no pairing with a Mac or PC: no Finder/Xcode access, backups or app
+ * side-loading over USB: the iPhone's nearest thing to Android's USB debugging); app_lock → the
+ * bundle ids in blockedAppBundleIDs (iOS 15+) and blacklistedAppBundleIDs (its iOS 9.3–14 name).
+ */
+export const RESTRICTION_FEATURES = ['camera_lock', 'usb_debugging', 'app_lock'] as const;
+
+/** The restrictions a phone should hold: each feature on or off, app_lock as its bundle ids (empty: off). */
+export type TRestrictions = { camera_lock: boolean; usb_debugging: boolean; app_lock: string[] };
+
+/** Nothing restricted: the phone needs no Restrictions profile. */
+export const NO_RESTRICTIONS: TRestrictions = { camera_lock: false, usb_debugging: false, app_lock: [] };
+
+/** True when nothing is restricted (the profile is removed rather than installed). */
+export const isUnrestricted = (r: TRestrictions): boolean =>
+  !r.camera_lock && !r.usb_debugging && r.app_lock.length === 0;
+
+/** True when both ask the same of the phone (app order and duplicates aside). */
+export const isSameRestrictions = (a: TRestrictions, b: TRestrictions): boolean =>
+  a.camera_lock === b.camera_lock &&
+  a.usb_debugging === b.usb_debugging &&
+  JSON.stringify([...new Set(a.app_lock)].sort()) === JSON.stringify([...new Set(b.app_lock)].sort());
+
+/** The reported controls of a phone holding `r`. */
+export const controlsOfRestrictions = (r: TRestrictions): Record<string, boolean> => ({
+  camera_lock: r.camera_lock,
+  usb_debugging: r.usb_debugging,
+  app_lock: r.app_lock.length > 0,
+});
+
+/**
+ * The Restrictions configuration profile (Apple's Configuration Profile Reference, payload
+ * `com.apple.applicationaccess`, github.com/apple/device-management
+ * mdm/profiles/com.apple.applicationaccess.yaml) holding `r`, as XML plist text. Only restricted
+ * keys are written: a key left out keeps Apple's default (allowed). `identifier` is the stable
+ * PayloadIdentifier: installing a profile with the same identifier replaces the one on the phone.
+ * Supervision: allowCamera works on any iPhone (Apple: "deprecated on unsupervised devices");
+ * allowHostPairing and blockedAppBundleIDs only on a supervised one (iOS ignores them otherwise).
+ */
+export const restrictionsProfile = (identifier: string, r: TRestrictions, organisation?: string): string => {
+  const apps = [...new Set(r.app_lock)].sort();
+  const restrictions: Record<string, PlistValue> = {
+    PayloadType: 'com.apple.applicationaccess',
+    PayloadVersion: 1,
+    PayloadIdentifier: `${identifier}.applicationaccess`,
+    PayloadUUID: randomUUID().toUpperCase(),
+    PayloadDisplayName: 'Restrictions',
+    ...(r.camera_lock ? { allowCamera: false } : {}),
+    ...(r.usb_debugging ? { allowHostPairing: false } : {}),
+    ...(apps.length > 0 ? { blockedAppBundleIDs: apps, blacklistedAppBundleIDs: apps } : {}),
+  };
+  return build({
+    PayloadType: 'Configuration',
+    PayloadVersion: 1,
+    PayloadIdentifier: identifier,
+    PayloadUUID: randomUUID().toUpperCase(),
+    PayloadDisplayName: 'Phone financing restrictions',
+    ...(organisation ? { PayloadOrganization: organisation } : {}),
+    PayloadDescription: 'Restrictions set by the retailer who financed this phone while EMIs are due.',
+    PayloadContent: [restrictions],
+  });
+};
+
+/**
+ * InstallProfile (profile.install.yaml; iOS 4+, not supervised-only, access right
+ * AllowInstallationRemoval): Payload (data, required) is the profile's plist bytes.
+ */
+export const installProfileCommand = (uuid: string, profile: string): TAppleCommand => ({
+  CommandUUID: uuid,
+  Command: { RequestType: 'InstallProfile', Payload: Buffer.from(profile, 'utf8') },
 });

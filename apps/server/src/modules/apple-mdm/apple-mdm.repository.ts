@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNotNull, isNull, ne, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { auditLog, customers, deviceCommands, devices, mdmCommands, users } from '../../db/schema';
 
@@ -152,6 +152,34 @@ export const findNewestMdmCommandOfTypes = async (
         eq(mdmCommands.deviceId, deviceId),
         inArray(mdmCommands.requestType, requestTypes),
         ne(mdmCommands.status, 'enqueue_failed'),
+      ),
+    )
+    .orderBy(desc(mdmCommands.createdAt), desc(mdmCommands.id))
+    .limit(1);
+  return row ?? null;
+};
+
+/** Marks the mdm_commands rows that install or remove a device's Restrictions profile (result.profile). */
+export const RESTRICTIONS_PROFILE_MARK = 'restrictions';
+
+/**
+ * The newest InstallProfile / RemoveProfile of the device's Restrictions profile that the phone
+ * has run or will run (not refused by NanoMDM, not answered with an error), or null: it tells what
+ * the phone ends up holding once its queue is empty.
+ */
+export const findNewestRestrictionsCommand = async (
+  db: DbOrTx,
+  deviceId: string,
+): Promise<MdmCommandRow | null> => {
+  const [row] = await db
+    .select()
+    .from(mdmCommands)
+    .where(
+      and(
+        eq(mdmCommands.deviceId, deviceId),
+        inArray(mdmCommands.requestType, ['InstallProfile', 'RemoveProfile']),
+        notInArray(mdmCommands.status, ['enqueue_failed', 'error']),
+        sql`${mdmCommands.result}->>'profile' = ${RESTRICTIONS_PROFILE_MARK}`,
       ),
     )
     .orderBy(desc(mdmCommands.createdAt), desc(mdmCommands.id))

@@ -9,6 +9,7 @@ import { sha256Hex } from '../../lib/crypto';
 import { insertAudit } from '../audit/audit.repository';
 import { markCustomerInstalled, recordStatusChange } from '../customers/customers.service';
 import type { DeviceRow } from '../devices/devices.service';
+import { controlsOfRestrictions, NO_RESTRICTIONS, type TRestrictions } from './apple-commands';
 import {
   plistToJson,
   reportAck,
@@ -279,7 +280,7 @@ const recordReport = async (deps: TWebhookDeps, ack: TAcknowledgeEvent): Promise
       });
     return 'recorded';
   }
-  const outcome = resultOf(row.requestType, report, device);
+  const outcome = resultOf(row, report, device);
   // The bypass code is kept only on the mdm_commands row (never in the history, logs or audit).
   await repo.updateMdmCommand(deps.db, row.id, { status: 'acknowledged', result: outcome.stored });
   if (outcome.info) await repo.setMdmInfo(deps.db, device.id, outcome.info, new Date());
@@ -306,7 +307,7 @@ const recordReport = async (deps: TWebhookDeps, ack: TAcknowledgeEvent): Promise
  * mdm_commands row stores.
  */
 const resultOf = (
-  requestType: string,
+  row: repo.MdmCommandRow,
   report: Record<string, PlistValue>,
   device: DeviceRow,
 ): {
@@ -315,7 +316,19 @@ const resultOf = (
   info?: Record<string, unknown>;
   stored: Record<string, unknown>;
 } => {
-  switch (requestType) {
+  // The Restrictions profile (apple-bridge): its row keeps what the profile holds; the phone now holds it.
+  if (row.result?.profile === repo.RESTRICTIONS_PROFILE_MARK) {
+    const restrictions = (row.result.restrictions as TRestrictions | undefined) ?? NO_RESTRICTIONS;
+    return {
+      state: {
+        controls: controlsOfRestrictions(
+          row.requestType === 'RemoveProfile' ? NO_RESTRICTIONS : restrictions,
+        ),
+      },
+      stored: row.result,
+    };
+  }
+  switch (row.requestType) {
     case 'DeviceLock':
       // Locked while Kisht still wants it: a lock cancelled meanwhile is shown unlocked (the
       // owner's passcode opens an iOS DeviceLock).
