@@ -12,13 +12,21 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { enqueueSnackbar } from 'notistack';
-import { QRCodeCanvas } from 'qrcode.react';
+import { QRCodeCanvas, QRCodeSVG } from 'qrcode.react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format';
 
-/** On-screen QR size, CSS px: fits a 320 px-wide phone with page padding. */
-const QR_SIZE = 280;
+/** Largest on-screen QR size, CSS px: fits a 320 px-wide phone with page padding. */
+const QR_SIZE = 296;
+
+/**
+ * The on-screen size for a QR of `cells` modules (quiet zone included): a whole number of CSS
+ * pixels per module, so every module paints sharp (a long payload at a fractional size blurs, and
+ * a decoder reading the screen may miss it); QR_SIZE until the QR's cell count is known.
+ */
+const crispQrSize = (cells: number | null): number =>
+  cells ? Math.max(1, Math.floor(QR_SIZE / cells)) * cells : QR_SIZE;
 /** The downloaded PNG is drawn larger so each module is several whole pixels and prints sharply. */
 const QR_DOWNLOAD_SIZE = 1024;
 /** The quiet zone the QR specification requires, in modules (what includeMargin used to add). */
@@ -106,6 +114,12 @@ export const EnrolmentQrCard = ({
   const { t } = useTranslation();
   const downloadCanvasRef = useRef<HTMLCanvasElement>(null);
   const payloadRef = useRef<HTMLTextAreaElement>(null);
+  /** The QR's modules per side with its quiet zone, read from the drawn SVG's viewBox. */
+  const [qrCells, setQrCells] = useState<number | null>(null);
+  const measureQr = (svg: SVGSVGElement | null) => {
+    const cells = svg?.viewBox?.baseVal?.width;
+    if (cells) setQrCells(cells);
+  };
   const isExpired = useIsExpired(qr.expiresAt);
 
   const copyWithSelection = (): boolean => {
@@ -156,9 +170,13 @@ export const EnrolmentQrCard = ({
               opacity: isExpired ? 0.3 : 1,
             }}
           >
-            <QRCodeCanvas
+            {/* SVG at a whole number of pixels per module (crispQrSize): a canvas of a fixed size
+                paints a long payload's modules at a fraction of a pixel each, blurred, which a
+                camera or decoder reading the screen may fail on. */}
+            <QRCodeSVG
+              ref={measureQr}
               value={qr.payload}
-              size={QR_SIZE}
+              size={crispQrSize(qrCells)}
               level="M"
               marginSize={QR_MARGIN_MODULES}
               title={qrTitle}
