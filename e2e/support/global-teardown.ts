@@ -1,10 +1,12 @@
-/** Stops the server started by global-setup. */
+/** Stops the server and the MDM fakes started by global-setup. */
 export default async function globalTeardown() {
-  const pid = Number(process.env.KISHT_E2E_SERVER_PID);
-  if (!pid) return;
-  try {
-    process.kill(pid, 'SIGTERM');
-  } catch {
-    // already gone
+  for (const name of ['KISHT_E2E_SERVER_PID', 'KISHT_E2E_FAKE_MDM_PID']) {
+    const pid = Number(process.env[name]);
+    if (!pid) continue;
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
   }
 }

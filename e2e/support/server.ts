@@ -20,9 +20,13 @@ export const freePort = (): Promise<number> =>
 
 /**
  * Starts the real Kisht server (built web app, in-memory PGlite with the demo seed, embedded
- * broker) as a child process on a free port and waits until it answers.
+ * broker) as a child process on a free port and waits until it answers; `extraEnv` adds to
+ * its environment.
  */
-export const startServer = async (): Promise<{ baseUrl: string; process: ChildProcess }> => {
+export const startServer = async (
+  /** More environment for the server (the MDM fakes' NANOMDM_*, APPLE_*, AMAPI_*). */
+  extraEnv: Record<string, string> = {},
+): Promise<{ baseUrl: string; process: ChildProcess }> => {
   const port = await freePort();
   mkdirSync(ARTIFACTS, { recursive: true });
   const log = createWriteStream(join(ARTIFACTS, 'server.log'));
@@ -39,6 +43,7 @@ export const startServer = async (): Promise<{ baseUrl: string; process: ChildPr
       // per number have their own tests.
       OTP_RESEND_AFTER_SECONDS: '0',
       OTP_DAILY_LIMIT_PER_MOBILE: '1000',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
