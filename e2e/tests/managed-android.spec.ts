@@ -11,7 +11,7 @@ import { expect, freshImei, freshMobile, IN_PHONE, shot, test } from '../support
  * Issue 15, the managed-Android family through Google's Android Management API (a local fake): the
  * demo retailer adds a managed-Android customer whose first EMI fell due weeks ago, signs the
  * consent and gets Google's enrolment QR with the notice of Google's permissible-usage rule; a
- * simulated phone scans it and enrols; a lock for the overdue payment (no other reason) is refused
+ * simulated phone scans it and enrols; a lock for the overdue payment is refused
  * by the server, and customer_details shows the server's reason. Photographed at 412×915.
  */
 test.use({ ...IN_PHONE, serviceWorkers: 'block', signedInAs: 'demoRetailer' });
@@ -74,7 +74,7 @@ test('a managed-Android customer gets Google’s QR and the rule, enrols, and a 
   await expect(page.getByTestId('enrolment-success')).toBeVisible();
   await shot(page, '161-managed-android-enrolled');
 
-  // 3. customer_details: the rule again; a lock for the overdue EMI (no reason) is refused (409
+  // 3. customer_details: the rule again; a lock for the overdue EMI is refused (409
   // PAYMENT_LOCK_NOT_ALLOWED) and the card shows the server's reason; nothing reaches Google.
   await page.getByTestId('open-customer-details').click();
   await expect(page).toHaveURL(new RegExp(`/customer_details/${customerId}$`));
@@ -82,7 +82,9 @@ test('a managed-Android customer gets Google’s QR and the rule, enrols, and a 
   await expect(page.getByTestId('lock-state')).toHaveText('Unlocked');
   await page.getByTestId('lock-button').click();
   await expect(page.getByTestId('lock-overdue')).toBeVisible();
-  await expect(page.getByTestId('lock-reason')).toHaveCount(0);
+  // A managed-Android lock always asks why, with Google's rule; a payment is no reason.
+  await expect(page.getByTestId('lock-reason-why')).toContainText('Google');
+  await page.getByTestId('lock-reason').fill('EMI overdue for three weeks');
   await shot(page, '162-managed-android-confirm-lock');
   const refusal = page.waitForResponse((r) => r.url().includes('/lock') && r.request().method() === 'POST');
   await page.getByTestId('confirm-dialog-confirm').click();
@@ -94,7 +96,7 @@ test('a managed-Android customer gets Google’s QR and the rule, enrols, and a 
     "Google's Android Management API policy forbids locking or restricting a managed-Android phone because a payment was missed",
   );
   await expect(page.getByTestId('lock-state')).toHaveText('Unlocked');
-  // The confirmation stays open after the refusal (it offers no reason field for an overdue customer).
+  // The confirmation stays open after the refusal, for a reason that is not a payment.
   const dialog = page.getByRole('dialog', { name: 'Lock this phone?' });
   if (await dialog.isVisible()) await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();

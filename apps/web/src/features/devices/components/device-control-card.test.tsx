@@ -162,8 +162,18 @@ describe("a managed-Android phone under Google's permissible-usage rule (issue 1
     renderFamilyCard(1);
     fireEvent.click(await screen.findByTestId('lock-button'));
     const dialog = await screen.findByRole('dialog');
+    // A managed-Android lock always asks why, saying Google's rule; without a reason nothing is sent.
+    expect(within(dialog).getByTestId('lock-reason-why').textContent).toContain('Google');
+    fireEvent.click(within(dialog).getByTestId('confirm-dialog-confirm'));
+    expect(api.requestsTo(paths.devices.lock)).toHaveLength(0);
+    fireEvent.change(within(dialog).getByTestId('lock-reason'), {
+      target: { value: 'EMI overdue for weeks' },
+    });
     fireEvent.click(within(dialog).getByTestId('confirm-dialog-confirm'));
     await waitFor(() => expect(api.requestsTo(paths.devices.lock)).toHaveLength(1));
+    expect(await api.bodiesTo(paths.devices.lock)).toEqual([
+      expect.objectContaining({ reason: 'EMI overdue for weeks' }),
+    ]);
     expect((await screen.findByTestId('payment-lock-refused')).textContent).toContain(message);
     expect(screen.getByTestId('lock-state').textContent).toBe('Unlocked');
   });

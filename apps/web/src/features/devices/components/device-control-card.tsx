@@ -96,7 +96,9 @@ export const DeviceControlCard = ({
   const canSendCommand = isEnrolled && !hasPendingCommand && !isSending;
   const action: TLockAction = isLocked ? 'unlock' : 'lock';
   const isLockRefused = lockRule.kind === 'refused';
-  const needsReason = dialogAction === 'lock' && lockRule.kind === 'needs_reason';
+  // A managed-Android phone is locked only for a reason that is not a payment (Google's rule).
+  const isPaymentLockBarred = deviceType !== undefined && !isPaymentLockAllowed(deviceType);
+  const needsReason = dialogAction === 'lock' && (lockRule.kind === 'needs_reason' || isPaymentLockBarred);
 
   // The command this screen sent has ended: say so when it ended without being applied.
   useEffect(() => {
@@ -325,7 +327,12 @@ export const DeviceControlCard = ({
             {t('device.overdueNow', { amount: formatRupees(lockRule.overduePaise) })}
           </Alert>
         ) : null}
-        {needsReason ? <LockReasonField {...reason.field} /> : null}
+        {needsReason ? (
+          <LockReasonField
+            {...reason.field}
+            whyKey={isPaymentLockBarred ? 'enrolment.paymentLockRule.body' : undefined}
+          />
+        ) : null}
         <WhenChoice
           value={when}
           onChange={(next) => {

@@ -20,18 +20,21 @@ type TLockReasonFieldProps = {
   onChange: (value: string) => void;
   /** The error to show under the field (the app's own or the server's), or null. */
   error: string | null;
+  /** The translation key of why a reason is asked for; default: nothing is overdue (issue 12). */
+  whyKey?: 'device.reasonWhy' | 'enrolment.paymentLockRule.body' | undefined;
 };
 
 /**
- * Why a phone whose customer has nothing overdue is locked (issue 12): says why a reason is asked
- * for, and takes it (required). The server records it with the command and its audit entry.
+ * Why a phone is locked, when the lock needs one (issue 12: nothing overdue; issue 15: a
+ * managed-Android phone, never locked for a payment): says why a reason is asked for, and takes it
+ * (required). The server records it with the command and its audit entry.
  */
-export const LockReasonField = ({ value, onChange, error }: TLockReasonFieldProps) => {
+export const LockReasonField = ({ value, onChange, error, whyKey }: TLockReasonFieldProps) => {
   const { t } = useTranslation();
   return (
     <Stack spacing={1.5} sx={{ pt: 1 }}>
       <Alert severity="warning" data-testid="lock-reason-why">
-        {t('device.reasonWhy')}
+        {t(whyKey ?? 'device.reasonWhy')}
       </Alert>
       <TextField
         id="lock-reason"
