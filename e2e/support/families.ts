@@ -102,10 +102,6 @@ export const addFamilyCustomerInUi = async (page: Page, customer: TFamilyCustome
   return customerId;
 };
 
-/** The signed-in retailer's bearer token (the session the web app keeps in local storage). */
-export const sessionToken = async (page: Page): Promise<string> =>
-  (await page.evaluate(() => localStorage.getItem('token'))) ?? '';
-
 /** Fails when the page shows the "Coming soon" placeholder of a screen not built yet. */
 export const expectNotComingSoon = async (page: Page) => {
   await expect(page.getByTestId('coming-soon')).toHaveCount(0);

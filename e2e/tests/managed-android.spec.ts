@@ -1,10 +1,5 @@
 import { fakeMdm } from '../support/fake-mdm';
-import {
-  addFamilyCustomerInUi,
-  decodeQrOnPage,
-  expectNotComingSoon,
-  sessionToken,
-} from '../support/families';
+import { addFamilyCustomerInUi, decodeQrOnPage, expectNotComingSoon } from '../support/families';
 import { expect, freshImei, freshMobile, IN_PHONE, shot, test } from '../support/fixtures';
 
 /**
@@ -22,7 +17,6 @@ const daysAgoInIndia = (days: number) =>
 
 test('a managed-Android customer gets Google’s QR and the rule, enrols, and a lock for the missed payment is refused with the reason', async ({
   page,
-  baseURL,
 }) => {
   const imei1 = freshImei();
   const customerId = await addFamilyCustomerInUi(page, {
@@ -62,14 +56,13 @@ test('a managed-Android customer gets Google’s QR and the rule, enrols, and a 
   await expectNotComingSoon(page);
   await shot(page, '160-managed-android-qr');
 
-  // 2. The phone scans the QR and enrols with Google. Kisht learns of it from the API's device list:
-  // its sync job, or amapi_sync asked now (the screens offer no button for it).
+  // 2. The phone scans the QR and enrols with Google. The waiting screen asks Google (amapi_sync)
+  // every 10 s, and says so once the phone is there.
   await fakeMdm('POST', '/control/amapi/enrol', { qrPayload: payload, imei: imei1 });
-  const synced = await page.request.post(`${baseURL}/api/device/amapi_sync`, {
-    headers: { authorization: `Bearer ${await sessionToken(page)}` },
-    data: { customer_id: customerId },
-  });
-  expect(synced.status()).toBe(200);
+  const synced = await page.waitForResponse(
+    async (r) => r.url().endsWith('/api/device/amapi_sync') && (await r.json()).data?.isEnrolled === true,
+    { timeout: 30_000 },
+  );
   expect((await synced.json()).data).toMatchObject({ isEnrolled: true, status: 1, state: 'ACTIVE' });
   await expect(page.getByTestId('enrolment-success')).toBeVisible();
   await shot(page, '161-managed-android-enrolled');

@@ -111,6 +111,18 @@ export const customersApi = api.injectEndpoints({
       providesTags: (_result, _error, customerId) => [mediaTag(customerId)],
     }),
     /** The customer photo or the invoice attachment; a new photo changes the details' photoImageName. */
+    /**
+     * amapi_sync (issue 15): ask Google's Android Management API now whether the customer's
+     * managed-Android phone has enrolled; the customer's details follow what it found.
+     */
+    syncManagedAndroid: build.mutation<unknown, number>({
+      query: (customerId) => ({
+        url: paths.androidManagement.sync,
+        method: 'POST',
+        body: { customer_id: customerId },
+      }),
+      invalidatesTags: (_result, _error, customerId) => [customerTag(customerId)],
+    }),
     uploadCustomerImage: build.mutation<TMedia, TUploadImageArgs>({
       query: ({ customerId, kind, file }) => ({
         url: paths.customers.uploadImage,
@@ -213,6 +225,7 @@ export const {
   useListCitiesQuery,
   useGetCustomerMediaQuery,
   useUploadCustomerImageMutation,
+  useSyncManagedAndroidMutation,
   useUploadCustomerDocumentMutation,
   useDeleteCustomerDocumentMutation,
   useUploadSignatureMutation,

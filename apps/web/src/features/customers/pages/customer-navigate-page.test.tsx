@@ -1,3 +1,4 @@
+import { DeviceType } from '@kisht/domain/common/enums';
 import type { TCustomerConsent } from '@kisht/domain/customers/consent.schema';
 import { CONSENT_TEXT_VERSION } from '@kisht/domain/customers/consent-texts';
 import { paths } from '@kisht/domain/paths';
@@ -181,6 +182,31 @@ describe('customer_navigate: the consent to remote locking comes before the enro
     expect(await screen.findByText('enrolment QR')).toBeTruthy();
     expect(screen.queryByTestId('consent-form')).toBeNull();
     expect(screen.getByTestId('consent-recorded').textContent).toContain('15-01-2026 12:30 PM');
+  });
+});
+
+describe('customer_navigate of a managed-Android customer (issue 15)', () => {
+  it('asks Google whether the phone enrolled while it waits; a DPC customer does not', async () => {
+    const api = stubApi({
+      [paths.customers.details]: () =>
+        createCustomerDetails({ status: 0, deviceType: DeviceType.MANAGED_ANDROID_API }),
+      [paths.customers.consent]: () => consentFor(),
+      [paths.androidManagement.sync]: () => ({ customerId: 5, status: 0, isEnrolled: false }),
+    });
+    renderNavigate();
+    expect(await screen.findByText('enrolment QR')).toBeTruthy();
+    await waitFor(async () =>
+      expect(await api.bodiesTo(paths.androidManagement.sync)).toEqual([{ customer_id: 5 }]),
+    );
+    cleanup();
+
+    const dpc = stubApi({
+      [paths.customers.details]: () => createCustomerDetails({ status: 0 }),
+      [paths.customers.consent]: () => consentFor(),
+    });
+    renderNavigate();
+    expect(await screen.findByText('enrolment QR')).toBeTruthy();
+    expect(dpc.requestsTo(paths.androidManagement.sync)).toHaveLength(0);
   });
 });
 

@@ -1,4 +1,4 @@
-import { CustomerStatus } from '@kisht/domain/common/enums';
+import { CustomerStatus, DeviceType } from '@kisht/domain/common/enums';
 import type { TCustomerDetails } from '@kisht/domain/customers/customers.schema';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import Alert from '@mui/material/Alert';
@@ -9,7 +9,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { LoadError } from '../../../components/load-error';
@@ -20,10 +20,17 @@ import { useGoBack } from '../../../lib/use-go-back';
 import { ConsentRecordedNote } from '../components/consent-details';
 import { ConsentForm } from '../components/consent-form';
 import { CustomerSummaryHeader } from '../components/customer-summary-header';
-import { customersApi, useGetCustomerConsentQuery, useGetCustomerDetailsQuery } from '../customers-api';
+import {
+  customersApi,
+  useGetCustomerConsentQuery,
+  useGetCustomerDetailsQuery,
+  useSyncManagedAndroidMutation,
+} from '../customers-api';
 
 /** How often to check whether the phone has enrolled, ms. */
 const ENROLMENT_POLL_MS = 3000;
+/** How often a waiting managed-Android enrolment asks Google (amapi_sync), ms. */
+const MANAGED_ANDROID_SYNC_MS = 10_000;
 
 /**
  * The enrolment QR needs the customer's consent to remote locking (the server answers
@@ -124,6 +131,16 @@ const EnrolmentView = ({
   });
   const customer = details.data;
   const isInactive = customer?.status === CustomerStatus.INACTIVE;
+  // A managed-Android phone enrols with Google, not with us: ask Google now and then while waiting
+  // (the server's own sync runs only every few minutes).
+  const [syncManagedAndroid] = useSyncManagedAndroidMutation();
+  const isManagedAndroidWaiting = isInactive && customer?.deviceType === DeviceType.MANAGED_ANDROID_API;
+  useEffect(() => {
+    if (!isManagedAndroidWaiting || isKeyReturned) return;
+    void syncManagedAndroid(customerId);
+    const timer = window.setInterval(() => void syncManagedAndroid(customerId), MANAGED_ANDROID_SYNC_MS);
+    return () => window.clearInterval(timer);
+  }, [isManagedAndroidWaiting, isKeyReturned, customerId, syncManagedAndroid]);
 
   // What the customer was when the page opened: one already past enrolment belongs on
   // customer_details (spec §2); one who enrols while the page is open sees the success card.
