@@ -298,6 +298,23 @@ describe("Google's permissible-usage rule: no lock for a missed payment", () => 
     expect(issuedCommands()).toHaveLength(0);
   });
 
+  it('the ladder sends no EMI reminder wallpaper to a managed-Android phone (no such command)', async () => {
+    const { customerId } = await enrolledManagedCustomer();
+    const [due] = await queryRows<{ days: number }>(
+      t.app.ctx.db,
+      sql`select (min(due_date) - ${istDate()}::date)::int as days from emis where customer_id = ${customerId}`,
+    );
+    await queryRows(
+      t.app.ctx.db,
+      sql`update organizations set settings = settings ||
+            ${JSON.stringify({ autoLock: { reminderDaysBefore: due!.days, lockAfterDaysOverdue: null, autoUnlock: true } })}::jsonb
+          where id = ${DEMO_ORG_ID}`,
+    );
+    await runAutoLockLadder(t.app.ctx, istDate());
+    expect(await commandsOf(customerId)).toEqual([]);
+    expect(issuedCommands()).toHaveLength(0);
+  });
+
   it('a bulk lock leaves a managed-Android customer out with the reason', async () => {
     const { customerId } = await enrolledManagedCustomer();
     await makeOverdue(customerId);

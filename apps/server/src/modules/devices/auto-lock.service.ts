@@ -30,7 +30,8 @@ const ddmmyyyy = (isoDate: string) => isoDate.split('-').reverse().join('-');
 
 /**
  * One run of every organisation's auto-lock ladder (issue 5, design §1 jobs) on `today` (+05:30):
- * an EMI reminder wallpaper `reminderDaysBefore` days before a due date (once per instalment), and
+ * an EMI reminder wallpaper `reminderDaysBefore` days before a due date (once per instalment; only
+ * phones of Kisht's own channel, the MDM families having no wallpaper command), and
  * a lock for every phone with an instalment more than `lockAfterDaysOverdue` days overdue. Devices
  * are taken with FOR UPDATE SKIP LOCKED and a pending lock or sent reminder is checked in the same
  * transaction, so two server processes running it together create each command once. A phone of a
@@ -51,6 +52,9 @@ export const runAutoLockLadder = async (
       if (ladder.reminderDaysBefore !== null && ladder.reminderDaysBefore >= 0) {
         const dueDate = addDays(today, ladder.reminderDaysBefore);
         for (const row of await repo.lockDevicesForReminder(tx, orgId, dueDate)) {
+          // An iPhone or a managed-Android phone has no wallpaper command (issue 15): no reminder
+          // that could only fail.
+          if (row.device.channel !== 'mqtt') continue;
           if (await repo.hasReminderFor(tx, row.device.id, row.emiId)) continue;
           const text = `EMI of ${rupees(row.owedPaise)} is due on ${ddmmyyyy(dueDate)}. Please pay on time.`;
           queued.push(
