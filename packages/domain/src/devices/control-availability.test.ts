@@ -64,9 +64,9 @@ describe('control availability (spec §6)', () => {
         ['fetch_location', 'reboot', 'sim_info', 'emi_alert', 'uninstall', 'miui_permission'],
       ],
       [
-        'managed API drops MIUI permission',
+        'managed API drops MIUI permission, and what Google’s API cannot carry (location, SIM info, alert)',
         MANAGED,
-        ['fetch_location', 'reboot', 'sim_info', 'emi_alert', 'uninstall'],
+        ['reboot', 'uninstall'],
       ],
       [
         'link-based: SIM info, fetch location, EMI alert, uninstall',
@@ -92,10 +92,10 @@ describe('control availability (spec §6)', () => {
         ['fetch_location', 'reboot', 'sim_info'],
       ],
       [
-        'managed API: lock and tracking; fetch location, reboot, SIM info',
+        'managed API: lock; reboot (Google’s API carries no tracking, location or SIM info)',
         MANAGED,
-        ['lock', 'tracking'],
-        ['fetch_location', 'reboot', 'sim_info'],
+        ['lock'],
+        ['reboot'],
       ],
       ['link-based has no reboot', LINK, ['lock', 'tracking'], ['fetch_location', 'sim_info']],
       ['Apple: no tracking', APPLE, ['lock'], ['fetch_location', 'reboot', 'sim_info']],
@@ -113,9 +113,21 @@ describe('control availability (spec §6)', () => {
 
   describe('with an allowed list', () => {
     it('shows only listed features, whatever the family defaults', () => {
-      expect(unlocked(MANAGED, ['lock', 'wifi_on_off', 'reboot', 'miui_permission'])).toEqual({
+      expect(unlocked(DPC, ['lock', 'wifi_on_off', 'reboot', 'miui_permission'])).toEqual({
         controls: ['lock', 'wifi_on_off'],
+        actions: ['reboot', 'miui_permission'],
+      });
+    });
+
+    it('never offers an MDM family what its service cannot carry out, even when listed (issue 15)', () => {
+      expect(unlocked(MANAGED, ['lock', 'wifi_on_off', 'wallpaper', 'reboot', 'sim_info'])).toEqual({
+        controls: ['lock'],
         actions: ['reboot'],
+      });
+      expect(unlocked(MANAGED).controls).toEqual(['lock', 'app_lock', 'camera_lock', 'usb_debugging']);
+      expect(unlocked(APPLE, ['lock', 'bluetooth_lock_unlock', 'install_apple_onemodapp'])).toEqual({
+        controls: ['lock'],
+        actions: ['install_apple_onemodapp'],
       });
     });
 

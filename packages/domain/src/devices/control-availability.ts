@@ -121,9 +121,42 @@ const ANTI_THEFT_APP_TYPES: readonly number[] = [
   AppType.DEVICE_POLICY_CONTROLLER_ANTI_THEFT,
 ];
 
-const inCanonicalOrder = (features: Iterable<TControlFeature>): TControlFeature[] => {
+/**
+ * What the MDM families' services can carry out (issue 15): Google's Android Management API has no
+ * wallpaper, SIM lock, tracking, location, SIM report or alert; Apple's MDM carries every feature
+ * spec §6 gives an iPhone. A feature outside this list is never offered for the family, even where
+ * spec §6's table or an allowed list names it: its command could only fail (a departure from the
+ * table, for that reason). Families reached through Kisht's own channel carry everything.
+ */
+export const MDM_CARRIED_FEATURES: Readonly<Record<number, readonly TControlFeature[]>> = {
+  [DeviceType.MANAGED_ANDROID_API]: [
+    'lock',
+    'app_lock',
+    'camera_lock',
+    'usb_debugging',
+    'lost_mode',
+    'antitheft_lost_mode',
+    'reboot',
+    'uninstall',
+  ],
+  [DeviceType.APPLE]: [
+    'lock',
+    'app_lock',
+    'camera_lock',
+    'usb_debugging',
+    'lost_mode',
+    'fetch_location',
+    'reboot',
+    'sim_info',
+    'uninstall',
+    'install_apple_onemodapp',
+  ],
+};
+
+const inCanonicalOrder = (features: Iterable<TControlFeature>, deviceType: number): TControlFeature[] => {
   const set = new Set(features);
-  return CONTROL_FEATURES.filter((f) => set.has(f));
+  const carried = MDM_CARRIED_FEATURES[deviceType];
+  return CONTROL_FEATURES.filter((f) => set.has(f) && (!carried || carried.includes(f)));
 };
 
 /**
@@ -136,6 +169,7 @@ const inCanonicalOrder = (features: Iterable<TControlFeature>): TControlFeature[
  *   allowed list when there is one.
  * - Without a list, each family has its defaults (DEFAULT_CONTROLS, DEFAULT_ACTIONS), and an
  *   anti-theft customer (app_type 4 or 9) also anti-theft lost mode and uninstall_antitheft.
+ * - An MDM family is offered only what its service can carry out (MDM_CARRIED_FEATURES, issue 15).
  * An unknown device type offers nothing. Results are in the canonical CONTROL_FEATURES order.
  */
 export const controlAvailability = (input: TControlAvailabilityInput): TControlAvailability => {
@@ -151,8 +185,11 @@ export const controlAvailability = (input: TControlAvailabilityInput): TControlA
     const lockedControls: TControlFeature[] =
       input.deviceType === DeviceType.APPLE ? ['lock'] : ['lock', 'tracking'];
     return {
-      controls: inCanonicalOrder(lockedControls.filter(isAllowed)),
-      actions: inCanonicalOrder(familyActions.filter((f) => LOCKED_ACTIONS.includes(f) && isAllowed(f))),
+      controls: inCanonicalOrder(lockedControls.filter(isAllowed), input.deviceType),
+      actions: inCanonicalOrder(
+        familyActions.filter((f) => LOCKED_ACTIONS.includes(f) && isAllowed(f)),
+        input.deviceType,
+      ),
     };
   }
   const hasAntiTheft = input.appType !== undefined && ANTI_THEFT_APP_TYPES.includes(input.appType);
@@ -165,7 +202,10 @@ export const controlAvailability = (input: TControlAvailabilityInput): TControlA
   const controls = allowed ? PRIMARY_CONTROLS.filter((f) => allowed.has(f)) : defaultControls;
   // With a list, the actions it names that no family offers by default are offered too.
   const actions = allowed ? [...familyActions, ...EXTRA_ACTIONS].filter(isAllowed) : defaultActions;
-  return { controls: inCanonicalOrder(controls), actions: inCanonicalOrder(actions) };
+  return {
+    controls: inCanonicalOrder(controls, input.deviceType),
+    actions: inCanonicalOrder(actions, input.deviceType),
+  };
 };
 
 /** True when `feature` is offered for the device (see controlAvailability). */

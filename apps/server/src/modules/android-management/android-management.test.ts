@@ -382,7 +382,7 @@ describe('managed-Android commands', () => {
     expect((await deviceRow(customerId)).reported_controls.lost_mode).toBe(false);
   });
 
-  it("camera lock goes into the phone's own policy; a command AMAPI cannot carry fails with why", async () => {
+  it("camera lock goes into the phone's own policy; a control AMAPI cannot carry is not offered (409)", async () => {
     const { customerId, device } = await enrolledManagedCustomer();
     const camera = await apiPost(t, retailer, deviceControlPath('camera_lock'), {
       customer_id: customerId,
@@ -400,10 +400,9 @@ describe('managed-Android commands', () => {
       enable: true,
       args: { text: 'Hello' },
     });
-    expect(wallpaper.body.data).toMatchObject({
-      state: 'failed',
-      error: expect.stringMatching(/Android Management API/),
-    });
+    expect(wallpaper.status).toBe(409);
+    expect(wallpaper.body.code).toBe('COMMAND_NOT_AVAILABLE');
+    expect(issuedCommands().filter((r) => JSON.stringify(r.body).includes('allpaper'))).toEqual([]);
   });
 
   it('an operation that ends in an error fails the command with the error', async () => {
