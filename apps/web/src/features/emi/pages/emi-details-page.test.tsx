@@ -80,10 +80,7 @@ const chooseMode = async (label: string) => {
 
 const amountInput = () => screen.getByTestId('emi-pay-amount') as HTMLInputElement;
 
-/** Whole journeys through a page of MUI inputs; a busy two-core machine needs more than 5 s. */
-const JOURNEY = { timeout: 15_000 };
-
-describe('emi_details (spec §2)', JOURNEY, () => {
+describe('emi_details (spec §2)', () => {
   it('shows totals in rupees, the schedule with statuses and the payments', async () => {
     stubEmiApi();
     renderAt(appPaths.emiDetails.href(5));
@@ -300,7 +297,7 @@ const openRowAction = async (no: number, action: string | RegExp) => {
   fireEvent.click(await screen.findByRole('menuitem', { name: action }));
 };
 
-describe('emi_details payment retries (Idempotency-Key)', JOURNEY, () => {
+describe('emi_details payment retries (Idempotency-Key)', () => {
   const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
   const keysSent = (api: ReturnType<typeof stubEmiApi>) =>
     api.requestsTo(paths.emi.pay).map((request) => request.headers.get('Idempotency-Key'));
@@ -363,7 +360,7 @@ describe('emi_details payment retries (Idempotency-Key)', JOURNEY, () => {
   });
 });
 
-describe('emi_details penalties and waivers', JOURNEY, () => {
+describe('emi_details penalties and waivers', () => {
   it('levies the penalty due on an overdue instalment after showing the amount, and refetches the schedule', async () => {
     const api = stubEmiApi({ details: detailsWithPenaltyDue() });
     renderAt(appPaths.emiDetails.href(5));
@@ -471,7 +468,7 @@ describe('emi_details penalties and waivers', JOURNEY, () => {
   });
 });
 
-describe('emi_details EMI reminder', JOURNEY, () => {
+describe('emi_details EMI reminder', () => {
   it("sends the reminder with the retailer's message and shows where the command got to", async () => {
     const api = stubEmiApi();
     renderAt(appPaths.emiDetails.href(5));
@@ -525,7 +522,7 @@ describe('emi_details EMI reminder', JOURNEY, () => {
   });
 });
 
-describe('emi_details EMI PIN', JOURNEY, () => {
+describe('emi_details EMI PIN', () => {
   let writeText: ReturnType<typeof vi.fn>;
   beforeEach(() => {
     writeText = vi.fn(async () => undefined);
