@@ -29,6 +29,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { imeiCheckDigit } from '@kisht/domain/common/identifiers';
+import { addDays, istDate } from '@kisht/domain/common/time';
 import type { TBulkProgress } from '@kisht/domain/devices/devices.schema';
 import { cmdTopic } from '@kisht/domain/devices/protocol.schema';
 import { signServerMessage } from '@kisht/domain/devices/server-message';
@@ -36,7 +37,7 @@ import { paths } from '@kisht/domain/paths';
 import { buildApp } from '@kisht/server/app';
 import { loadConfig } from '@kisht/server/config';
 import { createPglite, type Db, openDatabase } from '@kisht/server/db/client';
-import { customers, deviceCommands, devices, products, users } from '@kisht/server/db/schema';
+import { customers, deviceCommands, devices, emis, products, users } from '@kisht/server/db/schema';
 import { BULK_CUSTOMER_LOAN, DEMO_ORG_ID, DEMO_RETAILER_MOBILE, seedDemo } from '@kisht/server/db/seed/seed';
 import { sha256Hex } from '@kisht/server/lib/crypto';
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
@@ -202,6 +203,19 @@ const seedEnrolledCustomers = async (db: Db, count: number): Promise<TSimulatedD
         imei2: device.imei2,
         enrolledAt,
         secretHash: sha256Hex(device.secret),
+      })),
+    );
+    // One instalment each, due ten days ago and unpaid: since issue 12 a bulk lock only locks
+    // customers with something overdue (it carries no reason), so paid-up phones would be skipped.
+    await db.insert(emis).values(
+      inserted.map(({ id }) => ({
+        orgId: DEMO_ORG_ID,
+        customerId: id,
+        instalmentNo: 1,
+        dueDate: addDays(istDate(), -10),
+        amountPaise: BULK_CUSTOMER_LOAN.emiPaise,
+        principalPaise: BULK_CUSTOMER_LOAN.emiPaise,
+        interestPaise: 0,
       })),
     );
     simulated.push(...batch);
