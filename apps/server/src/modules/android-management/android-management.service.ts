@@ -13,10 +13,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { TConfig } from '../../config';
 import type { Db } from '../../db/client';
 import { startProtectedJob } from '../../jobs/scheduler';
-import { insertAudit } from '../audit/audit.repository';
-import { markCustomerInstalled, recordStatusChange } from '../customers/customers.service';
+import { recordStatusChange } from '../customers/customers.service';
 import type { TDeviceBridge } from '../devices/device-bridge';
-import { wifiExtrasOf } from '../devices/enrolment.service';
+import { recordEnrolment, wifiExtrasOf } from '../devices/enrolment.service';
 import {
   AmapiError,
   createAmapiClient,
@@ -445,14 +444,7 @@ export class AndroidManagementBridge implements TDeviceBridge {
           lastSeenAt: validDate(amapi.lastStatusReportTime) ?? now,
           at: now,
         });
-        await markCustomerInstalled(tx, device.orgId, device.customerId);
-        await insertAudit(tx, {
-          orgId: device.orgId,
-          action: 'device.enrol',
-          entity: 'customer',
-          entityId: String(device.customerId),
-          details: { deviceId: device.id, channel: repo.AMAPI_CHANNEL, mdmId: amapi.name },
-        });
+        await recordEnrolment(tx, device, { channel: repo.AMAPI_CHANNEL, mdmId: amapi.name });
       });
       outcome.enrolled += 1;
     }

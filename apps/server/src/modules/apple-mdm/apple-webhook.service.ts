@@ -7,8 +7,9 @@ import type { TConfig } from '../../config';
 import type { Db } from '../../db/client';
 import { sha256Hex } from '../../lib/crypto';
 import { insertAudit } from '../audit/audit.repository';
-import { markCustomerInstalled, recordStatusChange } from '../customers/customers.service';
+import { recordStatusChange } from '../customers/customers.service';
 import type { DeviceRow } from '../devices/devices.service';
+import { recordEnrolment } from '../devices/enrolment.service';
 import { controlsOfRestrictions, NO_RESTRICTIONS, type TRestrictions } from './apple-commands';
 import {
   plistToJson,
@@ -201,14 +202,7 @@ const enrolAppleDevice = async (deps: TWebhookDeps, device: DeviceRow, udid: str
   deps.db.transaction(async (tx) => {
     const isNew = await repo.markAppleDeviceEnrolled(tx, device.id, new Date());
     if (!isNew) return false;
-    await markCustomerInstalled(tx, device.orgId, device.customerId);
-    await insertAudit(tx, {
-      orgId: device.orgId,
-      action: 'device.enrol',
-      entity: 'customer',
-      entityId: String(device.customerId),
-      details: { deviceId: device.id, channel: 'apple_mdm', udid },
-    });
+    await recordEnrolment(tx, device, { channel: 'apple_mdm', udid });
     return true;
   });
 

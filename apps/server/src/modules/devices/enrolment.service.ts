@@ -263,16 +263,29 @@ export const enrolDevice = async (
     if (!isEnrolled) throw invalid();
     // A freshly enrolled phone holds policy 0 (unlocked, nothing restricted): start it from there.
     await devicesRepo.resetPolicy(tx, device.id, offlineLockAfterMs);
-    await markCustomerInstalled(tx, device.orgId, device.customerId);
-    await insertAudit(tx, {
-      orgId: device.orgId,
-      action: 'device.enrol',
-      entity: 'customer',
-      entityId: String(device.customerId),
-      details: { deviceId: device.id },
-    });
+    await recordEnrolment(tx, device, {});
   });
   return credentialsOf(deps, { device, secret, offlineLockAfterMs, baseUrl: options.baseUrl });
+};
+
+/**
+ * What every family's enrolment records once its device row is marked enrolled, in the caller's
+ * transaction: the customer becomes installed (status 1) and a `device.enrol` audit entry names the
+ * device, with `details` (the channel and the MDM's id for an MDM phone).
+ */
+export const recordEnrolment = async (
+  tx: DbOrTx,
+  device: Pick<DeviceRow, 'id' | 'orgId' | 'customerId'>,
+  details: Record<string, unknown>,
+): Promise<void> => {
+  await markCustomerInstalled(tx, device.orgId, device.customerId);
+  await insertAudit(tx, {
+    orgId: device.orgId,
+    action: 'device.enrol',
+    entity: 'customer',
+    entityId: String(device.customerId),
+    details: { deviceId: device.id, ...details },
+  });
 };
 
 /** A retried enrolment (see enrolDevice): a new secret replaces the one whose response was lost. */
