@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../lib/context';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
-import { findCustomerForActor } from '../customers/customers.service';
+import { findCustomerForActor, findCustomerOfFamily } from '../customers/customers.service';
 import { AndroidManagementBridge } from './android-management.service';
 
 /**
@@ -47,18 +47,16 @@ export const androidManagementRoutes = async (app: FastifyInstance, ctx: AppCont
       },
     },
     async (request) => {
-      const { customer, device } = await findCustomerForActor(
+      const { customer, device } = await findCustomerOfFamily(
         ctx.db,
         request.actor,
         request.body.customer_id,
+        {
+          deviceType: DeviceType.MANAGED_ANDROID_API,
+          message: 'This customer is not a managed-Android (Android Management API) customer',
+          fieldMessage: 'Not a device type 1 customer',
+        },
       );
-      if (customer.deviceType !== DeviceType.MANAGED_ANDROID_API) {
-        throw new AppError(
-          AppErrorCode.NOT_FOR_THIS_DEVICE_FAMILY,
-          'This customer is not a managed-Android (Android Management API) customer',
-          [{ field: 'customer_id', message: 'Not a device type 1 customer' }],
-        );
-      }
       const bridge = ctx.dispatcher.bridges.android_management;
       if (!(bridge instanceof AndroidManagementBridge)) {
         throw new AppError(

@@ -10,7 +10,7 @@ import type { TActor } from '../../lib/actor';
 import type { AppContext } from '../../lib/context';
 import { sha256Hex } from '../../lib/crypto';
 import { insertAudit } from '../audit/audit.repository';
-import { findCustomerForActor } from '../customers/customers.service';
+import { findCustomerOfFamily } from '../customers/customers.service';
 import { unclaimCustomer } from '../devices/device-lifecycle.service';
 import { type DeviceRow, toCommand } from '../devices/devices.service';
 import { issueEnrolmentQr } from '../devices/enrolment.service';
@@ -23,15 +23,12 @@ import { buildEnrolmentProfile } from './enrolment-profile';
  * The actor's Apple customer (device_type 3) and its device. Throws CUSTOMER_NOT_FOUND (404) outside
  * the actor's scope and NOT_FOR_THIS_DEVICE_FAMILY (409, field customer_id) for another family.
  */
-export const findAppleCustomer = async (db: DbOrTx, actor: TActor, customerId: number) => {
-  const found = await findCustomerForActor(db, actor, customerId);
-  if (found.customer.deviceType !== DeviceType.APPLE) {
-    throw new AppError(AppErrorCode.NOT_FOR_THIS_DEVICE_FAMILY, 'This customer’s phone is not an iPhone', [
-      { field: 'customer_id', message: 'Only Apple customers (device type 3) have this' },
-    ]);
-  }
-  return found;
-};
+export const findAppleCustomer = (db: DbOrTx, actor: TActor, customerId: number) =>
+  findCustomerOfFamily(db, actor, customerId, {
+    deviceType: DeviceType.APPLE,
+    message: 'This customer’s phone is not an iPhone',
+    fieldMessage: 'Only Apple customers (device type 3) have this',
+  });
 
 /** apple_qr: the enrolment profile's URL as a QR for an inactive Apple customer (see issueEnrolmentQr). */
 export const issueAppleQr = async (
@@ -42,10 +39,7 @@ export const issueAppleQr = async (
   return issueEnrolmentQr(ctx, {
     actor: options.actor,
     device,
-    customerStatus: customer.status,
-    customerRetailerId: customer.retailerId,
-    appType: customer.appType,
-    deviceType: customer.deviceType,
+    customer,
     baseUrl: options.baseUrl,
   });
 };

@@ -95,10 +95,7 @@ export const customersRoutes = async (app: FastifyInstance, ctx: AppContext) => 
     const qr = await issueEnrolmentQr(ctx, {
       actor: request.actor,
       device,
-      customerStatus: customer.status,
-      customerRetailerId: customer.retailerId,
-      appType: customer.appType,
-      deviceType: customer.deviceType,
+      customer,
       baseUrl: publicBaseUrl(ctx.config, request),
     });
     return { customerId: customer.id, qr };

@@ -234,6 +234,26 @@ export const findCustomerForActor = async (db: DbOrTx, actor: TActor, customerId
 };
 
 /**
+ * The actor's customer of device family `family.deviceType` (spec §1) and its device (issue 15).
+ * Throws CUSTOMER_NOT_FOUND (404) outside the actor's scope and NOT_FOR_THIS_DEVICE_FAMILY (409,
+ * field customer_id) with the family's `message` and `fieldMessage` for a customer of another.
+ */
+export const findCustomerOfFamily = async (
+  db: DbOrTx,
+  actor: TActor,
+  customerId: number,
+  family: { deviceType: number; message: string; fieldMessage: string },
+) => {
+  const found = await findCustomerForActor(db, actor, customerId);
+  if (found.customer.deviceType !== family.deviceType) {
+    throw new AppError(AppErrorCode.NOT_FOR_THIS_DEVICE_FAMILY, family.message, [
+      { field: 'customer_id', message: family.fieldMessage },
+    ]);
+  }
+  return found;
+};
+
+/**
  * The device summary with what the actor may do with it now (spec §6 availability and access).
  * Without lock access `read` (spec §6, '0') the lock state and command information are blanked:
  * lockStatus, pendingCommand and lastCommand null, pendingControls empty (the command history

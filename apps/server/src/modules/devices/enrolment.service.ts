@@ -43,16 +43,14 @@ export const issueEnrolmentQr = async (
   options: {
     actor: TActor;
     device: DeviceRow;
-    customerStatus: number;
-    /** The customer's retailer (whose key is spent), app_type and device_type (spec §1). */
-    customerRetailerId: number;
-    appType: number;
-    deviceType: number;
+    /** The customer: status, retailer (whose key is spent), app_type and device_type (spec §1). */
+    customer: { status: number; retailerId: number; appType: number; deviceType: number };
     baseUrl: string;
   },
 ): Promise<TEnrolmentQr> => {
   const { config } = deps;
-  if (options.customerStatus !== CustomerStatus.INACTIVE) {
+  const { customer } = options;
+  if (customer.status !== CustomerStatus.INACTIVE) {
     throw new AppError(AppErrorCode.ALREADY_ENROLLED, 'This customer is already enrolled');
   }
   // The borrower's signed consent to remote locking comes before any QR (issue 12).
@@ -62,15 +60,15 @@ export const issueEnrolmentQr = async (
       "Record the customer's consent to remote locking before making the enrolment QR",
     );
   }
-  const kind = enrolmentKindOf(options.deviceType);
+  const kind = enrolmentKindOf(customer.deviceType);
   const token = randomToken();
   const expiresAt = new Date(Date.now() + config.ENROLMENT_TOKEN_TTL_HOURS * 3_600_000);
   return deps.db.transaction(async (tx) => {
     await spendEnrolmentKey(tx, {
       orgId: options.device.orgId,
-      retailerId: options.customerRetailerId,
+      retailerId: customer.retailerId,
       customerId: options.device.customerId,
-      appType: options.appType,
+      appType: customer.appType,
       imei: options.device.imei1,
       actorUserId: options.actor.userId,
     });

@@ -1,5 +1,4 @@
 import { CustomerStatus, DeviceType } from '@kisht/domain/common/enums';
-import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import { formatIstDateTime } from '@kisht/domain/common/time';
 import type { TEnrolmentQr } from '@kisht/domain/customers/customers.schema';
 import {
@@ -14,7 +13,7 @@ import type { TActor } from '../../lib/actor';
 import type { AppContext } from '../../lib/context';
 import { sha256Hex } from '../../lib/crypto';
 import { insertAudit } from '../audit/audit.repository';
-import { findCustomerForActor, recordStatusChange } from '../customers/customers.service';
+import { findCustomerOfFamily, recordStatusChange } from '../customers/customers.service';
 import { issueEnrolmentQr, linkApkUrl } from '../devices/enrolment.service';
 import * as repo from './emm.repository';
 import { enrolmentCodeStateOf, issueEnrolmentCode } from './enrolment-code.service';
@@ -30,17 +29,12 @@ import { enrolmentCodeStateOf, issueEnrolmentCode } from './enrolment-code.servi
  * The actor's customer (404 CUSTOMER_NOT_FOUND outside the actor's scope) when it is link-based;
  * 409 NOT_FOR_THIS_DEVICE_FAMILY (field customer_id) for another device family.
  */
-const findLinkCustomer = async (db: Db, actor: TActor, customerId: number) => {
-  const found = await findCustomerForActor(db, actor, customerId);
-  if (found.customer.deviceType !== DeviceType.LINK_BASED) {
-    throw new AppError(
-      AppErrorCode.NOT_FOR_THIS_DEVICE_FAMILY,
-      'This customer is not on the link-based app: use the enrolment QR of their device type',
-      [{ field: 'customer_id', message: 'Not a link-based customer' }],
-    );
-  }
-  return found;
-};
+const findLinkCustomer = (db: Db, actor: TActor, customerId: number) =>
+  findCustomerOfFamily(db, actor, customerId, {
+    deviceType: DeviceType.LINK_BASED,
+    message: 'This customer is not on the link-based app: use the enrolment QR of their device type',
+    fieldMessage: 'Not a link-based customer',
+  });
 
 /**
  * A fresh link-based enrolment for the actor's customer (generate_code_linkfl, get_deep_link): a new
@@ -57,10 +51,7 @@ export const issueLinkEnrolment = async (
   return issueEnrolmentQr(ctx, {
     actor: options.actor,
     device,
-    customerStatus: customer.status,
-    customerRetailerId: customer.retailerId,
-    appType: customer.appType,
-    deviceType: customer.deviceType,
+    customer,
     baseUrl: options.baseUrl,
   });
 };
