@@ -108,15 +108,3 @@ export const markDeviceEnrolled = async (
     })
     .where(eq(devices.id, id));
 };
-
-/** Cancels every pending command of a device (the phone left), with why. */
-export const cancelPendingCommands = (db: DbOrTx, deviceId: string, reason: string) =>
-  db
-    .update(deviceCommands)
-    .set({ state: 'cancelled', error: reason, updatedAt: new Date() })
-    .where(
-      and(
-        eq(deviceCommands.deviceId, deviceId),
-        inArray(deviceCommands.state, ['queued', 'sent', 'received']),
-      ),
-    );

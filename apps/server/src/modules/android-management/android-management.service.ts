@@ -15,6 +15,7 @@ import type { Db } from '../../db/client';
 import { startProtectedJob } from '../../jobs/scheduler';
 import { recordStatusChange } from '../customers/customers.service';
 import type { TDeviceBridge } from '../devices/device-bridge';
+import { cancelPendingCommandsOfGoneDevice } from '../devices/device-lifecycle.service';
 import { recordEnrolment, wifiExtrasOf } from '../devices/enrolment.service';
 import {
   AmapiError,
@@ -465,7 +466,7 @@ export class AndroidManagementBridge implements TDeviceBridge {
       if (customerStatus === CustomerStatus.UNINSTALL) continue;
       await db.transaction(async (tx) => {
         await repo.updateDevice(tx, device.id, { isOnline: false, mdmInfoAt: now });
-        await repo.cancelPendingCommands(tx, device.id, 'the phone left Android Management');
+        await cancelPendingCommandsOfGoneDevice(tx, device.id, 'the phone left Android Management');
         await recordStatusChange(tx, {
           orgId: device.orgId,
           customerId: device.customerId,

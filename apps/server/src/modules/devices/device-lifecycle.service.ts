@@ -75,6 +75,13 @@ export const recordOfflineLock = async (
 };
 
 /**
+ * Cancels every pending command of a device that left (released, app removed, deleted at its MDM),
+ * with why, in the caller's transaction; returns the ids cancelled.
+ */
+export const cancelPendingCommandsOfGoneDevice = (tx: DbOrTx, deviceId: string, reason: string) =>
+  repo.cancelAllPendingCommands(tx, deviceId, reason);
+
+/**
  * After a phone confirms `uninstall`: it is released. Its credentials are revoked (it can no longer
  * connect), its pending commands cancelled, and the customer moves to status uninstall (3), audited.
  */
@@ -85,7 +92,7 @@ export const completeUninstall = async (
   if (done.command.name !== 'uninstall') return;
   await db.transaction(async (tx) => {
     await repo.updateDevice(tx, done.device.id, { secretHash: null, isOnline: false });
-    await repo.cancelAllPendingCommands(tx, done.device.id, 'the phone was released');
+    await cancelPendingCommandsOfGoneDevice(tx, done.device.id, 'the phone was released');
     await recordStatusChange(tx, {
       orgId: done.device.orgId,
       customerId: done.device.customerId,

@@ -1,9 +1,6 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { deviceCommands, devices } from '../../db/schema';
-
-/** Commands that have not ended yet (as the devices module counts them). */
-const PENDING_STATES = ['queued', 'sent', 'received'];
+import { devices } from '../../db/schema';
 
 /** The columns of a device the link-based enrolment works with. */
 const linkColumns = {
@@ -107,11 +104,3 @@ export const recordAppRemoval = async (
     .set({ uninstallLocation: location, secretHash: null, isOnline: false })
     .where(eq(devices.id, deviceId));
 };
-
-/** Cancels every command of the device that has not ended, with `reason`; returns their ids. */
-export const cancelPendingCommands = (db: DbOrTx, deviceId: string, reason: string) =>
-  db
-    .update(deviceCommands)
-    .set({ state: 'cancelled', error: reason, updatedAt: new Date() })
-    .where(and(eq(deviceCommands.deviceId, deviceId), inArray(deviceCommands.state, PENDING_STATES)))
-    .returning({ id: deviceCommands.id });

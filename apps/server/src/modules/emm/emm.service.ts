@@ -14,6 +14,7 @@ import type { AppContext } from '../../lib/context';
 import { sha256Hex } from '../../lib/crypto';
 import { insertAudit } from '../audit/audit.repository';
 import { findCustomerOfFamily, recordStatusChange } from '../customers/customers.service';
+import { cancelPendingCommandsOfGoneDevice } from '../devices/device-lifecycle.service';
 import { issueEnrolmentQr, linkApkUrl } from '../devices/enrolment.service';
 import * as repo from './emm.repository';
 import { enrolmentCodeStateOf, issueEnrolmentCode } from './enrolment-code.service';
@@ -189,7 +190,7 @@ export const recordAppRemoved = async (
   const { device } = report;
   await db.transaction(async (tx) => {
     await repo.recordAppRemoval(tx, device.id, location);
-    const cancelled = await repo.cancelPendingCommands(tx, device.id, APP_REMOVED_REASON);
+    const cancelled = await cancelPendingCommandsOfGoneDevice(tx, device.id, APP_REMOVED_REASON);
     await insertAudit(tx, {
       orgId: device.orgId,
       action: 'device.app_removed',
