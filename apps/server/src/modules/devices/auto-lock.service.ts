@@ -1,10 +1,6 @@
-import { CustomerStatus, DEVICE_TYPE_CODES } from '@kisht/domain/common/enums';
+import { CustomerStatus, DeviceType } from '@kisht/domain/common/enums';
 import { addDays, istDate } from '@kisht/domain/common/time';
-import {
-  channelOfDeviceType,
-  DEVICE_CHANNELS,
-  isPaymentLockAllowed,
-} from '@kisht/domain/devices/device-families';
+import { channelOfDeviceType } from '@kisht/domain/devices/device-families';
 import { PHONE_LOCKING_COMMANDS } from '@kisht/domain/devices/devices.rules';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db } from '../../db/client';
@@ -17,12 +13,10 @@ import * as repo from './devices.repository';
 type Deps = { db: Db; dispatcher: CommandDispatcher };
 
 /**
- * The device channels of the families that may not be locked over payments (isPaymentLockAllowed:
- * managed Android, Google's permissible-usage rule): the ladder never locks their phones.
+ * The channel of the family that may not be locked over payments (managed Android, Google's
+ * permissible-usage rule; isPaymentLockAllowed): the ladder never locks its phones.
  */
-const NO_PAYMENT_LOCK_CHANNELS: readonly string[] = DEVICE_CHANNELS.filter((channel) =>
-  DEVICE_TYPE_CODES.some((type) => channelOfDeviceType(type) === channel && !isPaymentLockAllowed(type)),
-);
+const NO_PAYMENT_LOCK_CHANNEL = channelOfDeviceType(DeviceType.MANAGED_ANDROID_API);
 
 const rupees = (paise: number) =>
   `₹${(paise / 100).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
@@ -36,7 +30,7 @@ const ddmmyyyy = (isoDate: string) => isoDate.split('-').reverse().join('-');
  * are taken with FOR UPDATE SKIP LOCKED and a pending lock or sent reminder is checked in the same
  * transaction, so two server processes running it together create each command once. A phone of a
  * family that may not be locked over payments (managed Android, Google's permissible-usage rule;
- * isPaymentLockAllowed) is never locked by the ladder. Commands
+ * NO_PAYMENT_LOCK_CHANNEL) is never locked by the ladder. Commands
  * carry no user (createdBy null) and an audit entry each; they go out after commit.
  * Returns how many reminders and locks were queued.
  */
@@ -71,7 +65,7 @@ export const runAutoLockLadder = async (
         const dueOnOrBefore = addDays(today, -(ladder.lockAfterDaysOverdue + 1));
         for (const row of await repo.lockDevicesForAutoLock(tx, orgId, dueOnOrBefore)) {
           // A ladder lock is payment-driven: never for a managed-Android phone (issue 15).
-          if (NO_PAYMENT_LOCK_CHANNELS.includes(row.device.channel)) continue;
+          if (row.device.channel === NO_PAYMENT_LOCK_CHANNEL) continue;
           await repo.cancelPendingCommands(tx, row.device.id, ['unlock'], 'superseded by auto-lock');
           queued.push(
             await insertSystemCommand(tx, row.device, row.customerId, 'lock', { reason: 'overdue' }),
