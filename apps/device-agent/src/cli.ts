@@ -4,6 +4,7 @@ import { OFFLINE_CODE_ACTIONS, OFFLINE_CODE_MAX_WRONG_TRIES } from '@kisht/domai
 import type { TSimSlot } from '@kisht/domain/devices/protocol.schema';
 import { paths } from '@kisht/domain/paths';
 import { DeviceAgent, type TAgentOptions, type TEnrolOptions, type TPositionInput } from './agent';
+import { inboxOf } from './commands';
 import { oneLine, rupees } from './lock-screen';
 import { DEFAULT_STATE_PATH, readStateFile, resolveStatePath, type TAgentStateFile } from './state';
 
@@ -193,8 +194,14 @@ const runAgent = async (agent: DeviceAgent, output: TCliOutput): Promise<number>
     if (attempt === 1) output.out('reconnecting');
   });
   agent.on('command', ({ id, name, result, error }) => {
-    if (result === 'done') output.out(`command ${name} ${id} applied`);
-    else if (result === 'duplicate') output.out(`command ${name} ${id} already applied`);
+    if (result === 'done') {
+      output.out(`command ${name} ${id} applied`);
+      const { messages, ads } = inboxOf(agent.state);
+      if (name === 'show_message')
+        output.out(`showing message from ${messages.at(-1)?.from}: "${messages.at(-1)?.text}"`);
+      if (name === 'show_ad')
+        output.out(`showing ad #${ads.at(-1)?.advertisementId}: "${ads.at(-1)?.title}"`);
+    } else if (result === 'duplicate') output.out(`command ${name} ${id} already applied`);
     else output.out(`command ${name} ${id} failed: ${error}`);
   });
   agent.on('state', (state) => {
@@ -272,6 +279,17 @@ const printStatus = async (statePath: string, output: TCliOutput): Promise<numbe
   return 0;
 };
 
+/** The newest message and advertisement the phone shows (issue 16), for `status`. */
+const inboxLines = (state: TAgentStateFile): string[] => {
+  const { messages, ads } = inboxOf(state);
+  const message = messages.at(-1);
+  const ad = ads.at(-1);
+  return [
+    `messages: ${messages.length}${message ? `, newest from ${message.from}: "${message.text}"` : ''}`,
+    `ads: ${ads.length}${ad ? `, newest #${ad.advertisementId} from ${ad.from}: "${ad.title}"` : ''}`,
+  ];
+};
+
 /** The simulated phone's state beyond the lock, one line each, for `status`. */
 const statusDetails = (state: TAgentStateFile): string[] => {
   const controls = Object.entries(state.controls).filter(([feature]) => feature !== 'lock');
@@ -289,6 +307,7 @@ const statusDetails = (state: TAgentStateFile): string[] => {
     `hidden apps: ${state.hiddenApps.join(', ') || 'none'}`,
     `last EMI alert: ${lastAlert ? JSON.stringify(lastAlert) : 'none'}`,
     `boots: ${state.bootCount}`,
+    ...inboxLines(state),
     ...(state.isLocked ? [lockScreenLine(state)] : []),
     // This phone never blocks emergency calls, locked or not (device protocol §9.2).
     'Emergency calls: allowed',

@@ -4,11 +4,13 @@ import {
   type ZEmiAlertArgs,
   type ZLostModeArgs,
   type ZPackagesArgs,
+  type ZShowAdArgs,
+  type ZShowMessageArgs,
   type ZWallpaperArgs,
 } from '@kisht/domain/devices/command-catalogue';
 import type { TLocationFix, TReportedState, TSimSlot } from '@kisht/domain/devices/protocol.schema';
 import type { z } from 'zod';
-import type { TAgentStateFile, TPosition } from './state';
+import { INBOX_LIMIT, type TAgentStateFile, type TPosition } from './state';
 
 /**
  * How the simulated phone applies each command of COMMAND_CATALOGUE to its state. Pure functions:
@@ -152,6 +154,18 @@ const applyAction = (
     case 'uninstall':
       next.uninstalled = true;
       break;
+    case 'show_message': {
+      const message = args as z.infer<typeof ZShowMessageArgs>;
+      const shown = { ...message, shownAt: now.toISOString() };
+      next.inbox = { ...inboxOf(state), messages: [...inboxOf(state).messages, shown].slice(-INBOX_LIMIT) };
+      break;
+    }
+    case 'show_ad': {
+      const ad = args as z.infer<typeof ZShowAdArgs>;
+      const shown = { ...ad, shownAt: now.toISOString() };
+      next.inbox = { ...inboxOf(state), ads: [...inboxOf(state).ads, shown].slice(-INBOX_LIMIT) };
+      break;
+    }
     default:
       // location and sim_info only read; miui_permission, uninstall_antitheft and
       // install_apple_onemodapp are recorded in actionsAppliedAt.
@@ -164,6 +178,10 @@ const applyAction = (
       : queryResultOf(spec.on, next, now);
   return result ? { state: next, result } : { state: next };
 };
+
+/** The phone's inbox of shown messages and advertisements (empty lists before the first). */
+export const inboxOf = (state: TAgentStateFile): NonNullable<TAgentStateFile['inbox']> =>
+  state.inbox ?? { messages: [], ads: [] };
 
 /** The SIM slots sorted by slot number; throws when a slot number repeats. */
 export const normaliseSims = (sims: readonly TSimSlot[]): TSimSlot[] => {

@@ -147,6 +147,30 @@ const ZAgentStateFileV2 = z.object({
   /** Ids of commands already applied, oldest first, at most APPLIED_COMMAND_IDS_LIMIT. */
   appliedCommandIds: z.array(z.string()),
 });
+/** How many messages and how many advertisements the simulated phone keeps (the oldest go first). */
+export const INBOX_LIMIT = 20;
+
+/** A message show_message put on the screen (issue 16). */
+const ZShownMessage = z.object({
+  title: z.string().optional(),
+  text: z.string(),
+  from: z.string(),
+  shownAt: z.string(),
+});
+export type TShownMessage = z.infer<typeof ZShownMessage>;
+
+/** An advertisement show_ad put on the screen (issue 16); imageSha256 is the digest the phone checked. */
+const ZShownAd = z.object({
+  advertisementId: z.number().int(),
+  title: z.string(),
+  text: z.string(),
+  from: z.string(),
+  imageUrl: z.string().optional(),
+  imageSha256: z.string().optional(),
+  shownAt: z.string(),
+});
+export type TShownAd = z.infer<typeof ZShownAd>;
+
 /**
  * The whole state file (version 3): version 2 plus the offline side of design §5 (the offline
  * challenge, wrong tries, last check-in, offline events) and a save counter.
@@ -196,6 +220,17 @@ export const ZAgentStateFile = ZAgentStateFileV2.extend({
   refusedAt: z.string().optional(),
   /** Ids of one-shot commands the server cancelled, newest last, at most APPLIED_COMMAND_IDS_LIMIT. */
   cancelledCommandIds: z.array(z.string()).optional(),
+  /**
+   * What the retailer sent the phone to show (issue 16), newest last, at most INBOX_LIMIT each:
+   * show_message's messages and show_ad's advertisements, with when they were shown (ISO 8601 UTC).
+   * Absent: nothing shown yet.
+   */
+  inbox: z
+    .object({
+      messages: z.array(ZShownMessage),
+      ads: z.array(ZShownAd),
+    })
+    .optional(),
 });
 export type TAgentStateFile = z.infer<typeof ZAgentStateFile>;
 

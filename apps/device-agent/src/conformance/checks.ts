@@ -159,6 +159,13 @@ export const SAMPLE_ARGS: Readonly<Record<string, Record<string, unknown>>> = {
     overduePaise: 0,
     message: 'Your EMI is due soon',
   },
+  customer_message: { title: 'EMI received', text: 'Thank you, your EMI is received.', from: 'Ravi Mobiles' },
+  advertisement: {
+    advertisementId: 7,
+    title: 'Diwali offer',
+    text: 'Earbuds at half price with every phone this week.',
+    from: 'Ravi Mobiles',
+  },
 };
 
 /** SIM cards the SIM checks put in the phone. */

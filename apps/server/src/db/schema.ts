@@ -70,6 +70,12 @@ export const organizations = pgTable('organizations', {
        * none.
        */
       lockScreenText?: string;
+      /** The support page's contact links (issue 16): phone and WhatsApp in E.164, an e-mail address. */
+      supportContact?: { phone?: string; whatsapp?: string; email?: string };
+      /** A "keys running low" notification when a user's balance of an app_type falls to this; default 5. */
+      lowKeysThreshold?: number;
+      /** An "offline for N days" notification after this many days without a check-in; default 3. */
+      offlineNotifyDays?: number;
     }>()
     .notNull()
     .default({}),
@@ -119,6 +125,8 @@ export const users = pgTable(
     mpinLockedUntil: timestamp('mpin_locked_until', { withTimezone: true }),
     /** The retailer's UPI VPA (e.g. ravimobiles@okaxis) customers pay EMIs to. */
     upiId: text('upi_id'),
+    /** Retailers and mini-retailers: date of birth (YYYY-MM-DD), for the dashboard's birthday celebration. */
+    dateOfBirth: date('date_of_birth', { mode: 'string' }),
     /** Server overrides of the spec §6 access flags ('1' allowed, '0' denied); absent keys use the defaults. */
     access: jsonb('access')
       .$type<{ userAccess?: Record<string, '0' | '1'>; lockAccess?: Record<string, '0' | '1'> }>()
@@ -932,4 +940,98 @@ export const planActivations = pgTable(
     index('plan_activations_org_retailer_idx').on(t.orgId, t.retailerId, t.createdAt),
     index('plan_activations_customer_idx').on(t.customerId),
   ],
+);
+
+/**
+ * A retailer's advertisement (send_advertisement, `/upload/update_retailer_ad`): a title, a text and
+ * an optional image (a `media` row of kind `advertisement`, compressed per spec §5). The newest
+ * of a retailer is the one its app shows where `showAd` allows (spec §3 local storage).
+ */
+export const advertisements = pgTable(
+  'advertisements',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    /** The retailer or mini-retailer whose ad it is. */
+    retailerId: integer('retailer_id')
+      .notNull()
+      .references(() => users.id),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    imageMediaId: integer('image_media_id').references(() => media.id),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('advertisements_retailer_idx').on(t.retailerId, t.createdAt)],
+);
+
+/**
+ * One sending of an advertisement to phones: the `show_ad` commands written for it share
+ * `device_commands.batch_id` = this id, so delivery progress is read as a bulk lock's is.
+ */
+export const advertisementSends = pgTable(
+  'advertisement_sends',
+  {
+    /** The batch id of its device commands (UUIDv7). */
+    id: uuid('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    advertisementId: integer('advertisement_id')
+      .notNull()
+      .references(() => advertisements.id),
+    createdBy: integer('created_by')
+      .notNull()
+      .references(() => users.id),
+    /** Phones a command was written for, and customers left out (not enrolled, uninstalled…). */
+    targetCount: integer('target_count').notNull(),
+    skippedCount: integer('skipped_count').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('advertisement_sends_ad_idx').on(t.advertisementId, t.createdAt)],
+);
+
+/**
+ * In-app notifications (`/api/notifications`) for a retailer, mini-retailer or customer user: what
+ * happened (`kind`) with the facts to word it (`params`, rendered in the reader's language), the
+ * customer it is about, and when it was read. `dedupe_key` makes a generator idempotent (one
+ * "offline for N days" per phone and day, one "plan expiring" per activation).
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    kind: text('kind').notNull(),
+    params: jsonb('params').$type<Record<string, string | number | null>>().notNull().default({}),
+    customerId: integer('customer_id').references(() => customers.id),
+    dedupeKey: text('dedupe_key'),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('notifications_user_created_idx').on(t.userId, t.createdAt, t.id),
+    index('notifications_user_unread_idx').on(t.userId).where(sql`read_at is null`),
+    uniqueIndex('notifications_user_dedupe_uq').on(t.userId, t.dedupeKey),
+  ],
+);
+
+/**
+ * An organisation's help, support and privacy_policy pages (markdown, rendered safely), one row
+ * per page and interface language (spec §1 codes); a language without a row falls back to `en`.
+ */
+export const orgPages = pgTable(
+  'org_pages',
+  {
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    page: text('page').$type<'help' | 'support' | 'privacy_policy'>().notNull(),
+    language: text('language').notNull(),
+    bodyMarkdown: text('body_markdown').notNull(),
+    updatedBy: integer('updated_by').references(() => users.id),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('org_pages_pk').on(t.orgId, t.page, t.language)],
 );

@@ -137,6 +137,10 @@ export const COMMAND_NAMES = [
   'check_status',
   /** disable_activation_lock: fetch an iPhone's Activation Lock bypass code (issue 15; Apple only, supervised). */
   'disable_activation_lock',
+  /** send_fcm_retailer_to_customer: a text message from the retailer the phone shows (issue 16). */
+  'show_message',
+  /** send_advertisement: the retailer's advertisement (title, text, image) the phone shows (issue 16). */
+  'show_ad',
 ] as const;
 export type TCommandName = (typeof COMMAND_NAMES)[number];
 
@@ -170,6 +174,14 @@ export const CONTROL_FEATURES = [
   'sim_lock_unlock',
 ] as const;
 export type TControlFeature = (typeof CONTROL_FEATURES)[number];
+
+/**
+ * What the device channel carries besides spec §6's control features (issue 16): the retailer's
+ * messages and advertisements to the customer's phone. Not controls: never in an allowed list and
+ * never subject to spec §6 availability, only to the phone being enrolled.
+ */
+export const MESSAGE_FEATURES = ['customer_message', 'advertisement'] as const;
+export type TMessageFeature = (typeof MESSAGE_FEATURES)[number];
 
 /** Command lifecycle states, design §5. Final states: done, failed, cancelled, expired. */
 export const COMMAND_STATES = [

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TCommandName, TControlFeature } from '../common/enums';
+import type { TCommandName, TControlFeature, TMessageFeature } from '../common/enums';
 
 /**
  * Every control feature of spec §6 as the device channel carries it: which command names it sends
@@ -8,7 +8,8 @@ import type { TCommandName, TControlFeature } from '../common/enums';
  * routes, the reference agent and docs/device-protocol.md are all built from this table.
  */
 export type TCommandSpec = {
-  feature: TControlFeature;
+  /** The spec §6 control feature, or a message feature (issue 16: customer_message, advertisement). */
+  feature: TControlFeature | TMessageFeature;
   /** 'toggle': `on` and `off` commands and a reported on/off state; 'action': one command, once. */
   kind: 'toggle' | 'action';
   /** The command sent to turn the feature on (toggles) or to run it (actions). */
@@ -60,13 +61,45 @@ export const ZEmiAlertArgs = z.object({
   message: z.string().max(160),
 });
 
+/** show_message: a text message from the retailer, shown on the phone until dismissed (issue 16). */
+export const ZShowMessageArgs = z.object({
+  title: z.string().trim().max(60).optional(),
+  text: z.string().trim().min(1, 'Write the message').max(500),
+  /** Who sent it, as the phone shows it: the shop's name. */
+  from: z.string().trim().min(1).max(100),
+});
+
+/**
+ * show_ad: the retailer's advertisement (issue 16). `imageUrl` is an https (or, on a development
+ * server, http) address the phone fetches once, valid until the command's notAfter; `imageSha256`
+ * (hex) is the image's digest, which the phone checks before showing it.
+ */
+export const ZShowAdArgs = z.object({
+  advertisementId: z.number().int().positive(),
+  title: z.string().trim().min(1, 'Give the ad a title').max(80),
+  text: z.string().trim().max(500),
+  from: z.string().trim().min(1).max(100),
+  imageUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(1000)
+    .optional(),
+  imageSha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, 'A SHA-256 digest in hex')
+    .optional(),
+});
+
 const toggle = (
   feature: TControlFeature,
   on: TCommandName,
   off: TCommandName,
   args: z.ZodObject = NO_ARGS,
 ): TCommandSpec => ({ feature, kind: 'toggle', on, off, args });
-const action = (feature: TControlFeature, on: TCommandName, args: z.ZodObject = NO_ARGS): TCommandSpec => ({
+const action = (
+  feature: TControlFeature | TMessageFeature,
+  on: TCommandName,
+  args: z.ZodObject = NO_ARGS,
+): TCommandSpec => ({
   feature,
   kind: 'action',
   on,
@@ -100,6 +133,8 @@ export const COMMAND_CATALOGUE: readonly TCommandSpec[] = [
   action('miui_permission', 'miui_permission'),
   action('uninstall_antitheft', 'uninstall_antitheft'),
   action('install_apple_onemodapp', 'install_apple_onemodapp'),
+  action('customer_message', 'show_message', ZShowMessageArgs),
+  action('advertisement', 'show_ad', ZShowAdArgs),
 ];
 
 /** The catalogue entry of a feature (`unlock` finds `lock`), or undefined. */

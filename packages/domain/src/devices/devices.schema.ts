@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COMMAND_NAMES, COMMAND_STATES, CONTROL_FEATURES } from '../common/enums';
+import { COMMAND_NAMES, COMMAND_STATES, CONTROL_FEATURES, MESSAGE_FEATURES } from '../common/enums';
 import { zPage } from '../common/envelope';
 import { ZId, ZImei } from '../common/identifiers';
 import { devicePinProblem } from './device-pin';
@@ -93,7 +93,8 @@ export type TDeviceControlRequest = z.input<typeof ZDeviceControlRequest>;
 
 /** One command in a device's history (customer_details): who, when, state, result. */
 export const ZCommandHistoryItem = ZDeviceCommand.extend({
-  feature: z.enum(CONTROL_FEATURES).nullable(),
+  /** The spec §6 control feature, or an issue 16 message feature (customer_message, advertisement). */
+  feature: z.enum([...CONTROL_FEATURES, ...MESSAGE_FEATURES]).nullable(),
   args: z.record(z.string(), z.unknown()),
   result: z.record(z.string(), z.unknown()).nullable(),
   createdByName: z.string().nullable(),

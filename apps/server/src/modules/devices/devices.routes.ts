@@ -1,7 +1,8 @@
 import { ZLoginWithOtpResponse } from '@kisht/domain/auth/auth.schema';
+import { MESSAGE_FEATURES, type TControlFeature } from '@kisht/domain/common/enums';
 import { zEnvelope } from '@kisht/domain/common/envelope';
 import { ZCustomerIdQuery } from '@kisht/domain/customers/customers.schema';
-import { COMMAND_CATALOGUE } from '@kisht/domain/devices/command-catalogue';
+import { COMMAND_CATALOGUE, type TCommandSpec } from '@kisht/domain/devices/command-catalogue';
 import {
   ZBulkLockRequest,
   ZBulkPreview,
@@ -63,8 +64,15 @@ const ZSimChangesQuery = z.object({
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
 });
 
-/** Features with their own path elsewhere: lock/unlock below, emi_alert at send_emialert, uninstall after its OTP. */
-const OWN_PATH_FEATURES = new Set(['lock', 'emi_alert', 'uninstall']);
+/**
+ * Features with their own path elsewhere: lock/unlock below, emi_alert at send_emialert, uninstall
+ * after its OTP; the issue 16 message features (customer_message, advertisement) at theirs.
+ */
+const OWN_PATH_FEATURES = new Set(['lock', 'emi_alert', 'uninstall', ...MESSAGE_FEATURES]);
+
+/** A catalogue entry whose feature is a spec §6 control with a generic route. */
+const hasControlRoute = (spec: TCommandSpec): spec is TCommandSpec & { feature: TControlFeature } =>
+  !OWN_PATH_FEATURES.has(spec.feature);
 
 const ZControlBody = ZDeviceControlRequest;
 
@@ -106,7 +114,7 @@ export const deviceCommandRoutes = async (app: FastifyInstance, ctx: AppContext)
     );
   }
 
-  for (const spec of COMMAND_CATALOGUE.filter((s) => !OWN_PATH_FEATURES.has(s.feature))) {
+  for (const spec of COMMAND_CATALOGUE.filter(hasControlRoute)) {
     r.post(
       deviceControlPath(spec.feature),
       {

@@ -1,4 +1,9 @@
-import { CONTROL_FEATURES, type TCommandName, type TControlFeature } from '@kisht/domain/common/enums';
+import {
+  CONTROL_FEATURES,
+  type TCommandName,
+  type TControlFeature,
+  type TMessageFeature,
+} from '@kisht/domain/common/enums';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import { istDate } from '@kisht/domain/common/time';
 import {
@@ -65,7 +70,7 @@ const forbiddenByAccess = (access: { userAccess: TUserAccess; lockAccess: TLockA
  * `lock.lock` / `lock.unlock`; uninstall (and unclaim) `user.unistall` and `lock.uninstall`; every
  * other control feature `user.feature_access`.
  */
-export const accessFlagsFor = (feature: TControlFeature, name: string): TAccessFlag[] => {
+export const accessFlagsFor = (feature: TControlFeature | TMessageFeature, name: string): TAccessFlag[] => {
   if (feature === 'lock') return ['user.lock_unlock', name === 'lock' ? 'lock.lock' : 'lock.unlock'];
   if (feature === 'uninstall') return ['user.unistall', 'lock.uninstall'];
   return ['user.feature_access'];

@@ -1,4 +1,9 @@
-import type { TCommandName, TCommandState, TControlFeature } from '@kisht/domain/common/enums';
+import type {
+  TCommandName,
+  TCommandState,
+  TControlFeature,
+  TMessageFeature,
+} from '@kisht/domain/common/enums';
 import { COMMAND_STATES, isPendingCommandState } from '@kisht/domain/common/enums';
 import { istDate } from '@kisht/domain/common/time';
 import { commandSpecByName, commandSpecOf } from '@kisht/domain/devices/command-catalogue';
@@ -133,15 +138,19 @@ export const isWaitingForRunAt = (
  * later is not on its way yet, so its action stays free to run now.
  */
 export const pendingByFeature = (
-  history: ReadonlyArray<{ feature: TControlFeature | null; state: TCommandState; runAt?: string | null }>,
+  history: ReadonlyArray<{
+    feature: TControlFeature | TMessageFeature | null;
+    state: TCommandState;
+    runAt?: string | null;
+  }>,
   now: number = Date.now(),
-): Set<TControlFeature> =>
+): Set<TControlFeature | TMessageFeature> =>
   new Set(
     history
       .filter(
         (item) => item.feature !== null && isPendingCommandState(item.state) && !isWaitingForRunAt(item, now),
       )
-      .map((item) => item.feature as TControlFeature),
+      .map((item) => item.feature as TControlFeature | TMessageFeature),
   );
 
 /** Where a command of the schedule dialog comes from: the lock card, the device tab or the actions tab. */
