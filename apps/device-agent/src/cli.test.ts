@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { offlineCodeFor, offlineCodeKey, offlineCodeSlot } from '@kisht/domain/devices/offline-code';
 import { cmdTopic, evtTopic, type TReportEvent } from '@kisht/domain/devices/protocol.schema';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { main } from './cli';
 import { createAgentState, readStateFile, writeStateFile } from './state';
 import {
   createCommandMessage,
@@ -22,17 +23,20 @@ import {
 
 const BIN = fileURLToPath(new URL('../bin/kisht-agent.mjs', import.meta.url));
 
+/** One CLI run: its output lines, its exit code, and how to stop it (SIGTERM for a process). */
 type TRun = {
-  child: ChildProcessWithoutNullStreams;
   stdout: string[];
   stderr: string[];
   exit: Promise<number>;
+  /** Stops `enrol` or `run` as SIGINT/SIGTERM does. */
+  stop: () => void;
 };
 
 let dir: string;
 let broker: TTestBroker;
 let enrolServer: TEnrolServer;
 const children: ChildProcessWithoutNullStreams[] = [];
+const stops: AbortController[] = [];
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'kisht-cli-'));
@@ -42,13 +46,35 @@ beforeEach(async () => {
 
 afterEach(async () => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const stop of stops.splice(0)) stop.abort();
   await enrolServer.close();
   await broker.close();
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Runs the real bin (tsx and all) in the temp directory, collecting output lines. */
+/**
+ * Runs the CLI's `main` in this process with the temp directory as its working directory: the
+ * same code as the bin without a process per case (issue 17's suite time). `stop` stands in for
+ * the signal.
+ */
 const run = (args: string[]): TRun => {
+  const stop = new AbortController();
+  stops.push(stop);
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const exit = main(
+    args,
+    { out: (line) => stdout.push(line), err: (line) => stderr.push(line) },
+    {
+      stop: stop.signal,
+      cwd: dir,
+    },
+  );
+  return { stdout, stderr, exit, stop: () => stop.abort() };
+};
+
+/** Runs the real bin (tsx and all) in the temp directory, collecting output lines; `stop` sends SIGTERM. */
+const runProcess = (args: string[]): TRun => {
   const child = spawn(process.execPath, [BIN, ...args], { cwd: dir });
   children.push(child);
   const collect = (stream: NodeJS.ReadableStream, lines: string[]) => {
@@ -65,7 +91,7 @@ const run = (args: string[]): TRun => {
   collect(child.stdout, stdout);
   collect(child.stderr, stderr);
   const exit = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
-  return { child, stdout, stderr, exit };
+  return { stdout, stderr, exit, stop: () => child.kill('SIGTERM') };
 };
 
 const waitForLine = (lines: string[], line: string | RegExp) =>
@@ -108,7 +134,7 @@ const reportsOf = (deviceId: string, kind: TReportEvent['kind']) =>
 describe('kisht-agent CLI', () => {
   it('enrols, stays connected, applies a lock, stops on SIGTERM, and status shows it locked', async () => {
     const qr = JSON.stringify(createProvisioningPayload({ serverUrl: enrolServer.url }));
-    const agent = run(['enrol', '--qr', qr, '--imei1', TEST_IMEI_1, '--imei2', TEST_IMEI_2]);
+    const agent = runProcess(['enrol', '--qr', qr, '--imei1', TEST_IMEI_1, '--imei2', TEST_IMEI_2]);
 
     const enrolled = await waitForLine(agent.stdout, /^enrolled: device \S+ \(IMEI \d{15}\)$/);
     const deviceId = /^enrolled: device (\S+) /.exec(enrolled)![1]!;
@@ -118,7 +144,7 @@ describe('kisht-agent CLI', () => {
     const lock = createCommandMessage({ name: 'lock' });
     await broker.publishCommand(deviceId, lock);
     await waitForLine(agent.stdout, 'state: LOCKED');
-    agent.child.kill('SIGTERM');
+    agent.stop();
 
     expect(await agent.exit).toBe(0);
     expect(agent.stdout).toEqual([
@@ -156,7 +182,7 @@ describe('kisht-agent CLI', () => {
     await waitForLine(agent.stdout, `connected to ${broker.url}`);
     await broker.publishCommand(deviceId, createCommandMessage({ name: 'lock' }));
     await waitForLine(agent.stdout, 'state: LOCKED');
-    agent.child.kill('SIGTERM');
+    agent.stop();
     expect(await agent.exit).toBe(0);
 
     const status = run(['status', '--state', statePath]);
@@ -184,7 +210,7 @@ describe('kisht-agent CLI', () => {
     const enrolled = await waitForLine(first.stdout, /^enrolled: device /);
     const deviceId = /^enrolled: device (\S+) /.exec(enrolled)![1]!;
     await waitForLine(first.stdout, /^connected to /);
-    first.child.kill('SIGINT');
+    first.stop();
     expect(await first.exit).toBe(0);
 
     const lock = createCommandMessage({ name: 'lock' });
@@ -198,7 +224,7 @@ describe('kisht-agent CLI', () => {
       `command lock ${lock.id} applied`,
       'state: LOCKED',
     ]);
-    second.child.kill('SIGINT');
+    second.stop();
     expect(await second.exit).toBe(0);
   }, 30_000);
 
@@ -296,15 +322,22 @@ describe('kisht-agent CLI', () => {
     expect(done?.event).toMatchObject({
       result: { latitude: '12.971600', longitude: '77.594600', accuracyM: 10 },
     });
-    agent.child.kill('SIGTERM');
+    agent.stop();
     expect(await agent.exit).toBe(0);
   }, 30_000);
 
   it('a running agent reports a SIM change made from another shell, prints controls, and ends on uninstall', async () => {
     const statePath = join(dir, 'phone.json');
     const deviceId = await createDevice(statePath);
+    const enrolledAt = (await readStateFile(statePath)).lastCheckInAt;
     const agent = run(['run', '--state', statePath, '--lat', '28.6139', '--lon', '77.209']);
     await waitForLine(agent.stdout, `connected to ${broker.url}`);
+    // The running agent saves its check-in after the hello; a change saved from "another shell"
+    // before that would be older than the agent's own state, and not adopted (as across processes).
+    for (let tries = 0; (await readStateFile(statePath)).lastCheckInAt === enrolledAt; tries += 1) {
+      if (tries > 500) throw new Error('the running agent never saved its check-in');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
 
     const sim = run([
       'sim',
@@ -414,7 +447,7 @@ describe('kisht-agent CLI', () => {
     expect(await status.exit).toBe(0);
     expect(status.stdout).toContain(`offline challenge: ${next} (wrong tries: 1 of 5)`);
     expect(status.stdout).toContain('offline reports pending: 0');
-    agent.child.kill('SIGTERM');
+    agent.stop();
     expect(await agent.exit).toBe(0);
 
     const noCode = run(['offline-code', '--state', statePath]);
@@ -454,7 +487,7 @@ describe('kisht-agent CLI', () => {
       data: { action: 'lock', source: 'offline_limit', lastCheckInAt: expect.any(String) },
       state: { isLocked: true },
     });
-    agent.child.kill('SIGTERM');
+    agent.stop();
     expect(await agent.exit).toBe(0);
   }, 45_000);
 });

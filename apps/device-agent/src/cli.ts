@@ -160,14 +160,19 @@ const lockScreenLine = (state: TAgentStateFile): string => {
 /** Thrown for bad option values: exit code 2. */
 class UsageError extends Error {}
 
-/** Resolves on the first SIGINT or SIGTERM. */
-const untilSignal = (): Promise<NodeJS.Signals> =>
+/** Resolves on the first SIGINT or SIGTERM, or when `stop` aborts (an in-process caller's stop). */
+const untilSignal = (stop?: AbortSignal): Promise<NodeJS.Signals | 'stopped'> =>
   new Promise((resolve) => {
-    const onSignal = (signal: NodeJS.Signals) => {
+    const finish = (outcome: NodeJS.Signals | 'stopped') => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
-      resolve(signal);
+      stop?.removeEventListener('abort', onAbort);
+      resolve(outcome);
     };
+    const onSignal = (signal: NodeJS.Signals) => finish(signal);
+    const onAbort = () => finish('stopped');
+    if (stop?.aborted) return resolve('stopped');
+    stop?.addEventListener('abort', onAbort);
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   });
@@ -178,7 +183,7 @@ const untilSignal = (): Promise<NodeJS.Signals> =>
  * credentials (exit code 1). Meanwhile it polls the state file, so `kisht-agent sim` and
  * `kisht-agent position` run from another shell reach the running device.
  */
-const runAgent = async (agent: DeviceAgent, output: TCliOutput): Promise<number> => {
+const runAgent = async (agent: DeviceAgent, output: TCliOutput, stop?: AbortSignal): Promise<number> => {
   if (agent.isUninstalled) {
     output.err(`error: device ${agent.deviceId} was uninstalled by an uninstall command; enrol again`);
     return 1;
@@ -254,7 +259,7 @@ const runAgent = async (agent: DeviceAgent, output: TCliOutput): Promise<number>
   agent.start().catch(() => {
     // Failures are reported through the 'refused' event or end with stop().
   });
-  const outcome = await Promise.race([untilSignal(), refused, uninstalled]);
+  const outcome = await Promise.race([untilSignal(stop), refused, uninstalled]);
   unwatchFile(agent.statePath, onFileChange);
   await agent.stop();
   if (outcome instanceof Error) {
@@ -510,10 +515,21 @@ const redeemCode = async (values: TCliValues, output: TCliOutput): Promise<numbe
 };
 
 /**
- * Runs the CLI with `argv` (without node and script). Returns the exit code: 0 success, 1 failure
- * (message on stderr), 2 bad usage. `enrol` and `run` return only after SIGINT/SIGTERM (or an uninstall command).
+ * How `main` runs in-process (tests, tools): `stop` ends `enrol` and `run` as SIGINT/SIGTERM do, and
+ * `cwd` is the directory a relative `--state` (and the default state file) resolves against.
  */
-export const main = async (argv: string[], output: TCliOutput = CONSOLE_OUTPUT): Promise<number> => {
+export type TCliOptions = { stop?: AbortSignal; cwd?: string };
+
+/**
+ * Runs the CLI with `argv` (without node and script). Returns the exit code: 0 success, 1 failure
+ * (message on stderr), 2 bad usage. `enrol` and `run` return only after SIGINT/SIGTERM, `options.stop`
+ * (or an uninstall command).
+ */
+export const main = async (
+  argv: string[],
+  output: TCliOutput = CONSOLE_OUTPUT,
+  options: TCliOptions = {},
+): Promise<number> => {
   let parsed: ReturnType<typeof parseCliArgs>;
   try {
     parsed = parseCliArgs(argv);
@@ -534,7 +550,7 @@ export const main = async (argv: string[], output: TCliOutput = CONSOLE_OUTPUT):
     return 2;
   }
 
-  const statePath = resolveStatePath(values.state);
+  const statePath = resolveStatePath(values.state, options.cwd);
   try {
     if (command === 'status') return await printStatus(statePath, output);
     if (command === 'sim') return await changeSim(statePath, values, output);
@@ -543,12 +559,12 @@ export const main = async (argv: string[], output: TCliOutput = CONSOLE_OUTPUT):
     if (command === 'offline-code') return await enterOfflineCode(statePath, values, output);
     if (command === 'redeem') return await redeemCode(values, output);
     if (command === 'uninstall-app') return await uninstallApp(statePath, values, output);
-    const options = agentOptions(values);
+    const agentSettings = agentOptions(values);
     const position = positionOption(values);
 
     let agent: DeviceAgent;
     if (command === 'run') {
-      agent = await DeviceAgent.load({ statePath, ...options });
+      agent = await DeviceAgent.load({ statePath, ...agentSettings });
     } else {
       const missing = [
         ...(values.qr || values.link || values.code ? [] : ['qr']),
@@ -562,12 +578,12 @@ export const main = async (argv: string[], output: TCliOutput = CONSOLE_OUTPUT):
         imei2: values.imei2!,
         statePath,
         canOverwrite: values.force,
-        ...options,
+        ...agentSettings,
       });
       output.out(`enrolled: device ${agent.deviceId} (IMEI ${agent.state.credentials.imei1})`);
     }
     if (position && !agent.isUninstalled) await agent.setPosition(position);
-    return await runAgent(agent, output);
+    return await runAgent(agent, output, options.stop);
   } catch (error) {
     output.err(`error: ${(error as Error).message}`);
     if (!(error instanceof UsageError)) return 1;

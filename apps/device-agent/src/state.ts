@@ -314,8 +314,9 @@ const migrateV1 = (old: z.infer<typeof ZAgentStateFileV1>): TAgentStateFile => (
   appliedCommandIds: old.appliedCommandIds,
 });
 
-/** Resolves a `--state` value (or the default) against the working directory. */
-export const resolveStatePath = (statePath?: string): string => resolve(statePath ?? DEFAULT_STATE_PATH);
+/** Resolves a `--state` value (or the default) against `cwd` (default: the working directory). */
+export const resolveStatePath = (statePath?: string, cwd: string = process.cwd()): string =>
+  resolve(cwd, statePath ?? DEFAULT_STATE_PATH);
 
 /** Thrown by readStateFile when there is no state file: the device has not enrolled here. */
 export class StateFileMissingError extends Error {
