@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { paths } from '@kisht/domain/paths';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_ORG_ID } from './db/seed/seed';
@@ -40,6 +41,44 @@ describe('buildApp', () => {
       expect(page.body).toContain('<title>Kisht</title>');
       const missingFile = await t.app.inject({ method: 'GET', url: '/locales/xx.json' });
       expect(missingFile.statusCode).toBe(404);
+    } finally {
+      rmSync(dist, { recursive: true, force: true });
+    }
+  });
+
+  it('serves the web app like a production site: precompressed assets, immutable hashed bundles, index.html revalidated (issue 17)', async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'kisht-web-'));
+    const script = 'console.log("kisht");'.repeat(50);
+    mkdirSync(join(dist, 'assets'));
+    writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Kisht</title>');
+    writeFileSync(join(dist, 'sw.js'), 'self.addEventListener("install", () => {});');
+    writeFileSync(join(dist, 'assets', 'index-3f9a1c.js'), script);
+    writeFileSync(join(dist, 'assets', 'index-3f9a1c.js.br'), brotliCompressSync(script));
+    writeFileSync(join(dist, 'assets', 'index-3f9a1c.js.gz'), gzipSync(script));
+    try {
+      t = await createTestApp({ WEB_DIST_DIR: dist });
+      const get = (url: string, acceptEncoding?: string) =>
+        t.app.inject({
+          method: 'GET',
+          url,
+          headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {},
+        });
+      const brotli = await get('/assets/index-3f9a1c.js', 'gzip, deflate, br');
+      expect(brotli.headers['content-encoding']).toBe('br');
+      expect(brotli.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(brotli.headers.vary).toContain('accept-encoding');
+      expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(script);
+      const gzip = await get('/assets/index-3f9a1c.js', 'gzip');
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gzip.rawPayload).toString()).toBe(script);
+      const plain = await get('/assets/index-3f9a1c.js');
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe(script);
+      for (const url of ['/', '/customer_details/5', '/sw.js']) {
+        const response = await get(url, 'br');
+        expect(response.statusCode, url).toBe(200);
+        expect(response.headers['cache-control'], url).toBe('no-cache');
+      }
     } finally {
       rmSync(dist, { recursive: true, force: true });
     }

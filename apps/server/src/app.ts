@@ -3,7 +3,6 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import rateLimit from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { paths } from '@kisht/domain/paths';
@@ -70,6 +69,7 @@ import { registerErrorHandling } from './plugins/errors';
 import { registerInputGuard } from './plugins/input-guard';
 import { registerLoadShedding } from './plugins/load-shedding';
 import { SnapshotRateLimitStore } from './plugins/rate-limit-store';
+import { registerWebApp } from './plugins/web-app';
 
 export type BuildAppOptions = {
   /** An open PGlite to use instead of opening one from config (tests pass one from a template). */
@@ -242,7 +242,7 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
 
   const webDist = config.WEB_DIST_DIR ?? defaultWebDist();
   const hasWeb = existsSync(join(webDist, 'index.html'));
-  if (hasWeb) await app.register(fastifyStatic, { root: webDist, wildcard: false, index: ['index.html'] });
+  if (hasWeb) await registerWebApp(app, webDist);
   registerErrorHandling(app, {
     // Client routes get index.html; API paths and missing files (a /locales/xx.json, say) get a 404.
     spaFallback: hasWeb
