@@ -1,0 +1,163 @@
+/**
+ * Benchmark (issue 17): the latency of ONE command. A retailer's `POST /api/device/lock` (or
+ * unlock) until the phone's done ack reaches the broker, one request at a time, against a baseline
+ * measured in the same run: a raw QoS 1 publish of a signed policy to the same phones until their
+ * done acks, with the server's event handling paused.
+ *
+ * The server and phones are the bulk-lock benchmark's (support/bench-server.ts): the real server on
+ * 127.0.0.1 (in-memory PGlite, embedded broker, jobs off) and N real DeviceAgents in a child
+ * process, every customer owing an overdue instalment (so a lock needs no reason). Sample k goes
+ * to phone k mod N: a lock the first time round, an unlock the next, and so on.
+ *
+ * Run: `npm run command-latency -w @kisht/bench` (`-- --devices 100` connected phones, default 100;
+ * `--samples 200`, default 200). Prints figures (the last line, SUMMARY, in one line); asserts
+ * nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import { availableParallelism, loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { cmdTopic } from '@kisht/domain/devices/protocol.schema';
+import { signServerMessage } from '@kisht/domain/devices/server-message';
+import { paths } from '@kisht/domain/paths';
+import { devices } from '@kisht/server/db/schema';
+import { DEMO_ORG_ID } from '@kisht/server/db/seed/seed';
+import { eq, inArray } from 'drizzle-orm';
+import {
+  callJson,
+  checkOpenFiles,
+  connectPhones,
+  instrumentRecorder,
+  loginDemoRetailer,
+  startBenchServer,
+  startPhones,
+  trackAcks,
+} from './support/bench-server';
+
+const { values: args } = parseArgs({
+  options: {
+    devices: { type: 'string', default: '100' },
+    samples: { type: 'string', default: '200' },
+  },
+});
+const N = Number(args.devices);
+const SAMPLES = Number(args.samples);
+if (!Number.isInteger(N) || N < 1 || N > 10_000) throw new Error('--devices must be 1–10000');
+if (!Number.isInteger(SAMPLES) || SAMPLES < 10) throw new Error('--samples must be at least 10');
+/** How long one command may take before the benchmark gives up. */
+const COMMAND_TIMEOUT_MS = 30_000;
+/** The baseline's policy versions start above this: far above what the server gives in a run. */
+const BASELINE_POLICY_VERSION = 1_000_000;
+
+/** The q-quantile (0–1, nearest rank) of `values`, in ms. */
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+};
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+const describe = (values: number[]) =>
+  `p50 ${ms(quantile(values, 0.5))}, p90 ${ms(quantile(values, 0.9))}, p99 ${ms(quantile(values, 0.99))}`;
+
+const main = async () => {
+  await checkOpenFiles(N);
+  const loadAtStart = loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ');
+  const server = await startBenchServer(N);
+  const { db, app, base, broker, simulated } = server;
+  const acks = await trackAcks(server);
+  const recorder = instrumentRecorder(server);
+  const phones = await startPhones(server);
+  try {
+    const connected = await connectPhones(server, phones, { concurrency: 100, timeoutMs: 120_000 });
+    if (connected.failures.length > 0) throw new Error(`connect failed: ${connected.failures[0]}`);
+    const customerOf = new Map(
+      (
+        await db
+          .select({ id: devices.id, customerId: devices.customerId })
+          .from(devices)
+          .where(
+            inArray(
+              devices.id,
+              simulated.map((device) => device.deviceId),
+            ),
+          )
+      ).map((row) => [row.id, row.customerId]),
+    );
+
+    // Baseline: one signed policy version at a time, published straight through the broker, until
+    // that phone's done ack; the server's event handling paused. A warm-up pass over every phone
+    // first (unlock, not counted), then SAMPLES samples alternating lock and unlock per phone, and
+    // a last pass that leaves every phone unlocked, as the server's records still say.
+    const serverKey = await app.ctx.dispatcher.serverKeys.forOrg(DEMO_ORG_ID);
+    let version = BASELINE_POLICY_VERSION;
+    const rawCommand = async (deviceId: string, locked: boolean) => {
+      version += 1;
+      const id = randomUUID();
+      const payload = signServerMessage(serverKey, {
+        type: 'policy',
+        deviceId,
+        version,
+        policy: { locked, controls: {} },
+        commands: [{ id, name: locked ? 'lock' : 'unlock' }],
+        issuedAt: new Date().toISOString(),
+      });
+      const t0 = performance.now();
+      await broker.publish(cmdTopic(deviceId), payload);
+      return (await acks.whenDone(id, COMMAND_TIMEOUT_MS)) - t0;
+    };
+    const isLockRound = (k: number) => Math.floor(k / N) % 2 === 0;
+    recorder.pause();
+    for (const device of simulated) await rawCommand(device.deviceId, false);
+    const baseline: number[] = [];
+    for (let k = 0; k < SAMPLES; k += 1) {
+      baseline.push(await rawCommand(simulated[k % N]!.deviceId, isLockRound(k)));
+    }
+    for (const device of simulated) await rawCommand(device.deviceId, false);
+    // The server's own versions go on above the baseline's, so the phones take its policies.
+    await db.update(devices).set({ policyVersion: version }).where(eq(devices.orgId, DEMO_ORG_ID));
+    recorder.resume();
+
+    // Measured: the retailer's lock/unlock call, one at a time, until the phone's done ack.
+    const token = await loginDemoRetailer(server);
+    const answered: number[] = [];
+    const done: number[] = [];
+    for (let k = 0; k < SAMPLES; k += 1) {
+      const device = simulated[k % N]!;
+      const path = isLockRound(k) ? paths.devices.lock : paths.devices.unlock;
+      const t0 = performance.now();
+      const reply = await callJson(`${base}${path}`, {
+        method: 'POST',
+        token,
+        body: { customer_id: customerOf.get(device.deviceId) },
+      });
+      answered.push(performance.now() - t0);
+      if (reply.status !== 200) {
+        throw new Error(`${path} failed: HTTP ${reply.status} ${JSON.stringify(reply.json)}`);
+      }
+      const commandId = (reply.json.data as { id: string }).id;
+      done.push((await acks.whenDone(commandId, COMMAND_TIMEOUT_MS)) - t0);
+    }
+    const outcomes = await phones.stop();
+    const ratio = (q: number) => (quantile(done, q) / quantile(baseline, q)).toFixed(2);
+    const load = loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ');
+    console.log(
+      [
+        `command latency: ${SAMPLES} commands one at a time over ${N} connected phones (DeviceAgent, child process), ${availableParallelism()} cores; load average at start ${loadAtStart}, at end ${load}`,
+        `baseline (raw QoS 1 publish of a signed policy → done ack, server event handling paused): ${describe(baseline)}`,
+        `HTTP lock/unlock → HTTP answer: ${describe(answered)}`,
+        `HTTP lock/unlock → done ack at the broker: ${describe(done)}`,
+        `ratio command/baseline: p50 ${ratio(0.5)}, p99 ${ratio(0.99)}`,
+        `server recorded ${recorder.recording.events} device events in ${recorder.recording.batches} batches; phones applied ${outcomes.outcomes.done} commands, failed ${outcomes.outcomes.failed}, duplicates ${outcomes.outcomes.duplicate}; ${outcomes.warnings} warnings${outcomes.firstWarning ? ` (first: ${outcomes.firstWarning})` : ''}`,
+        `SUMMARY devices=${N} samples=${SAMPLES} baseline_p50=${ms(quantile(baseline, 0.5))} baseline_p99=${ms(quantile(baseline, 0.99))} done_p50=${ms(quantile(done, 0.5))} done_p99=${ms(quantile(done, 0.99))} answer_p50=${ms(quantile(answered, 0.5))} ratio_p50=${ratio(0.5)} ratio_p99=${ratio(0.99)}`,
+      ].join('\n'),
+    );
+  } finally {
+    await phones.close();
+    await app.close();
+  }
+};
+
+await main();
