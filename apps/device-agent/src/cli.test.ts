@@ -8,7 +8,7 @@ import { offlineCodeFor, offlineCodeKey, offlineCodeSlot } from '@kisht/domain/d
 import { cmdTopic, evtTopic, type TReportEvent } from '@kisht/domain/devices/protocol.schema';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from './cli';
-import { createAgentState, readStateFile, writeStateFile } from './state';
+import { createAgentState, readStateFile, type TAgentStateFile, writeStateFile } from './state';
 import {
   createCommandMessage,
   createProvisioningPayload,
@@ -102,6 +102,18 @@ const waitForLine = (lines: string[], line: string | RegExp) =>
       what: `output line ${line}`,
     },
   );
+
+/**
+ * Waits until the state file at `statePath` holds what `isSaved` looks for: in-process runs go on
+ * at once, where a new process took a second to start, so a running agent's save may still be on
+ * its way.
+ */
+const untilSaved = async (statePath: string, isSaved: (state: TAgentStateFile) => boolean, what: string) => {
+  for (let tries = 0; !isSaved(await readStateFile(statePath)); tries += 1) {
+    if (tries > 1000) throw new Error(`the running agent never saved ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+};
 
 /** Writes a state file for a new device the broker knows (as enrol would), without running the CLI. */
 const createDevice = async (statePath: string) => {
@@ -334,10 +346,7 @@ describe('kisht-agent CLI', () => {
     await waitForLine(agent.stdout, `connected to ${broker.url}`);
     // The running agent saves its check-in after the hello; a change saved from "another shell"
     // before that would be older than the agent's own state, and not adopted (as across processes).
-    for (let tries = 0; (await readStateFile(statePath)).lastCheckInAt === enrolledAt; tries += 1) {
-      if (tries > 500) throw new Error('the running agent never saved its check-in');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await untilSaved(statePath, (state) => state.lastCheckInAt !== enrolledAt, 'the check-in');
 
     const sim = run([
       'sim',
@@ -443,6 +452,12 @@ describe('kisht-agent CLI', () => {
     const again = run(['offline-code', '--state', statePath, '--code', code]);
     expect(await again.exit).toBe(1);
     expect(again.stdout[0]).toBe('offline code wrong: 4 tries left');
+    // The agent prints the report as it goes out and saves it as sent just after.
+    await untilSaved(
+      statePath,
+      (state) => state.offlineEvents.every((event) => !event.isReportPending),
+      'the offline report as sent',
+    );
     const status = run(['status', '--state', statePath]);
     expect(await status.exit).toBe(0);
     expect(status.stdout).toContain(`offline challenge: ${next} (wrong tries: 1 of 5)`);
