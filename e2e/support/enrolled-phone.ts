@@ -23,6 +23,8 @@ export const addCustomerWithEnrolledPhone = async (
     pricePaise: number;
     loanAmountPaise: number;
     statePath: string;
+    /** YYYY-MM-DD, optional (the dashboard's birthdays). */
+    dateOfBirth?: string;
   },
 ): Promise<number> => {
   const token = await page.evaluate(() => localStorage.getItem('token'));

@@ -11,6 +11,7 @@ import {
   type TSyncMessage,
 } from '@kisht/domain/devices/protocol.schema';
 import { openServerMessage, publicKeyOf } from '@kisht/domain/devices/server-message';
+import { checkAdImage } from './ad-image';
 import type { AgentCore } from './agent-core';
 import type { AgentOffline } from './agent-offline';
 import type { AgentReports } from './agent-reports';
@@ -324,8 +325,11 @@ export class AgentMessages {
     }
 
     core.publishAck(command.id, 'received');
-    const applied =
-      command.name === 'change_pin'
+    // An ad's image is fetched and its digest checked before the ad is shown (device protocol, show_ad).
+    const imageError = command.name === 'show_ad' ? await checkAdImage(command.args) : null;
+    const applied = imageError
+      ? { error: imageError }
+      : command.name === 'change_pin'
         ? await this.#applyPinChange(command)
         : command.name === 'set_offline_limit'
           ? applyOfflineLimit(core.state, command.args)

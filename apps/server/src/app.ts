@@ -22,6 +22,10 @@ import { createEmbeddedBroker, createExternalBus, type EmbeddedBroker } from './
 import type { DeviceBus } from './device-channel/bus';
 import { startJobs } from './jobs/scheduler';
 import type { AppContext } from './lib/context';
+import {
+  advertisementsPublicRoutes,
+  advertisementsRoutes,
+} from './modules/advertisements/advertisements.routes';
 import { androidManagementRoutes } from './modules/android-management/android-management.routes';
 import {
   createAndroidManagementBridge,
@@ -50,7 +54,10 @@ import { financersRoutes } from './modules/financers/financers.routes';
 import { joiningAdminRoutes, joiningPublicRoutes } from './modules/joining/joining.routes';
 import { ledgerRoutes } from './modules/ledger/ledger.routes';
 import { mediaRoutes } from './modules/media/media.routes';
+import { messagesRoutes } from './modules/messages/messages.routes';
+import { notificationsRoutes } from './modules/notifications/notifications.routes';
 import { oauthRoutes } from './modules/oauth/oauth.routes';
+import { orgPagesRoutes } from './modules/org-pages/org-pages.routes';
 import { orgSettingsRoutes, orgsRoutes } from './modules/orgs/orgs.routes';
 import { paymentQrRoutes } from './modules/payment-qr/payment-qr.routes';
 import { paymentsRoutes } from './modules/payments/payments.routes';
@@ -280,6 +287,11 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
   await app.register(plansPublicRoutes, ctx);
   await app.register(plansRoutes, ctx);
   await app.register(warrantyRoutes, ctx);
+  await app.register(orgPagesRoutes, ctx);
+  await app.register(notificationsRoutes, ctx);
+  await app.register(messagesRoutes, ctx);
+  await app.register(advertisementsPublicRoutes, ctx);
+  await app.register(advertisementsRoutes, ctx);
 
   const stopJobs =
     config.JOBS_INTERVAL_MINUTES > 0

@@ -73,6 +73,8 @@ export const paths = {
     readById: '/api/user/readById',
     /** GET → TRetailerProfile: the actor's own profile with balances. */
     profile: '/api/user/getRetailerProfile',
+    /** POST TUpdateOwnProfileRequest → TRetailerProfile: the actor's own date of birth (issue 16). */
+    updateOwnProfile: '/api/user/update_profile',
   },
   admin: {
     /** GET ?status= → TSignupRequestItem[] (organisation admin). */
@@ -331,8 +333,58 @@ export const paths = {
      */
     sync: '/api/device/amapi_sync',
   },
+  /** Messages to a customer's phone and the dashboard's birthdays (issue 16). */
+  messages: {
+    /** POST TSendCustomerMessageRequest → TDeviceCommand (show_message to the customer's phone; spec §7). */
+    send: '/country/send_fcm_retailer_to_customer',
+    /** GET → TBirthdaysToday: the actor's own birthday and the customers in scope born today (+05:30). */
+    birthdaysToday: '/api/customer/birthdays_today',
+  },
+  /** In-app notifications (issue 16, spec §7 `/api/notifications`): the actor's own only. */
+  notifications: {
+    /** GET ?page=&unread= → TNotificationPage (newest first). */
+    list: '/api/notifications',
+    /** GET → TUnreadCount. */
+    unreadCount: '/api/notifications/unread_count',
+    /** POST TMarkNotificationsReadRequest { ids } | { all: true } → TMarkNotificationsReadResponse. */
+    read: '/api/notifications/read',
+  },
+  /**
+   * The organisation's help, support and privacy-policy pages (issue 16). GET ?language= →
+   * TOrgPageView (everyone signed in); PUT TSaveOrgPageRequest → TOrgPageView (organisation admin).
+   * One path per page (orgPagePath).
+   */
+  orgPages: {
+    help: '/api/org_pages/help',
+    support: '/api/org_pages/support',
+    privacyPolicy: '/api/org_pages/privacy_policy',
+    /** PUT TSaveSupportContactRequest → TSupportContact (organisation admin). */
+    supportContact: '/api/org_pages/support_contact',
+  },
+  /** send_advertisement (issue 16): a retailer's ads, sent to its customers' phones as show_ad. */
+  advertisements: {
+    /** POST multipart title, text?, file? (JPEG/PNG) → TAdvertisement: a new ad of the actor (spec §7). */
+    upload: '/upload/update_retailer_ad',
+    /** GET → TAdvertisement[]: the actor's own ads, newest first, with their sends' progress counts. */
+    list: '/api/advertisements',
+    /** GET → TAdvertisement | null: the ad the app shows (own newest; a customer's retailer's newest). */
+    current: '/api/advertisements/current',
+    /** GET ?advertisement_id= → the ad's image bytes (its retailer, the parent, or their customers). */
+    image: '/api/advertisements/image',
+    /** POST TSendAdvertisementRequest → TAdvertisementSendProgress: show_ad to the chosen phones. */
+    send: '/api/advertisements/send',
+    /** GET TAdvertisementPreviewQuery → TBulkPreview: how many phones a filter or status reaches. */
+    sendPreview: '/api/advertisements/send_preview',
+    /** GET ?send_id= → TAdvertisementSendProgress. */
+    sendStatus: '/api/advertisements/send_status',
+    /** GET ?image=&exp=&sig= (public: the phone) → the image bytes; a wrong or expired signature 403. */
+    deviceImage: '/api/device/ad_image',
+  },
   media: {
-    /** GET ?image_name= → the stored file (scoped to the actor's customers). */
+    /**
+     * GET ?image_name= → the stored file (scoped to the actor's customers); without image_name,
+     * ?page=&pageSize= → TMediaPage: the files the actor may see, metadata only (spec §7 /api/medias).
+     */
     file: '/api/medias',
   },
   /** MQTT over WebSocket on the API port (design §1). */
@@ -347,3 +399,6 @@ export const paths = {
  * and .unlock.
  */
 export const deviceControlPath = (feature: string): string => `/api/device/${feature}`;
+
+/** The path of an organisation page (`/api/org_pages/{page}`, page: help, support or privacy_policy). */
+export const orgPagePath = (page: 'help' | 'support' | 'privacy_policy'): string => `/api/org_pages/${page}`;

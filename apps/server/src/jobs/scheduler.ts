@@ -10,6 +10,7 @@ import {
   redeliverUnacknowledgedCommands,
 } from '../modules/devices/devices.service';
 import type { SmsOutbox } from '../modules/sms/sms.service';
+import { notificationsJob } from './notifications.job';
 import { warrantyReminderJob } from './warranty-reminders.job';
 
 /**
@@ -67,7 +68,8 @@ export const startProtectedJob = ({
  * of unacknowledged ones every SCHEDULED_COMMANDS_INTERVAL_MS, or every intervalMs when that is
  * shorter; and the SMS outbox's retries (SmsOutbox.deliverDue) every SMS_OUTBOX_INTERVAL_MS, or
  * every intervalMs when that is shorter; and the extended-warranty expiry reminders once a day
- * (warranty-reminders.job). Each job is skipped while its previous run is still going
+ * (warranty-reminders.job); and the notification jobs (phone offline, plan expiring) hourly
+ * (notifications.job). Each job is skipped while its previous run is still going
  * (startProtectedJob). Every job takes its rows with FOR UPDATE SKIP LOCKED or is an idempotent
  * statement, so several server processes may run them side by side. Runs once at start; returns a
  * function that stops the jobs.
@@ -89,6 +91,7 @@ export const startJobs = (
       },
     }),
     startProtectedJob(warrantyReminderJob(deps, intervalMs, log)),
+    startProtectedJob(notificationsJob(deps, intervalMs, log)),
     startProtectedJob({
       name: 'auto-lock',
       intervalMs,

@@ -16,6 +16,24 @@ export const readUpload = async <T extends z.ZodType>(
   request: FastifyRequest,
   fields: T,
 ): Promise<{ fields: z.output<T>; bytes: Uint8Array }> => {
+  const read = await readParts(request, fields, true);
+  return { fields: read.fields, bytes: read.bytes! };
+};
+
+/**
+ * As readUpload, but the `file` part may be left out (bytes undefined): an upload whose file is
+ * optional (an advertisement without an image). A request that is not multipart still fails (file).
+ */
+export const readUploadWithOptionalFile = <T extends z.ZodType>(
+  request: FastifyRequest,
+  fields: T,
+): Promise<{ fields: z.output<T>; bytes: Uint8Array | undefined }> => readParts(request, fields, false);
+
+const readParts = async <T extends z.ZodType>(
+  request: FastifyRequest,
+  fields: T,
+  isFileRequired: boolean,
+): Promise<{ fields: z.output<T>; bytes: Uint8Array | undefined }> => {
   if (!request.isMultipart()) {
     throw new AppError(AppErrorCode.VALIDATION_FAILED, 'Send the file as multipart/form-data', [
       { field: 'file', message: 'Send the file as multipart/form-data' },
@@ -59,8 +77,8 @@ export const readUpload = async <T extends z.ZodType>(
   const problems = parsed.success
     ? []
     : parsed.error.issues.map((issue) => ({ field: issue.path.join('.'), message: issue.message }));
-  if (!bytes) problems.push({ field: 'file', message: 'Choose a file to upload' });
-  if (problems.length > 0 || !parsed.success || !bytes) {
+  if (!bytes && isFileRequired) problems.push({ field: 'file', message: 'Choose a file to upload' });
+  if (problems.length > 0 || !parsed.success) {
     const names = [...new Set(problems.map((p) => p.field))].join(', ');
     throw new AppError(AppErrorCode.VALIDATION_FAILED, `Invalid ${names}`, problems);
   }

@@ -23,6 +23,8 @@ const EXEMPT_PATHS = new Set<string>([
   paths.emm.deepLinkLanding,
   // NanoMDM's webhook (X-Hmac-Signature), issue 15.
   paths.apple.webhook,
+  // An advertisement image the phone fetches by its signed address (issue 16).
+  paths.advertisements.deviceImage,
 ]);
 /** Exempt path prefixes: the Apple enrolment profiles Safari on the iPhone opens (issue 15). */
 const EXEMPT_PREFIXES = [paths.apple.enrolmentProfilePrefix];

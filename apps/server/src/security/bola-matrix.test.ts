@@ -25,7 +25,7 @@ import { deviceControlPath, paths } from '@kisht/domain/paths';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emis, financers, plans, products, signupRequests, users } from '../db/schema';
+import { emis, financers, notifications, plans, products, signupRequests, users } from '../db/schema';
 import { createCustomerWithLoan, createUser } from '../db/seed/factories';
 import {
   DEMO_ADMIN_MOBILE,
@@ -117,7 +117,10 @@ type TIdKind =
   | 'retailer'
   | 'signupRequest'
   | 'plan'
-  | 'activation';
+  | 'activation'
+  | 'notification'
+  | 'advertisement'
+  | 'adSend';
 
 /**
  * The id parameters this matrix knows how to fill, by name, with the kind of object each names.
@@ -152,6 +155,11 @@ const ID_KINDS: Record<string, TIdKind> = {
   product_id: 'product',
   productIds: 'product',
   activation_id: 'activation',
+  // In-app notifications (issue 16): the ones the actor marks read (paths.notifications.read).
+  ids: 'notification',
+  // Advertisements (issue 16): an ad of the actor, one of its sends (paths.advertisements).
+  advertisement_id: 'advertisement',
+  send_id: 'adSend',
 };
 const SCOPES: Record<TIdKind, TScope> = {
   customer: 'subtree',
@@ -171,6 +179,9 @@ const SCOPES: Record<TIdKind, TScope> = {
   signupRequest: 'subtree',
   plan: 'organisation',
   activation: 'subtree',
+  notification: 'user',
+  advertisement: 'subtree',
+  adSend: 'subtree',
 };
 
 /**
@@ -508,6 +519,45 @@ const objectsOf = (actor: TActor): TObjects => {
         );
         return sold[0].activation.id as number;
       }
+      case 'notification': {
+        // One of the actor's own notifications, about the actor's customer.
+        const [row] = await db
+          .insert(notifications)
+          .values({
+            orgId: actor.orgId,
+            userId: actor.userId,
+            kind: 'sim_changed',
+            params: { customerName: `${firstName} Tenant`, operator: 'Airtel' },
+            customerId: await customerId(),
+          })
+          .returning({ id: notifications.id });
+        return row!.id;
+      }
+      case 'advertisement': {
+        // An ad of the actor with an image, so the image route has bytes to answer.
+        const ad = await setupData(
+          'advertisement upload',
+          {
+            method: 'POST',
+            url: paths.advertisements.upload,
+            payload: multipart({ title: `${firstName} offer` }, PNG_1X1),
+          },
+          actor.token,
+        );
+        return ad.id as number;
+      }
+      case 'adSend': {
+        const progress = await setupData(
+          'advertisement send',
+          {
+            method: 'POST',
+            url: paths.advertisements.send,
+            payload: { advertisement_id: await build('advertisement'), customer_ids: [await customerId()] },
+          },
+          actor.token,
+        );
+        return progress.id as string;
+      }
       case 'retailer': {
         // The actor's retailer: its parent when it is a mini-retailer, else the actor itself.
         const [row] = await db.select().from(users).where(eq(users.id, actor.userId));
@@ -545,6 +595,7 @@ const ghostOf = (victim: TObjects): TObjects => ({
       case 'command':
       case 'session':
       case 'batch':
+      case 'adSend':
       case 'paymentOrder':
         return GHOST_UUID;
       case 'gatewayOrder':

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { conforms, type TJsonSchema, validArbitrary } from './json-schema';
-import type { TOperation } from './openapi-operations';
+import { OPTIONAL_FILE_UPLOADS, type TOperation } from './openapi-operations';
 
 /**
  * One fuzz request and what it may get: `invalid` is certainly wrong (the OpenAPI document says
@@ -380,6 +380,7 @@ const multipartCases = (
   schema: TJsonSchema,
   files: TUploadFile[],
   context: TFuzzContext,
+  isFileOptional = false,
 ): fc.Arbitrary<{ label: string; contentType: string; body: Buffer; known: boolean | null }> => {
   const boundary = '----kishtfuzz7MA4YWxkTrZu0gW';
   const contentType = `multipart/form-data; boundary=${boundary}`;
@@ -430,7 +431,8 @@ const multipartCases = (
       label: 'no file',
       contentType,
       body: multipartBody(boundary, fields, []),
-      known: false,
+      // An upload whose file may be left out (OPTIONAL_FILE_UPLOADS) takes it without one.
+      known: isFileOptional ? null : false,
     })),
     fc.tuple(validFields, file, file).map(([fields, a, b]) => ({
       label: 'two files',
@@ -611,7 +613,7 @@ export const operationCases = (
     }
   } else {
     add(
-      multipartCases(body.schema, files, context).map((m) => ({
+      multipartCases(body.schema, files, context, OPTIONAL_FILE_UPLOADS.has(operation.key)).map((m) => ({
         label: m.label,
         expect: m.known === false ? ('invalid' as const) : ('maybe' as const),
         method: operation.method,

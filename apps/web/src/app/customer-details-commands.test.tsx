@@ -180,7 +180,8 @@ describe('the actions tab', () => {
       'action-sim_info',
       'action-reboot',
       'action-uninstall',
-      // Not a control feature: offered to every enrolled phone when the user has feature access.
+      // Not control features: offered to every enrolled phone when the user has feature access.
+      'action-send-message',
       'action-change-pin',
     ]);
     expect(screen.queryByTestId('action-emi_alert')).toBeNull();

@@ -5,11 +5,10 @@ import { I18nextProvider } from 'react-i18next';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import en from '../../public/locales/en.json';
 import type { TRouteKey } from '../lib/paths';
 import { appPaths, CUSTOMER_ROUTES, PUBLIC_ROUTES } from '../lib/paths';
 import { createTestI18n } from '../test/test-i18n';
-import { appRoutes, COMING_SOON_ROUTES } from './router';
+import { appRoutes } from './router';
 import { createAppStore } from './store';
 
 let i18n: TI18n;
@@ -101,26 +100,13 @@ describe('routes', () => {
     expect(router.state.location.pathname).toBe(appPaths.dashboard.path);
   });
 
-  it.each(COMING_SOON_ROUTES)('shows $route as coming soon, with its title', async ({ route, titleKey }) => {
-    localStorage.setItem('token', 'jwt-123');
-    renderAt(urlOf(route));
-    const title = en.pages[titleKey.slice('pages.'.length) as keyof typeof en.pages];
-    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();
-    expect(screen.getByTestId('coming-soon').textContent).toContain('Coming soon');
-    expect(screen.getByTestId('coming-soon').textContent).toContain(
-      'This screen is not available yet. It is coming soon in a later update of the app.',
-    );
-  });
-
   it('builds language and sessions now, not as coming soon', async () => {
     localStorage.setItem('token', 'jwt-123');
     renderAt(appPaths.language.href());
     expect(await screen.findByTestId('language-list')).toBeTruthy();
-    expect(screen.queryByTestId('coming-soon')).toBeNull();
     cleanup();
     renderAt(appPaths.sessions.href());
     expect(await screen.findByRole('heading', { level: 1, name: 'Sessions' })).toBeTruthy();
-    expect(screen.queryByTestId('coming-soon')).toBeNull();
   });
 
   it('offers the MPIN set-up only with a session', async () => {
@@ -133,15 +119,12 @@ describe('routes', () => {
     localStorage.setItem('token', 'jwt-123');
     renderAt(appPaths.emiDetails.href(5));
     expect(await screen.findByRole('heading', { level: 1, name: 'EMI details' })).toBeTruthy();
-    expect(screen.queryByTestId('coming-soon')).toBeNull();
     cleanup();
     renderAt(appPaths.viewEmiDetails.href(5));
     expect(await screen.findByRole('heading', { level: 1, name: 'View EMI details' })).toBeTruthy();
-    expect(screen.queryByTestId('coming-soon')).toBeNull();
     cleanup();
     renderAt(appPaths.upComingEmi.href());
     expect(await screen.findByRole('tablist')).toBeTruthy();
-    expect(screen.queryByTestId('coming-soon')).toBeNull();
   });
 
   it('builds multiple_lock_unlock now, not as coming soon', async () => {
@@ -150,7 +133,6 @@ describe('routes', () => {
     // The page's chunk loads on first use (design §8); the wait policy (test/timeouts.ts) allows for it.
     expect(await screen.findByRole('heading', { level: 1, name: 'Multiple lock/unlock' })).toBeTruthy();
     expect(await screen.findByTestId('bulk-submit')).toBeTruthy();
-    expect(screen.queryByTestId('coming-soon')).toBeNull();
   });
 
   it.each([
@@ -163,7 +145,6 @@ describe('routes', () => {
       localStorage.setItem('token', 'jwt-123');
       const router = renderAt(appPaths[key].href(5));
       expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();
-      expect(screen.queryByTestId('coming-soon')).toBeNull();
       expect(router.state.location.search).toBe('?customer_id=5');
     },
   );
@@ -176,9 +157,28 @@ describe('routes', () => {
     localStorage.setItem('token', 'jwt-123');
     const router = renderAt(appPaths[key].href(5));
     expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();
-    expect(screen.queryByTestId('coming-soon')).toBeNull();
     expect(router.state.location.search).toBe('?customer_id=5');
   });
+});
+
+describe('help, support and privacy_policy (issue 16)', () => {
+  it.each([
+    ['help', 'Help'],
+    ['support', 'Support'],
+    ['privacyPolicy', 'Privacy policy'],
+  ] as const)(
+    'builds %s now, not as coming soon, for a shop, a customer and the admin',
+    async (key, title) => {
+      localStorage.setItem('token', 'jwt-123');
+      for (const type of ['retailer', 'customer', 'admin']) {
+        localStorage.setItem('type', type);
+        const router = renderAt(appPaths[key].href());
+        expect(await screen.findByRole('heading', { level: 1, name: title }), type).toBeTruthy();
+        expect(router.state.location.pathname, type).toBe(appPaths[key].path);
+        cleanup();
+      }
+    },
+  );
 });
 
 describe('customer user (spec §4)', () => {
@@ -194,7 +194,7 @@ describe('customer user (spec §4)', () => {
       expect.arrayContaining(['customerList', 'addCustomer', 'customerDetails', 'emiDetails', 'upComingEmi']),
     );
     expect(PROTECTED_ROUTES.filter((key) => CUSTOMER_ROUTES.includes(key)).sort()).toEqual(
-      ['dashboard', 'help', 'language', 'privacyPolicy', 'sessions', 'support'].sort(),
+      ['dashboard', 'help', 'language', 'notifications', 'privacyPolicy', 'sessions', 'support'].sort(),
     );
   });
 

@@ -4,10 +4,8 @@ import { lazy, Suspense } from 'react';
 import type { RouteObject } from 'react-router';
 import { createBrowserRouter, Navigate, Outlet } from 'react-router';
 import { PageSkeleton } from '../components/page-skeleton';
-import type { TPageTitleKey } from '../lib/i18n';
 import type { TRouteKey } from '../lib/paths';
 import { ADMIN_ROUTES, appPaths, CUSTOMER_ROUTES } from '../lib/paths';
-import { ComingSoonPage } from './coming-soon-page';
 import { AppShell } from './layout/app-shell';
 import {
   RedirectIfSignedIn,
@@ -21,9 +19,7 @@ import { NotFoundPage } from './not-found-page';
 
 // One chunk per page (design §8: split by route).
 const LoginRoute = lazy(() => import('./login-route').then((module) => ({ default: module.LoginRoute })));
-const AdminHomePage = lazy(() =>
-  import('../features/admin/pages/admin-home-page').then((module) => ({ default: module.AdminHomePage })),
-);
+const AdminRoute = lazy(() => import('./admin-route').then((module) => ({ default: module.AdminRoute })));
 const OtpPage = lazy(() =>
   import('../features/auth/pages/otp-page').then((module) => ({ default: module.OtpPage })),
 );
@@ -63,6 +59,11 @@ const SignaturePage = lazy(() =>
     default: module.SignaturePage,
   })),
 );
+const SendAdvertisementPage = lazy(() =>
+  import('../features/advertisements/pages/send-advertisement-page').then((module) => ({
+    default: module.SendAdvertisementPage,
+  })),
+);
 const MultipleLockUnlockPage = lazy(() =>
   import('../features/devices/pages/multiple-lock-unlock-page').then((module) => ({
     default: module.MultipleLockUnlockPage,
@@ -85,6 +86,22 @@ const DeviceSettingsPage = lazy(() =>
 );
 const LanguagePage = lazy(() =>
   import('../features/language/pages/language-page').then((module) => ({ default: module.LanguagePage })),
+);
+const NotificationsPage = lazy(() =>
+  import('../features/notifications/pages/notifications-page').then((module) => ({
+    default: module.NotificationsPage,
+  })),
+);
+const HelpPage = lazy(() =>
+  import('../features/org-pages/pages/org-page-screen').then((module) => ({ default: module.HelpPage })),
+);
+const SupportPage = lazy(() =>
+  import('../features/org-pages/pages/org-page-screen').then((module) => ({ default: module.SupportPage })),
+);
+const PrivacyPolicyPage = lazy(() =>
+  import('../features/org-pages/pages/org-page-screen').then((module) => ({
+    default: module.PrivacyPolicyPage,
+  })),
 );
 const SessionsPage = lazy(() =>
   import('../features/sessions/pages/sessions-page').then((module) => ({ default: module.SessionsPage })),
@@ -140,14 +157,6 @@ const UpcomingEmiPage = lazy(() =>
   import('../features/emi/pages/upcoming-emi-page').then((module) => ({ default: module.UpcomingEmiPage })),
 );
 
-/** Spec §2 screens that a later release builds; until then each shows the coming-soon page. */
-export const COMING_SOON_ROUTES: ReadonlyArray<{ route: TRouteKey; titleKey: TPageTitleKey }> = [
-  { route: 'sendAdvertisement', titleKey: 'pages.send_advertisement' },
-  { route: 'privacyPolicy', titleKey: 'pages.privacy_policy' },
-  { route: 'help', titleKey: 'pages.help' },
-  { route: 'support', titleKey: 'pages.support' },
-];
-
 /** Every protected screen with its page; the ones a customer user may open are CUSTOMER_ROUTES. */
 const PROTECTED_PAGES: ReadonlyArray<{ route: TRouteKey; element: ReactNode }> = [
   { route: 'dashboard', element: <DashboardRoute /> },
@@ -165,26 +174,27 @@ const PROTECTED_PAGES: ReadonlyArray<{ route: TRouteKey; element: ReactNode }> =
   { route: 'viewEmiDetails', element: <EmiDetailsPage isReadOnly /> },
   { route: 'upComingEmi', element: <UpcomingEmiPage /> },
   { route: 'multipleLockUnlock', element: <MultipleLockUnlockPage /> },
+  { route: 'sendAdvertisement', element: <SendAdvertisementPage /> },
   { route: 'simChanges', element: <SimChangesPage /> },
   { route: 'pendingCommands', element: <PendingCommandsPage /> },
   { route: 'deviceSettings', element: <DeviceSettingsPage /> },
   { route: 'language', element: <LanguagePage /> },
   { route: 'sessions', element: <SessionsPage /> },
+  { route: 'notifications', element: <NotificationsPage /> },
   { route: 'retailerPaymentQr', element: <RetailerPaymentQrPage /> },
   { route: 'retailerList', element: <RetailerListPage /> },
   { route: 'addRetailer', element: <AddRetailerPage /> },
   { route: 'retailerProfile', element: <RetailerProfileRoute /> },
   { route: 'paymentGateway', element: <PaymentGatewayPage /> },
   { route: 'topUpHistory', element: <TopUpHistoryPage /> },
-  { route: 'admin', element: <AdminHomePage /> },
+  { route: 'admin', element: <AdminRoute /> },
+  { route: 'help', element: <HelpPage /> },
+  { route: 'support', element: <SupportPage /> },
+  { route: 'privacyPolicy', element: <PrivacyPolicyPage /> },
   { route: 'antihacking', element: <AntihackingPage /> },
   { route: 'familycare', element: <FamilycarePage /> },
   { route: 'extendedWarranty', element: <ExtendedWarrantyPage /> },
   { route: 'antiTheft', element: <AntiTheftPage /> },
-  ...COMING_SOON_ROUTES.map(({ route, titleKey }) => ({
-    route,
-    element: <ComingSoonPage titleKey={titleKey} />,
-  })),
 ];
 
 const toRouteObject = ({ route, element }: { route: TRouteKey; element: ReactNode }): RouteObject => ({
@@ -207,7 +217,7 @@ const PublicSuspense = ({ children }: { children: ReactNode }) => (
 
 /**
  * The app's routes (spec §2): login, otp and m_pin outside authentication, everything else
- * protected; spec screens of later releases show the coming-soon page; anything else 'Not found'.
+ * protected (every spec §2 screen is built); anything else 'Not found'.
  * A customer user (spec §4) may open only CUSTOMER_ROUTES; the retailer screens send them to the
  * dashboard (RequireRetailer).
  * m_pin is not behind RedirectIfSignedIn: its 'set' mode is for someone just signed in (the page

@@ -48,9 +48,14 @@ describe('route table (spec §2)', () => {
   it('has exactly one route for every spec segment, and the product screens beyond them', () => {
     const segments = ROUTE_KEYS.map(routeSegment);
     expect([...segments].sort()).toEqual(
-      [...SPEC_SEGMENTS, 'pending_commands', 'device_settings', 'admin'].sort(),
+      [...SPEC_SEGMENTS, 'pending_commands', 'device_settings', 'admin', 'notifications'].sort(),
     );
-    expect(PRODUCT_ROUTES.map(routeSegment).sort()).toEqual(['admin', 'device_settings', 'pending_commands']);
+    expect(PRODUCT_ROUTES.map(routeSegment).sort()).toEqual([
+      'admin',
+      'device_settings',
+      'notifications',
+      'pending_commands',
+    ]);
     expect(new Set(segments).size).toBe(segments.length);
   });
 

@@ -202,6 +202,8 @@ export const appPaths = {
       }),
   },
   deviceSettings: plain('/device_settings'),
+  /** In-app notifications (issue 16): the signed-in user's own, newest first. */
+  notifications: plain('/notifications'),
   /** The organisation admin's home: join requests, retailers (credit keys), key prices. */
   admin: plain('/admin'),
 } as const;
@@ -215,17 +217,22 @@ export type TLinkableRouteKey = {
 
 /**
  * Routes Kisht adds to spec §2's list: pending_commands (commands waiting for offline phones or for
- * their scheduled time), device_settings (the organisation's device-control settings) and admin
- * (the organisation admin's home, issue 13).
+ * their scheduled time), device_settings (the organisation's device-control settings), admin
+ * (the organisation admin's home, issue 13) and notifications (spec §7 `/api/notifications`, issue 16).
  */
-export const PRODUCT_ROUTES: readonly TRouteKey[] = ['pendingCommands', 'deviceSettings', 'admin'];
+export const PRODUCT_ROUTES: readonly TRouteKey[] = [
+  'pendingCommands',
+  'deviceSettings',
+  'admin',
+  'notifications',
+];
 
 /** Spec §2: the routes outside authentication. */
 export const PUBLIC_ROUTES: readonly TRouteKey[] = ['login', 'otp', 'mPin'];
 
 /**
  * The protected routes a customer user (spec §4) may open: their dashboard (which shows their own
- * loan), language, sessions, help, support and privacy policy. Every other protected route is for
+ * loan), language, sessions, help, support, privacy policy and notifications. Every other protected route is for
  * retailers and mini-retailers; a customer who opens one is sent to the dashboard.
  */
 export const CUSTOMER_ROUTES: readonly TRouteKey[] = [
@@ -236,14 +243,22 @@ export const CUSTOMER_ROUTES: readonly TRouteKey[] = [
   'help',
   'support',
   'privacyPolicy',
+  'notifications',
 ];
 
 /**
- * The protected routes an organisation admin (user type 'admin') may open: their home, language
- * and sessions. Every other protected route sends an admin to the admin home, and the admin home
- * sends everyone else to the dashboard.
+ * The protected routes an organisation admin (user type 'admin') may open: their home, language,
+ * sessions, and the help, support and privacy pages they write (issue 16). Every other protected
+ * route sends an admin to the admin home, and the admin home sends everyone else to the dashboard.
  */
-export const ADMIN_ROUTES: readonly TRouteKey[] = ['admin', 'language', 'sessions'];
+export const ADMIN_ROUTES: readonly TRouteKey[] = [
+  'admin',
+  'language',
+  'sessions',
+  'help',
+  'support',
+  'privacyPolicy',
+];
 
 /** The spec §2 segment of a route ('root' for '/'): its path's first segment. */
 export const routeSegment = (key: TRouteKey): string => appPaths[key].path.split('/')[1] || 'root';

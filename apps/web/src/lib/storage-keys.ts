@@ -24,6 +24,8 @@ export const STORAGE_KEYS = {
   isAndroid: 'isAndroid',
   /** '1' to show advertisements, '0' not to; '1' by default. */
   showAd: 'showAd',
+  /** The id of the advertisement dismissed with showAd '0' (issue 16): a newer one shows again. */
+  dismissedAdId: 'dismissedAdId',
   /** The native shell's device details, a JSON object string (see lib/native-bridge.ts). */
   deviceDetails: 'deviceDetails',
   /** The signed-in user's type (spec §4: retailer, customer, miniretailer). */

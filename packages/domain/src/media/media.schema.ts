@@ -95,3 +95,41 @@ export type TDeleteMediaRequest = z.input<typeof ZDeleteMediaRequest>;
 export const ZMediaFileQuery = z.object({
   image_name: z.string().regex(/^\d+\/[a-z_]+\/[0-9a-f-]{36}\.(jpg|png|webp|pdf)$/, 'Not a stored file name'),
 });
+
+/** Largest page of the media list (GET /api/medias without image_name). */
+export const MEDIA_PAGE_SIZE_MAX = 100;
+
+/**
+ * GET /api/medias (spec §7): with `image_name`, the stored file's bytes; without it, a page of the
+ * files the actor may see (page from 1, pageSize 1–100, default 50).
+ */
+export const ZMediaQuery = z.object({
+  image_name: ZMediaFileQuery.shape.image_name.optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(MEDIA_PAGE_SIZE_MAX).default(50),
+});
+
+/**
+ * One file in the media list, metadata only: `customerId` null for a retailer's own files;
+ * `url` the API path that answers its bytes (null where there is none); `createdAt` ISO 8601 UTC.
+ */
+export const ZMediaListItem = z.object({
+  id: ZId,
+  kind: z.string(),
+  documentType: z.string().nullable(),
+  mimeType: z.string(),
+  sizeBytes: z.number().int(),
+  createdAt: z.string(),
+  customerId: ZId.nullable(),
+  url: z.string().nullable(),
+});
+export type TMediaListItem = z.infer<typeof ZMediaListItem>;
+
+/** A page of the media list, newest first; `total` counts every file the actor may see. */
+export const ZMediaPage = z.object({
+  items: z.array(ZMediaListItem),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int().nonnegative(),
+});
+export type TMediaPage = z.infer<typeof ZMediaPage>;

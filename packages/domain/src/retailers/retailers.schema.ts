@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { zPage } from '../common/envelope';
+import { ZIsoDate, zPage } from '../common/envelope';
 import { ZId, ZMobile, ZQueryId } from '../common/identifiers';
+import { istDate } from '../common/time';
 import { ZAddress, ZCustomerAddress } from '../customers/customers.schema';
 import { ZLockAccess, ZUserAccess } from '../devices/devices.schema';
 
@@ -163,8 +164,20 @@ export const ZRetailer = ZRetailerListItem.extend({
   parentName: z.string().nullable(),
   userAccess: ZUserAccess,
   lockAccess: ZLockAccess,
+  /** Date of birth (YYYY-MM-DD), for the dashboard's birthday celebration (issue 16); null: not given. */
+  dateOfBirth: z.string().nullable(),
 });
 export type TRetailer = z.infer<typeof ZRetailer>;
+
+/**
+ * The signed-in retailer's or mini-retailer's own profile edit (issue 16, POST
+ * paths.retailers.updateOwnProfile): the date of birth (YYYY-MM-DD, before today +05:30), or null to
+ * clear it.
+ */
+export const ZUpdateOwnProfileRequest = z.object({
+  dateOfBirth: ZIsoDate.refine((v) => v < istDate(), 'Date of birth must be in the past').nullable(),
+});
+export type TUpdateOwnProfileRequest = z.input<typeof ZUpdateOwnProfileRequest>;
 
 /** getRetailerProfile: the actor's own profile (balances come from the ledger's own call). */
 export const ZRetailerProfile = ZRetailer;

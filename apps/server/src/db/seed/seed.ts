@@ -2,6 +2,7 @@ import { AppType } from '@kisht/domain/common/enums';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { spendEnrolmentKey, transferKeys } from '../../modules/ledger/ledger.service';
+import { seedOrgPages } from '../../modules/org-pages/org-pages.service';
 import type { Db } from '../client';
 import { organizations } from '../schema';
 import {
@@ -13,6 +14,13 @@ import {
   createProducts,
   createUser,
 } from './factories';
+
+/** How the demo organisation's customers reach it (the support page's buttons; issue 16). */
+export const DEMO_SUPPORT_CONTACT = {
+  phone: '+919876500001',
+  whatsapp: '+919876500001',
+  email: 'support@kisht.example',
+};
 
 /** The demo organisation (spec §9: config shows org id 41) and its retailer's mobile number. */
 export const DEMO_ORG_ID = 41;
@@ -198,6 +206,7 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
         defaultAnnualRateBps: 1400,
         penalty: { kind: 'flat', flatPaise: 20_000, percentBps: 0, graceDays: 3 },
         keyPricesPaise: DEMO_KEY_PRICES_PAISE,
+        supportContact: DEMO_SUPPORT_CONTACT,
       },
       // Keys and instalments can be paid online (the fake gateway when no Razorpay keys are set).
       features: { witnessLayout: false, paymentGateway: true },
@@ -262,6 +271,8 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
       name: 'Kisht Demo Admin',
       userType: 'admin',
     });
+    // Help, support and privacy pages (issue 16) in every language the built-in texts have.
+    await seedOrgPages(tx, DEMO_ORG_ID, { orgName: demoOrg.name, companyName: demoOrg.companyName });
     const catalogue = await createProducts(tx, DEMO_ORG_ID, DEMO_PRODUCTS);
     await createPlans(tx, DEMO_ORG_ID, DEMO_PLANS);
     await createFinancers(tx, DEMO_ORG_ID, DEMO_FINANCERS);
@@ -303,8 +314,12 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
       pages: { dashboard: 'list', inactiveCustomer: 'warn' },
       // This organisation takes a witness signature, and charges 2% of an instalment as late fee.
       features: { witnessLayout: true, paymentGateway: false },
-      settings: { penalty: { kind: 'percent', flatPaise: 0, percentBps: 200, graceDays: 0 } },
+      settings: {
+        penalty: { kind: 'percent', flatPaise: 0, percentBps: 200, graceDays: 0 },
+        supportContact: { phone: '+919812300000', email: 'care@shreefinance.example' },
+      },
     });
+    await seedOrgPages(tx, SECOND_ORG_ID, { orgName: secondOrg.name, companyName: secondOrg.companyName });
     // Spec §2: organisations 35 and 36 (and 46 above) warn 'Customer is Inactive' instead of navigating.
     for (const id of WARN_ON_INACTIVE_ORG_IDS) {
       await createOrganization(tx, { id, pages: { dashboard: 'cards', inactiveCustomer: 'warn' } });

@@ -158,10 +158,7 @@ export const bulkLockUnlock = async (
         expiresAt,
       });
     }
-    const commands = [];
-    // Batches keep each INSERT's parameter count well inside PostgreSQL's limit.
-    for (let i = 0; i < rows.length; i += 1000)
-      commands.push(...(await repo.insertCommands(tx, rows.slice(i, i + 1000))));
+    const commands = await repo.insertCommandsInChunks(tx, rows);
     // insertCommands wrote each phone's policy edit (desired lock state, a new policy version).
     await insertAudit(tx, {
       orgId: actor.orgId,

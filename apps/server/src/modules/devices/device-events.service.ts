@@ -1,3 +1,4 @@
+import { isPhoneLockingCommand } from '@kisht/domain/devices/devices.rules';
 import {
   deviceIdFromTopic,
   type TAckEvent,
@@ -11,6 +12,7 @@ import {
 } from '@kisht/domain/devices/protocol.schema';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
+import { notifyLockFailed } from '../notifications/notifications.service';
 import { parseDeviceEvent } from './device-messages';
 import type { CommandDispatcher } from './device-outbox.service';
 import type { CommandRow, DeviceRow } from './devices.repository';
@@ -303,7 +305,7 @@ export class DeviceEventRecorder {
       ['sent'],
       'received',
     );
-    await devicesRepo.transitionCommands(
+    const failedIds = await devicesRepo.transitionCommands(
       this.db,
       ofStatus('failed').map(({ command, event }) => ({
         id: command.id,
@@ -313,7 +315,7 @@ export class DeviceEventRecorder {
       'failed',
     );
     // The device dropped a command past its notAfter (a cancelled one is final here already).
-    await devicesRepo.transitionCommands(
+    const droppedIds = await devicesRepo.transitionCommands(
       this.db,
       ofStatus('dropped').map(({ command, event }) => ({
         id: command.id,
@@ -322,6 +324,7 @@ export class DeviceEventRecorder {
       ['sent', 'received'],
       'expired',
     );
+    await this.notifyFailedLocks(owned, new Set([...failedIds, ...droppedIds]));
     const done = ofStatus('done');
     const moved = new Set(
       await devicesRepo.transitionCommands(
@@ -345,6 +348,29 @@ export class DeviceEventRecorder {
       done.filter(({ command }) => moved.has(command.id)),
       (ack) => this.finishDone(ack.device, ack.command, ack.event),
     );
+  }
+
+  /**
+   * A lock (or lost mode) that the phone failed or dropped: `lock_failed` to the retailer(s), once
+   * per command. A notification that cannot be written is logged; the acks stay recorded.
+   */
+  private async notifyFailedLocks(
+    acks: (TRoundEvent<TAckEvent> & { command: CommandRow })[],
+    movedIds: Set<string>,
+  ): Promise<void> {
+    for (const { command, event } of acks) {
+      if (!movedIds.has(command.id) || !isPhoneLockingCommand(command.name)) continue;
+      try {
+        await notifyLockFailed(this.db, {
+          orgId: command.orgId,
+          deviceId: command.deviceId,
+          commandId: command.id,
+          reason: event.error ?? (event.status === 'dropped' ? 'too old to apply' : 'failed on the device'),
+        });
+      } catch (error) {
+        this.log.error({ err: error, commandId: command.id }, 'lock failed notification not written');
+      }
+    }
   }
 
   /** What follows a done ack that moved its command: the result (and a location fix), then the hook. */

@@ -7,6 +7,7 @@ import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
 import type { AuthDeps } from '../auth/auth.service';
 import { findCustomerForActor, recordStatusChange, scopeOf } from '../customers/customers.service';
+import { notifyAboutCustomer } from '../notifications/notifications.service';
 import type { SmsOutbox } from '../sms/sms.service';
 import { requireAccess } from '../users/users.service';
 import type { CommandDispatcher } from './device-outbox.service';
@@ -22,10 +23,22 @@ const describeSims = (slots: TSimSlot[]) =>
     .map((s) => `slot ${s.slot}: ${s.iccid ? `${s.operator ?? 'SIM'} …${s.iccid.slice(-4)}` : 'empty'}`)
     .join(', ');
 
+/** The operators of the SIMs now in slots that changed (else of every filled slot), for the notification. */
+const newOperators = (before: TSimSlot[], after: TSimSlot[]): string => {
+  const changed = after.filter(
+    (slot) => slot.iccid && !before.some((b) => b.slot === slot.slot && b.iccid === slot.iccid),
+  );
+  const shown = (changed.length > 0 ? changed : after.filter((slot) => slot.iccid)).map(
+    (slot) => slot.operator ?? 'SIM',
+  );
+  return [...new Set(shown)].join(', ');
+};
+
 /**
  * A phone reported different SIMs (recorded already by the dispatcher): audit it and tell the
- * retailer by SMS, e.g. "SIM changed on Priya Patel's phone. Now slot 1: Airtel …1234 …". The
- * audit entry and the SMS (an sms_outbox row) are written together; the SMS goes out after commit
+ * retailer by SMS, e.g. "SIM changed on Priya Patel's phone. Now slot 1: Airtel …1234 …", and in
+ * the app (a `sim_changed` notification to the retailer and its parent). The audit entry, the
+ * notification and the SMS (an sms_outbox row) are written together; the SMS goes out after commit
  * without holding up the device events, and the outbox job retries it if the gateway fails.
  */
 export const notifySimChange = async (
@@ -41,6 +54,13 @@ export const notifySimChange = async (
       entity: 'customer',
       entityId: String(owners.customerId),
       details: { deviceId: change.device.id, before: change.before, after: change.after },
+    });
+    await notifyAboutCustomer(tx, {
+      orgId: change.device.orgId,
+      customerId: owners.customerId,
+      kind: 'sim_changed',
+      params: { operator: newOperators(change.before, change.after) },
+      dedupeKey: null,
     });
     return deps.sms.queueSms(tx, {
       orgId: change.device.orgId,

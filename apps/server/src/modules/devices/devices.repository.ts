@@ -2,7 +2,7 @@ import { istDate } from '@kisht/domain/common/time';
 import { COMMAND_STALE_AFTER_MS, editPolicy, isPolicyCommand } from '@kisht/domain/devices/device-policy';
 import { lockScreenFor, type TLockRuleInstalment } from '@kisht/domain/devices/devices.rules';
 import type { TLockScreen } from '@kisht/domain/devices/protocol.schema';
-import { and, asc, desc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { type DbOrTx, queryRows } from '../../db/client';
 import {
@@ -287,6 +287,17 @@ export const findEnrolledDeviceIdsOfOrg = async (db: DbOrTx, orgId: number): Pro
         ),
       )
   ).map((row) => row.id);
+
+/**
+ * insertCommands for any number of rows, 1,000 to a statement (which keeps each INSERT's parameter
+ * count well inside PostgreSQL's limit); the inserted rows in order.
+ */
+export const insertCommandsInChunks = async (db: DbOrTx, rows: (typeof deviceCommands.$inferInsert)[]) => {
+  const inserted = [];
+  for (let i = 0; i < rows.length; i += 1000)
+    inserted.push(...(await insertCommands(db, rows.slice(i, i + 1000))));
+  return inserted;
+};
 
 /** insertCommand for many rows in one statement (at most ~1,000 at a time), with their policy edits. */
 export const insertCommands = async (db: DbOrTx, rows: (typeof deviceCommands.$inferInsert)[]) => {
@@ -750,6 +761,31 @@ export const lockDeviceForUpdate = async (db: DbOrTx, deviceId: string): Promise
   return rows[0] ?? null;
 };
 
+/**
+ * The creation times of the device's `name` commands since `since`, oldest first, leaving out
+ * those cancelled (they never reached the phone): what a per-phone rate limit counts (issue 16).
+ */
+export const findCommandTimesSince = async (
+  db: DbOrTx,
+  deviceId: string,
+  name: string,
+  since: Date,
+): Promise<Date[]> =>
+  (
+    await db
+      .select({ createdAt: deviceCommands.createdAt })
+      .from(deviceCommands)
+      .where(
+        and(
+          eq(deviceCommands.deviceId, deviceId),
+          eq(deviceCommands.name, name),
+          gte(deviceCommands.createdAt, since),
+          ne(deviceCommands.state, 'cancelled'),
+        ),
+      )
+      .orderBy(asc(deviceCommands.createdAt))
+  ).map((row) => row.createdAt);
+
 /** The customer and retailer of a device (for notifications). */
 export const findOwnersOfDevice = async (db: DbOrTx, deviceId: string) => {
   const rows = await db
@@ -1068,4 +1104,22 @@ export const claimUnacknowledgedCommands = async (
     `,
   );
   return [...new Set(rows.map((row) => row.device_id))];
+};
+
+/**
+ * How many commands of a batch of the organisation are in each state: one aggregate (GROUP BY
+ * state) over device_commands by batch_id, never reading the rows (issue 17). States without a
+ * command are left out.
+ */
+export const countBatchCommandsByState = async (
+  db: DbOrTx,
+  orgId: number,
+  batchId: string,
+): Promise<Map<string, number>> => {
+  const rows = await db
+    .select({ state: deviceCommands.state, count: sql<number>`count(*)::int`.mapWith(Number) })
+    .from(deviceCommands)
+    .where(and(eq(deviceCommands.orgId, orgId), eq(deviceCommands.batchId, batchId)))
+    .groupBy(deviceCommands.state);
+  return new Map(rows.map((row) => [row.state, row.count]));
 };

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import {
   CONTROL_FEATURES,
   type TCommandName,
@@ -29,6 +30,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { hexEquals, sha256Hex } from '../../lib/crypto';
 import { insertAudit } from '../audit/audit.repository';
+import { notifyLockFailed } from '../notifications/notifications.service';
 import { getDeviceSettings } from '../orgs/orgs.service';
 import { firstDeniedFlag, requireAccess, type TAccessFlag } from '../users/users.service';
 import type { CommandDispatcher } from './device-outbox.service';
@@ -159,6 +161,27 @@ export type TControlTarget = {
 };
 
 /**
+ * The arguments of `spec`'s `on` command, checked against its catalogue schema (COMMAND_CATALOGUE)
+ * and as the schema outputs them. Throws VALIDATION_FAILED (400) naming each `args.<field>`.
+ */
+export const parseCommandArgs = (
+  spec: TCommandSpec,
+  raw: Record<string, unknown>,
+): Record<string, unknown> => {
+  const parsed = spec.args.safeParse(raw);
+  if (parsed.success) return parsed.data as Record<string, unknown>;
+  const fields = parsed.error.issues.map((issue) => ({
+    field: ['args', ...issue.path].join('.'),
+    message: issue.message,
+  }));
+  throw new AppError(
+    AppErrorCode.VALIDATION_FAILED,
+    `Invalid ${fields.map((f) => f.field).join(', ')}`,
+    fields,
+  );
+};
+
+/**
  * Checks that `feature` may be sent to the target now and builds its command name and args.
  * Throws VALIDATION_FAILED naming `enable` or `args.<field>` for a missing on/off or bad
  * arguments, FORBIDDEN naming the flag when the actor's access flags deny it (accessFlagsFor),
@@ -189,22 +212,7 @@ export const prepareControlCommand = async (
     ]);
   }
   const name = commandNameFor(spec, options.enable ?? true);
-  let args: Record<string, unknown> = {};
-  if (name === spec.on) {
-    const parsed = spec.args.safeParse(options.args ?? {});
-    if (!parsed.success) {
-      const fields = parsed.error.issues.map((issue) => ({
-        field: ['args', ...issue.path].join('.'),
-        message: issue.message,
-      }));
-      throw new AppError(
-        AppErrorCode.VALIDATION_FAILED,
-        `Invalid ${fields.map((f) => f.field).join(', ')}`,
-        fields,
-      );
-    }
-    args = parsed.data as Record<string, unknown>;
-  }
+  const args = name === spec.on ? parseCommandArgs(spec, options.args ?? {}) : {};
   await requireAccess(db, actor, accessFlagsFor(feature, name));
   if (!target.device.enrolledAt) {
     throw new AppError(
@@ -372,7 +380,8 @@ export const queueControlCommand = async (
   }
   const result = await deps.db.transaction(async (tx) => {
     const pending = await repo.findPendingCommandsNewestFirst(tx, target.device.id);
-    const same = pending.find((c) => c.name === name && JSON.stringify(c.args) === JSON.stringify(args));
+    // Compared as values: a jsonb column does not keep the key order of the args it was given.
+    const same = pending.find((c) => c.name === name && isDeepStrictEqual(c.args, args));
     if (same) return { command: same, isNew: false };
     const opposite = spec.kind === 'toggle' ? (name === spec.on ? spec.off! : spec.on) : null;
     const cancelled = opposite
@@ -542,6 +551,14 @@ export const expireOverdueCommands = async (
         entityId: command.id,
         details: { name: command.name, deviceId: command.deviceId },
       });
+      if (isPhoneLockingCommand(command.name)) {
+        await notifyLockFailed(tx, {
+          orgId: command.orgId,
+          deviceId: command.deviceId,
+          commandId: command.id,
+          reason: command.error ?? 'expired before the phone took it',
+        });
+      }
     }
     return { expired, reverted: await revertPolicyEdits(tx, expired) };
   });

@@ -36,6 +36,7 @@ import { insertAudit } from '../audit/audit.repository';
 import { findCustomerForActor, markLoanCompleted, scopeOf } from '../customers/customers.service';
 import type { CommandDispatcher } from '../devices/device-outbox.service';
 import { queueControlCommand } from '../devices/devices.service';
+import { notifyAboutCustomer } from '../notifications/notifications.service';
 import { getPenaltyRule } from '../orgs/orgs.service';
 import * as repo from './emi.repository';
 
@@ -170,7 +171,8 @@ class KeyAlreadyHeld extends Error {}
  * Records a payment (multiple_emi_paid): in one transaction the chosen instalments are locked, the
  * amount applied earliest first (allocatePayment), the payment with the organisation's next receipt
  * number (org_counters 'receipt', `KR-{orgId}-{000001}`), its allocations and an audit entry
- * written; when nothing is left unpaid the customer moves to EMIs completed (5).
+ * written, and a `payment_received` notification to the retailer(s) and the customer user; when
+ * nothing is left unpaid the customer moves to EMIs completed (5).
  * With an `idempotencyKey` (the request's Idempotency-Key, per organisation) a repeat of the same
  * request answers the first receipt and writes nothing; two at once record once (the key is
  * checked again under the instalments' locks, and payments_org_idempotency_uq settles the rest).
@@ -233,6 +235,13 @@ export const recordPayment = async (
       );
       const isPaidOff = (await repo.countUnpaidOfCustomer(tx, customer.id)) === 0;
       if (isPaidOff) await markLoanCompleted(tx, orgId, customer.id, actor.userId);
+      await notifyAboutCustomer(tx, {
+        orgId,
+        customerId: customer.id,
+        kind: 'payment_received',
+        params: { amountPaise: request.amountPaise, receiptNo: payment.receiptNo },
+        dedupeKey: `payment:${payment.id}`,
+      });
       await insertAudit(tx, {
         orgId,
         actorUserId: actor.userId,

@@ -17,6 +17,7 @@ import type { DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { toCsv } from '../../lib/csv';
 import { insertAudit } from '../audit/audit.repository';
+import { notifyIfKeysLow } from '../notifications/notifications.service';
 import * as repo from './ledger.repository';
 
 /**
@@ -135,7 +136,8 @@ const noKeys = (appType: number) => new AppError(AppErrorCode.NO_KEYS, noKeysMes
 /**
  * One key of `appType` from the retailer's account to the organisation's consumption account: a
  * `key_use` movement with what it was spent on. Null when the movement already exists (the unique
- * key use of a phone); NO_KEYS when the retailer has none left.
+ * key use of a phone); NO_KEYS when the retailer has none left. A spend that leaves the retailer
+ * at or under the organisation's lowKeysThreshold writes a `keys_low` notification (same transaction).
  */
 const spendOneKey = async (
   tx: DbOrTx,
@@ -144,7 +146,7 @@ const spendOneKey = async (
 ): Promise<number | null> => {
   const from = await repo.ensureUserAccount(tx, options.orgId, options.retailerId);
   const to = await repo.ensureSystemAccount(tx, options.orgId, 'consumption');
-  return postMovement(
+  const movementId = await postMovement(
     tx,
     {
       orgId: options.orgId,
@@ -158,6 +160,15 @@ const spendOneKey = async (
     },
     () => noKeys(options.appType),
   );
+  if (movementId !== null) {
+    await notifyIfKeysLow(tx, {
+      orgId: options.orgId,
+      userId: options.retailerId,
+      appType: options.appType,
+      balance: await repo.findBalance(tx, from, options.appType),
+    });
+  }
+  return movementId;
 };
 
 /**

@@ -1,6 +1,6 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { media, users } from '../../db/schema';
+import { advertisements, customers, media, users } from '../../db/schema';
 
 /** Every column but the bytes, with the uploader's name. */
 const listColumns = {
@@ -70,4 +70,54 @@ export const findMediaFile = async (db: DbOrTx, orgId: number, path: string) => 
 
 export const markMediaDeleted = async (db: DbOrTx, id: number): Promise<void> => {
   await db.update(media).set({ deletedAt: new Date() }).where(eq(media.id, id));
+};
+
+/**
+ * A page of the organisation's live files (no bytes) that belong to customers of `retailerIds` or
+ * are owned by `ownerUserId`, newest first, with the total and, for an advertisement image, its ad.
+ */
+export const findMediaPage = async (
+  db: DbOrTx,
+  options: { orgId: number; retailerIds: number[]; ownerUserId: number; limit: number; offset: number },
+) => {
+  const where = and(
+    eq(media.orgId, options.orgId),
+    isNull(media.deletedAt),
+    or(
+      eq(media.ownerUserId, options.ownerUserId),
+      inArray(
+        media.customerId,
+        db
+          .select({ id: customers.id })
+          .from(customers)
+          .where(and(eq(customers.orgId, options.orgId), inArray(customers.retailerId, options.retailerIds))),
+      ),
+    ),
+  );
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select({
+        id: media.id,
+        kind: media.kind,
+        documentType: media.documentType,
+        path: media.path,
+        mimeType: media.mimeType,
+        sizeBytes: media.sizeBytes,
+        createdAt: media.createdAt,
+        customerId: media.customerId,
+        ownerUserId: media.ownerUserId,
+        advertisementId: advertisements.id,
+      })
+      .from(media)
+      .leftJoin(advertisements, eq(advertisements.imageMediaId, media.id))
+      .where(where)
+      .orderBy(desc(media.createdAt), desc(media.id))
+      .limit(options.limit)
+      .offset(options.offset),
+    db
+      .select({ n: sql<number>`count(*)::int`.mapWith(Number) })
+      .from(media)
+      .where(where),
+  ]);
+  return { rows, total: counted?.n ?? 0 };
 };

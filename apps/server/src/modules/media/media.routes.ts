@@ -8,7 +8,7 @@ import {
   ZCustomerMedia,
   ZDeleteMediaRequest,
   ZMedia,
-  ZMediaFileQuery,
+  ZMediaQuery,
   ZSignatureUploadFields,
 } from '@kisht/domain/media/media.schema';
 import { paths } from '@kisht/domain/paths';
@@ -18,7 +18,13 @@ import type { AppContext } from '../../lib/context';
 import { ok } from '../../lib/envelope';
 import { readUpload } from '../../lib/multipart';
 import { requireSession } from '../../plugins/auth';
-import { deleteCustomerMedia, getCustomerMedia, readMediaFile, storeCustomerMedia } from './media.service';
+import {
+  deleteCustomerMedia,
+  getCustomerMedia,
+  listMedia,
+  readMediaFile,
+  storeCustomerMedia,
+} from './media.service';
 
 const UPLOAD_DESCRIPTION =
   'multipart/form-data with the text fields first and one `file` (at most 5 MB; the type is sniffed from the bytes).';
@@ -119,11 +125,14 @@ export const mediaRoutes = async (app: FastifyInstance, ctx: AppContext) => {
     {
       schema: {
         tags: ['media'],
-        summary: 'A stored file by image_name (the bytes, with their sniffed content type)',
-        querystring: ZMediaFileQuery,
+        summary:
+          'A stored file by image_name (the bytes, with their sniffed content type); without image_name, a page of the files you may see (TMediaPage, metadata only)',
+        querystring: ZMediaQuery,
       },
     },
     async (request, reply) => {
+      if (request.query.image_name === undefined)
+        return ok(await listMedia(ctx.db, request.actor, request.query));
       const file = await readMediaFile(ctx.db, request.actor, request.query.image_name);
       return reply
         .header('content-type', file.mimeType)

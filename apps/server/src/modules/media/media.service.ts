@@ -6,13 +6,15 @@ import {
   type TDocumentType,
   type TMedia,
   type TMediaKind,
+  type TMediaPage,
 } from '@kisht/domain/media/media.schema';
+import { paths } from '@kisht/domain/paths';
 import { fileTypeFromBuffer } from 'file-type';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
-import { findCustomerForActor } from '../customers/customers.service';
+import { findCustomerForActor, scopeOf } from '../customers/customers.service';
 import { getOrgAppConfig } from '../orgs/orgs.service';
 import * as repo from './media.repository';
 
@@ -200,4 +202,64 @@ export const readMediaFile = async (
     throw error;
   }
   return { mimeType: file.mimeType, content: file.content };
+};
+
+/** The API path answering a listed file's bytes: the stored-file route, an own image or an ad image. */
+const urlOf = (row: {
+  kind: string;
+  path: string;
+  customerId: number | null;
+  ownerUserId: number | null;
+  advertisementId: number | null;
+}): string | null => {
+  if (row.customerId !== null) return `${paths.media.file}?image_name=${encodeURIComponent(row.path)}`;
+  if (row.advertisementId !== null)
+    return `${paths.advertisements.image}?advertisement_id=${row.advertisementId}`;
+  const userImageKind = USER_FILE_KINDS[row.kind];
+  return userImageKind && row.ownerUserId !== null
+    ? `${paths.users.image}?user_id=${row.ownerUserId}&kind=${userImageKind}`
+    : null;
+};
+
+/** The user-image route's kind of each retailer-owned media kind. */
+const USER_FILE_KINDS: Record<string, string> = {
+  user_profile_image: 'profile_image',
+  user_signature: 'signature',
+  user_payment_qr: 'payment_qr',
+};
+
+/**
+ * GET /api/medias without image_name (spec §7): a page of the files the actor may see, newest
+ * first, metadata only: the files of the customers in the actor's scope (a retailer's own and its
+ * mini-retailers'; a mini-retailer's own) and the actor's own files (profile image, signature,
+ * payment QR, advertisement images). Throws FORBIDDEN for customer users and admins.
+ */
+export const listMedia = async (
+  db: DbOrTx,
+  actor: TActor,
+  query: { page: number; pageSize: number },
+): Promise<TMediaPage> => {
+  const { retailerIds } = await scopeOf(db, actor);
+  const { rows, total } = await repo.findMediaPage(db, {
+    orgId: actor.orgId,
+    retailerIds,
+    ownerUserId: actor.userId,
+    limit: query.pageSize,
+    offset: (query.page - 1) * query.pageSize,
+  });
+  return {
+    items: rows.map((row) => ({
+      id: row.id,
+      kind: row.kind,
+      documentType: row.documentType,
+      mimeType: row.mimeType,
+      sizeBytes: row.sizeBytes,
+      createdAt: row.createdAt.toISOString(),
+      customerId: row.customerId,
+      url: urlOf(row),
+    })),
+    page: query.page,
+    pageSize: query.pageSize,
+    total,
+  };
 };

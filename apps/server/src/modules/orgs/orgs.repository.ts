@@ -22,3 +22,20 @@ export const findOrganizationsWithAutoLock = (db: DbOrTx) =>
 export const updateOrganizationSettings = async (db: DbOrTx, id: number, settings: TOrgSettings) => {
   await db.update(organizations).set({ settings }).where(eq(organizations.id, id));
 };
+
+/**
+ * Sets one top-level key of an organisation's settings document in a single statement (jsonb `||`),
+ * so a concurrent edit of another key is not lost; `undefined` removes the key.
+ */
+export const setOrganizationSetting = async <K extends keyof TOrgSettings>(
+  db: DbOrTx,
+  id: number,
+  key: K,
+  value: TOrgSettings[K] | undefined,
+) => {
+  const settings =
+    value === undefined
+      ? sql`${organizations.settings} - ${key}`
+      : sql`${organizations.settings} || jsonb_build_object(${key}::text, ${JSON.stringify(value)}::jsonb)`;
+  await db.update(organizations).set({ settings }).where(eq(organizations.id, id));
+};

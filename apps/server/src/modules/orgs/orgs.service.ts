@@ -15,6 +15,7 @@ import { insertAudit } from '../audit/audit.repository';
 import {
   findOrganization,
   findOrganizationsWithAutoLock,
+  setOrganizationSetting,
   updateOrganizationSettings,
 } from './orgs.repository';
 
@@ -151,6 +152,26 @@ export const writeDeviceControlSettings = async (
     details: { before, after: next },
   });
   return before;
+};
+
+/** How customers reach an organisation (settings.supportContact), or null when none is set (issue 16). */
+export const getSupportContact = async (
+  db: DbOrTx,
+  orgId: number,
+): Promise<{ phone?: string; whatsapp?: string; email?: string } | null> =>
+  (await findOrganization(db, orgId))?.settings.supportContact ?? null;
+
+/**
+ * Replaces the support contact of an organisation (settings.supportContact; no field set removes
+ * it) inside the caller's transaction, leaving its other settings alone. The caller checks who may.
+ */
+export const writeSupportContact = async (
+  tx: DbOrTx,
+  orgId: number,
+  contact: { phone?: string; whatsapp?: string; email?: string },
+): Promise<void> => {
+  const isEmpty = !contact.phone && !contact.whatsapp && !contact.email;
+  await setOrganizationSetting(tx, orgId, 'supportContact', isEmpty ? undefined : contact);
 };
 
 /** Client-contract settings every app needs before login (spec §7). */

@@ -38,6 +38,7 @@ const retailerColumns = {
   isActive: users.isActive,
   deactivatedAt: users.deactivatedAt,
   access: users.access,
+  dateOfBirth: users.dateOfBirth,
   createdAt: users.createdAt,
   customerCount,
 };
@@ -61,6 +62,8 @@ export type TRetailerRow = {
   isActive: boolean;
   deactivatedAt: Date | null;
   access: typeof users.$inferSelect.access;
+  /** YYYY-MM-DD, or null (issue 16: the dashboard's birthday celebration). */
+  dateOfBirth: string | null;
   createdAt: Date;
   customerCount: number;
 };
@@ -178,6 +181,7 @@ export const updateShopUser = async (
       | 'deactivatedAt'
       | 'profileImageMediaId'
       | 'signatureMediaId'
+      | 'dateOfBirth'
     >
   >,
 ): Promise<void> => {

@@ -10,6 +10,7 @@ import {
   ZRetailerListQuery,
   ZRetailerPage,
   ZRetailerProfile,
+  ZUpdateOwnProfileRequest,
   ZUpdateRetailerRequest,
   ZUserImageQuery,
   ZUserSignatureUploadFields,
@@ -29,6 +30,7 @@ import {
   storeOwnSignature,
   storeProfileImage,
   updateMiniRetailer,
+  updateOwnProfile,
 } from './retailers.service';
 
 const UPLOAD_DESCRIPTION =
@@ -113,6 +115,20 @@ export const retailerRoutes = async (app: FastifyInstance, ctx: AppContext) => {
       },
     },
     async (request) => ok(await getOwnProfile(ctx.db, request.actor)),
+  );
+
+  r.post(
+    paths.retailers.updateOwnProfile,
+    {
+      schema: {
+        tags: ['retailers'],
+        summary: 'Set or clear your own date of birth (the dashboard celebrates it)',
+        body: ZUpdateOwnProfileRequest,
+        response: { 200: zEnvelope(ZRetailerProfile) },
+      },
+    },
+    async (request) =>
+      ok(await updateOwnProfile(ctx.db, { actor: request.actor, request: request.body }), 'Profile saved'),
   );
 
   const uploadSchema = (summary: string) => ({

@@ -8,6 +8,7 @@ import type {
   TUserImageKind,
   ZAddRetailerRequest,
   ZRetailerListQuery,
+  ZUpdateOwnProfileRequest,
   ZUpdateRetailerRequest,
 } from '@kisht/domain/retailers/retailers.schema';
 import { sql } from 'drizzle-orm';
@@ -70,6 +71,7 @@ const toRetailer = (row: repo.TRetailerRow): TRetailer => ({
   parentId: row.parentId,
   parentName: row.parentName,
   ...effectiveAccess(row.access as TAccessOverrides),
+  dateOfBirth: row.dateOfBirth,
 });
 
 /** The actor's own row; NOT_FOUND when it is gone. */
@@ -285,6 +287,32 @@ export const readRetailer = async (db: DbOrTx, actor: TActor, userId: number): P
  */
 export const getOwnProfile = async (db: DbOrTx, actor: TActor): Promise<TRetailer> =>
   toRetailer(await targetRow(db, actor, undefined));
+
+/**
+ * The signed-in retailer's or mini-retailer's own profile edit (issue 16): its date of birth
+ * (YYYY-MM-DD, validated as past by the request schema) or null to clear it, audited
+ * (`retailer.update_own` with before and after). FORBIDDEN for customers.
+ */
+export const updateOwnProfile = async (
+  db: Db,
+  options: { actor: TActor; request: z.output<typeof ZUpdateOwnProfileRequest> },
+): Promise<TRetailer> => {
+  const { actor, request } = options;
+  await db.transaction(async (tx) => {
+    const before = await targetRow(tx, actor, undefined);
+    if (before.dateOfBirth === request.dateOfBirth) return;
+    await repo.updateShopUser(tx, actor.orgId, before.id, { dateOfBirth: request.dateOfBirth });
+    await insertAudit(tx, {
+      orgId: actor.orgId,
+      actorUserId: actor.userId,
+      action: 'retailer.update_own',
+      entity: 'user',
+      entityId: String(before.id),
+      details: { dateOfBirth: { before: before.dateOfBirth, after: request.dateOfBirth } },
+    });
+  });
+  return getOwnProfile(db, actor);
+};
 
 /** Sniffs `bytes`, refusing what `accepted` does not list (field file) and files over 5 MB. */
 const sniff = async (bytes: Uint8Array, accepted: string[]): Promise<string> => {

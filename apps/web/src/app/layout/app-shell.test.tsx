@@ -103,6 +103,7 @@ describe('app shell (spec §2, §3)', () => {
       'Add customer',
       'Upcoming EMIs',
       'Multiple lock/unlock',
+      'Send advertisement',
       'Pending commands',
       'SIM changes',
       'Retailers',
@@ -121,7 +122,7 @@ describe('app shell (spec §2, §3)', () => {
     ]);
     // …and the items this retailer does not see: the organisation admin's home, and payment_gateway
     // (its organisation's flag is off).
-    expect(DRAWER_ITEMS).toHaveLength(21);
+    expect(DRAWER_ITEMS).toHaveLength(22);
     fireEvent.click(screen.getByTestId('drawer-item-sessions'));
     expect(router.state.location.pathname).toBe(appPaths.sessions.path);
     expect(store.getState().ui.drawerOpen).toBe(false);

@@ -20,6 +20,7 @@ import { useDispatch, useSelector } from 'react-redux';
 import { matchPath, Outlet, useLocation, useNavigate } from 'react-router';
 import { PageSkeleton } from '../../components/page-skeleton';
 import { useLogoutMutation } from '../../features/auth/auth-api';
+import { NotificationBell } from '../../features/notifications/components/notification-bell';
 import { clearSession, getUserType, isCustomerUser } from '../../lib/auth-storage';
 import { useOrgConfig } from '../../lib/http/org-config-api';
 import { appPaths } from '../../lib/paths';
@@ -55,10 +56,10 @@ const selectMainScreenTab = (state: TStateWithUi) => state.ui.mainScreenTab;
 
 /**
  * The frame of every protected screen, mobile-first: an app bar (menu button, the organisation's
- * logo or initial and name, log out), the page, bottom tabs driven by ui.mainScreenTab (dashboard,
- * customers, add customer) and the navigation drawer (ui.drawerOpen). The organisation's 'compact'
- * main layout (spec §1) drops the bottom tabs for the drawer alone, with a dense app bar and
- * tighter spacing. A customer user (spec §4) gets no bottom tabs either (they are the retailer's
+ * logo or initial and name, the notification bell for shops and customers, log out), the page,
+ * bottom tabs driven by ui.mainScreenTab (dashboard, customers, add customer) and the navigation
+ * drawer (ui.drawerOpen). The organisation's 'compact' main layout (spec §1) drops the bottom tabs
+ * for the drawer alone, with a dense app bar and tighter spacing. A customer user (spec §4) gets no bottom tabs either (they are the retailer's
  * screens) and a drawer without the retailer items.
  */
 export const AppShell = () => {
@@ -141,6 +142,7 @@ export const AppShell = () => {
           >
             {orgName}
           </Typography>
+          {getUserType() === 'admin' ? null : <NotificationBell />}
           <Tooltip title={t('shell.logout')}>
             <IconButton
               color="inherit"

@@ -2,6 +2,7 @@ import type { TUserType } from '@kisht/domain/common/enums';
 import type { TUserAccess } from '@kisht/domain/devices/devices.schema';
 import type { SvgIconComponent } from '@mui/icons-material';
 import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
+import CampaignIcon from '@mui/icons-material/Campaign';
 import DevicesIcon from '@mui/icons-material/Devices';
 import EventIcon from '@mui/icons-material/Event';
 import FamilyRestroomIcon from '@mui/icons-material/FamilyRestroom';
@@ -82,6 +83,13 @@ export const DRAWER_ITEMS: readonly TDrawerItem[] = [
     // server says '1'.
     isShownTo: ({ userAccess }) => userAccess.bulk_retailer === '1',
   },
+  {
+    route: 'sendAdvertisement',
+    labelKey: 'pages.send_advertisement',
+    icon: CampaignIcon,
+    // Sending an ad to phones needs feature access (spec §6).
+    isShownTo: ({ userAccess }) => userAccess.feature_access === '1',
+  },
   { route: 'pendingCommands', labelKey: 'nav.pendingCommands', icon: PendingActionsIcon },
   { route: 'simChanges', labelKey: 'nav.simChanges', icon: SimCardIcon },
   {
@@ -126,7 +134,7 @@ export const DRAWER_ITEMS: readonly TDrawerItem[] = [
 export const drawerItemsFor = (viewer: TDrawerViewer): readonly TDrawerItem[] => {
   if (viewer.userType === 'customer')
     return DRAWER_ITEMS.filter((item) => CUSTOMER_ROUTES.includes(item.route));
-  // An organisation admin: the admin home, language and sessions only.
+  // An organisation admin: the admin home, language, sessions and the pages they write.
   if (viewer.userType === 'admin') return DRAWER_ITEMS.filter((item) => ADMIN_ROUTES.includes(item.route));
   return DRAWER_ITEMS.filter((item) => item.isShownTo?.(viewer) ?? true);
 };

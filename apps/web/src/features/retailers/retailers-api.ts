@@ -5,6 +5,7 @@ import type {
   TRetailer,
   TRetailerPage,
   TRetailerStatusFilter,
+  TUpdateOwnProfileRequest,
   TUpdateRetailerRequest,
 } from '@kisht/domain/retailers/retailers.schema';
 import { api } from '../../lib/http/api';
@@ -55,6 +56,11 @@ export const retailersApi = api.injectEndpoints({
       query: () => paths.retailers.profile,
       providesTags: [ME_TAG],
     }),
+    /** The signed-in user's own date of birth (issue 16: the dashboard's birthday celebration). */
+    updateOwnProfile: build.mutation<TRetailer, TUpdateOwnProfileRequest>({
+      query: (body) => ({ url: paths.retailers.updateOwnProfile, method: 'POST', body }),
+      invalidatesTags: [ME_TAG],
+    }),
     addRetailer: build.mutation<TRetailer, TAddRetailerRequest>({
       query: (body) => ({ url: paths.retailers.add, method: 'POST', body }),
       invalidatesTags: [LIST_TAG],
@@ -100,6 +106,7 @@ export const {
   useGetOwnProfileQuery,
   useAddRetailerMutation,
   useUpdateRetailerMutation,
+  useUpdateOwnProfileMutation,
   useUploadProfileImageMutation,
   useUploadOwnSignatureMutation,
   useRetailerCountriesQuery,

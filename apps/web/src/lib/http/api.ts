@@ -65,6 +65,10 @@ export const TAG_TYPES = [
   'PlanActivation',
   /** What an Apple customer's iPhone reported through the MDM (apple_details; id: customer id). */
   'AppleDetails',
+  /** The signed-in user's notifications (id: 'LIST' for every page, 'UNREAD' for the count). */
+  'Notification',
+  /** The organisation's help, support and privacy pages (id: `${page}:${language}`) and support contact. */
+  'OrgPage',
 ] as const;
 /** Tags of data that belongs to the signed-in person (everything but the public org config). */
 const SESSION_SCOPED_TAGS = [
@@ -91,6 +95,8 @@ const SESSION_SCOPED_TAGS = [
   'Plan',
   'PlanActivation',
   'AppleDetails',
+  'Notification',
+  'OrgPage',
 ] as const;
 
 /** The part of the store the base query reads (the ui slice's configs), typed here to keep lib/http free of it. */

@@ -2,6 +2,7 @@ import Container from '@mui/material/Container';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { JoinRequestsPanel } from '../components/join-requests-panel';
@@ -9,13 +10,17 @@ import { KeyPricesPanel } from '../components/key-prices-panel';
 import { PlansPanel } from '../components/plans-panel';
 import { RetailersPanel } from '../components/retailers-panel';
 
-const TABS = ['requests', 'retailers', 'prices', 'plans'] as const;
+const TABS = ['requests', 'retailers', 'prices', 'plans', 'pages'] as const;
 type TAdminTab = (typeof TABS)[number];
 /** Query parameter carrying the admin home's tab (absent for the first, requests). */
 const TAB_PARAM = 'tab';
 
-/** The organisation admin's home (issues 13, 14): join requests, retailers (credit keys), key prices, plans. */
-export const AdminHomePage = () => {
+/**
+ * The organisation admin's home (issues 13, 14, 16): join requests, retailers (credit keys), key
+ * prices, plans, and the help, support and privacy pages (`pagesPanel`, the org-pages feature's
+ * editor, which app/admin-route.tsx hands in).
+ */
+export const AdminHomePage = ({ pagesPanel }: { pagesPanel?: ReactNode }) => {
   const { t } = useTranslation();
   const [searchParams, setSearchParams] = useSearchParams();
   const tab: TAdminTab = TABS.find((known) => known === searchParams.get(TAB_PARAM)) ?? 'requests';
@@ -29,14 +34,21 @@ export const AdminHomePage = () => {
         onChange={(_event, next: TAdminTab) =>
           setSearchParams(next === 'requests' ? {} : { [TAB_PARAM]: next }, { replace: true })
         }
-        variant="fullWidth"
+        variant="scrollable"
+        allowScrollButtonsMobile
         sx={{ mb: 2 }}
       >
         {TABS.map((value) => (
           <Tab
             key={value}
             value={value}
-            label={value === 'plans' ? t('adminPlans.tab') : t(`admin.tabs.${value}`)}
+            label={
+              value === 'plans'
+                ? t('adminPlans.tab')
+                : value === 'pages'
+                  ? t('orgPages.adminTab')
+                  : t(`admin.tabs.${value}`)
+            }
             data-testid={`admin-tab-${value}`}
           />
         ))}
@@ -45,6 +57,7 @@ export const AdminHomePage = () => {
       {tab === 'retailers' && <RetailersPanel />}
       {tab === 'prices' && <KeyPricesPanel />}
       {tab === 'plans' && <PlansPanel />}
+      {tab === 'pages' && pagesPanel}
     </Container>
   );
 };

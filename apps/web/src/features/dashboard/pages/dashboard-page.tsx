@@ -1,5 +1,6 @@
 import type { TCustomerStatusWord } from '@kisht/domain/common/enums';
 import { CUSTOMER_STATUS_WORDS } from '@kisht/domain/common/enums';
+import type { TBirthdayCustomer } from '@kisht/domain/messages/messages.schema';
 import type { TDashboard } from '@kisht/domain/stats/stats.schema';
 import type { SvgIconComponent } from '@mui/icons-material';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
@@ -32,6 +33,8 @@ import type { TShopOption } from '../../../components/shop-picker';
 import { ShopPicker } from '../../../components/shop-picker';
 import { useOrgConfig } from '../../../lib/http/org-config-api';
 import { appPaths, readRetailerIdParam } from '../../../lib/paths';
+import { BirthdayBanner } from '../components/birthday-banner';
+import { BirthdaysTodayCard } from '../components/birthdays-today-card';
 import { MoneySection } from '../components/money-section';
 import { StatusChart } from '../components/status-chart';
 import { useGetDashboardQuery } from '../dashboard-api';
@@ -130,6 +133,11 @@ type TDashboardPageProps = {
    * URL), composed in by the app; undefined hides the "Shop" picker.
    */
   shopOptions?: TShopOption[] | undefined;
+  /**
+   * "Send wishes" to a customer born today (a message to their phone: the devices feature's
+   * dialog), composed in by the app.
+   */
+  renderSendWishes?: ((customer: TBirthdayCustomer) => ReactNode) | undefined;
 };
 
 /**
@@ -138,9 +146,16 @@ type TDashboardPageProps = {
  * filtered to it. The organisation's config picks how the figures show (spec §1 pages per
  * organisation): cards, or a list. A retailer with mini-retailers picks a shop: the customer
  * counts (total and by status) and the lists they open are that shop's; the money, EMIs-due and
- * keys sections stay the whole network's (their server routes take no shop).
+ * keys sections stay the whole network's (their server routes take no shop). On the user's
+ * birthday a celebration banner shows, and the customers born today are listed with "Send wishes"
+ * (issue 16).
  */
-export const DashboardPage = ({ upcomingSection, keysSection, shopOptions }: TDashboardPageProps) => {
+export const DashboardPage = ({
+  upcomingSection,
+  keysSection,
+  shopOptions,
+  renderSendWishes,
+}: TDashboardPageProps) => {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
@@ -159,6 +174,7 @@ export const DashboardPage = ({ upcomingSection, keysSection, shopOptions }: TDa
   return (
     <>
       <PageHeader title={t('dashboard.title')} />
+      <BirthdayBanner />
       {shopOptions ? (
         <Stack sx={{ mb: 2 }}>
           <ShopPicker
@@ -191,6 +207,7 @@ export const DashboardPage = ({ upcomingSection, keysSection, shopOptions }: TDa
         </CardActionArea>
       </Card>
       <Stack spacing={3}>
+        <BirthdaysTodayCard renderSendWishes={renderSendWishes} />
         <MoneySection layout={layout} />
         {upcomingSection}
         {keysSection}

@@ -60,7 +60,7 @@ const RetailerOnly = () => {
           </Typography>
           <Typography color="textSecondary">{t('deviceSettings.retailerOnly.body')}</Typography>
           <Button variant="contained" onClick={() => navigate(appPaths.dashboard.href())}>
-            {t('comingSoon.home')}
+            {t('common.goToDashboard')}
           </Button>
         </Stack>
       </CardContent>

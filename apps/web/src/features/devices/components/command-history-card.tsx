@@ -47,6 +47,20 @@ export const describeResult = (
   return simple.length > 0 ? simple.map(([key, value]) => `${key}: ${String(value)}`).join(', ') : null;
 };
 
+/** A show_message row's text (and title), so the history says what the customer was told. */
+const MessageText = ({ item }: { item: TCommandHistoryItem }) => {
+  const { t } = useTranslation();
+  const { title, text } = item.args;
+  if (item.name !== 'show_message' || typeof text !== 'string') return null;
+  return (
+    <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }} data-testid={`command-message-${item.id}`}>
+      {typeof title === 'string' && title
+        ? t('customerMessage.historyTitled', { title, text })
+        : t('customerMessage.history', { text })}
+    </Typography>
+  );
+};
+
 type THistoryRowProps = {
   item: TCommandHistoryItem;
   isCancelling: boolean;
@@ -90,6 +104,7 @@ const HistoryRow = ({ item, isCancelling, onCancel }: THistoryRowProps) => {
           })}
         </Typography>
       ) : null}
+      <MessageText item={item} />
       {item.reason ? (
         <Typography variant="body2" data-testid={`command-reason-${item.id}`}>
           {t('commandHistory.reason', { reason: item.reason })}

@@ -5,6 +5,7 @@ import { canChangeDevicePin } from '@kisht/domain/devices/device-pin';
 import type { TLockRule } from '@kisht/domain/devices/devices.rules';
 import type { TCommandHistoryItem, TDeviceSummary } from '@kisht/domain/devices/devices.schema';
 import type { TLocationFix, TSimSlot } from '@kisht/domain/devices/protocol.schema';
+import { canShowMessages } from '@kisht/domain/messages/messages.schema';
 import MapIcon from '@mui/icons-material/Map';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -34,6 +35,7 @@ import {
 } from '../device-controls';
 import { ChangePinDialog } from './change-pin-dialog';
 import { ScheduleCommandButton } from './schedule-command-dialog';
+import { SendMessageButton } from './send-message-dialog';
 import { UninstallDialog } from './uninstall-dialog';
 
 /** The phone's newest location fix, with a map link when it has coordinates. */
@@ -137,7 +139,8 @@ type TDeviceActionsCardProps = {
  * OTP (purpose UNINSTALL) and goes through paths.devices.uninstall. A customer whose EMIs are
  * completed may have the phone released (unclaim), after a confirmation. "Change phone PIN" sets a
  * new screen-lock PIN after an OTP of purpose BYPASS_CODE (feature access needed). "Schedule for
- * later" sends any of these (and lock, unlock and the toggles) at a picked time. Fetch location
+ * later" sends any of these (and lock, unlock and the toggles) at a picked time. "Send message"
+ * shows a text from the shop on the phone (issue 16; feature access, device-channel phones only). Fetch location
  * shows the newest fix with a map link; SIM info shows the reported SIM slots. An action stays busy
  * while its command is on its way (not while it waits for a scheduled time).
  */
@@ -164,6 +167,9 @@ export const DeviceActionsCard = ({
   // phone families that cannot take a PIN remotely.
   const canChangePin = userAccess.flags.feature_access === '1' && canChangeDevicePin(deviceType);
   const canSchedule = scheduleOptionsOf(device.availability).length > 0;
+  // send_fcm_retailer_to_customer needs feature access, and a phone on Kisht's own channel (an
+  // iPhone or managed-Android phone cannot show a message; the server answers 409 for them).
+  const canMessage = userAccess.flags.feature_access === '1' && canShowMessages(deviceType);
 
   const pending = pendingByFeature(history ?? []);
   const pendingName = device.pendingCommand?.name;
@@ -205,7 +211,7 @@ export const DeviceActionsCard = ({
       </Alert>
     );
   }
-  if (actions.length === 0 && !canRelease && !canChangePin) {
+  if (actions.length === 0 && !canRelease && !canChangePin && !canMessage) {
     return (
       <Alert severity="info" data-testid="device-actions-empty">
         {t('deviceActions.empty')}
@@ -233,6 +239,13 @@ export const DeviceActionsCard = ({
               </Button>
             );
           })}
+          {canMessage ? (
+            <SendMessageButton
+              customerId={customerId}
+              label={t('customerMessage.button')}
+              testId="action-send-message"
+            />
+          ) : null}
           {canChangePin ? (
             <Button
               variant="outlined"

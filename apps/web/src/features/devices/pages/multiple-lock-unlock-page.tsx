@@ -18,12 +18,12 @@ import type { ParseKeys } from 'i18next';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
+import type { TCustomerSelection } from '../../../components/bulk-customer-picker';
+import { BulkCustomerPicker } from '../../../components/bulk-customer-picker';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { PageHeader } from '../../../components/page-header';
 import { useLockAccess, useUserAccess } from '../../../lib/http/access-api';
 import { appPaths, BATCH_ID_PARAM } from '../../../lib/paths';
-import type { TCustomerSelection } from '../components/bulk-customer-picker';
-import { BulkCustomerPicker } from '../components/bulk-customer-picker';
 import { BulkProgressView } from '../components/bulk-progress-view';
 import { useBulkLockUnlockMutation, useGetBulkPreviewQuery } from '../device-api';
 

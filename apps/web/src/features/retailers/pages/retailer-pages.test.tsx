@@ -47,6 +47,7 @@ const MINI: TRetailer = {
     stateName: 'Maharashtra',
   },
   hasSignature: false,
+  dateOfBirth: null,
   deactivatedAt: null,
   parentId: 1,
   parentName: 'Ravi Mobiles',

@@ -27,6 +27,7 @@ import { useBlobUrl } from '../../../lib/http/use-blob-url';
 import { appPaths } from '../../../lib/paths';
 import { prepareUploadFile, uploadAccept } from '../../../lib/upload-file';
 import { AccessSwitches, type TAccessChange } from '../components/access-switches';
+import { OwnBirthdayRow } from '../components/own-birthday-row';
 import { RetailerFields } from '../components/retailer-fields';
 import {
   retailerFormResolver,
@@ -306,7 +307,7 @@ const MiniRetailerProfile = ({ userId, balances, actions }: { userId: number } &
   );
 };
 
-/** The signed-in user's own profile: details, profile image and signature. */
+/** The signed-in user's own profile: details, date of birth, profile image and signature. */
 const OwnProfile = ({ balances, actions }: TRetailerProfileSlots) => {
   const { t } = useTranslation();
   const query = useGetOwnProfileQuery();
@@ -328,6 +329,7 @@ const OwnProfile = ({ balances, actions }: TRetailerProfileSlots) => {
           <Stack spacing={2}>
             <ProfileImage retailer={retailer} />
             <Details retailer={retailer} />
+            <OwnBirthdayRow retailer={retailer} />
             {actions}
           </Stack>
         </CardContent>

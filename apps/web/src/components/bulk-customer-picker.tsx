@@ -17,9 +17,9 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LoadError } from '../../../components/load-error';
-import { formatMobile } from '../../../lib/format';
-import { useListCustomersInfiniteQuery } from '../../../lib/http/customer-list-api';
+import { formatMobile } from '../lib/format';
+import { useListCustomersInfiniteQuery } from '../lib/http/customer-list-api';
+import { LoadError } from './load-error';
 
 const SEARCH_DEBOUNCE_MS = 400;
 
