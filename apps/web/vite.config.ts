@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv, type ProxyOptions } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
 
 /** Where dev and preview servers forward API, device-channel and docs calls; VITE_API_PROXY overrides. */
@@ -76,12 +77,24 @@ const pwa = VitePWA({
   },
 });
 
+/**
+ * Brotli and gzip copies of every text file of the build (`.br`, `.gz` beside it) that is worth
+ * compressing, which the server sends when the browser accepts them (plugins/web-app.ts,
+ * @fastify/static preCompressed; issue 17). Skipped where compression would not make it smaller.
+ */
+const precompress = compression({
+  algorithms: ['brotliCompress', 'gzip'],
+  include: /\.(js|mjs|css|html|json|svg|webmanifest|txt)$/,
+  threshold: 1024,
+  skipIfLargerOrEqual: true,
+});
+
 export default defineConfig(({ mode }) => {
   // loadEnv also picks up VITE_* variables from the process environment.
   const env = loadEnv(mode, new URL('.', import.meta.url).pathname);
   const proxy = buildProxy(env.VITE_API_PROXY || DEFAULT_API_PROXY);
   return {
-    plugins: [react(), pwa],
+    plugins: [react(), pwa, precompress],
     build: { outDir: 'dist' },
     server: { proxy },
     preview: { proxy },
