@@ -22,12 +22,8 @@ import {
  */
 test.use({ ...IN_PHONE, signedInAs: 'demoRetailer' });
 
-/** Where the helper's screenshots go besides the artifacts (phone 412×915). */
-const HELPER_SHOTS = '/tmp/helpers/shots/notifications';
-const shotBoth = async (page: Page, name: string) => {
-  await viewportShot(page, `notifications-${name}`);
-  await page.screenshot({ path: join(HELPER_SHOTS, `${name}.png`) }).catch(() => undefined);
-};
+/** A phone-sized (412×915) screenshot among the run's artifacts. */
+const shotBoth = (page: Page, name: string) => viewportShot(page, `notifications-${name}`);
 
 const apiAuth = async (page: Page) => ({
   authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('token'))}`,
