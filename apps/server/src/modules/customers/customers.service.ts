@@ -541,16 +541,26 @@ export const updateCustomerImeis = async (
 
 /**
  * Customers in the actor's scope with their devices, for a bulk command: the chosen ids (any
- * status), or all with an enrolled phone, or those overdue today (+05:30); the filters leave out
- * customers uninstalled, Apple-removed or with EMIs completed (BULK_EXCLUDED_STATUSES).
+ * status; repeats count once), or all with an enrolled phone, or those overdue today (+05:30); the
+ * filters leave out customers uninstalled, Apple-removed or with EMIs completed
+ * (BULK_EXCLUDED_STATUSES). Throws CUSTOMER_NOT_FOUND (field customer_ids) when any chosen id is
+ * outside the actor's scope.
  */
 export const findBulkTargets = async (
   db: DbOrTx,
   actor: TActor,
   selection: { customerIds: number[] } | { filter: 'all_enrolled' | 'overdue' },
-) =>
-  repo.findBulkTargets(
-    db,
-    await scopeOf(db, actor),
-    'customerIds' in selection ? selection : { filter: selection.filter, today: istDate() },
-  );
+) => {
+  const scope = await scopeOf(db, actor);
+  if (!('customerIds' in selection)) {
+    return repo.findBulkTargets(db, scope, { filter: selection.filter, today: istDate() });
+  }
+  const chosen = [...new Set(selection.customerIds)];
+  const targets = await repo.findBulkTargets(db, scope, { customerIds: chosen });
+  if (targets.length !== chosen.length) {
+    throw new AppError(AppErrorCode.CUSTOMER_NOT_FOUND, 'Some customers were not found', [
+      { field: 'customer_ids', message: 'Some of these customers are not yours' },
+    ]);
+  }
+  return targets;
+};

@@ -1,5 +1,4 @@
 import { COMMAND_STATES, type TCommandState, type TMessageFeature } from '@kisht/domain/common/enums';
-import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import { bulkExclusionReason } from '@kisht/domain/customers/customers.rules';
 import { commandSpecOf } from '@kisht/domain/devices/command-catalogue';
 import { COMMAND_STALE_AFTER_MS } from '@kisht/domain/devices/device-policy';
@@ -44,17 +43,13 @@ export const bulkMessageTargets = async (
   selection: TMessageSelection,
 ) => {
   await requireAccess(db, actor, accessFlagsFor(feature, commandSpecOf(feature)!.on));
-  const chosen = 'customerIds' in selection ? [...new Set(selection.customerIds)] : null;
   const found = await findBulkTargets(
     db,
     actor,
-    chosen ? { customerIds: chosen } : { filter: 'filter' in selection ? selection.filter : 'all_enrolled' },
+    'customerIds' in selection
+      ? selection
+      : { filter: 'filter' in selection ? selection.filter : 'all_enrolled' },
   );
-  if (chosen && found.length !== chosen.length) {
-    throw new AppError(AppErrorCode.CUSTOMER_NOT_FOUND, 'Some customers were not found', [
-      { field: 'customer_ids', message: 'Some of these customers are not yours' },
-    ]);
-  }
   const targets = 'status' in selection ? found.filter((t) => t.customer.status === selection.status) : found;
   const skipped: TBulkProgress['skipped'] = [];
   const eligible = targets.filter(({ customer, device }) => {

@@ -50,17 +50,11 @@ const bulkTargets = async (
   },
 ) => {
   await requireAccess(db, actor, ['user.bulk_retailer', 'user.lock_unlock', `lock.${request.action}`]);
-  const chosen = request.customer_ids ? [...new Set(request.customer_ids)] : null;
   const targets = await findBulkTargets(
     db,
     actor,
-    chosen ? { customerIds: chosen } : { filter: request.filter! },
+    request.customer_ids ? { customerIds: request.customer_ids } : { filter: request.filter! },
   );
-  if (chosen && targets.length !== chosen.length) {
-    throw new AppError(AppErrorCode.CUSTOMER_NOT_FOUND, 'Some customers were not found', [
-      { field: 'customer_ids', message: 'Some of these customers are not yours' },
-    ]);
-  }
   const { allowedControls } = await getDeviceSettings(db, actor.orgId);
   const skipped: TBulkProgress['skipped'] = [];
   const eligible = targets.filter(({ customer, device }) => {
