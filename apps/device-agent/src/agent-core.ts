@@ -12,7 +12,8 @@ import {
 import type { MqttClient } from 'mqtt';
 import packageJson from '../package.json' with { type: 'json' };
 import { reportedStateOf } from './commands';
-import { type TAgentStateFile, type TOfflineEvent, writeStateFile } from './state';
+import type { TAgentStateFile, TOfflineEvent } from './state';
+import { saveSharedState } from './state-sharing';
 
 /**
  * What the parts of the reference agent share (agent.ts composes them): the state and how it is
@@ -195,14 +196,13 @@ export class AgentCore {
   }
 
   /**
-   * Saves `next` and makes it the state. Says 'state' when the reported state changed, unless
-   * `isQuiet` (the caller says it later); returns whether it changed.
+   * Saves `next` (merged with what another writer saved meanwhile; see saveSharedState) and makes
+   * it the state. Says 'state' when the reported state changed, unless `isQuiet` (the caller says it
+   * later); returns whether it changed.
    */
   async commit(next: TAgentStateFile, isQuiet = false): Promise<boolean> {
     const before = JSON.stringify(this.reportedState);
-    const saved = { ...next, revision: Math.max(this.#state.revision, next.revision) + 1 };
-    await writeStateFile(this.statePath, saved);
-    this.#state = saved;
+    this.#state = await saveSharedState(this.statePath, this.#state, next);
     const hasChanged = JSON.stringify(this.reportedState) !== before;
     if (hasChanged && !isQuiet) this.emitter.emit('state', this.reportedState);
     return hasChanged;
