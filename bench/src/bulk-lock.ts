@@ -27,7 +27,6 @@ import type { TBulkProgress } from '@kisht/domain/devices/devices.schema';
 import { cmdTopic } from '@kisht/domain/devices/protocol.schema';
 import { signServerMessage } from '@kisht/domain/devices/server-message';
 import { paths } from '@kisht/domain/paths';
-import type { createPglite } from '@kisht/server/db/client';
 import { deviceCommands, devices } from '@kisht/server/db/schema';
 import { DEMO_ORG_ID } from '@kisht/server/db/seed/seed';
 import { and, eq } from 'drizzle-orm';
@@ -43,6 +42,7 @@ import {
   sleep,
   startBenchServer,
   startPhones,
+  timeStatements,
   trackAcks,
   waitUntil,
 } from './support/bench-server';
@@ -70,34 +70,6 @@ const POLL_MS = Number(args['poll-ms']);
 const PHASE_TIMEOUT_MS = 120_000 + N * 100;
 /** The baseline's policy versions start above this: far above what the server gives in a run. */
 const BASELINE_POLICY_VERSION = 1_000_000;
-
-/**
- * Wraps pglite.query (what drizzle calls) to add up, per statement text, the calls, milliseconds
- * (waiting for the single connection included) and rows; stop() unwraps it and returns the totals.
- */
-const timeStatements = (pglite: Awaited<ReturnType<typeof createPglite>>) => {
-  type PGlite = typeof pglite;
-  const stats = new Map<string, { count: number; ms: number; rows: number }>();
-  const original = pglite.query;
-  const timed = async (...call: Parameters<PGlite['query']>) => {
-    const start = performance.now();
-    const result = await original.apply(pglite, call);
-    const text = call[0].replace(/\s+/g, ' ').trim().slice(0, 100);
-    const stat = stats.get(text) ?? { count: 0, ms: 0, rows: 0 };
-    stat.count += 1;
-    stat.ms += performance.now() - start;
-    stat.rows += result.rows.length;
-    stats.set(text, stat);
-    return result;
-  };
-  pglite.query = timed as PGlite['query'];
-  return {
-    stop: () => {
-      pglite.query = original;
-      return stats;
-    },
-  };
-};
 
 const main = async () => {
   await checkOpenFiles(N);
@@ -178,13 +150,15 @@ const main = async () => {
       throw new Error(`bulk lock failed: HTTP ${response.status} ${JSON.stringify(response.json)}`);
     }
     const accepted = response.json.data as TBulkProgress;
+    // As the web app polls: with the last answer's cursor, so only changed items come back.
+    let cursor = accepted.cursor;
     const progress = async () => {
-      const reply = await callJson(`${base}${paths.devices.bulkProgress}?batch_id=${accepted.batchId}`, {
-        method: 'GET',
-        token,
-      });
+      const url = `${base}${paths.devices.bulkProgress}?batch_id=${accepted.batchId}&since=${cursor}`;
+      const reply = await callJson(url, { method: 'GET', token });
       if (reply.status !== 200) throw new Error(`progress failed: HTTP ${reply.status}`);
-      return reply.json.data as TBulkProgress;
+      const answer = reply.json.data as TBulkProgress;
+      cursor = answer.cursor;
+      return answer;
     };
     const target = Math.ceil(0.99 * accepted.total);
     let polled99Ms: number | null = null;

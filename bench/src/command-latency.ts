@@ -10,7 +10,7 @@
  * to phone k mod N: a lock the first time round, an unlock the next, and so on.
  *
  * Run: `npm run command-latency -w @kisht/bench` (`-- --devices 100` connected phones, default 100;
- * `--samples 200`, default 200). Prints figures (the last line, SUMMARY, in one line); asserts
+ * `--samples 200`, default 200; `--sql-stats` lists the statements per command). Prints figures (the last line, SUMMARY, in one line); asserts
  * nothing.
  */
 import { randomUUID } from 'node:crypto';
@@ -31,6 +31,7 @@ import {
   loginDemoRetailer,
   startBenchServer,
   startPhones,
+  timeStatements,
   trackAcks,
 } from './support/bench-server';
 
@@ -38,6 +39,8 @@ const { values: args } = parseArgs({
   options: {
     devices: { type: 'string', default: '100' },
     samples: { type: 'string', default: '200' },
+    /** Prints the statements the measured calls ran on PGlite: calls and ms per request. */
+    'sql-stats': { type: 'boolean', default: false },
   },
 });
 const N = Number(args.devices);
@@ -120,6 +123,7 @@ const main = async () => {
 
     // Measured: the retailer's lock/unlock call, one at a time, until the phone's done ack.
     const token = await loginDemoRetailer(server);
+    const sqlStats = args['sql-stats'] ? timeStatements(server.pglite) : null;
     const answered: number[] = [];
     const done: number[] = [];
     for (let k = 0; k < SAMPLES; k += 1) {
@@ -137,6 +141,18 @@ const main = async () => {
       }
       const commandId = (reply.json.data as { id: string }).id;
       done.push((await acks.whenDone(commandId, COMMAND_TIMEOUT_MS)) - t0);
+    }
+    const statements = sqlStats?.stop();
+    if (statements) {
+      const rows = [...statements.entries()].sort((a, b) => b[1].ms - a[1].ms);
+      const calls = rows.reduce((sum, [, stat]) => sum + stat.count, 0);
+      const total = rows.reduce((sum, [, stat]) => sum + stat.ms, 0);
+      console.log(
+        `statements during the measured calls (ack recording included): ${(calls / SAMPLES).toFixed(1)} per command, ${ms(total / SAMPLES)} per command`,
+      );
+      for (const [text, stat] of rows.slice(0, 25)) {
+        console.log(`  ${(stat.count / SAMPLES).toFixed(2)}× ${ms(stat.ms / stat.count)}  ${text}`);
+      }
     }
     const outcomes = await phones.stop();
     const ratio = (q: number) => (quantile(done, q) / quantile(baseline, q)).toFixed(2);

@@ -384,3 +384,31 @@ export const loginDemoRetailer = async (server: TBenchServer): Promise<string> =
   });
   return verified.json().data.token as string;
 };
+
+/**
+ * Wraps pglite.query (what drizzle calls) to add up, per statement text, the calls, milliseconds
+ * (waiting for the single connection included) and rows; stop() unwraps it and returns the totals.
+ */
+export const timeStatements = (pglite: Awaited<ReturnType<typeof createPglite>>) => {
+  type PGlite = typeof pglite;
+  const stats = new Map<string, { count: number; ms: number; rows: number }>();
+  const original = pglite.query;
+  const timed = async (...call: Parameters<PGlite['query']>) => {
+    const start = performance.now();
+    const result = await original.apply(pglite, call);
+    const text = call[0].replace(/\s+/g, ' ').trim().slice(0, 100);
+    const stat = stats.get(text) ?? { count: 0, ms: 0, rows: 0 };
+    stat.count += 1;
+    stat.ms += performance.now() - start;
+    stat.rows += result.rows.length;
+    stats.set(text, stat);
+    return result;
+  };
+  pglite.query = timed as PGlite['query'];
+  return {
+    stop: () => {
+      pglite.query = original;
+      return stats;
+    },
+  };
+};

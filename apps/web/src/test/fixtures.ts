@@ -79,6 +79,8 @@ export const createBulkProgress = (overrides: Partial<TBulkProgress> = {}): TBul
       error: null,
     },
   ],
+  isChangesOnly: false,
+  cursor: '2026-03-01T10:00:00.000Z',
   ...overrides,
 });
 

@@ -177,8 +177,23 @@ export const ZBulkProgress = z.object({
       error: z.string().nullable(),
     }),
   ),
+  /**
+   * Every item (false), or only those whose state changed since the `since` asked with (true): the
+   * caller keeps the items it has and replaces these by commandId (issue 17: a poll of a 10,000
+   * phone request no longer returns 10,000 rows).
+   */
+  isChangesOnly: z.boolean(),
+  /** When this answer was read (ISO 8601, UTC): send it back as `since` on the next poll. */
+  cursor: z.iso.datetime(),
 });
 export type TBulkProgress = z.infer<typeof ZBulkProgress>;
+
+/** GET multiple_device_lock_unlock progress: the batch, and `since` (a cursor of an earlier answer). */
+export const ZBulkProgressQuery = z.object({
+  batch_id: z.string().uuid(),
+  since: z.iso.datetime().optional(),
+});
+export type TBulkProgressQuery = z.infer<typeof ZBulkProgressQuery>;
 
 /** Default user access flags, spec §6 ('1' allowed, '0' denied); server values override them. */
 export const DEFAULT_USER_ACCESS = {

@@ -167,32 +167,53 @@ export const bulkLockUnlock = async (
   // The rows are committed: publishing goes on in the background and the screen follows progress.
   // Anything not published (a crash, a broker hiccup) stays queued and goes out on the next hello.
   void deps.dispatcher.dispatchMany(inserted).catch(() => undefined);
-  return getBulkProgress(deps.db, actor, batchId, { action: request.action, skipped });
+  return getBulkProgress(deps.db, actor, batchId, { known: { action: request.action, skipped } });
 };
 
 /**
- * Progress of a bulk request: counts by state and each device's command. Throws NOT_FOUND (field
- * batch_id) when no command of the batch belongs to the actor's customers.
+ * How far before a poll's `since` its changed items are read again, ms: a row's updated_at is
+ * taken just before its (short) transaction writes it, so one that commits just after an answer
+ * was read may carry an earlier time. Items read twice are simply replaced again by the caller,
+ * and the counts never depend on it (the web app reads every item once more when the batch ends).
+ */
+export const BULK_PROGRESS_OVERLAP_MS = 2_000;
+
+/**
+ * Progress of a bulk request: counts by state from one aggregate (never the rows), and the items
+ * (each device's command): all of them, or with `options.since` (an earlier answer's cursor) only
+ * those changed since (isChangesOnly). Throws NOT_FOUND (field batch_id) when no command of the
+ * batch belongs to the actor's customers.
  */
 export const getBulkProgress = async (
   db: DbOrTx,
   actor: TActor,
   batchId: string,
-  known?: { action: 'lock' | 'unlock'; skipped: TBulkProgress['skipped'] },
+  options: { since?: Date; known?: { action: 'lock' | 'unlock'; skipped: TBulkProgress['skipped'] } } = {},
 ): Promise<TBulkProgress> => {
-  const rows = await repo.findBatchCommands(db, await scopeOf(db, actor), batchId);
-  if (rows.length === 0 && !known) {
+  const { since, known } = options;
+  const cursor = new Date().toISOString();
+  const scope = await scopeOf(db, actor);
+  const [groups, rows] = await Promise.all([
+    repo.countBatchCommandsInScope(db, scope, batchId),
+    repo.findBatchCommands(
+      db,
+      scope,
+      batchId,
+      since ? new Date(since.getTime() - BULK_PROGRESS_OVERLAP_MS) : undefined,
+    ),
+  ]);
+  if (groups.length === 0 && !known) {
     throw new AppError(AppErrorCode.NOT_FOUND, 'Bulk request not found', [
       { field: 'batch_id', message: 'No such bulk request' },
     ]);
   }
   const counts = Object.fromEntries(COMMAND_STATES.map((s) => [s, 0])) as Record<TCommandState, number>;
-  for (const row of rows) counts[row.command.state as TCommandState] += 1;
+  for (const group of groups) counts[group.state as TCommandState] += group.count;
   const skipped = known?.skipped ?? (await repo.findBatchSkipped(db, actor.orgId, batchId));
   return {
     batchId,
-    action: known?.action ?? (rows[0]?.command.name === 'unlock' ? 'unlock' : 'lock'),
-    total: rows.length,
+    action: known?.action ?? (groups.some((group) => group.name === 'unlock') ? 'unlock' : 'lock'),
+    total: groups.reduce((sum, group) => sum + group.count, 0),
     counts,
     skipped,
     items: rows.map((row) => ({
@@ -202,6 +223,8 @@ export const getBulkProgress = async (
       state: row.command.state as TCommandState,
       error: row.command.error,
     })),
+    isChangesOnly: since !== undefined,
+    cursor,
   };
 };
 

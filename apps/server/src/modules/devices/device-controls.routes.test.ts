@@ -16,6 +16,7 @@ import {
 } from '../../db/seed/seed';
 import { apiGet, apiPost, customerIdNamed } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
+import { BULK_PROGRESS_OVERLAP_MS } from './bulk.service';
 
 /** Seeded and new customers may have nothing overdue: a lock then needs a reason (issue 12). */
 const TEST_LOCK_REASON = 'Customer asked us to test the lock';
@@ -264,6 +265,31 @@ describe('multiple_device_lock_unlock', () => {
     const polled = await apiGet(t, retailer, `${paths.devices.bulkProgress}?batch_id=${progress.batchId}`);
     expect(polled.body.data).toMatchObject({ batchId: progress.batchId, action: 'unlock', total: 1 });
     expect(Object.values(polled.body.data.counts).reduce((a: number, b) => a + Number(b), 0)).toBe(1);
+    expect(polled.body.data).toMatchObject({
+      isChangesOnly: false,
+      items: [{ customerName: 'Priya Patel' }],
+    });
+
+    // A poll with the last cursor gets the counts, and only the items changed since (read again
+    // within the overlap): none once the overlap has passed, the one whose state moved after.
+    const later = (cursor: string) =>
+      apiGet(t, retailer, `${paths.devices.bulkProgress}?batch_id=${progress.batchId}&since=${cursor}`);
+    const ahead = new Date(Date.parse(polled.body.data.cursor) + BULK_PROGRESS_OVERLAP_MS + 1000);
+    const quiet = await later(ahead.toISOString());
+    expect(quiet.body.data).toMatchObject({ isChangesOnly: true, total: 1, items: [] });
+    await t.app.ctx.db
+      .update(deviceCommands)
+      .set({ state: 'done', updatedAt: new Date(ahead.getTime() + 1000) })
+      .where(eq(deviceCommands.batchId, progress.batchId));
+    const moved = await later(ahead.toISOString());
+    expect(moved.body.data).toMatchObject({
+      isChangesOnly: true,
+      counts: { done: 1, queued: 0 },
+      items: [{ customerName: 'Priya Patel', state: 'done' }],
+    });
+    const badCursor = await later('yesterday');
+    expect(badCursor.status).toBe(400);
+    expect(badCursor.body.fields[0].field).toBe('since');
   });
 
   it('skips phones that have not enrolled and says why', async () => {

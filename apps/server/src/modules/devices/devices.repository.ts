@@ -383,11 +383,15 @@ export const findPendingInScope = (
     .limit(limit);
 };
 
-/** The commands of a bulk request whose customers are in scope, with the customers' names. */
+/**
+ * The commands of a bulk request whose customers are in scope, with the customers' names; with
+ * `updatedSince`, only those whose row changed (state or error) at or after it.
+ */
 export const findBatchCommands = (
   db: DbOrTx,
   scope: { orgId: number; retailerIds: number[] },
   batchId: string,
+  updatedSince?: Date,
 ) =>
   db
     .select({
@@ -410,9 +414,37 @@ export const findBatchCommands = (
         eq(deviceCommands.batchId, batchId),
         eq(customers.orgId, scope.orgId),
         inArray(customers.retailerId, scope.retailerIds),
+        updatedSince ? gte(deviceCommands.updatedAt, updatedSince) : undefined,
       ),
     )
     .orderBy(asc(customers.id));
+
+/**
+ * How many commands of a bulk request whose customers are in scope are in each state, by command
+ * name: one aggregate (GROUP BY) on the batch index, never returning the rows (issue 17).
+ */
+export const countBatchCommandsInScope = (
+  db: DbOrTx,
+  scope: { orgId: number; retailerIds: number[] },
+  batchId: string,
+): Promise<{ name: string; state: string; count: number }[]> =>
+  db
+    .select({
+      name: deviceCommands.name,
+      state: deviceCommands.state,
+      count: sql<number>`count(*)::int`.mapWith(Number),
+    })
+    .from(deviceCommands)
+    .innerJoin(devices, eq(devices.id, deviceCommands.deviceId))
+    .innerJoin(customers, eq(customers.id, devices.customerId))
+    .where(
+      and(
+        eq(deviceCommands.batchId, batchId),
+        eq(customers.orgId, scope.orgId),
+        inArray(customers.retailerId, scope.retailerIds),
+      ),
+    )
+    .groupBy(deviceCommands.name, deviceCommands.state);
 
 /** Marks pending commands past their expiry as expired (only organisations that set an expiry). */
 export const expireOverdueCommands = (db: DbOrTx, now: Date): Promise<CommandRow[]> =>

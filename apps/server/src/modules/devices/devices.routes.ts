@@ -8,6 +8,7 @@ import {
   ZBulkPreview,
   ZBulkPreviewQuery,
   ZBulkProgress,
+  ZBulkProgressQuery,
   ZBypassCodeRequest,
   ZCancelCommandRequest,
   ZChangeDevicePinRequest,
@@ -267,11 +268,16 @@ export const deviceCommandRoutes = async (app: FastifyInstance, ctx: AppContext)
       schema: {
         tags: ['devices'],
         summary: 'Progress of a bulk lock or unlock',
-        querystring: z.object({ batch_id: z.string().uuid() }),
+        querystring: ZBulkProgressQuery,
         response: { 200: zEnvelope(ZBulkProgress) },
       },
     },
-    async (request) => ok(await getBulkProgress(ctx.db, request.actor, request.query.batch_id)),
+    async (request) =>
+      ok(
+        await getBulkProgress(ctx.db, request.actor, request.query.batch_id, {
+          since: request.query.since === undefined ? undefined : new Date(request.query.since),
+        }),
+      ),
   );
 
   r.post(

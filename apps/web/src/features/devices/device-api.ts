@@ -24,7 +24,14 @@ import type {
 } from '@kisht/domain/devices/devices.schema';
 import { deviceControlPath, paths } from '@kisht/domain/paths';
 import { api } from '../../lib/http/api';
+import type { TApiError } from '../../lib/http/base-query';
 import { CUSTOMER_LIST_TAG, commandHistoryTag, customerTag, PENDING_COMMANDS_TAG } from '../../lib/http/tags';
+import { isBatchSettled, mergeBulkProgress } from './device-controls';
+
+/** What getBulkProgress's queryFn gives RTK Query: the merged progress, or the call's error. */
+type TBulkProgressResult =
+  | { data: TBulkProgress; error?: undefined }
+  | { error: TApiError; data?: undefined };
 
 /** SIM changes shown on one sim_changes page. */
 export const SIM_CHANGES_PAGE_SIZE = 20;
@@ -151,9 +158,30 @@ export const deviceApi = api.injectEndpoints({
       query: (params) => ({ url: paths.devices.bulkPreview, params }),
       keepUnusedDataFor: 0,
     }),
-    /** A batch's progress; polled while its commands are on their way. The cache key is the batch. */
+    /**
+     * A batch's progress; polled while its commands are on their way. The cache key is the batch.
+     * A poll after the first asks only for the items changed since the cached answer (its cursor)
+     * and merges them in (mergeBulkProgress), so a batch of thousands is not sent whole each time;
+     * once the batch has ended, every item is read once more.
+     */
     getBulkProgress: build.query<TBulkProgress, string>({
-      query: (batchId) => ({ url: paths.devices.bulkProgress, params: { batch_id: batchId } }),
+      queryFn: async (batchId, query, _extra, baseQuery): Promise<TBulkProgressResult> => {
+        const selectKnown = deviceApi.endpoints.getBulkProgress.select(batchId) as unknown as (
+          state: unknown,
+        ) => { data?: TBulkProgress };
+        const known: TBulkProgress | undefined = selectKnown(query.getState()).data;
+        const result = await baseQuery({
+          url: paths.devices.bulkProgress,
+          params: known ? { batch_id: batchId, since: known.cursor } : { batch_id: batchId },
+        });
+        if (result.error) return { error: result.error };
+        const answer = result.data as TBulkProgress;
+        if (!answer.isChangesOnly || !isBatchSettled(answer))
+          return { data: mergeBulkProgress(known, answer) };
+        // The batch has ended: every item once more, so the last list is exact whatever a poll missed.
+        const whole = await baseQuery({ url: paths.devices.bulkProgress, params: { batch_id: batchId } });
+        return whole.error ? { error: whole.error } : { data: whole.data as TBulkProgress };
+      },
       keepUnusedDataFor: 0,
     }),
     /**

@@ -8,6 +8,7 @@ import {
   isBatchSettled,
   isWaitingForRunAt,
   mapLinkOf,
+  mergeBulkProgress,
   pendingByFeature,
   pendingLockCommand,
   scheduleOptionsOf,
@@ -119,6 +120,30 @@ describe('pending commands', () => {
 });
 
 describe('bulk progress', () => {
+  it('keeps the known items and replaces those a changes-only poll returns, by command', () => {
+    const known = createBulkProgress();
+    const [anita, vikram] = known.items;
+    const counts = { queued: 1, sent: 0, received: 0, done: 1, failed: 0, cancelled: 0, expired: 0 };
+    const poll = createBulkProgress({
+      counts,
+      items: [{ ...vikram!, state: 'done' }],
+      isChangesOnly: true,
+      cursor: '2026-03-01T10:00:05.000Z',
+    });
+    expect(mergeBulkProgress(known, poll)).toEqual({
+      ...poll,
+      items: [anita, { ...vikram!, state: 'done' }],
+    });
+    const quiet = createBulkProgress({ counts, items: [], isChangesOnly: true });
+    expect(mergeBulkProgress(known, quiet).items).toBe(known.items);
+    // A whole answer (or none known) replaces everything; a new item takes its customer's place.
+    expect(mergeBulkProgress(known, createBulkProgress({ items: [vikram!] })).items).toEqual([vikram]);
+    const first = { ...anita!, customerId: 1, commandId: '0193a5a4-7e0e-7c55-8f00-000000000200' };
+    expect(
+      mergeBulkProgress(known, createBulkProgress({ items: [first], isChangesOnly: true })).items,
+    ).toEqual([first, anita, vikram]);
+  });
+
   it('counts done, failed, cancelled and expired as ended', () => {
     const progress = createBulkProgress({
       total: 10,

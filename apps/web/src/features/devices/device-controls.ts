@@ -218,6 +218,28 @@ export const isBatchSettled = (progress: Pick<TBulkProgress, 'counts' | 'total'>
 export const batchPercent = (progress: Pick<TBulkProgress, 'counts' | 'total'>): number =>
   progress.total <= 0 ? 100 : Math.min(100, Math.round((settledCount(progress) / progress.total) * 100));
 
+/**
+ * The progress to show after a poll: `answer` itself when it holds every item, or, when it holds
+ * only the items changed since `known` was read (isChangesOnly), `known`'s items with those
+ * replaced by commandId (new ones added, in customer order) under the answer's counts and cursor.
+ */
+export const mergeBulkProgress = (known: TBulkProgress | undefined, answer: TBulkProgress): TBulkProgress => {
+  if (!answer.isChangesOnly || !known) return answer;
+  if (answer.items.length === 0) return { ...answer, items: known.items };
+  const changed = new Map(answer.items.map((item) => [item.commandId, item]));
+  const items = known.items.map((item) => {
+    const update = changed.get(item.commandId);
+    if (!update) return item;
+    changed.delete(item.commandId);
+    return update;
+  });
+  if (changed.size > 0) {
+    items.push(...changed.values());
+    items.sort((a, b) => a.customerId - b.customerId);
+  }
+  return { ...answer, items };
+};
+
 const COORDINATE = /^-?\d{1,3}(\.\d+)?$/;
 
 /**
