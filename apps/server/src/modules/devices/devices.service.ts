@@ -182,8 +182,8 @@ export const parseCommandArgs = (
 };
 
 /**
- * Checks that `feature` may be sent to the target now and builds its command name and args.
- * Throws VALIDATION_FAILED naming `enable` or `args.<field>` for a missing on/off or bad
+ * Checks that `feature` may be sent to the target now and builds its command name and args (with
+ * the organisation's command expiry, read with its allowed list). Throws VALIDATION_FAILED naming `enable` or `args.<field>` for a missing on/off or bad
  * arguments, FORBIDDEN naming the flag when the actor's access flags deny it (accessFlagsFor),
  * DEVICE_NOT_ENROLLED before
  * enrolment, COMMAND_NOT_AVAILABLE when spec §6 does not offer it (type, lock state, allowed list).
@@ -197,7 +197,12 @@ export const prepareControlCommand = async (
     enable?: boolean | undefined;
     args?: Record<string, unknown> | undefined;
   },
-): Promise<{ name: TCommandName; args: Record<string, unknown>; spec: TCommandSpec }> => {
+): Promise<{
+  name: TCommandName;
+  args: Record<string, unknown>;
+  spec: TCommandSpec;
+  commandExpiryHours: number | null;
+}> => {
   const { actor, target, feature } = options;
   const spec = commandSpecOf(feature);
   if (!spec) throw new AppError(AppErrorCode.NOT_FOUND, `No control named ${feature}`);
@@ -220,7 +225,7 @@ export const prepareControlCommand = async (
       'The phone has not been enrolled yet. Scan the enrolment QR first',
     );
   }
-  const { allowedControls } = await getDeviceSettings(db, actor.orgId);
+  const { allowedControls, commandExpiryHours } = await getDeviceSettings(db, actor.orgId);
   const offered = controlAvailability({
     deviceType: target.deviceType,
     appType: target.appType,
@@ -234,7 +239,7 @@ export const prepareControlCommand = async (
       [{ field: 'feature', message: `${feature} is not offered for this phone in its current state` }],
     );
   }
-  return { name, args, spec };
+  return { name, args, spec, commandExpiryHours };
 };
 
 /** Why a lock must not go out: the customer's EMIs are completed (status 5). */
@@ -337,7 +342,7 @@ export const queueControlCommand = async (
       { field: 'run_at', message: 'Schedule it between 1 minute and 90 days from now' },
     ]);
   }
-  const { name, args, spec } = await prepareControlCommand(deps.db, options);
+  const { name, args, spec, commandExpiryHours } = await prepareControlCommand(deps.db, options);
   await checkLockRule(deps.db, {
     deviceId: target.device.id,
     name,
@@ -346,7 +351,6 @@ export const queueControlCommand = async (
   });
   // A reason belongs to a command that locks the phone; anything else has none.
   const reason = isPhoneLockingCommand(name) ? (options.reason ?? null) : null;
-  const { commandExpiryHours } = await getDeviceSettings(deps.db, actor.orgId);
   if (runAt) {
     const scheduled = await deps.db.transaction(async (tx) => {
       const command = await repo.insertCommand(tx, {
