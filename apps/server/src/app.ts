@@ -38,6 +38,7 @@ import { authPublicRoutes, authSessionRoutes } from './modules/auth/auth.routes'
 import { catalogueRoutes } from './modules/catalogue/catalogue.routes';
 import { customersRoutes } from './modules/customers/customers.routes';
 import { brokerHookRoutes } from './modules/devices/broker-hooks.routes';
+import { createDeviceAuthenticator } from './modules/devices/device-connections';
 import { DeviceEventRecorder } from './modules/devices/device-events.service';
 import {
   completeUninstall,
@@ -46,7 +47,7 @@ import {
 } from './modules/devices/device-lifecycle.service';
 import { CommandDispatcher } from './modules/devices/device-outbox.service';
 import { deviceCommandRoutes, enrolmentRoutes } from './modules/devices/devices.routes';
-import { isValidDeviceSecret, setDevicePresence } from './modules/devices/devices.service';
+import { setDevicePresence } from './modules/devices/devices.service';
 import { emiRoutes } from './modules/emi/emi.routes';
 import { emmPublicRoutes, emmRoutes } from './modules/emm/emm.routes';
 import { recordAppRemoved } from './modules/emm/emm.service';
@@ -183,7 +184,7 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
   } else {
     broker = await createEmbeddedBroker({
       log: app.log,
-      authenticateDevice: (deviceId, secret) => isValidDeviceSecret(db, deviceId, secret),
+      authenticateDevice: createDeviceAuthenticator(db),
       onPresence: (deviceId, isOnline) => {
         setDevicePresence(db, deviceId, isOnline).catch((error: unknown) =>
           app.log.warn({ err: error, deviceId }, 'presence update failed'),
