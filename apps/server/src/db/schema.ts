@@ -306,6 +306,27 @@ export const customers = pgTable(
 );
 
 /**
+ * Customer counts kept by triggers on customers (migration 0018, issue 17), so the customer list's
+ * `total` costs the same with 100 or 100,000 customers: per organisation, retailer and status, how
+ * many customers there are (kind 0, name ''), and how many have each first name (kind 1) and each
+ * last name (kind 2). A name search sums the names matching it (trigram index on name). Rows whose
+ * total fell to 0 stay.
+ */
+export const customerCounts = pgTable(
+  'customer_counts',
+  {
+    orgId: integer('org_id').notNull(),
+    /** 0: every customer of the retailer and status; 1: by first name; 2: by last name. */
+    kind: smallint('kind').notNull(),
+    name: text('name').notNull(),
+    retailerId: integer('retailer_id').notNull(),
+    status: smallint('status').notNull(),
+    total: integer('total').notNull(),
+  },
+  (t) => [uniqueIndex('customer_counts_key_uq').on(t.orgId, t.kind, t.name, t.retailerId, t.status)],
+);
+
+/**
  * Financed devices: identity, enrolment, credentials and state. desired_locked is what we asked
  * for; reported_locked is what the device last confirmed (design §5).
  */

@@ -15,7 +15,7 @@ import {
   sql,
 } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { auditLog, customers, devices, emis, media, products, users } from '../../db/schema';
+import { auditLog, customerCounts, customers, devices, emis, media, products, users } from '../../db/schema';
 
 /** Actor scope for customer queries: the organisation and the retailers whose customers are visible. */
 export type CustomerScope = { orgId: number; retailerIds: number[] };
@@ -47,6 +47,35 @@ export type CustomerListFilter = {
 const MAX_IMEI_MATCHES = 5_000;
 
 /**
+ * How many trailing digits of a digit search the trigram indexes are asked for. Mobiles and IMEIs
+ * share their leading digits (the +91 and the operator's series; the IMEI's type allocation code, the
+ * same for every phone of a model), so the trigrams of a whole number are in nearly every row and the
+ * index reads all of their lists; the trailing digits (subscriber number, serial, check digit) are
+ * what tells numbers apart. The index finds the rows holding the tail, then `strpos` keeps those
+ * holding the whole search: the same rows as `ilike '%digits%'`.
+ */
+const DIGIT_INDEX_TAIL = 6;
+
+/** `column` contains `digits` (digits only, so no case or escaping), found through its trigram index. */
+const containsDigits = (column: SQL, digits: string): SQL => {
+  const tail = digits.slice(-DIGIT_INDEX_TAIL);
+  return tail === digits
+    ? sql`${column} like ${`%${digits}%`}`
+    : sql`(${column} like ${`%${tail}%`} and strpos(${column}, ${digits}) > 0)`;
+};
+
+/** A list search as the list filters on it: digits (3 or more, spaces, + and - dropped) or a name. */
+type ListSearch = { kind: 'digits'; digits: string } | { kind: 'name'; pattern: string } | undefined;
+
+const parseSearch = (raw: string | undefined): ListSearch => {
+  const search = raw?.trim();
+  if (!search) return undefined;
+  const digits = search.replace(/[\s+-]/g, '');
+  if (/^\d{3,}$/.test(digits)) return { kind: 'digits', digits };
+  return { kind: 'name', pattern: `%${search.replace(/[%_\\]/g, (c) => `\\${c}`)}%` };
+};
+
+/**
  * The list filter on customers alone (no joins), so the count and the page of ids can use the
  * customers indexes: status, and a "contains" search (trigram indexes) on names, or — for a search
  * of 3+ digits — on the mobile and on either IMEI (matched on devices first, then by id), and for
@@ -55,47 +84,91 @@ const MAX_IMEI_MATCHES = 5_000;
 const listWhere = async (
   db: DbOrTx,
   scope: CustomerScope,
-  filter: Pick<CustomerListFilter, 'search' | 'status'>,
+  filter: { search: ListSearch; status?: number | undefined },
 ): Promise<SQL> => {
   const conditions: SQL[] = [inScope(scope)];
   if (filter.status !== undefined) conditions.push(eq(customers.status, filter.status));
-  const search = filter.search?.trim();
-  if (search) {
-    const digits = search.replace(/[\s+-]/g, '');
-    if (/^\d{3,}$/.test(digits)) {
-      const pattern = `%${digits}%`;
-      const imeiMatches = await db
-        .select({ id: devices.customerId })
-        .from(devices)
-        .where(
-          and(
-            eq(devices.orgId, scope.orgId),
-            or(ilike(devices.imei1, pattern), ilike(devices.imei2, pattern)),
-          ),
-        )
-        .limit(MAX_IMEI_MATCHES);
-      const byImei = imeiMatches.map((r) => r.id);
-      // A 6-digit search may be a loan's EMI PIN (customer_emi_pin).
-      const mobile = /^\d{6}$/.test(digits)
-        ? or(ilike(customers.mobile, pattern), eq(customers.emiPin, digits))!
-        : ilike(customers.mobile, pattern);
-      conditions.push(byImei.length > 0 ? or(mobile, inArray(customers.id, byImei))! : mobile);
-    } else {
-      const pattern = `%${search.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-      conditions.push(or(ilike(customers.firstName, pattern), ilike(customers.lastName, pattern))!);
-    }
+  const { search } = filter;
+  if (search?.kind === 'digits') {
+    const { digits } = search;
+    const imeiMatches = await db
+      .select({ id: devices.customerId })
+      .from(devices)
+      .where(
+        and(
+          eq(devices.orgId, scope.orgId),
+          or(containsDigits(sql`${devices.imei1}`, digits), containsDigits(sql`${devices.imei2}`, digits)),
+        ),
+      )
+      .limit(MAX_IMEI_MATCHES);
+    const byImei = imeiMatches.map((r) => r.id);
+    // A 6-digit search may be a loan's EMI PIN (customer_emi_pin).
+    const mobile = /^\d{6}$/.test(digits)
+      ? or(containsDigits(sql`${customers.mobile}`, digits), eq(customers.emiPin, digits))!
+      : containsDigits(sql`${customers.mobile}`, digits);
+    conditions.push(byImei.length > 0 ? or(mobile, inArray(customers.id, byImei))! : mobile);
+  } else if (search?.kind === 'name') {
+    conditions.push(
+      or(ilike(customers.firstName, search.pattern), ilike(customers.lastName, search.pattern))!,
+    );
   }
   return and(...conditions)!;
 };
 
 /**
+ * How many customers the list filter matches. Without a search, or with a name search, from the
+ * counts the triggers keep (customer_counts): a name search sums the first names and the last names
+ * matching it and, when both kinds match, takes off the customers matching by both (counted on
+ * customers), so it reads one row per distinct name rather than one per customer. A digit search
+ * counts its (few) customers.
+ */
+const countListed = async (
+  db: DbOrTx,
+  scope: CustomerScope,
+  filter: { search: ListSearch; status?: number | undefined },
+  where: SQL,
+): Promise<number> => {
+  if (filter.search?.kind === 'digits') {
+    const [row] = await db.select({ total: count() }).from(customers).where(where);
+    return row?.total ?? 0;
+  }
+  const counted = (kinds: number[], pattern?: string) =>
+    db
+      .select({ kind: customerCounts.kind, total: sql<string | number>`sum(${customerCounts.total})` })
+      .from(customerCounts)
+      .where(
+        and(
+          eq(customerCounts.orgId, scope.orgId),
+          inArray(customerCounts.kind, kinds),
+          inArray(customerCounts.retailerId, scope.retailerIds),
+          filter.status === undefined ? undefined : eq(customerCounts.status, filter.status),
+          pattern === undefined ? undefined : ilike(customerCounts.name, pattern),
+        ),
+      )
+      .groupBy(customerCounts.kind);
+  const { search } = filter;
+  if (search === undefined) return Number((await counted([0]))[0]?.total ?? 0);
+  const byKind = await counted([1, 2], search.pattern);
+  const byFirst = Number(byKind.find((r) => r.kind === 1)?.total ?? 0);
+  const byLast = Number(byKind.find((r) => r.kind === 2)?.total ?? 0);
+  if (byFirst === 0 || byLast === 0) return byFirst + byLast;
+  // Customers matching by both names were counted twice.
+  const [both] = await db
+    .select({ total: count() })
+    .from(customers)
+    .where(and(where, ilike(customers.firstName, search.pattern), ilike(customers.lastName, search.pattern)));
+  return byFirst + byLast - (both?.total ?? 0);
+};
+
+/**
  * One page of customers in scope, newest first, with their device and product. The page's ids are
- * found on customers alone (index on org, created_at, id), then joined, so a page costs the same
- * with 100 or 100,000 customers.
+ * found on customers alone (index on org, created_at, id), then joined, and the total comes from
+ * kept counts (countListed), so a page costs about the same with 100 or 100,000 customers.
  */
 export const listCustomers = async (db: DbOrTx, scope: CustomerScope, filter: CustomerListFilter) => {
-  const where = await listWhere(db, scope, filter);
-  const [pageIds, totals] = await Promise.all([
+  const listFilter = { search: parseSearch(filter.search), status: filter.status };
+  const where = await listWhere(db, scope, listFilter);
+  const [pageIds, total] = await Promise.all([
     db
       .select({ id: customers.id })
       .from(customers)
@@ -103,7 +176,7 @@ export const listCustomers = async (db: DbOrTx, scope: CustomerScope, filter: Cu
       .orderBy(desc(customers.createdAt), desc(customers.id))
       .limit(filter.limit)
       .offset(filter.offset),
-    db.select({ total: count() }).from(customers).where(where),
+    countListed(db, scope, listFilter, where),
   ]);
   const ids = pageIds.map((r) => r.id);
   const rows =
@@ -116,7 +189,7 @@ export const listCustomers = async (db: DbOrTx, scope: CustomerScope, filter: Cu
           .innerJoin(products, eq(products.id, customers.productId))
           .where(inArray(customers.id, ids))
           .orderBy(desc(customers.createdAt), desc(customers.id));
-  return { rows, total: totals[0]?.total ?? 0 };
+  return { rows, total };
 };
 
 /** Customer counts per status code in scope. */
