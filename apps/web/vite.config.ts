@@ -95,7 +95,11 @@ export default defineConfig(({ mode }) => {
   const proxy = buildProxy(env.VITE_API_PROXY || DEFAULT_API_PROXY);
   return {
     plugins: [react(), pwa, precompress],
-    build: { outDir: 'dist' },
+    build: {
+      outDir: 'dist',
+      // The manifest lets bench/src/web-budget.ts find each route's chunks (issue 17).
+      manifest: true,
+    },
     server: { proxy },
     preview: { proxy },
   };

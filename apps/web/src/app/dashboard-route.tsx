@@ -1,17 +1,15 @@
-import type { TBirthdayCustomer } from '@kisht/domain/messages/messages.schema';
-import { useTranslation } from 'react-i18next';
-import { CurrentAdCard } from '../features/advertisements/components/current-ad-card';
-import { MyConsentsSection } from '../features/customers/components/my-consents-section';
-import { BirthdayBanner } from '../features/dashboard/components/birthday-banner';
-import { DashboardPage } from '../features/dashboard/pages/dashboard-page';
-import { SendMessageButton } from '../features/devices/components/send-message-dialog';
-import { UpcomingCountsCard } from '../features/emi/components/upcoming-counts-card';
-import { MyLoanPage } from '../features/emi/pages/my-loan-page';
-import { KeyBalancesCard } from '../features/ledger/components/key-balances-card';
-import { PayOnlineButton } from '../features/payments/components/pay-online-button';
-import { MyWarrantiesSection } from '../features/warranty/components/my-warranties-section';
+import { lazy, Suspense } from 'react';
+import { PageSkeleton } from '../components/page-skeleton';
 import { isCustomerUser } from '../lib/auth-storage';
-import { useShopOptions } from './use-shop-options';
+
+// Each user type's dashboard is a chunk of its own: a shop does not load a customer's loan,
+// consent and warranty screens, nor a customer the shop's figures (issue 17).
+const CustomerDashboard = lazy(() =>
+  import('./customer-dashboard').then((module) => ({ default: module.CustomerDashboard })),
+);
+const RetailerDashboard = lazy(() =>
+  import('./retailer-dashboard').then((module) => ({ default: module.RetailerDashboard })),
+);
 
 /**
  * Spec §2 dashboard, by user type (spec §4): a customer sees "My loan" and, below it, their
@@ -25,50 +23,8 @@ import { useShopOptions } from './use-shop-options';
  * through the devices feature's message dialog (issue 16). Above it all, the advertisements
  * feature's current ad (the retailer's own, or a customer's retailer's), dismissible (`showAd`).
  */
-export const DashboardRoute = () =>
-  isCustomerUser() ? (
-    <>
-      <BirthdayBanner />
-      <CurrentAdCard />
-      <MyLoanPage
-        renderPayOnline={(loan) => (
-          <PayOnlineButton customerId={loan.customerId} isOwing={loan.totals.outstandingPaise > 0} />
-        )}
-      />
-      <MyConsentsSection />
-      <MyWarrantiesSection />
-    </>
-  ) : (
-    <RetailerDashboard />
-  );
-
-/** The retailer's and mini-retailer's dashboard (a component of its own: it uses hooks). */
-const RetailerDashboard = () => (
-  <>
-    <CurrentAdCard />
-    <DashboardPage
-      upcomingSection={<UpcomingCountsCard />}
-      keysSection={<KeyBalancesCard />}
-      shopOptions={useShopOptions()}
-      renderSendWishes={(customer) => <SendWishesButton customer={customer} />}
-    />
-  </>
+export const DashboardRoute = () => (
+  <Suspense fallback={<PageSkeleton />}>
+    {isCustomerUser() ? <CustomerDashboard /> : <RetailerDashboard />}
+  </Suspense>
 );
-
-/** "Send wishes": the devices feature's message dialog, prefilled with a birthday wish. */
-const SendWishesButton = ({ customer }: { customer: TBirthdayCustomer }) => {
-  const { t } = useTranslation();
-  return (
-    <SendMessageButton
-      customerId={customer.id}
-      customerName={customer.name}
-      label={t('birthday.sendWishes')}
-      testId={`send-wishes-${customer.id}`}
-      size="small"
-      initial={{
-        title: t('birthday.wishTitle'),
-        message: t('birthday.wishMessage', { name: customer.name }),
-      }}
-    />
-  );
-};

@@ -6,7 +6,6 @@ import { createBrowserRouter, Navigate, Outlet } from 'react-router';
 import { PageSkeleton } from '../components/page-skeleton';
 import type { TRouteKey } from '../lib/paths';
 import { ADMIN_ROUTES, appPaths, CUSTOMER_ROUTES } from '../lib/paths';
-import { AppShell } from './layout/app-shell';
 import {
   RedirectIfSignedIn,
   RefuseAdmin,
@@ -17,7 +16,9 @@ import {
 import { RootLayout } from './layout/root-layout';
 import { NotFoundPage } from './not-found-page';
 
-// One chunk per page (design §8: split by route).
+// One chunk per page (design §8: split by route). The signed-in frame (app bar, drawer, bottom
+// navigation) is a chunk of its own too, so the sign-in screens do not load it (issue 17).
+const AppShell = lazy(() => import('./layout/app-shell').then((module) => ({ default: module.AppShell })));
 const LoginRoute = lazy(() => import('./login-route').then((module) => ({ default: module.LoginRoute })));
 const AdminRoute = lazy(() => import('./admin-route').then((module) => ({ default: module.AdminRoute })));
 const OtpPage = lazy(() =>
@@ -202,8 +203,8 @@ const toRouteObject = ({ route, element }: { route: TRouteKey; element: ReactNod
   element,
 });
 
-/** The sign-in screens' frame while their chunk loads: the spec §2 skeleton. */
-const PublicSuspense = ({ children }: { children: ReactNode }) => (
+/** A screen's frame while its chunk (or the AppShell's) loads: the spec §2 skeleton. */
+const PageSuspense = ({ children }: { children: ReactNode }) => (
   <Suspense
     fallback={
       <Container maxWidth="sm" sx={{ py: 4 }}>
@@ -231,9 +232,9 @@ export const appRoutes: RouteObject[] = [
       {
         element: (
           <RedirectIfSignedIn>
-            <PublicSuspense>
+            <PageSuspense>
               <Outlet />
-            </PublicSuspense>
+            </PageSuspense>
           </RedirectIfSignedIn>
         ),
         children: [
@@ -244,15 +245,17 @@ export const appRoutes: RouteObject[] = [
       {
         path: appPaths.mPin.path,
         element: (
-          <PublicSuspense>
+          <PageSuspense>
             <MpinPage />
-          </PublicSuspense>
+          </PageSuspense>
         ),
       },
       {
         element: (
           <RequireAuth>
-            <AppShell />
+            <PageSuspense>
+              <AppShell />
+            </PageSuspense>
           </RequireAuth>
         ),
         children: [
