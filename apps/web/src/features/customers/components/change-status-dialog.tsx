@@ -5,21 +5,20 @@ import type { TUpdateStatusRequest } from '@kisht/domain/customers/customers.sch
 import { ZUpdateStatusRequest } from '@kisht/domain/customers/customers.schema';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { enqueueSnackbar } from 'notistack';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import type { Path } from 'react-hook-form';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { DialogFormField } from '../../../components/dialog-form-field';
+import { FormDialog } from '../../../components/form-dialog';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { isApiError } from '../../../lib/http/base-query';
 import { useUpdateCustomerStatusMutation } from '../customers-api';
@@ -41,12 +40,10 @@ type TChangeStatusDialogProps = {
 /** Moves a customer to another status by hand, with a reason kept in the status trail. */
 export const ChangeStatusDialog = ({ isOpen, onClose, ...props }: TChangeStatusDialogProps) => {
   const { t } = useTranslation();
-  const titleId = useId();
   return (
-    <Dialog open={isOpen} onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="xs">
-      <DialogTitle id={titleId}>{t('statusChange.title')}</DialogTitle>
-      {isOpen ? <ChangeStatusForm {...props} onClose={onClose} /> : null}
-    </Dialog>
+    <FormDialog isOpen={isOpen} onClose={onClose} title={t('statusChange.title')}>
+      <ChangeStatusForm {...props} onClose={onClose} />
+    </FormDialog>
   );
 };
 

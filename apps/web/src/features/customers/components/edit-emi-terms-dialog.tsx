@@ -1,19 +1,18 @@
 import type { TCustomerDetails } from '@kisht/domain/customers/customers.schema';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import Grid from '@mui/material/Grid';
 import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import { enqueueSnackbar } from 'notistack';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { DialogFormField } from '../../../components/dialog-form-field';
+import { FormDialog } from '../../../components/form-dialog';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { isApiError } from '../../../lib/http/base-query';
 import { INTEREST_METHOD_OPTIONS } from '../add-customer-form';
@@ -39,12 +38,10 @@ type TEditEmiTermsDialogProps = { customer: TCustomerDetails; isOpen: boolean; o
  */
 export const EditEmiTermsDialog = ({ customer, isOpen, onClose }: TEditEmiTermsDialogProps) => {
   const { t } = useTranslation();
-  const titleId = useId();
   return (
-    <Dialog open={isOpen} onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">
-      <DialogTitle id={titleId}>{t('customerEdit.emi.title')}</DialogTitle>
-      {isOpen ? <EditEmiTermsForm customer={customer} onClose={onClose} /> : null}
-    </Dialog>
+    <FormDialog isOpen={isOpen} onClose={onClose} title={t('customerEdit.emi.title')} maxWidth="sm">
+      <EditEmiTermsForm customer={customer} onClose={onClose} />
+    </FormDialog>
   );
 };
 

@@ -3,18 +3,17 @@ import type { TCustomerDetails, TUpdateImeiRequest } from '@kisht/domain/custome
 import { ZUpdateImeiRequest } from '@kisht/domain/customers/customers.schema';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import { enqueueSnackbar } from 'notistack';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import type { Path } from 'react-hook-form';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { DialogFormField } from '../../../components/dialog-form-field';
+import { FormDialog } from '../../../components/form-dialog';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { isApiError } from '../../../lib/http/base-query';
 import { needsSerialNumber } from '../add-customer-form';
@@ -34,13 +33,10 @@ type TEditImeiDialogProps = { customer: TCustomerDetails; isOpen: boolean; onClo
 /** IMEI_EDIT: correct the phone's IMEIs (and an Apple phone's serial number). */
 export const EditImeiDialog = ({ customer, isOpen, onClose }: TEditImeiDialogProps) => {
   const { t } = useTranslation();
-  const titleId = useId();
   return (
-    <Dialog open={isOpen} onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="xs">
-      <DialogTitle id={titleId}>{t('customerEdit.imei.title')}</DialogTitle>
-      {/* Mounted only while open, so each opening starts from the customer's current values. */}
-      {isOpen ? <EditImeiForm customer={customer} onClose={onClose} /> : null}
-    </Dialog>
+    <FormDialog isOpen={isOpen} onClose={onClose} title={t('customerEdit.imei.title')}>
+      <EditImeiForm customer={customer} onClose={onClose} />
+    </FormDialog>
   );
 };
 

@@ -7,20 +7,19 @@ import {
 import { ZChangeDevicePinRequest } from '@kisht/domain/devices/devices.schema';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import type { ParseKeys } from 'i18next';
 import { enqueueSnackbar } from 'notistack';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import type { Path } from 'react-hook-form';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { FormDialog } from '../../../components/form-dialog';
 import { applyServerFieldErrors, SERVER_ERROR_TYPE } from '../../../lib/form-errors';
 import { isApiError } from '../../../lib/http/base-query';
 import { useChangeDevicePinMutation } from '../device-api';
@@ -75,20 +74,10 @@ type TChangePinDialogProps = { customerId: number; isOpen: boolean; onClose: () 
  */
 export const ChangePinDialog = ({ customerId, isOpen, onClose }: TChangePinDialogProps) => {
   const { t } = useTranslation();
-  const titleId = useId();
   return (
-    <Dialog
-      open={isOpen}
-      onClose={onClose}
-      aria-labelledby={titleId}
-      fullWidth
-      maxWidth="xs"
-      slotProps={{ paper: { 'data-testid': 'change-pin-dialog' } as object }}
-    >
-      <DialogTitle id={titleId}>{t('changePin.title')}</DialogTitle>
-      {/* Mounted only while open, so each opening asks for a fresh OTP and starts empty. */}
-      {isOpen ? <ChangePinForm customerId={customerId} onClose={onClose} /> : null}
-    </Dialog>
+    <FormDialog isOpen={isOpen} onClose={onClose} title={t('changePin.title')} testId="change-pin-dialog">
+      <ChangePinForm customerId={customerId} onClose={onClose} />
+    </FormDialog>
   );
 };
 

@@ -6,19 +6,18 @@ import { OFFLINE_CHALLENGE_DIGITS, OFFLINE_CODE_ACTIONS } from '@kisht/domain/de
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import PasswordIcon from '@mui/icons-material/Password';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { enqueueSnackbar } from 'notistack';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import type { Path } from 'react-hook-form';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { FormDialog } from '../../../components/form-dialog';
 import { applyServerFieldErrors, fieldErrorText } from '../../../lib/form-errors';
 import { formatDateTime } from '../../../lib/format';
 import { isApiError } from '../../../lib/http/base-query';
@@ -215,7 +214,6 @@ const OfflineCodeForm = ({ customerId, onClose }: { customerId: number; onClose:
 /** The "Offline code" button of customer_details and its dialog. */
 export const OfflineCodeButton = ({ customerId }: { customerId: number }) => {
   const { t } = useTranslation();
-  const titleId = useId();
   const [isOpen, setIsOpen] = useState(false);
   const close = () => setIsOpen(false);
   return (
@@ -228,11 +226,9 @@ export const OfflineCodeButton = ({ customerId }: { customerId: number }) => {
       >
         {t('offlineCode.open')}
       </Button>
-      <Dialog open={isOpen} onClose={close} aria-labelledby={titleId} fullWidth maxWidth="xs">
-        <DialogTitle id={titleId}>{t('offlineCode.title')}</DialogTitle>
-        {/* Mounted only while open, so each opening starts with a fresh OTP. */}
-        {isOpen ? <OfflineCodeForm customerId={customerId} onClose={close} /> : null}
-      </Dialog>
+      <FormDialog isOpen={isOpen} onClose={close} title={t('offlineCode.title')}>
+        <OfflineCodeForm customerId={customerId} onClose={close} />
+      </FormDialog>
     </>
   );
 };

@@ -7,19 +7,18 @@ import {
 } from '@kisht/domain/messages/messages.schema';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import { enqueueSnackbar } from 'notistack';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import type { Path } from 'react-hook-form';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { DialogFormField } from '../../../components/dialog-form-field';
+import { FormDialog } from '../../../components/form-dialog';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { isApiError } from '../../../lib/http/base-query';
 import { useSendCustomerMessageMutation } from '../message-api';
@@ -49,19 +48,15 @@ type TSendMessageDialogProps = {
  */
 export const SendMessageDialog = ({ isOpen, onClose, ...props }: TSendMessageDialogProps) => {
   const { t } = useTranslation();
-  const titleId = useId();
   return (
-    <Dialog
-      open={isOpen}
+    <FormDialog
+      isOpen={isOpen}
       onClose={onClose}
-      aria-labelledby={titleId}
-      fullWidth
-      maxWidth="xs"
-      slotProps={{ paper: { 'data-testid': 'send-message-dialog' } as object }}
+      title={t('customerMessage.title')}
+      testId="send-message-dialog"
     >
-      <DialogTitle id={titleId}>{t('customerMessage.title')}</DialogTitle>
-      {isOpen ? <SendMessageForm {...props} onClose={onClose} /> : null}
-    </Dialog>
+      <SendMessageForm {...props} onClose={onClose} />
+    </FormDialog>
   );
 };
 

@@ -1,16 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ZUninstallRequest } from '@kisht/domain/devices/devices.schema';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import { enqueueSnackbar } from 'notistack';
-import { useId } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { FormDialog } from '../../../components/form-dialog';
 import { applyServerFieldErrors, fieldErrorText } from '../../../lib/form-errors';
 import { isApiError } from '../../../lib/http/base-query';
 import { useUninstallDeviceMutation } from '../device-api';
@@ -34,13 +32,10 @@ type TUninstallDialogProps = { customerId: number; isOpen: boolean; onClose: () 
  */
 export const UninstallDialog = ({ customerId, isOpen, onClose }: TUninstallDialogProps) => {
   const { t } = useTranslation();
-  const titleId = useId();
   return (
-    <Dialog open={isOpen} onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="xs">
-      <DialogTitle id={titleId}>{t('deviceActions.confirm.uninstall.title')}</DialogTitle>
-      {/* Mounted only while open, so each opening asks for a fresh OTP. */}
-      {isOpen ? <UninstallForm customerId={customerId} onClose={onClose} /> : null}
-    </Dialog>
+    <FormDialog isOpen={isOpen} onClose={onClose} title={t('deviceActions.confirm.uninstall.title')}>
+      <UninstallForm customerId={customerId} onClose={onClose} />
+    </FormDialog>
   );
 };
 
