@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client';
-import { hexEquals, sha256Hex } from '../../lib/crypto';
+import { matchesDeviceSecret } from './devices.service';
 
 /**
  * The embedded broker's connects in batches (issue 17, connect storms): when thousands of phones
@@ -62,6 +62,6 @@ export const createDeviceAuthenticator = (
   return async (deviceId, secret) => {
     if (!DEVICE_ID.test(deviceId)) return false;
     const secretHash = await secrets.load(deviceId.toLowerCase());
-    return secretHash !== null && hexEquals(secretHash, sha256Hex(secret));
+    return matchesDeviceSecret(secretHash, secret);
   };
 };

@@ -517,11 +517,15 @@ export const revertPolicyEdits = async (tx: DbOrTx, commands: CommandRow[]): Pro
   return changed.map((e) => e.deviceId);
 };
 
+/** Whether `secret` is the device secret stored as `secretHash` (SHA-256 hex), compared in constant time. */
+export const matchesDeviceSecret = (secretHash: string | null | undefined, secret: string): boolean =>
+  Boolean(secretHash && hexEquals(secretHash, sha256Hex(secret)));
+
 /** True when the id and secret belong to an enrolled device (MQTT authentication). */
 export const isValidDeviceSecret = async (db: DbOrTx, deviceId: string, secret: string): Promise<boolean> => {
   if (!/^[0-9a-f-]{36}$/i.test(deviceId)) return false;
   const device = await repo.findDeviceById(db, deviceId);
-  return Boolean(device?.enrolledAt && device.secretHash && hexEquals(device.secretHash, sha256Hex(secret)));
+  return Boolean(device?.enrolledAt) && matchesDeviceSecret(device?.secretHash, secret);
 };
 
 /**
