@@ -9,18 +9,10 @@
  * SHED_DELAY_MS set the shedding phase's limits, the server's defaults otherwise; POSTGRES=<url> runs on
  * a fresh database of that PostgreSQL instead of PGlite). Asserts nothing.
  */
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { paths } from '@kisht/domain/paths';
-import { buildApp } from '@kisht/server/app';
-import { loadConfig } from '@kisht/server/config';
-import { createPglite, openDatabase } from '@kisht/server/db/client';
-import { customers } from '@kisht/server/db/schema';
-import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, seedDemo } from '@kisht/server/db/seed/seed';
-import { eq, sql } from 'drizzle-orm';
-import pg from 'pg';
-import { seedManyCustomers } from './seed-customers';
+import { openLoadDatabase, startLoadApp } from './support/load-server';
 
 const CLIENTS = Number(process.env.CLIENTS ?? 200);
 const SECONDS = Number(process.env.SECONDS ?? 30);
@@ -60,59 +52,11 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 const main = async () => {
-  // PGlite in memory, or a fresh database on the PostgreSQL that POSTGRES names (dropped at the end).
-  let databaseUrl: string | undefined;
-  let admin: pg.Client | undefined;
-  if (POSTGRES) {
-    admin = new pg.Client({ connectionString: POSTGRES });
-    await admin.connect();
-    const name = `kisht_bench_${Date.now()}`;
-    await admin.query(`create database ${name}`);
-    const url = new URL(POSTGRES);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-  }
-  const pglite = databaseUrl ? undefined : await createPglite('memory://');
-  const database = await openDatabase(databaseUrl ? { databaseUrl } : { pglite: pglite! });
-  await seedDemo(database.db);
-  await seedManyCustomers(database.db, CUSTOMERS);
-  await database.db.execute(sql`analyze`);
-  const ids = (
-    await database.db
-      .select({ id: customers.id })
-      .from(customers)
-      .where(eq(customers.orgId, DEMO_ORG_ID))
-      .limit(500)
-  ).map((row) => row.id);
+  const database = await openLoadDatabase(CUSTOMERS, POSTGRES);
+  const ids = database.customerIds;
 
   const phase = async (label: string, shedding: Record<string, string>) => {
-    const app = await buildApp(
-      loadConfig({
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'silent',
-        SEED_DEMO: 'false',
-        OTP_RESEND_AFTER_SECONDS: '0',
-        JOBS_INTERVAL_MINUTES: '0',
-        PGLITE_ANALYZE_INTERVAL_HOURS: '0',
-        WEB_DIST_DIR: '/nonexistent',
-        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-        ...shedding,
-      }),
-      { ...(pglite ? { pglite } : {}), sms: { send: async () => {} } },
-    );
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const sent = await app.inject({
-      method: 'POST',
-      url: paths.auth.loginWithOtp,
-      payload: { orgId: DEMO_ORG_ID, mobile: DEMO_RETAILER_MOBILE },
-    });
-    const verified = await app.inject({
-      method: 'POST',
-      url: paths.auth.verifyOtp,
-      payload: { orgId: DEMO_ORG_ID, mobile: DEMO_RETAILER_MOBILE, otp: sent.json().data.devOtp },
-    });
-    const token = verified.json().data.token as string;
-    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const { base, token, stop } = await startLoadApp(database, shedding);
     const started = performance.now();
     const results = await new Promise<[number, number][]>((resolve, reject) => {
       const worker = new Worker(CLIENT_CODE, {
@@ -131,10 +75,7 @@ const main = async () => {
       worker.once('error', reject);
     });
     const elapsedS = (performance.now() - started) / 1000;
-    // On PGlite close the HTTP side only: the next phase reuses the database, which closing the app
-    // would close. On PostgreSQL the app closes its own pool.
-    if (pglite) await new Promise<void>((resolve) => app.server.close(() => resolve()));
-    else await app.close();
+    await stop();
     const byStatus = new Map<number, number>();
     for (const [status] of results) byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
     const waits = results.map(([, ms]) => ms).sort((a, b) => a - b);
@@ -158,9 +99,7 @@ const main = async () => {
     return { p99: percentile(waits, 99), served: ok.length / elapsedS };
   };
 
-  console.log(
-    `${CLIENTS} clients, ${SECONDS} s per phase, ${CUSTOMERS} customers (${databaseUrl ? 'PostgreSQL' : 'PGlite'})`,
-  );
+  console.log(`${CLIENTS} clients, ${SECONDS} s per phase, ${CUSTOMERS} customers (${database.kind})`);
   const baseline = await phase('baseline: load shedding off', {
     LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
     LOAD_SHED_MAX_IN_FLIGHT: '0',
@@ -175,11 +114,7 @@ const main = async () => {
   console.log(
     `\nratio on/off: p99 wait ${(shedding.p99 / baseline.p99).toFixed(2)}, calls served a second ${(shedding.served / baseline.served).toFixed(2)}`,
   );
-  if (admin) {
-    await database.close();
-    await admin.query(`drop database ${new URL(databaseUrl!).pathname.slice(1)}`);
-    await admin.end();
-  }
+  await database.close();
   process.exit(0);
 };
 
