@@ -9,13 +9,12 @@ export default defineConfig({
   outputDir: './artifacts/test-results',
   timeout: 180_000,
   expect: { timeout: 20_000 },
-  workers: 1,
+  // Each worker runs its own server and MDM fakes (support/stack.ts), so journeys never share data.
+  workers: 2,
   retries: 0,
   reporter: [['list']],
   globalSetup: './support/global-setup.ts',
-  globalTeardown: './support/global-teardown.ts',
   use: {
-    baseURL: process.env.KISHT_E2E_BASE_URL,
     viewport: { width: 412, height: 915 },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',

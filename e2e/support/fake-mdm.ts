@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, REPO_ROOT } from './server';
+import { ARTIFACTS, EXIT_WITH_PARENT, REPO_ROOT } from './server';
 
 /** What apps/server/src/test/fake-mdm-main.ts prints: its URLs and the Kisht server's env for it. */
 export type TFakeMdmInfo = {
@@ -15,18 +15,22 @@ export type TFakeMdmInfo = {
  * Starts the MDM fakes (fake NanoMDM with its simulated iPhones, fake Android Management API and
  * their control API, all on ephemeral ports) as a child process and reads the JSON line it prints.
  */
-export const startFakeMdm = async (): Promise<{ info: TFakeMdmInfo; process: ChildProcess }> => {
+export const startFakeMdm = async (
+  /** The log file's name in e2e/artifacts. */
+  logName = 'fake-mdm.log',
+): Promise<{ info: TFakeMdmInfo; process: ChildProcess }> => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  const log = createWriteStream(join(ARTIFACTS, 'fake-mdm.log'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/test/fake-mdm-main.ts'], {
-    cwd: join(REPO_ROOT, 'apps/server'),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const log = createWriteStream(join(ARTIFACTS, logName));
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--import', EXIT_WITH_PARENT, 'src/test/fake-mdm-main.ts'],
+    { cwd: join(REPO_ROOT, 'apps/server'), stdio: ['ignore', 'pipe', 'pipe', 'ipc'] },
+  );
   child.stderr?.pipe(log);
   const info = await new Promise<TFakeMdmInfo>((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error('the MDM fakes did not start within 30 s')), 30_000);
-    child.once('exit', (code) => reject(new Error(`the MDM fakes exited with ${code}; see fake-mdm.log`)));
+    child.once('exit', (code) => reject(new Error(`the MDM fakes exited with ${code}; see ${logName}`)));
     child.stdout?.on('data', (chunk: Buffer) => {
       log.write(chunk);
       output += chunk.toString();
@@ -40,11 +44,10 @@ export const startFakeMdm = async (): Promise<{ info: TFakeMdmInfo; process: Chi
   return { info, process: child };
 };
 
-/** The fakes' control API URL, as global-setup left it for the tests. */
+/** The fakes' control API URL, as the worker's stack (support/stack.ts) left it for the tests. */
 const controlUrl = () => {
   const url = process.env.KISHT_E2E_FAKE_MDM_URL;
-  if (!url)
-    throw new Error('KISHT_E2E_FAKE_MDM_URL is not set: the global setup did not start the MDM fakes');
+  if (!url) throw new Error('KISHT_E2E_FAKE_MDM_URL is not set: the worker did not start the MDM fakes');
   return url;
 };
 

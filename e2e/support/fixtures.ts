@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { type BrowserContext, test as base, expect, type Page } from '@playwright/test';
 import { DEMO_RETAILER, loginToDashboard } from './login';
 import { ARTIFACTS } from './server';
+import { startKishtStack, type TKishtStack } from './stack';
 
 /** What Playwright saves of a signed-in browser (cookies and local storage, where the session is). */
 type TStorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
@@ -17,20 +18,33 @@ export const PHONE_VIEWPORT = { width: 412, height: 915 };
 export const IN_PHONE = { locale: 'en-IN', timezoneId: 'Asia/Kolkata', viewport: PHONE_VIEWPORT };
 
 /**
- * Playwright's test with baseURL pointing at the server global-setup started, and
+ * Playwright's test with its worker's own Kisht (server and MDM fakes: support/stack.ts, started
+ * when the worker starts, its URLs also left in KISHT_E2E_BASE_URL and KISHT_E2E_FAKE_MDM_URL for
+ * helpers that run outside a fixture), baseURL pointing at it, and
  * `test.use({ signedInAs: 'demoRetailer' })` to start each page signed in as the demo retailer
  * (one OTP login per worker, its local storage reused). Such tests must not log out: that would
  * end the shared session.
  */
 export const test = base.extend<
   { signedInAs: TSignedInAs },
-  { demoRetailerSession: () => Promise<TStorageState> }
+  { kisht: TKishtStack; demoRetailerSession: () => Promise<TStorageState> }
 >({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies as an object pattern
-  baseURL: async ({}, use) => {
-    const url = process.env.KISHT_E2E_BASE_URL;
-    if (!url) throw new Error('KISHT_E2E_BASE_URL is not set: the global setup did not start the server');
-    await use(url);
+  kisht: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies as an object pattern
+    async ({}, use, workerInfo) => {
+      const stack = await startKishtStack(`w${workerInfo.parallelIndex}`);
+      process.env.KISHT_E2E_BASE_URL = stack.baseUrl;
+      process.env.KISHT_E2E_FAKE_MDM_URL = stack.fakeMdmUrl;
+      try {
+        await use(stack);
+      } finally {
+        stack.stop();
+      }
+    },
+    { scope: 'worker', auto: true, timeout: 150_000 },
+  ],
+  baseURL: async ({ kisht }, use) => {
+    await use(kisht.baseUrl);
   },
   signedInAs: [null, { option: true }],
   storageState: async ({ signedInAs, storageState, demoRetailerSession }, use) => {
@@ -38,10 +52,10 @@ export const test = base.extend<
   },
   // Logs in lazily, the first time a test of the worker asks, so other journeys never pay for it.
   demoRetailerSession: [
-    async ({ browser }, use) => {
+    async ({ browser, kisht }, use) => {
       let session: Promise<TStorageState> | undefined;
       const login = async () => {
-        const context = await browser.newContext({ ...IN_PHONE, baseURL: process.env.KISHT_E2E_BASE_URL });
+        const context = await browser.newContext({ ...IN_PHONE, baseURL: kisht.baseUrl });
         try {
           await loginToDashboard(await context.newPage(), DEMO_RETAILER);
           return await context.storageState();

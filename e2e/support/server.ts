@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const ARTIFACTS = join(REPO_ROOT, 'e2e/artifacts');
+/** Preloaded into the processes a worker starts, so they exit when it does (a crash, a kill). */
+export const EXIT_WITH_PARENT = join(REPO_ROOT, 'apps/server/src/scale-out/exit-with-parent.ts');
 
 /** Asks the OS for a free loopback port (never a fixed one). */
 export const freePort = (): Promise<number> =>
@@ -26,11 +28,14 @@ export const freePort = (): Promise<number> =>
 export const startServer = async (
   /** More environment for the server (the MDM fakes' NANOMDM_*, APPLE_*, AMAPI_*). */
   extraEnv: Record<string, string> = {},
+  /** The log file's name in e2e/artifacts. */
+  logName = 'server.log',
 ): Promise<{ baseUrl: string; process: ChildProcess }> => {
   const port = await freePort();
   mkdirSync(ARTIFACTS, { recursive: true });
-  const log = createWriteStream(join(ARTIFACTS, 'server.log'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const log = createWriteStream(join(ARTIFACTS, logName));
+  // exit-with-parent: the server goes when the Playwright worker that started it goes, however.
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', EXIT_WITH_PARENT, 'src/main.ts'], {
     cwd: join(REPO_ROOT, 'apps/server'),
     env: {
       ...process.env,
@@ -45,7 +50,7 @@ export const startServer = async (
       OTP_DAILY_LIMIT_PER_MOBILE: '1000',
       ...extraEnv,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
@@ -53,7 +58,7 @@ export const startServer = async (
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null)
-      throw new Error(`server exited with ${child.exitCode}; see e2e/artifacts/server.log`);
+      throw new Error(`server exited with ${child.exitCode}; see e2e/artifacts/${logName}`);
     try {
       const response = await fetch(`${baseUrl}/api/organizations/get_org_app_config?org_id=41`);
       if (response.ok) return { baseUrl, process: child };
@@ -63,5 +68,5 @@ export const startServer = async (
     await new Promise((r) => setTimeout(r, 300));
   }
   child.kill('SIGKILL');
-  throw new Error('server did not start within 90 s; see e2e/artifacts/server.log');
+  throw new Error(`server did not start within 90 s; see e2e/artifacts/${logName}`);
 };
