@@ -1,6 +1,7 @@
 /**
  * Child process of the bulk-lock benchmark (bulk-lock.ts): N simulated phones, each a real
- * DeviceAgent from @kisht/device-agent (persistent MQTT session over WebSocket, hello on every
+ * DeviceAgent from @kisht/device-agent (persistent MQTT session over WebSocket to the embedded
+ * broker, or over TCP to Mosquitto in the scale-out mode, hello on every
  * connect, received + done acks carrying the state, apply-once by command id, state saved to its
  * file before the done ack). They run in their own process so that they use their own core and
  * file descriptors, as phones would, and not the server's. Driven over IPC by the parent.
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { DeviceAgent } from '@kisht/device-agent/agent';
 import { createAgentState, writeStateFile } from '@kisht/device-agent/state';
 import { cmdTopic, evtTopic, type TServerKey } from '@kisht/domain/devices/protocol.schema';
+import mqtt from 'mqtt';
 
 /** What the parent knows about one enrolled device: enough to build its state file. */
 export type TSimulatedDevice = { deviceId: string; secret: string; imei1: string; imei2: string };
@@ -24,7 +26,14 @@ export type TParentMessage =
       serverKey: TServerKey;
     }
   | { type: 'connect'; concurrency: number; timeoutMs: number }
-  | { type: 'stop' };
+  | {
+      type: 'stop';
+      /**
+       * An external broker (Mosquitto) keeps each phone's persistent session after the run: when
+       * set, every phone's session there is ended with a clean-session connect under its client id.
+       */
+      cleanSessionsAt?: string;
+    };
 
 export type TChildMessage =
   | { type: 'prepared' }
@@ -60,8 +69,9 @@ const prepare = async (message: Extract<TParentMessage, { type: 'prepare' }>) =>
   for (let i = 0; i < message.devices.length; i += 200) {
     const chunk = message.devices.slice(i, i + 200);
     const loaded = await Promise.all(
-      chunk.map(async (device, k) => {
-        const statePath = join(message.stateDir, `device-${i + k}.json`);
+      chunk.map(async (device) => {
+        // Named by device: the phone processes of one run share the directory.
+        const statePath = join(message.stateDir, `device-${device.deviceId}.json`);
         await writeStateFile(
           statePath,
           createAgentState({
@@ -120,8 +130,25 @@ const connectAll = async ({ concurrency, timeoutMs }: Extract<TParentMessage, { 
   await send({ type: 'connected', failures });
 };
 
-const stopAll = async () => {
+/** Ends each phone's persistent session on `url` (clientId = deviceId, clean session), 50 at a time. */
+const cleanSessions = async (url: string) => {
+  let next = 0;
+  const lane = async () => {
+    while (next < agents.length) {
+      const clientId = agents[next]!.deviceId;
+      next += 1;
+      const client = await mqtt
+        .connectAsync(url, { clientId, clean: true, reconnectPeriod: 0, connectTimeout: 10_000 }, false)
+        .catch((error: Error) => warn(`cleaning the session of ${clientId}: ${error.message}`));
+      await client?.endAsync();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(50, agents.length) }, lane));
+};
+
+const stopAll = async ({ cleanSessionsAt }: Extract<TParentMessage, { type: 'stop' }>) => {
   await Promise.all(agents.map((agent) => agent.stop().catch((error: Error) => warn(error.message))));
+  if (cleanSessionsAt) await cleanSessions(cleanSessionsAt);
   await send({
     type: 'stopped',
     outcomes,
@@ -138,7 +165,7 @@ process.on('message', (message: TParentMessage) => {
       ? prepare(message)
       : message.type === 'connect'
         ? connectAll(message)
-        : stopAll();
+        : stopAll(message);
   task.catch((error: unknown) => {
     console.error('simulated devices failed:', error);
     process.exit(1);

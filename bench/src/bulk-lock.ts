@@ -1,21 +1,30 @@
 /**
  * Benchmark: one bulk lock (multiple_device_lock_unlock, filter all_enrolled) of N connected
  * phones, against a baseline measured in the same run — a raw QoS 1 publish of a lock command to
- * every phone's cmd topic straight through the embedded broker, with the server's event handling
- * paused, timed until the phones' done acks reach the broker.
+ * every phone's cmd topic straight through the broker, with the server's event handling paused,
+ * timed until the phones' done acks reach the broker.
  *
- * The real server (buildApp on 127.0.0.1, port 0, in-memory PGlite, embedded broker at /mqtt, jobs
- * off) gets N enrolled customers inserted in batches, each device with a known secret (stored as
- * its SHA-256, as enrolment does). The phones are real DeviceAgents (bulk-lock-devices.ts) in a
- * child process, connected over WebSocket to /mqtt.
+ * Embedded (the default): the real server (buildApp on 127.0.0.1, port 0, in-memory PGlite,
+ * embedded broker at /mqtt, jobs off) gets N enrolled customers inserted in batches, each device
+ * with a known secret (stored as its SHA-256, as enrolment does). The phones are real DeviceAgents
+ * (bulk-lock-devices.ts) in child processes, connected over WebSocket to /mqtt.
+ *
+ * `--scale-out` (design §7, support/scale-out.ts): the same customers in a fresh PostgreSQL
+ * database, two server processes on it and on the machine's Mosquitto, the phones connected to
+ * Mosquitto; the baseline is published straight to Mosquitto with both server processes stopped
+ * (they are started again for the bulk), the bulk request goes to A and the progress polls
+ * alternate between A and B.
  *
  * Run: `npm run bulk-lock -w @kisht/bench` (`-- --devices 10000` for N, default 2000;
+ * `--phone-processes 2` to split the phones across that many child processes, default 1;
+ * `--scale-out` for PostgreSQL + Mosquitto;
  * `--connect-concurrency 200` for how many phones connect at once; `--poll-ms 200` for how often
  * the progress call is polled — the web app polls every 1,500 ms; `--sql-stats` to print the time
- * per statement during the bulk; `--profile file.cpuprofile` for a CPU profile of the server during
- * the bulk). Each process holds one socket per phone; Node raises its open-file limit to the hard
- * limit by itself, and the run stops at once, saying so, when that is still too low. Prints figures
- * (the last line, SUMMARY, in one line); asserts nothing.
+ * per statement during the bulk, embedded only; `--profile file.cpuprofile` for a CPU profile of the
+ * embedded server during the bulk). The embedded server and each phone process hold one socket per
+ * phone; Node raises its open-file limit to the hard limit by itself, and the run stops at once,
+ * saying so, when that is still too low. Prints figures (the last line, SUMMARY, in one line);
+ * asserts nothing.
  */
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
@@ -30,26 +39,30 @@ import { paths } from '@kisht/domain/paths';
 import { deviceCommands, devices } from '@kisht/server/db/schema';
 import { DEMO_ORG_ID } from '@kisht/server/db/seed/seed';
 import { and, eq } from 'drizzle-orm';
-import type { TChildMessage } from './bulk-lock-devices';
 import {
   callJson,
   checkOpenFiles,
   connectPhones,
-  instrumentRecorder,
   kth,
-  loginDemoRetailer,
   seconds,
   sleep,
-  startBenchServer,
   startPhones,
   timeStatements,
   trackAcks,
   waitUntil,
 } from './support/bench-server';
+import { startEmbeddedTarget } from './support/bench-target';
+import { startScaleOutTarget } from './support/scale-out';
 
 const { values: args } = parseArgs({
   options: {
     devices: { type: 'string', default: '2000' },
+    /** How many child processes hold the phones (split evenly). */
+    'phone-processes': { type: 'string', default: '1' },
+    /** PostgreSQL + Mosquitto and two server processes instead of the embedded server. */
+    'scale-out': { type: 'boolean', default: false },
+    /** The broker of --scale-out (default the machine's Mosquitto, mqtt://127.0.0.1:1883). */
+    'mqtt-url': { type: 'string' },
     'connect-concurrency': { type: 'string', default: '200' },
     /** How often the progress call is polled during the bulk, in milliseconds. */
     'poll-ms': { type: 'string', default: '200' },
@@ -61,8 +74,13 @@ const { values: args } = parseArgs({
 });
 const N = Number(args.devices);
 const CONNECT_CONCURRENCY = Number(args['connect-concurrency']);
-if (!Number.isInteger(N) || N < 1 || N > 10_000)
-  throw new Error('--devices must be 1–10000 (the bulk limit)');
+const PHONE_PROCESSES = Number(args['phone-processes']);
+const SCALE_OUT = args['scale-out'];
+if (!Number.isInteger(N) || N < 1) throw new Error('--devices must be a whole number from 1');
+if (!Number.isInteger(PHONE_PROCESSES) || PHONE_PROCESSES < 1)
+  throw new Error('--phone-processes must be a whole number from 1');
+if (SCALE_OUT && (args['sql-stats'] || args.profile))
+  throw new Error('--sql-stats and --profile measure the embedded server: not with --scale-out');
 /** The k-th arrival that makes 99%. */
 const P99_COUNT = Math.ceil(0.99 * N);
 const POLL_MS = Number(args['poll-ms']);
@@ -72,32 +90,37 @@ const PHASE_TIMEOUT_MS = 120_000 + N * 100;
 const BASELINE_POLICY_VERSION = 1_000_000;
 
 const main = async () => {
-  await checkOpenFiles(N);
+  // The embedded server holds a socket per phone; each phone process its share.
+  await checkOpenFiles(Math.max(SCALE_OUT ? 0 : N, Math.ceil(N / PHONE_PROCESSES)));
   const loadAtStart = loadavg()
     .map((n) => n.toFixed(1))
     .join(' ');
-  const server = await startBenchServer(N);
-  const { pglite, db, app, base, broker, simulated, seededMs } = server;
-  const { receivedAt, doneAt } = await trackAcks(server);
-  const recorder = instrumentRecorder(server);
-  const phones = await startPhones(server);
-  let final: Extract<TChildMessage, { type: 'stopped' }> | undefined;
+  const deployment = SCALE_OUT
+    ? await startScaleOutTarget(N, args['mqtt-url'])
+    : await startEmbeddedTarget(N);
+  const { pglite, db, bus, simulated, seededMs } = deployment;
+  const { receivedAt, doneAt } = await trackAcks(bus);
+  const phones = await startPhones(deployment.phoneTarget, {
+    processes: PHONE_PROCESSES,
+    ...(deployment.externalBrokerUrl ? { cleanSessionsAt: deployment.externalBrokerUrl } : {}),
+  });
   try {
     // Connect: every phone connects, subscribes and says hello; then wait until the server has
     // recorded every hello.
-    const connected = await connectPhones(server, phones, {
+    const connected = await connectPhones(deployment, phones, {
       concurrency: CONNECT_CONCURRENCY,
       timeoutMs: PHASE_TIMEOUT_MS,
     });
     const { connectMs, helloMs } = connected;
-    const online = broker.connectedClients();
+    const clients = deployment.mqttClients();
+    const online = clients === null ? 'MQTT clients not counted on Mosquitto' : `${clients} MQTT clients`;
 
     // Baseline: raw publishes through the broker, server event handling paused. A warm-up round
     // (unlock, not reported), the measured lock round, and an unlock round that puts the phones back
     // (reported as a second sample); the server's records still say unlocked throughout.
     // Each round is a signed policy version above anything the server has sent (device protocol
     // §6), signed before the clock starts: the baseline is the broker and the phones alone.
-    const serverKey = await app.ctx.dispatcher.serverKeys.forOrg(DEMO_ORG_ID);
+    const serverKey = deployment.signingKey;
     let baselineVersion = BASELINE_POLICY_VERSION;
     const rawRound = async (name: 'lock' | 'unlock') => {
       baselineVersion += 1;
@@ -114,24 +137,26 @@ const main = async () => {
         return { id, topic: cmdTopic(device.deviceId), payload };
       });
       const t0 = performance.now();
-      await Promise.all(messages.map((m) => broker.publish(m.topic, m.payload)));
+      await Promise.all(messages.map((m) => bus.publish(m.topic, m.payload)));
       await waitUntil(() => messages.every((m) => doneAt.has(m.id)), PHASE_TIMEOUT_MS);
       const times = messages.flatMap((m) => (doneAt.has(m.id) ? [doneAt.get(m.id)! - t0] : []));
       return { p99: kth(times, P99_COUNT), all: kth(times, N), answered: times.length };
     };
-    recorder.pause();
+    await deployment.pauseServer();
     await rawRound('unlock');
     const baseline = await rawRound('lock');
     const restore = await rawRound('unlock');
     // The server's own versions go on above the baseline's, so the phones take the bulk lock.
     await db.update(devices).set({ policyVersion: baselineVersion }).where(eq(devices.orgId, DEMO_ORG_ID));
-    recorder.resume();
+    await deployment.resumeServer();
 
     // Bulk: one POST by the logged-in demo retailer (bulk_retailer '1'), then the progress call every
-    // 200 ms until every command is done (or none is pending any more).
-    const token = await loginDemoRetailer(server);
-    recorder.reset();
-    const sqlStats = args['sql-stats'] ? timeStatements(pglite) : null;
+    // 200 ms until every command is done (or none is pending any more). In scale-out the POST goes
+    // to A and the polls alternate between A and B.
+    const token = await deployment.login();
+    const bases = deployment.bases();
+    deployment.resetRecording();
+    const sqlStats = args['sql-stats'] && pglite ? timeStatements(pglite) : null;
     const profiler = args.profile ? new Session() : null;
     if (profiler) {
       profiler.connect();
@@ -140,7 +165,7 @@ const main = async () => {
     }
     const t0 = performance.now();
     const wallT0 = Date.now();
-    const response = await callJson(`${base}${paths.devices.bulkLockUnlock}`, {
+    const response = await callJson(`${bases[0]}${paths.devices.bulkLockUnlock}`, {
       method: 'POST',
       token,
       body: { action: 'lock', filter: 'all_enrolled' },
@@ -152,7 +177,9 @@ const main = async () => {
     const accepted = response.json.data as TBulkProgress;
     // As the web app polls: with the last answer's cursor, so only changed items come back.
     let cursor = accepted.cursor;
+    let polls = 0;
     const progress = async () => {
+      const base = bases[polls % bases.length];
       const url = `${base}${paths.devices.bulkProgress}?batch_id=${accepted.batchId}&since=${cursor}`;
       const reply = await callJson(url, { method: 'GET', token });
       if (reply.status !== 200) throw new Error(`progress failed: HTTP ${reply.status}`);
@@ -160,10 +187,9 @@ const main = async () => {
       cursor = answer.cursor;
       return answer;
     };
-    const target = Math.ceil(0.99 * accepted.total);
+    const doneTarget = Math.ceil(0.99 * accepted.total);
     let polled99Ms: number | null = null;
     let polledAllMs: number | null = null;
-    let polls = 0;
     let pollingMs = 0;
     let finalProgress = accepted;
     while (performance.now() - t0 < PHASE_TIMEOUT_MS) {
@@ -172,12 +198,12 @@ const main = async () => {
       polls += 1;
       pollingMs += performance.now() - pollStart;
       const { done, queued, sent, received } = finalProgress.counts;
-      if (done >= target) polled99Ms ??= performance.now() - t0;
+      if (done >= doneTarget) polled99Ms ??= performance.now() - t0;
       if (done === accepted.total) polledAllMs = performance.now() - t0;
       if (queued + sent + received === 0) break;
       await sleep(Math.max(0, POLL_MS - (performance.now() - pollStart)));
     }
-    const recorded = { ...recorder.recording };
+    const recorded = deployment.recording ? { ...deployment.recording } : null;
     const statements = sqlStats?.stop();
     if (profiler) {
       const { profile } = await profiler.post('Profiler.stop');
@@ -194,11 +220,12 @@ const main = async () => {
       .from(deviceCommands)
       .where(and(eq(deviceCommands.batchId, accepted.batchId), eq(deviceCommands.state, 'done')));
     const rowTimes = rows.map((row) => row.updatedAt.getTime() - wallT0);
-    const ackP99 = kth(ackTimes, target);
-    const rowP99 = kth(rowTimes, target);
+    const ackP99 = kth(ackTimes, doneTarget);
+    const rowP99 = kth(rowTimes, doneTarget);
     const rowAll = kth(rowTimes, accepted.total);
 
-    final = await phones.stop();
+    const serverMemory = await deployment.serverMemory();
+    const final = await phones.stop();
     const ratio = (a: number | null, b: number | null) =>
       a === null || b === null ? 'n/a' : (a / b).toFixed(2);
     const notDone = Object.entries(finalProgress.counts).filter(([state, n]) => n > 0 && state !== 'done');
@@ -206,18 +233,24 @@ const main = async () => {
       .map((n) => n.toFixed(1))
       .join(' ');
     const lines = [
-      `bulk lock: ${N} simulated phones (DeviceAgent, child process), ${availableParallelism()} cores; load average at start ${loadAtStart}, at end ${load}`,
+      `bulk lock, ${
+        SCALE_OUT
+          ? 'scale-out (PostgreSQL + Mosquitto, two server processes)'
+          : 'embedded (PGlite, embedded broker, one process)'
+      }: ${N} simulated phones (DeviceAgent, ${phones.processes} child process${phones.processes > 1 ? 'es' : ''}), ${availableParallelism()} cores; load average at start ${loadAtStart}, at end ${load}`,
       `seeded ${N} enrolled customers (with the demo data) in ${seconds(seededMs)}`,
-      `connect: ${connected.failures.length === 0 ? 'all' : N - connected.failures.length} connected and said hello in ${seconds(connectMs)} (${CONNECT_CONCURRENCY} at a time; ${online} MQTT clients); server recorded every hello at ${seconds(helloMs)}`,
-      `baseline (raw QoS 1 publish to each cmd topic, server event handling paused): 99% done acks at ${seconds(baseline.p99)}, all at ${seconds(baseline.all)} (${baseline.answered}/${N}); second sample (unlock) 99% at ${seconds(restore.p99)}`,
+      `connect: ${connected.failures.length === 0 ? 'all' : N - connected.failures.length} connected and said hello in ${seconds(connectMs)} (${CONNECT_CONCURRENCY} at a time; ${online}); server recorded every hello at ${seconds(helloMs)}`,
+      `baseline (raw QoS 1 publish to each cmd topic, server event handling ${SCALE_OUT ? 'stopped' : 'paused'}): 99% done acks at ${seconds(baseline.p99)}, all at ${seconds(baseline.all)} (${baseline.answered}/${N}); second sample (unlock) 99% at ${seconds(restore.p99)}`,
       `bulk request (HTTP POST multiple_device_lock_unlock, filter all_enrolled): ${seconds(httpMs)} for ${accepted.total} commands, ${accepted.skipped.length} skipped; the first command reached its phone at ${seconds(Number.isFinite(firstReceived) ? firstReceived : null)}`,
       `bulk done (progress polled every ${POLL_MS} ms, ${polls} polls answered in ${seconds(pollingMs / Math.max(1, polls))} on average): 99% at ${seconds(polled99Ms)}, 100% at ${seconds(polledAllMs)}; command rows done: 99% at ${seconds(rowP99)}, all at ${seconds(rowAll)}; done acks at the broker: 99% at ${seconds(ackP99)}, all at ${seconds(kth(ackTimes, accepted.total))}`,
-      `server recorded ${recorded.events} device events in ${recorded.batches} batches (largest ${recorded.largest}), busy ${seconds(recorded.busyMs)}`,
+      recorded
+        ? `server recorded ${recorded.events} device events in ${recorded.batches} batches (largest ${recorded.largest}), busy ${seconds(recorded.busyMs)}`
+        : 'server event recording: in the server processes, not measured here',
       `ratio bulk/baseline (99%): ${ratio(polled99Ms, baseline.p99)} (command rows ${ratio(rowP99, baseline.p99)}, done acks ${ratio(ackP99, baseline.p99)})`,
       `final: ${finalProgress.counts.done}/${finalProgress.total} done (${
         notDone.map(([state, n]) => `${state} ${n}`).join(', ') || 'nothing else'
       }); phones (over all rounds) applied ${final.outcomes.done} commands, failed ${final.outcomes.failed}, duplicates ${final.outcomes.duplicate}; ${final.warnings} warnings${final.firstWarning ? ` (first: ${final.firstWarning})` : ''}`,
-      `peak memory (max RSS): server ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB, phones' process ${(final.maxRssKiB / 1024).toFixed(0)} MiB`,
+      `peak memory (max RSS): server ${serverMemory}; phones' process${phones.processes > 1 ? 'es' : ''} ${final.perProcessRssKiB.map((kiB) => `${(kiB / 1024).toFixed(0)} MiB`).join(' + ')}`,
     ];
     if (connected.failures.length > 0)
       lines.push(`connect failures: ${connected.failures.slice(0, 3).join('; ')}`);
@@ -229,12 +262,12 @@ const main = async () => {
         );
     }
     lines.push(
-      `SUMMARY devices=${N} connect=${seconds(connectMs)} request=${seconds(httpMs)} done99=${seconds(polled99Ms)} done100=${seconds(polledAllMs)} baseline99=${seconds(baseline.p99)} ratio=${ratio(polled99Ms, baseline.p99)} duplicates=${final.outcomes.duplicate} failures=${(final.outcomes.failed ?? 0) + connected.failures.length + notDone.reduce((sum, [, n]) => sum + n, 0)}`,
+      `SUMMARY mode=${deployment.mode} devices=${N} phone_processes=${phones.processes} connect=${seconds(connectMs)} request=${seconds(httpMs)} done99=${seconds(polled99Ms)} done100=${seconds(polledAllMs)} baseline99=${seconds(baseline.p99)} ratio=${ratio(polled99Ms, baseline.p99)} duplicates=${final.outcomes.duplicate} failures=${(final.outcomes.failed ?? 0) + connected.failures.length + notDone.reduce((sum, [, n]) => sum + n, 0)} server_rss="${serverMemory}" phones_rss_mib=${(final.maxRssKiB / 1024).toFixed(0)} load_start="${loadAtStart}" load_end="${load}"`,
     );
     console.log(lines.join('\n'));
   } finally {
     await phones.close();
-    await app.close();
+    await deployment.close();
   }
 };
 

@@ -7,11 +7,13 @@
  * The server and phones are the bulk-lock benchmark's (support/bench-server.ts): the real server on
  * 127.0.0.1 (in-memory PGlite, embedded broker, jobs off) and N real DeviceAgents in a child
  * process, every customer owing an overdue instalment (so a lock needs no reason). Sample k goes
- * to phone k mod N: a lock the first time round, an unlock the next, and so on.
+ * to phone k mod N: a lock the first time round, an unlock the next, and so on. `--scale-out`
+ * (support/scale-out.ts): PostgreSQL + Mosquitto and two server processes, the baseline published
+ * straight to Mosquitto with both processes stopped; sample k's HTTP call goes to process k mod 2.
  *
  * Run: `npm run command-latency -w @kisht/bench` (`-- --devices 100` connected phones, default 100;
- * `--samples 200`, default 200; `--sql-stats` lists the statements per command). Prints figures (the last line, SUMMARY, in one line); asserts
- * nothing.
+ * `--samples 200`, default 200; `--scale-out`; `--sql-stats` lists the statements per command,
+ * embedded only). Prints figures (the last line, SUMMARY, in one line); asserts nothing.
  */
 import { randomUUID } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
@@ -27,18 +29,21 @@ import {
   callJson,
   checkOpenFiles,
   connectPhones,
-  instrumentRecorder,
-  loginDemoRetailer,
-  startBenchServer,
   startPhones,
   timeStatements,
   trackAcks,
 } from './support/bench-server';
+import { startEmbeddedTarget } from './support/bench-target';
+import { startScaleOutTarget } from './support/scale-out';
 
 const { values: args } = parseArgs({
   options: {
     devices: { type: 'string', default: '100' },
     samples: { type: 'string', default: '200' },
+    /** PostgreSQL + Mosquitto and two server processes instead of the embedded server. */
+    'scale-out': { type: 'boolean', default: false },
+    /** The broker of --scale-out (default the machine's Mosquitto, mqtt://127.0.0.1:1883). */
+    'mqtt-url': { type: 'string' },
     /** Prints the statements the measured calls ran on PGlite: calls and ms per request. */
     'sql-stats': { type: 'boolean', default: false },
   },
@@ -47,6 +52,9 @@ const N = Number(args.devices);
 const SAMPLES = Number(args.samples);
 if (!Number.isInteger(N) || N < 1 || N > 10_000) throw new Error('--devices must be 1–10000');
 if (!Number.isInteger(SAMPLES) || SAMPLES < 10) throw new Error('--samples must be at least 10');
+const SCALE_OUT = args['scale-out'];
+if (SCALE_OUT && args['sql-stats'])
+  throw new Error('--sql-stats measures the embedded server: not with --scale-out');
 /** How long one command may take before the benchmark gives up. */
 const COMMAND_TIMEOUT_MS = 30_000;
 /** The baseline's policy versions start above this: far above what the server gives in a run. */
@@ -66,13 +74,16 @@ const main = async () => {
   const loadAtStart = loadavg()
     .map((n) => n.toFixed(1))
     .join(' ');
-  const server = await startBenchServer(N);
-  const { db, app, base, broker, simulated } = server;
-  const acks = await trackAcks(server);
-  const recorder = instrumentRecorder(server);
-  const phones = await startPhones(server);
+  const deployment = SCALE_OUT
+    ? await startScaleOutTarget(N, args['mqtt-url'])
+    : await startEmbeddedTarget(N);
+  const { db, bus, simulated } = deployment;
+  const acks = await trackAcks(bus);
+  const phones = await startPhones(deployment.phoneTarget, {
+    ...(deployment.externalBrokerUrl ? { cleanSessionsAt: deployment.externalBrokerUrl } : {}),
+  });
   try {
-    const connected = await connectPhones(server, phones, { concurrency: 100, timeoutMs: 120_000 });
+    const connected = await connectPhones(deployment, phones, { concurrency: 100, timeoutMs: 120_000 });
     if (connected.failures.length > 0) throw new Error(`connect failed: ${connected.failures[0]}`);
     const customerOf = new Map(
       (
@@ -92,7 +103,7 @@ const main = async () => {
     // that phone's done ack; the server's event handling paused. A warm-up pass over every phone
     // first (unlock, not counted), then SAMPLES samples alternating lock and unlock per phone, and
     // a last pass that leaves every phone unlocked, as the server's records still say.
-    const serverKey = await app.ctx.dispatcher.serverKeys.forOrg(DEMO_ORG_ID);
+    const serverKey = deployment.signingKey;
     let version = BASELINE_POLICY_VERSION;
     const rawCommand = async (deviceId: string, locked: boolean) => {
       version += 1;
@@ -106,11 +117,11 @@ const main = async () => {
         issuedAt: new Date().toISOString(),
       });
       const t0 = performance.now();
-      await broker.publish(cmdTopic(deviceId), payload);
+      await bus.publish(cmdTopic(deviceId), payload);
       return (await acks.whenDone(id, COMMAND_TIMEOUT_MS)) - t0;
     };
     const isLockRound = (k: number) => Math.floor(k / N) % 2 === 0;
-    recorder.pause();
+    await deployment.pauseServer();
     for (const device of simulated) await rawCommand(device.deviceId, false);
     const baseline: number[] = [];
     for (let k = 0; k < SAMPLES; k += 1) {
@@ -119,18 +130,20 @@ const main = async () => {
     for (const device of simulated) await rawCommand(device.deviceId, false);
     // The server's own versions go on above the baseline's, so the phones take its policies.
     await db.update(devices).set({ policyVersion: version }).where(eq(devices.orgId, DEMO_ORG_ID));
-    recorder.resume();
+    await deployment.resumeServer();
 
-    // Measured: the retailer's lock/unlock call, one at a time, until the phone's done ack.
-    const token = await loginDemoRetailer(server);
-    const sqlStats = args['sql-stats'] ? timeStatements(server.pglite) : null;
+    // Measured: the retailer's lock/unlock call, one at a time (in scale-out to A and B in turn),
+    // until the phone's done ack.
+    const token = await deployment.login();
+    const bases = deployment.bases();
+    const sqlStats = args['sql-stats'] && deployment.pglite ? timeStatements(deployment.pglite) : null;
     const answered: number[] = [];
     const done: number[] = [];
     for (let k = 0; k < SAMPLES; k += 1) {
       const device = simulated[k % N]!;
       const path = isLockRound(k) ? paths.devices.lock : paths.devices.unlock;
       const t0 = performance.now();
-      const reply = await callJson(`${base}${path}`, {
+      const reply = await callJson(`${bases[k % bases.length]}${path}`, {
         method: 'POST',
         token,
         body: { customer_id: customerOf.get(device.deviceId) },
@@ -161,18 +174,22 @@ const main = async () => {
       .join(' ');
     console.log(
       [
-        `command latency: ${SAMPLES} commands one at a time over ${N} connected phones (DeviceAgent, child process), ${availableParallelism()} cores; load average at start ${loadAtStart}, at end ${load}`,
-        `baseline (raw QoS 1 publish of a signed policy → done ack, server event handling paused): ${describe(baseline)}`,
+        `command latency, ${
+          SCALE_OUT
+            ? 'scale-out (PostgreSQL + Mosquitto, two server processes, calls to each in turn)'
+            : 'embedded (PGlite, embedded broker, one process)'
+        }: ${SAMPLES} commands one at a time over ${N} connected phones (DeviceAgent, child process), ${availableParallelism()} cores; load average at start ${loadAtStart}, at end ${load}`,
+        `baseline (raw QoS 1 publish of a signed policy → done ack, server event handling ${SCALE_OUT ? 'stopped' : 'paused'}): ${describe(baseline)}`,
         `HTTP lock/unlock → HTTP answer: ${describe(answered)}`,
         `HTTP lock/unlock → done ack at the broker: ${describe(done)}`,
         `ratio command/baseline: p50 ${ratio(0.5)}, p99 ${ratio(0.99)}`,
-        `server recorded ${recorder.recording.events} device events in ${recorder.recording.batches} batches; phones applied ${outcomes.outcomes.done} commands, failed ${outcomes.outcomes.failed}, duplicates ${outcomes.outcomes.duplicate}; ${outcomes.warnings} warnings${outcomes.firstWarning ? ` (first: ${outcomes.firstWarning})` : ''}`,
-        `SUMMARY devices=${N} samples=${SAMPLES} baseline_p50=${ms(quantile(baseline, 0.5))} baseline_p99=${ms(quantile(baseline, 0.99))} done_p50=${ms(quantile(done, 0.5))} done_p99=${ms(quantile(done, 0.99))} answer_p50=${ms(quantile(answered, 0.5))} ratio_p50=${ratio(0.5)} ratio_p99=${ratio(0.99)}`,
+        `${deployment.recording ? `server recorded ${deployment.recording.events} device events in ${deployment.recording.batches} batches` : 'server event recording: in the server processes'}; phones applied ${outcomes.outcomes.done} commands, failed ${outcomes.outcomes.failed}, duplicates ${outcomes.outcomes.duplicate}; ${outcomes.warnings} warnings${outcomes.firstWarning ? ` (first: ${outcomes.firstWarning})` : ''}`,
+        `SUMMARY mode=${deployment.mode} devices=${N} samples=${SAMPLES} baseline_p50=${ms(quantile(baseline, 0.5))} baseline_p99=${ms(quantile(baseline, 0.99))} done_p50=${ms(quantile(done, 0.5))} done_p99=${ms(quantile(done, 0.99))} answer_p50=${ms(quantile(answered, 0.5))} ratio_p50=${ratio(0.5)} ratio_p99=${ratio(0.99)} load_start="${loadAtStart}" load_end="${load}"`,
       ].join('\n'),
     );
   } finally {
     await phones.close();
-    await app.close();
+    await deployment.close();
   }
 };
 

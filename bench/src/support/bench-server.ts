@@ -1,10 +1,11 @@
 /**
  * What the device-channel benchmarks share (bulk-lock.ts, command-latency.ts): a real server on
  * 127.0.0.1 (port 0, in-memory PGlite, embedded broker, jobs off) with N enrolled customers whose
- * phones are real DeviceAgents in a child process (bulk-lock-devices.ts), the broker's done acks as
- * they arrive, the recorder paused for a raw baseline, and small timing helpers.
+ * phones are real DeviceAgents in one or more child processes (bulk-lock-devices.ts), the broker's
+ * done acks as they arrive, the recorder paused for a raw baseline, and small timing helpers. The
+ * scale-out mode (PostgreSQL + Mosquitto, two server processes) is in scale-out.ts.
  */
-import { fork } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -15,12 +16,14 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { imeiCheckDigit } from '@kisht/domain/common/identifiers';
 import { addDays, istDate } from '@kisht/domain/common/time';
+import type { TServerKey } from '@kisht/domain/devices/protocol.schema';
 import { paths } from '@kisht/domain/paths';
 import { buildApp } from '@kisht/server/app';
 import { loadConfig } from '@kisht/server/config';
 import { createPglite, type Db, openDatabase } from '@kisht/server/db/client';
 import { customers, devices, emis, products, users } from '@kisht/server/db/schema';
 import { BULK_CUSTOMER_LOAN, DEMO_ORG_ID, DEMO_RETAILER_MOBILE, seedDemo } from '@kisht/server/db/seed/seed';
+import type { DeviceBus } from '@kisht/server/device-channel/bus';
 import { sha256Hex } from '@kisht/server/lib/crypto';
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
@@ -170,12 +173,12 @@ export const openFilesLimit = async (): Promise<number | null> => {
   return match[1] === 'unlimited' ? Number.POSITIVE_INFINITY : Number(match[1]);
 };
 
-/** Throws, saying what to do, when this process cannot hold a socket for each of `phones` phones. */
+/** Throws, saying what to do, when a process with this one's limit cannot hold a socket for each of `phones` phones. */
 export const checkOpenFiles = async (phones: number): Promise<void> => {
   const fileLimit = await openFilesLimit();
   if (fileLimit !== null && fileLimit < phones + SPARE_FILES) {
     throw new Error(
-      `${phones} phones need about ${phones + SPARE_FILES} open files per process, the limit here is ${fileLimit}: raise it (ulimit -n) or use fewer --devices`,
+      `${phones} phones need about ${phones + SPARE_FILES} open files per process, the limit here is ${fileLimit}: raise it (ulimit -n), use fewer --devices or, for the phones' processes, more --phone-processes (the embedded server holds a socket per phone itself)`,
     );
   }
 };
@@ -211,14 +214,15 @@ export const startBenchServer = async (phones: number) => {
 export type TBenchServer = Awaited<ReturnType<typeof startBenchServer>>;
 
 /**
- * Every received and done ack that reaches the broker, by command id: when it first arrived
- * (performance.now() ms); `onDone` hears each done ack as it arrives.
+ * Every received and done ack that reaches the broker, by command id, as `source` delivers the
+ * device events (the embedded broker, or the bench's own subscriber on an external broker): when it
+ * first arrived (performance.now() ms); `whenDone` waits for one command's done ack.
  */
-export const trackAcks = async (server: TBenchServer) => {
+export const trackAcks = async (source: Pick<DeviceBus, 'subscribeEvents'>) => {
   const receivedAt = new Map<string, number>();
   const doneAt = new Map<string, number>();
   const doneListeners = new Set<(commandId: string, at: number) => void>();
-  await server.broker.subscribeEvents(async (_topic, payload) => {
+  await source.subscribeEvents(async (_topic, payload) => {
     const event = JSON.parse(payload.toString('utf8')) as {
       type?: string;
       status?: string;
@@ -288,17 +292,49 @@ export const instrumentRecorder = (server: TBenchServer) => {
   };
 };
 
+/** Where the phones connect and whom they trust: what enrolment would have handed them. */
+export type TPhoneTarget = {
+  /** The server's base URL (the agent's HTTP calls). */
+  serverUrl: string;
+  /** The broker: ws://…/mqtt on the embedded server, mqtt://… for an external one. */
+  mqttUrl: string;
+  devices: TSimulatedDevice[];
+  /** The organisation's server key (device protocol §5). */
+  serverKey: TServerKey;
+};
+
+/** The embedded server's phone target: its /mqtt over WebSocket and the demo organisation's key. */
+export const embeddedPhoneTarget = async (server: TBenchServer): Promise<TPhoneTarget> => ({
+  serverUrl: server.base,
+  mqttUrl: `${server.base.replace(/^http/, 'ws')}${paths.mqtt}`,
+  devices: server.simulated,
+  serverKey: await server.app.ctx.dispatcher.serverKeys
+    .forOrg(DEMO_ORG_ID)
+    .then(({ kid, publicKey }) => ({ kid, publicKey })),
+});
+
+type TStopped = Extract<TChildMessage, { type: 'stopped' }>;
+
 /**
- * The simulated phones (bulk-lock-devices.ts) in a child process, with their state files in a
- * temporary directory (in /dev/shm when there is one, so the one disk of this machine does not
- * stand in for N phones'). `ask` sends a message and waits for the answer of that type; `close`
- * stops them if they still run and removes the files.
+ * The simulated phones (bulk-lock-devices.ts) in `processes` child processes (default 1), the
+ * devices split between them in contiguous slices, with their state files in a temporary directory
+ * (in /dev/shm when there is one, so the one disk of this machine does not stand in for N phones').
+ * `connect` starts every phone (`concurrency` at a time over all processes); `stop` stops them once
+ * and answers their outcomes summed over the processes (maxRssKiB: the sum of each process's peak,
+ * perProcessRssKiB: each); `close` stops them if they still run and removes the files.
+ * `cleanSessionsAt` (an external broker's URL) ends the phones' persistent sessions there on stop.
  */
-export const startPhones = async (server: TBenchServer) => {
+export const startPhones = async (
+  target: TPhoneTarget,
+  options: { processes?: number; cleanSessionsAt?: string } = {},
+) => {
+  const count = Math.max(1, Math.min(options.processes ?? 1, target.devices.length));
   const stateDir = await mkdtemp(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'kisht-bulk-'));
-  const child = fork(new URL('../bulk-lock-devices.ts', import.meta.url), [], { stdio: 'inherit' });
-  const childExited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const ask = <T extends TChildMessage['type']>(message: TParentMessage, answer: T) =>
+  const children = Array.from({ length: count }, () =>
+    fork(new URL('../bulk-lock-devices.ts', import.meta.url), [], { stdio: 'inherit' }),
+  );
+  const exited = children.map((child) => new Promise<void>((resolve) => child.once('exit', () => resolve())));
+  const ask = <T extends TChildMessage['type']>(child: ChildProcess, message: TParentMessage, answer: T) =>
     new Promise<Extract<TChildMessage, { type: T }>>((resolve, reject) => {
       const onMessage = (reply: TChildMessage) => {
         if (reply.type !== answer) return;
@@ -311,61 +347,98 @@ export const startPhones = async (server: TBenchServer) => {
       child.once('exit', onExit);
       child.send(message);
     });
-  await ask(
-    {
-      type: 'prepare',
-      serverUrl: server.base,
-      mqttUrl: `${server.base.replace(/^http/, 'ws')}${paths.mqtt}`,
-      stateDir,
-      devices: server.simulated,
-      serverKey: await server.app.ctx.dispatcher.serverKeys
-        .forOrg(DEMO_ORG_ID)
-        .then(({ kid, publicKey }) => ({ kid, publicKey })),
-    },
-    'prepared',
+  const askAll = <T extends TChildMessage['type']>(message: TParentMessage, answer: T) =>
+    Promise.all(children.map((child) => ask(child, message, answer)));
+  const sliceSize = Math.ceil(target.devices.length / count);
+  await Promise.all(
+    children.map((child, i) =>
+      ask(
+        child,
+        {
+          type: 'prepare',
+          serverUrl: target.serverUrl,
+          mqttUrl: target.mqttUrl,
+          stateDir,
+          devices: target.devices.slice(i * sliceSize, (i + 1) * sliceSize),
+          serverKey: target.serverKey,
+        },
+        'prepared',
+      ),
+    ),
   );
-  let stopped: Extract<TChildMessage, { type: 'stopped' }> | undefined;
+  const stopMessage: TParentMessage = {
+    type: 'stop',
+    ...(options.cleanSessionsAt ? { cleanSessionsAt: options.cleanSessionsAt } : {}),
+  };
+  let stopped: Promise<TStopped & { perProcessRssKiB: number[] }> | undefined;
   return {
-    ask,
+    processes: count,
+    /** Starts every phone; answers the phones that failed to connect or say hello (why, each). */
+    connect: async (concurrency: number, timeoutMs: number) => {
+      const answers = await askAll(
+        { type: 'connect', concurrency: Math.max(1, Math.ceil(concurrency / count)), timeoutMs },
+        'connected',
+      );
+      return { failures: answers.flatMap((answer) => answer.failures) };
+    },
     /** Stops the phones (once) and answers their outcomes. */
-    stop: async () => {
-      stopped ??= await ask({ type: 'stop' }, 'stopped');
+    stop: () => {
+      stopped ??= askAll(stopMessage, 'stopped').then((answers) => {
+        const outcomes: Record<string, number> = {};
+        for (const answer of answers)
+          for (const [result, n] of Object.entries(answer.outcomes))
+            outcomes[result] = (outcomes[result] ?? 0) + n;
+        return {
+          type: 'stopped' as const,
+          outcomes,
+          warnings: answers.reduce((sum, answer) => sum + answer.warnings, 0),
+          firstWarning: answers.find((answer) => answer.firstWarning)?.firstWarning ?? null,
+          maxRssKiB: answers.reduce((sum, answer) => sum + answer.maxRssKiB, 0),
+          perProcessRssKiB: answers.map((answer) => answer.maxRssKiB),
+        };
+      });
       return stopped;
     },
     close: async () => {
-      if (!stopped && child.connected) await ask({ type: 'stop' }, 'stopped').catch(() => undefined);
-      if (child.exitCode === null) {
-        const exited = await Promise.race([childExited.then(() => true), sleep(10_000).then(() => false)]);
-        if (!exited) child.kill();
+      if (!stopped && children.every((child) => child.connected)) {
+        await Promise.race([askAll(stopMessage, 'stopped').catch(() => undefined), sleep(120_000)]);
       }
+      await Promise.all(
+        children.map(async (child, i) => {
+          if (child.exitCode !== null || child.signalCode !== null) return;
+          const hasExited = await Promise.race([
+            exited[i]!.then(() => true),
+            sleep(10_000).then(() => false),
+          ]);
+          if (!hasExited) child.kill();
+        }),
+      );
       await rm(stateDir, { recursive: true, force: true });
     },
   };
 };
+export type TPhones = Awaited<ReturnType<typeof startPhones>>;
 
 /**
  * Connects every phone (`concurrency` at a time) and waits until the server has recorded every
- * hello (the hello carries the SIM slots, so devices.sims is set). Times in ms.
+ * hello (the hello carries the SIM slots, so devices.sims is set; read from `db`). Times in ms.
  */
 export const connectPhones = async (
-  server: TBenchServer,
-  phones: Awaited<ReturnType<typeof startPhones>>,
+  target: { db: Db; simulated: TSimulatedDevice[] },
+  phones: TPhones,
   options: { concurrency: number; timeoutMs: number },
 ) => {
   const connectStart = performance.now();
-  const connected = await phones.ask(
-    { type: 'connect', concurrency: options.concurrency, timeoutMs: 60_000 },
-    'connected',
-  );
+  const connected = await phones.connect(options.concurrency, 60_000);
   const connectMs = performance.now() - connectStart;
   const recordedHellos = async () =>
     (
-      await server.db
+      await target.db
         .select({ n: sql<number>`count(*)::int` })
         .from(devices)
         .where(and(eq(devices.orgId, DEMO_ORG_ID), isNotNull(devices.enrolledAt), isNotNull(devices.sims)))
     )[0]!.n;
-  const expected = server.simulated.length - connected.failures.length;
+  const expected = target.simulated.length - connected.failures.length;
   await waitUntil(async () => (await recordedHellos()) >= expected, options.timeoutMs, 200);
   return { failures: connected.failures, connectMs, helloMs: performance.now() - connectStart };
 };
