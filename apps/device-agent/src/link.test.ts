@@ -1,12 +1,11 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { appEnrolUri, deepLinkUrl } from '@kisht/domain/devices/link-enrolment';
 import type { TReportEvent } from '@kisht/domain/devices/protocol.schema';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DeviceAgent, EnrolmentError } from './agent';
+import { main } from './cli';
 import { exchangeEnrolmentCode, LinkEnrolmentError, readDeepLink } from './link';
 import {
   startEnrolServer,
@@ -18,8 +17,6 @@ import {
   type TTestBroker,
   waitFor,
 } from './test-support';
-
-const BIN = fileURLToPath(new URL('../bin/kisht-agent.mjs', import.meta.url));
 
 describe('readDeepLink', () => {
   it('reads the https deep link and the kisht://enrol link, keeping a path prefix', () => {
@@ -84,7 +81,7 @@ describe('link mode of DeviceAgent and the CLI', () => {
   let dir: string;
   let broker: TTestBroker;
   let enrolServer: TEnrolServer;
-  const children: ChildProcessWithoutNullStreams[] = [];
+  const stops: AbortController[] = [];
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'kisht-link-'));
@@ -92,31 +89,28 @@ describe('link mode of DeviceAgent and the CLI', () => {
     enrolServer = await startEnrolServer(broker);
   });
   afterEach(async () => {
-    for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+    for (const stop of stops.splice(0)) stop.abort();
     await enrolServer.close();
     await broker.close();
     await rm(dir, { recursive: true, force: true });
   });
 
+  /**
+   * Runs the CLI's `main` in this process with the temp directory as its working directory (the
+   * real bin is covered by cli.test.ts; a process per case cost seconds each, issue 17). `stop`
+   * stands in for SIGTERM.
+   */
   const run = (args: string[]) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir });
-    children.push(child);
+    const stop = new AbortController();
+    stops.push(stop);
     const stdout: string[] = [];
     const stderr: string[] = [];
-    for (const [stream, lines] of [
-      [child.stdout, stdout],
-      [child.stderr, stderr],
-    ] as const) {
-      let rest = '';
-      stream.setEncoding('utf8');
-      stream.on('data', (chunk: string) => {
-        const parts = (rest + chunk).split('\n');
-        rest = parts.pop() ?? '';
-        lines.push(...parts);
-      });
-    }
-    const exit = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
-    return { child, stdout, stderr, exit };
+    const exit = main(
+      args,
+      { out: (line) => stdout.push(line), err: (line) => stderr.push(line) },
+      { stop: stop.signal, cwd: dir },
+    );
+    return { stdout, stderr, exit, stop: () => stop.abort() };
   };
 
   it('DeviceAgent.enrol takes exactly one of qr, link or code', async () => {
@@ -159,7 +153,7 @@ describe('link mode of DeviceAgent and the CLI', () => {
       timeoutMs: 15_000,
       what: 'connected line',
     });
-    agent.child.kill('SIGTERM');
+    agent.stop();
     expect(await agent.exit).toBe(0);
 
     const removal = run(['uninstall-app', '--lat', '12.9716', '--lon', '77.5946']);

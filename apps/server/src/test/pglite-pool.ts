@@ -6,8 +6,8 @@ import { resetToTemplate } from './template-reset';
 
 /*
  * Test databases (design §8 pitfalls). Kept apart from harness.ts, which imports the whole app: the
- * setup file closes the pool after each file, and importing the app there would load every module
- * before a test file's vi.mock could replace one.
+ * setup file hands the pool on (or closes it) after each file, and importing the app there would
+ * load every module before a test file's vi.mock could replace one.
  */
 
 let templateBlob: Blob | undefined;
@@ -18,13 +18,17 @@ export const openTestPglite = async (): Promise<PGlite> => {
   return createPglite({ loadDataDir: templateBlob });
 };
 
-/** This test file's database, reused (reset to the template) by each app of the file in turn. */
-let pooled: { pglite: PGlite; isInUse: boolean } | undefined;
+/**
+ * This worker's database, reused (reset to the template) by each app in turn, across the test files
+ * the worker runs (the server project does not isolate files: vitest.config.ts). `schema` is its
+ * catalogue as opened from the template (schemaOf), to tell whether a file left objects behind.
+ */
+let pooled: { pglite: PGlite; isInUse: boolean; schema: string } | undefined;
 
 /**
- * A database at the seeded template for one app, and how to give it back: the file's pooled PGlite
- * reset to the template when it is free (~50 ms instead of ~0.7 s for a new one), a new PGlite when
- * another app of the same test holds it (closed with that app). closeTestDatabases ends the pool.
+ * A database at the seeded template for one app, and how to give it back: the worker's pooled
+ * PGlite reset to the template when it is free (~50 ms instead of ~0.7 s for a new one), a new
+ * PGlite when another app of the same test holds it (closed with that app).
  */
 export const acquireTestPglite = async (): Promise<{ pglite: PGlite; release: () => Promise<void> }> => {
   if (pooled?.isInUse) {
@@ -32,7 +36,10 @@ export const acquireTestPglite = async (): Promise<{ pglite: PGlite; release: ()
     return { pglite, release: () => pglite.close() };
   }
   if (pooled) await resetToTemplate(pooled.pglite);
-  else pooled = { pglite: await openTestPglite(), isInUse: false };
+  else {
+    const pglite = await openTestPglite();
+    pooled = { pglite, isInUse: false, schema: await schemaOf(pglite) };
+  }
   const held = pooled;
   held.isInUse = true;
   return {
@@ -43,12 +50,56 @@ export const acquireTestPglite = async (): Promise<{ pglite: PGlite; release: ()
   };
 };
 
-/** Closes the file's pooled database (the setup file's afterAll; a PGlite left open keeps the worker alive). */
+/**
+ * The setup file's afterAll: keeps the pooled database for the worker's next file when the file
+ * gave it back, did not fake the clock (`isClockFaked`: see setup-file.ts) and left its catalogue
+ * as the template's (resetToTemplate restores rows and sequences, not a trigger, function, table or
+ * session setting a test added); closes it otherwise, so the next file opens a fresh one.
+ */
+export const releaseTestDatabases = async (options: { isClockFaked: boolean }): Promise<void> => {
+  const held = pooled;
+  if (!held) return;
+  if (!held.isInUse && !options.isClockFaked) {
+    await held.pglite.exec('rollback').catch(() => undefined);
+    if ((await schemaOf(held.pglite).catch(() => undefined)) === held.schema) return;
+  }
+  await closeTestDatabases();
+};
+
+/** Closes the worker's pooled database. */
 export const closeTestDatabases = async (): Promise<void> => {
   const closing = pooled;
   pooled = undefined;
   await closing?.pglite.close();
 };
+
+/**
+ * What of a database's catalogue a test could change and a reset would not put back: relations
+ * (temporary ones too), triggers, functions, types outside the system schemas, and session settings.
+ */
+const schemaOf = async (pglite: PGlite): Promise<string> =>
+  (
+    await pglite.query<{ schema: string | null }>(
+      `select string_agg(item, ',' order by item) as schema from (
+         select 'rel ' || n.nspname || '.' || c.relname || ' ' || c.relkind::text as item
+           from pg_class c join pg_namespace n on n.oid = c.relnamespace
+          where n.nspname not in ('pg_catalog', 'information_schema', 'pg_toast')
+         union all
+         select 'trigger ' || t.tgrelid::regclass::text || '.' || t.tgname || ' ' || t.tgenabled::text
+           from pg_trigger t where not t.tgisinternal
+         union all
+         select 'function ' || n.nspname || '.' || p.oid::regprocedure::text
+           from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+          where n.nspname not in ('pg_catalog', 'information_schema')
+         union all
+         select 'type ' || n.nspname || '.' || t.typname
+           from pg_type t join pg_namespace n on n.oid = t.typnamespace
+          where n.nspname not in ('pg_catalog', 'information_schema', 'pg_toast')
+         union all
+         select 'setting ' || name || '=' || setting from pg_settings where source = 'session'
+       ) items`,
+    )
+  ).rows[0]?.schema ?? '';
 
 /**
  * The PGlite an app gets: the same instance, except that closing it gives it back to the pool

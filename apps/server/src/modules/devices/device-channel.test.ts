@@ -34,7 +34,8 @@ beforeEach(async () => {
 afterEach(async () => {
   for (const agent of agents) await agent.stop();
   await t.close();
-  rmSync(stateDir, { recursive: true, force: true });
+  // Retried: an agent that was just stopped may still be finishing a write (ENOTEMPTY).
+  rmSync(stateDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 const details = async (customerId: number) =>

@@ -28,7 +28,7 @@ const sent: { to: string; text: string }[] = [];
 afterEach(async () => {
   for (const agent of agents) await agent.stop();
   await app?.close();
-  rmSync(dir, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 const start = async (port: number) => {

@@ -31,7 +31,8 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await t.close();
-  rmSync(stateDir, { recursive: true, force: true });
+  // Retried: an agent that was just stopped may still be finishing a write (ENOTEMPTY).
+  rmSync(stateDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 const SECOND = 1_000;
