@@ -2,7 +2,7 @@ import type { TBirthdayCustomer } from '@kisht/domain/messages/messages.schema';
 import { useTranslation } from 'react-i18next';
 import { CurrentAdCard } from '../features/advertisements/components/current-ad-card';
 import { DashboardPage } from '../features/dashboard/pages/dashboard-page';
-import { SendMessageButton } from '../features/devices/components/send-message-dialog';
+import { SendMessageButton } from '../features/devices/components/send-message-button';
 import { UpcomingCountsCard } from '../features/emi/components/upcoming-counts-card';
 import { KeyBalancesCard } from '../features/ledger/components/key-balances-card';
 import { useShopOptions } from './use-shop-options';

@@ -1,4 +1,4 @@
-import { MAX_UPLOAD_BYTES } from '@kisht/domain/media/media.schema';
+import { MAX_UPLOAD_BYTES } from '@kisht/domain/media/upload-limits';
 
 /** Spec §5 and §9: the longer side of an uploaded image, in pixels. */
 export const MAX_IMAGE_SIDE = 1200;

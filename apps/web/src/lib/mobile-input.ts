@@ -1,4 +1,4 @@
-import { MOBILE_PREFIX, normaliseIndianMobile } from '@kisht/domain/common/identifiers';
+import { MOBILE_PREFIX, normaliseIndianMobile } from '@kisht/domain/common/identifier-rules';
 
 /** Digits in a local Indian mobile number (spec §9: entered without +91, sent with it). */
 export const LOCAL_MOBILE_LENGTH = 10;

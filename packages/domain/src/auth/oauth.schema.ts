@@ -26,5 +26,5 @@ export type TOauthCallbackQuery = z.infer<typeof ZOauthCallbackQuery>;
 export const ZOauthCompleteRequest = z.object({ ticket: z.string().min(1).max(2048) });
 export type TOauthCompleteRequest = z.infer<typeof ZOauthCompleteRequest>;
 
-/** Query parameters the callback's redirect to the web app's login page carries. */
-export const OAUTH_RESULT_PARAMS = { ticket: 'oauth_ticket', error: 'oauth_error' } as const;
+// Zod-free (oauth-params.ts) so the login page reads it without zod; re-exported for existing imports.
+export { OAUTH_RESULT_PARAMS } from './oauth-params';

@@ -195,16 +195,8 @@ export const ZBulkProgressQuery = z.object({
 });
 export type TBulkProgressQuery = z.infer<typeof ZBulkProgressQuery>;
 
-/** Default user access flags, spec §6 ('1' allowed, '0' denied); server values override them. */
-export const DEFAULT_USER_ACCESS = {
-  feature_access: '1',
-  lock_unlock: '1',
-  unistall: '1',
-  active_deactive: '1',
-  bulk_retailer: '0',
-} as const;
-/** Default lock access flags, spec §6. */
-export const DEFAULT_LOCK_ACCESS = { lock: '1', unlock: '1', read: '1', uninstall: '1' } as const;
+// Zod-free (access-defaults.ts) so the web app's start-up reads them without zod; re-exported.
+export { DEFAULT_LOCK_ACCESS, DEFAULT_USER_ACCESS } from './access-defaults';
 
 const ZFlag = z.enum(['0', '1']);
 /** api/user/user_access: the actor's effective user access flags (spec §6 names and values). */

@@ -1,12 +1,8 @@
 import { z } from 'zod';
+import { IDEMPOTENCY_KEY_HEADER } from './idempotency-key-header';
 
-/**
- * The request header that makes recording a payment safe to retry (IETF httpapi draft "The
- * Idempotency-Key HTTP Header Field"): the client sends one key per payment attempt, the same key
- * on every retry of it, and the server answers a repeat with the first result instead of recording
- * the money twice.
- */
-export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+// Zod-free (idempotency-key-header.ts) so the web app's EMI calls read it without zod; re-exported.
+export { IDEMPOTENCY_KEY_HEADER } from './idempotency-key-header';
 
 /** Longest key the server stores, characters. */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;

@@ -27,8 +27,8 @@ export const DOCUMENT_TYPES = [
 ] as const;
 export type TDocumentType = (typeof DOCUMENT_TYPES)[number];
 
-/** Spec §9: the 5 MB file size constant; the server refuses larger uploads (design §6). */
-export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+// Zod-free (upload-limits.ts) so the web app's image helpers read it without zod; re-exported.
+export { MAX_UPLOAD_BYTES } from './upload-limits';
 
 /** Content types the server accepts, sniffed from the bytes, not taken from the client. */
 export const UPLOAD_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'application/pdf'] as const;

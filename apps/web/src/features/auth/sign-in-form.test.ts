@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  checkMobileForm,
   keepDigits,
   signInErrorKey,
   ZMobileForm,
@@ -72,4 +73,23 @@ describe('sign-in forms: the domain request schemas', () => {
   it('keeps only digits, up to the length', () => {
     expect(keepDigits('12-3 4 5', 4)).toBe('1234');
   });
+});
+
+describe('the login form without zod (checkMobileForm)', () => {
+  it.each(['9876543210', ' 9876543210 ', '+91 98765-43210', '09876543210', '', '1234567890', '98765'])(
+    'agrees with ZMobileForm on %j',
+    (mobile) => {
+      const parsed = ZMobileForm.safeParse({ mobile });
+      const checked = checkMobileForm({ mobile });
+      if (parsed.success) {
+        expect(checked).toEqual({ values: parsed.data, error: null });
+      } else {
+        expect(checked.values).toBeNull();
+        expect(checked.error?.message).toBe(parsed.error.issues[0]?.message);
+        expect(signInErrorKey('mobile', checked.error ?? undefined, mobile)).toBe(
+          signInErrorKey('mobile', parsed.error.issues[0], mobile),
+        );
+      }
+    },
+  );
 });

@@ -5,64 +5,24 @@ import {
   ZSetMpinRequest,
   ZVerifyOtpRequest,
 } from '@kisht/domain/auth/auth.schema';
-import type { TFunction } from 'i18next';
-import type { FieldError } from 'react-hook-form';
 import { z } from 'zod';
-import { fieldErrorText } from '../../lib/form-errors';
 
-/** Digits in an MPIN (domain ZMpin). */
-export const MPIN_LENGTH = 4;
-/** Digits in an OTP. */
-export const OTP_LENGTH = 6;
-
-/** Translation keys of the sign-in forms' own messages. */
-export type TSignInError =
-  | 'validation.required'
-  | 'validation.invalidMpin'
-  | 'validation.mpinMismatch'
-  | 'validation.invalidOtp'
-  | 'validation.invalidMobile'
-  | null;
-
-/** Keeps at most `length` digits of what was typed or pasted. */
-export const keepDigits = (raw: string, length: number): string => raw.replace(/\D/g, '').slice(0, length);
-
-/** The fields of the sign-in forms. */
-export type TSignInField = 'mobile' | 'otp' | 'mpin' | 'mpinConfirmation';
-
-/** What each field's problem is when it is not empty. */
-const FIELD_PROBLEM: Record<TSignInField, Exclude<TSignInError, 'validation.required' | null>> = {
-  mobile: 'validation.invalidMobile',
-  otp: 'validation.invalidOtp',
-  mpin: 'validation.invalidMpin',
-  mpinConfirmation: 'validation.mpinMismatch',
-};
-
-/**
- * The translation key for a schema issue on a sign-in field: 'This is a required field' when the
- * field is empty (spec §5), else what that field's problem must be (a 4-digit MPIN, a 6-digit OTP,
- * an Indian mobile, the same MPIN twice). Null without an error.
- */
-export const signInErrorKey = (
-  field: TSignInField,
-  error: Pick<FieldError, 'message'> | undefined,
-  value: string,
-): TSignInError => {
-  if (!error) return null;
-  return value === '' ? 'validation.required' : FIELD_PROBLEM[field];
-};
-
-/**
- * The text under a sign-in field: the server's own words for a field error the server sent, else
- * the translated message of the schema's issue (signInErrorKey); null without an error.
- */
-export const signInErrorText = (
-  t: TFunction,
-  field: TSignInField,
-  error: FieldError | undefined,
-  value: string,
-): string | null =>
-  fieldErrorText(error, (own) => t(signInErrorKey(field, own, value) ?? 'validation.invalidValue'));
+// The zod-free part (field errors, the login form's resolver) is in sign-in-errors.ts.
+export type {
+  TMobileFormCheck,
+  TMobileFormOutput,
+  TMobileFormValues,
+  TSignInError,
+  TSignInField,
+} from './sign-in-errors';
+export {
+  checkMobileForm,
+  keepDigits,
+  MPIN_LENGTH,
+  OTP_LENGTH,
+  signInErrorKey,
+  signInErrorText,
+} from './sign-in-errors';
 
 /** The confirmation of a new MPIN must equal the MPIN (its own issue, on `mpinConfirmation`). */
 const ZMpinConfirmation = z.string().min(1, 'This is a required field');
@@ -80,8 +40,6 @@ const confirmationMatches = (
  * and turned into E.164 by the request schema's own ZMobile (domain ZLoginWithOtpRequest).
  */
 export const ZMobileForm = ZLoginWithOtpRequest.pick({ mobile: true });
-export type TMobileFormValues = z.input<typeof ZMobileForm>;
-export type TMobileFormOutput = z.output<typeof ZMobileForm>;
 
 /** The OTP sign-in form: the OTP by ZVerifyOtpRequest's rule (the mobile comes from the challenge). */
 export const ZOtpForm = ZVerifyOtpRequest.pick({ otp: true });

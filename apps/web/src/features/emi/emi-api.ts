@@ -11,7 +11,7 @@ import type {
   TUpcomingEmiPage,
   TUpdateEmiStatusRequest,
 } from '@kisht/domain/emi/emi.schema';
-import { IDEMPOTENCY_KEY_HEADER } from '@kisht/domain/emi/idempotency-key';
+import { IDEMPOTENCY_KEY_HEADER } from '@kisht/domain/emi/idempotency-key-header';
 import { paths } from '@kisht/domain/paths';
 import { api } from '../../lib/http/api';
 import { fileRequest } from '../../lib/http/base-query';

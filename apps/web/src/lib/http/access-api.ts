@@ -1,5 +1,5 @@
+import { DEFAULT_LOCK_ACCESS, DEFAULT_USER_ACCESS } from '@kisht/domain/devices/access-defaults';
 import type { TLockAccess, TUserAccess } from '@kisht/domain/devices/devices.schema';
-import { DEFAULT_LOCK_ACCESS, DEFAULT_USER_ACCESS } from '@kisht/domain/devices/devices.schema';
 import { paths } from '@kisht/domain/paths';
 import { api } from './api';
 

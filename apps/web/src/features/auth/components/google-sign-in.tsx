@@ -1,4 +1,4 @@
-import { OAUTH_RESULT_PARAMS } from '@kisht/domain/auth/oauth.schema';
+import { OAUTH_RESULT_PARAMS } from '@kisht/domain/auth/oauth-params';
 import GoogleIcon from '@mui/icons-material/Google';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';

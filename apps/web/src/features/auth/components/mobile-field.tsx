@@ -1,7 +1,12 @@
-import { MOBILE_PREFIX } from '@kisht/domain/common/identifiers';
+import { MOBILE_PREFIX } from '@kisht/domain/common/identifier-rules';
+import FormControl from '@mui/material/FormControl';
+import FormHelperText from '@mui/material/FormHelperText';
 import InputAdornment from '@mui/material/InputAdornment';
-import TextField from '@mui/material/TextField';
+import InputLabel from '@mui/material/InputLabel';
+import OutlinedInput from '@mui/material/OutlinedInput';
+import { useTheme } from '@mui/material/styles';
 import type { Ref } from 'react';
+import { useId } from 'react';
 import { toLocalMobileDigits } from '../../../lib/mobile-input';
 
 type TMobileFieldProps = {
@@ -16,7 +21,12 @@ type TMobileFieldProps = {
   autoFocus?: boolean;
 };
 
-/** A local Indian mobile number input with the +91 prefix shown (spec §9). */
+/**
+ * A local Indian mobile number input with the +91 prefix shown (spec §9). Built from the parts an
+ * outlined TextField renders (FormControl, InputLabel, OutlinedInput, FormHelperText; the same
+ * DOM, ids and theme defaults), because TextField also brings Select and its menu, which the login
+ * screen would load for nothing (issue 17).
+ */
 export const MobileField = ({
   label,
   value,
@@ -27,23 +37,36 @@ export const MobileField = ({
   autoFocus,
   inputRef,
 }: TMobileFieldProps) => {
+  const { fullWidth, size } = useTheme().components?.MuiTextField?.defaultProps ?? {};
+  const id = useId();
+  const helperTextId = `${id}-helper-text`;
   return (
-    <TextField
-      label={label}
-      name="mobile"
-      type="tel"
-      value={value}
-      onChange={(event) => onChange(toLocalMobileDigits(event.target.value))}
-      onBlur={onBlur}
+    <FormControl
+      className="MuiTextField-root"
+      variant="outlined"
+      fullWidth={fullWidth}
+      size={size}
       error={Boolean(error)}
-      helperText={error ?? ' '}
-      inputRef={inputRef}
-      autoFocus={autoFocus}
       required
-      slotProps={{
-        input: { startAdornment: <InputAdornment position="start">{MOBILE_PREFIX}</InputAdornment> },
-        htmlInput: { inputMode: 'numeric', autoComplete: 'tel-national', 'data-testid': testId },
-      }}
-    />
+    >
+      <InputLabel htmlFor={id} id={`${id}-label`}>
+        {label}
+      </InputLabel>
+      <OutlinedInput
+        id={id}
+        label={label}
+        name="mobile"
+        type="tel"
+        value={value}
+        onChange={(event) => onChange(toLocalMobileDigits(event.target.value))}
+        onBlur={onBlur}
+        inputRef={inputRef}
+        autoFocus={autoFocus}
+        aria-describedby={helperTextId}
+        startAdornment={<InputAdornment position="start">{MOBILE_PREFIX}</InputAdornment>}
+        inputProps={{ inputMode: 'numeric', autoComplete: 'tel-national', 'data-testid': testId }}
+      />
+      <FormHelperText id={helperTextId}>{error ?? ' '}</FormHelperText>
+    </FormControl>
   );
 };

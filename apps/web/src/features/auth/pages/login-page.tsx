@@ -1,9 +1,8 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
 import Stack from '@mui/material/Stack';
 import type { ReactNode } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, type Resolver, type ResolverResult, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
@@ -15,10 +14,23 @@ import { AuthLayout } from '../components/auth-layout';
 import { GoogleSignIn } from '../components/google-sign-in';
 import { MobileField } from '../components/mobile-field';
 import { saveOtpChallenge, toOtpChallenge } from '../otp-challenge';
-import type { TMobileFormOutput, TMobileFormValues } from '../sign-in-form';
-import { signInErrorText, ZMobileForm } from '../sign-in-form';
+// sign-in-errors, not sign-in-form: the first screen checks the mobile without zod (~23 KB brotli,
+// issue 17), with the same rule and message as ZMobileForm (sign-in-form.test.ts).
+import {
+  checkMobileForm,
+  signInErrorText,
+  type TMobileFormOutput,
+  type TMobileFormValues,
+} from '../sign-in-errors';
 
-const mobileFormResolver = zodResolver<TMobileFormValues, unknown, TMobileFormOutput>(ZMobileForm);
+/** react-hook-form's resolver over checkMobileForm: the E.164 mobile, or the field's error. */
+const mobileFormResolver: Resolver<TMobileFormValues, unknown, TMobileFormOutput> = async (
+  values,
+): Promise<ResolverResult<TMobileFormValues, TMobileFormOutput>> => {
+  const checked = checkMobileForm(values);
+  if (checked.values) return { values: checked.values, errors: {} };
+  return { values: {}, errors: { mobile: checked.error } };
+};
 const formFieldOf = (requestField: string) => (requestField === 'mobile' ? ('mobile' as const) : null);
 
 /**

@@ -35,7 +35,7 @@ import {
 } from '../device-controls';
 import { ChangePinDialog } from './change-pin-dialog';
 import { ScheduleCommandButton } from './schedule-command-dialog';
-import { SendMessageButton } from './send-message-dialog';
+import { SendMessageButton } from './send-message-button';
 import { UninstallDialog } from './uninstall-dialog';
 
 /** The phone's newest location fix, with a map link when it has coordinates. */

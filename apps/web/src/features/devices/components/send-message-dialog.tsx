@@ -30,7 +30,7 @@ const messageResolver = zodResolver<TSendCustomerMessageRequest, unknown, TMessa
 const MESSAGE_FIELDS: ReadonlyArray<Path<TSendCustomerMessageRequest>> = ['title', 'message'];
 const formFieldOf = (requestField: string) => MESSAGE_FIELDS.find((field) => field === requestField) ?? null;
 
-type TSendMessageDialogProps = {
+export type TSendMessageDialogProps = {
   customerId: number;
   /** Who it goes to, named in the dialog's text. */
   customerName?: string | undefined;
@@ -136,39 +136,5 @@ const SendMessageForm = ({
         </Button>
       </DialogActions>
     </form>
-  );
-};
-
-type TSendMessageButtonProps = Omit<TSendMessageDialogProps, 'isOpen' | 'onClose'> & {
-  label: string;
-  testId: string;
-  variant?: 'text' | 'outlined' | 'contained';
-  size?: 'small' | 'medium';
-  startIcon?: React.ReactNode;
-};
-
-/** A button that opens the message dialog for one customer (customer_details, the birthdays card). */
-export const SendMessageButton = ({
-  label,
-  testId,
-  variant,
-  size,
-  startIcon,
-  ...dialog
-}: TSendMessageButtonProps) => {
-  const [isOpen, setIsOpen] = useState(false);
-  return (
-    <>
-      <Button
-        variant={variant ?? 'outlined'}
-        size={size}
-        startIcon={startIcon}
-        onClick={() => setIsOpen(true)}
-        data-testid={testId}
-      >
-        {label}
-      </Button>
-      <SendMessageDialog {...dialog} isOpen={isOpen} onClose={() => setIsOpen(false)} />
-    </>
   );
 };
