@@ -26,6 +26,12 @@ export type TParentMessage =
       serverKey: TServerKey;
     }
   | { type: 'connect'; concurrency: number; timeoutMs: number }
+  /**
+   * The connect baseline: every phone's MQTT connection alone, with its own credentials (the
+   * broker's check included), `concurrency` at a time, no hello and no subscription; once all are
+   * open they are closed again, with a clean session so that nothing of them stays at the broker.
+   */
+  | { type: 'rawConnect'; concurrency: number; timeoutMs: number }
   | {
       type: 'stop';
       /**
@@ -38,6 +44,7 @@ export type TParentMessage =
 export type TChildMessage =
   | { type: 'prepared' }
   | { type: 'connected'; failures: string[] }
+  | { type: 'rawConnected'; failures: string[] }
   | {
       type: 'stopped';
       /** Command outcomes over every agent: done, failed, duplicate. */
@@ -49,6 +56,8 @@ export type TChildMessage =
     };
 
 const agents: DeviceAgent[] = [];
+/** The phones and broker of `prepare`, for the connect baseline. */
+let prepared: { devices: TSimulatedDevice[]; mqttUrl: string } | undefined;
 const outcomes: Record<string, number> = { done: 0, failed: 0, duplicate: 0 };
 let warnings = 0;
 let firstWarning: string | null = null;
@@ -65,6 +74,7 @@ const warn = (text: string) => {
 
 /** Writes every state file (as enrolment would) and loads the agents, not yet started. */
 const prepare = async (message: Extract<TParentMessage, { type: 'prepare' }>) => {
+  prepared = { devices: message.devices, mqttUrl: message.mqttUrl };
   const enrolledAt = new Date().toISOString();
   for (let i = 0; i < message.devices.length; i += 200) {
     const chunk = message.devices.slice(i, i + 200);
@@ -130,6 +140,42 @@ const connectAll = async ({ concurrency, timeoutMs }: Extract<TParentMessage, { 
   await send({ type: 'connected', failures });
 };
 
+/** The connect baseline (TParentMessage rawConnect): plain MQTT connections, then closed. */
+const rawConnectAll = async ({ concurrency, timeoutMs }: Extract<TParentMessage, { type: 'rawConnect' }>) => {
+  const { devices, mqttUrl } = prepared!;
+  const failures: string[] = [];
+  const clients: mqtt.MqttClient[] = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < devices.length) {
+      const device = devices[next]!;
+      next += 1;
+      try {
+        clients.push(
+          await mqtt.connectAsync(
+            mqttUrl,
+            {
+              clientId: device.deviceId,
+              username: device.deviceId,
+              password: device.secret,
+              protocolVersion: 4,
+              clean: true,
+              reconnectPeriod: 0,
+              connectTimeout: timeoutMs,
+            },
+            false,
+          ),
+        );
+      } catch (error) {
+        failures.push(`${device.deviceId}: ${(error as Error).message}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, devices.length) }, lane));
+  await send({ type: 'rawConnected', failures });
+  await Promise.all(clients.map((client) => client.endAsync().catch(() => undefined)));
+};
+
 /** Ends each phone's persistent session on `url` (clientId = deviceId, clean session), 50 at a time. */
 const cleanSessions = async (url: string) => {
   let next = 0;
@@ -165,7 +211,9 @@ process.on('message', (message: TParentMessage) => {
       ? prepare(message)
       : message.type === 'connect'
         ? connectAll(message)
-        : stopAll(message);
+        : message.type === 'rawConnect'
+          ? rawConnectAll(message)
+          : stopAll(message);
   task.catch((error: unknown) => {
     console.error('simulated devices failed:', error);
     process.exit(1);

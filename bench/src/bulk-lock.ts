@@ -110,8 +110,9 @@ const main = async () => {
     const connected = await connectPhones(deployment, phones, {
       concurrency: CONNECT_CONCURRENCY,
       timeoutMs: PHASE_TIMEOUT_MS,
+      isRawConnectMeasured: deployment.mode === 'embedded',
     });
-    const { connectMs, helloMs } = connected;
+    const { connectMs, helloMs, rawConnectMs } = connected;
     const clients = deployment.mqttClients();
     const online = clients === null ? 'MQTT clients not counted on Mosquitto' : `${clients} MQTT clients`;
 
@@ -240,6 +241,9 @@ const main = async () => {
       }: ${N} simulated phones (DeviceAgent, ${phones.processes} child process${phones.processes > 1 ? 'es' : ''}), ${availableParallelism()} cores; load average at start ${loadAtStart}, at end ${load}`,
       `seeded ${N} enrolled customers (with the demo data) in ${seconds(seededMs)}`,
       `connect: ${connected.failures.length === 0 ? 'all' : N - connected.failures.length} connected and said hello in ${seconds(connectMs)} (${CONNECT_CONCURRENCY} at a time; ${online}); server recorded every hello at ${seconds(helloMs)}`,
+      rawConnectMs === null
+        ? 'connect baseline: not measured on the scale-out path'
+        : `connect baseline: the same clients' plain MQTT connections (credentials checked, no hello) in ${seconds(rawConnectMs)}${connected.rawFailures.length === 0 ? '' : ` (${connected.rawFailures.length} failed, first: ${connected.rawFailures[0]})`}; ratio hellos recorded / raw connect ${ratio(helloMs, rawConnectMs)}`,
       `baseline (raw QoS 1 publish to each cmd topic, server event handling ${SCALE_OUT ? 'stopped' : 'paused'}): 99% done acks at ${seconds(baseline.p99)}, all at ${seconds(baseline.all)} (${baseline.answered}/${N}); second sample (unlock) 99% at ${seconds(restore.p99)}`,
       `bulk request (HTTP POST multiple_device_lock_unlock, filter all_enrolled): ${seconds(httpMs)} for ${accepted.total} commands, ${accepted.skipped.length} skipped; the first command reached its phone at ${seconds(Number.isFinite(firstReceived) ? firstReceived : null)}`,
       `bulk done (progress polled every ${POLL_MS} ms, ${polls} polls answered in ${seconds(pollingMs / Math.max(1, polls))} on average): 99% at ${seconds(polled99Ms)}, 100% at ${seconds(polledAllMs)}; command rows done: 99% at ${seconds(rowP99)}, all at ${seconds(rowAll)}; done acks at the broker: 99% at ${seconds(ackP99)}, all at ${seconds(kth(ackTimes, accepted.total))}`,
@@ -262,7 +266,7 @@ const main = async () => {
         );
     }
     lines.push(
-      `SUMMARY mode=${deployment.mode} devices=${N} phone_processes=${phones.processes} connect=${seconds(connectMs)} request=${seconds(httpMs)} done99=${seconds(polled99Ms)} done100=${seconds(polledAllMs)} baseline99=${seconds(baseline.p99)} ratio=${ratio(polled99Ms, baseline.p99)} duplicates=${final.outcomes.duplicate} failures=${(final.outcomes.failed ?? 0) + connected.failures.length + notDone.reduce((sum, [, n]) => sum + n, 0)} server_rss="${serverMemory}" phones_rss_mib=${(final.maxRssKiB / 1024).toFixed(0)} load_start="${loadAtStart}" load_end="${load}"`,
+      `SUMMARY mode=${deployment.mode} devices=${N} phone_processes=${phones.processes} connect=${seconds(connectMs)} raw_connect=${seconds(rawConnectMs)} connect_ratio=${ratio(helloMs, rawConnectMs)} request=${seconds(httpMs)} done99=${seconds(polled99Ms)} done100=${seconds(polledAllMs)} baseline99=${seconds(baseline.p99)} ratio=${ratio(polled99Ms, baseline.p99)} duplicates=${final.outcomes.duplicate} failures=${(final.outcomes.failed ?? 0) + connected.failures.length + notDone.reduce((sum, [, n]) => sum + n, 0)} server_rss="${serverMemory}" phones_rss_mib=${(final.maxRssKiB / 1024).toFixed(0)} load_start="${loadAtStart}" load_end="${load}"`,
     );
     console.log(lines.join('\n'));
   } finally {
