@@ -5,7 +5,6 @@
  * Needs the built web app (`npm run build -w @kisht/web`). Run: `npm run customer-list-page -w
  * @kisht/bench` (CUSTOMERS=100000 SAMPLES=15). Prints figures; asserts nothing.
  */
-import { execSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { paths } from '@kisht/domain/paths';
@@ -21,19 +20,10 @@ import {
 } from '@kisht/server/db/seed/seed';
 import { chromium } from '@playwright/test';
 import { seedManyCustomers } from './seed-customers';
+import { CHROMIUM_ARGS, chromiumPath } from './support/chromium';
 
 const CUSTOMERS = Number(process.env.CUSTOMERS ?? 100_000);
 const SAMPLES = Number(process.env.SAMPLES ?? 15);
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -70,7 +60,7 @@ const main = async () => {
   };
 
   const browser = await chromium.launch({
-    executablePath: execSync('which chromium').toString().trim(),
+    executablePath: chromiumPath(),
     args: CHROMIUM_ARGS,
   });
   const measure = async (session: Awaited<ReturnType<typeof login>>) => {

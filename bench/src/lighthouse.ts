@@ -15,7 +15,6 @@
  *
  * Run: `npm run lighthouse -w @kisht/bench -- --runs 5` (CHROMIUM=<path> for another browser).
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
@@ -26,6 +25,7 @@ import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '@kisht/server/db/seed/seed';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import puppeteer, { type Page } from 'puppeteer-core';
+import { CHROMIUM_ARGS, chromiumPath } from './support/chromium';
 import { openLoadDatabase, startLoadApp } from './support/load-server';
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
@@ -38,18 +38,6 @@ if (!existsSync(resolve(DIST, 'index.html'))) {
   console.error(`No web build at ${DIST}: run \`npm run build -w @kisht/web\` first.`);
   process.exit(2);
 }
-
-/** Flags of the machine's Chromium for a headless run (helpers' common setup); Lighthouse adds its own. */
-const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** The metrics printed per run, by Lighthouse audit id; times in ms, CLS unitless. */
 const METRICS = [
@@ -70,8 +58,6 @@ const median = (values: number[]): number => {
 
 const format = (value: number, unit: string) =>
   unit === 'ms' ? `${(value / 1000).toFixed(2)} s` : value.toFixed(3);
-
-const chromiumPath = process.env.CHROMIUM ?? execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
 
 /** Signs the demo retailer in by OTP over the API; the session the web app stores after verifying. */
 const signInRetailer = async (base: string): Promise<TAuthSession> => {
@@ -158,7 +144,7 @@ const printRuns = (path: string, runs: TRun[]) => {
 
 const database = await openLoadDatabase(0);
 const app = await startLoadApp(database, { WEB_DIST_DIR: DIST });
-const chrome = await chromeLauncher.launch({ chromePath: chromiumPath, chromeFlags: CHROME_FLAGS });
+const chrome = await chromeLauncher.launch({ chromePath: chromiumPath(), chromeFlags: CHROMIUM_ARGS });
 try {
   const browser = await puppeteer.connect({
     browserURL: `http://127.0.0.1:${chrome.port}`,

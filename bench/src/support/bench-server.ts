@@ -26,6 +26,7 @@ import { BULK_CUSTOMER_LOAN, DEMO_ORG_ID, DEMO_RETAILER_MOBILE, seedDemo } from 
 import type { DeviceBus } from '@kisht/server/device-channel/bus';
 import { sha256Hex } from '@kisht/server/lib/crypto';
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
 import type { TChildMessage, TParentMessage, TSimulatedDevice } from '../bulk-lock-devices';
 
@@ -187,6 +188,20 @@ export const checkOpenFiles = async (phones: number): Promise<void> => {
  * A listening server with the demo data and `phones` enrolled customers (seedEnrolledCustomers),
  * ANALYZEd; `seededMs` is how long the data took.
  */
+/**
+ * The configuration of a server a benchmark starts in its own process: quiet, the database seeded
+ * by the bench (not the demo seed), OTPs without a cool-down, no jobs, no ANALYZE timer, no web app.
+ */
+export const BENCH_SERVER_ENV = {
+  NODE_ENV: 'test',
+  LOG_LEVEL: 'silent',
+  SEED_DEMO: 'false',
+  OTP_RESEND_AFTER_SECONDS: '0',
+  JOBS_INTERVAL_MINUTES: '0',
+  PGLITE_ANALYZE_INTERVAL_HOURS: '0',
+  WEB_DIST_DIR: '/nonexistent',
+} as const;
+
 export const startBenchServer = async (phones: number) => {
   const started = performance.now();
   const pglite = await createPglite('memory://');
@@ -195,18 +210,7 @@ export const startBenchServer = async (phones: number) => {
   const simulated = await seedEnrolledCustomers(db, phones);
   await pglite.exec('ANALYZE');
   const seededMs = performance.now() - started;
-  const app = await buildApp(
-    loadConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      SEED_DEMO: 'false',
-      OTP_RESEND_AFTER_SECONDS: '0',
-      JOBS_INTERVAL_MINUTES: '0',
-      PGLITE_ANALYZE_INTERVAL_HOURS: '0',
-      WEB_DIST_DIR: '/nonexistent',
-    }),
-    { pglite, sms: { send: async () => {} } },
-  );
+  const app = await buildApp(loadConfig(BENCH_SERVER_ENV), { pglite, sms: { send: async () => {} } });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   return { pglite, db, app, base, broker: app.broker!, simulated, seededMs };
@@ -473,7 +477,9 @@ export const connectPhones = async (
 };
 
 /** Logs the demo retailer in by OTP (development answers the OTP) and answers the session token. */
-export const loginDemoRetailer = async (server: TBenchServer): Promise<string> => {
+export const loginDemoRetailer = async (server: {
+  app: Pick<FastifyInstance, 'inject'>;
+}): Promise<string> => {
   const otp = await server.app.inject({
     method: 'POST',
     url: paths.auth.loginWithOtp,

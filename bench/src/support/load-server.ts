@@ -1,13 +1,13 @@
 import type { AddressInfo } from 'node:net';
-import { paths } from '@kisht/domain/paths';
 import { buildApp } from '@kisht/server/app';
 import { loadConfig } from '@kisht/server/config';
 import { createPglite, openDatabase } from '@kisht/server/db/client';
 import { customers } from '@kisht/server/db/schema';
-import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, seedDemo } from '@kisht/server/db/seed/seed';
+import { DEMO_ORG_ID, seedDemo } from '@kisht/server/db/seed/seed';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { seedManyCustomers } from '../seed-customers';
+import { BENCH_SERVER_ENV, loginDemoRetailer } from './bench-server';
 
 /**
  * The database of a load benchmark: PGlite in memory, or (with `postgresUrl`, e.g. the machine's
@@ -65,32 +65,16 @@ export type TLoadDatabase = Awaited<ReturnType<typeof openLoadDatabase>>;
 export const startLoadApp = async (database: TLoadDatabase, env: Record<string, string>) => {
   const app = await buildApp(
     loadConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      SEED_DEMO: 'false',
-      OTP_RESEND_AFTER_SECONDS: '0',
-      JOBS_INTERVAL_MINUTES: '0',
-      PGLITE_ANALYZE_INTERVAL_HOURS: '0',
-      WEB_DIST_DIR: '/nonexistent',
+      ...BENCH_SERVER_ENV,
       ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
       ...env,
     }),
     { ...(database.pglite ? { pglite: database.pglite } : {}), sms: { send: async () => {} } },
   );
   await app.listen({ host: '127.0.0.1', port: 0 });
-  const sent = await app.inject({
-    method: 'POST',
-    url: paths.auth.loginWithOtp,
-    payload: { orgId: DEMO_ORG_ID, mobile: DEMO_RETAILER_MOBILE },
-  });
-  const verified = await app.inject({
-    method: 'POST',
-    url: paths.auth.verifyOtp,
-    payload: { orgId: DEMO_ORG_ID, mobile: DEMO_RETAILER_MOBILE, otp: sent.json().data.devOtp },
-  });
   return {
     base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
-    token: verified.json().data.token as string,
+    token: await loginDemoRetailer({ app }),
     stop: async () => {
       if (database.pglite) await new Promise<void>((resolve) => app.server.close(() => resolve()));
       else await app.close();
