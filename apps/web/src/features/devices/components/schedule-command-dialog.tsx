@@ -2,17 +2,16 @@ import { isPhoneLockingCommand, type TLockRule } from '@kisht/domain/devices/dev
 import type { TDeviceCommand, TDeviceSummary } from '@kisht/domain/devices/devices.schema';
 import ScheduleIcon from '@mui/icons-material/Schedule';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { enqueueSnackbar } from 'notistack';
 import type { FormEvent } from 'react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormDialog } from '../../../components/form-dialog';
 import { formatDateTime } from '../../../lib/format';
 import type { TApiError } from '../../../lib/http/base-query';
 import { isApiError } from '../../../lib/http/base-query';
@@ -65,30 +64,19 @@ export const ScheduleCommandDialog = ({
   onClose,
 }: TScheduleCommandDialogProps) => {
   const { t } = useTranslation();
-  const titleId = useId();
+  // FormDialog mounts the form only while open, so each opening starts from a fresh suggestion.
   return (
-    <Dialog
-      open={isOpen}
-      onClose={onClose}
-      aria-labelledby={titleId}
-      fullWidth
-      maxWidth="xs"
-      slotProps={{ paper: { 'data-testid': 'schedule-dialog' } as object }}
-    >
-      <DialogTitle id={titleId}>{t('schedule.title')}</DialogTitle>
-      {/* Mounted only while open, so each opening starts from a fresh suggestion. */}
-      {isOpen ? (
-        <ScheduleCommandForm
-          customerId={customerId}
-          options={scheduleOptionsOf(availability).filter(
-            (option) => lockRule.kind !== 'refused' || !isPhoneLockingCommand(option.name),
-          )}
-          needsReason={lockRule.kind === 'needs_reason'}
-          group={group}
-          onClose={onClose}
-        />
-      ) : null}
-    </Dialog>
+    <FormDialog isOpen={isOpen} onClose={onClose} title={t('schedule.title')} testId="schedule-dialog">
+      <ScheduleCommandForm
+        customerId={customerId}
+        options={scheduleOptionsOf(availability).filter(
+          (option) => lockRule.kind !== 'refused' || !isPhoneLockingCommand(option.name),
+        )}
+        needsReason={lockRule.kind === 'needs_reason'}
+        group={group}
+        onClose={onClose}
+      />
+    </FormDialog>
   );
 };
 
