@@ -450,6 +450,8 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
     const core = this.#core;
     if (!core.client) {
       if (core.connection.kind === 'refused') core.connection = { kind: 'stopped' };
+      // A refused connect saves refusedAt on its own: stop() resolves once that is on disk.
+      await core.settled();
       return;
     }
     this.#reports.stopTracking();
