@@ -1,5 +1,7 @@
 import { buildApp, type KishtApp } from '../app';
 import { loadConfig, type TConfig } from '../config';
+import { findUserByMobile } from '../modules/auth/auth.repository';
+import { openSession } from '../modules/auth/auth.service';
 import type { SmsTransport } from '../modules/sms/sms.transport';
 import { acquireTestPglite, borrowed } from './pglite-pool';
 
@@ -11,6 +13,11 @@ export type TestApp = {
   sms: { to: string; text: string }[];
   /** Logs in through the real OTP routes and returns the bearer token. */
   login: (orgId: number, mobile: string) => Promise<string>;
+  /**
+   * A bearer token for the user with this mobile in the organisation, from a session opened
+   * directly (no OTP round): for tests that are not about signing in. Throws for an unknown user.
+   */
+  tokenFor: (orgId: number, mobile: string) => Promise<string>;
   close: () => Promise<void>;
 };
 
@@ -48,7 +55,12 @@ export const createTestApp = async (overrides: Record<string, string> = {}): Pro
     if (verified.statusCode !== 200) throw new Error(`OTP verify failed: ${verified.body}`);
     return verified.json().data.token as string;
   };
-  return { app, sms: sent, login, close: () => app.close() };
+  const tokenFor = async (orgId: number, mobile: string) => {
+    const user = await findUserByMobile(app.ctx.db, orgId, mobile);
+    if (!user) throw new Error(`no user ${mobile} in organisation ${orgId}`);
+    return (await openSession(app.ctx, user, {})).token;
+  };
+  return { app, sms: sent, login, tokenFor, close: () => app.close() };
 };
 
 /** Authorization header for a token. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { APP_TYPE_CODES } from '@kisht/domain/common/enums';
 import { imeiCheckDigit } from '@kisht/domain/common/identifiers';
+import { addDays, istDate } from '@kisht/domain/common/time';
 import {
   CONSENT_TEXT_VERSION,
   formatMobileForText,
@@ -8,6 +9,7 @@ import {
   type TConsentLanguage,
 } from '@kisht/domain/customers/consent-texts';
 import { addMonthsToDate, buildEmiSchedule } from '@kisht/domain/emi/emi.rules';
+import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import { sha256Hex } from '../../lib/crypto';
 import { grantKeys } from '../../modules/ledger/ledger.service';
@@ -280,4 +282,86 @@ export const createCustomerConsent = async (
     })
     .returning();
   return consent!;
+};
+
+/**
+ * Merges `patch` into an organisation's settings document (top-level keys replace, as jsonb `||`);
+ * keys given as undefined are removed. Returns nothing.
+ */
+export const patchOrganizationSettings = async (
+  db: DbOrTx,
+  orgId: number,
+  patch: Partial<typeof organizations.$inferSelect.settings>,
+) => {
+  const removed = Object.keys(patch).filter((key) => patch[key as keyof typeof patch] === undefined);
+  const kept = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+  let settings = sql`${organizations.settings} || ${JSON.stringify(kept)}::jsonb`;
+  for (const key of removed) settings = sql`(${settings}) - ${key}::text`;
+  await db.update(organizations).set({ settings }).where(eq(organizations.id, orgId));
+};
+
+/**
+ * Makes a customer's instalment (`instalmentNo`, default the first) unpaid and due `daysOverdue`
+ * days before today in India (default 3): overdue, so a lock or a bulk lock of the overdue reaches
+ * the customer.
+ */
+export const makeInstalmentOverdue = async (
+  db: DbOrTx,
+  customerId: number,
+  options: { daysOverdue?: number; instalmentNo?: number } = {},
+) => {
+  await db
+    .update(emis)
+    .set({ dueDate: addDays(istDate(), -(options.daysOverdue ?? 3)), paidPaise: 0 })
+    .where(and(eq(emis.customerId, customerId), eq(emis.instalmentNo, options.instalmentNo ?? 1)));
+};
+
+/**
+ * Pays a customer's instalments in full: every one, or those due before `dueBefore`
+ * (YYYY-MM-DD, India's calendar) when given, which leaves the customer paid up to date.
+ */
+export const payInstalments = async (
+  db: DbOrTx,
+  customerId: number,
+  options: { dueBefore?: string } = {},
+) => {
+  await db
+    .update(emis)
+    .set({ paidPaise: sql`${emis.amountPaise}` })
+    .where(
+      and(
+        eq(emis.customerId, customerId),
+        options.dueBefore === undefined ? undefined : lt(emis.dueDate, options.dueBefore),
+      ),
+    );
+};
+
+/** Updates the staff user (not the customer login) with this mobile in the organisation. */
+export const updateStaffUser = async (
+  db: DbOrTx,
+  who: { orgId: number; mobile: string },
+  patch: Partial<typeof users.$inferInsert>,
+) => {
+  await db
+    .update(users)
+    .set(patch)
+    .where(and(eq(users.orgId, who.orgId), eq(users.mobile, who.mobile), ne(users.userType, 'customer')));
+};
+
+/** Updates a customer row (status, device family, names…) in place. */
+export const updateCustomer = async (
+  db: DbOrTx,
+  customerId: number,
+  patch: Partial<typeof customers.$inferInsert>,
+) => {
+  await db.update(customers).set(patch).where(eq(customers.id, customerId));
+};
+
+/** Updates a customer's device row (enrolment, secret, presence…) in place. */
+export const updateDevice = async (
+  db: DbOrTx,
+  customerId: number,
+  patch: Partial<typeof devices.$inferInsert>,
+) => {
+  await db.update(devices).set(patch).where(eq(devices.customerId, customerId));
 };

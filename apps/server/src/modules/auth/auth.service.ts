@@ -238,8 +238,15 @@ const toCurrentUser = (user: UserRow): TCurrentUser => ({
   hasMpin: user.mpinHash !== null,
 });
 
-/** Opens a session row for the user and signs an HS256 JWT naming it (design §6). */
-const openSession = async (deps: AuthDeps, user: UserRow, client: TClientInfo): Promise<TAuthSession> => {
+/**
+ * Opens a session row for the user and signs an HS256 JWT naming it (design §6). It proves
+ * nothing: callers have verified the user (OTP, MPIN) or are tests (test/route-test.ts).
+ */
+export const openSession = async (
+  deps: Pick<AuthDeps, 'db' | 'config'>,
+  user: UserRow,
+  client: TClientInfo,
+): Promise<TAuthSession> => {
   const sessionId = uuidv7();
   const expiresAt = new Date(Date.now() + deps.config.SESSION_TTL_DAYS * 86_400_000);
   await repo.insertSession(deps.db, {

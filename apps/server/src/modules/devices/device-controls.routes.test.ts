@@ -1,21 +1,14 @@
 import { CustomerStatus } from '@kisht/domain/common/enums';
-import { addDays, istDate } from '@kisht/domain/common/time';
 import { type TBulkProgress, ZBulkPreview, ZBulkProgress } from '@kisht/domain/devices/devices.schema';
 import { deviceControlPath, paths } from '@kisht/domain/paths';
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
-import { deviceCommands, devices, products, users } from '../../db/schema';
-import { createCustomerWithLoan } from '../../db/seed/factories';
-import {
-  DEMO_MINI_RETAILER_MOBILE,
-  DEMO_ORG_ID,
-  DEMO_RETAILER_MOBILE,
-  SECOND_ORG_ID,
-  SECOND_RETAILER_MOBILE,
-} from '../../db/seed/seed';
+import { deviceCommands, devices, users } from '../../db/schema';
+import { DEMO_RETAILER_MOBILE, SECOND_ORG_ID, SECOND_RETAILER_MOBILE } from '../../db/seed/seed';
 import { apiGet, apiPost, customerIdNamed } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 import { BULK_PROGRESS_OVERLAP_MS } from './bulk.service';
 
 /** Seeded and new customers may have nothing overdue: a lock then needs a reason (issue 12). */
@@ -24,12 +17,10 @@ const TEST_LOCK_REASON = 'Customer asked us to test the lock';
 let t: TestApp;
 let retailer: string;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-});
-afterEach(async () => {
-  await t.close();
+// The file's helpers below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
 });
 
 const customerNamed = (firstName: string, token = retailer) => customerIdNamed(t, token, firstName);
@@ -37,19 +28,6 @@ const details = async (customerId: number, token = retailer) =>
   (await apiGet(t, token, `${paths.customers.details}?customer_id=${customerId}`)).body.data;
 const commandCount = async () =>
   Number((await queryRows(t.app.ctx.db, sql`select count(*)::int as n from device_commands`))[0]!.n);
-/** The customer's first instalment unpaid and due 3 days ago: a bulk lock reaches only such customers. */
-const makeOverdue = (customerId: number) =>
-  queryRows(
-    t.app.ctx.db,
-    sql`update emis set due_date = ${addDays(istDate(), -3)}, paid_paise = 0
-        where customer_id = ${customerId} and instalment_no = 1`,
-  );
-const setAccess = (mobile: string, access: Record<string, unknown>) =>
-  queryRows(
-    t.app.ctx.db,
-    sql`update users set access = ${JSON.stringify(access)}::jsonb where mobile = ${mobile} and user_type <> 'customer'`,
-  );
-
 describe('control commands (spec §6 features at /api/device/{feature})', () => {
   it('turns a toggle on, supersedes it with off, and shows both in the history', async () => {
     const aarav = await customerNamed('Aarav');
@@ -125,7 +103,9 @@ describe('control commands (spec §6 features at /api/device/{feature})', () => 
     expect(await commandCount()).toBe(before);
   });
 
-  it('refuses what spec §6 does not offer: a locked phone keeps only lock, tracking and a few actions', async () => {
+  it('refuses what spec §6 does not offer: a locked phone keeps only lock, tracking and a few actions', async ({
+    make,
+  }) => {
     const priya = await customerNamed('Priya'); // locked
     const summary = (await details(priya)).device;
     expect(summary.availability).toEqual({
@@ -145,19 +125,18 @@ describe('control commands (spec §6 features at /api/device/{feature})', () => 
     expect(notEnrolled.body.code).toBe('DEVICE_NOT_ENROLLED');
     expect(await commandCount()).toBe(before);
     // The organisation's allowed list narrows it further.
-    await queryRows(
-      t.app.ctx.db,
-      sql`update organizations set settings = settings || '{"allowedControls":["lock","fetch_location"]}'::jsonb where id = ${DEMO_ORG_ID}`,
-    );
+    await make.orgSettings({ allowedControls: ['lock', 'fetch_location'] });
     expect((await details(priya)).device.availability).toEqual({
       controls: ['lock'],
       actions: ['fetch_location'],
     });
   });
 
-  it('enforces the access flags of spec §6 and reflects them in the availability', async () => {
+  it('enforces the access flags of spec §6 and reflects them in the availability', async ({ make }) => {
     const aarav = await customerNamed('Aarav');
-    await setAccess(DEMO_RETAILER_MOBILE, { userAccess: { feature_access: '0' }, lockAccess: { lock: '0' } });
+    await make.staffUser(DEMO_RETAILER_MOBILE, {
+      access: { userAccess: { feature_access: '0' }, lockAccess: { lock: '0' } },
+    });
     const before = await commandCount();
     const camera = await apiPost(t, retailer, deviceControlPath('camera_lock'), {
       customer_id: aarav,
@@ -185,8 +164,8 @@ describe('control commands (spec §6 features at /api/device/{feature})', () => 
     expect(lockFlags.body.data).toEqual({ lock: '0', unlock: '1', read: '1', uninstall: '1' });
   });
 
-  it('answers 404 for another organisation’s customer, writing nothing', async () => {
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+  it('answers 404 for another organisation’s customer, writing nothing', async ({ otherRetailer }) => {
+    const other = otherRetailer;
     const kiran = await customerNamed('Kiran', other);
     const before = await commandCount();
     for (const feature of ['camera_lock', 'fetch_location']) {
@@ -224,7 +203,7 @@ describe('cancel_command and offline_command_log', () => {
     expect((await apiGet(t, retailer, paths.devices.offlineCommandLog)).body.data).toEqual([]);
   });
 
-  it('refuses a bad id, another customer’s command and another tenant', async () => {
+  it('refuses a bad id, another customer’s command and another tenant', async ({ otherRetailer }) => {
     const aarav = await customerNamed('Aarav');
     const priya = await customerNamed('Priya');
     const reboot = await apiPost(t, retailer, deviceControlPath('reboot'), { customer_id: aarav });
@@ -237,7 +216,7 @@ describe('cancel_command and offline_command_log', () => {
     });
     expect(wrongCustomer.status).toBe(404);
     expect(wrongCustomer.body.fields[0].field).toBe('command_id');
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+    const other = otherRetailer;
     const foreign = await apiPost(t, other, paths.devices.cancel, {
       customer_id: aarav,
       command_id: reboot.body.data.id,
@@ -292,9 +271,9 @@ describe('multiple_device_lock_unlock', () => {
     expect(badCursor.body.fields[0].field).toBe('since');
   });
 
-  it('skips phones that have not enrolled and says why', async () => {
+  it('skips phones that have not enrolled and says why', async ({ make }) => {
     const ids = [await customerNamed('Aarav'), await customerNamed('Rahul')];
-    await makeOverdue(ids[0]!);
+    await make.overdue(ids[0]!);
     const queued = await apiPost(t, retailer, paths.devices.bulkLockUnlock, {
       action: 'lock',
       customer_ids: ids,
@@ -309,13 +288,10 @@ describe('multiple_device_lock_unlock', () => {
     expect(polled.body.data.skipped).toEqual([{ customerId: ids[1], reason: 'not enrolled' }]);
   });
 
-  it('leaves customers uninstalled, Apple-removed or with EMIs completed alone, by filter or by hand', async () => {
+  it('leaves customers uninstalled, Apple-removed or with EMIs completed alone, by filter or by hand', async ({
+    make,
+  }) => {
     const db = t.app.ctx.db;
-    const [ravi] = await db
-      .select()
-      .from(users)
-      .where(and(eq(users.orgId, DEMO_ORG_ID), eq(users.mobile, DEMO_RETAILER_MOBILE)));
-    const [product] = await db.select().from(products).where(eq(products.orgId, DEMO_ORG_ID)).limit(1);
     // Enrolled phones with an instalment overdue, so only their status keeps the filters off them.
     const finished = [];
     for (const status of [
@@ -324,10 +300,7 @@ describe('multiple_device_lock_unlock', () => {
       CustomerStatus.EMI_COMPLETED,
     ]) {
       finished.push(
-        await createCustomerWithLoan(db, {
-          orgId: DEMO_ORG_ID,
-          retailerId: ravi!.id,
-          product: product!,
+        await make.customer({
           firstName: `Finished${status}`,
           mobile: `+91981111120${status}`,
           status,
@@ -343,7 +316,7 @@ describe('multiple_device_lock_unlock', () => {
         .length;
     const itemNames = (progress: TBulkProgress) => progress.items.map((item) => item.customerName).sort();
     const aarav = await customerNamed('Aarav');
-    await makeOverdue(aarav);
+    await make.overdue(aarav);
 
     const allEnrolled = ZBulkProgress.parse(
       (await apiPost(t, retailer, paths.devices.bulkLockUnlock, { action: 'lock', filter: 'all_enrolled' }))
@@ -382,8 +355,12 @@ describe('multiple_device_lock_unlock', () => {
     expect(desired!.n).toBe(0);
   });
 
-  it('previews how many phones a filter reaches, the same the request then sends to, writing nothing', async () => {
-    await makeOverdue(await customerNamed('Aarav'));
+  it('previews how many phones a filter reaches, the same the request then sends to, writing nothing', async ({
+    otherRetailer,
+    miniRetailer,
+    make,
+  }) => {
+    await make.overdue(await customerNamed('Aarav'));
     const before = await commandCount();
     const preview = async (query: string, token = retailer) =>
       apiGet(t, token, `${paths.devices.bulkPreview}?${query}`);
@@ -404,7 +381,7 @@ describe('multiple_device_lock_unlock', () => {
       .update(users)
       .set({ access: { userAccess: { bulk_retailer: '1' } } })
       .where(and(eq(users.orgId, SECOND_ORG_ID), eq(users.mobile, SECOND_RETAILER_MOBILE)));
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+    const other = otherRetailer;
     const theirs = await preview('action=lock&filter=all_enrolled', other);
     expect(theirs.status).toBe(200);
     const theirsSent = ZBulkProgress.parse(
@@ -418,11 +395,14 @@ describe('multiple_device_lock_unlock', () => {
     const bad = await preview('action=lock&filter=everyone');
     expect(bad.status).toBe(400);
     expect(bad.body.fields[0].field).toBe('filter');
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
+    const mini = miniRetailer;
     expect((await preview('action=lock&filter=all_enrolled', mini)).status).toBe(403);
   });
 
-  it('refuses bad input, other tenants’ ids and users without bulk access, writing nothing', async () => {
+  it('refuses bad input, other tenants’ ids and users without bulk access, writing nothing', async ({
+    otherRetailer,
+    miniRetailer,
+  }) => {
     const before = await commandCount();
     const both = await apiPost(t, retailer, paths.devices.bulkLockUnlock, {
       action: 'lock',
@@ -437,7 +417,7 @@ describe('multiple_device_lock_unlock', () => {
     });
     expect(badAction.status).toBe(400);
     expect(badAction.body.fields[0].field).toBe('action');
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+    const other = otherRetailer;
     const kiran = await customerNamed('Kiran', other);
     const foreign = await apiPost(t, retailer, paths.devices.bulkLockUnlock, {
       action: 'lock',
@@ -445,7 +425,7 @@ describe('multiple_device_lock_unlock', () => {
     });
     expect(foreign.status).toBe(404);
     expect(foreign.body.fields[0].field).toBe('customer_ids');
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
+    const mini = miniRetailer;
     const denied = await apiPost(t, mini, paths.devices.bulkLockUnlock, {
       action: 'lock',
       filter: 'all_enrolled',
@@ -466,7 +446,7 @@ describe('multiple_device_lock_unlock', () => {
 });
 
 describe('uninstall, unclaim_customer and SIM changes', () => {
-  it('releases a customer whose EMIs are completed, and only them', async () => {
+  it('releases a customer whose EMIs are completed, and only them', async ({ otherRetailer }) => {
     const sneha = await customerNamed('Sneha'); // status 5
     const released = await apiPost(t, retailer, paths.devices.unclaim, { customer_id: sneha });
     expect(released.status).toBe(200);
@@ -479,12 +459,12 @@ describe('uninstall, unclaim_customer and SIM changes', () => {
     const bad = await apiPost(t, retailer, paths.devices.unclaim, { customer_id: 0 });
     expect(bad.status).toBe(400);
     expect(bad.body.fields[0].field).toBe('customer_id');
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+    const other = otherRetailer;
     expect((await apiPost(t, other, paths.devices.unclaim, { customer_id: sneha })).status).toBe(404);
     expect(await commandCount()).toBe(before);
   });
 
-  it('uninstall needs a well-formed UNINSTALL OTP and the customer in scope', async () => {
+  it('uninstall needs a well-formed UNINSTALL OTP and the customer in scope', async ({ otherRetailer }) => {
     const aarav = await customerNamed('Aarav');
     const before = await commandCount();
     const bad = await apiPost(t, retailer, paths.devices.uninstall, { customer_id: aarav, otp: '12' });
@@ -496,13 +476,13 @@ describe('uninstall, unclaim_customer and SIM changes', () => {
     });
     expect(loginOtp.status).toBe(400); // no UNINSTALL OTP was requested
     expect(loginOtp.body.fields[0].field).toBe('otp');
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+    const other = otherRetailer;
     const foreign = await apiPost(t, other, paths.devices.uninstall, { customer_id: aarav, otp: '123456' });
     expect(foreign.status).toBe(404);
     expect(await commandCount()).toBe(before);
   });
 
-  it('lists SIM changes of one’s own customers only', async () => {
+  it('lists SIM changes of one’s own customers only', async ({ otherRetailer }) => {
     const aarav = await customerNamed('Aarav');
     await queryRows(
       t.app.ctx.db,
@@ -521,7 +501,7 @@ describe('uninstall, unclaim_customer and SIM changes', () => {
     const badPage = await apiGet(t, retailer, `${paths.devices.simChanges}?page=0`);
     expect(badPage.status).toBe(400);
     expect(badPage.body.fields[0].field).toBe('page');
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+    const other = otherRetailer;
     expect((await apiGet(t, other, paths.devices.simChanges)).body.data.total).toBe(0);
     expect((await apiGet(t, other, `${paths.customers.simChangeDetails}?customer_id=${aarav}`)).status).toBe(
       404,
