@@ -67,6 +67,11 @@ export type TTestFactories = {
 
 /** What a route test gets from routeTest, each made only when the test names it. */
 export type TRouteFixtures = {
+  /**
+   * Environment overrides for the test's app (createTestApp's argument), none by default: a file or
+   * describe block sets them with `it.override('appOverrides', { … })`.
+   */
+  appOverrides: Record<string, string>;
   /** A Kisht app on the seeded template database (harness.createTestApp), closed after the test. */
   t: TestApp;
   /** The demo retailer's (Ravi Mobiles, organisation 41) bearer token, from a session opened directly. */
@@ -136,9 +141,9 @@ const factoriesFor = (t: TestApp): TTestFactories => {
  * data instead of raw SQL. Tests about signing in use `t.login`, which goes through the OTP routes.
  */
 export const routeTest = test.extend<TRouteFixtures>({
-  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this pattern.
-  t: async ({}, use) => {
-    const t = await createTestApp();
+  appOverrides: {},
+  t: async ({ appOverrides }, use) => {
+    const t = await createTestApp(appOverrides);
     await use(t);
     await t.close();
   },
