@@ -1,13 +1,10 @@
 import { AppType } from '@kisht/domain/common/enums';
 import { ZCustomerDetails } from '@kisht/domain/customers/customers.schema';
 import { deviceControlPath, paths } from '@kisht/domain/paths';
-import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customers, products, users } from '../../db/schema';
-import { createCustomerWithLoan } from '../../db/seed/factories';
-import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
+import { describe, expect } from 'vitest';
 import { apiGet, apiPost } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it, type TTestFactories } from '../../test/route-test';
 
 /**
  * Anti-theft customers (app_type 4, 9) get anti-theft lost mode and uninstall_antitheft through the
@@ -16,29 +13,17 @@ import { createTestApp, type TestApp } from '../../test/harness';
  */
 let t: TestApp;
 let retailer: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+
+// The file's helpers below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
 });
-afterAll(() => t.close());
 
 /** An enrolled, unlocked customer of the demo retailer with this app_type. */
-const enrolledCustomer = async (appType: number, firstName: string) => {
-  const db = t.app.ctx.db;
-  const [ravi] = await db
-    .select()
-    .from(users)
-    .where(and(eq(users.mobile, DEMO_RETAILER_MOBILE), eq(users.userType, 'retailer')));
-  const [product] = await db.select().from(products).where(eq(products.orgId, DEMO_ORG_ID)).limit(1);
-  const { customer } = await createCustomerWithLoan(db, {
-    orgId: DEMO_ORG_ID,
-    retailerId: ravi!.id,
-    product: product!,
-    firstName,
-    status: 1,
-    isEnrolled: true,
-  });
-  await db.update(customers).set({ appType }).where(eq(customers.id, customer.id));
+const enrolledCustomer = async (make: TTestFactories, appType: number, firstName: string) => {
+  const { customer } = await make.customer({ firstName, status: 1, isEnrolled: true });
+  await make.customerRow(customer.id, { appType });
   return customer.id;
 };
 
@@ -50,8 +35,8 @@ const LOST_MODE = {
 };
 
 describe('anti-theft controls by app_type', () => {
-  it('offers and sends them for a device policy controller + anti-theft customer', async () => {
-    const id = await enrolledCustomer(AppType.DEVICE_POLICY_CONTROLLER_ANTI_THEFT, 'Antitheftnine');
+  it('offers and sends them for a device policy controller + anti-theft customer', async ({ make }) => {
+    const id = await enrolledCustomer(make, AppType.DEVICE_POLICY_CONTROLLER_ANTI_THEFT, 'Antitheftnine');
     const shown = ZCustomerDetails.parse(
       (await apiGet(t, retailer, `${paths.customers.details}?customer_id=${id}`)).body.data,
     );
@@ -70,8 +55,8 @@ describe('anti-theft controls by app_type', () => {
     expect(uninstall.body.data).toMatchObject({ name: 'uninstall_antitheft' });
   });
 
-  it('refuses them for a device-lock-only customer with 409 COMMAND_NOT_AVAILABLE', async () => {
-    const id = await enrolledCustomer(AppType.DEVICE_POLICY_CONTROLLER, 'Lockonlyzero');
+  it('refuses them for a device-lock-only customer with 409 COMMAND_NOT_AVAILABLE', async ({ make }) => {
+    const id = await enrolledCustomer(make, AppType.DEVICE_POLICY_CONTROLLER, 'Lockonlyzero');
     const shown = ZCustomerDetails.parse(
       (await apiGet(t, retailer, `${paths.customers.details}?customer_id=${id}`)).body.data,
     );

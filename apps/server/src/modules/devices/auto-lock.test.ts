@@ -1,29 +1,23 @@
 import { addDays, istDate } from '@kisht/domain/common/time';
 import { deviceControlPath, paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
-import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
 import { apiGet, apiPost, customerIdNamed } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 import { runAutoLockLadder } from './auto-lock.service';
 import { dispatchDueScheduledCommands } from './devices.service';
 
 let t: TestApp;
 let retailer: string;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-  await queryRows(
-    t.app.ctx.db,
-    sql`update organizations set settings = settings ||
-          '{"autoLock":{"reminderDaysBefore":3,"lockAfterDaysOverdue":5,"autoUnlock":true}}'::jsonb
-        where id = ${DEMO_ORG_ID}`,
-  );
-});
-afterEach(async () => {
-  await t.close();
+// The file's helpers below act as the test's app and retailer (routeTest fixtures); the demo
+// organisation gets a ladder: reminder 3 days before, lock after 5 days overdue, auto-unlock.
+it.beforeEach(async ({ t: app, retailer: token, make }) => {
+  t = app;
+  retailer = token;
+  await make.orgSettings({ autoLock: { reminderDaysBefore: 3, lockAfterDaysOverdue: 5, autoUnlock: true } });
 });
 
 const customerNamed = (firstName: string) => customerIdNamed(t, retailer, firstName);
@@ -33,6 +27,7 @@ const commandsOf = (customerId: number) =>
     sql`select c.name, c.state, c.created_by, c.args from device_commands c join devices d on d.id = c.device_id
         where d.customer_id = ${customerId} order by c.created_at, c.id`,
   );
+/** Moves the first instalment's due date, leaving what was paid of it (no factory for a future date). */
 const setFirstDueDate = (customerId: number, dueDate: string) =>
   queryRows(
     t.app.ctx.db,
@@ -40,12 +35,12 @@ const setFirstDueDate = (customerId: number, dueDate: string) =>
   );
 
 describe('auto-lock ladder', () => {
-  it('locks a phone more than M days overdue once, even when two runs race', async () => {
+  it('locks a phone more than M days overdue once, even when two runs race', async ({ make }) => {
     const aarav = await customerNamed('Aarav');
     const today = istDate();
-    await setFirstDueDate(aarav, addDays(today, -5)); // exactly 5 days overdue: not yet
+    await make.overdue(aarav, { daysOverdue: 5 }); // exactly 5 days overdue: not yet
     expect((await runAutoLockLadder(t.app.ctx, today)).locks).toBe(0);
-    await setFirstDueDate(aarav, addDays(today, -6));
+    await make.overdue(aarav, { daysOverdue: 6 });
     const runs = await Promise.all([
       runAutoLockLadder(t.app.ctx, today),
       runAutoLockLadder(t.app.ctx, today),
@@ -61,13 +56,10 @@ describe('auto-lock ladder', () => {
     expect(audit!.actor_user_id).toBeNull();
   });
 
-  it('sends the EMI reminder wallpaper N days before the due date, once per instalment', async () => {
+  it('sends the EMI reminder wallpaper N days before the due date, once per instalment', async ({ make }) => {
     const aarav = await customerNamed('Aarav');
     const today = istDate();
-    await queryRows(
-      t.app.ctx.db,
-      sql`update emis set paid_paise = amount_paise where customer_id = ${aarav} and due_date < ${today}`,
-    );
+    await make.paid(aarav, { dueBefore: today });
     await setFirstDueDate(aarav, addDays(today, 3));
     await queryRows(
       t.app.ctx.db,
@@ -97,10 +89,10 @@ describe('auto-lock ladder', () => {
     expect((await commandsOf(priya)).map((c) => [c.name, c.created_by])).toEqual([['unlock', null]]);
   });
 
-  it('does nothing for an organisation without a ladder', async () => {
-    await queryRows(t.app.ctx.db, sql`update organizations set settings = settings - 'autoLock'`);
+  it('does nothing for an organisation without a ladder', async ({ make }) => {
+    await make.orgSettings({ autoLock: undefined });
     const aarav = await customerNamed('Aarav');
-    await setFirstDueDate(aarav, addDays(istDate(), -30));
+    await make.overdue(aarav, { daysOverdue: 30 });
     expect(await runAutoLockLadder(t.app.ctx)).toEqual({ reminders: 0, locks: 0 });
   });
 });

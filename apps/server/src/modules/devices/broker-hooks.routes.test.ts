@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { cmdTopic, evtTopic } from '@kisht/domain/devices/protocol.schema';
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
-import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, SECOND_ORG_ID, SECOND_RETAILER_MOBILE } from '../../db/seed/seed';
 import { customerIdNamed } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 
 /** The external broker's HTTP auth hooks: devices by id and secret, their own topics only. */
 const HOOK_SECRET = 'broker-hook-secret-0123456789';
@@ -14,6 +14,7 @@ const SERVER_LOGIN = { username: 'kisht-server', password: 'server-password-0123
 const DEVICE_SECRET = 'a-device-secret-for-the-test';
 
 let t: TestApp;
+let aaravCustomer: number;
 let aaravDevice: string;
 let kiranDevice: string;
 
@@ -25,22 +26,22 @@ const deviceOf = async (customerId: number) =>
     )
   )[0]!.id;
 
-beforeEach(async () => {
-  t = await createTestApp({
-    BROKER_HOOK_SECRET: HOOK_SECRET,
-    MQTT_USERNAME: SERVER_LOGIN.username,
-    MQTT_PASSWORD: SERVER_LOGIN.password,
-  });
-  const retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-  aaravDevice = await deviceOf(await customerIdNamed(t, retailer, 'Aarav'));
-  kiranDevice = await deviceOf(
-    await customerIdNamed(t, await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE), 'Kiran'),
-  );
-  const hash = createHash('sha256').update(DEVICE_SECRET).digest('hex');
-  await queryRows(t.app.ctx.db, sql`update devices set secret_hash = ${hash} where id = ${aaravDevice}`);
+// The hooks are on, and the server has its own broker login (a superuser).
+it.override('appOverrides', {
+  BROKER_HOOK_SECRET: HOOK_SECRET,
+  MQTT_USERNAME: SERVER_LOGIN.username,
+  MQTT_PASSWORD: SERVER_LOGIN.password,
 });
-afterEach(async () => {
-  await t.close();
+
+// The file's helpers below act as the test's app (routeTest fixtures); Aarav's phone gets a known secret.
+it.beforeEach(async ({ t: app, retailer, otherRetailer, make }) => {
+  t = app;
+  aaravCustomer = await customerIdNamed(t, retailer, 'Aarav');
+  aaravDevice = await deviceOf(aaravCustomer);
+  kiranDevice = await deviceOf(await customerIdNamed(t, otherRetailer, 'Kiran'));
+  await make.deviceRow(aaravCustomer, {
+    secretHash: createHash('sha256').update(DEVICE_SECRET).digest('hex'),
+  });
 });
 
 const hook = async (url: string, payload: Record<string, unknown>, secret: string | null = HOOK_SECRET) => {
@@ -65,7 +66,9 @@ describe('broker_auth', () => {
     ).toEqual({ result: 'allow', is_superuser: true });
   });
 
-  it('denies a wrong secret, another client id, a released phone, an unknown id and the server name with a wrong password', async () => {
+  it('denies a wrong secret, another client id, a released phone, an unknown id and the server name with a wrong password', async ({
+    make,
+  }) => {
     const denied = [
       { clientid: aaravDevice, username: aaravDevice, password: 'wrong' },
       { clientid: kiranDevice, username: aaravDevice, password: DEVICE_SECRET },
@@ -76,7 +79,7 @@ describe('broker_auth', () => {
     for (const body of denied)
       expect((await hook(paths.devices.brokerAuth, body)).body).toEqual({ result: 'deny' });
     // Released (credentials revoked at uninstall): denied from then on.
-    await queryRows(t.app.ctx.db, sql`update devices set secret_hash = null where id = ${aaravDevice}`);
+    await make.deviceRow(aaravCustomer, { secretHash: null });
     expect(
       (
         await hook(paths.devices.brokerAuth, {
@@ -135,17 +138,15 @@ describe('broker_acl', () => {
 });
 
 describe('broker hooks switched off', () => {
-  it('answer 404 without BROKER_HOOK_SECRET', async () => {
-    const plain = await createTestApp();
-    try {
-      const response = await plain.app.inject({
-        method: 'POST',
-        url: paths.devices.brokerAuth,
-        payload: { clientid: 'x', username: 'x', password: 'y' },
-      });
-      expect(response.statusCode).toBe(404);
-    } finally {
-      await plain.close();
-    }
+  // No BROKER_HOOK_SECRET: the hooks are not registered.
+  it.override('appOverrides', {});
+
+  it('answer 404 without BROKER_HOOK_SECRET', async ({ t: plain }) => {
+    const response = await plain.app.inject({
+      method: 'POST',
+      url: paths.devices.brokerAuth,
+      payload: { clientid: 'x', username: 'x', password: 'y' },
+    });
+    expect(response.statusCode).toBe(404);
   });
 });

@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import type { DeviceAgent } from '@kisht/device-agent/agent';
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
-import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, SECOND_ORG_ID, SECOND_RETAILER_MOBILE } from '../../db/seed/seed';
 import {
   apiGet,
   apiPost,
@@ -15,7 +14,8 @@ import {
   enrolReferenceAgent,
   waitUntil,
 } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 
 /** change_device_pinV1 end to end: route → sealed change_pin command → the real agent sets the PIN. */
 let t: TestApp;
@@ -23,16 +23,18 @@ let retailer: string;
 let stateDir: string;
 let agents: DeviceAgent[];
 
-beforeEach(async () => {
-  t = await createTestApp();
+// The file's helpers below act as the test's app and retailer (routeTest fixtures); the app listens,
+// since the reference agents connect to it.
+it.beforeEach(async ({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
   await t.app.listen({ host: '127.0.0.1', port: 0 });
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
   stateDir = mkdtempSync(join(tmpdir(), 'kisht-pin-'));
   agents = [];
 });
-afterEach(async () => {
+// Runs before the fixtures close the app.
+it.afterEach(async () => {
   for (const agent of agents) await agent.stop();
-  await t.close();
   // Retried: an agent that was just stopped may still be finishing a write (ENOTEMPTY).
   rmSync(stateDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
@@ -127,8 +129,9 @@ describe('change_device_pinV1', () => {
     expect([await countRows('device_commands'), await countRows('audit_log')]).toEqual(before);
   });
 
-  it('answers 404 for another organisation’s customer and 409 before enrolment', async () => {
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+  it('answers 404 for another organisation’s customer and 409 before enrolment', async ({
+    otherRetailer: other,
+  }) => {
     const kiran = await customerIdNamed(t, other, 'Kiran');
     const foreign = await apiPost(t, retailer, paths.devices.changeDevicePin, {
       customer_id: kiran,

@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { decodeQrPng } from '@kisht/device-agent/qr';
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
-import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, SECOND_ORG_ID, SECOND_RETAILER_MOBILE } from '../../db/seed/seed';
+import { DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
 import { apiGet, apiPost, customerBody, recordConsent } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 
 /** Seeded and new customers may have nothing overdue: a lock then needs a reason (issue 12). */
 const TEST_LOCK_REASON = 'Customer asked us to test the lock';
@@ -14,12 +15,10 @@ const TEST_LOCK_REASON = 'Customer asked us to test the lock';
 let t: TestApp;
 let retailer: string;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-});
-afterEach(async () => {
-  await t.close();
+// The file's helpers below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
 });
 
 const enrol = (payload: Record<string, unknown>) =>
@@ -69,7 +68,9 @@ describe('device enrolment', () => {
     expect(response.body.data.retailer).toMatchObject({ name: 'Ravi Mobiles', phone: DEMO_RETAILER_MOBILE });
   });
 
-  it('answers a retry after a lost response with the same device and a new secret, within the window only', async () => {
+  it('answers a retry after a lost response with the same device and a new secret, within the window only', async ({
+    make,
+  }) => {
     const c = await newCustomerWithToken();
     const first = (await enrol({ token: c.token, imei1: c.imei1, imei2: c.imei2 })).body.data;
 
@@ -91,7 +92,7 @@ describe('device enrolment', () => {
     // Other IMEIs never get credentials, and once the window is over the token is spent.
     const stranger = await enrol({ token: c.token, imei1: c.imei1, imei2: '490154203237518' });
     expect([stranger.status, stranger.body.code]).toEqual([400, 'ENROLMENT_TOKEN_INVALID']);
-    await t.app.ctx.db.execute(sql`update devices set enrolment_expires_at = now() - interval '1 second'`);
+    await make.deviceRow(c.customerId, { enrolmentExpiresAt: new Date(Date.now() - 1000) });
     const late = await enrol({ token: c.token, imei1: c.imei1, imei2: c.imei2 });
     expect([late.status, late.body.code]).toEqual([400, 'ENROLMENT_TOKEN_INVALID']);
     const audit = await queryRows<{ action: string }>(
@@ -101,7 +102,9 @@ describe('device enrolment', () => {
     expect(audit.map((a) => a.action)).toEqual(['device.enrol', 'device.enrol_retry']);
   });
 
-  it('gives the enrolment QR as a PNG of the provisioning JSON, scoped to the retailer', async () => {
+  it('gives the enrolment QR as a PNG of the provisioning JSON, scoped to the retailer', async ({
+    otherRetailer: other,
+  }) => {
     const productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id;
     const customer = (await apiPost(t, retailer, paths.customers.create, customerBody(productId))).body.data;
     await recordConsent(t, retailer, customer.id);
@@ -120,7 +123,6 @@ describe('device enrolment', () => {
       'in.kisht.ENROLMENT_TOKEN': expect.any(String),
     });
 
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     const foreign = await t.app.inject({
       method: 'GET',
       url: `${paths.customers.qrCodePng}?customer_id=${customer.id}`,
@@ -158,9 +160,9 @@ describe('device enrolment', () => {
     expect(details.body.data.device.enrolledAt).toBeNull();
   });
 
-  it('refuses an expired token', async () => {
+  it('refuses an expired token', async ({ make }) => {
     const c = await newCustomerWithToken();
-    await t.app.ctx.db.execute(sql`update devices set enrolment_expires_at = now() - interval '1 minute'`);
+    await make.deviceRow(c.customerId, { enrolmentExpiresAt: new Date(Date.now() - 60_000) });
     expect((await enrol({ token: c.token, imei1: c.imei1, imei2: c.imei2 })).body.code).toBe(
       'ENROLMENT_TOKEN_INVALID',
     );
@@ -211,11 +213,12 @@ describe('lock and unlock', () => {
     expect(await commandRows()).toEqual([]);
   });
 
-  it('refuses bad input naming the field and another tenant with 404, writing nothing', async () => {
+  it('refuses bad input naming the field and another tenant with 404, writing nothing', async ({
+    otherRetailer: other,
+  }) => {
     const bad = await apiPost(t, retailer, paths.devices.lock, { customer_id: 'abc' });
     expect(bad.status).toBe(400);
     expect(bad.body.fields[0].field).toBe('customer_id');
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     const foreign = (await apiGet(t, other, paths.customers.list)).body.data.items[0].id;
     const response = await apiPost(t, retailer, paths.devices.unlock, { customer_id: foreign });
     expect(response.status).toBe(404);

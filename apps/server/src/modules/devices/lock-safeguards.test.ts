@@ -1,13 +1,14 @@
-import { addDays, istDate } from '@kisht/domain/common/time';
+import { istDate } from '@kisht/domain/common/time';
 import { ZBulkPreview, ZBulkProgress, ZCommandHistoryItem } from '@kisht/domain/devices/devices.schema';
 import { ZPolicyMessage } from '@kisht/domain/devices/protocol.schema';
 import { deviceControlPath, paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
-import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, SECOND_ORG_ID, SECOND_RETAILER_MOBILE } from '../../db/seed/seed';
+import { DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
 import { apiGet, apiPost, apiPut, customerIdNamed } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 import { runAutoLockLadder } from './auto-lock.service';
 import { policyVersionOf } from './device-messages';
 import * as repo from './devices.repository';
@@ -21,12 +22,10 @@ import { dispatchDueScheduledCommands } from './devices.service';
 let t: TestApp;
 let retailer: string;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-});
-afterEach(async () => {
-  await t.close();
+// The file's helpers below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
 });
 
 const REASON = 'Customer asked us to test the lock';
@@ -51,19 +50,6 @@ const lockAudits = () =>
     t.app.ctx.db,
     sql`select action, details from audit_log where action like 'device.%lock%' order by id`,
   );
-/** Every instalment due before today paid: nothing overdue. */
-const payUpOverdue = (customerId: number) =>
-  queryRows(
-    t.app.ctx.db,
-    sql`update emis set paid_paise = amount_paise where customer_id = ${customerId} and due_date < ${today()}`,
-  );
-/** The first instalment unpaid and due `days` days ago. */
-const makeOverdue = (customerId: number, days = 3) =>
-  queryRows(
-    t.app.ctx.db,
-    sql`update emis set due_date = ${addDays(today(), -days)}, paid_paise = 0
-        where customer_id = ${customerId} and instalment_no = 1`,
-  );
 const owedOnFirst = async (customerId: number) =>
   Number(
     (
@@ -77,9 +63,11 @@ const owedOnFirst = async (customerId: number) =>
 const fieldsOf = (body: { fields?: { field: string }[] }) => (body.fields ?? []).map((f) => f.field);
 
 describe('a lock of a customer with nothing overdue needs a reason', () => {
-  it('refuses a lock without a reason (400 naming reason), writing nothing; keeps a given reason', async () => {
+  it('refuses a lock without a reason (400 naming reason), writing nothing; keeps a given reason', async ({
+    make,
+  }) => {
     const aarav = await customerNamed('Aarav');
-    await payUpOverdue(aarav);
+    await make.paid(aarav, { dueBefore: today() });
     for (const body of [
       { customer_id: aarav },
       { customer_id: aarav, reason: '    ' },
@@ -106,21 +94,18 @@ describe('a lock of a customer with nothing overdue needs a reason', () => {
     expect(ZCommandHistoryItem.parse(history.body.data[0])).toMatchObject({ name: 'lock', reason: REASON });
   });
 
-  it('locks a customer with an overdue instalment without a reason', async () => {
+  it('locks a customer with an overdue instalment without a reason', async ({ make }) => {
     const aarav = await customerNamed('Aarav');
-    await makeOverdue(aarav);
+    await make.overdue(aarav);
     const locked = await apiPost(t, retailer, paths.devices.lock, { customer_id: aarav });
     expect(locked.status).toBe(200);
     expect(await commandsOf(aarav)).toMatchObject([{ name: 'lock', reason: null }]);
   });
 
-  it('asks for a reason for lost mode too, and for a scheduled lock', async () => {
-    await queryRows(
-      t.app.ctx.db,
-      sql`update customers set device_type = 3 where first_name = 'Aarav' and org_id = ${DEMO_ORG_ID}`,
-    ); // Apple phones offer lost mode (spec §6)
+  it('asks for a reason for lost mode too, and for a scheduled lock', async ({ make }) => {
     const aarav = await customerNamed('Aarav');
-    await payUpOverdue(aarav);
+    await make.customerRow(aarav, { deviceType: 3 }); // Apple phones offer lost mode (spec §6)
+    await make.paid(aarav, { dueBefore: today() });
     const lostMode = { customer_id: aarav, enable: true, args: { message: 'Please call the shop' } };
     const refused = await apiPost(t, retailer, deviceControlPath('lost_mode'), lostMode);
     expect(refused.status).toBe(400);
@@ -135,8 +120,7 @@ describe('a lock of a customer with nothing overdue needs a reason', () => {
     expect(await commandsOf(aarav)).toMatchObject([{ name: 'lost_mode_on', reason: REASON }]);
   });
 
-  it('answers 404 for another organisation’s customer, writing nothing', async () => {
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+  it('answers 404 for another organisation’s customer, writing nothing', async ({ otherRetailer: other }) => {
     const kiran = await customerNamed('Kiran', other);
     const foreign = await apiPost(t, retailer, paths.devices.lock, { customer_id: kiran, reason: REASON });
     expect(foreign.status).toBe(404);
@@ -161,24 +145,23 @@ describe('a completed loan (status 5) is never locked', () => {
     expect((await deviceOf(sneha)).desiredLocked).toBe(false);
   });
 
-  it('is never locked by the auto-lock job, even with an instalment unpaid', async () => {
-    await queryRows(
-      t.app.ctx.db,
-      sql`update organizations set settings = settings ||
-            '{"autoLock":{"reminderDaysBefore":null,"lockAfterDaysOverdue":0,"autoUnlock":false}}'::jsonb
-          where id = ${DEMO_ORG_ID}`,
-    );
+  it('is never locked by the auto-lock job, even with an instalment unpaid', async ({ make }) => {
+    await make.orgSettings({
+      autoLock: { reminderDaysBefore: null, lockAfterDaysOverdue: 0, autoUnlock: false },
+    });
     const sneha = await customerNamed('Sneha');
-    await makeOverdue(sneha, 10);
+    await make.overdue(sneha, { daysOverdue: 10 });
     await runAutoLockLadder(t.app.ctx);
     expect(await commandsOf(sneha)).toEqual([]);
   });
 
-  it('drops a scheduled lock that comes due after the loan completed, or after a paid-up customer’s it had no reason for', async () => {
+  it('drops a scheduled lock that comes due after the loan completed, or after a paid-up customer’s it had no reason for', async ({
+    make,
+  }) => {
     const aarav = await customerNamed('Aarav');
     const priya = await customerNamed('Priya');
-    await makeOverdue(aarav);
-    await makeOverdue(priya);
+    await make.overdue(aarav);
+    await make.overdue(priya);
     const runAt = new Date(Date.now() + 10 * 60_000);
     for (const customerId of [aarav, priya]) {
       const scheduled = await apiPost(t, retailer, paths.devices.lock, {
@@ -189,12 +172,9 @@ describe('a completed loan (status 5) is never locked', () => {
     }
     const before = await deviceOf(aarav);
     // Aarav's loan is completed; Priya pays what was overdue.
-    await queryRows(
-      t.app.ctx.db,
-      sql`update emis set paid_paise = amount_paise where customer_id = ${aarav}`,
-    );
-    await queryRows(t.app.ctx.db, sql`update customers set status = 5 where id = ${aarav}`);
-    await payUpOverdue(priya);
+    await make.paid(aarav);
+    await make.customerRow(aarav, { status: 5 });
+    await make.paid(priya, { dueBefore: today() });
 
     expect(await dispatchDueScheduledCommands(t.app.ctx, new Date(runAt.getTime() + 1000))).toBe(0);
     expect(await commandsOf(aarav)).toMatchObject([
@@ -210,9 +190,9 @@ describe('a completed loan (status 5) is never locked', () => {
     expect(history.body.data[0]).toMatchObject({ state: 'cancelled', error: expect.stringMatching(/EMIs/) });
   });
 
-  it('sends a scheduled lock with a reason when it comes due, overdue or not', async () => {
+  it('sends a scheduled lock with a reason when it comes due, overdue or not', async ({ make }) => {
     const aarav = await customerNamed('Aarav');
-    await payUpOverdue(aarav);
+    await make.paid(aarav, { dueBefore: today() });
     const runAt = new Date(Date.now() + 10 * 60_000);
     const scheduled = await apiPost(t, retailer, paths.devices.lock, {
       customer_id: aarav,
@@ -225,9 +205,11 @@ describe('a completed loan (status 5) is never locked', () => {
     expect((await deviceOf(aarav)).desiredLocked).toBe(true);
   });
 
-  it('cancels a pending lock and unlocks the phone when a payment completes the loan, whatever autoUnlock says', async () => {
+  it('cancels a pending lock and unlocks the phone when a payment completes the loan, whatever autoUnlock says', async ({
+    make,
+  }) => {
     const aarav = await customerNamed('Aarav');
-    await makeOverdue(aarav);
+    await make.overdue(aarav);
     expect((await apiPost(t, retailer, paths.devices.lock, { customer_id: aarav })).status).toBe(200);
     const later = new Date(Date.now() + 60 * 60_000).toISOString();
     expect(
@@ -261,10 +243,12 @@ describe('a completed loan (status 5) is never locked', () => {
 });
 
 describe('bulk lock never reaches a paid-up customer', () => {
-  it('leaves customers with nothing overdue out of a bulk lock, and the preview counts the same', async () => {
+  it('leaves customers with nothing overdue out of a bulk lock, and the preview counts the same', async ({
+    make,
+  }) => {
     const aarav = await customerNamed('Aarav');
     const priya = await customerNamed('Priya'); // seeded with an overdue instalment
-    await payUpOverdue(aarav);
+    await make.paid(aarav, { dueBefore: today() });
     const preview = await apiGet(t, retailer, `${paths.devices.bulkPreview}?action=lock&filter=all_enrolled`);
     expect(ZBulkPreview.parse(preview.body.data)).toEqual({ total: 1, skipped: 1 });
     const sent = ZBulkProgress.parse(
@@ -292,7 +276,9 @@ describe('bulk lock never reaches a paid-up customer', () => {
 });
 
 describe('the lock screen', () => {
-  it('puts the retailer, the amount overdue, how to pay and emergency calls in the policy of every lock', async () => {
+  it('puts the retailer, the amount overdue, how to pay and emergency calls in the policy of every lock', async ({
+    make,
+  }) => {
     const settings = await apiGet(t, retailer, paths.orgs.deviceSettings);
     const howToPay = 'Pay by UPI to ravimobiles@okaxis\nor at Shop 4, Andheri West';
     const saved = await apiPut(t, retailer, paths.orgs.deviceSettings, {
@@ -301,7 +287,7 @@ describe('the lock screen', () => {
     });
     expect(saved.status).toBe(200);
     const aarav = await customerNamed('Aarav');
-    await makeOverdue(aarav);
+    await make.overdue(aarav);
     const owed = await owedOnFirst(aarav);
     expect((await apiPost(t, retailer, paths.devices.lock, { customer_id: aarav })).status).toBe(200);
 
@@ -324,7 +310,7 @@ describe('the lock screen', () => {
 
     // A lock with a reason of a paid-up customer says nothing is overdue.
     const priya = await customerNamed('Priya');
-    await payUpOverdue(priya);
+    await make.paid(priya, { dueBefore: today() });
     await apiPost(t, retailer, paths.devices.unlock, { customer_id: priya });
     await apiPost(t, retailer, paths.devices.lock, { customer_id: priya, reason: REASON });
     expect((await deviceOf(priya)).desiredLockScreen).toEqual({ ...expected, overduePaise: 0 });

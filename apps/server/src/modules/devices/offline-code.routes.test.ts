@@ -1,21 +1,19 @@
 import { verifyOfflineCode } from '@kisht/domain/devices/offline-code';
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
-import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, SECOND_ORG_ID, SECOND_RETAILER_MOBILE } from '../../db/seed/seed';
 import { apiPost, customerIdNamed } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 
 let t: TestApp;
 let retailer: string;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-});
-afterEach(async () => {
-  await t.close();
+// The file's helpers below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
 });
 
 const customerNamed = (firstName: string, token = retailer) => customerIdNamed(t, token, firstName);
@@ -117,8 +115,7 @@ describe('offline codes (get_device_bypass_code, offline_lock_unlock)', () => {
     expect(await auditCount()).toBe(1);
   });
 
-  it('answers 404 for another organisation’s customer', async () => {
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+  it('answers 404 for another organisation’s customer', async ({ otherRetailer: other }) => {
     const kiran = await customerNamed('Kiran', other);
     const foreign = await apiPost(t, retailer, paths.devices.bypassCode, {
       customer_id: kiran,

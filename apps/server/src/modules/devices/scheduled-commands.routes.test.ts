@@ -1,16 +1,10 @@
 import { deviceControlPath, paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
-import {
-  DEMO_MINI_RETAILER_MOBILE,
-  DEMO_ORG_ID,
-  DEMO_RETAILER_MOBILE,
-  SECOND_ORG_ID,
-  SECOND_RETAILER_MOBILE,
-} from '../../db/seed/seed';
 import { apiGet, apiPost, customerIdNamed } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 import { dispatchDueScheduledCommands } from './devices.service';
 
 /** Seeded and new customers may have nothing overdue: a lock then needs a reason (issue 12). */
@@ -20,12 +14,10 @@ const TEST_LOCK_REASON = 'Customer asked us to test the lock';
 let t: TestApp;
 let retailer: string;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-});
-afterEach(async () => {
-  await t.close();
+// The file's helpers below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
 });
 
 const inMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
@@ -68,7 +60,10 @@ describe('scheduled lock and unlock', () => {
     expect((await apiGet(t, retailer, paths.devices.scheduledCommands)).body.data).toEqual([]);
   });
 
-  it('lists soonest first, for the actor’s own customers only', async () => {
+  it('lists soonest first, for the actor’s own customers only', async ({
+    otherRetailer: other,
+    miniRetailer: mini,
+  }) => {
     const aarav = await customerIdNamed(t, retailer, 'Aarav');
     const later = await apiPost(t, retailer, paths.devices.lock, {
       customer_id: aarav,
@@ -85,10 +80,8 @@ describe('scheduled lock and unlock', () => {
     );
     expect(ids).toEqual([sooner.body.data.id, later.body.data.id]);
 
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     expect((await apiGet(t, other, paths.devices.scheduledCommands)).body.data).toEqual([]);
     // Aarav belongs to the retailer, not the mini-retailer.
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
     expect((await apiGet(t, mini, paths.devices.scheduledCommands)).body.data).toEqual([]);
   });
 
@@ -103,8 +96,7 @@ describe('scheduled lock and unlock', () => {
     expect(await commandCount()).toBe(before);
   });
 
-  it('answers 404 for another organisation’s customer', async () => {
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+  it('answers 404 for another organisation’s customer', async ({ otherRetailer: other }) => {
     const kiran = await customerIdNamed(t, other, 'Kiran');
     const before = await commandCount();
     const refused = await apiPost(t, retailer, paths.devices.lock, {

@@ -1,26 +1,19 @@
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
-import {
-  DEMO_CUSTOMER_MOBILE,
-  DEMO_ORG_ID,
-  DEMO_RETAILER_MOBILE,
-  SECOND_ORG_ID,
-  SECOND_RETAILER_MOBILE,
-} from '../../db/seed/seed';
+import { DEMO_CUSTOMER_MOBILE, DEMO_ORG_ID, SECOND_ORG_ID, SECOND_RETAILER_MOBILE } from '../../db/seed/seed';
 import { apiGet, apiPost, customerIdNamed } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 
 let t: TestApp;
 let retailer: string;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-});
-afterEach(async () => {
-  await t.close();
+// The file's helpers below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
 });
 
 const customerNamed = (firstName: string, token = retailer) => customerIdNamed(t, token, firstName);
@@ -38,7 +31,7 @@ const emiSums = async () =>
 const commandCount = async () =>
   Number((await queryRows(t.app.ctx.db, sql`select count(*)::int as n from device_commands`))[0]!.n);
 const foreignCustomer = async () => {
-  const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+  const other = await t.tokenFor(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
   return { other, kiran: await customerNamed('Kiran', other) };
 };
 
@@ -74,12 +67,9 @@ describe('send_penalty', () => {
     expect(audit).toHaveLength(1);
   });
 
-  it('charges 2% of the instalment in an organisation with a percentage rule', async () => {
+  it('charges 2% of the instalment in an organisation with a percentage rule', async ({ make }) => {
     const { other, kiran } = await foreignCustomer();
-    await queryRows(
-      t.app.ctx.db,
-      sql`update emis set due_date = (current_date - 10) where customer_id = ${kiran} and instalment_no = 1`,
-    );
+    await make.overdue(kiran, { daysOverdue: 10 });
     const [first] = (await emiDetails(kiran, other)).instalments;
     expect(first.penaltyDuePaise).toBe(Math.round(first.amountPaise * 0.02));
   });
@@ -261,7 +251,7 @@ describe('customer_emi_pin', () => {
     expect(found.body.data.items.map((c: { id: number }) => c.id)).toContain(priya);
 
     // The customer sees it in how-to-pay, and in the UPI note.
-    const customer = await t.login(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
+    const customer = await t.tokenFor(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
     const [loan] = (await apiGet(t, customer, paths.emi.myLoans)).body.data;
     expect(loan.payTo.emiPin).toBe(pin);
     expect(decodeURIComponent(loan.payTo.upiLink.replace(/\+/g, ' '))).toContain(`EMI PIN ${pin}`);

@@ -2,21 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { ZPaymentReceipt } from '@kisht/domain/emi/emi.schema';
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
-import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, SECOND_ORG_ID, SECOND_RETAILER_MOBILE } from '../../db/seed/seed';
+import { DEMO_ORG_ID, SECOND_ORG_ID } from '../../db/seed/seed';
 import { apiGet, customerIdNamed } from '../../test/fixtures';
-import { bearer, createTestApp, type TestApp } from '../../test/harness';
+import { bearer, type TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 
 let t: TestApp;
 let retailer: string;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-});
-afterEach(async () => {
-  await t.close();
+// The file's helpers below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
 });
 
 const customerNamed = (firstName: string, token = retailer) => customerIdNamed(t, token, firstName);
@@ -61,10 +60,11 @@ const auditCount = async () =>
   );
 
 describe('receipt numbers (per organisation)', () => {
-  it("numbers each organisation's receipts from 1, independently of the others", async () => {
+  it("numbers each organisation's receipts from 1, independently of the others", async ({
+    otherRetailer: other,
+  }) => {
     const priya = await customerNamed('Priya');
     const aarav = await customerNamed('Aarav');
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     const kiran = await customerNamed('Kiran', other);
 
     const first = await pay(retailer, {
@@ -127,7 +127,7 @@ describe('receipt numbers (per organisation)', () => {
 
 describe('Idempotency-Key on multiple_emi_paid', () => {
   let paidBefore = 0;
-  beforeEach(async () => {
+  it.beforeEach(async () => {
     paidBefore = await paidOnEmis();
   });
   const body = async () => {
@@ -190,10 +190,11 @@ describe('Idempotency-Key on multiple_emi_paid', () => {
     expect((await paidOnEmis()) - paidBefore).toBe(50_000);
   });
 
-  it("keeps keys per organisation: another organisation's payment with the same key is its own", async () => {
+  it("keeps keys per organisation: another organisation's payment with the same key is its own", async ({
+    otherRetailer: other,
+  }) => {
     const key = randomUUID();
     await pay(retailer, await body(), key);
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     const kiran = await customerNamed('Kiran', other);
     const theirs = await pay(
       other,
@@ -210,11 +211,12 @@ describe('Idempotency-Key on multiple_emi_paid', () => {
     expect((await paymentRows()).map((r) => r.org_id)).toEqual([DEMO_ORG_ID, SECOND_ORG_ID]);
   });
 
-  it("does not answer another organisation's customer through a key (404), and writes nothing", async () => {
+  it("does not answer another organisation's customer through a key (404), and writes nothing", async ({
+    otherRetailer: other,
+  }) => {
     const request = await body();
     const key = randomUUID();
     await pay(retailer, request, key);
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     const answer = await pay(other, request, key);
     expect(answer.status).toBe(404);
     expect(await paymentRows()).toHaveLength(1);

@@ -1,27 +1,19 @@
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
-import {
-  DEMO_CUSTOMER_MOBILE,
-  DEMO_ORG_ID,
-  DEMO_RETAILER_MOBILE,
-  DEMO_RETAILER_UPI_ID,
-  SECOND_ORG_ID,
-  SECOND_RETAILER_MOBILE,
-} from '../../db/seed/seed';
+import { DEMO_CUSTOMER_MOBILE, DEMO_ORG_ID, DEMO_RETAILER_UPI_ID } from '../../db/seed/seed';
 import { apiGet, apiPost, customerBody, customerIdNamed } from '../../test/fixtures';
-import { bearer, createTestApp, type TestApp } from '../../test/harness';
+import { bearer, type TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 
 let t: TestApp;
 let retailer: string;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-});
-afterEach(async () => {
-  await t.close();
+// The file's helpers below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
 });
 
 const customerNamed = (firstName: string, token = retailer) => customerIdNamed(t, token, firstName);
@@ -42,8 +34,9 @@ describe('EMI details', () => {
     expect(details.payments).toEqual([]);
   });
 
-  it('answers 404 for another organisation’s customer and 400 for a bad id', async () => {
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+  it('answers 404 for another organisation’s customer and 400 for a bad id', async ({
+    otherRetailer: other,
+  }) => {
     const foreign = await customerNamed('Kiran', other);
     expect((await apiGet(t, retailer, `${paths.emi.details}?customer_id=${foreign}`)).status).toBe(404);
     const bad = await apiGet(t, retailer, `${paths.emi.details}?customer_id=x`);
@@ -137,7 +130,9 @@ describe('recording payments (multiple_emi_paid)', () => {
     expect((await emiDetails(priya)).totals.paidPaise).toBe(0);
   });
 
-  it("answers 404 naming emi_ids for another customer's instalment and 404 for another organisation's customer", async () => {
+  it("answers 404 naming emi_ids for another customer's instalment and 404 for another organisation's customer", async ({
+    otherRetailer: other,
+  }) => {
     const priya = await customerNamed('Priya');
     const aaravFirst = (await emiDetails(await customerNamed('Aarav'))).instalments[0];
     const mixed = await apiPost(t, retailer, paths.emi.pay, {
@@ -149,7 +144,6 @@ describe('recording payments (multiple_emi_paid)', () => {
     expect(mixed.status).toBe(404);
     expect(mixed.body.fields[0].field).toBe('emi_ids');
 
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     const foreign = await customerNamed('Kiran', other);
     const response = await apiPost(t, retailer, paths.emi.pay, {
       customer_id: foreign,
@@ -163,7 +157,9 @@ describe('recording payments (multiple_emi_paid)', () => {
 });
 
 describe('upcoming EMIs, counts and totals', () => {
-  it('lists overdue and this week’s unpaid instalments of own customers only', async () => {
+  it('lists overdue and this week’s unpaid instalments of own customers only', async ({
+    otherRetailer: other,
+  }) => {
     const overdue = (await apiGet(t, retailer, `${paths.emi.upcoming}?range=overdue`)).body.data;
     expect(overdue.items.map((i: { customerName: string }) => i.customerName)).toContain('Priya Patel');
     expect(overdue.items.every((i: { status: string }) => i.status === 'overdue')).toBe(true);
@@ -171,7 +167,6 @@ describe('upcoming EMIs, counts and totals', () => {
     expect(counts.overdue).toBe(overdue.total);
     expect(counts.week).toBeGreaterThanOrEqual(counts.today);
 
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     const theirs = (await apiGet(t, other, `${paths.emi.upcoming}?range=overdue`)).body.data;
     expect(theirs.items.some((i: { customerName: string }) => i.customerName === 'Priya Patel')).toBe(false);
 
@@ -180,7 +175,7 @@ describe('upcoming EMIs, counts and totals', () => {
     expect(bad.body.fields[0].field).toBe('range');
   });
 
-  it('sums outstanding, overdue and collections, moving with a payment', async () => {
+  it('sums outstanding, overdue and collections, moving with a payment', async ({ otherRetailer: other }) => {
     const before = (await apiGet(t, retailer, paths.stats.totalOutstanding)).body.data;
     expect(before.overduePaise).toBeGreaterThan(0);
     expect(before.collectedPaise).toBe(0);
@@ -199,13 +194,14 @@ describe('upcoming EMIs, counts and totals', () => {
       collectedPaise: 50_000,
       collectedThisMonthPaise: 50_000,
     });
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     expect((await apiGet(t, other, paths.stats.totalOutstanding)).body.data.collectedPaise).toBe(0);
   });
 });
 
 describe('CSV exports', () => {
-  it('exports a schedule and the customer list; another tenant gets 404', async () => {
+  it('exports a schedule and the customer list; another tenant gets 404', async ({
+    otherRetailer: other,
+  }) => {
     const priya = await customerNamed('Priya');
     const schedule = await t.app.inject({
       method: 'GET',
@@ -230,7 +226,6 @@ describe('CSV exports', () => {
       /Priya,Patel,\+919811111102,\d{15},.*,install,Locked,\d{2}-\d{2}-\d{4} \d{2}:\d{2} (AM|PM)/,
     );
 
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     const foreign = await t.app.inject({
       method: 'GET',
       url: `${paths.emi.scheduleCsv}?customer_id=${priya}`,
@@ -282,7 +277,7 @@ describe('the customer user', () => {
   });
 
   it('cannot use retailer routes, and retailers have no own loans', async () => {
-    const customer = await t.login(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
+    const customer = await t.tokenFor(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
     expect((await apiGet(t, customer, paths.customers.list)).status).toBe(403);
     const priya = await customerNamed('Priya');
     expect((await apiGet(t, customer, `${paths.emi.details}?customer_id=${priya}`)).status).toBe(403);

@@ -1,23 +1,22 @@
 import { istDate } from '@kisht/domain/common/time';
 import { ZMyLoan } from '@kisht/domain/emi/emi.schema';
 import { paths } from '@kisht/domain/paths';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { z } from 'zod';
-import { DEMO_CUSTOMER_MOBILE, DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
+import { DEMO_CUSTOMER_MOBILE, DEMO_ORG_ID } from '../../db/seed/seed';
 import { apiGet, apiPost, customerIdNamed } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 
 let t: TestApp;
 let retailer: string;
 let customer: string;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-  customer = await t.login(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
-});
-afterEach(async () => {
-  await t.close();
+// The file's helpers below act as the test's app, retailer and customer (Priya, the demo borrower).
+it.beforeEach(async ({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
+  customer = await t.tokenFor(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
 });
 
 const myLoans = async () => z.array(ZMyLoan).parse((await apiGet(t, customer, paths.emi.myLoans)).body.data);

@@ -2,27 +2,20 @@ import { AppType } from '@kisht/domain/common/enums';
 import { ZLedgerMovement } from '@kisht/domain/ledger/ledger.schema';
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
 import { createUser } from '../../db/seed/factories';
-import {
-  DEMO_ADMIN_MOBILE,
-  DEMO_CUSTOMER_MOBILE,
-  DEMO_ORG_ID,
-  SECOND_ORG_ID,
-  SECOND_RETAILER_MOBILE,
-} from '../../db/seed/seed';
+import { DEMO_ADMIN_MOBILE, DEMO_CUSTOMER_MOBILE, DEMO_ORG_ID } from '../../db/seed/seed';
 import { apiGet, apiPost, customerBody, recordConsent } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 
 /** Refunds of enrolment keys (issue 13 "refunds") through the HTTP routes. */
 let t: TestApp;
 
-beforeEach(async () => {
-  t = await createTestApp();
-});
-afterEach(async () => {
-  await t.close();
+// The file's helpers below act as the test's app (routeTest fixtures).
+it.beforeEach(({ t: app }) => {
+  t = app;
 });
 
 const DPC = AppType.DEVICE_POLICY_CONTROLLER;
@@ -35,7 +28,7 @@ const freshRetailer = async (mobile: string, keys: number) => {
     name: 'Refund Mobiles',
     keys: keys > 0 ? { [DPC]: keys } : {},
   });
-  return t.login(DEMO_ORG_ID, mobile);
+  return t.tokenFor(DEMO_ORG_ID, mobile);
 };
 
 const balanceOf = async (token: string) => {
@@ -154,7 +147,9 @@ describe('refund of an enrolment key', () => {
     expect(await balanceOf(token)).toBe(0);
   });
 
-  it("refuses bad input (400 naming customer_id), another tenant's customer (404), a customer and an admin (403)", async () => {
+  it("refuses bad input (400 naming customer_id), another tenant's customer (404), a customer and an admin (403)", async ({
+    otherRetailer: other,
+  }) => {
     const token = await freshRetailer('+919700002004', 1);
     const c = await newCustomer(token);
     await issueQr(token, c.id);
@@ -169,7 +164,6 @@ describe('refund of an enrolment key', () => {
       const fields = (bad.body.fields ?? []).map((f: { field: string }) => f.field);
       expect(fields).toContain('note' in body ? 'note' : 'customer_id');
     }
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     const foreign = await refund(other, { customer_id: c.id });
     expect(foreign.status).toBe(404);
     expect(foreign.body.code).toBe('CUSTOMER_NOT_FOUND');
@@ -177,7 +171,7 @@ describe('refund of an enrolment key', () => {
     const neighbour = await freshRetailer('+919700002005', 0);
     expect((await refund(neighbour, { customer_id: c.id })).status).toBe(404);
     for (const mobile of [DEMO_CUSTOMER_MOBILE, DEMO_ADMIN_MOBILE]) {
-      const denied = await refund(await t.login(DEMO_ORG_ID, mobile), { customer_id: c.id });
+      const denied = await refund(await t.tokenFor(DEMO_ORG_ID, mobile), { customer_id: c.id });
       expect(denied.status).toBe(403);
     }
     expect(await refundWrites()).toEqual({ refunds: 0, refunded: 0, audits: 0 });

@@ -9,7 +9,7 @@ import {
 import { paths } from '@kisht/domain/paths';
 import dayjs from 'dayjs';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
 import { createUser } from '../../db/seed/factories';
 import {
@@ -23,18 +23,17 @@ import {
   SECOND_RETAILER_MOBILE,
 } from '../../db/seed/seed';
 import { apiGet, apiPost, customerBody, recordConsent } from '../../test/fixtures';
-import { bearer, createTestApp, type TestApp } from '../../test/harness';
+import { bearer, type TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 
 /** Keys, balance and transactions (issue 13) through the HTTP routes. */
 let t: TestApp;
 let retailer: string;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-});
-afterEach(async () => {
-  await t.close();
+// The file's helpers below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
 });
 
 const fieldsOf = (body: { fields?: { field: string }[] }) => (body.fields ?? []).map((f) => f.field);
@@ -70,14 +69,16 @@ const freshRetailer = async (mobile: string, keys: number) => {
     name: 'Fresh Mobiles',
     keys: keys > 0 ? { [AppType.DEVICE_POLICY_CONTROLLER]: keys } : {},
   });
-  return t.login(DEMO_ORG_ID, mobile);
+  return t.tokenFor(DEMO_ORG_ID, mobile);
 };
 
 const firstProductId = async (token: string) =>
   (await apiGet(t, token, paths.catalogue.products)).body.data[0].id as number;
 
 describe('balances', () => {
-  it("shows the retailer's keys per app_type, and its mini-retailer's with user_id", async () => {
+  it("shows the retailer's keys per app_type, and its mini-retailer's with user_id", async ({
+    miniRetailer: mini,
+  }) => {
     const answer = await apiGet(t, retailer, paths.ledger.balances);
     expect(answer.status).toBe(200);
     const balances = ZKeyBalances.parse(answer.body.data);
@@ -89,14 +90,12 @@ describe('balances', () => {
 
     const miniId = await userId(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE, 'miniretailer');
     expect(await balanceOf(retailer, 0, `?user_id=${miniId}`)).toBe(DEMO_MINI_RETAILER_KEYS);
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
     expect(await balanceOf(mini, 0)).toBe(DEMO_MINI_RETAILER_KEYS);
   });
 
-  it("answers 404 for anyone else's user_id and 400 naming a bad one", async () => {
+  it("answers 404 for anyone else's user_id and 400 naming a bad one", async ({ miniRetailer: mini }) => {
     const retailerId = await userId(DEMO_ORG_ID, DEMO_RETAILER_MOBILE, 'retailer');
     const otherOrg = await userId(SECOND_ORG_ID, SECOND_RETAILER_MOBILE, 'retailer');
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
     // A mini-retailer cannot look at its parent, nor a retailer at another organisation's.
     expect((await apiGet(t, mini, `${paths.ledger.balances}?user_id=${retailerId}`)).status).toBe(404);
     expect((await apiGet(t, retailer, `${paths.ledger.balances}?user_id=${otherOrg}`)).status).toBe(404);
@@ -157,7 +156,10 @@ describe('transfer', () => {
     ]);
   });
 
-  it("refuses bad input (400 naming the field), another retailer's user (404) and a mini-retailer (403)", async () => {
+  it("refuses bad input (400 naming the field), another retailer's user (404) and a mini-retailer (403)", async ({
+    otherRetailer: second,
+    miniRetailer: mini,
+  }) => {
     const miniId = await userId(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE, 'miniretailer');
     const base = { userId: miniId, appType: 0, quantity: 1, direction: 'to_child' };
     for (const [patch, field] of [
@@ -173,7 +175,6 @@ describe('transfer', () => {
     }
     const otherOrg = await userId(SECOND_ORG_ID, SECOND_RETAILER_MOBILE, 'retailer');
     const retailerId = await userId(DEMO_ORG_ID, DEMO_RETAILER_MOBILE, 'retailer');
-    const second = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     for (const [token, target] of [
       [retailer, otherOrg],
       [retailer, retailerId],
@@ -182,7 +183,6 @@ describe('transfer', () => {
       const answer = await apiPost(t, token, paths.ledger.transfer, { ...base, userId: target });
       expect(answer.status).toBe(404);
     }
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
     expect((await apiPost(t, mini, paths.ledger.transfer, { ...base, userId: retailerId })).status).toBe(403);
     expect(await balanceOf(retailer, 0)).toBe(DEMO_DPC_BALANCE);
   });
@@ -263,7 +263,7 @@ describe('transactions (top_up_history)', () => {
     expect(ofMini.body.data.items).toHaveLength(30);
   });
 
-  it('answers 400 naming a bad filter and 404 for another user', async () => {
+  it('answers 400 naming a bad filter and 404 for another user', async ({ otherRetailer: second }) => {
     for (const [query, field] of [
       ['from=2026-02-30', 'from'],
       ['from=15-01-2026', 'from'],
@@ -277,7 +277,6 @@ describe('transactions (top_up_history)', () => {
       expect(fieldsOf(answer.body)).toContain(field);
     }
     const retailerId = await userId(DEMO_ORG_ID, DEMO_RETAILER_MOBILE, 'retailer');
-    const second = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     expect((await apiGet(t, second, `${paths.ledger.transactions}?user_id=${retailerId}`)).status).toBe(404);
     expect((await apiGet(t, second, `${paths.ledger.transactionsCsv}?user_id=${retailerId}`)).status).toBe(
       404,
@@ -311,7 +310,7 @@ describe('transactions (top_up_history)', () => {
 
 describe('admin', () => {
   it('lets the organisation admin log in, find a retailer and credit keys to it, audited', async () => {
-    const admin = await t.login(DEMO_ORG_ID, DEMO_ADMIN_MOBILE);
+    const admin = await t.tokenFor(DEMO_ORG_ID, DEMO_ADMIN_MOBILE);
     const found = await apiGet(t, admin, `${paths.admin.retailers}?search=ravi`);
     expect(found.status).toBe(200);
     const retailers = found.body.data.map((r: unknown) => ZAdminRetailer.parse(r));
@@ -339,7 +338,7 @@ describe('admin', () => {
   });
 
   it("refuses bad input (400), others' and mini-retailers' ids (404), and anyone but an admin (403)", async () => {
-    const admin = await t.login(DEMO_ORG_ID, DEMO_ADMIN_MOBILE);
+    const admin = await t.tokenFor(DEMO_ORG_ID, DEMO_ADMIN_MOBILE);
     const retailerId = await userId(DEMO_ORG_ID, DEMO_RETAILER_MOBILE, 'retailer');
     const base = { retailerId, appType: 0, quantity: 1 };
     for (const [patch, field] of [

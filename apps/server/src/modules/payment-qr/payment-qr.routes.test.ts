@@ -1,7 +1,7 @@
 import type { TMyLoan } from '@kisht/domain/emi/emi.schema';
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
 import {
   DEMO_CUSTOMER_MOBILE,
@@ -9,22 +9,20 @@ import {
   DEMO_ORG_ID,
   DEMO_RETAILER_MOBILE,
   DEMO_RETAILER_UPI_ID,
-  SECOND_ORG_ID,
   SECOND_RETAILER_MOBILE,
 } from '../../db/seed/seed';
 import { apiGet, apiPut, apiUpload, JPEG_BYTES, PDF_BYTES, PNG_1X1 } from '../../test/fixtures';
-import { bearer, createTestApp, type TestApp } from '../../test/harness';
+import { bearer, type TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 
 /** retailer_payment_qr: the actor's own UPI ID, payee name and standing UPI QR link. */
 let t: TestApp;
 let retailer: string;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-});
-afterEach(async () => {
-  await t.close();
+// The file's helpers below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
 });
 
 /** Every user's UPI ID by mobile and user type, straight from the table. */
@@ -98,17 +96,18 @@ describe('payment_qr', () => {
 
   it('refuses a customer with 403, reading and writing nothing', async () => {
     const before = await upiIds();
-    const customer = await t.login(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
+    const customer = await t.tokenFor(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
     expect((await apiGet(t, customer, paths.users.paymentQr)).status).toBe(403);
     const refused = await apiPut(t, customer, paths.users.paymentQr, { upiId: 'thief@okaxis' });
     expect(refused.status).toBe(403);
     expect(await upiIds()).toEqual(before);
   });
 
-  it("keeps each shop's settings its own: no request names a user, so another's row is never reached", async () => {
+  it("keeps each shop's settings its own: no request names a user, so another's row is never reached", async ({
+    miniRetailer: mini,
+    otherRetailer: other,
+  }) => {
     // Other-tenant ids cannot be named: GET and PUT take no user id, the session decides whose row.
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     const before = await upiIds();
 
     expect((await apiGet(t, mini, paths.users.paymentQr)).body.data).toEqual({
@@ -138,7 +137,7 @@ describe('payment_qr', () => {
 
 /** The customer's own loan screen (customer_emi_details) as the demo customer sees it. */
 const myLoans = async () => {
-  const customer = await t.login(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
+  const customer = await t.tokenFor(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
   return { customer, loans: (await apiGet(t, customer, paths.emi.myLoans)).body.data as TMyLoan[] };
 };
 
@@ -258,13 +257,14 @@ describe('uploaded QR image', () => {
     expect((await apiGet(t, retailer, paths.users.paymentQr)).body.data.qrImage).toBeNull();
   });
 
-  it('serves no image of another retailer’s or organisation’s customer (404), and refuses a customer’s upload (403)', async () => {
+  it('serves no image of another retailer’s or organisation’s customer (404), and refuses a customer’s upload (403)', async ({
+    otherRetailer: other,
+  }) => {
     expect((await apiUpload(t, retailer, paths.users.paymentQrImage, {}, { bytes: PNG_1X1 })).status).toBe(
       200,
     );
     const { customer, loans } = await myLoans();
     const customerId = loans[0]!.customerId;
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     expect((await imageOf(other, customerId)).statusCode).toBe(404);
     // A customer user reads only the QR of their own loans' retailer.
     const strangers = await queryRows<{ id: number }>(

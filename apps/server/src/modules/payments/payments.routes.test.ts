@@ -8,9 +8,8 @@ import {
   ZPaymentQuote,
 } from '@kisht/domain/payments/payments.schema';
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
-import { createUser } from '../../db/seed/factories';
 import {
   DEMO_CUSTOMER_MOBILE,
   DEMO_MINI_RETAILER_MOBILE,
@@ -21,6 +20,7 @@ import {
 } from '../../db/seed/seed';
 import { apiGet, apiPost, apiPut, customerIdNamed, waitUntil } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 import { startFakeGateway, type TFakeGateway } from './fake-gateway';
 
 /**
@@ -47,12 +47,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.close();
 });
-beforeEach(async () => {
-  t = await createTestApp(gatewayConfig(fake));
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-});
-afterEach(async () => {
-  await t.close();
+// Each test's app talks to the fake gateway, which is up by the time the app is built.
+it.override('appOverrides', () => gatewayConfig(fake));
+// The file's helpers below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
 });
 
 const fieldsOf = (body: { fields?: { field: string }[] }) => (body.fields ?? []).map((f) => f.field);
@@ -141,8 +141,9 @@ describe('quotes (validate)', () => {
     expect(await count('payment_orders')).toBe(0);
   });
 
-  it('answers 409 PAYMENT_GATEWAY_DISABLED when the organisation flag is off (spec §1 default)', async () => {
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+  it('answers 409 PAYMENT_GATEWAY_DISABLED when the organisation flag is off (spec §1 default)', async ({
+    otherRetailer: other,
+  }) => {
     for (const url of [paths.payments.validate, paths.payments.create]) {
       const refused = await apiPost(t, other, url, { appType: 0, quantity: 1 });
       expect(refused.status).toBe(409);
@@ -172,10 +173,11 @@ describe('quotes (validate)', () => {
     expect(fake.requests.length).toBe(ordersBefore);
   });
 
-  it('lets only retailers and mini-retailers buy keys (a customer gets 403)', async () => {
-    const customer = await t.login(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
+  it('lets only retailers and mini-retailers buy keys (a customer gets 403)', async ({
+    miniRetailer: mini,
+  }) => {
+    const customer = await t.tokenFor(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
     expect((await apiPost(t, customer, paths.payments.create, { appType: 0, quantity: 1 })).status).toBe(403);
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
     expect((await apiPost(t, mini, paths.payments.validate, { appType: 1, quantity: 2 })).status).toBe(200);
   });
 });
@@ -359,7 +361,7 @@ describe('buying keys: credited exactly once', () => {
       [DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE],
       [DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE],
     ] as const) {
-      const intruder = await t.login(orgId, mobile);
+      const intruder = await t.tokenFor(orgId, mobile);
       const verify = await apiPost(t, intruder, paths.payments.verify, paid);
       expect(verify.status, mobile).toBe(404);
       const status = await apiGet(t, intruder, `${paths.payments.status}?order_id=${checkout.orderId}`);
@@ -375,14 +377,15 @@ describe('buying keys: credited exactly once', () => {
 });
 
 describe('key prices (admin)', () => {
-  it('reads and replaces the prices with an audit entry; others get 403; bad input names the field', async () => {
-    await createUser(t.app.ctx.db, {
-      orgId: DEMO_ORG_ID,
+  it('reads and replaces the prices with an audit entry; others get 403; bad input names the field', async ({
+    make,
+  }) => {
+    await make.user({
       mobile: '+919800000999',
       name: 'Org Admin',
       userType: 'admin',
     });
-    const admin = await t.login(DEMO_ORG_ID, '+919800000999');
+    const admin = await t.tokenFor(DEMO_ORG_ID, '+919800000999');
     const read = await apiGet(t, admin, paths.admin.keyPrices);
     expect(ZKeyPrices.parse(read.body.data).prices).toEqual([
       { appType: 0, unitPricePaise: 49_900 },
@@ -435,23 +438,25 @@ describe('key prices (admin)', () => {
     expect((await apiGet(t, retailer, paths.admin.keyPrices)).status).toBe(403);
     expect((await apiPut(t, retailer, paths.admin.keyPrices, { prices: [] })).status).toBe(403);
     // Another organisation's admin sees its own (none), never organisation 41's.
-    await createUser(t.app.ctx.db, {
+    await make.user({
       orgId: SECOND_ORG_ID,
       mobile: '+919800000998',
       name: 'Shree Admin',
       userType: 'admin',
     });
-    const otherAdmin = await t.login(SECOND_ORG_ID, '+919800000998');
+    const otherAdmin = await t.tokenFor(SECOND_ORG_ID, '+919800000998');
     expect((await apiGet(t, otherAdmin, paths.admin.keyPrices)).body.data).toEqual({ prices: [] });
   });
 });
 
 describe('a customer pays an instalment online', () => {
-  it('records it as a retailer-recorded payment once (receipt, allocation, auto-unlock)', async () => {
-    await t.app.ctx.db.execute(
-      sql`update organizations set settings = settings || '{"autoLock":{"reminderDaysBefore":null,"lockAfterDaysOverdue":null,"autoUnlock":true}}'::jsonb where id = ${DEMO_ORG_ID}`,
-    );
-    const customer = await t.login(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
+  it('records it as a retailer-recorded payment once (receipt, allocation, auto-unlock)', async ({
+    make,
+  }) => {
+    await make.orgSettings({
+      autoLock: { reminderDaysBefore: null, lockAfterDaysOverdue: null, autoUnlock: true },
+    });
+    const customer = await t.tokenFor(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
     const priya = await customerIdNamed(t, retailer, 'Priya');
     const before = ZEmiDetails.parse(
       (await apiGet(t, retailer, `${paths.emi.details}?customer_id=${priya}`)).body.data,
@@ -502,7 +507,7 @@ describe('a customer pays an instalment online', () => {
   });
 
   it("answers 404 for another customer's loan, 403 for a retailer, 400 naming a bad amount", async () => {
-    const customer = await t.login(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
+    const customer = await t.tokenFor(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
     const rahul = await customerIdNamed(t, retailer, 'Rahul');
     const priya = await customerIdNamed(t, retailer, 'Priya');
     const refused = await apiPost(t, customer, paths.payments.instalment, { customerId: rahul });
@@ -528,7 +533,7 @@ describe('the gateway down', () => {
     const app = await createTestApp(gatewayConfig(gone));
     try {
       await gone.close();
-      const token = await app.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+      const token = await app.tokenFor(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
       const refused = await app.app.inject({
         method: 'POST',
         url: paths.payments.create,
@@ -549,47 +554,49 @@ describe('the gateway down', () => {
 });
 
 describe('the in-process fake gateway (no Razorpay keys, outside production)', () => {
-  it('serves checkout.js and a pay endpoint that hands back a signature the server accepts, then the webhook', async () => {
-    const app = await createTestApp();
-    try {
-      await app.app.listen({ host: '127.0.0.1', port: 0 });
-      const token = await app.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-      const auth = { authorization: `Bearer ${token}` };
-      const created = await app.app.inject({
-        method: 'POST',
-        url: paths.payments.create,
-        headers: auth,
-        payload: { appType: 0, quantity: 2 },
-      });
-      const checkout = ZCheckoutOrder.parse(created.json().data);
-      const script = await fetch(checkout.checkoutScriptUrl);
-      expect(await script.text()).toContain('window.Razorpay = Razorpay');
-      // What the dialog's Pay button does.
-      const pay = await fetch(new URL('/v1/checkout/pay', checkout.checkoutScriptUrl), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ key: checkout.keyId, order_id: checkout.gatewayOrderId, outcome: 'pay' }),
-      });
-      const result = (await pay.json()) as Record<string, string>;
-      // The fake posts its signed payment.captured webhook to this listening server: it alone credits.
-      const purchases = async () =>
-        (
-          await queryRows<{ n: number }>(
-            app.app.ctx.db,
-            sql`select count(*)::int as n from ledger_movements where kind = 'purchase' and payment_order_id = ${checkout.orderId}`,
-          )
-        )[0]!.n;
-      await waitUntil(async () => (await purchases()) === 1);
-      const verified = await app.app.inject({
-        method: 'POST',
-        url: paths.payments.verify,
-        headers: auth,
-        payload: result,
-      });
-      expect(verified.json().data.status).toBe('paid');
-      expect(await purchases()).toBe(1);
-    } finally {
-      await app.close();
-    }
+  it.override('appOverrides', {});
+  // The fake posts its webhook to the app, so the app listens.
+  it.beforeEach(async ({ t: app }) => {
+    await app.app.listen({ host: '127.0.0.1', port: 0 });
+  });
+
+  it('serves checkout.js and a pay endpoint that hands back a signature the server accepts, then the webhook', async ({
+    t: app,
+    retailer: token,
+  }) => {
+    const auth = { authorization: `Bearer ${token}` };
+    const created = await app.app.inject({
+      method: 'POST',
+      url: paths.payments.create,
+      headers: auth,
+      payload: { appType: 0, quantity: 2 },
+    });
+    const checkout = ZCheckoutOrder.parse(created.json().data);
+    const script = await fetch(checkout.checkoutScriptUrl);
+    expect(await script.text()).toContain('window.Razorpay = Razorpay');
+    // What the dialog's Pay button does.
+    const pay = await fetch(new URL('/v1/checkout/pay', checkout.checkoutScriptUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key: checkout.keyId, order_id: checkout.gatewayOrderId, outcome: 'pay' }),
+    });
+    const result = (await pay.json()) as Record<string, string>;
+    // The fake posts its signed payment.captured webhook to this listening server: it alone credits.
+    const purchases = async () =>
+      (
+        await queryRows<{ n: number }>(
+          app.app.ctx.db,
+          sql`select count(*)::int as n from ledger_movements where kind = 'purchase' and payment_order_id = ${checkout.orderId}`,
+        )
+      )[0]!.n;
+    await waitUntil(async () => (await purchases()) === 1);
+    const verified = await app.app.inject({
+      method: 'POST',
+      url: paths.payments.verify,
+      headers: auth,
+      payload: result,
+    });
+    expect(verified.json().data.status).toBe('paid');
+    expect(await purchases()).toBe(1);
   });
 });

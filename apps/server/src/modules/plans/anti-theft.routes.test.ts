@@ -3,12 +3,13 @@ import { paths } from '@kisht/domain/paths';
 import { antiTheftDisplay } from '@kisht/domain/plans/anti-theft.rules';
 import { ZPlan, ZPlanActivation, ZSellPlanResponseItem } from '@kisht/domain/plans/plans.schema';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { z } from 'zod';
 import { queryRows } from '../../db/client';
-import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, SECOND_ORG_ID } from '../../db/seed/seed';
+import { DEMO_ORG_ID, SECOND_ORG_ID } from '../../db/seed/seed';
 import { apiGet, apiPost } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 
 /**
  * The anti-theft screen's list (issue 14): anti-theft sales (app_types 4 and 9) with the linked
@@ -17,12 +18,10 @@ import { createTestApp, type TestApp } from '../../test/harness';
 let t: TestApp;
 let retailer: string;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-});
-afterEach(async () => {
-  await t.close();
+// The file's helpers below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
 });
 
 const customerIdOf = async (orgId: number, mobile: string) =>
@@ -48,7 +47,9 @@ const listAntiTheft = async (query = 'app_type=4,9') => {
 };
 
 describe('anti-theft sales list', () => {
-  it("carries each sale's customer status: installed → Enabled, inactive → Disabled, stand-alone by its code", async () => {
+  it("carries each sale's customer status: installed → Enabled, inactive → Disabled, stand-alone by its code", async ({
+    make,
+  }) => {
     const [antiTheft, dpcAntiTheft] = await antiTheftPlans();
     expect(antiTheft!.appType).toBe(AppType.ANTI_THEFT);
     expect(dpcAntiTheft!.appType).toBe(AppType.DEVICE_POLICY_CONTROLLER_ANTI_THEFT);
@@ -84,7 +85,7 @@ describe('anti-theft sales list', () => {
     expect(rows.map(antiTheftDisplay)).toEqual(['disabled', 'disabled', 'enabled']);
 
     // The customer's status is read at list time: once Rahul's phone enrols, his sale shows Enabled.
-    await queryRows(t.app.ctx.db, sql`update customers set status = 1 where id = ${inactive}`);
+    await make.customerRow(inactive, { status: 1 });
     const after = z.array(ZPlanActivation).parse((await listAntiTheft()).body.data);
     expect(antiTheftDisplay(after.find((row) => row.id === toInactive.id)!)).toBe('enabled');
   });

@@ -3,11 +3,12 @@ import { AppType } from '@kisht/domain/common/enums';
 import { paths } from '@kisht/domain/paths';
 import { ACTIVATION_CODE_PATTERN } from '@kisht/domain/plans/plans.schema';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
-import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, SECOND_ORG_ID } from '../../db/seed/seed';
+import { DEMO_ORG_ID, SECOND_ORG_ID } from '../../db/seed/seed';
 import { apiGet, apiPost } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 
 /**
  * A plan's code redeemed the way the app on the customer's phone does it: the reference agent's
@@ -17,13 +18,12 @@ let t: TestApp;
 let serverUrl: string;
 let retailer: string;
 
-beforeAll(async () => {
-  t = await createTestApp();
+// The file's helpers below act as the test's app and retailer (routeTest fixtures); the app listens,
+// since the agent redeems over HTTP.
+it.beforeEach(async ({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
   serverUrl = await t.app.listen({ host: '127.0.0.1', port: 0 });
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 /** Runs `kisht-agent <args>` in-process; returns the exit code and what it printed. */

@@ -10,10 +10,9 @@ import {
   ZSellPlanResponseItem,
 } from '@kisht/domain/plans/plans.schema';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { z } from 'zod';
 import { queryRows } from '../../db/client';
-import { createUser } from '../../db/seed/factories';
 import {
   DEMO_ADMIN_MOBILE,
   DEMO_CUSTOMER_MOBILE,
@@ -22,21 +21,19 @@ import {
   DEMO_PLANS,
   DEMO_RETAILER_MOBILE,
   SECOND_ORG_ID,
-  SECOND_RETAILER_MOBILE,
 } from '../../db/seed/seed';
 import { apiGet, apiPost, apiPut, freshImei } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 
 /** Protection plans (issue 14) through the HTTP routes: catalogue, admin edits, sales, redemption. */
 let t: TestApp;
 let retailer: string;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-});
-afterEach(async () => {
-  await t.close();
+// The file's helpers below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
 });
 
 const fieldsOf = (body: { fields?: { field: string }[] }) => (body.fields ?? []).map((f) => f.field);
@@ -98,7 +95,7 @@ const sale = (planId: number, overrides: Record<string, unknown> = {}) => ({
 
 describe('catalogue', () => {
   it('lists active plans to a retailer and inactive ones too to the admin, by app_type and product', async () => {
-    const admin = await t.login(DEMO_ORG_ID, DEMO_ADMIN_MOBILE);
+    const admin = await t.tokenFor(DEMO_ORG_ID, DEMO_ADMIN_MOBILE);
     const all = plansOf((await apiGet(t, retailer, paths.plans.list)).body);
     expect(all.map((p) => p.name).sort()).toEqual(DEMO_PLANS.map((p) => p.name).sort());
     expect(all.every((p) => p.isActive)).toBe(true);
@@ -143,11 +140,12 @@ describe('catalogue', () => {
     expect(forSecond.length).toBe(forFirst.length - 1);
   });
 
-  it("answers 404 for another organisation's plan or product, 400 naming a bad query, 403 to a customer", async () => {
+  it("answers 404 for another organisation's plan or product, 400 naming a bad query, 403 to a customer", async ({
+    otherRetailer: second,
+  }) => {
     const answer = await apiGet(t, retailer, `${paths.plans.readById}?plan_id=${await otherOrgPlanId()}`);
     expect(answer.status).toBe(404);
     expect(answer.body.code).toBe('PLAN_NOT_FOUND');
-    const second = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     const [theirProduct] = await productIds(second);
     const foreignProduct = await apiGet(t, retailer, `${paths.plans.list}?product_id=${theirProduct}`);
     expect(foreignProduct.status).toBe(404);
@@ -160,7 +158,7 @@ describe('catalogue', () => {
       expect(bad.status, query).toBe(400);
       expect(fieldsOf(bad.body)).toContain(field);
     }
-    const customer = await t.login(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
+    const customer = await t.tokenFor(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
     for (const url of [paths.plans.list, paths.plans.antihacking, paths.plans.familycare])
       expect((await apiGet(t, customer, url)).status, url).toBe(403);
   });
@@ -168,7 +166,7 @@ describe('catalogue', () => {
 
 describe('admin edits (PUT plans)', () => {
   it('creates a plan with products, then edits it, audited', async () => {
-    const admin = await t.login(DEMO_ORG_ID, DEMO_ADMIN_MOBILE);
+    const admin = await t.tokenFor(DEMO_ORG_ID, DEMO_ADMIN_MOBILE);
     const [first, second] = await productIds(admin);
     const created = await apiPut(t, admin, paths.plans.list, {
       name: 'Screen Guard',
@@ -218,8 +216,10 @@ describe('admin edits (PUT plans)', () => {
     ]);
   });
 
-  it("refuses bad input (400 naming the field, nothing written), another organisation's ids (404) and a retailer (403)", async () => {
-    const admin = await t.login(DEMO_ORG_ID, DEMO_ADMIN_MOBILE);
+  it("refuses bad input (400 naming the field, nothing written), another organisation's ids (404) and a retailer (403)", async ({
+    otherRetailer: second,
+  }) => {
+    const admin = await t.tokenFor(DEMO_ORG_ID, DEMO_ADMIN_MOBILE);
     const base = { name: 'X', appType: AppType.ANTI_THEFT, pricePaise: 100, durationMonths: 12 };
     const before = [await count('plans'), await count('plan_products')];
     for (const [patch, field] of [
@@ -235,7 +235,6 @@ describe('admin edits (PUT plans)', () => {
       expect(answer.status, JSON.stringify(patch)).toBe(400);
       expect(fieldsOf(answer.body)).toContain(field);
     }
-    const second = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     const [theirProduct] = await productIds(second);
     const foreignProduct = await apiPut(t, admin, paths.plans.list, { ...base, productIds: [theirProduct] });
     expect(foreignProduct.status).toBe(404);
@@ -278,9 +277,9 @@ describe('sell', () => {
     expect(await balanceOf(retailer, AppType.ANTI_HACKING)).toBe(20);
   });
 
-  it('answers NO_KEYS (409) to a seller without keys, writing nothing', async () => {
-    await createUser(t.app.ctx.db, { orgId: DEMO_ORG_ID, mobile: '+919700000001', name: 'Empty', keys: {} });
-    const empty = await t.login(DEMO_ORG_ID, '+919700000001');
+  it('answers NO_KEYS (409) to a seller without keys, writing nothing', async ({ make }) => {
+    await make.user({ mobile: '+919700000001', name: 'Empty', keys: {} });
+    const empty = await t.tokenFor(DEMO_ORG_ID, '+919700000001');
     const plan = await planNamed(empty, 'Anti-Hacking');
     const activations = await count('plan_activations');
     const answer = await apiPost(t, empty, paths.plans.sell, sale(plan.id));
@@ -345,17 +344,18 @@ describe('sell', () => {
 });
 
 describe('activations', () => {
-  it("shows a mini-retailer's sale to its parent but not to a sibling; a customer sees those bought with their mobile", async () => {
+  it("shows a mini-retailer's sale to its parent but not to a sibling; a customer sees those bought with their mobile", async ({
+    miniRetailer: mini,
+    make,
+  }) => {
     const parentId = await userId(DEMO_ORG_ID, DEMO_RETAILER_MOBILE, 'retailer');
-    await createUser(t.app.ctx.db, {
-      orgId: DEMO_ORG_ID,
+    await make.user({
       mobile: '+919700000002',
       name: 'Sibling Mini',
       userType: 'miniretailer',
       parentId,
     });
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
-    const sibling = await t.login(DEMO_ORG_ID, '+919700000002');
+    const sibling = await t.tokenFor(DEMO_ORG_ID, '+919700000002');
     const plan = await planNamed(mini, 'Family Care');
     // The seed gives the mini-retailer device policy controller keys only: its parent passes one on.
     expect((await apiPost(t, mini, paths.plans.sell, sale(plan.id))).body.code).toBe('NO_KEYS');
@@ -386,7 +386,7 @@ describe('activations', () => {
     expect(await codesOf(sibling)).toEqual([]);
     expect(await codesOf(retailer, '?app_type=8,12,13')).toEqual([]);
     expect(await codesOf(retailer, '?app_type=7')).toHaveLength(2);
-    const customer = await t.login(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
+    const customer = await t.tokenFor(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
     expect(await codesOf(customer)).toEqual([code]);
 
     const bad = await apiGet(t, retailer, `${paths.plans.activations}?app_type=8,3`);

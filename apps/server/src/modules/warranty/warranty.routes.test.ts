@@ -12,30 +12,23 @@ import {
   ZSellPlanResponseItem,
 } from '@kisht/domain/plans/plans.schema';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { z } from 'zod';
 import { queryRows } from '../../db/client';
-import {
-  DEMO_CUSTOMER_MOBILE,
-  DEMO_ORG_ID,
-  DEMO_RETAILER_MOBILE,
-  SECOND_ORG_ID,
-  SECOND_RETAILER_MOBILE,
-} from '../../db/seed/seed';
+import { DEMO_CUSTOMER_MOBILE, DEMO_ORG_ID } from '../../db/seed/seed';
 import { apiGet, apiPost, freshImei } from '../../test/fixtures';
-import { bearer, createTestApp, type TestApp } from '../../test/harness';
+import { bearer, type TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 import { sendWarrantyExpiryReminders } from './warranty.service';
 
 /** Extended warranty (issue 14, app_type 5): the PDF certificate and the expiry reminders. */
 let t: TestApp;
 let retailer: string;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-});
-afterEach(async () => {
-  await t.close();
+// The file's helpers below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
 });
 
 const plansOf = async (token: string, appType: number): Promise<TPlan[]> =>
@@ -118,9 +111,10 @@ describe('warranty certificate', () => {
     if (text !== null) expect(text).toContain('Extended Warranty Certificate');
   });
 
-  it('answers 404 to another organisation’s retailer and 409 for a plan that is not a warranty', async () => {
+  it('answers 404 to another organisation’s retailer and 409 for a plan that is not a warranty', async ({
+    otherRetailer: other,
+  }) => {
     const warranty = await sell(AppType.EXTENDED_WARRANTY);
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     const foreign = await certificate(other, `activation_id=${warranty.id}`);
     expect(foreign.statusCode).toBe(404);
     expect(foreign.body).not.toContain(warranty.code);
@@ -135,7 +129,7 @@ describe('warranty certificate', () => {
   it('gives a customer user the certificate of a warranty bought with their mobile, and not another’s', async () => {
     const theirs = await sell(AppType.EXTENDED_WARRANTY, { mobile: DEMO_CUSTOMER_MOBILE.slice(3) });
     const someoneElses = await sell(AppType.EXTENDED_WARRANTY, { mobile: '9123400099' });
-    const customer = await t.login(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
+    const customer = await t.tokenFor(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
     const own = await certificate(customer, `activation_id=${theirs.id}&lang=mr`);
     expect(own.statusCode).toBe(200);
     expect(own.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
