@@ -10,6 +10,7 @@ export default defineConfig({
       'apps/server/vitest.isolated.config.ts',
       'apps/device-agent',
       'apps/web',
+      'apps/web/vitest.isolated.config.ts',
     ],
   },
 });
