@@ -18,7 +18,7 @@ const products = (headers: Record<string, string>) =>
 describe('client headers of spec §7', () => {
   it('accepts a fresh auth-session header built by the client code, once', async () => {
     t = await createTestApp();
-    const token = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+    const token = await t.tokenFor(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
     const header = await buildAuthSession(paths.catalogue.products);
     expect((await products({ ...bearer(token), 'auth-session': header })).status).toBe(200);
     const replay = await products({ ...bearer(token), 'auth-session': header });
@@ -36,7 +36,7 @@ describe('client headers of spec §7', () => {
     ['garbage', async () => 'abc:def'],
   ])('refuses a header made for %s', async (_label, make) => {
     t = await createTestApp();
-    const token = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+    const token = await t.tokenFor(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
     const response = await products({ ...bearer(token), 'auth-session': await make() });
     expect(response.status).toBe(400);
     expect(response.body.code).toBe('AUTH_SESSION_INVALID');
@@ -58,7 +58,7 @@ describe('client headers of spec §7', () => {
 
   it('checks the request token against the organisation and path', async () => {
     t = await createTestApp();
-    const token = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+    const token = await t.tokenFor(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
     const secret = (await t.app.inject({ method: 'GET', url: paths.orgs.clientConfig })).json().data
       .requestTokenSecret;
     const good = await buildRequestToken({ orgId: DEMO_ORG_ID, path: paths.catalogue.products, secret });

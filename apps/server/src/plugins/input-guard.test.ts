@@ -8,7 +8,7 @@ describe('a NUL character in the input (issue 12, found by the fuzz suite)', () 
   let token: string;
   beforeAll(async () => {
     t = await createTestApp();
-    token = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+    token = await t.tokenFor(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
   });
   afterAll(() => t.close());
 

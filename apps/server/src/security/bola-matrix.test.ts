@@ -242,7 +242,7 @@ const userByMobile = async (orgId: number, mobile: string) => {
 
 const loginAs = async (label: string, orgId: number, mobile: string): Promise<TActor> => {
   const user = await userByMobile(orgId, mobile);
-  return { label, userId: user.id, orgId, mobile, token: await t.login(orgId, mobile) };
+  return { label, userId: user.id, orgId, mobile, token: await t.tokenFor(orgId, mobile) };
 };
 
 /**
@@ -454,7 +454,7 @@ const objectsOf = (actor: TActor): TObjects => {
       }
       case 'session': {
         // Another session of the same user (logging out the acting one would end the test's login).
-        const token = await t.login(actor.orgId, actor.mobile);
+        const token = await t.tokenFor(actor.orgId, actor.mobile);
         return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).jti as string;
       }
       case 'miniRetailer': {

@@ -68,12 +68,12 @@ const liveToken = async () => {
     headers: bearer(token),
     remoteAddress: nextAddress(),
   });
-  if (me.statusCode === 511) token = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+  if (me.statusCode === 511) token = await t.tokenFor(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
   return token;
 };
 
 beforeAll(async () => {
-  token = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+  token = await t.tokenFor(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
   // Real ids now and then, so valid requests reach the services and the database.
   const customerIds = (
     await db.select({ id: customers.id }).from(customers).where(eq(customers.orgId, DEMO_ORG_ID))

@@ -32,7 +32,7 @@ beforeEach(async () => {
     AMAPI_ACCESS_TOKEN: fake.token,
     ...WIFI,
   });
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+  retailer = await t.tokenFor(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
 });
 afterEach(async () => {
   await t.close();
@@ -198,7 +198,7 @@ describe('managed-Android enrolment', () => {
     expect(JSON.stringify(missing.body)).toContain('customer_id');
 
     const { customerId } = await addManagedCustomer();
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+    const other = await t.tokenFor(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     const foreign = await apiPost(t, other, paths.androidManagement.sync, { customer_id: customerId });
     expect(foreign.status).toBe(404);
     expect(fake.requests.filter((r) => r.path.endsWith('/devices'))).toHaveLength(0);
@@ -483,7 +483,7 @@ describe('without the Android Management API configured', () => {
   it('the managed-Android QR answers 503 MDM_UNAVAILABLE and writes nothing; amapi_sync too', async () => {
     await t.close();
     t = await createTestApp();
-    retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+    retailer = await t.tokenFor(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
     const { customerId } = await addManagedCustomer();
     const qr = await apiGet(t, retailer, `${paths.customers.qrCode}?customer_id=${customerId}`);
     expect(qr.status).toBe(503);
@@ -505,7 +505,7 @@ describe('without the Android Management API configured', () => {
       AMAPI_ENTERPRISE_NAME: fake.enterpriseName,
       AMAPI_ACCESS_TOKEN: 'ya29.wrong',
     });
-    retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+    retailer = await t.tokenFor(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
     const { customerId } = await addManagedCustomer();
     const qr = await apiGet(t, retailer, `${paths.customers.qrCode}?customer_id=${customerId}`);
     expect(qr.status).toBe(503);

@@ -43,7 +43,7 @@ const start = async () => {
   });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   fake.webhookUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}${paths.apple.webhook}`;
-  const retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+  const retailer = await t.tokenFor(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
   return { t, fake, retailer };
 };
 
@@ -383,7 +383,7 @@ describe('Apple devices through NanoMDM', () => {
     const productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id;
     const android = (await apiPost(t, retailer, paths.customers.create, customerBody(productId))).body.data
       .id;
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+    const other = await t.tokenFor(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
 
     const gets = [paths.apple.qr, paths.apple.details];
     const posts = [
@@ -438,7 +438,7 @@ describe('Apple devices through NanoMDM', () => {
 
   it('without NanoMDM configured the Apple QR answers 503 MDM_UNAVAILABLE and spends no key', async () => {
     t = await createTestApp();
-    const retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+    const retailer = await t.tokenFor(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
     const customerId = await addAppleCustomer(t, retailer);
     const qr = await apiGet(t, retailer, `${paths.apple.qr}?customer_id=${customerId}`);
     expect(qr.status).toBe(503);

@@ -27,7 +27,7 @@ let agents: DeviceAgent[];
 beforeEach(async () => {
   t = await createTestApp();
   await t.app.listen({ host: '127.0.0.1', port: 0 });
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+  retailer = await t.tokenFor(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
   stateDir = mkdtempSync(join(tmpdir(), 'kisht-agent-'));
   agents = [];
 });

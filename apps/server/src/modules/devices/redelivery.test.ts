@@ -26,7 +26,7 @@ let stateDir: string;
 
 beforeEach(async () => {
   t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+  retailer = await t.tokenFor(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
   stateDir = mkdtempSync(join(tmpdir(), 'kisht-redelivery-'));
 });
 afterEach(async () => {

@@ -47,7 +47,7 @@ describe.each(BROKERS)('stale and forged intents never reach the phone ($name)',
   beforeEach(async () => {
     t = await createTestApp(env);
     await t.app.listen({ host: '127.0.0.1', port: 0 });
-    retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+    retailer = await t.tokenFor(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
     stateDir = mkdtempSync(join(tmpdir(), 'kisht-stale-'));
   });
   afterEach(async () => {

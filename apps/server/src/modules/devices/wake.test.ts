@@ -32,7 +32,7 @@ beforeEach(async () => {
   writeFileSync(keyFile, JSON.stringify(fake.serviceAccount));
   t = await createTestApp({ FCM_SERVICE_ACCOUNT_FILE: keyFile, FCM_API_URL: fake.apiUrl });
   await t.app.listen({ host: '127.0.0.1', port: 0 });
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+  retailer = await t.tokenFor(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
 });
 afterEach(async () => {
   for (const agent of agents.splice(0)) await agent.stop();

@@ -30,7 +30,7 @@ let retailer: string;
 
 beforeEach(async () => {
   t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+  retailer = await t.tokenFor(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
 });
 afterEach(async () => {
   await t.close();
@@ -109,7 +109,7 @@ describe('/api/notifications: the actor’s own notifications', () => {
   });
 
   it('answers 404 naming ids for another user’s notification (also another organisation’s) and marks nothing', async () => {
-    const secondRetailerToken = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+    const secondRetailerToken = await t.tokenFor(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     const retailerId = await userIdOf(DEMO_ORG_ID, DEMO_RETAILER_MOBILE, 'retailer');
     const miniId = await userIdOf(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE, 'miniretailer');
     const [mine] = await notify(db(), {
@@ -128,7 +128,7 @@ describe('/api/notifications: the actor’s own notifications', () => {
       customerId: null,
       dedupeKey: 'theirs',
     });
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
+    const mini = await t.tokenFor(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
     // The mini-retailer sees only its own.
     expect((await listOf(mini)).items.map((n) => n.id)).toEqual([theirs]);
 
@@ -164,7 +164,7 @@ describe('/api/notifications: the actor’s own notifications', () => {
 
 describe('notifications generated where the events happen', () => {
   it('sim_changed: a SIM change tells the retailer with the customer and the new operator, not the customer', async () => {
-    const customer = await t.login(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
+    const customer = await t.tokenFor(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
     const priya = await customerIdNamed(t, retailer, 'Priya');
     await notifySimChange(t.app.ctx, {
       device: await deviceOf(priya),
@@ -181,7 +181,7 @@ describe('notifications generated where the events happen', () => {
   });
 
   it('keys_low and a mini-retailer’s customer: the mini-retailer hears of its low keys, both it and its parent of the SIM change', async () => {
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
+    const mini = await t.tokenFor(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
     const miniId = await userIdOf(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE, 'miniretailer');
     const retailerId = await userIdOf(DEMO_ORG_ID, DEMO_RETAILER_MOBILE, 'retailer');
     const productId = (await apiGet(t, mini, paths.catalogue.products)).body.data[0].id as number;
@@ -216,7 +216,7 @@ describe('notifications generated where the events happen', () => {
   });
 
   it('payment_received: a recorded payment tells the retailer and the customer user, amount in paise', async () => {
-    const customer = await t.login(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
+    const customer = await t.tokenFor(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
     const priya = await customerIdNamed(t, retailer, 'Priya');
     const emis = (await apiGet(t, retailer, `${paths.emi.details}?customer_id=${priya}`)).body.data;
     const first = emis.instalments[0] as { id: number };
@@ -351,7 +351,7 @@ describe('notifications generated where the events happen', () => {
   });
 
   it('plan_expiring: a plan ending within 7 days tells the seller and the buyer’s customer user, once', async () => {
-    const customer = await t.login(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
+    const customer = await t.tokenFor(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
     const plans = (await apiGet(t, retailer, paths.plans.antihacking)).body.data as {
       id: number;
       appType: number;
