@@ -2,11 +2,12 @@ import { ZFailure } from '@kisht/domain/common/envelope';
 import { AppErrorCode } from '@kisht/domain/common/errors';
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../db/client';
-import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../db/seed/seed';
+import { DEMO_RETAILER_MOBILE } from '../db/seed/seed';
 import { customerIdNamed } from '../test/fixtures';
-import { bearer, createTestApp, type TestApp } from '../test/harness';
+import { bearer, type TestApp } from '../test/harness';
+import { routeTest as it } from '../test/route-test';
 
 /** The largest PostgreSQL `integer`: every id column is serial, so no row can have a larger id. */
 const LARGEST_ID = 2_147_483_647;
@@ -16,13 +17,11 @@ let t: TestApp;
 let retailer: string;
 let aarav: number;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+// The file's helpers and cases below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(async ({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
   aarav = await customerIdNamed(t, retailer, 'Aarav');
-});
-afterEach(async () => {
-  await t.close();
 });
 
 /** Rows in every table these routes write to, and the SMS sent: equal before and after means nothing was written. */

@@ -9,15 +9,8 @@ import {
 } from '@kisht/domain/advertisements/advertisements.schema';
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
-import {
-  DEMO_MINI_RETAILER_MOBILE,
-  DEMO_ORG_ID,
-  DEMO_RETAILER_MOBILE,
-  SECOND_ORG_ID,
-  SECOND_RETAILER_MOBILE,
-} from '../../db/seed/seed';
 import {
   apiGet,
   apiPost,
@@ -28,18 +21,17 @@ import {
   PNG_1X1,
   waitUntil,
 } from '../../test/fixtures';
-import { bearer, createTestApp, type TestApp } from '../../test/harness';
+import { bearer, type TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 import { signAdImage } from './ad-image-url';
 
 let t: TestApp;
 let retailer: string;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-});
-afterEach(async () => {
-  await t.close();
+// The file's helpers below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
 });
 
 const PNG = { bytes: PNG_1X1, name: 'ad.png', type: 'image/png' };
@@ -187,8 +179,10 @@ describe('sending an advertisement', () => {
     ).toBe(403);
   });
 
-  it("answers 404 for another organisation's ad, customers and send, 400 naming the selection, 403 without feature access", async () => {
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+  it("answers 404 for another organisation's ad, customers and send, 400 naming the selection, 403 without feature access", async ({
+    otherRetailer: other,
+    miniRetailer: mini,
+  }) => {
     const otherAd = ZAdvertisement.parse((await compose(other, { title: 'Theirs' })).body.data);
     const otherCustomer = await addCustomer(other);
     const mine = ZAdvertisement.parse((await compose(retailer, { title: 'Mine' })).body.data);
@@ -240,7 +234,6 @@ describe('sending an advertisement', () => {
     ).toBe(404);
 
     // A mini-retailer whose parent turned feature access off may not send.
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
     const miniId = (await apiGet(t, mini, paths.users.me)).body.data.id as number;
     await apiPost(t, retailer, paths.retailers.update, {
       user_id: miniId,

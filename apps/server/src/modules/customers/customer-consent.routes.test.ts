@@ -3,16 +3,9 @@ import { ZCustomerConsent, ZMyConsent } from '@kisht/domain/customers/consent.sc
 import { CONSENT_TEXT_VERSION } from '@kisht/domain/customers/consent-texts';
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
-import {
-  DEMO_CUSTOMER_MOBILE,
-  DEMO_MINI_RETAILER_MOBILE,
-  DEMO_ORG_ID,
-  DEMO_RETAILER_MOBILE,
-  SECOND_ORG_ID,
-  SECOND_RETAILER_MOBILE,
-} from '../../db/seed/seed';
+import { DEMO_CUSTOMER_MOBILE, DEMO_ORG_ID, SECOND_ORG_ID } from '../../db/seed/seed';
 import {
   apiGet,
   apiPost,
@@ -22,19 +15,18 @@ import {
   PNG_1X1,
   recordConsent,
 } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 
 let t: TestApp;
 let retailer: string;
 let productId: number;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+// The file's helpers below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(async ({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
   productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id;
-});
-afterEach(async () => {
-  await t.close();
 });
 
 const countOf = async (table: string) =>
@@ -106,8 +98,9 @@ describe('consent to remote locking: record and read', () => {
     expect(audit).toHaveLength(1);
   });
 
-  it('lets a mini-retailer record consent for their own customer, and the parent retailer read it', async () => {
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
+  it('lets a mini-retailer record consent for their own customer, and the parent retailer read it', async ({
+    miniRetailer: mini,
+  }) => {
     const customerId = await newCustomer(mini);
     const recorded = await recordConsent(t, mini, customerId, 'tm');
     expect(recorded.status).toBe(200);
@@ -137,10 +130,12 @@ describe('consent to remote locking: record and read', () => {
     ).toHaveLength(1);
   });
 
-  it("answers 404 for another organisation's customer and writes nothing", async () => {
+  it("answers 404 for another organisation's customer and writes nothing", async ({
+    otherRetailer: other,
+    miniRetailer: mini,
+  }) => {
     const customerId = await newCustomer();
     const signatureId = await uploadSignature(customerId);
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     const before = await written();
     const recorded = await apiPost(t, other, paths.customers.consent, {
       customer_id: customerId,
@@ -159,7 +154,6 @@ describe('consent to remote locking: record and read', () => {
     expect(text.status).toBe(404);
     expect(await written()).toEqual(before);
     // A sibling mini-retailer sees only their own customers.
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
     expect((await consentOf(customerId, mini)).status).toBe(404);
   });
 
@@ -270,7 +264,7 @@ describe('the enrolment QR needs the consent first', () => {
 
 describe("the customer's own view of their consent", () => {
   it('lists the consents the logged-in customer gave, with the signature inline', async () => {
-    const customer = await t.login(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
+    const customer = await t.tokenFor(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
     const mine = await apiGet(t, customer, paths.customers.myConsents);
     expect(mine.status).toBe(200);
     expect(mine.body.data).toHaveLength(1);
@@ -283,11 +277,11 @@ describe("the customer's own view of their consent", () => {
 
   it("is the customer's alone: a retailer gets 403 there, and a customer gets 403 on the retailer's routes", async () => {
     expect((await apiGet(t, retailer, paths.customers.myConsents)).status).toBe(403);
-    const customer = await t.login(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
+    const customer = await t.tokenFor(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
     const priya = (await apiGet(t, retailer, `${paths.customers.list}?search=Priya`)).body.data.items[0].id;
     expect((await consentOf(priya, customer)).status).toBe(403);
     // Another organisation's customer sees none of organisation 41's consents.
-    const kiran = await t.login(SECOND_ORG_ID, '+919822222201');
+    const kiran = await t.tokenFor(SECOND_ORG_ID, '+919822222201');
     const theirs = (await apiGet(t, kiran, paths.customers.myConsents)).body.data;
     expect(theirs.every((c: { text: string }) => !c.text.includes('Priya'))).toBe(true);
   });

@@ -1,13 +1,10 @@
 import { ZCustomerDetails } from '@kisht/domain/customers/customers.schema';
 import { paths } from '@kisht/domain/paths';
-import { asc, eq, sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { queryRows } from '../../db/client';
-import { devices, products } from '../../db/schema';
-import { createCustomerWithLoan } from '../../db/seed/factories';
-import { DEMO_MINI_RETAILER_MOBILE, DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
+import { describe, expect } from 'vitest';
+import { DEMO_MINI_RETAILER_MOBILE } from '../../db/seed/seed';
 import { apiGet, apiPost } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 
 /**
  * customer_details and the lock access `read` flag (spec §6): a mini-retailer whose parent set it
@@ -20,28 +17,15 @@ let mini: string;
 let miniId: number;
 let customerId: number;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-  mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
-  const db = t.app.ctx.db;
-  miniId = (
-    await queryRows<{ id: number }>(
-      db,
-      sql`select id from users where mobile = ${DEMO_MINI_RETAILER_MOBILE} and user_type = 'miniretailer'`,
-    )
-  )[0]!.id;
-  const [product] = await db
-    .select()
-    .from(products)
-    .where(eq(products.orgId, DEMO_ORG_ID))
-    .orderBy(asc(products.id))
-    .limit(1);
+// The file's helpers below act as the test's app and users (routeTest fixtures).
+it.beforeEach(async ({ t: app, retailer: token, miniRetailer, make }) => {
+  t = app;
+  retailer = token;
+  mini = miniRetailer;
+  miniId = (await make.userByMobile(DEMO_MINI_RETAILER_MOBILE)).id;
   // An enrolled, locked phone of the mini-retailer's, an instalment overdue (a lock needs no reason).
-  const made = await createCustomerWithLoan(db, {
-    orgId: DEMO_ORG_ID,
+  const made = await make.customer({
     retailerId: miniId,
-    product: product!,
     firstName: 'Lockread',
     lastName: 'Customer',
     mobile: '+919800033344',
@@ -50,12 +34,9 @@ beforeEach(async () => {
     createdAt: new Date(Date.now() - 50 * 86_400_000),
   });
   customerId = made.customer.id;
-  await db.update(devices).set({ reportedLocked: true }).where(eq(devices.id, made.device.id));
+  await make.deviceRow(customerId, { reportedLocked: true });
   // A command on its way, so there is command information to hide.
   expect((await apiPost(t, mini, paths.devices.lock, { customer_id: customerId })).status).toBe(200);
-});
-afterEach(async () => {
-  await t.close();
 });
 
 const setLockRead = async (value: '0' | '1') => {

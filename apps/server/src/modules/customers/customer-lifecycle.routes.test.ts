@@ -1,22 +1,20 @@
 import { addDays } from '@kisht/domain/common/time';
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
-import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, SECOND_ORG_ID, SECOND_RETAILER_MOBILE } from '../../db/seed/seed';
 import { apiGet, apiPost, customerBody, customerIdNamed } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 import { markMaturingLoans } from './customers.service';
 
 let t: TestApp;
 let retailer: string;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-});
-afterEach(async () => {
-  await t.close();
+// The file's helpers below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
 });
 
 const customerNamed = (firstName: string, token = retailer) => customerIdNamed(t, token, firstName);
@@ -63,8 +61,7 @@ describe('status changes with an audit trail', () => {
     expect(await history(aarav)).toEqual([]);
   });
 
-  it('answers 404 for another organisation’s customer', async () => {
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+  it('answers 404 for another organisation’s customer', async ({ otherRetailer: other }) => {
     const foreign = await customerNamed('Kiran', other);
     const change = await apiPost(t, retailer, paths.customers.updateStatus, {
       customer_id: foreign,
@@ -146,8 +143,7 @@ describe('EMI_EDIT before the first payment', () => {
     expect(response.body.fields[0].field).toBe(field);
   });
 
-  it('answers 404 for another organisation’s customer', async () => {
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+  it('answers 404 for another organisation’s customer', async ({ otherRetailer: other }) => {
     const foreign = await customerNamed('Kiran', other);
     const response = await apiPost(t, retailer, paths.emi.editTerms, {
       customer_id: foreign,

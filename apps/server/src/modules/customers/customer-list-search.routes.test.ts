@@ -1,22 +1,20 @@
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
-import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, SECOND_ORG_ID, SECOND_RETAILER_MOBILE } from '../../db/seed/seed';
 import { apiGet, apiPost, customerBody } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 
 let t: TestApp;
 let retailer: string;
 let productId: number;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+// The file's helpers below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(async ({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
   productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id;
-});
-afterEach(async () => {
-  await t.close();
 });
 
 type TListed = { items: { id: number; firstName: string }[]; total: number };
@@ -26,7 +24,7 @@ const idsFound = async (search: string) =>
   (await list(retailer, `search=${encodeURIComponent(search)}`)).items.map((c) => c.id);
 
 describe('customer list search (issue 17)', () => {
-  it('finds a mobile stored with +91 by any run of its digits, an IMEI and an EMI PIN', async () => {
+  it('finds a mobile stored with +91 by any run of its digits, an IMEI and an EMI PIN', async ({ make }) => {
     const body = customerBody(productId, { firstName: 'Zoya', lastName: 'Qureshi', mobile: '9123456780' });
     const created = (await apiPost(t, retailer, paths.customers.create, body)).body.data;
     expect(created.mobile).toBe('+919123456780');
@@ -54,12 +52,11 @@ describe('customer list search (issue 17)', () => {
     );
 
     // A 6-digit search is also an EMI PIN.
-    await t.app.ctx.db.execute(sql`update customers set emi_pin = '480213' where id = ${created.id}`);
+    await make.customerRow(created.id, { emiPin: '480213' });
     expect(await idsFound('480213')).toEqual([created.id]);
   });
 
-  it('never finds another organisation’s customer', async () => {
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+  it('never finds another organisation’s customer', async ({ otherRetailer: other }) => {
     const kiran = (await list(other, 'search=9822222201')).items;
     expect(kiran.map((c) => c.firstName)).toEqual(['Kiran']);
     expect(await list(retailer, 'search=9822222201')).toEqual(
@@ -69,13 +66,16 @@ describe('customer list search (issue 17)', () => {
     expect((await list(other, 'search=Meera')).total).toBe(0);
   });
 
-  it('counts what it lists, by name (first, last or both), status and digits, as customers change', async () => {
+  it('counts what it lists, by name (first, last or both), status and digits, as customers change', async ({
+    make,
+  }) => {
     const people: [string, string][] = [
       ['Asha', 'Ashar'],
       ['Asha', 'Rao'],
       ['Rao', 'Kumar'],
       ['Deepa', 'Ashok'],
     ];
+    const created = new Map<string, number>();
     for (const [firstName, lastName] of people) {
       const response = await apiPost(
         t,
@@ -84,6 +84,7 @@ describe('customer list search (issue 17)', () => {
         customerBody(productId, { firstName, lastName }),
       );
       expect(response.status).toBe(200);
+      created.set(`${firstName} ${lastName}`, response.body.data.id);
     }
     const expectCountsMatch = async () => {
       for (const query of [
@@ -105,9 +106,7 @@ describe('customer list search (issue 17)', () => {
     expect((await list(retailer, 'search=asha')).total).toBe(2); // Asha Ashar counted once
 
     // Status and name changes, and a delete, keep the counts.
-    await t.app.ctx.db.execute(
-      sql`update customers set status = 1, first_name = 'Usha' where org_id = ${DEMO_ORG_ID} and last_name = 'Rao'`,
-    );
+    await make.customerRow(created.get('Asha Rao')!, { status: 1, firstName: 'Usha' });
     await expectCountsMatch();
     expect((await list(retailer, 'search=asha')).total).toBe(1);
     const [deepa] = await queryRows<{ id: number }>(

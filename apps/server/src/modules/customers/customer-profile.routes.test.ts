@@ -1,22 +1,20 @@
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
-import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, SECOND_ORG_ID, SECOND_RETAILER_MOBILE } from '../../db/seed/seed';
 import { apiGet, apiPost, customerBody } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 
 let t: TestApp;
 let retailer: string;
 let productId: number;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+// The file's helpers below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(async ({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
   productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id;
-});
-afterEach(async () => {
-  await t.close();
 });
 
 const customers = async () =>
@@ -78,7 +76,9 @@ describe('add customer: profile and loan options', () => {
     expect(await customers()).toBe(before);
   });
 
-  it('refuses a city outside the chosen state, and another organisation’s financer', async () => {
+  it('refuses a city outside the chosen state, and another organisation’s financer', async ({
+    otherRetailer: other,
+  }) => {
     const before = await customers();
     const wrongCity = await apiPost(
       t,
@@ -88,7 +88,6 @@ describe('add customer: profile and loan options', () => {
     );
     expect(wrongCity.status).toBe(400);
     expect(wrongCity.body.fields[0].field).toBe('address.city');
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     const foreignFinancer = (await financersOf(other))[0];
     const response = await apiPost(
       t,
@@ -103,9 +102,8 @@ describe('add customer: profile and loan options', () => {
 });
 
 describe('financer list and places', () => {
-  it('lists only the organisation’s financers', async () => {
+  it('lists only the organisation’s financers', async ({ otherRetailer: other }) => {
     expect((await financersOf(retailer)).map((f: { name: string }) => f.name)).toHaveLength(4);
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     expect(await financersOf(other)).toHaveLength(2);
     const anonymous = await t.app.inject({ method: 'POST', url: paths.catalogue.financers });
     expect(anonymous.statusCode).toBe(511);

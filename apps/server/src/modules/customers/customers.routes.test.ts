@@ -1,39 +1,30 @@
 import { formatAddress } from '@kisht/domain/customers/customers.rules';
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import { queryRows } from '../../db/client';
-import {
-  DEMO_CUSTOMER_MOBILE,
-  DEMO_MINI_RETAILER_MOBILE,
-  DEMO_ORG_ID,
-  DEMO_RETAILER_MOBILE,
-  SECOND_ORG_ID,
-  SECOND_RETAILER_MOBILE,
-} from '../../db/seed/seed';
+import { DEMO_CUSTOMER_MOBILE, DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
 import { apiGet, apiPost, customerBody, recordConsent } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 
 let t: TestApp;
 let retailer: string;
 let productId: number;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+// The file's helpers below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(async ({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
   productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id;
-});
-afterEach(async () => {
-  await t.close();
 });
 
 const count = async (table: string) =>
   Number((await queryRows(t.app.ctx.db, sql.raw(`select count(*)::int as n from ${table}`)))[0]!.n);
 
-const secondOrgCustomerId = async () => {
-  const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
-  return (await apiGet(t, other, paths.customers.list)).body.data.items[0].id as number;
-};
+/** The first customer the second organisation's retailer (`other`, their token) lists. */
+const secondOrgCustomerId = async (other: string) =>
+  (await apiGet(t, other, paths.customers.list)).body.data.items[0].id as number;
 
 describe('add customer', () => {
   it('creates an inactive customer, the device and an exact EMI schedule', async () => {
@@ -115,7 +106,8 @@ describe('add customer', () => {
     async (now, firstDue) => {
       vi.useFakeTimers({ toFake: ['Date'], now: new Date(now) });
       try {
-        const token = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+        // A session opened at the faked date, so it is valid then.
+        const token = await t.tokenFor(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
         const created = await apiPost(
           t,
           token,
@@ -130,8 +122,9 @@ describe('add customer', () => {
     },
   );
 
-  it("refuses another organisation's product with 404 and writes nothing", async () => {
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+  it("refuses another organisation's product with 404 and writes nothing", async ({
+    otherRetailer: other,
+  }) => {
     const foreignProduct = (await apiGet(t, other, paths.catalogue.products)).body.data[0].id;
     const before = await count('customers');
     const response = await apiPost(t, retailer, paths.customers.create, customerBody(foreignProduct));
@@ -167,13 +160,15 @@ describe('customer list, details and dashboard', () => {
     expect(page.body.fields[0].field).toBe('page');
   });
 
-  it('shows details of own customers and 404 for another organisation’s or a missing id', async () => {
+  it('shows details of own customers and 404 for another organisation’s or a missing id', async ({
+    otherRetailer,
+  }) => {
     const own = (await apiGet(t, retailer, paths.customers.list)).body.data.items[0];
     const details = await apiGet(t, retailer, `${paths.customers.details}?customer_id=${own.id}`);
     expect(details.status).toBe(200);
     expect(details.body.data.emis.length).toBeGreaterThan(0);
 
-    const foreign = await secondOrgCustomerId();
+    const foreign = await secondOrgCustomerId(otherRetailer);
     expect((await apiGet(t, retailer, `${paths.customers.details}?customer_id=${foreign}`)).status).toBe(404);
     expect((await apiGet(t, retailer, `${paths.customers.details}?customer_id=999999`)).status).toBe(404);
     const bad = await apiGet(t, retailer, `${paths.customers.details}?customer_id=abc`);
@@ -181,8 +176,9 @@ describe('customer list, details and dashboard', () => {
     expect(bad.body.fields[0].field).toBe('customer_id');
   });
 
-  it('scopes mini-retailers to their own customers; their retailer sees them too', async () => {
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
+  it('scopes mini-retailers to their own customers; their retailer sees them too', async ({
+    miniRetailer: mini,
+  }) => {
     expect((await apiGet(t, mini, paths.customers.list)).body.data.total).toBe(0);
     const retailerCustomer = (await apiGet(t, retailer, paths.customers.list)).body.data.items[0].id;
     expect((await apiGet(t, mini, `${paths.customers.details}?customer_id=${retailerCustomer}`)).status).toBe(
@@ -195,7 +191,7 @@ describe('customer list, details and dashboard', () => {
     expect(seen.status).toBe(200);
   });
 
-  it('counts customers by status for the dashboard', async () => {
+  it('counts customers by status for the dashboard', async ({ otherRetailer: other }) => {
     const before = (await apiGet(t, retailer, paths.stats.dashboard)).body.data;
     expect(before).toMatchObject({
       total: 4,
@@ -204,7 +200,6 @@ describe('customer list, details and dashboard', () => {
     await apiPost(t, retailer, paths.customers.create, customerBody(productId));
     const after = (await apiGet(t, retailer, paths.stats.dashboard)).body.data;
     expect(after.countsByStatus.inactive).toBe(2);
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     expect((await apiGet(t, other, paths.stats.dashboard)).body.data.total).toBe(2);
   });
 
@@ -231,30 +226,31 @@ describe('enrolment QR', () => {
     expect(extras['in.kisht.SERVER_URL']).toMatch(/^http/);
   });
 
-  it('refuses a QR for an installed customer and for another tenant', async () => {
+  it('refuses a QR for an installed customer and for another tenant', async ({ otherRetailer }) => {
     const installed = (await apiGet(t, retailer, `${paths.customers.list}?status=install`)).body.data.items[0]
       .id;
     expect((await apiGet(t, retailer, `${paths.customers.qrCode}?customer_id=${installed}`)).status).toBe(
       409,
     );
-    const foreign = await secondOrgCustomerId();
+    const foreign = await secondOrgCustomerId(otherRetailer);
     expect((await apiGet(t, retailer, `${paths.customers.qrCode}?customer_id=${foreign}`)).status).toBe(404);
   });
 });
 
 describe('loan defaults for add_customer', () => {
-  it("starts the loan at the organisation's rate: 14% for organisation 41, 0 where none is set", async () => {
+  it("starts the loan at the organisation's rate: 14% for organisation 41, 0 where none is set", async ({
+    otherRetailer: other,
+    miniRetailer: mini,
+  }) => {
     const defaults = await apiGet(t, retailer, paths.customers.loanDefaults);
     expect(defaults.status).toBe(200);
     expect(defaults.body.data).toEqual({ annualRateBps: 1400 });
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     expect((await apiGet(t, other, paths.customers.loanDefaults)).body.data).toEqual({ annualRateBps: 0 });
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
     expect((await apiGet(t, mini, paths.customers.loanDefaults)).body.data).toEqual({ annualRateBps: 1400 });
   });
 
   it('is for retailers: a customer user gets 403', async () => {
-    const customer = await t.login(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
+    const customer = await t.tokenFor(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
     expect((await apiGet(t, customer, paths.customers.loanDefaults)).status).toBe(403);
   });
 });

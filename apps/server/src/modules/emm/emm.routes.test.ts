@@ -13,24 +13,23 @@ import {
 import { evtTopic, PROTOCOL_VERSION } from '@kisht/domain/devices/protocol.schema';
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
-import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, SECOND_ORG_ID, SECOND_RETAILER_MOBILE } from '../../db/seed/seed';
+import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, SECOND_ORG_ID } from '../../db/seed/seed';
 import { apiGet, apiPost, customerBody, freshImei, recordConsent } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
+import { routeTest as it, type TTestFactories } from '../../test/route-test';
 import { LINK_APP_PLACEHOLDER_TEXT } from './emm.routes';
 
 let t: TestApp;
 let retailer: string;
-let other: string;
+let make: TTestFactories;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-  other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
-});
-afterEach(async () => {
-  await t.close();
+// The file's helpers below act as the test's app, retailer and factories (routeTest fixtures).
+it.beforeEach(({ t: app, retailer: token, make: factories }) => {
+  t = app;
+  retailer = token;
+  make = factories;
 });
 
 const productOf = async (token: string) =>
@@ -77,10 +76,9 @@ const details = async (customerId: number) =>
     (await apiGet(t, retailer, `${paths.customers.details}?customer_id=${customerId}`)).body,
   ).data;
 
+/** The customer's enrolment (token, link and code) expired a minute ago. */
 const expireEnrolment = (customerId: number) =>
-  t.app.ctx.db.execute(
-    sql`update devices set enrolment_expires_at = now() - interval '1 minute' where customer_id = ${customerId}`,
-  );
+  make.deviceRow(customerId, { enrolmentExpiresAt: new Date(Date.now() - 60_000) });
 
 describe('link-based enrolment: deep link, APK and code', () => {
   it('generate_code_linkfl answers a link QR: the deep link, the APK and an enrolment code', async () => {
@@ -208,7 +206,7 @@ describe('link-based enrolment: deep link, APK and code', () => {
       const redirect = await withUrl.app.inject({ method: 'GET', url: paths.emm.linkApk });
       expect(redirect.statusCode).toBe(302);
       expect(redirect.headers.location).toBe(elsewhere);
-      const token = await withUrl.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+      const token = await withUrl.tokenFor(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
       const productId = (await apiGet(withUrl, token, paths.catalogue.products)).body.data[0].id as number;
       const created = await apiPost(
         withUrl,
@@ -441,7 +439,9 @@ describe('scope and family of every retailer route', () => {
     () => apiGet(t, retailer, `${paths.customers.keygen}?customer_id=${customerId}`),
   ];
 
-  it("another organisation's customer answers 404 on each route, and nothing is written", async () => {
+  it("another organisation's customer answers 404 on each route, and nothing is written", async ({
+    otherRetailer: other,
+  }) => {
     const { customerId } = await addCustomer(other);
     for (const call of routes(customerId)) {
       const answer = await call();

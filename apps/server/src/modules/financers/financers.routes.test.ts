@@ -2,12 +2,13 @@ import { HDB_FINANCER_NAME } from '@kisht/domain/catalogue/financer-handoff.sche
 import { ZCustomerDetails } from '@kisht/domain/customers/customers.schema';
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { TConfig } from '../../config';
 import { queryRows } from '../../db/client';
-import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, SECOND_ORG_ID, SECOND_RETAILER_MOBILE } from '../../db/seed/seed';
+import { DEMO_ORG_ID } from '../../db/seed/seed';
 import { apiGet, apiPost, customerBody } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 import { startFakeHdb, type TFakeHdb } from './fake-hdb';
 import { createFinancerGateway, HANDOFF_RETRY_AFTER_SECONDS, handOffDueCustomers } from './financers.service';
 import { createHdbGateway } from './hdb.adapter';
@@ -19,16 +20,20 @@ let retailer: string;
 let productId: number;
 let financers: { id: number; name: string }[];
 
-beforeEach(async () => {
-  hdb = await startFakeHdb();
-  t = await createTestApp({ HDB_API_URL: hdb.apiUrl, HDB_API_KEY: hdb.apiKey });
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+// Each test's app talks to its own fake HDB, started before the app and closed after it.
+// biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's needs from this pattern, and it needs none.
+it.override('appOverrides', async ({}, { onCleanup }) => {
+  const fake = await startFakeHdb();
+  hdb = fake;
+  onCleanup(() => fake.close());
+  return { HDB_API_URL: fake.apiUrl, HDB_API_KEY: fake.apiKey };
+});
+// The file's helpers below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(async ({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
   productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id;
   financers = (await apiPost(t, retailer, paths.catalogue.financers, {})).body.data;
-});
-afterEach(async () => {
-  await t.close();
-  await hdb.close();
 });
 
 const hdbId = () => financers.find((f) => f.name === HDB_FINANCER_NAME)!.id;
@@ -170,9 +175,10 @@ describe('create-customer-hdb route', () => {
     expect(await handoffRow(created.id)).toEqual({ status: null, reference: null });
   });
 
-  it("answers 404 for another organisation's HDB customer, sending nothing", async () => {
+  it("answers 404 for another organisation's HDB customer, sending nothing", async ({
+    otherRetailer: other,
+  }) => {
     const created = await createCustomer(hdbId());
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     const response = await apiPost(t, other, paths.customers.createHdb, { customer_id: created.id });
     expect(response.status).toBe(404);
     expect(hdb.requestCount).toBe(0);
@@ -191,27 +197,14 @@ describe('create-customer-hdb route', () => {
 });
 
 describe('HDB gateway from config', () => {
+  // No HDB_API_URL here: the app picks its gateway from the rest of the config.
+  it.override('appOverrides', {});
+
   it('without HDB_API_URL outside production hands off to an in-process fake HDB', async () => {
-    const dev = await createTestApp();
-    try {
-      const token = await dev.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-      const created = await dev.app.inject({
-        method: 'POST',
-        url: paths.customers.create,
-        headers: { authorization: `Bearer ${token}` },
-        payload: customerBody(productId, { financerId: hdbId(), mobile: '9123400001' }),
-      });
-      const response = await dev.app.inject({
-        method: 'POST',
-        url: paths.customers.createHdb,
-        headers: { authorization: `Bearer ${token}` },
-        payload: { customer_id: created.json().data.id },
-      });
-      expect(response.statusCode, response.body).toBe(200);
-      expect(response.json().data.financerReference).toMatch(/^HDB/);
-    } finally {
-      await dev.close();
-    }
+    const created = await createCustomer(hdbId(), { mobile: '9123400001' });
+    const response = await apiPost(t, retailer, paths.customers.createHdb, { customer_id: created.id });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    expect(response.body.data.financerReference).toMatch(/^HDB/);
   });
 
   it('without HDB_API_URL in production has no gateway: hand-offs stay pending and are reported', async () => {

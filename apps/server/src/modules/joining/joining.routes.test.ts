@@ -1,8 +1,7 @@
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
-import { createUser } from '../../db/seed/factories';
 import {
   DEMO_CUSTOMER_MOBILE,
   DEMO_MINI_RETAILER_MOBILE,
@@ -11,7 +10,8 @@ import {
   SECOND_ORG_ID,
 } from '../../db/seed/seed';
 import { apiGet, apiPost } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 
 /** Joining (issue 13): a shop asks to join from the login screen; the organisation admin decides. */
 let t: TestApp;
@@ -20,23 +20,16 @@ let addressCounter = 0;
 const ADMIN_MOBILE = '+919700000001';
 const OTHER_ADMIN_MOBILE = '+919700000002';
 
-beforeEach(async () => {
-  t = await createTestApp();
-  await createUser(t.app.ctx.db, {
-    orgId: DEMO_ORG_ID,
-    mobile: ADMIN_MOBILE,
-    name: 'Demo Admin',
-    userType: 'admin',
-  });
-  await createUser(t.app.ctx.db, {
+// The file's helpers below act as the test's app (routeTest fixtures); each organisation gets an admin.
+it.beforeEach(async ({ t: app, make }) => {
+  t = app;
+  await make.user({ mobile: ADMIN_MOBILE, name: 'Demo Admin', userType: 'admin' });
+  await make.user({
     orgId: SECOND_ORG_ID,
     mobile: OTHER_ADMIN_MOBILE,
     name: 'Shree Admin',
     userType: 'admin',
   });
-});
-afterEach(async () => {
-  await t.close();
 });
 
 const joinBody = (overrides: Record<string, unknown> = {}) => ({
@@ -138,7 +131,7 @@ describe('join requests (organisation admin)', () => {
     await askToJoin(joinBody({ mobile: '9822000001', shopName: 'First' }));
     await askToJoin(joinBody({ mobile: '9822000002', shopName: 'Second' }));
     await askToJoin(joinBody({ mobile: '9822000003', shopName: 'Third' }));
-    const admin = await t.login(DEMO_ORG_ID, ADMIN_MOBILE);
+    const admin = await t.tokenFor(DEMO_ORG_ID, ADMIN_MOBILE);
     const second = (await apiGet(t, admin, paths.admin.signupRequests)).body.data[1];
     expect(second.shopName).toBe('Second');
     expect(
@@ -154,11 +147,11 @@ describe('join requests (organisation admin)', () => {
     expect(pending.body.data.map((r: { shopName: string }) => r.shopName)).toEqual(['Third', 'First']);
     expect((await apiGet(t, admin, `${paths.admin.signupRequests}?status=maybe`)).status).toBe(400);
     // Another organisation's admin sees none of them.
-    const otherAdmin = await t.login(SECOND_ORG_ID, OTHER_ADMIN_MOBILE);
+    const otherAdmin = await t.tokenFor(SECOND_ORG_ID, OTHER_ADMIN_MOBILE);
     expect((await apiGet(t, otherAdmin, paths.admin.signupRequests)).body.data).toEqual([]);
 
     for (const mobile of [DEMO_RETAILER_MOBILE, DEMO_MINI_RETAILER_MOBILE, DEMO_CUSTOMER_MOBILE]) {
-      const token = await t.login(DEMO_ORG_ID, mobile);
+      const token = await t.tokenFor(DEMO_ORG_ID, mobile);
       expect((await apiGet(t, token, paths.admin.signupRequests)).status).toBe(403);
       const decided = await apiPost(t, token, paths.admin.decideSignup, {
         id: second.id + 1,
@@ -171,7 +164,7 @@ describe('join requests (organisation admin)', () => {
 
   it('approve creates the retailer with an SMS and an audit entry; the shop then logs in with an OTP', async () => {
     await askToJoin(joinBody());
-    const admin = await t.login(DEMO_ORG_ID, ADMIN_MOBILE);
+    const admin = await t.tokenFor(DEMO_ORG_ID, ADMIN_MOBILE);
     const [request] = (await apiGet(t, admin, paths.admin.signupRequests)).body.data;
 
     const approved = await apiPost(t, admin, paths.admin.decideSignup, {
@@ -231,7 +224,7 @@ describe('join requests (organisation admin)', () => {
 
   it('decline sends a polite SMS and an audit entry, and creates no user', async () => {
     await askToJoin(joinBody());
-    const admin = await t.login(DEMO_ORG_ID, ADMIN_MOBILE);
+    const admin = await t.tokenFor(DEMO_ORG_ID, ADMIN_MOBILE);
     const [request] = (await apiGet(t, admin, paths.admin.signupRequests)).body.data;
     const smsBefore = t.sms.length;
     const declined = await apiPost(t, admin, paths.admin.decideSignup, {
@@ -264,9 +257,9 @@ describe('join requests (organisation admin)', () => {
 
   it("answers 404 for another organisation's request or none, bad input 400 naming the field; writes nothing", async () => {
     await askToJoin(joinBody());
-    const admin = await t.login(DEMO_ORG_ID, ADMIN_MOBILE);
+    const admin = await t.tokenFor(DEMO_ORG_ID, ADMIN_MOBILE);
     const [request] = (await apiGet(t, admin, paths.admin.signupRequests)).body.data;
-    const otherAdmin = await t.login(SECOND_ORG_ID, OTHER_ADMIN_MOBILE);
+    const otherAdmin = await t.tokenFor(SECOND_ORG_ID, OTHER_ADMIN_MOBILE);
     const smsBefore = t.sms.length;
 
     const foreign = await apiPost(t, otherAdmin, paths.admin.decideSignup, {

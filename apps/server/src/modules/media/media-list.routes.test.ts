@@ -1,25 +1,17 @@
 import { ZMediaPage } from '@kisht/domain/media/media.schema';
 import { paths } from '@kisht/domain/paths';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  DEMO_MINI_RETAILER_MOBILE,
-  DEMO_ORG_ID,
-  DEMO_RETAILER_MOBILE,
-  SECOND_ORG_ID,
-  SECOND_RETAILER_MOBILE,
-} from '../../db/seed/seed';
+import { describe, expect } from 'vitest';
 import { apiGet, apiUpload, customerIdNamed, PNG_1X1 } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 
 let t: TestApp;
 let retailer: string;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-});
-afterEach(async () => {
-  await t.close();
+// The file's helpers below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
 });
 
 const PNG = { bytes: PNG_1X1, name: 'a.png', type: 'image/png' };
@@ -30,7 +22,10 @@ const list = async (token: string, query = '') => {
 };
 
 describe('GET /api/medias (the media list, spec §7)', () => {
-  it("lists the actor's customers' files and own files, metadata only, newest first, paged; nothing of others", async () => {
+  it("lists the actor's customers' files and own files, metadata only, newest first, paged; nothing of others", async ({
+    otherRetailer: other,
+    miniRetailer: mini,
+  }) => {
     const aarav = await customerIdNamed(t, retailer, 'Aarav');
     const photo = await apiUpload(
       t,
@@ -40,7 +35,6 @@ describe('GET /api/medias (the media list, spec §7)', () => {
       PNG,
     );
     const ad = await apiUpload(t, retailer, paths.advertisements.upload, { title: 'Sale' }, PNG);
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     await apiUpload(t, other, paths.advertisements.upload, { title: 'Theirs' }, PNG);
 
     const page = await list(retailer, '?pageSize=100');
@@ -66,7 +60,6 @@ describe('GET /api/medias (the media list, spec §7)', () => {
     const theirs = (await list(other, '?pageSize=100')).items;
     expect(theirs[0]!.kind).toBe('advertisement');
     expect(theirs.map((i) => i.id).filter((id) => ids.includes(id))).toEqual([]);
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
     const miniIds = (await list(mini, '?pageSize=100')).items.map((i) => i.id);
     expect(miniIds).not.toContain(photo.body.data.id);
   });

@@ -3,15 +3,8 @@ import { AppErrorCode } from '@kisht/domain/common/errors';
 import { MAX_UPLOAD_BYTES } from '@kisht/domain/media/media.schema';
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
-import {
-  DEMO_MINI_RETAILER_MOBILE,
-  DEMO_ORG_ID,
-  DEMO_RETAILER_MOBILE,
-  SECOND_ORG_ID,
-  SECOND_RETAILER_MOBILE,
-} from '../../db/seed/seed';
 import {
   apiGet,
   apiPost,
@@ -21,17 +14,16 @@ import {
   PDF_BYTES,
   PNG_1X1,
 } from '../../test/fixtures';
-import { bearer, createTestApp, type TestApp } from '../../test/harness';
+import { bearer, type TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 
 let t: TestApp;
 let retailer: string;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-});
-afterEach(async () => {
-  await t.close();
+// The file's helpers below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
 });
 
 const customerNamed = (firstName: string, token = retailer) => customerIdNamed(t, token, firstName);
@@ -137,8 +129,9 @@ describe('customer photo and invoice (/upload/update_customer_details)', () => {
     expect(await mediaCount()).toBe(before);
   });
 
-  it('answers 404 for another organisation’s customer and file, and 511 without a session', async () => {
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+  it('answers 404 for another organisation’s customer and file, and 511 without a session', async ({
+    otherRetailer: other,
+  }) => {
     const kiran = await customerNamed('Kiran', other);
     const before = await mediaCount();
     const foreign = await apiUpload(
@@ -170,7 +163,9 @@ describe('customer photo and invoice (/upload/update_customer_details)', () => {
 });
 
 describe('documents (customer_document)', () => {
-  it('lists, adds and deletes documents; the mini-retailer cannot see the retailer’s customer', async () => {
+  it('lists, adds and deletes documents; the mini-retailer cannot see the retailer’s customer', async ({
+    miniRetailer: mini,
+  }) => {
     const aarav = await customerNamed('Aarav');
     const empty = await apiGet(t, retailer, `${paths.customers.documents}?customer_id=${aarav}`);
     expect(empty.body.data).toMatchObject({
@@ -212,11 +207,10 @@ describe('documents (customer_document)', () => {
     const gone = `${paths.media.file}?image_name=${encodeURIComponent(pan.body.data.imageName)}`;
     expect((await apiGet(t, retailer, gone)).status).toBe(404);
 
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
     expect((await apiGet(t, mini, `${paths.customers.documents}?customer_id=${aarav}`)).status).toBe(404);
   });
 
-  it('refuses a bad document type or media id and other tenants’ ids', async () => {
+  it('refuses a bad document type or media id and other tenants’ ids', async ({ otherRetailer: other }) => {
     const aarav = await customerNamed('Aarav');
     const before = await mediaCount();
     const bad = await apiUpload(
@@ -236,7 +230,6 @@ describe('documents (customer_document)', () => {
     expect(badDelete.body.fields[0].field).toBe('media_id');
     expect(await mediaCount()).toBe(before);
 
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     const kiran = await customerNamed('Kiran', other);
     const theirs = await apiUpload(
       t,
@@ -284,7 +277,9 @@ describe('signatures', () => {
     expect(media.body.data.signature.id).toBe(saved.body.data.id);
   });
 
-  it('takes a witness signature only where the witness layout flag is on', async () => {
+  it('takes a witness signature only where the witness layout flag is on', async ({
+    otherRetailer: shree,
+  }) => {
     const aarav = await customerNamed('Aarav');
     const before = await mediaCount();
     const refused = await apiUpload(
@@ -298,7 +293,6 @@ describe('signatures', () => {
     expect(refused.body).toMatchObject({ code: 'WITNESS_NOT_ENABLED', fields: [{ field: 'kind' }] });
     expect(await mediaCount()).toBe(before);
 
-    const shree = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     const kiran = await customerNamed('Kiran', shree);
     const witness = await apiUpload(
       t,

@@ -6,15 +6,9 @@ import { ZDeviceCommand } from '@kisht/domain/devices/devices.schema';
 import { MESSAGES_PER_PHONE_PER_DAY, ZBirthdaysToday } from '@kisht/domain/messages/messages.schema';
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
-import {
-  DEMO_MINI_RETAILER_MOBILE,
-  DEMO_ORG_ID,
-  DEMO_RETAILER_MOBILE,
-  SECOND_ORG_ID,
-  SECOND_RETAILER_MOBILE,
-} from '../../db/seed/seed';
+import { DEMO_ORG_ID } from '../../db/seed/seed';
 import {
   apiGet,
   apiPost,
@@ -23,17 +17,16 @@ import {
   recordConsent,
   waitUntil,
 } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 
 let t: TestApp;
 let retailer: string;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-});
-afterEach(async () => {
-  await t.close();
+// The file's helpers below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
 });
 
 const productIdOf = async (token: string) =>
@@ -139,17 +132,17 @@ describe('send_fcm_retailer_to_customer', () => {
     expect(answer.body.fields.map((f: { field: string }) => f.field)).toContain('title');
   });
 
-  it("answers 404 for another organisation's customer and writes nothing", async () => {
+  it("answers 404 for another organisation's customer and writes nothing", async ({
+    otherRetailer: other,
+  }) => {
     const customerId = await addEnrolledCustomer();
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     const answer = await send(other, { customer_id: customerId, message: 'Hello from elsewhere' });
     expect(answer.status).toBe(404);
     expect(await messageRows(customerId)).toHaveLength(0);
   });
 
-  it("answers 404 to a mini-retailer for its parent's customer", async () => {
+  it("answers 404 to a mini-retailer for its parent's customer", async ({ miniRetailer: mini }) => {
     const customerId = await addEnrolledCustomer();
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
     expect((await send(mini, { customer_id: customerId, message: 'Hi' })).status).toBe(404);
   });
 
@@ -161,21 +154,22 @@ describe('send_fcm_retailer_to_customer', () => {
     expect(await messageRows(customerId)).toHaveLength(0);
   });
 
-  it('answers 409 NOT_FOR_THIS_DEVICE_FAMILY for an enrolled iPhone', async () => {
+  it('answers 409 NOT_FOR_THIS_DEVICE_FAMILY for an enrolled iPhone', async ({ make }) => {
     const { customerId } = await addCustomer(retailer, {
       deviceType: 3,
       appType: 2,
       serialNumber: 'DNPXX0MSG001',
     });
-    await t.app.ctx.db.execute(sql`update devices set enrolled_at = now() where customer_id = ${customerId}`);
+    await make.deviceRow(customerId, { enrolledAt: new Date() });
     const answer = await send(retailer, { customer_id: customerId, message: 'Hello' });
     expect(answer.status).toBe(409);
     expect(answer.body.code).toBe('NOT_FOR_THIS_DEVICE_FAMILY');
     expect(await messageRows(customerId)).toHaveLength(0);
   });
 
-  it('answers 403 naming user.feature_access to a mini-retailer whose parent turned it off', async () => {
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
+  it('answers 403 naming user.feature_access to a mini-retailer whose parent turned it off', async ({
+    miniRetailer: mini,
+  }) => {
     const customerId = await addEnrolledCustomer(mini);
     const miniId = (await apiGet(t, mini, paths.users.me)).body.data.id as number;
     const off = await apiPost(t, retailer, paths.retailers.update, {
@@ -226,9 +220,10 @@ describe('birthdays_today', () => {
     return ZBirthdaysToday.parse(answer.body.data);
   };
 
-  it("lists the scope's customers born today, and no one else's", async () => {
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
+  it("lists the scope's customers born today, and no one else's", async ({
+    miniRetailer: mini,
+    otherRetailer: other,
+  }) => {
     const mine = await addCustomer(retailer, { firstName: 'Asha', dateOfBirth: bornToday() });
     const minis = await addCustomer(mini, { firstName: 'Bela', dateOfBirth: bornToday() });
     await addCustomer(retailer, {
@@ -247,11 +242,9 @@ describe('birthdays_today', () => {
     expect((await birthdays(other)).customers.map((c) => c.id)).toEqual([theirs.customerId]);
   });
 
-  it("says an enrolled customer's phone can take wishes", async () => {
+  it("says an enrolled customer's phone can take wishes", async ({ make }) => {
     const customerId = await addEnrolledCustomer();
-    await t.app.ctx.db.execute(
-      sql`update customers set date_of_birth = ${bornToday()} where id = ${customerId}`,
-    );
+    await make.customerRow(customerId, { dateOfBirth: bornToday() });
     const view = await birthdays(retailer);
     expect(view.customers.find((c) => c.id === customerId)?.canMessage).toBe(true);
   });

@@ -5,31 +5,27 @@ import {
 } from '@kisht/domain/org-pages/org-pages.schema';
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
-import { createUser } from '../../db/seed/factories';
 import {
   DEMO_ADMIN_MOBILE,
   DEMO_CUSTOMER_MOBILE,
   DEMO_ORG_ID,
-  DEMO_RETAILER_MOBILE,
   DEMO_SUPPORT_CONTACT,
   SECOND_ORG_ID,
-  SECOND_RETAILER_MOBILE,
 } from '../../db/seed/seed';
 import { apiGet, apiPut } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 
 /** The organisation's help, support and privacy pages (issue 16) through the HTTP routes. */
 let t: TestApp;
 let admin: string;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  admin = await t.login(DEMO_ORG_ID, DEMO_ADMIN_MOBILE);
-});
-afterEach(async () => {
-  await t.close();
+// The file's helpers below act as the test's app (routeTest fixtures) and the demo organisation's admin.
+it.beforeEach(async ({ t: app }) => {
+  t = app;
+  admin = await t.tokenFor(DEMO_ORG_ID, DEMO_ADMIN_MOBILE);
 });
 
 const fieldsOf = (body: { fields?: { field: string }[] }) => (body.fields ?? []).map((f) => f.field);
@@ -49,8 +45,9 @@ const settingsOf = async (orgId: number) =>
   )[0]!.settings;
 
 describe('reading a page', () => {
-  it('serves the seeded page in Hindi, falls back to English for a language not written, and carries the contact on support', async () => {
-    const retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
+  it('serves the seeded page in Hindi, falls back to English for a language not written, and carries the contact on support', async ({
+    retailer,
+  }) => {
     const hindi = pageOf((await apiGet(t, retailer, `${paths.orgPages.help}?language=hn`)).body);
     expect(hindi).toMatchObject({ page: 'help', language: 'hn', requestedLanguage: 'hn', isFallback: false });
     expect(hindi.bodyMarkdown).toContain('## EMI का भुगतान');
@@ -73,7 +70,7 @@ describe('reading a page', () => {
   });
 
   it('lets a customer read every page of their own organisation', async () => {
-    const customer = await t.login(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
+    const customer = await t.tokenFor(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
     for (const url of [paths.orgPages.help, paths.orgPages.support, paths.orgPages.privacyPolicy]) {
       const answer = await apiGet(t, customer, `${url}?language=hn`);
       expect(answer.status, url).toBe(200);
@@ -113,14 +110,16 @@ describe('reading a page', () => {
 });
 
 describe('the admin writes a page', () => {
-  it('writes the Hindi help page, which a retailer then reads, audited', async () => {
+  it('writes the Hindi help page, which a retailer then reads, audited', async ({
+    retailer,
+    otherRetailer: second,
+  }) => {
     const saved = await apiPut(t, admin, paths.orgPages.help, {
       language: 'hn',
       bodyMarkdown: '# नई मदद\n\nदुकान से संपर्क करें।',
     });
     expect(saved.status).toBe(200);
     expect(pageOf(saved.body)).toMatchObject({ language: 'hn', isFallback: false, isDefault: false });
-    const retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
     const read = pageOf((await apiGet(t, retailer, `${paths.orgPages.help}?language=hn`)).body);
     expect(read.bodyMarkdown).toBe('# नई मदद\n\nदुकान से संपर्क करें।');
     const audits = await queryRows<{ action: string; entity_id: string }>(
@@ -129,12 +128,13 @@ describe('the admin writes a page', () => {
     );
     expect(audits).toEqual([{ action: 'org_page.update', entity_id: 'help:hn' }]);
     // The other organisation's page is untouched.
-    const second = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     const theirs = pageOf((await apiGet(t, second, `${paths.orgPages.help}?language=hn`)).body);
     expect(theirs.bodyMarkdown).toContain('Shree Finance');
   });
 
-  it('refuses bad input (400 naming the field) and a retailer or customer (403), writing nothing', async () => {
+  it('refuses bad input (400 naming the field) and a retailer or customer (403), writing nothing', async ({
+    retailer,
+  }) => {
     const before = [await count('org_pages'), await count('audit_log')];
     for (const [body, field] of [
       [{ language: 'xx', bodyMarkdown: 'Hi' }, 'language'],
@@ -147,8 +147,7 @@ describe('the admin writes a page', () => {
       expect(answer.status, JSON.stringify(body).slice(0, 60)).toBe(400);
       expect(fieldsOf(answer.body)).toContain(field);
     }
-    const retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-    const customer = await t.login(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
+    const customer = await t.tokenFor(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
     for (const token of [retailer, customer]) {
       expect(
         (await apiPut(t, token, paths.orgPages.help, { language: 'en', bodyMarkdown: 'x' })).status,
@@ -158,14 +157,17 @@ describe('the admin writes a page', () => {
     expect([await count('org_pages'), await count('audit_log')]).toEqual(before);
   });
 
-  it("lets another organisation's admin change only its own organisation", async () => {
-    await createUser(t.app.ctx.db, {
+  it("lets another organisation's admin change only its own organisation", async ({
+    make,
+    otherRetailer: second,
+  }) => {
+    await make.user({
       orgId: SECOND_ORG_ID,
       mobile: '+919812300099',
       name: 'Shree Admin',
       userType: 'admin',
     });
-    const theirAdmin = await t.login(SECOND_ORG_ID, '+919812300099');
+    const theirAdmin = await t.tokenFor(SECOND_ORG_ID, '+919812300099');
     const demoBefore = pageOf((await apiGet(t, admin, `${paths.orgPages.help}?language=en`)).body);
     expect(
       (await apiPut(t, theirAdmin, paths.orgPages.help, { language: 'en', bodyMarkdown: '# Shree help' }))
@@ -176,7 +178,6 @@ describe('the admin writes a page', () => {
     ).toBe(200);
     expect(pageOf((await apiGet(t, admin, `${paths.orgPages.help}?language=en`)).body)).toEqual(demoBefore);
     expect((await settingsOf(DEMO_ORG_ID)).supportContact).toEqual(DEMO_SUPPORT_CONTACT);
-    const second = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     expect(pageOf((await apiGet(t, second, `${paths.orgPages.help}?language=en`)).body).bodyMarkdown).toBe(
       '# Shree help',
     );

@@ -3,28 +3,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
-import {
-  DEMO_MINI_RETAILER_MOBILE,
-  DEMO_ORG_ID,
-  DEMO_RETAILER_MOBILE,
-  SECOND_ORG_ID,
-  SECOND_RETAILER_MOBILE,
-} from '../../db/seed/seed';
+import { DEMO_ORG_ID, SECOND_ORG_ID } from '../../db/seed/seed';
 import { apiGet, apiPut, enrolReferenceAgent, waitUntil } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 
 /** device_settings: an organisation's allowed list, offline limit, command expiry and auto-lock ladder. */
 let t: TestApp;
 let retailer: string;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-});
-afterEach(async () => {
-  await t.close();
+// The file's helpers below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
 });
 
 const settingsOf = async (orgId: number) =>
@@ -44,7 +37,9 @@ const fullSettings = {
 };
 
 describe('device_settings', () => {
-  it('reads, replaces and clears the settings, keeping the organisation’s other settings', async () => {
+  it('reads, replaces and clears the settings, keeping the organisation’s other settings', async ({
+    miniRetailer: mini,
+  }) => {
     const initial = await apiGet(t, retailer, paths.orgs.deviceSettings);
     expect(initial.status).toBe(200);
     expect(initial.body.data).toEqual({
@@ -64,7 +59,6 @@ describe('device_settings', () => {
     expect(saved.body.data).toEqual(fullSettings);
     expect(await settingsOf(DEMO_ORG_ID)).toMatchObject({ ...fullSettings, penalty });
     // A mini-retailer reads the same settings (and may not change them, below).
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
     expect((await apiGet(t, mini, paths.orgs.deviceSettings)).body.data).toEqual(fullSettings);
 
     const cleared = await apiPut(t, retailer, paths.orgs.deviceSettings, {
@@ -116,15 +110,16 @@ describe('device_settings', () => {
     expect(await settingsOf(DEMO_ORG_ID)).toEqual(before);
   });
 
-  it('lets only the retailer change them; each organisation sees its own', async () => {
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
+  it('lets only the retailer change them; each organisation sees its own', async ({
+    miniRetailer: mini,
+    otherRetailer: other,
+  }) => {
     const before = await settingsOf(DEMO_ORG_ID);
     const refused = await apiPut(t, mini, paths.orgs.deviceSettings, fullSettings);
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe('Only the retailer can change these settings');
     expect(await settingsOf(DEMO_ORG_ID)).toEqual(before);
 
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     const otherBefore = await settingsOf(SECOND_ORG_ID);
     expect((await apiPut(t, other, paths.orgs.deviceSettings, fullSettings)).status).toBe(200);
     expect(await settingsOf(DEMO_ORG_ID)).toEqual(before);

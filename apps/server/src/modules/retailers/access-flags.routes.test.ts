@@ -1,12 +1,11 @@
 import { deviceControlPath, paths } from '@kisht/domain/paths';
-import { asc, eq, sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
-import { products } from '../../db/schema';
-import { createCustomerWithLoan } from '../../db/seed/factories';
-import { DEMO_MINI_RETAILER_MOBILE, DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
+import { DEMO_MINI_RETAILER_MOBILE } from '../../db/seed/seed';
 import { apiGet, apiPost } from '../../test/fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 import { dispatchDueScheduledCommands } from '../devices/devices.service';
 
 /**
@@ -19,28 +18,15 @@ let mini: string;
 let miniId: number;
 let customerId: number;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-  mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
-  const db = t.app.ctx.db;
-  miniId = (
-    await queryRows<{ id: number }>(
-      db,
-      sql`select id from users where mobile = ${DEMO_MINI_RETAILER_MOBILE} and user_type = 'miniretailer'`,
-    )
-  )[0]!.id;
-  const [product] = await db
-    .select()
-    .from(products)
-    .where(eq(products.orgId, DEMO_ORG_ID))
-    .orderBy(asc(products.id))
-    .limit(1);
+// The file's helpers and CASES below act as the test's app and users (routeTest fixtures).
+it.beforeEach(async ({ t: app, retailer: token, miniRetailer, make }) => {
+  t = app;
+  retailer = token;
+  mini = miniRetailer;
+  miniId = (await make.userByMobile(DEMO_MINI_RETAILER_MOBILE)).id;
   // An enrolled phone of the mini-retailer's, its first instalment overdue (a lock needs no reason).
-  const made = await createCustomerWithLoan(db, {
-    orgId: DEMO_ORG_ID,
+  const made = await make.customer({
     retailerId: miniId,
-    product: product!,
     firstName: 'Flagtest',
     lastName: 'Customer',
     mobile: '+919800011122',
@@ -49,9 +35,6 @@ beforeEach(async () => {
     createdAt: new Date(Date.now() - 50 * 86_400_000),
   });
   customerId = made.customer.id;
-});
-afterEach(async () => {
-  await t.close();
 });
 
 const writtenCounts = async () =>

@@ -2,7 +2,7 @@ import { zEnvelope } from '@kisht/domain/common/envelope';
 import { paths } from '@kisht/domain/paths';
 import { ZRetailer, ZRetailerPage } from '@kisht/domain/retailers/retailers.schema';
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
 import {
   DEMO_CUSTOMER_MOBILE,
@@ -10,22 +10,19 @@ import {
   DEMO_MINI_RETAILER_MOBILE,
   DEMO_ORG_ID,
   DEMO_RETAILER_MOBILE,
-  SECOND_ORG_ID,
-  SECOND_RETAILER_MOBILE,
 } from '../../db/seed/seed';
 import { apiGet, apiPost, apiUpload, JPEG_BYTES, PDF_BYTES, PNG_1X1 } from '../../test/fixtures';
-import { bearer, createTestApp, type TestApp } from '../../test/harness';
+import { bearer, type TestApp } from '../../test/harness';
+import { routeTest as it } from '../../test/route-test';
 
 /** retailer_list, add_retailer, retailer_profile: a retailer's mini-retailers (issue 13). */
 let t: TestApp;
 let retailer: string;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  retailer = await t.login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-});
-afterEach(async () => {
-  await t.close();
+// The file's helpers below act as the test's app and retailer (routeTest fixtures).
+it.beforeEach(({ t: app, retailer: token }) => {
+  t = app;
+  retailer = token;
 });
 
 const fieldsOf = (body: { fields?: { field: string }[] }) => (body.fields ?? []).map((f) => f.field);
@@ -117,8 +114,7 @@ describe('add_retailer and retailer_list', () => {
     expect(searched.items.map((i: { name: string }) => i.name)).toEqual(['Suresh Patil']);
   });
 
-  it('counts the customers each mini-retailer enrolled', async () => {
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
+  it('counts the customers each mini-retailer enrolled', async ({ miniRetailer: mini }) => {
     const products = (await apiGet(t, mini, paths.catalogue.products)).body.data;
     const { customerBody } = await import('../../test/fixtures');
     const created = await apiPost(t, mini, paths.customers.create, customerBody(products[0].id));
@@ -148,7 +144,9 @@ describe('add_retailer and retailer_list', () => {
     expect(await counts()).toEqual(before);
   });
 
-  it('refuses a mobile another shop user of the organisation has with 409 MOBILE_IN_USE naming mobile', async () => {
+  it('refuses a mobile another shop user of the organisation has with 409 MOBILE_IN_USE naming mobile', async ({
+    otherRetailer: other,
+  }) => {
     const before = await counts();
     for (const mobile of [DEMO_MINI_RETAILER_MOBILE.slice(3), DEMO_RETAILER_MOBILE.slice(3)]) {
       const refused = await apiPost(t, retailer, paths.retailers.add, addBody({ mobile }));
@@ -158,7 +156,6 @@ describe('add_retailer and retailer_list', () => {
     }
     expect(await counts()).toEqual(before);
     // Another organisation may have the same number.
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     const added = await apiPost(
       t,
       other,
@@ -168,13 +165,10 @@ describe('add_retailer and retailer_list', () => {
     expect(added.status).toBe(200);
   });
 
-  it('refuses a mini-retailer and a customer with 403, writing nothing', async () => {
+  it('refuses a mini-retailer and a customer with 403, writing nothing', async ({ miniRetailer }) => {
     const before = await counts();
     const miniId = await userIdOf(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
-    for (const token of [
-      await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE),
-      await t.login(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE),
-    ]) {
+    for (const token of [miniRetailer, await t.tokenFor(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE)]) {
       expect((await apiPost(t, token, paths.retailers.add, addBody())).status).toBe(403);
       expect((await apiGet(t, token, paths.retailers.list)).status).toBe(403);
       expect((await apiPost(t, token, paths.retailers.update, { user_id: miniId, name: 'X' })).status).toBe(
@@ -186,7 +180,10 @@ describe('add_retailer and retailer_list', () => {
 });
 
 describe('retailer_profile', () => {
-  it("reads a mini-retailer for its parent and the actor's own profile; others' ids answer 404", async () => {
+  it("reads a mini-retailer for its parent and the actor's own profile; others' ids answer 404", async ({
+    miniRetailer: mini,
+    otherRetailer: other,
+  }) => {
     const miniId = await userIdOf(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
     const read = await apiGet(t, retailer, `${paths.retailers.readById}?user_id=${miniId}`);
     expect(read.status).toBe(200);
@@ -202,7 +199,6 @@ describe('retailer_profile', () => {
       parentId: null,
     });
 
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
     expect((await apiGet(t, mini, paths.retailers.profile)).body.data).toMatchObject({
       id: miniId,
       parentName: 'Ravi Mobiles',
@@ -211,7 +207,6 @@ describe('retailer_profile', () => {
 
     const retailerId = await userIdOf(DEMO_ORG_ID, DEMO_RETAILER_MOBILE, 'retailer');
     const sibling = await userIdOf(DEMO_ORG_ID, DEMO_INACTIVE_MINI_RETAILER_MOBILE);
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     for (const [token, id] of [
       [other, miniId],
       [mini, retailerId],
@@ -222,14 +217,16 @@ describe('retailer_profile', () => {
       expect(refused.status).toBe(404);
       expect(JSON.stringify(refused.body)).not.toContain('Andheri');
     }
-    const customer = await t.login(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
+    const customer = await t.tokenFor(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
     expect((await apiGet(t, customer, paths.retailers.profile)).status).toBe(403);
     expect((await apiGet(t, retailer, `${paths.retailers.readById}?user_id=abc`)).status).toBe(400);
   });
 
-  it('edits details and access flags, audited; another retailer and bad input change nothing', async () => {
+  it('edits details and access flags, audited; another retailer and bad input change nothing', async ({
+    otherRetailer: other,
+    miniRetailer: mini,
+  }) => {
     const miniId = await userIdOf(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     const before = await counts();
     expect(
       (await apiPost(t, other, paths.retailers.update, { user_id: miniId, name: 'Stolen' })).status,
@@ -266,7 +263,6 @@ describe('retailer_profile', () => {
     });
     expect(await auditActions(miniId)).toEqual(['retailer.update', 'retailer.access']);
     // The mini-retailer's own view of its flags follows.
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
     expect((await apiGet(t, mini, paths.users.userAccess)).body.data).toMatchObject({
       bulk_retailer: '1',
       lock_unlock: '0',
@@ -338,7 +334,9 @@ describe('retailer_profile', () => {
 });
 
 describe('profile image and signature', () => {
-  it("stores the actor's own and a mini-retailer's profile image, sniffed, and serves the bytes scoped", async () => {
+  it("stores the actor's own and a mini-retailer's profile image, sniffed, and serves the bytes scoped", async ({
+    otherRetailer: other,
+  }) => {
     const miniId = await userIdOf(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
     const own = await apiUpload(
       t,
@@ -379,7 +377,6 @@ describe('profile image and signature', () => {
     );
     expect(rows).toEqual([{ customer_id: null, owner_user_id: miniId, kind: 'user_profile_image' }]);
 
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     const before = await counts();
     expect(
       (await apiUpload(t, other, paths.users.profileImage, { user_id: miniId }, { bytes: PNG_1X1 })).status,
@@ -396,8 +393,7 @@ describe('profile image and signature', () => {
     expect(await counts()).toEqual(before);
   });
 
-  it('stores the own signature as a PNG only', async () => {
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
+  it('stores the own signature as a PNG only', async ({ miniRetailer: mini }) => {
     const refused = await apiUpload(t, mini, paths.users.signature, {}, { bytes: JPEG_BYTES });
     expect(refused.status).toBe(415);
     expect(fieldsOf(refused.body)).toEqual(['file']);
@@ -410,14 +406,16 @@ describe('profile image and signature', () => {
       headers: bearer(mini),
     });
     expect(back.statusCode).toBe(200);
-    const customer = await t.login(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
+    const customer = await t.tokenFor(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
     expect((await apiUpload(t, customer, paths.users.signature, {}, { bytes: PNG_1X1 })).status).toBe(403);
   });
 });
 
 describe('customers of mini-retailers', () => {
-  it('filters the customer list, its CSV and the dashboard by retailer_id within the actor’s retailers', async () => {
-    const mini = await t.login(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
+  it('filters the customer list, its CSV and the dashboard by retailer_id within the actor’s retailers', async ({
+    miniRetailer: mini,
+    otherRetailer: other,
+  }) => {
     const miniId = await userIdOf(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
     const retailerId = await userIdOf(DEMO_ORG_ID, DEMO_RETAILER_MOBILE, 'retailer');
     const products = (await apiGet(t, mini, paths.catalogue.products)).body.data;
@@ -447,7 +445,6 @@ describe('customers of mini-retailers', () => {
 
     // A mini-retailer sees only its own; another id, or another organisation's, is 404.
     expect((await apiGet(t, mini, `${paths.customers.list}?retailer_id=${miniId}`)).body.data.total).toBe(1);
-    const other = await t.login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
     for (const [token, url] of [
       [mini, `${paths.customers.list}?retailer_id=${retailerId}`],
       [mini, `${paths.stats.dashboard}?retailer_id=${retailerId}`],
