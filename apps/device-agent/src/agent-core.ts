@@ -117,7 +117,8 @@ export type TDeviceAgentEvents = {
  * - `connecting`: a CONNECT is under way (`attempt` counts retries since the last connection).
  * - `connected`: CONNACK came; subscribing and saying hello. Messages from the session are held.
  * - `awaiting_sync`: the broker has the hello; messages are held until the sync for it arrives,
- *   and the hello is repeated after SYNC_WAIT_MS without one (`timer`).
+ *   and the hello is repeated without one (`timer`): after SYNC_WAIT_MS, then each wait twice as
+ *   long up to SYNC_WAIT_MAX_MS.
  * - `synced`: messages are applied as they come.
  * - `refused`: the broker refused the credentials (released or removed): no more attempts.
  */

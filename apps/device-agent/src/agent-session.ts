@@ -12,8 +12,17 @@ import type { AgentCore } from './agent-core';
 export const RECONNECT_PERIOD_MS = 1000;
 /** MQTT keepalive, in seconds. */
 export const KEEPALIVE_SECONDS = 30;
-/** How long a connection waits for the sync answering its hello before saying hello again, ms. */
+/**
+ * How long a connection waits for the sync answering its first hello before saying hello again, ms.
+ * Each hello again waits twice as long as the one before, up to SYNC_WAIT_MAX_MS (protocol §6.4).
+ */
 export const SYNC_WAIT_MS = 5000;
+/**
+ * The longest wait between hellos of one connection, ms. A server too busy to answer within 5 s
+ * (a connect storm) gets fewer hellos, not more: each one it cannot answer in time is refused as
+ * an earlier hello's sync when it finally comes, so a fixed 5 s period never lets the phone settle.
+ */
+export const SYNC_WAIT_MAX_MS = 60_000;
 /** How long stop() waits for unacknowledged publishes before dropping the connection, in milliseconds. */
 const STOP_GRACE_MS = 2000;
 
@@ -44,13 +53,21 @@ export type TSessionHooks = {
 export class AgentSession {
   /** The seq of the latest hello: only the sync answering it is taken. */
   helloSeq = 0;
+  /** The wait before the next hello again on this connection, ms (options.syncWaitMs, doubling). */
+  #syncWaitMs: number;
 
   constructor(
     private readonly core: AgentCore,
     private readonly hooks: TSessionHooks,
-    /** The phone's FCM token, sent with every hello (device protocol §14). */
-    private readonly pushToken: string | undefined,
-  ) {}
+    private readonly options: {
+      /** The phone's FCM token, sent with every hello (device protocol §14). */
+      pushToken: string | undefined;
+      /** The first wait for a sync, ms (SYNC_WAIT_MS but in tests). */
+      syncWaitMs: number;
+    },
+  ) {
+    this.#syncWaitMs = options.syncWaitMs;
+  }
 
   /** Opens the connection (attempts go on every RECONNECT_PERIOD_MS until stop or refusal). */
   start(): void {
@@ -154,6 +171,7 @@ export class AgentSession {
     if (connection.kind === 'connected' && connection.client === client) {
       // The broker has the hello: wait for its sync, holding what the session brought meanwhile.
       this.core.connection = { kind: 'awaiting_sync', client, held: connection.held };
+      this.#syncWaitMs = this.options.syncWaitMs;
       this.#armSyncTimer();
     } else if (connection.kind !== 'synced' || connection.client !== client) {
       return;
@@ -171,6 +189,7 @@ export class AgentSession {
     const { connection } = this.core;
     if (connection.kind === 'synced') {
       this.core.connection = { kind: 'awaiting_sync', client: connection.client, held: [...held] };
+      this.#syncWaitMs = this.options.syncWaitMs;
     } else if (connection.kind === 'awaiting_sync' || connection.kind === 'connected') {
       connection.held.push(...held);
     }
@@ -186,16 +205,20 @@ export class AgentSession {
     return connection.held;
   }
 
-  /** (Re)arms the wait for the sync: hello again after SYNC_WAIT_MS without one. */
+  /** (Re)arms the wait for the sync: hello again after the current wait without one. */
   #armSyncTimer(): void {
     const { connection } = this.core;
     if (connection.kind !== 'awaiting_sync') return;
     clearTimeout(connection.timer);
-    connection.timer = setTimeout(() => this.#sayHelloAgain(), SYNC_WAIT_MS);
+    connection.timer = setTimeout(() => {
+      // Unanswered: the next wait is twice as long.
+      this.#syncWaitMs = Math.min(this.#syncWaitMs * 2, SYNC_WAIT_MAX_MS);
+      this.#sayHelloAgain();
+    }, this.#syncWaitMs);
     connection.timer.unref();
   }
 
-  /** Asks for a sync on the current connection: a fresh hello. */
+  /** Asks for a sync on the current connection: a fresh hello, and the wait for its sync. */
   #sayHelloAgain(): void {
     const { connection } = this.core;
     if (connection.kind !== 'awaiting_sync') return;
@@ -215,7 +238,7 @@ export class AgentSession {
       at: new Date().toISOString(),
       seq: this.helloSeq,
       connectionId: this.core.connectionId,
-      ...(this.pushToken ? { pushToken: this.pushToken } : {}),
+      ...(this.options.pushToken ? { pushToken: this.options.pushToken } : {}),
     };
   }
 

@@ -272,6 +272,34 @@ describe('DeviceAgent session', () => {
     await waitFor(() => (hellosOf(agent.deviceId).length === 1 ? true : undefined), { what: 'the hello' });
   });
 
+  it('says hello again while no sync comes, each wait twice as long, and settles once a sync comes', async () => {
+    const enrolled = await enrol();
+    await enrolled.stop();
+    const agent = await DeviceAgent.load({ statePath, syncWaitMs: 100 });
+    agents.push(agent);
+    broker.server.pauseSyncs(); // a server too busy to answer
+    const refusals: string[] = [];
+    agent.on('invalidMessage', ({ reason }) => refusals.push(reason));
+
+    await agent.start();
+    await waitFor(() => (hellosOf(agent.deviceId).length >= 4 ? true : undefined), { what: 'four hellos' });
+
+    const times = hellosOf(agent.deviceId).map(({ event }) => Date.parse(event.at));
+    const gaps = times.slice(1, 4).map((at, i) => at - times[i]!);
+    // 100, 200, 400 ms (a timer never fires early by more than a millisecond); without the doubling
+    // every gap would be 100 ms, and a server slower than that would never be answered in time.
+    expect(gaps[0]).toBeGreaterThanOrEqual(99);
+    expect(gaps[1]).toBeGreaterThanOrEqual(199);
+    expect(gaps[2]).toBeGreaterThanOrEqual(399);
+    const synced = new Promise((resolve) => agent.once('synced', resolve));
+    await broker.server.resumeSyncs();
+    await synced;
+    expect(refusals).toEqual([]);
+    const hellos = hellosOf(agent.deviceId).length;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(hellosOf(agent.deviceId)).toHaveLength(hellos); // synced: no more hellos
+  });
+
   it('says hello again after the broker drops the connection', async () => {
     const agent = await enrol();
     await agent.start();

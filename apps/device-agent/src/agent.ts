@@ -18,7 +18,7 @@ import { AgentCore, type TDeviceAgentEvents, type TOfflineCodeOutcome } from './
 import { AgentMessages, devicePinHash } from './agent-messages';
 import { AgentOffline, DeviceUninstalledError } from './agent-offline';
 import { AgentReports } from './agent-reports';
-import { AgentSession } from './agent-session';
+import { AgentSession, SYNC_WAIT_MS } from './agent-session';
 import { locationFixOf, normaliseSims } from './commands';
 import { exchangeEnrolmentCode, LinkEnrolmentError, readDeepLink, type TEnrolmentSource } from './link';
 import { lockScreenOf, type TLockScreenView } from './lock-screen';
@@ -40,7 +40,7 @@ export {
   type TOfflineCodeOutcome,
 } from './agent-core';
 export { DeviceUninstalledError } from './agent-offline';
-export { KEEPALIVE_SECONDS, RECONNECT_PERIOD_MS, SYNC_WAIT_MS } from './agent-session';
+export { KEEPALIVE_SECONDS, RECONNECT_PERIOD_MS, SYNC_WAIT_MAX_MS, SYNC_WAIT_MS } from './agent-session';
 export type { TLockScreenView } from './lock-screen';
 
 /** Retries of the enrol call after a network error or a server error (device protocol §1). */
@@ -71,6 +71,11 @@ export type TAgentOptions = {
    * push when it is offline (device protocol §14). The reference agent gets no pushes itself.
    */
   pushToken?: string;
+  /**
+   * Milliseconds a connection waits for the sync answering its hello before saying hello again
+   * (default SYNC_WAIT_MS); each later wait doubles, up to SYNC_WAIT_MAX_MS. Tests shorten it.
+   */
+  syncWaitMs?: number;
 };
 
 /**
@@ -206,7 +211,7 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
           this.emit('refused', refused);
         },
       },
-      options.pushToken,
+      { pushToken: options.pushToken, syncWaitMs: options.syncWaitMs ?? SYNC_WAIT_MS },
     );
     parts.session = this.#session;
   }
