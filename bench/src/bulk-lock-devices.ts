@@ -32,6 +32,15 @@ export type TParentMessage =
    * open they are closed again, with a clean session so that nothing of them stays at the broker.
    */
   | { type: 'rawConnect'; concurrency: number; timeoutMs: number }
+  /**
+   * Waits until every phone is connected and has the sync answering its hello (device protocol
+   * §6), up to `timeoutMs`. Until then a phone holds every message it is sent; a hello it says again while the
+   * server's event handling is paused (the baseline) is never answered, and it would hold the
+   * baseline's policies for good.
+   */
+  | { type: 'sync'; timeoutMs: number }
+  /** How many phones wait for a sync, and what they refused: where a phase waits on them. */
+  | { type: 'status' }
   | {
       type: 'stop';
       /**
@@ -45,6 +54,19 @@ export type TChildMessage =
   | { type: 'prepared' }
   | { type: 'connected'; failures: string[] }
   | { type: 'rawConnected'; failures: string[] }
+  | { type: 'synced'; unsynced: string[] }
+  | {
+      type: 'status';
+      /**
+       * Phones without the sync answering their current connection's hello: still connecting, or
+       * connected and waiting for it (they hold what they are sent).
+       */
+      unsynced: number;
+      /** Reconnect attempts of all phones since they started. */
+      reconnects: number;
+      /** Messages the phones refused (e.g. a sync for an earlier hello). */
+      invalidMessages: number;
+    }
   | {
       type: 'stopped';
       /** Command outcomes over every agent: done, failed, duplicate. */
@@ -61,6 +83,13 @@ let prepared: { devices: TSimulatedDevice[]; mqttUrl: string } | undefined;
 const outcomes: Record<string, number> = { done: 0, failed: 0, duplicate: 0 };
 let warnings = 0;
 let firstWarning: string | null = null;
+/**
+ * Phones without the sync answering their current connection's hello: every phone until its
+ * first sync, and again from each (re)connect until that connection's sync.
+ */
+const unsynced = new Set<DeviceAgent>();
+let reconnects = 0;
+let invalidMessages = 0;
 
 const send = (message: TChildMessage) =>
   new Promise<void>((resolve, reject) =>
@@ -107,7 +136,16 @@ const prepare = async (message: Extract<TParentMessage, { type: 'prepare' }>) =>
       outcomes[outcome.result] = (outcomes[outcome.result] ?? 0) + 1;
     });
     agent.on('warning', (error) => warn(`${agent.deviceId}: ${error.message}`));
-    agent.on('invalidMessage', ({ reason }) => warn(`${agent.deviceId}: invalid message: ${reason}`));
+    agent.on('invalidMessage', ({ reason }) => {
+      invalidMessages += 1;
+      warn(`${agent.deviceId}: invalid message: ${reason}`);
+    });
+    unsynced.add(agent);
+    agent.on('connected', () => unsynced.add(agent));
+    agent.on('synced', () => unsynced.delete(agent));
+    agent.on('reconnecting', () => {
+      reconnects += 1;
+    });
     agent.on('refused', (error) => warn(error.message));
   }
   await send({ type: 'prepared' });
@@ -176,6 +214,16 @@ const rawConnectAll = async ({ concurrency, timeoutMs }: Extract<TParentMessage,
   await Promise.all(clients.map((client) => client.endAsync().catch(() => undefined)));
 };
 
+/**
+ * Answers once every phone has its sync (a phone that failed to connect in time counts too: it
+ * goes on trying), or after `timeoutMs` with those that have not.
+ */
+const syncAll = async ({ timeoutMs }: Extract<TParentMessage, { type: 'sync' }>) => {
+  const deadline = Date.now() + timeoutMs;
+  while (unsynced.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  await send({ type: 'synced', unsynced: [...unsynced].map((agent) => agent.deviceId) });
+};
+
 /** Ends each phone's persistent session on `url` (clientId = deviceId, clean session), 50 at a time. */
 const cleanSessions = async (url: string) => {
   let next = 0;
@@ -213,7 +261,11 @@ process.on('message', (message: TParentMessage) => {
         ? connectAll(message)
         : message.type === 'rawConnect'
           ? rawConnectAll(message)
-          : stopAll(message);
+          : message.type === 'sync'
+            ? syncAll(message)
+            : message.type === 'status'
+              ? send({ type: 'status', unsynced: unsynced.size, reconnects, invalidMessages })
+              : stopAll(message);
   task.catch((error: unknown) => {
     console.error('simulated devices failed:', error);
     process.exit(1);

@@ -21,10 +21,11 @@
  * `--connect-concurrency 200` for how many phones connect at once; `--poll-ms 200` for how often
  * the progress call is polled — the web app polls every 1,500 ms; `--sql-stats` to print the time
  * per statement during the bulk, embedded only; `--profile file.cpuprofile` for a CPU profile of the
- * embedded server during the bulk). The embedded server and each phone process hold one socket per
- * phone; Node raises its open-file limit to the hard limit by itself, and the run stops at once,
- * saying so, when that is still too low. Prints figures (the last line, SUMMARY, in one line);
- * asserts nothing.
+ * embedded server during the bulk). The embedded server holds one socket per phone, each phone
+ * process one socket and, while a round is applied, one state file per phone; Node raises its
+ * open-file limit to the hard limit by itself, and the run stops at once, saying so, when that is
+ * still too low. Progress lines (each phase, and what a long wait still waits for) go to stderr.
+ * Prints figures (the last line, SUMMARY, in one line); asserts nothing.
  */
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
@@ -44,6 +45,7 @@ import {
   checkOpenFiles,
   connectPhones,
   kth,
+  logProgress,
   seconds,
   sleep,
   startPhones,
@@ -90,8 +92,7 @@ const PHASE_TIMEOUT_MS = 120_000 + N * 100;
 const BASELINE_POLICY_VERSION = 1_000_000;
 
 const main = async () => {
-  // The embedded server holds a socket per phone; each phone process its share.
-  await checkOpenFiles(Math.max(SCALE_OUT ? 0 : N, Math.ceil(N / PHONE_PROCESSES)));
+  await checkOpenFiles({ serverPhones: SCALE_OUT ? 0 : N, phonesPerProcess: Math.ceil(N / PHONE_PROCESSES) });
   const loadAtStart = loadavg()
     .map((n) => n.toFixed(1))
     .join(' ');
@@ -137,9 +138,23 @@ const main = async () => {
         });
         return { id, topic: cmdTopic(device.deviceId), payload };
       });
+      logProgress(`baseline ${name}: ${messages.length} raw publishes`);
       const t0 = performance.now();
       await Promise.all(messages.map((m) => bus.publish(m.topic, m.payload)));
-      await waitUntil(() => messages.every((m) => doneAt.has(m.id)), PHASE_TIMEOUT_MS);
+      logProgress(`baseline ${name}: the broker took every publish in ${seconds(performance.now() - t0)}`);
+      const doneCount = () => messages.reduce((n, m) => n + (doneAt.has(m.id) ? 1 : 0), 0);
+      await waitUntil(
+        () => messages.every((m) => doneAt.has(m.id)),
+        PHASE_TIMEOUT_MS,
+        20,
+        async () => {
+          const status = await phones.status();
+          return `baseline ${name} done acks: ${doneCount()}/${messages.length}; phones without a sync ${status.unsynced}, reconnects ${status.reconnects}, messages refused ${status.invalidMessages}`;
+        },
+      );
+      logProgress(
+        `baseline ${name}: ${doneCount()}/${messages.length} done acks at ${seconds(performance.now() - t0)}`,
+      );
       const times = messages.flatMap((m) => (doneAt.has(m.id) ? [doneAt.get(m.id)! - t0] : []));
       return { p99: kth(times, P99_COUNT), all: kth(times, N), answered: times.length };
     };
@@ -164,6 +179,7 @@ const main = async () => {
       await profiler.post('Profiler.enable');
       await profiler.post('Profiler.start');
     }
+    logProgress('bulk: POST multiple_device_lock_unlock');
     const t0 = performance.now();
     const wallT0 = Date.now();
     const response = await callJson(`${bases[0]}${paths.devices.bulkLockUnlock}`, {
@@ -176,6 +192,7 @@ const main = async () => {
       throw new Error(`bulk lock failed: HTTP ${response.status} ${JSON.stringify(response.json)}`);
     }
     const accepted = response.json.data as TBulkProgress;
+    logProgress(`bulk: accepted ${accepted.total} commands in ${seconds(httpMs)}, polling progress`);
     // As the web app polls: with the last answer's cursor, so only changed items come back.
     let cursor = accepted.cursor;
     let polls = 0;
@@ -202,8 +219,13 @@ const main = async () => {
       if (done >= doneTarget) polled99Ms ??= performance.now() - t0;
       if (done === accepted.total) polledAllMs = performance.now() - t0;
       if (queued + sent + received === 0) break;
+      if (polls % 50 === 0)
+        logProgress(
+          `bulk: ${done}/${accepted.total} done, ${queued} queued, ${sent} sent, ${received} received`,
+        );
       await sleep(Math.max(0, POLL_MS - (performance.now() - pollStart)));
     }
+    logProgress(`bulk: polling ended, ${finalProgress.counts.done}/${accepted.total} done`);
     const recorded = deployment.recording ? { ...deployment.recording } : null;
     const statements = sqlStats?.stop();
     if (profiler) {
@@ -226,7 +248,9 @@ const main = async () => {
     const rowAll = kth(rowTimes, accepted.total);
 
     const serverMemory = await deployment.serverMemory();
+    logProgress('phones: stopping');
     const final = await phones.stop();
+    logProgress('phones: stopped');
     const ratio = (a: number | null, b: number | null) =>
       a === null || b === null ? 'n/a' : (a / b).toFixed(2);
     const notDone = Object.entries(finalProgress.counts).filter(([state, n]) => n > 0 && state !== 'done');

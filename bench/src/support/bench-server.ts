@@ -38,15 +38,39 @@ const SPARE_FILES = 500;
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Milliseconds as seconds with two decimals, or 'not reached' for null. */
 export const seconds = (ms: number | null) => (ms === null ? 'not reached' : `${(ms / 1000).toFixed(2)} s`);
-/** Polls `isDone` every `everyMs` until it holds (true) or `timeoutMs` passes (false). */
+/**
+ * Writes one progress line to stderr, stamped with the seconds since this process started: where a
+ * long run is, so that a stall shows its phase. The figures themselves go to stdout.
+ */
+export const logProgress = (text: string) => {
+  process.stderr.write(`[bench ${(performance.now() / 1000).toFixed(1).padStart(7)} s] ${text}\n`);
+};
+/** How often a wait that has not ended says what it still waits for. */
+const WAITING_REPORT_MS = 30_000;
+/**
+ * Polls `isDone` every `everyMs` until it holds (true) or `timeoutMs` passes (false). With
+ * `waitingFor`, a wait that lasts says every 30 s what it still waits for (logProgress), and says so
+ * when it gives up.
+ */
 export const waitUntil = async (
   isDone: () => boolean | Promise<boolean>,
   timeoutMs: number,
   everyMs = 20,
+  waitingFor?: () => string | Promise<string>,
 ) => {
-  const deadline = performance.now() + timeoutMs;
+  const start = performance.now();
+  const deadline = start + timeoutMs;
+  let nextReport = start + WAITING_REPORT_MS;
   while (!(await isDone())) {
-    if (performance.now() > deadline) return false;
+    const now = performance.now();
+    if (now > deadline) {
+      if (waitingFor) logProgress(`gave up after ${seconds(now - start)} waiting for ${await waitingFor()}`);
+      return false;
+    }
+    if (waitingFor && now > nextReport) {
+      logProgress(`still waiting (${seconds(now - start)}) for ${await waitingFor()}`);
+      nextReport = now + WAITING_REPORT_MS;
+    }
     await sleep(everyMs);
   }
   return true;
@@ -174,14 +198,23 @@ export const openFilesLimit = async (): Promise<number | null> => {
   return match[1] === 'unlimited' ? Number.POSITIVE_INFINITY : Number(match[1]);
 };
 
-/** Throws, saying what to do, when a process with this one's limit cannot hold a socket for each of `phones` phones. */
-export const checkOpenFiles = async (phones: number): Promise<void> => {
+/**
+ * Throws, saying what to do, when this process's open-file limit (the phone processes inherit it)
+ * is too low: the embedded server holds a socket per phone (`serverPhones`, 0 when the server runs
+ * elsewhere), and a phone process a socket per phone plus, while a round of commands is applied, a
+ * state file being saved per phone (`phonesPerProcess`; a save that fails for want of a file
+ * descriptor leaves its command without a done ack).
+ */
+export const checkOpenFiles = async (options: { serverPhones: number; phonesPerProcess: number }) => {
   const fileLimit = await openFilesLimit();
-  if (fileLimit !== null && fileLimit < phones + SPARE_FILES) {
-    throw new Error(
-      `${phones} phones need about ${phones + SPARE_FILES} open files per process, the limit here is ${fileLimit}: raise it (ulimit -n), use fewer --devices or, for the phones' processes, more --phone-processes (the embedded server holds a socket per phone itself)`,
-    );
-  }
+  const server = options.serverPhones + SPARE_FILES;
+  const phones = 2 * options.phonesPerProcess + SPARE_FILES;
+  if (fileLimit === null || fileLimit >= Math.max(server, phones)) return;
+  throw new Error(
+    server > fileLimit
+      ? `the embedded server holds a socket per phone: ${options.serverPhones} phones need about ${server} open files, the limit here is ${fileLimit}: raise it (ulimit -n) or use fewer --devices`
+      : `a phone process needs about two open files per phone (its socket, its state file while saved): ${options.phonesPerProcess} phones a process need about ${phones}, the limit here is ${fileLimit}: raise it (ulimit -n), use fewer --devices or more --phone-processes`,
+  );
 };
 
 /**
@@ -203,6 +236,7 @@ export const BENCH_SERVER_ENV = {
 } as const;
 
 export const startBenchServer = async (phones: number) => {
+  logProgress(`server: seeding ${phones} enrolled customers`);
   const started = performance.now();
   const pglite = await createPglite('memory://');
   const { db } = await openDatabase({ pglite });
@@ -213,6 +247,7 @@ export const startBenchServer = async (phones: number) => {
   const app = await buildApp(loadConfig(BENCH_SERVER_ENV), { pglite, sms: { send: async () => {} } });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  logProgress(`server: listening at ${base}, seeded in ${seconds(seededMs)}`);
   return { pglite, db, app, base, broker: app.broker!, simulated, seededMs };
 };
 export type TBenchServer = Awaited<ReturnType<typeof startBenchServer>>;
@@ -259,10 +294,19 @@ export const trackAcks = async (source: Pick<DeviceBus, 'subscribeEvents'>) => {
   return { receivedAt, doneAt, whenDone };
 };
 
+/** True when a queued device event (DeviceEventRecorder's queue item, with its raw payload) is a hello. */
+const isHelloEvent = (queued: unknown) => {
+  try {
+    return JSON.parse((queued as { payload: Buffer }).payload.toString('utf8')).type === 'hello';
+  } catch {
+    return false;
+  }
+};
+
 /**
  * The server's recording of device events (DeviceEventRecorder's private processBatch), wrapped
- * to count batches, events and busy time, and pausable: a baseline runs with no server logic.
- * Throws when the recorder has no processBatch any more.
+ * to count batches, events and busy time, and pausable: a baseline runs with no server logic but
+ * the answers to hellos (see pause). Throws when the recorder has no processBatch any more.
  */
 export const instrumentRecorder = (server: TBenchServer) => {
   type TBatchRecorder = (batch: unknown[]) => Promise<void>;
@@ -288,7 +332,13 @@ export const instrumentRecorder = (server: TBenchServer) => {
     recording,
     reset: () => Object.assign(recording, { batches: 0, events: 0, largest: 0, busyMs: 0 }),
     pause: () => {
-      recorder.processBatch = async () => {};
+      // Hellos are still answered: a phone that reconnects meanwhile (a keepalive or drain timeout
+      // under load) holds every message until the sync for its hello comes, so without one it
+      // would hold the baseline's policies for good and the round would wait for it to the timeout.
+      recorder.processBatch = async (batch) => {
+        const hellos = batch.filter(isHelloEvent);
+        if (hellos.length > 0) await recordBatch.call(recorder, hellos);
+      };
     },
     resume: () => {
       recorder.processBatch = measured;
@@ -333,6 +383,7 @@ export const startPhones = async (
   options: { processes?: number; cleanSessionsAt?: string } = {},
 ) => {
   const count = Math.max(1, Math.min(options.processes ?? 1, target.devices.length));
+  logProgress(`phones: ${count} process${count > 1 ? 'es' : ''} load ${target.devices.length} phones`);
   const stateDir = await mkdtemp(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'kisht-bulk-'));
   const children = Array.from({ length: count }, () =>
     fork(new URL('../bulk-lock-devices.ts', import.meta.url), [], { stdio: 'inherit' }),
@@ -370,6 +421,7 @@ export const startPhones = async (
       ),
     ),
   );
+  logProgress('phones: loaded');
   const stopMessage: TParentMessage = {
     type: 'stop',
     ...(options.cleanSessionsAt ? { cleanSessionsAt: options.cleanSessionsAt } : {}),
@@ -396,6 +448,23 @@ export const startPhones = async (
         'rawConnected',
       );
       return { failures: answers.flatMap((answer) => answer.failures) };
+    },
+    /**
+     * Waits until every phone has the sync answering its hello (TParentMessage sync), up to
+     * `timeoutMs`; answers the phones that still wait.
+     */
+    sync: async (timeoutMs: number) => {
+      const answers = await askAll({ type: 'sync', timeoutMs }, 'synced');
+      return { unsynced: answers.flatMap((answer) => answer.unsynced) };
+    },
+    /** The phones' counters over all processes (TChildMessage status). */
+    status: async () => {
+      const answers = await askAll({ type: 'status' }, 'status');
+      return {
+        unsynced: answers.reduce((sum, answer) => sum + answer.unsynced, 0),
+        reconnects: answers.reduce((sum, answer) => sum + answer.reconnects, 0),
+        invalidMessages: answers.reduce((sum, answer) => sum + answer.invalidMessages, 0),
+      };
     },
     /** Stops the phones (once) and answers their outcomes. */
     stop: () => {
@@ -450,14 +519,18 @@ export const connectPhones = async (
   let rawConnectMs: number | null = null;
   let rawFailures: string[] = [];
   if (options.isRawConnectMeasured) {
+    logProgress(`connect baseline: ${target.simulated.length} plain MQTT connects`);
     const rawStart = performance.now();
     rawFailures = (await phones.rawConnect(options.concurrency, 60_000)).failures;
     rawConnectMs = performance.now() - rawStart;
+    logProgress(`connect baseline: all open in ${seconds(rawConnectMs)}, ${rawFailures.length} failed`);
     await sleep(2_000);
   }
+  logProgress(`connect: ${target.simulated.length} phones start`);
   const connectStart = performance.now();
   const connected = await phones.connect(options.concurrency, 60_000);
   const connectMs = performance.now() - connectStart;
+  logProgress(`connect: said hello in ${seconds(connectMs)}, ${connected.failures.length} failed`);
   const recordedHellos = async () =>
     (
       await target.db
@@ -466,9 +539,29 @@ export const connectPhones = async (
         .where(and(eq(devices.orgId, DEMO_ORG_ID), isNotNull(devices.enrolledAt), isNotNull(devices.sims)))
     )[0]!.n;
   const expected = target.simulated.length - connected.failures.length;
-  await waitUntil(async () => (await recordedHellos()) >= expected, options.timeoutMs, 200);
+  let recorded = 0;
+  await waitUntil(
+    async () => {
+      recorded = await recordedHellos();
+      return recorded >= expected;
+    },
+    options.timeoutMs,
+    200,
+    () => `hellos recorded: ${recorded}/${expected}`,
+  );
+  logProgress(
+    `connect: ${recorded}/${expected} hellos recorded at ${seconds(performance.now() - connectStart)}`,
+  );
+  // The server has recorded a hello of each phone, but its sync may still be on the way, and a
+  // phone that said hello again meanwhile waits for the sync of the later one. A phone without its
+  // sync holds every message; so that what comes next (the baseline pauses the server's event
+  // handling, and a hello said then is never answered) reaches every phone, wait for all syncs.
+  const { unsynced } = await phones.sync(options.timeoutMs);
+  logProgress(
+    `connect: every phone but ${unsynced.length} has its sync at ${seconds(performance.now() - connectStart)}`,
+  );
   return {
-    failures: connected.failures,
+    failures: [...connected.failures, ...unsynced.map((deviceId) => `${deviceId}: no sync`)],
     connectMs,
     helloMs: performance.now() - connectStart,
     rawConnectMs,
