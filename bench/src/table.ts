@@ -11,7 +11,7 @@
  */
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,6 +26,7 @@ const { values: args } = parseArgs({
 const SCALE_OUT = args['scale-out'];
 const QUICK = args.quick;
 const OUT = args.out ?? mkdtempSync(join(tmpdir(), 'kisht-table-'));
+mkdirSync(OUT, { recursive: true });
 const BENCH_DIR = new URL('..', import.meta.url).pathname;
 const ROOT_DIR = new URL('../..', import.meta.url).pathname;
 const BULK_SIZES = QUICK ? [1_000] : [2_000, 10_000];
