@@ -7,6 +7,7 @@
  * file descriptors, as phones would, and not the server's. Driven over IPC by the parent.
  */
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { DeviceAgent } from '@kisht/device-agent/agent';
 import { createAgentState, writeStateFile } from '@kisht/device-agent/state';
 import { cmdTopic, evtTopic, type TServerKey } from '@kisht/domain/devices/protocol.schema';
@@ -29,7 +30,8 @@ export type TParentMessage =
   /**
    * The connect baseline: every phone's MQTT connection alone, with its own credentials (the
    * broker's check included), `concurrency` at a time, no hello and no subscription; once all are
-   * open they are closed again, with a clean session so that nothing of them stays at the broker.
+   * open they are closed again, with a clean session so that nothing of them stays at the broker,
+   * and only then answered: no phone's own connect may meet the open connection of its client id.
    */
   | { type: 'rawConnect'; concurrency: number; timeoutMs: number }
   /**
@@ -53,7 +55,12 @@ export type TParentMessage =
 export type TChildMessage =
   | { type: 'prepared' }
   | { type: 'connected'; failures: string[] }
-  | { type: 'rawConnected'; failures: string[] }
+  | {
+      type: 'rawConnected';
+      failures: string[];
+      /** From the rawConnect message until every connection was open (or failed), ms; closing not included. */
+      openMs: number;
+    }
   | { type: 'synced'; unsynced: string[] }
   | {
       type: 'status';
@@ -181,6 +188,7 @@ const connectAll = async ({ concurrency, timeoutMs }: Extract<TParentMessage, { 
 /** The connect baseline (TParentMessage rawConnect): plain MQTT connections, then closed. */
 const rawConnectAll = async ({ concurrency, timeoutMs }: Extract<TParentMessage, { type: 'rawConnect' }>) => {
   const { devices, mqttUrl } = prepared!;
+  const start = performance.now();
   const failures: string[] = [];
   const clients: mqtt.MqttClient[] = [];
   let next = 0;
@@ -210,8 +218,9 @@ const rawConnectAll = async ({ concurrency, timeoutMs }: Extract<TParentMessage,
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, devices.length) }, lane));
-  await send({ type: 'rawConnected', failures });
+  const openMs = performance.now() - start;
   await Promise.all(clients.map((client) => client.endAsync().catch(() => undefined)));
+  await send({ type: 'rawConnected', failures, openMs });
 };
 
 /**
