@@ -193,7 +193,9 @@ for (const mode of modes) {
         : `${bulk.connect} against ${bulk.raw_connect} raw: ${bulk.connect_ratio}×`,
       'within 2× of the raw connect',
     );
-    memory.push({ devices, mib: Number.parseFloat(bulk.server_rss ?? 'NaN') });
+    // Embedded: "1321 MiB"; scale-out: "A 452 MiB, B 313 MiB" (the API processes, summed).
+    const rss = [...(bulk.server_rss ?? '').matchAll(/(\d+) MiB/g)].map((m) => Number(m[1]));
+    memory.push({ devices, mib: rss.length > 0 ? rss.reduce((a, b) => a + b, 0) : Number.NaN });
   }
   add(`server memory during the bulk (${mode})`, phonesPer2Gb(memory), '≥ 50k phones per 2 GB');
 }
