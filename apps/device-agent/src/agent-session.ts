@@ -62,7 +62,7 @@ export class AgentSession {
     private readonly options: {
       /** The phone's FCM token, sent with every hello (device protocol §14). */
       pushToken: string | undefined;
-      /** The first wait for a sync, ms (SYNC_WAIT_MS but in tests). */
+      /** The first wait for a sync, ms (SYNC_WAIT_MS; tests shorten it). */
       syncWaitMs: number;
     },
   ) {
