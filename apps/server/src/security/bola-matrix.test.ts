@@ -35,7 +35,7 @@ import {
   SECOND_RETAILER_MOBILE,
 } from '../db/seed/seed';
 import { describeWrites, type TWriteWatch, watchWrites } from '../test/db-writes';
-import { customerBody, freshImei, PNG_1X1 } from '../test/fixtures';
+import { customerBody, distinctAddresses, freshImei, PNG_1X1 } from '../test/fixtures';
 import { bearer, createTestApp } from '../test/harness';
 import type { TJsonSchema } from './json-schema';
 import {
@@ -58,11 +58,7 @@ afterAll(() => t.close());
 const db = t.app.ctx.db;
 
 /** Each request from its own address, so per-IP rate limits never answer for the route. */
-let addressCounter = 0;
-const nextAddress = () => {
-  addressCounter += 1;
-  return `10.${(addressCounter >> 16) & 255}.${(addressCounter >> 8) & 255}.${addressCounter & 255}`;
-};
+const nextAddress = distinctAddresses();
 
 type TRequest = {
   method: TOperation['method'];

@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers, emis, products } from '../db/schema';
 import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, SECOND_ORG_ID } from '../db/seed/seed';
 import { describeWrites, type TWriteWatch, watchWrites } from '../test/db-writes';
-import { JPEG_BYTES, PDF_BYTES, PNG_1X1 } from '../test/fixtures';
+import { distinctAddresses, JPEG_BYTES, PDF_BYTES, PNG_1X1 } from '../test/fixtures';
 import { bearer, createTestApp } from '../test/harness';
 import { BAD_AUTHORIZATIONS, multipartBody, operationCases, setPath, type TFuzzCase } from './fuzz-cases';
 import { type TJsonSchema, validArbitrary } from './json-schema';
@@ -47,12 +47,8 @@ export const defineFuzzSuite = async (shard: TFuzzShard): Promise<void> => {
   afterAll(() => t.close());
   const db = t.app.ctx.db;
 
-  let addressCounter = 0;
   /** Each request from its own address, so per-IP rate limits do not answer in the routes' place. */
-  const nextAddress = () => {
-    addressCounter += 1;
-    return `10.${(addressCounter >> 16) & 255}.${(addressCounter >> 8) & 255}.${addressCounter & 255}`;
-  };
+  const nextAddress = distinctAddresses();
 
   const operations = listOperations(t.app);
   // This shard's operations, with their index among all (the index picks an operation's fixed cases).

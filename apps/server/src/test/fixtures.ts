@@ -12,6 +12,19 @@ export const freshImei = (): string => {
   return `${body}${imeiCheckDigit(body)}`;
 };
 
+/**
+ * A source of distinct client addresses (10.x.y.z, a new one each call) for inject's
+ * `remoteAddress`: each request comes from its own address, so per-IP rate limits never answer in
+ * a route's place. Each source counts on its own.
+ */
+export const distinctAddresses = (): (() => string) => {
+  let counter = 0;
+  return () => {
+    counter += 1;
+    return `10.${(counter >> 16) & 255}.${(counter >> 8) & 255}.${counter & 255}`;
+  };
+};
+
 /** A valid add-customer body for the given product; override any field. */
 export const customerBody = (productId: number, overrides: Record<string, unknown> = {}) => ({
   firstName: 'Meera',
