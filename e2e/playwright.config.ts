@@ -1,8 +1,5 @@
-import { execSync } from 'node:child_process';
 import { defineConfig } from '@playwright/test';
-
-/** Debian's chromium (never a downloaded browser build), with the flags this sandbox needs. */
-const chromiumPath = process.env.CHROMIUM_PATH ?? execSync('which chromium').toString().trim();
+import { CHROMIUM_ARGS, chromiumPath } from './support/chromium';
 
 export default defineConfig({
   testDir: './tests',
@@ -19,17 +16,9 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: chromiumPath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      // Debian's chromium (never a downloaded browser build), with the flags this sandbox needs.
+      executablePath: chromiumPath(),
+      args: CHROMIUM_ARGS,
     },
   },
 });

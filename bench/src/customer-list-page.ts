@@ -19,8 +19,8 @@ import {
   seedDemo,
 } from '@kisht/server/db/seed/seed';
 import { chromium } from '@playwright/test';
+import { CHROMIUM_ARGS, chromiumPath } from '../../e2e/support/chromium';
 import { seedManyCustomers } from './seed-customers';
-import { CHROMIUM_ARGS, chromiumPath } from './support/chromium';
 
 const CUSTOMERS = Number(process.env.CUSTOMERS ?? 100_000);
 const SAMPLES = Number(process.env.SAMPLES ?? 15);

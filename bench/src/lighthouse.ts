@@ -13,7 +13,7 @@
  * writes) before Lighthouse loads /dashboard; Lighthouse's own storage reset is off for that reason,
  * so each run clears the HTTP cache and the origin's other storage itself.
  *
- * Run: `npm run lighthouse -w @kisht/bench -- --runs 5` (CHROMIUM=<path> for another browser).
+ * Run: `npm run lighthouse -w @kisht/bench -- --runs 5` (CHROMIUM=<path> or CHROMIUM_PATH=<path> for another browser).
  */
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -25,7 +25,7 @@ import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '@kisht/server/db/seed/seed';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import puppeteer, { type Page } from 'puppeteer-core';
-import { CHROMIUM_ARGS, chromiumPath } from './support/chromium';
+import { CHROMIUM_ARGS, chromiumPath } from '../../e2e/support/chromium';
 import { openLoadDatabase, startLoadApp } from './support/load-server';
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
