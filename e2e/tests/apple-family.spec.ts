@@ -1,6 +1,7 @@
 import { fakeIphone, fakeMdm } from '../support/fake-mdm';
 import { addFamilyCustomerInUi, decodeQrOnPage, expectNotComingSoon } from '../support/families';
 import { digits, expect, freshImei, freshMobile, IN_PHONE, shot, test } from '../support/fixtures';
+import { chooseLockReason } from '../support/lock-reason';
 
 /**
  * Issue 15, the Apple family through NanoMDM as a shop lives it: the demo retailer adds an iPhone
@@ -79,18 +80,18 @@ test('an iPhone customer gets the Apple QR, enrols through NanoMDM, reports its 
   await shot(page, '153-apple-sync');
 
   // 4. Lost mode on from customer_details (offered while the iPhone is unlocked): an EnableLostMode
-  // plist with the message, acknowledged; then off again (DisableLostMode).
+  // plist whose message the server writes from the reason, acknowledged; then off again
+  // (DisableLostMode).
   await page.goto(`/customer_details/${customerId}`);
   await expect(page.getByTestId('lock-state')).toHaveText('Unlocked');
   await page.getByRole('tab', { name: 'Device' }).click();
   await page.getByTestId('control-lost_mode').click();
   const dialog = page.getByTestId('control-args-dialog');
   await expect(dialog).toBeVisible();
-  await page
-    .getByTestId('control-arg-message')
-    .fill('This iPhone is financed by Ravi Mobiles. Please call us.');
-  // Nothing is overdue: lost mode, which leaves only a lock screen, asks why (issue 12).
-  await dialog.getByTestId('lock-reason').fill(REASON);
+  // Nobody types the lock-screen message any more: it follows from the reason (issue 25).
+  await expect(dialog.getByTestId('control-arg-message')).toHaveCount(0);
+  // Nothing is overdue: lost mode, which leaves only a lock screen, asks why.
+  await chooseLockReason(dialog, 'fraud_or_theft', REASON);
   await shot(page, '154-apple-lost-mode-args');
   await page.getByTestId('control-args-submit').click();
   await expect(page.getByTestId('control-state-lost_mode')).toHaveText('On');
@@ -98,7 +99,9 @@ test('an iPhone customer gets the Apple QR, enrols through NanoMDM, reports its 
   const lost = iphone.ran.find((c) => c.requestType === 'EnableLostMode');
   expect(lost?.command).toMatchObject({
     RequestType: 'EnableLostMode',
-    Message: 'This iPhone is financed by Ravi Mobiles. Please call us.',
+    Message: expect.stringContaining(
+      'This phone is locked: it was reported stolen or is under a fraud check.',
+    ),
   });
   expect(iphone.answers.find((a) => a.uuid === lost?.uuid)).toMatchObject({
     status: 'Acknowledged',
@@ -119,7 +122,7 @@ test('an iPhone customer gets the Apple QR, enrols through NanoMDM, reports its 
   // 5. Lock from customer_details: a DeviceLock plist (Message, PhoneNumber), acknowledged; Locked.
   await page.getByRole('tab', { name: 'Customer' }).click();
   await page.getByTestId('lock-button').click();
-  await page.getByTestId('lock-reason').fill(REASON);
+  await chooseLockReason(page, 'customer_request', REASON);
   await page.getByTestId('confirm-dialog-confirm').click();
   await expect(page.getByTestId('lock-state')).toHaveText('Locked');
   iphone = await fakeIphone(serialNumber);

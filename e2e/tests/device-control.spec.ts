@@ -6,6 +6,7 @@ import type { Page } from '@playwright/test';
 import { AgentProcess } from '../support/agent-process';
 import { addCustomerWithEnrolledPhone } from '../support/enrolled-phone';
 import { expect, test } from '../support/fixtures';
+import { chooseLockReason } from '../support/lock-reason';
 import { loginToDashboard } from '../support/login';
 import { ARTIFACTS, REPO_ROOT } from '../support/server';
 
@@ -49,8 +50,12 @@ test('lock, unlock with an offline code, then bulk: a paid-up phone left out of 
     await page.goto(`/customer_details/${customerId}`);
     await expect(page.getByTestId('lock-state')).toHaveText('Unlocked');
     await page.getByTestId('lock-button').click();
-    // Nothing is overdue for a new customer: the lock asks why (issue 12).
-    await page.getByTestId('lock-reason').fill('Customer asked us to test the lock');
+    // Nothing is overdue for a new customer: the lock asks why, and a payment is no reason (issue 25).
+    await expect(page.getByTestId('lock-reason-why')).toBeVisible();
+    await expect(page.getByTestId('lock-reason-category').locator('option[value="overdue_emi"]')).toHaveCount(
+      0,
+    );
+    await chooseLockReason(page, 'customer_request', 'Customer asked us to test the lock');
     await page.getByTestId('confirm-dialog-confirm').click();
     await expect(page.getByTestId('lock-state')).toHaveText('Locked');
     await agent.waitFor(/state: LOCKED/);
@@ -97,7 +102,7 @@ test('lock, unlock with an offline code, then bulk: a paid-up phone left out of 
     // 4. Locked by hand with a reason, the phone is unlocked in bulk, with live progress to done.
     await page.goto(`/customer_details/${customerId}`);
     await page.getByTestId('lock-button').click();
-    await page.getByTestId('lock-reason').fill('Customer asked us to test the lock');
+    await chooseLockReason(page, 'customer_request');
     await page.getByTestId('confirm-dialog-confirm').click();
     await expect(page.getByTestId('lock-state')).toHaveText('Locked');
     // The agent printed UNLOCKED before (step 2): follow its latest state line.

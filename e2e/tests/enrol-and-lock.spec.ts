@@ -6,6 +6,7 @@ import { AgentProcess } from '../support/agent-process';
 import { signConsentInUi } from '../support/consent';
 import { decodeQrOnPage } from '../support/families';
 import { expect, test } from '../support/fixtures';
+import { chooseLockReason } from '../support/lock-reason';
 import { ARTIFACTS } from '../support/server';
 
 /**
@@ -98,8 +99,8 @@ test('a retailer enrols a phone and locks and unlocks it', async ({ page }) => {
     // 5. Lock: confirm, see Locking…/Locked once the agent acknowledges.
     await page.getByTestId('lock-button').click();
     await expect(page.getByRole('dialog', { name: 'Lock this phone?' })).toBeVisible();
-    // Nothing is overdue for a new customer: the lock asks why (issue 12).
-    await page.getByTestId('lock-reason').fill('Customer asked us to test the lock');
+    // Nothing is overdue for a new customer: the lock asks why, as a category and a note (issue 25).
+    await chooseLockReason(page, 'customer_request', 'Customer asked us to test the lock');
     await shot(page, '07-confirm-lock');
     await page.getByTestId('confirm-dialog-confirm').click();
     await expect(page.getByTestId('lock-state')).toHaveText('Locked');
@@ -119,7 +120,7 @@ test('a retailer enrols a phone and locks and unlocks it', async ({ page }) => {
 
     // Locking again while it runs ends Locked too.
     await page.getByTestId('lock-button').click();
-    await page.getByTestId('lock-reason').fill('Customer asked us to test the lock');
+    await chooseLockReason(page, 'device_misuse');
     await page.getByTestId('confirm-dialog-confirm').click();
     await expect(page.getByTestId('lock-state')).toHaveText('Locked');
     expect(agent.lastState()).toBe('LOCKED');

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { AgentProcess } from '../support/agent-process';
 import { addFamilyCustomerInUi, decodeQrOnPage, expectNotComingSoon } from '../support/families';
 import { expect, freshImei, freshMobile, IN_PHONE, shot, test } from '../support/fixtures';
+import { chooseLockReason } from '../support/lock-reason';
 
 /**
  * Issue 15, the link-based family (the family-locking app reached over Kisht's own device channel):
@@ -68,7 +69,7 @@ test('a link-based customer gets the deep link, APK and code, enrols with the ag
     await expect(page).toHaveURL(new RegExp(`/customer_details/${customerId}$`));
     await expect(page.getByTestId('lock-state')).toHaveText('Unlocked');
     await page.getByTestId('lock-button').click();
-    await page.getByTestId('lock-reason').fill('Customer asked us to test the lock');
+    await chooseLockReason(page, 'customer_request', 'Customer asked us to test the lock');
     await page.getByTestId('confirm-dialog-confirm').click();
     await expect(page.getByTestId('lock-state')).toHaveText('Locked');
     await agent.waitFor(/state: LOCKED/);

@@ -1,13 +1,15 @@
 import { fakeMdm } from '../support/fake-mdm';
 import { addFamilyCustomerInUi, decodeQrOnPage, expectNotComingSoon } from '../support/families';
 import { expect, freshImei, freshMobile, IN_PHONE, shot, test } from '../support/fixtures';
+import { chooseLockReason } from '../support/lock-reason';
 
 /**
  * Issue 15, the managed-Android family through Google's Android Management API (a local fake): the
  * demo retailer adds a managed-Android customer whose first EMI fell due weeks ago, signs the
  * consent and gets Google's enrolment QR with the notice of Google's permissible-usage rule; a
- * simulated phone scans it and enrols; a lock for the overdue payment is refused
- * by the server, and customer_details shows the server's reason. Photographed at 412×915.
+ * simulated phone scans it and enrols; customer_details offers no lock for the overdue payment
+ * (issue 25: the missed payment is not among the reasons), and a lock for a theft report goes to
+ * Google. Photographed at 412×915.
  */
 test.use({ ...IN_PHONE, serviceWorkers: 'block', signedInAs: 'demoRetailer' });
 
@@ -15,7 +17,7 @@ test.use({ ...IN_PHONE, serviceWorkers: 'block', signedInAs: 'demoRetailer' });
 const daysAgoInIndia = (days: number) =>
   new Date(Date.now() + 5.5 * 3_600_000 - days * 86_400_000).toISOString().slice(0, 10);
 
-test('a managed-Android customer gets Google’s QR and the rule, enrols, and a lock for the missed payment is refused with the reason', async ({
+test('a managed-Android customer gets Google’s QR and the rule, enrols, is never locked for the missed payment, and is locked for a theft report', async ({
   page,
 }) => {
   const imei1 = freshImei();
@@ -67,33 +69,44 @@ test('a managed-Android customer gets Google’s QR and the rule, enrols, and a 
   await expect(page.getByTestId('enrolment-success')).toBeVisible();
   await shot(page, '161-managed-android-enrolled');
 
-  // 3. customer_details: the rule again; a lock for the overdue EMI is refused (409
-  // PAYMENT_LOCK_NOT_ALLOWED) and the card shows the server's reason; nothing reaches Google.
+  // 3. customer_details: the rule again. A lock asks why, and the missed payment is not among the
+  // reasons offered (issue 25: the picker offers what the command gate accepts); without another
+  // reason nothing is sent, and nothing reaches Google.
   await page.getByTestId('open-customer-details').click();
   await expect(page).toHaveURL(new RegExp(`/customer_details/${customerId}$`));
   await expect(page.getByTestId('device-card').getByTestId('payment-lock-rule')).toBeVisible();
   await expect(page.getByTestId('lock-state')).toHaveText('Unlocked');
+  const lockPosts: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname.endsWith('/lock')) {
+      lockPosts.push(request.url());
+    }
+  });
   await page.getByTestId('lock-button').click();
-  await expect(page.getByTestId('lock-overdue')).toBeVisible();
-  // A managed-Android lock always asks why, with Google's rule; a payment is no reason.
-  await expect(page.getByTestId('lock-reason-why')).toContainText('Google');
-  await page.getByTestId('lock-reason').fill('EMI overdue for three weeks');
-  await shot(page, '162-managed-android-confirm-lock');
-  const refusal = page.waitForResponse((r) => r.url().includes('/lock') && r.request().method() === 'POST');
-  await page.getByTestId('confirm-dialog-confirm').click();
-  const refused = await refusal;
-  expect(refused.status()).toBe(409);
-  const body = await refused.json();
-  expect(body.code ?? body.error?.code ?? JSON.stringify(body)).toContain('PAYMENT_LOCK_NOT_ALLOWED');
-  await expect(page.getByTestId('payment-lock-refused')).toContainText(
-    "Google's Android Management API policy forbids locking or restricting a managed-Android phone because a payment was missed",
-  );
-  await expect(page.getByTestId('lock-state')).toHaveText('Unlocked');
-  // The confirmation stays open after the refusal, for a reason that is not a payment.
   const dialog = page.getByRole('dialog', { name: 'Lock this phone?' });
-  if (await dialog.isVisible()) await dialog.getByRole('button', { name: 'Cancel' }).click();
-  await expect(dialog).toBeHidden();
+  await expect(dialog.getByTestId('lock-overdue')).toBeVisible();
+  await expect(dialog.getByTestId('lock-reason-why')).toContainText('Google');
+  const category = dialog.getByTestId('lock-reason-category');
+  await expect(category.locator('option[value="overdue_emi"]')).toHaveCount(0);
+  await expect(category).toHaveValue('');
+  await shot(page, '162-managed-android-confirm-lock');
+  await dialog.getByTestId('confirm-dialog-confirm').click();
+  await expect(dialog.locator('#lock-reason-category-helper-text')).toHaveText('Choose a reason');
+  expect(lockPosts).toEqual([]);
   const commands = await fakeMdm<{ body: { type?: string } }[]>('GET', '/control/amapi/commands');
   expect(commands.filter((c) => c.body.type === 'LOCK')).toEqual([]);
   await shot(page, '163-managed-android-lock-refused');
+
+  // 4. Locked for a reason that is not a payment (a theft report), the lock goes to Google.
+  await chooseLockReason(dialog, 'fraud_or_theft', 'Customer reported the phone stolen');
+  await dialog.getByTestId('confirm-dialog-confirm').click();
+  await expect(dialog).toBeHidden();
+  expect(lockPosts).toHaveLength(1);
+  await expect
+    .poll(async () =>
+      (await fakeMdm<{ body: { type?: string } }[]>('GET', '/control/amapi/commands')).filter(
+        (c) => c.body.type === 'LOCK',
+      ),
+    )
+    .toHaveLength(1);
 });

@@ -5,6 +5,7 @@ import type { Page } from '@playwright/test';
 import { AgentProcess } from '../support/agent-process';
 import { addCustomerWithEnrolledPhone } from '../support/enrolled-phone';
 import { expect, test } from '../support/fixtures';
+import { chooseLockReason } from '../support/lock-reason';
 import { loginToDashboard } from '../support/login';
 import { ARTIFACTS } from '../support/server';
 
@@ -42,7 +43,7 @@ test('schedule, pending commands, change PIN and device settings', async ({ page
     await expect(page.getByTestId('lock-state')).toHaveText('Unlocked');
     await page.getByTestId('lock-button').click();
     await page.getByTestId('lock-when-later').check();
-    await page.getByTestId('lock-reason').fill('Customer asked us to test the lock');
+    await chooseLockReason(page, 'customer_request', 'Customer asked us to test the lock');
     const picked = await page.getByTestId('lock-when-run-at').inputValue();
     await expect(page.getByText(/^India time \(IST\): \d{2}-\d{2}-\d{4} \d{2}:\d{2} (AM|PM)$/)).toBeVisible();
     await page.getByRole('button', { name: 'Schedule lock' }).click();
@@ -53,6 +54,10 @@ test('schedule, pending commands, change PIN and device settings', async ({ page
     await expect(page.getByText(`Lock scheduled for ${shown}`)).toBeVisible();
     // Exact: the toast above also contains "scheduled for …".
     await expect(page.getByText(`Scheduled for ${shown}`, { exact: true })).toBeVisible();
+    // The history says why: the reason's category and the note (issue 25).
+    await expect(
+      page.getByText('Reason: Customer request — Customer asked us to test the lock').first(),
+    ).toBeVisible();
     // Waiting for its time, not on its way: the phone stays unlocked and the card does not say "Locking…".
     await expect(page.getByTestId('lock-state')).toHaveText('Unlocked');
     await shot(page, '70-lock-scheduled');
@@ -64,6 +69,8 @@ test('schedule, pending commands, change PIN and device settings', async ({ page
     await page.getByTestId('change-pin-pin').fill('1234');
     await page.getByTestId('change-pin-confirmPin').fill('1234');
     await page.getByTestId('change-pin-otp').fill(otp);
+    // A new PIN leaves only a lock screen: with nothing overdue it asks why (issue 25).
+    await chooseLockReason(page, 'customer_request');
     await page.getByTestId('change-pin-submit').click();
     await expect(page.getByText('Choose a PIN that is not a repeated digit or a straight run')).toBeVisible();
     await page.getByTestId('change-pin-pin').fill('47193');
@@ -92,6 +99,10 @@ test('schedule, pending commands, change PIN and device settings', async ({ page
     await page.goto(`/customer_details/${customerId}?tab=device`);
     await expect(page.getByTestId('device-online')).toHaveText('Offline');
     await page.getByTestId('control-camera_lock').click();
+    // A restriction asks why; with nothing overdue and no lock screen, the reason may stay unsaid.
+    await chooseLockReason(page.getByTestId('control-args-dialog'), 'customer_request');
+    await page.getByTestId('control-args-submit').click();
+    await expect(page.getByText('Camera lock: sent to the phone')).toBeVisible();
     await page.goto('/pending_commands');
     await expect(
       page.getByTestId('pending-commands-list').locator('li', { hasText: 'Meena Iyer' }),

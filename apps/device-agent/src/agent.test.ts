@@ -350,6 +350,7 @@ describe('DeviceAgent session', () => {
     await agent.start();
     expect(agent.lockScreen).toBeNull(); // unlocked: no lock screen
     broker.server.lockScreen = {
+      reason: 'overdue_emi',
       retailerName: 'Ravi Mobiles',
       retailerPhone: '+919876543210',
       overduePaise: 208_000,
@@ -360,6 +361,7 @@ describe('DeviceAgent session', () => {
     await agent.waitForLockState(true);
 
     expect(agent.lockScreen).toMatchObject({
+      reason: 'overdue_emi',
       retailerName: 'Ravi Mobiles',
       retailerPhone: '+919876543210',
       overduePaise: 208_000,
@@ -368,7 +370,7 @@ describe('DeviceAgent session', () => {
       emergencyCalls: 'allowed',
     });
     expect(agent.lockScreen?.lines).toEqual([
-      'This phone is locked for an unpaid EMI.',
+      'This phone is locked because an EMI is overdue.',
       'Call Ravi Mobiles on +919876543210.',
       'Overdue: ₹2,080.00',
       'How to pay: Pay by UPI to ravimobiles@okaxis / or at Shop 4, Andheri West',
@@ -379,6 +381,28 @@ describe('DeviceAgent session', () => {
     await agent.stop();
     const again = await load();
     expect(again.lockScreen?.howToPay).toBe('Pay by UPI to ravimobiles@okaxis\nor at Shop 4, Andheri West');
+  });
+
+  it('shows why a lock with nothing overdue was made, and no amount or how to pay (issue 25)', async () => {
+    const agent = await enrol();
+    await agent.start();
+    broker.server.lockScreen = {
+      reason: 'customer_request',
+      retailerName: 'Ravi Mobiles',
+      retailerPhone: '+919876543210',
+      overduePaise: 0,
+      howToPay: 'Pay by UPI to ravimobiles@okaxis',
+      emergencyCalls: true,
+    };
+    await broker.publishCommand(agent.deviceId, createCommandMessage({ name: 'lock' }));
+    await agent.waitForLockState(true);
+    expect(agent.lockScreen?.lines).toEqual([
+      'This phone is locked at your request.',
+      'Call Ravi Mobiles on +919876543210.',
+      `Offline code challenge: ${agent.offlineChallenge}`,
+      'Emergency calls: allowed',
+    ]);
+    expect(agent.lockScreen?.lines.join(' ')).not.toMatch(/EMI|overdue|pay/i);
   });
 
   it('unlocks on an unlock command', async () => {

@@ -173,9 +173,9 @@ describe('kisht-agent CLI', () => {
     expect(await status.exit).toBe(0);
     expect(status.stdout).toContain(`device: ${deviceId}`);
     expect(status.stdout).toContain('state: LOCKED');
-    // What the locked screen shows: whom to call and pay, the challenge, emergency calls.
+    // What the locked screen shows: why, whom to call, the challenge, emergency calls.
     expect(status.stdout.find((line) => line.startsWith('lock screen:'))).toMatch(
-      /^lock screen: this phone is locked for an unpaid EMI; call Ravi Mobiles on \+919876543210, pay to ravimobiles@okaxis; offline challenge \d{6}; emergency calls always work$/,
+      /^lock screen: This phone is locked by your retailer\.; Call Ravi Mobiles on \+919876543210\.; Offline code challenge: \d{6}; Emergency calls: allowed$/,
     );
     expect(status.stdout).toContain('Emergency calls: allowed');
   }, 30_000);
@@ -184,6 +184,7 @@ describe('kisht-agent CLI', () => {
     const statePath = join(dir, 'locked.json');
     const deviceId = await createDevice(statePath);
     broker.server.lockScreen = {
+      reason: 'overdue_emi',
       retailerName: 'Ravi Mobiles',
       retailerPhone: '+919876543210',
       overduePaise: 208_000,
@@ -200,7 +201,7 @@ describe('kisht-agent CLI', () => {
     const status = run(['status', '--state', statePath]);
     expect(await status.exit).toBe(0);
     expect(status.stdout.find((line) => line.startsWith('lock screen:'))).toMatch(
-      /^lock screen: this phone is locked for an unpaid EMI; call Ravi Mobiles on \+919876543210; overdue ₹2,080\.00; how to pay: UPI ravimobiles@okaxis \/ Shop 4, Andheri West; offline challenge \d{6}; emergency calls always work$/,
+      /^lock screen: This phone is locked because an EMI is overdue\.; Call Ravi Mobiles on \+919876543210\.; Overdue: ₹2,080\.00; How to pay: UPI ravimobiles@okaxis \/ Shop 4, Andheri West; Offline code challenge: \d{6}; Emergency calls: allowed$/,
     );
     expect(status.stdout).toContain('Emergency calls: allowed');
   }, 30_000);

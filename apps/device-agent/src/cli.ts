@@ -5,7 +5,7 @@ import type { TSimSlot } from '@kisht/domain/devices/protocol.schema';
 import { paths } from '@kisht/domain/paths';
 import { DeviceAgent, type TAgentOptions, type TEnrolOptions, type TPositionInput } from './agent';
 import { inboxOf } from './commands';
-import { oneLine, rupees } from './lock-screen';
+import { lockScreenOf } from './lock-screen';
 import { DEFAULT_STATE_PATH, readStateFile, resolveStatePath, type TAgentStateFile } from './state';
 
 /**
@@ -125,37 +125,12 @@ const simsLine = (sims: readonly TSimSlot[]) =>
   }`;
 
 /**
- * What a locked phone's screen shows (device protocol §9.2), on one line: whom to call and pay,
- * what is overdue and how to pay (the newest policy's lockScreen; without one, the enrolment's
- * retailer and the last EMI alert), the offline challenge, and that emergency calls work.
+ * What a locked phone's screen shows (device protocol §9.2), on one line: the lock screen's lines
+ * (lock-screen.ts lockScreenOf: why, whom to call, what is overdue and how to pay when something
+ * is, the offline challenge, and that emergency calls work).
  */
-const lockScreenLine = (state: TAgentStateFile): string => {
-  const fromPolicy = state.policy?.policy.lockScreen;
-  const retailer = state.credentials.retailer;
-  const alertOverdue = state.lastAlert?.overduePaise;
-  const whom = fromPolicy
-    ? `call ${fromPolicy.retailerName} on ${fromPolicy.retailerPhone}`
-    : retailer
-      ? `call ${retailer.name} on ${retailer.phone}${retailer.upiId ? `, pay to ${retailer.upiId}` : ''}`
-      : null;
-  const overdue = fromPolicy
-    ? fromPolicy.overduePaise > 0
-      ? fromPolicy.overduePaise
-      : null
-    : typeof alertOverdue === 'number'
-      ? alertOverdue
-      : null;
-  return [
-    'lock screen: this phone is locked for an unpaid EMI',
-    whom,
-    overdue === null ? null : `overdue ${rupees(overdue)}`,
-    fromPolicy?.howToPay ? `how to pay: ${oneLine(fromPolicy.howToPay)}` : null,
-    `offline challenge ${state.offlineChallenge}`,
-    'emergency calls always work',
-  ]
-    .filter(Boolean)
-    .join('; ');
-};
+const lockScreenLine = (state: TAgentStateFile): string =>
+  `lock screen: ${lockScreenOf(state)?.lines.join('; ') ?? ''}`;
 
 /** Thrown for bad option values: exit code 2. */
 class UsageError extends Error {}

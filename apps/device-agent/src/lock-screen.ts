@@ -1,4 +1,4 @@
-import { formatRupees } from '@kisht/domain/common/format';
+import { lockScreenLines, type TLockReasonCategory } from '@kisht/domain/devices/lock-reasons';
 import type { TAgentStateFile } from './state';
 
 /**
@@ -7,6 +7,8 @@ import type { TAgentStateFile } from './state';
  * lockScreen promises it (emergencyCalls is always true), and this phone never blocks them.
  */
 export type TLockScreenView = {
+  /** Why the phone is locked (the policy's reason category, issue 25); null from an older server. */
+  reason: TLockReasonCategory | null;
   /** Whom to call and pay: the policy's lock screen, else the retailer of the enrol answer; null if neither. */
   retailerName: string | null;
   retailerPhone: string | null;
@@ -22,13 +24,12 @@ export type TLockScreenView = {
   lines: string[];
 };
 
-/** Paise as rupees with two decimals and Indian digit grouping (₹1,23,456.50): the domain's formatter. */
-export const rupees = formatRupees;
-
 /**
  * The lock screen of a phone in `state`, or null while it is unlocked. Takes the newest policy's
- * lockScreen (the server sets it with every lock: retailer, amount overdue, how to pay) and falls
- * back to what enrolment and the last EMI alert said, for a server that sends none.
+ * lockScreen (the server sets it with every lock: why, retailer, amount overdue, how to pay) and
+ * falls back to what enrolment and the last EMI alert said, for a server that sends none. The
+ * lines follow the reason category (lock-reasons lockScreenLines): its headline first, the amount
+ * overdue and how to pay only when something is overdue, emergency calls always.
  */
 export const lockScreenOf = (state: TAgentStateFile): TLockScreenView | null => {
   if (!state.isLocked) return null;
@@ -36,6 +37,7 @@ export const lockScreenOf = (state: TAgentStateFile): TLockScreenView | null => 
   const retailer = state.credentials.retailer;
   const alertOverdue = state.lastAlert?.overduePaise;
   const view = {
+    reason: fromPolicy?.reason ?? null,
     retailerName: fromPolicy?.retailerName ?? retailer?.name ?? null,
     retailerPhone: fromPolicy?.retailerPhone ?? retailer?.phone ?? null,
     overduePaise: fromPolicy
@@ -47,23 +49,8 @@ export const lockScreenOf = (state: TAgentStateFile): TLockScreenView | null => 
     offlineChallenge: state.offlineChallenge,
     emergencyCalls: 'allowed' as const,
   };
-  const lines = [
-    'This phone is locked for an unpaid EMI.',
-    view.retailerName
-      ? `Call ${view.retailerName}${view.retailerPhone ? ` on ${view.retailerPhone}` : ''}.`
-      : null,
-    view.overduePaise ? `Overdue: ${rupees(view.overduePaise)}` : null,
-    view.howToPay ? `How to pay: ${oneLine(view.howToPay)}` : null,
+  const lines = lockScreenLines({ ...view, reason: view.reason ?? undefined }, [
     `Offline code challenge: ${view.offlineChallenge}`,
-    'Emergency calls: allowed',
-  ].filter((line): line is string => line !== null);
+  ]);
   return { ...view, lines };
 };
-
-/** A multi-line text on one line, its lines joined with " / ". */
-export const oneLine = (text: string): string =>
-  text
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean)
-    .join(' / ');

@@ -36,30 +36,31 @@ import { applePublicRoutes, appleRoutes } from './modules/apple-mdm/apple-mdm.ro
 import { createNanoMdmClient } from './modules/apple-mdm/nanomdm.client';
 import { authPublicRoutes, authSessionRoutes } from './modules/auth/auth.routes';
 import { catalogueRoutes } from './modules/catalogue/catalogue.routes';
+import { customerDetailsRoutes } from './modules/customer-details/customer-details.routes';
 import { customersRoutes } from './modules/customers/customers.routes';
 import { brokerHookRoutes } from './modules/devices/broker-hooks.routes';
 import { createDeviceAuthenticator } from './modules/devices/device-connections';
 import { DeviceEventRecorder } from './modules/devices/device-events.service';
-import {
-  completeUninstall,
-  notifySimChange,
-  recordOfflineLock,
-} from './modules/devices/device-lifecycle.service';
+import { completeUninstall, notifySimChange } from './modules/devices/device-lifecycle.service';
 import { CommandDispatcher } from './modules/devices/device-outbox.service';
-import { deviceCommandRoutes, enrolmentRoutes } from './modules/devices/devices.routes';
+import { deviceSettingsRoutes } from './modules/devices/device-settings.routes';
+import { deviceCommandRoutes } from './modules/devices/devices.routes';
 import { setDevicePresence } from './modules/devices/devices.service';
+import { enrolmentQrRoutes, enrolmentRoutes } from './modules/devices/enrolment.routes';
+import { recordOfflineLock } from './modules/devices/payoff.service';
 import { emiRoutes } from './modules/emi/emi.routes';
 import { emmPublicRoutes, emmRoutes } from './modules/emm/emm.routes';
 import { recordAppRemoved } from './modules/emm/emm.service';
 import { financersRoutes } from './modules/financers/financers.routes';
 import { joiningAdminRoutes, joiningPublicRoutes } from './modules/joining/joining.routes';
+import { keyRefundRoutes } from './modules/key-refund/key-refund.routes';
 import { ledgerRoutes } from './modules/ledger/ledger.routes';
 import { mediaRoutes } from './modules/media/media.routes';
 import { messagesRoutes } from './modules/messages/messages.routes';
 import { notificationsRoutes } from './modules/notifications/notifications.routes';
 import { oauthRoutes } from './modules/oauth/oauth.routes';
 import { orgPagesRoutes } from './modules/org-pages/org-pages.routes';
-import { orgSettingsRoutes, orgsRoutes } from './modules/orgs/orgs.routes';
+import { orgsRoutes } from './modules/orgs/orgs.routes';
 import { paymentQrRoutes } from './modules/payment-qr/payment-qr.routes';
 import { paymentsRoutes } from './modules/payments/payments.routes';
 import { plansPublicRoutes, plansRoutes } from './modules/plans/plans.routes';
@@ -212,7 +213,7 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
   const ctx: AppContext = { db, config, sms, dispatcher, deviceEvents };
   deviceEvents.hooks = {
     simChanged: (change) => notifySimChange(ctx, change),
-    offlineLock: (report) => recordOfflineLock(db, report),
+    offlineLock: (report) => recordOfflineLock(ctx, { deviceId: report.device.id, data: report.data }),
     commandDone: (done) => completeUninstall(db, done),
     appRemoved: (report) => recordAppRemoved(db, report),
   };
@@ -262,7 +263,7 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
   registerInputGuard(app);
   registerClientContract(app, config);
   await app.register(orgsRoutes, ctx);
-  await app.register(orgSettingsRoutes, ctx);
+  await app.register(deviceSettingsRoutes, ctx);
   await app.register(authPublicRoutes, ctx);
   await app.register(enrolmentRoutes, ctx);
   await app.register(emmPublicRoutes, ctx);
@@ -271,6 +272,8 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
   await app.register(authSessionRoutes, ctx);
   await app.register(catalogueRoutes, ctx);
   await app.register(customersRoutes, ctx);
+  await app.register(customerDetailsRoutes, ctx);
+  await app.register(enrolmentQrRoutes, ctx);
   await app.register(emmRoutes, ctx);
   await app.register(deviceCommandRoutes, ctx);
   await app.register(appleRoutes, ctx);
@@ -285,6 +288,7 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
   await app.register(joiningAdminRoutes, ctx);
   await app.register(oauthRoutes, ctx);
   await app.register(ledgerRoutes, ctx);
+  await app.register(keyRefundRoutes, ctx);
   await app.register(plansPublicRoutes, ctx);
   await app.register(plansRoutes, ctx);
   await app.register(warrantyRoutes, ctx);

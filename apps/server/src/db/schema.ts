@@ -600,7 +600,12 @@ export const deviceCommands = pgTable(
     notAfter: timestamp('not_after', { withTimezone: true }),
     /** A scheduled command goes out at this time; null once due (or for commands sent at once). */
     runAt: timestamp('run_at', { withTimezone: true }),
-    /** Why a phone was locked by hand with nothing overdue (required then, audited); else null. */
+    /**
+     * Why a restricting command was sent (issue 25): its reason category (domain
+     * LOCK_REASON_CATEGORIES), null for a command that does not restrict.
+     */
+    reasonCategory: text('reason_category'),
+    /** The note a person wrote with the reason (required with the category `other`), or null. */
     reason: text('reason'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -3,12 +3,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import { markMaturingLoans } from '../modules/customers/customers.service';
 import { runAutoLockLadder } from '../modules/devices/auto-lock.service';
-import type { CommandDispatcher } from '../modules/devices/device-outbox.service';
 import {
   dispatchDueScheduledCommands,
   expireOverdueCommands,
   redeliverUnacknowledgedCommands,
-} from '../modules/devices/devices.service';
+} from '../modules/devices/command-jobs.service';
+import type { CommandDispatcher } from '../modules/devices/device-outbox.service';
 import type { SmsOutbox } from '../modules/sms/sms.service';
 import { notificationsJob } from './notifications.job';
 import { warrantyReminderJob } from './warranty-reminders.job';

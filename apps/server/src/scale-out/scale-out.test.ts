@@ -10,7 +10,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../db/seed/seed';
-import { customerBody, recordConsentOverHttp } from '../test/fixtures';
+import { customerBody, recordConsentOverHttp, TEST_LOCK_REASON } from '../test/fixtures';
 import { type ServerProcess, startServerProcess, type TLogLine } from './server-process';
 
 /**
@@ -296,7 +296,7 @@ describe('scale-out: two server processes, PostgreSQL and Mosquitto (design §7)
     const lock = await call(serverA, 'POST', paths.devices.lock, {
       token,
       // A new customer has nothing overdue: a lock needs a reason (issue 12).
-      body: { customer_id: phone1.customerId, reason: 'Customer asked us to test the lock' },
+      body: { customer_id: phone1.customerId, ...TEST_LOCK_REASON },
     });
     expect(lock.status, JSON.stringify(lock.body)).toBe(200);
     const lockId = lock.data.id as string;
@@ -345,7 +345,7 @@ describe('scale-out: two server processes, PostgreSQL and Mosquitto (design §7)
       const via = i % 4 < 2 ? serverA : serverB;
       const sent = await call(via, 'POST', isLock ? paths.devices.lock : paths.devices.unlock, {
         token,
-        body: { customer_id: phone1.customerId, reason: 'Customer asked us to test the lock' },
+        body: { customer_id: phone1.customerId, ...TEST_LOCK_REASON },
       });
       const id = sent.data.id as string;
       await waitUntil('the command to be done', async () => (await commandState(id))?.state === 'done');
@@ -431,7 +431,7 @@ describe('scale-out: two server processes, PostgreSQL and Mosquitto (design §7)
     // A lock and a scheduled reboot are queued through B; the lock waits in the offline command log.
     const lock = await call(serverB, 'POST', paths.devices.lock, {
       token,
-      body: { customer_id: phone1.customerId, reason: 'Customer asked us to test the lock' },
+      body: { customer_id: phone1.customerId, ...TEST_LOCK_REASON },
     });
     expect(lock.status, JSON.stringify(lock.body)).toBe(200);
     const lockId = lock.data.id as string;

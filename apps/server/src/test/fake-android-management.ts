@@ -108,6 +108,7 @@ const POLICY_FIELDS: Record<string, 'boolean' | 'string' | 'array' | 'object'> =
   statusReportingSettings: 'object',
   advancedSecurityOverrides: 'object',
   frpAdminEmails: 'array',
+  deviceOwnerLockScreenInfo: 'object',
 };
 const CAMERA_ACCESS = [
   'CAMERA_ACCESS_UNSPECIFIED',
@@ -214,6 +215,15 @@ const checkPolicy = (body: Record<string, unknown>) => {
       kind === 'array' ? Array.isArray(value) : kind === 'object' ? isObject(value) : typeof value === kind;
     if (!ok) throw badRequest(`Invalid value at 'policy.${key}'`);
   }
+  const lockScreenInfo = body.deviceOwnerLockScreenInfo;
+  // A UserFacingMessage: defaultMessage text (required with translations), at most 4096 characters.
+  if (
+    isObject(lockScreenInfo) &&
+    (typeof lockScreenInfo.defaultMessage !== 'string' ||
+      lockScreenInfo.defaultMessage.length > 4096 ||
+      Object.keys(lockScreenInfo).some((key) => key !== 'defaultMessage' && key !== 'localizedMessages'))
+  )
+    throw badRequest("Invalid value at 'policy.device_owner_lock_screen_info'");
   if (body.cameraAccess !== undefined && !CAMERA_ACCESS.includes(body.cameraAccess as string))
     throw badRequest(`Invalid value at 'policy.camera_access', ${JSON.stringify(body.cameraAccess)}`);
   for (const app of (body.applications as unknown[] | undefined) ?? []) {
@@ -284,7 +294,7 @@ export const startFakeAndroidManagement = async (
         networkInfo: {
           ...(imei ? { imei } : {}),
           networkOperatorName: 'Jio',
-          telephonyInfos: [{ carrierName: 'Jio', phoneNumber: '' }],
+          telephonyInfos: [{ carrierName: 'Jio', phoneNumber: '', iccId: '8991000900000000017' }],
         },
       };
       fake.devices.set(name, device);

@@ -203,3 +203,12 @@ export const enrolReferenceAgent = async (
   await agent.start();
   return { agent, customerId };
 };
+
+/**
+ * The reason fields of a lock made by hand in a test (issue 25): a category that is not a payment
+ * and a note, as a customer with nothing overdue needs. Spread into a request body.
+ */
+export const TEST_LOCK_REASON = {
+  reason_category: 'customer_request',
+  reason: 'Customer asked us to test the lock',
+} as const;

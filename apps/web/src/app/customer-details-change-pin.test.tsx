@@ -82,10 +82,12 @@ describe('Change phone PIN (change_device_pinV1)', () => {
     expect(pin.value).toBe('4826');
     type(dialog, 'change-pin-confirmPin', '4826');
     type(dialog, 'change-pin-otp', '482913');
+    // A new PIN leaves only a lock screen: it goes with its reason, the overdue EMI here.
+    expect(dialog.getByTestId<HTMLSelectElement>('lock-reason-category').value).toBe('overdue_emi');
     fireEvent.click(dialog.getByTestId('change-pin-submit'));
     await waitFor(() => expect(api.requestsTo(paths.devices.changeDevicePin)).toHaveLength(1));
     expect(await api.bodiesTo(paths.devices.changeDevicePin)).toEqual([
-      { customer_id: 5, pin: '4826', otp: '482913' },
+      { customer_id: 5, pin: '4826', otp: '482913', reason_category: 'overdue_emi' },
     ]);
     expect(await screen.findByText('Change PIN: sent to the phone')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -132,6 +134,51 @@ describe('Change phone PIN (change_device_pinV1)', () => {
     const otpField = dialog.getByTestId('change-pin-otp').closest('.MuiFormControl-root');
     expect(await within(otpField as HTMLElement).findByText('The OTP is not correct')).toBeTruthy();
     expect(screen.getByRole('dialog', { name: 'Change phone PIN' })).toBeTruthy();
+  });
+
+  it('asks why when nothing is overdue, and sends the chosen reason', async () => {
+    const api = stubDetailsApi({
+      [paths.customers.details]: () =>
+        createCustomerDetails({
+          emis: [],
+          device: createDeviceSummary({ availability: { controls: ['lock'], actions: ['reboot'] } }),
+        }),
+      [paths.devices.changeDevicePin]: () => createDeviceCommand({ name: 'change_pin' }),
+    });
+    const dialog = await openPinStep(api);
+    type(dialog, 'change-pin-pin', '4826');
+    type(dialog, 'change-pin-confirmPin', '4826');
+    type(dialog, 'change-pin-otp', '482913');
+    fireEvent.click(dialog.getByTestId('change-pin-submit'));
+    expect(await dialog.findByText('Choose a reason', { selector: 'p' })).toBeTruthy();
+    expect(api.requestsTo(paths.devices.changeDevicePin)).toHaveLength(0);
+    type(dialog, 'lock-reason-category', 'customer_request');
+    type(dialog, 'lock-reason', 'Forgot the old PIN');
+    fireEvent.click(dialog.getByTestId('change-pin-submit'));
+    await waitFor(() => expect(api.requestsTo(paths.devices.changeDevicePin)).toHaveLength(1));
+    expect(await api.bodiesTo(paths.devices.changeDevicePin)).toEqual([
+      {
+        customer_id: 5,
+        pin: '4826',
+        otp: '482913',
+        reason_category: 'customer_request',
+        reason: 'Forgot the old PIN',
+      },
+    ]);
+  });
+
+  it('is not offered once the EMIs are completed (a new PIN restricts the phone)', async () => {
+    stubDetailsApi({
+      [paths.customers.details]: () =>
+        createCustomerDetails({
+          status: 5,
+          device: createDeviceSummary({ availability: { controls: ['lock'], actions: ['reboot'] } }),
+        }),
+    });
+    renderActions();
+    expect(await screen.findByTestId('action-reboot')).toBeTruthy();
+    expect(screen.getByTestId('action-release')).toBeTruthy();
+    expect(screen.queryByTestId('action-change-pin')).toBeNull();
   });
 
   it('is not offered without feature access', async () => {

@@ -65,6 +65,40 @@ describe('customer_details command tabs (spec §2: customer, device, actions)', 
     expect(screen.queryByTestId('lock-button')).toBeNull();
     expect(screen.queryByTestId('unlock-button')).toBeNull();
   });
+
+  it.each(['device', 'actions'] as const)(
+    'offers nothing to send for a phone released from Kisht (status 3), on the %s tab',
+    async (tab) => {
+      stubCommandsApi(
+        createCustomerDetails({
+          status: 3,
+          device: createDeviceSummary({
+            availability: { controls: ['lock', 'camera_lock'], actions: ['fetch_location', 'reboot'] },
+          }),
+        }),
+      );
+      renderDetails(tab);
+      const released = 'This phone was released from Kisht, so no command can be sent to it.';
+      expect((await screen.findByTestId('device-lock-refused')).textContent).toBe(released);
+      expect(
+        (await screen.findByTestId(tab === 'device' ? 'device-controls-refused' : 'device-actions-refused'))
+          .textContent,
+      ).toBe(released);
+      for (const testId of [
+        'lock-button',
+        'unlock-button',
+        'offline-code-open',
+        'control-camera_lock',
+        'action-reboot',
+        'action-change-pin',
+        'action-send-message',
+        'schedule-open-controls',
+        'schedule-open-actions',
+      ]) {
+        expect(screen.queryByTestId(testId), testId).toBeNull();
+      }
+    },
+  );
 });
 
 describe('the device tab', () => {
@@ -131,7 +165,13 @@ describe('the device tab', () => {
     fireEvent.click(dialog.getByTestId('control-args-submit'));
     await waitFor(() => expect(api.requestsTo(deviceControlPath('wallpaper'))).toHaveLength(1));
     expect(await api.bodiesTo(deviceControlPath('wallpaper'))).toEqual([
-      { customer_id: 5, enable: true, args: { text: 'Pay your EMI by the 5th' } },
+      // The customer's first EMI is overdue: that is the reason unless another is chosen.
+      {
+        customer_id: 5,
+        enable: true,
+        args: { text: 'Pay your EMI by the 5th' },
+        reason_category: 'overdue_emi',
+      },
     ]);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
@@ -151,7 +191,12 @@ describe('the device tab', () => {
     fireEvent.click(dialog.getByTestId('control-args-submit'));
     await waitFor(() => expect(api.requestsTo(deviceControlPath('app_lock'))).toHaveLength(1));
     expect(await api.bodiesTo(deviceControlPath('app_lock'))).toEqual([
-      { customer_id: 5, enable: true, args: { packages: ['com.whatsapp', 'com.instagram.android'] } },
+      {
+        customer_id: 5,
+        enable: true,
+        args: { packages: ['com.whatsapp', 'com.instagram.android'] },
+        reason_category: 'overdue_emi',
+      },
     ]);
   });
 });
@@ -237,6 +282,13 @@ describe('command history', () => {
     feature: 'lock',
     state: 'queued',
     createdAt: '2026-01-15T09:15:00Z',
+    reasonCategory: 'overdue_emi',
+    reason: null,
+  });
+  const CAMERA_LOCKED = createCommandHistoryItem({
+    id: '0193a5a4-7e0e-7c55-8f00-000000000304',
+    reasonCategory: 'customer_request',
+    reason: 'asked to lock while travelling',
   });
   const FAILED = createCommandHistoryItem({
     id: '0193a5a4-7e0e-7c55-8f00-000000000302',
@@ -256,7 +308,7 @@ describe('command history', () => {
   });
 
   it('shows what was sent, by whom, when (+05:30), its state and its error or result', async () => {
-    stubCommandsApi(customerWith({}), [PENDING_LOCK, FAILED, LOCATED]);
+    stubCommandsApi(customerWith({}), [PENDING_LOCK, FAILED, LOCATED, CAMERA_LOCKED]);
     renderDetails('device');
     const history = await screen.findByTestId('command-history');
     const pending = within(await within(history).findByTestId(`command-${PENDING_LOCK.id}`));
@@ -273,6 +325,16 @@ describe('command history', () => {
     expect(failed.getByTestId(`command-run-at-${FAILED.id}`).textContent).toBe(
       'Was scheduled for 15-01-2026 03:30 PM',
     );
+
+    // Why a restriction was sent: the reason's category and the note written with it.
+    const reasoned = within(within(history).getByTestId(`command-${CAMERA_LOCKED.id}`));
+    expect(reasoned.getByTestId(`command-reason-${CAMERA_LOCKED.id}`).textContent).toBe(
+      'Reason: Customer request — asked to lock while travelling',
+    );
+    expect(within(history).getByTestId(`command-reason-${PENDING_LOCK.id}`).textContent).toBe(
+      'Reason: Overdue EMI',
+    );
+    expect(within(history).queryByTestId(`command-reason-${LOCATED.id}`)).toBeNull();
 
     const located = within(within(history).getByTestId(`command-${LOCATED.id}`));
     expect(located.getByText('Fetch location')).toBeTruthy();

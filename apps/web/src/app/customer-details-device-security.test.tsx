@@ -66,11 +66,14 @@ describe('offline code (offline_lock_unlock)', () => {
 
     expect((dialog.getByTestId('offline-code-action') as HTMLSelectElement).value).toBe('unlock');
     fireEvent.change(dialog.getByTestId('offline-code-challenge'), { target: { value: '123456' } });
+    // An unlock code asks no reason; a lock code does, starting on the overdue EMI.
+    expect(dialog.queryByTestId('lock-reason-picker')).toBeNull();
     fireEvent.change(dialog.getByTestId('offline-code-action'), { target: { value: 'lock' } });
+    expect(dialog.getByTestId<HTMLSelectElement>('lock-reason-category').value).toBe('overdue_emi');
     fireEvent.click(dialog.getByTestId('offline-code-submit'));
     expect((await dialog.findByTestId('offline-code-result')).textContent).toBe('90817263');
     expect(await api.bodiesTo(paths.auth.offlineLockUnlock)).toEqual([
-      { customer_id: 5, challenge: '123456', action: 'lock', otp: '482913' },
+      { customer_id: 5, challenge: '123456', action: 'lock', otp: '482913', reason_category: 'overdue_emi' },
     ]);
     expect(dialog.getByTestId('offline-code-valid-until').textContent).toBe(
       'Valid until 15-01-2026 02:45 PM',
@@ -115,6 +118,39 @@ describe('offline code (offline_lock_unlock)', () => {
     renderDetails();
     expect(await screen.findByTestId('device-lock-unavailable')).toBeTruthy();
     expect(screen.queryByTestId('offline-code-open')).toBeNull();
+  });
+});
+
+describe('offline codes the command rules allow (issue 25)', () => {
+  const openOfflineCodeForm = async (customer: TCustomerDetails) => {
+    stubDetailsApi(customer, { [paths.auth.sendOtpToUser]: () => OTP_SENT });
+    renderDetails();
+    fireEvent.click(await screen.findByTestId('offline-code-open'));
+    const dialog = within(await screen.findByRole('dialog'));
+    fireEvent.click(dialog.getByTestId('offline-code-send-otp'));
+    await dialog.findByTestId('offline-code-dev-otp');
+    return dialog;
+  };
+
+  it('offers a paid-up customer an unlock code only', async () => {
+    const dialog = await openOfflineCodeForm(customerWith({ lockStatus: 1 }, 5));
+    const action = dialog.getByTestId<HTMLSelectElement>('offline-code-action');
+    expect([...action.options].map((option) => option.value)).toEqual(['unlock']);
+  });
+
+  it('requires the reason of a lock code when nothing is overdue', async () => {
+    const customer = createCustomerDetails({ device: createDeviceSummary(), emis: [] });
+    const dialog = await openOfflineCodeForm(customer);
+    fireEvent.change(dialog.getByTestId('offline-code-action'), { target: { value: 'lock' } });
+    fireEvent.change(dialog.getByTestId('offline-code-challenge'), { target: { value: '123456' } });
+    fireEvent.change(dialog.getByTestId('offline-code-otp'), { target: { value: '482913' } });
+    fireEvent.click(dialog.getByTestId('offline-code-submit'));
+    expect(await dialog.findByText('Choose a reason', { selector: 'p' })).toBeTruthy();
+    expect(
+      [...dialog.getByTestId<HTMLSelectElement>('lock-reason-category').options]
+        .filter((option) => !option.disabled)
+        .map((option) => option.value),
+    ).not.toContain('overdue_emi');
   });
 });
 

@@ -5,7 +5,7 @@ import { customersApi } from '../features/customers/customers-api';
 import { CustomerDetailsPage } from '../features/customers/pages/customer-details-page';
 import { DeviceCommandsTab } from '../features/devices/components/device-commands-tab';
 import { DeviceControlCard } from '../features/devices/components/device-control-card';
-import { lockRuleOfCustomer } from '../features/devices/device-controls';
+import { commandFactsOf } from '../features/devices/device-controls';
 import { useHasPendingDeviceCommand } from '../features/devices/use-pending-device-command';
 import { CustomerPlansCard } from '../features/plans/components/customer-plans-card';
 import { CUSTOMER_ID_PARAM, parseCustomerId } from '../lib/paths';
@@ -30,9 +30,8 @@ export const CustomerDetailsRoute = () => {
           <DeviceControlCard
             customerId={customer.id}
             device={customer.device}
-            lockRule={lockRuleOfCustomer(customer)}
+            facts={commandFactsOf(customer)}
             onShowEnrolmentQr={onShowEnrolmentQr}
-            deviceType={customer.deviceType}
           />
         )}
         renderCommandsTab={(props) => <DeviceCommandsTab {...props} />}

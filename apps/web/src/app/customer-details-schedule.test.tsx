@@ -65,7 +65,10 @@ describe('lock and unlock: now, or scheduled for later', () => {
     expect(dialog.queryByTestId('lock-when-run-at')).toBeNull();
     fireEvent.click(dialog.getByRole('button', { name: 'Lock' }));
     await waitFor(() => expect(api.requestsTo(paths.devices.lock)).toHaveLength(1));
-    expect(await api.bodiesTo(paths.devices.lock)).toEqual([{ customer_id: 5 }]);
+    // The customer's first EMI is overdue: the lock is for it unless another reason is chosen.
+    expect(await api.bodiesTo(paths.devices.lock)).toEqual([
+      { customer_id: 5, reason_category: 'overdue_emi' },
+    ]);
   });
 
   it('sends the picked time as India time (+05:30), whatever the browser zone, and says when it will run', async () => {
@@ -88,7 +91,7 @@ describe('lock and unlock: now, or scheduled for later', () => {
     fireEvent.click(dialog.getByRole('button', { name: 'Schedule lock' }));
     await waitFor(() => expect(api.requestsTo(paths.devices.lock)).toHaveLength(1));
     expect(await api.bodiesTo(paths.devices.lock)).toEqual([
-      { customer_id: 5, run_at: '2026-11-23T09:00:00+05:30' },
+      { customer_id: 5, run_at: '2026-11-23T09:00:00+05:30', reason_category: 'overdue_emi' },
     ]);
     expect(await screen.findByText('Lock scheduled for 23-11-2026 09:00 AM')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -193,7 +196,66 @@ describe('"Schedule for later" on the command tabs', () => {
         run_at: '2026-11-30T08:00:00+05:30',
         enable: true,
         args: { text: 'EMI due on 1st' },
+        reason_category: 'overdue_emi',
       },
+    ]);
+  });
+
+  it('asks why a scheduled lock is sent when nothing is overdue, and sends the chosen reason', async () => {
+    const paidToDate = createCustomerDetails({
+      device: createDeviceSummary(DEVICE),
+      emis: [
+        {
+          id: 101,
+          instalmentNo: 1,
+          dueDate: '2026-12-15',
+          amountPaise: 761_278,
+          principalPaise: 746_278,
+          interestPaise: 15_000,
+          paidPaise: 0,
+        },
+      ],
+    });
+    const api = stubDetailsApi(
+      [],
+      { [paths.devices.lock]: () => createDeviceCommand({ name: 'lock', state: 'queued' }) },
+      paidToDate,
+    );
+    renderDetails('device');
+    fireEvent.click(await screen.findByTestId('schedule-open-controls'));
+    const dialog = within(await screen.findByTestId('schedule-dialog'));
+    fireEvent.change(dialog.getByTestId('schedule-command'), { target: { value: 'lock' } });
+    fireEvent.change(dialog.getByTestId('schedule-run-at'), { target: { value: '2026-11-24T10:15' } });
+    fireEvent.click(dialog.getByTestId('schedule-submit'));
+    expect(await dialog.findByText('Choose a reason', { selector: 'p' })).toBeTruthy();
+    expect(api.requestsTo(paths.devices.lock)).toHaveLength(0);
+    fireEvent.change(dialog.getByTestId('lock-reason-category'), { target: { value: 'customer_request' } });
+    fireEvent.change(dialog.getByTestId('lock-reason'), { target: { value: 'Travelling abroad' } });
+    fireEvent.click(dialog.getByTestId('schedule-submit'));
+    await waitFor(() => expect(api.requestsTo(paths.devices.lock)).toHaveLength(1));
+    expect(await api.bodiesTo(paths.devices.lock)).toEqual([
+      {
+        customer_id: 5,
+        run_at: '2026-11-24T10:15:00+05:30',
+        reason_category: 'customer_request',
+        reason: 'Travelling abroad',
+      },
+    ]);
+  });
+
+  it('leaves out what a paid-up loan may not schedule: every restriction turned on', async () => {
+    stubDetailsApi([], {}, createCustomerDetails({ status: 5, device: createDeviceSummary(DEVICE) }));
+    renderDetails('device');
+    fireEvent.click(await screen.findByTestId('schedule-open-controls'));
+    const select = within(await screen.findByTestId('schedule-dialog')).getByTestId<HTMLSelectElement>(
+      'schedule-command',
+    );
+    expect([...select.options].map((option) => option.textContent)).toEqual([
+      'Unlock',
+      'Remove wallpaper',
+      'Camera unlock',
+      'Fetch location',
+      'Restart phone',
     ]);
   });
 

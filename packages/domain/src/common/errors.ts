@@ -125,6 +125,11 @@ export const AppErrorCode = {
   PAYMENT_LOCK_NOT_ALLOWED: 'PAYMENT_LOCK_NOT_ALLOWED',
   /** The command does not exist for this device family (e.g. an Apple-only command). HTTP 409. */
   NOT_FOR_THIS_DEVICE_FAMILY: 'NOT_FOR_THIS_DEVICE_FAMILY',
+  /**
+   * The phone left Kisht (released by uninstall, its app removed, or its Apple profile removed):
+   * no command can be sent to it (issue 25, status 3 or 4). HTTP 409.
+   */
+  DEVICE_RELEASED: 'DEVICE_RELEASED',
   /** NanoMDM's webhook came without a valid X-Hmac-Signature (issue 15). HTTP 401. */
   MDM_WEBHOOK_SIGNATURE_INVALID: 'MDM_WEBHOOK_SIGNATURE_INVALID',
   /** An unexpected failure on our side. HTTP 500. */
@@ -194,6 +199,7 @@ export const APP_ERROR_HTTP_STATUS: Record<TAppErrorCode, number> = {
   MDM_UNAVAILABLE: 503,
   PAYMENT_LOCK_NOT_ALLOWED: 409,
   NOT_FOR_THIS_DEVICE_FAMILY: 409,
+  DEVICE_RELEASED: 409,
   MDM_WEBHOOK_SIGNATURE_INVALID: 401,
   INTERNAL: 500,
 };

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   BULK_EXCLUDED_STATUSES,
   bulkExclusionReason,
-  canChangeStatus,
   customerEditActions,
   formatAddress,
 } from './customers.rules';
@@ -37,21 +36,6 @@ describe('customer edit menu (spec §2)', () => {
     ],
   ])('%s', (_label, customer, expected) => {
     expect(customerEditActions(customer)).toEqual(expected);
-  });
-});
-
-describe('manual status changes', () => {
-  it.each([
-    [1, 2, true],
-    [2, 1, true],
-    [6, 2, true],
-    [0, 1, false], // enrolment does this
-    [1, 3, false], // uninstall needs the UNINSTALL OTP
-    [1, 5, false], // follows the payments
-    [5, 1, false],
-    [2, 2, false],
-  ])('%i → %i: %s', (from, to, expected) => {
-    expect(canChangeStatus(from, to)).toBe(expected);
   });
 });
 

@@ -29,21 +29,6 @@ export const customerEditActions = (customer: {
 };
 
 /**
- * Status changes a retailer may make by hand (spec §4 lists the codes, not the transitions; these
- * are ours): deactivate an installed customer and reactivate them. Inactive → install happens on
- * enrolment, uninstall needs the UNINSTALL OTP, and EMIs completed/maturing follow the payments.
- */
-const MANUAL_TRANSITIONS: Partial<Record<TCustomerStatus, TCustomerStatus[]>> = {
-  [CustomerStatus.INSTALL]: [CustomerStatus.DEACTIVATE],
-  [CustomerStatus.EMI_MATURING]: [CustomerStatus.DEACTIVATE],
-  [CustomerStatus.DEACTIVATE]: [CustomerStatus.INSTALL],
-};
-
-/** True when a retailer may move a customer from `from` to `to` by hand. */
-export const canChangeStatus = (from: number, to: number): boolean =>
-  (MANUAL_TRANSITIONS[from as TCustomerStatus] ?? []).includes(to as TCustomerStatus);
-
-/**
  * Why bulk lock and unlock leave a customer alone because of their status: the loan is over (EMIs
  * completed, 5) or the app is gone (uninstalled, 3; Apple profile removed, 4). The filters ('all
  * enrolled', 'overdue') never reach them, and a hand-made selection lists them as skipped with this

@@ -16,8 +16,13 @@ export type TCommandSpec = {
   on: TCommandName;
   /** The command that turns a toggle off. */
   off?: TCommandName;
-  /** Arguments the `on` command takes (validated on the server, passed to the device as `args`). */
+  /** Arguments the `on` command carries to the device as `args` (the device validates them too). */
   args: z.ZodObject;
+  /**
+   * What a person sends for the `on` command when it differs from `args`: the server completes the
+   * rest (a lost mode's `message` is built from the lock's reason category, issue 25). Absent: `args`.
+   */
+  requestArgs?: z.ZodObject;
 };
 
 const NO_ARGS = z.object({});
@@ -36,14 +41,23 @@ export const ZWallpaperArgs = z
     message: 'Give the wallpaper text or an https image URL',
   });
 
-/** lost_mode_on (Android lost mode / Apple lost mode): message and phone number on the lock screen. */
+const ZLostModePhone = z
+  .string()
+  .regex(/^\+?\d{10,13}$/, 'Give a phone number to call')
+  .optional();
+
+/**
+ * lost_mode_on (Android lost mode / Apple lost mode) as the device gets it: the message and phone
+ * number on the lock screen. The server writes the message from the lock's reason category
+ * (lock-reasons lostModeMessage), never from a person's free text.
+ */
 export const ZLostModeArgs = z.object({
   message: z.string().trim().min(1, 'Say what the lock screen shows').max(160),
-  phone: z
-    .string()
-    .regex(/^\+?\d{10,13}$/, 'Give a phone number to call')
-    .optional(),
+  phone: ZLostModePhone,
 });
+
+/** lost_mode_on as a person asks for it: only the number to call (default: the retailer's). */
+export const ZLostModeRequestArgs = z.object({ phone: ZLostModePhone });
 
 /** app_lock / app_hide: Android package names the command applies to. */
 export const ZPackagesArgs = z.object({
@@ -94,7 +108,8 @@ const toggle = (
   on: TCommandName,
   off: TCommandName,
   args: z.ZodObject = NO_ARGS,
-): TCommandSpec => ({ feature, kind: 'toggle', on, off, args });
+  requestArgs?: z.ZodObject,
+): TCommandSpec => ({ feature, kind: 'toggle', on, off, args, ...(requestArgs ? { requestArgs } : {}) });
 const action = (
   feature: TControlFeature | TMessageFeature,
   on: TCommandName,
@@ -116,7 +131,7 @@ export const COMMAND_CATALOGUE: readonly TCommandSpec[] = [
   toggle('tracking', 'tracking_on', 'tracking_off'),
   toggle('sim_tracking_online', 'SIMTRACKINGON', 'SIMTRACKINGOFF'),
   toggle('sim_tracking_offline', 'SIMTRACKINGOFFLINEON', 'SIMTRACKINGOFFLINEOFF'),
-  toggle('lost_mode', 'lost_mode_on', 'lost_mode_off', ZLostModeArgs),
+  toggle('lost_mode', 'lost_mode_on', 'lost_mode_off', ZLostModeArgs, ZLostModeRequestArgs),
   toggle('outgoing_call', 'outgoing_call_block', 'outgoing_call_allow'),
   toggle('bluetooth_lock_unlock', 'bluetooth_lock', 'bluetooth_unlock'),
   toggle('wifi_on_off', 'wifi_on', 'wifi_off'),
@@ -124,7 +139,13 @@ export const COMMAND_CATALOGUE: readonly TCommandSpec[] = [
   toggle('accessibility_on_off', 'accessibility_on', 'accessibility_off'),
   toggle('app_hide_unhide', 'app_hide', 'app_unhide', ZPackagesArgs),
   toggle('sim_lock_unlock', 'sim_lock', 'sim_unlock'),
-  toggle('antitheft_lost_mode', 'antitheft_lost_mode_on', 'antitheft_lost_mode_off', ZLostModeArgs),
+  toggle(
+    'antitheft_lost_mode',
+    'antitheft_lost_mode_on',
+    'antitheft_lost_mode_off',
+    ZLostModeArgs,
+    ZLostModeRequestArgs,
+  ),
   action('fetch_location', 'location'),
   action('sim_info', 'sim_info'),
   action('reboot', 'reboot'),

@@ -64,9 +64,9 @@ describe('control availability (spec §6)', () => {
         ['fetch_location', 'reboot', 'sim_info', 'emi_alert', 'uninstall', 'miui_permission'],
       ],
       [
-        'managed API drops MIUI permission, and what Google’s API cannot carry (location, SIM info, alert)',
+        'managed API drops MIUI permission, and location, which Google’s API cannot carry without locking (issue 25)',
         MANAGED,
-        ['reboot', 'uninstall'],
+        ['reboot', 'sim_info', 'emi_alert', 'uninstall'],
       ],
       [
         'link-based: SIM info, fetch location, EMI alert, uninstall',
@@ -92,10 +92,10 @@ describe('control availability (spec §6)', () => {
         ['fetch_location', 'reboot', 'sim_info'],
       ],
       [
-        'managed API: lock; reboot (Google’s API carries no tracking, location or SIM info)',
+        'managed API: lock; reboot and SIM info (Google’s API carries no tracking or location)',
         MANAGED,
         ['lock'],
-        ['reboot'],
+        ['reboot', 'sim_info'],
       ],
       ['link-based has no reboot', LINK, ['lock', 'tracking'], ['fetch_location', 'sim_info']],
       ['Apple: no tracking', APPLE, ['lock'], ['fetch_location', 'reboot', 'sim_info']],
@@ -120,7 +120,7 @@ describe('control availability (spec §6)', () => {
     });
 
     it('never offers an MDM family what its service cannot carry out, even when listed (issue 15)', () => {
-      expect(unlocked(MANAGED, ['lock', 'wifi_on_off', 'wallpaper', 'reboot', 'sim_info'])).toEqual({
+      expect(unlocked(MANAGED, ['lock', 'wifi_on_off', 'wallpaper', 'reboot', 'fetch_location'])).toEqual({
         controls: ['lock'],
         actions: ['reboot'],
       });

@@ -122,11 +122,14 @@ const ANTI_THEFT_APP_TYPES: readonly number[] = [
 ];
 
 /**
- * What the MDM families' services can carry out (issue 15): Google's Android Management API has no
- * wallpaper, SIM lock, tracking, location, SIM report or alert; Apple's MDM carries every feature
- * spec §6 gives an iPhone. A feature outside this list is never offered for the family, even where
- * spec §6's table or an allowed list names it: its command could only fail (a departure from the
- * table, for that reason). Families reached through Kisht's own channel carry everything.
+ * What the MDM families' services can carry out (issues 15, 25): Google's Android Management API
+ * has no wallpaper, SIM lock, tracking or location command; it reads the SIMs of the phone's last
+ * status report (sim_info) and shows an EMI alert as the lock screen's device-owner information
+ * (emi_alert). A location would need lost mode, which locks the phone, or an app of Kisht's own on
+ * it, so fetch_location is not offered (spec §6's second list keeps it for the family: a departure,
+ * for that reason). Apple's MDM carries every feature spec §6 gives an iPhone. A feature outside
+ * this list is never offered for the family, even where spec §6's table or an allowed list names
+ * it: its command could only fail. Families reached through Kisht's own channel carry everything.
  */
 export const MDM_CARRIED_FEATURES: Readonly<Record<number, readonly TControlFeature[]>> = {
   [DeviceType.MANAGED_ANDROID_API]: [
@@ -137,6 +140,8 @@ export const MDM_CARRIED_FEATURES: Readonly<Record<number, readonly TControlFeat
     'lost_mode',
     'antitheft_lost_mode',
     'reboot',
+    'sim_info',
+    'emi_alert',
     'uninstall',
   ],
   [DeviceType.APPLE]: [

@@ -63,12 +63,3 @@ export const isAppTypeOfDeviceType = (deviceType: number, appType: number): bool
 /** The app type add_customer starts with for device family `deviceType`. */
 export const defaultAppTypeOf = (deviceType: number): number =>
   APP_TYPES_OF_DEVICE_TYPE[deviceType]?.[0] ?? AppType.DEVICE_POLICY_CONTROLLER;
-
-/**
- * Google's permissible-usage rule for the Android Management API
- * (developers.google.com/android/management/permissible-usage): device financing may not restrict
- * a phone over its payment status. A managed-Android phone is therefore never locked for a missed
- * EMI: the server refuses a payment-driven lock of it and the auto-lock ladder skips it.
- */
-export const isPaymentLockAllowed = (deviceType: number): boolean =>
-  deviceType !== DeviceType.MANAGED_ANDROID_API;

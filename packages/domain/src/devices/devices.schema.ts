@@ -3,7 +3,7 @@ import { COMMAND_NAMES, COMMAND_STATES, CONTROL_FEATURES, MESSAGE_FEATURES } fro
 import { zPage } from '../common/envelope';
 import { ZId, ZImei } from '../common/identifiers';
 import { devicePinProblem } from './device-pin';
-import { LOCK_REASON_MAX, LOCK_REASON_MIN } from './devices.rules';
+import { LOCK_REASON_CATEGORIES, LOCK_REASON_MAX, LOCK_REASON_MIN } from './lock-reasons';
 import { OFFLINE_CODE_ACTIONS } from './offline-code';
 import { LOCK_SCREEN_TEXT_MAX, ZLocationFix, ZServerKey, ZSimSlot } from './protocol.schema';
 
@@ -61,9 +61,16 @@ export const ZLockUnlockRequest = ZDeviceCommandRequest.extend({ run_at: ZRunAt.
 export type TLockUnlockRequest = z.input<typeof ZLockUnlockRequest>;
 
 /**
- * Why a phone is locked (issue 12): free text, trimmed, LOCK_REASON_MIN to LOCK_REASON_MAX
- * characters. Required (checked on the server, see lockRuleFor) when the customer has nothing
- * overdue; stored with the command and its audit entry.
+ * Why a phone is restricted (issue 25): a category of LOCK_REASON_CATEGORIES. Optional on the
+ * wire: with something overdue a restriction without one is for the overdue EMI; with nothing
+ * overdue a lock needs one that is not a payment (the command gate, command-rules judgeCommand).
+ */
+export const ZLockReasonCategory = z.enum(LOCK_REASON_CATEGORIES);
+
+/**
+ * A note on why the phone is restricted: free text, trimmed, LOCK_REASON_MIN to LOCK_REASON_MAX
+ * characters, required with the category `other`; stored with the command and its audit entry, never
+ * matched against patterns and never shown on the phone.
  */
 export const ZLockReason = z
   .string()
@@ -71,23 +78,29 @@ export const ZLockReason = z
   .min(LOCK_REASON_MIN, `Say why, in at least ${LOCK_REASON_MIN} characters`)
   .max(LOCK_REASON_MAX, `Keep the reason within ${LOCK_REASON_MAX} characters`);
 
-/** lock: as ZLockUnlockRequest, with the reason a paid-up customer's lock needs. */
-export const ZLockRequest = ZLockUnlockRequest.extend({ reason: ZLockReason.optional() });
+/** The reason fields of every request that may restrict a phone: the category and a note. */
+export const ZReasonFields = {
+  reason_category: ZLockReasonCategory.optional(),
+  reason: ZLockReason.optional(),
+};
+
+/** lock: as ZLockUnlockRequest, with the reason (category and note) of the lock. */
+export const ZLockRequest = ZLockUnlockRequest.extend(ZReasonFields);
 export type TLockRequest = z.input<typeof ZLockRequest>;
 
 /**
  * A control feature's command (paths.devices.control(feature)): `enable` chooses the on or off
  * command of a toggle (required for toggles, refused for actions); `args` are the feature's
  * arguments (COMMAND_CATALOGUE). `run_at` (ISO 8601 with offset, in the future, within 90 days)
- * schedules it: the command waits, queued, and goes out at that time. `reason`: see ZLockReason.
+ * schedules it: the command waits, queued, and goes out at that time. `reason_category` and
+ * `reason`: why, for a command that restricts the phone (see ZLockReasonCategory).
  */
 export const ZDeviceControlRequest = z.object({
   customer_id: ZId,
   enable: z.boolean().optional(),
   args: z.record(z.string(), z.unknown()).optional(),
   run_at: ZRunAt.optional(),
-  /** Why, for a command that locks the phone (lost modes) when nothing is overdue (see ZLockReason). */
-  reason: ZLockReason.optional(),
+  ...ZReasonFields,
 });
 export type TDeviceControlRequest = z.input<typeof ZDeviceControlRequest>;
 
@@ -103,7 +116,9 @@ export const ZCommandHistoryItem = ZDeviceCommand.extend({
   runAt: z.string().nullable(),
   /** Bulk request this command belongs to, or null. */
   batchId: z.string().nullable(),
-  /** Why the phone was locked, when the lock needed a reason (nothing overdue); else null. */
+  /** Why the phone was restricted (a restricting command's reason category); else null. */
+  reasonCategory: ZLockReasonCategory.nullable().optional(),
+  /** The note written with the reason, or null. */
   reason: z.string().nullable().optional(),
 });
 export type TCommandHistoryItem = z.infer<typeof ZCommandHistoryItem>;
@@ -267,8 +282,14 @@ export const ZBypassCodeRequest = z.object({
 });
 export type TBypassCodeRequest = z.input<typeof ZBypassCodeRequest>;
 
-/** offline_lock_unlock: an offline code for lock or unlock. */
-export const ZOfflineLockUnlockRequest = ZBypassCodeRequest.extend({ action: z.enum(OFFLINE_CODE_ACTIONS) });
+/**
+ * offline_lock_unlock: an offline code for lock or unlock; a lock code is a restriction, with the
+ * reason fields of a lock (ZReasonFields).
+ */
+export const ZOfflineLockUnlockRequest = ZBypassCodeRequest.extend({
+  action: z.enum(OFFLINE_CODE_ACTIONS),
+  ...ZReasonFields,
+});
 export type TOfflineLockUnlockRequest = z.input<typeof ZOfflineLockUnlockRequest>;
 
 /** An offline code to read out to the customer; `validUntil` ISO 8601 UTC. */
@@ -312,6 +333,8 @@ export const ZChangeDevicePinRequest = z.object({
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   }),
   otp: z.string().regex(/^\d{6}$/, 'Enter the 6-digit OTP'),
+  /** A new PIN locks the customer out of their own: the reason fields of a lock (ZReasonFields). */
+  ...ZReasonFields,
 });
 export type TChangeDevicePinRequest = z.input<typeof ZChangeDevicePinRequest>;
 

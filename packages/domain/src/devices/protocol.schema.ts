@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { LOCK_REASON_CATEGORIES } from './lock-reasons';
+import { OFFLINE_CODE_ACTIONS } from './offline-code';
 
 /**
  * The device channel wire format (design §5, docs/device-protocol.md), version 2. Server → device
@@ -60,13 +62,18 @@ export const LOCK_SCREEN_TEXT_MAX = 300;
  * locked phone always lets the user call the emergency number (112), with or without a SIM.
  */
 export const ZLockScreen = z.object({
+  /**
+   * Why the phone is locked (issue 25): the lock's reason category, whose headline the screen shows
+   * first (lockScreenLines). Left out by an older server: a generic headline.
+   */
+  reason: z.enum(LOCK_REASON_CATEGORIES).optional(),
   /** The retailer who financed the phone. */
   retailerName: z.string().min(1).max(120),
   /** The retailer's phone, E.164 (+91XXXXXXXXXX). */
   retailerPhone: z.string().min(8).max(16),
   /**
    * What was overdue when the lock was made: the unpaid part of the instalments due before that
-   * day (+05:30), paise; 0 when nothing was (a lock made with a reason).
+   * day (+05:30), paise; 0 when nothing was. The screen shows it, and how to pay, only when above 0.
    */
   overduePaise: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
   /** How to pay (the organisation's text: a UPI id, a shop address…), or null when it set none. */
@@ -323,6 +330,29 @@ export const ZAppRemovedData = z.object({
   at: z.string(),
 });
 export type TAppRemovedData = z.infer<typeof ZAppRemovedData>;
+
+/** The `data` of an 'offline_lock' report of an accepted offline code (§12.1): the burnt challenge. */
+export const ZOfflineCodeLockData = z.object({
+  source: z.literal('offline_code'),
+  action: z.enum(OFFLINE_CODE_ACTIONS),
+  challenge: z.string(),
+  at: z.string(),
+});
+
+/** The `data` of an 'offline_lock' report of the offline limit's auto-lock (§12.2): the last check-in. */
+export const ZOfflineLimitLockData = z.object({
+  source: z.literal('offline_limit'),
+  action: z.literal('lock'),
+  lastCheckInAt: z.string(),
+  at: z.string(),
+});
+
+/**
+ * The `data` of an 'offline_lock' report (device protocol §12.3): a lock state the phone changed
+ * with no network, by an offline code or by its offline limit; `at` is when, ISO 8601 UTC.
+ */
+export const ZOfflineLockData = z.discriminatedUnion('source', [ZOfflineCodeLockData, ZOfflineLimitLockData]);
+export type TOfflineLockData = z.infer<typeof ZOfflineLockData>;
 
 /**
  * Something the device noticed by itself: a SIM change (kind 'sim', data { sims }), a location

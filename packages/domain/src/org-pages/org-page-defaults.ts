@@ -16,9 +16,12 @@ const DEFAULT_PAGES: Record<TOrgPage, Partial<Record<TOrgPageLanguage, string>>>
 - Every payment gets a receipt number. Keep it until the payment shows in the app.
 
 ## If your phone is locked
-- A phone is locked only when an instalment is overdue, and your shop is told.
+- The lock screen says why the phone is locked: an overdue instalment, your own request, a report
+  that it was stolen or misused, or another reason your shop recorded. It also says whom to call.
+- When an instalment is overdue, the lock screen shows the amount. Pay it: the phone unlocks on its
+  own within a few minutes once it is online.
+- Once every EMI is paid, the phone is yours: it is never locked again.
 - **Emergency calls (112) always work**, even on a locked phone.
-- Pay the overdue amount: the phone unlocks on its own within a few minutes once it is online.
 
 ## Changing the language
 Open the menu, choose **Language** and tap your language. The app remembers it.
@@ -34,9 +37,12 @@ Open **Support** to reach {{companyName}} by phone, WhatsApp or e-mail.
 - हर भुगतान की एक रसीद संख्या होती है। भुगतान ऐप में दिखने तक उसे संभाल कर रखें।
 
 ## अगर आपका फ़ोन लॉक हो गया है
-- फ़ोन तभी लॉक होता है जब कोई किस्त बकाया हो, और आपकी दुकान को इसकी सूचना दी जाती है।
+- लॉक स्क्रीन बताती है कि फ़ोन क्यों लॉक है: कोई किस्त बकाया है, आपने खुद कहा था, फ़ोन चोरी या गलत इस्तेमाल
+  की शिकायत है, या दुकान का दर्ज किया कोई और कारण। यह भी बताती है कि किसे कॉल करें।
+- किस्त बकाया होने पर लॉक स्क्रीन पर राशि दिखती है। उसे चुकाएँ: फ़ोन ऑनलाइन होते ही कुछ मिनटों में अपने-आप
+  अनलॉक हो जाता है।
+- सारी EMI चुक जाने के बाद फ़ोन आपका है: वह फिर कभी लॉक नहीं होता।
 - **आपातकालीन कॉल (112) हमेशा चलती है**, लॉक फ़ोन पर भी।
-- बकाया राशि चुकाएँ: फ़ोन ऑनलाइन होते ही कुछ मिनटों में अपने-आप अनलॉक हो जाता है।
 
 ## भाषा बदलना
 मेन्यू खोलें, **भाषा** चुनें और अपनी भाषा पर टैप करें। ऐप आपकी पसंद याद रखता है।

@@ -37,6 +37,8 @@ export type TAmapiPolicy = {
   debuggingFeaturesAllowed?: boolean;
   applications?: { packageName: string; installType: string }[];
   statusReportingSettings?: Record<string, boolean>;
+  /** Text the lock screen shows (device-owner information; Kisht's EMI alert), at most 4096 characters. */
+  deviceOwnerLockScreenInfo?: TUserFacingMessage;
   [field: string]: unknown;
 };
 
@@ -62,7 +64,8 @@ export type TAmapiDevice = {
     meid?: string;
     wifiMacAddress?: string;
     networkOperatorName?: string;
-    telephonyInfos?: Record<string, unknown>[];
+    /** One entry per SIM the phone reports (networkInfoEnabled); their order is not documented as the slot. */
+    telephonyInfos?: { carrierName?: string; phoneNumber?: string; iccId?: string }[];
   };
   softwareInfo?: Record<string, unknown>;
 };

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../lib/context';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
-import { findCustomerForActor, findCustomerOfFamily } from '../customers/customers.service';
+import { findCustomerForActor, findCustomerOfFamily } from '../scope/scope.service';
 import { AndroidManagementBridge } from './android-management.service';
 
 /**

@@ -1,4 +1,5 @@
 import { CustomerStatus } from '@kisht/domain/common/enums';
+import { formatRupees } from '@kisht/domain/common/format';
 import { commandSpecByName } from '@kisht/domain/devices/command-catalogue';
 import {
   evtTopic,
@@ -8,14 +9,16 @@ import {
   type TPolicy,
   type TPolicyVersion,
   type TReportedState,
+  type TSimSlot,
 } from '@kisht/domain/devices/protocol.schema';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TConfig } from '../../config';
 import type { Db } from '../../db/client';
 import { startProtectedJob } from '../../jobs/scheduler';
 import { recordStatusChange } from '../customers/customers.service';
+import { endCommandsOfGoneDevice } from '../devices/control-commands.service';
 import type { TDeviceBridge } from '../devices/device-bridge';
-import { cancelPendingCommandsOfGoneDevice } from '../devices/device-lifecycle.service';
+import { policyVersionOf } from '../devices/device-messages';
 import { recordEnrolment, wifiExtrasOf } from '../devices/enrolment.service';
 import {
   AmapiError,
@@ -166,7 +169,8 @@ export class AndroidManagementBridge implements TDeviceBridge {
    * commands: lock → LOCK, lost mode on/off → START_LOST_MODE/STOP_LOST_MODE (UserFacingMessage
    * params), toggles AMAPI_POLICY_FEATURES done once the patch is accepted, unlock done (AMAPI has
    * no unlock: LOCK is the screen lock the user opens), anything else failed NOT_SUPPORTED_BY_AMAPI.
-   * A command message: reboot → REBOOT, others failed. Each issued command is an mdm_commands row;
+   * A command message: reboot → REBOOT, sim_info → the SIMs of the phone's last status report,
+   * emi_alert → the lock screen's device-owner information, others failed. Each issued command is an mdm_commands row;
    * one already issued is not issued again (re-sends). Throws AmapiError when the API fails.
    */
   deliver: TDeviceBridge['deliver'] = async (device, messages) => {
@@ -247,6 +251,14 @@ export class AndroidManagementBridge implements TDeviceBridge {
       await this.release(device, message);
       return;
     }
+    if (message.name === 'sim_info') {
+      await this.reportSims(device, message);
+      return;
+    }
+    if (message.name === 'emi_alert') {
+      await this.showAlert(device, message);
+      return;
+    }
     if (message.name !== 'reboot') {
       await this.ack(device.id, message.id, 'failed', state, NOT_SUPPORTED_BY_AMAPI);
       return;
@@ -255,6 +267,61 @@ export class AndroidManagementBridge implements TDeviceBridge {
       type: 'REBOOT',
       duration: `${Math.max(60, Math.min(secondsLeft, AMAPI_COMMAND_DURATION_S))}s`,
     });
+  }
+
+  /**
+   * sim_info on a managed-Android phone: Google's API has no command that asks the phone now, so
+   * this reads the SIMs of its last status report (devices.get networkInfo.telephonyInfos, reported
+   * because every Kisht policy sets networkInfoEnabled) and acks done with them, as of
+   * lastStatusReportTime. The entries' order stands for the slot (AMAPI names no slot).
+   */
+  private async reportSims(device: DeviceRow, message: TCommandMessage): Promise<void> {
+    const amapi = await this.deps.client.getDevice(device.mdmId!);
+    const sims: TSimSlot[] = (amapi.networkInfo?.telephonyInfos ?? []).map((info, index) => ({
+      slot: index + 1,
+      iccid: info.iccId || null,
+      operator: info.carrierName || null,
+    }));
+    await this.ack(
+      device.id,
+      message.id,
+      'done',
+      { isLocked: device.reportedLocked, controls: device.reportedControls, sims },
+      undefined,
+      { sims, asOf: amapi.lastStatusReportTime ?? null },
+    );
+  }
+
+  /**
+   * emi_alert on a managed-Android phone: the reminder goes on the lock screen as the phone's
+   * device-owner information (Policy.deviceOwnerLockScreenInfo, a UserFacingMessage), patched into
+   * the phone's own policy with everything else it holds; done once Google accepted the patch. It
+   * stays until the phone's next policy (the next toggle, lock or the payoff), which is rebuilt
+   * without it. Google's API has no command that shows a message without locking the phone.
+   */
+  private async showAlert(device: DeviceRow, message: TCommandMessage): Promise<void> {
+    const { client, enterpriseName } = this.deps;
+    const args = message.args as {
+      amountPaise?: number;
+      dueDate?: string;
+      overduePaise?: number;
+      message?: string;
+    };
+    const text = emiAlertText(args);
+    const policyName = devicePolicyName(enterpriseName, device.id);
+    await client.patchPolicy(policyName, {
+      ...amapiPolicyOf(policyVersionOf(device, []).policy),
+      deviceOwnerLockScreenInfo: { defaultMessage: text },
+    });
+    await client.setDevicePolicy(device.mdmId!, policyName);
+    await this.ack(
+      device.id,
+      message.id,
+      'done',
+      { isLocked: device.reportedLocked, controls: device.reportedControls },
+      undefined,
+      { shownOn: 'lock screen', text },
+    );
   }
 
   /**
@@ -466,11 +533,11 @@ export class AndroidManagementBridge implements TDeviceBridge {
       if (customerStatus === CustomerStatus.UNINSTALL) continue;
       await db.transaction(async (tx) => {
         await repo.updateDevice(tx, device.id, { isOnline: false, mdmInfoAt: now });
-        await cancelPendingCommandsOfGoneDevice(tx, device.id, 'the phone left Android Management');
+        await endCommandsOfGoneDevice(tx, device.id, 'the phone left Android Management');
         await recordStatusChange(tx, {
           orgId: device.orgId,
           customerId: device.customerId,
-          to: CustomerStatus.UNINSTALL,
+          event: 'release',
           actorUserId: null,
           reason: 'Phone removed from Android Management (device deleted)',
         });
@@ -497,6 +564,28 @@ const lostModeCommand = (policy: TPolicy, feature: string, isOn: boolean): TAmap
     },
   };
 };
+
+/**
+ * The EMI alert as the lock screen shows it (one line, at most 4096 characters, AMAPI's limit):
+ * the next amount due and its date (+05:30, DD-MM-YYYY), what is overdue when something is, and
+ * the retailer's words.
+ */
+export const emiAlertText = (args: {
+  amountPaise?: number;
+  dueDate?: string;
+  overduePaise?: number;
+  message?: string;
+}): string =>
+  [
+    args.amountPaise !== undefined && args.dueDate
+      ? `EMI of ${formatRupees(args.amountPaise)} due on ${args.dueDate.split('-').reverse().join('-')}.`
+      : null,
+    args.overduePaise ? `Overdue: ${formatRupees(args.overduePaise)}.` : null,
+    args.message?.trim() || null,
+  ]
+    .filter(Boolean)
+    .join(' ')
+    .slice(0, 4096);
 
 /** Why a finished operation failed, or null: its error, or a lost-mode start AMAPI reports as not started. */
 const failureOf = (operation: TAmapiOperation): string | null => {

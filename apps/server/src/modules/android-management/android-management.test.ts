@@ -221,6 +221,7 @@ describe("Google's permissible-usage rule: no lock for a missed payment", () => 
     expect(noReason.body.message).toMatch(/missed/);
     const paymentReason = await apiPost(t, retailer, paths.devices.lock, {
       customer_id: customerId,
+      reason_category: 'overdue_emi',
       reason: 'EMI overdue for ten days',
     });
     expect(paymentReason.status).toBe(409);
@@ -230,12 +231,12 @@ describe("Google's permissible-usage rule: no lock for a missed payment", () => 
       sql`update organizations set settings = settings ||
             '{"allowedControls":["lock","lost_mode"]}'::jsonb where id = ${DEMO_ORG_ID}`,
     );
-    for (const reason of [undefined, 'Customer has not paid the instalment']) {
+    for (const reason_category of [undefined, 'overdue_emi']) {
       const lostMode = await apiPost(t, retailer, deviceControlPath('lost_mode'), {
         customer_id: customerId,
         enable: true,
-        args: { message: 'Call the shop' },
-        ...(reason ? { reason } : {}),
+        args: {},
+        ...(reason_category ? { reason_category } : {}),
       });
       expect(lostMode.status).toBe(409);
       expect(lostMode.body.code).toBe('PAYMENT_LOCK_NOT_ALLOWED');
@@ -244,12 +245,12 @@ describe("Google's permissible-usage rule: no lock for a missed payment", () => 
     expect(issuedCommands()).toHaveLength(0);
   });
 
-  it('lets a lock for another reason go out as LOCK, acknowledged once the operation is done', async () => {
+  it('lets a lock for a customer request go out as LOCK, acknowledged once the operation is done', async () => {
     const { customerId, device } = await enrolledManagedCustomer();
     await makeOverdue(customerId);
     const locked = await apiPost(t, retailer, paths.devices.lock, {
       customer_id: customerId,
-      reason: 'Customer reported the phone stolen',
+      reason_category: 'customer_request',
     });
     expect(locked.status).toBe(200);
     const command = ZDeviceCommand.parse(locked.body.data);
@@ -353,7 +354,8 @@ describe('managed-Android commands', () => {
     const on = await apiPost(t, retailer, deviceControlPath('lost_mode'), {
       customer_id: customerId,
       enable: true,
-      args: { message: 'This phone was reported lost', phone: '+919876543210' },
+      args: { phone: '+919876543210' },
+      reason_category: 'fraud_or_theft',
       reason: 'Customer reported the phone lost',
     });
     expect(on.status).toBe(200);
@@ -361,7 +363,11 @@ describe('managed-Android commands', () => {
     expect(start!.body).toMatchObject({
       type: 'START_LOST_MODE',
       startLostModeParams: {
-        lostMessage: { defaultMessage: 'This phone was reported lost' },
+        // Built from the reason category (issue 25), never a person's free text.
+        lostMessage: {
+          defaultMessage:
+            'This phone is locked: it was reported stolen or is under a fraud check. Call Ravi Mobiles on +919876543210.',
+        },
         lostPhoneNumber: { defaultMessage: '+919876543210' },
       },
     });
@@ -403,6 +409,58 @@ describe('managed-Android commands', () => {
     expect(wallpaper.status).toBe(409);
     expect(wallpaper.body.code).toBe('COMMAND_NOT_AVAILABLE');
     expect(issuedCommands().filter((r) => JSON.stringify(r.body).includes('allpaper'))).toEqual([]);
+  });
+
+  it("SIM info reads the SIMs of the phone's last status report; location is not offered (issue 25)", async () => {
+    const { customerId } = await enrolledManagedCustomer();
+    const shown = (await apiGet(t, retailer, `${paths.customers.details}?customer_id=${customerId}`)).body
+      .data;
+    expect(shown.device.availability.actions).toEqual(['reboot', 'sim_info', 'emi_alert', 'uninstall']);
+    const sims = await apiPost(t, retailer, deviceControlPath('sim_info'), { customer_id: customerId });
+    expect(sims.status).toBe(200);
+    expect(sims.body.data.state).toBe('done');
+    const history = await apiGet(t, retailer, `${paths.devices.history}?customer_id=${customerId}`);
+    expect(history.body.data[0]).toMatchObject({
+      name: 'sim_info',
+      state: 'done',
+      result: { sims: [{ slot: 1, iccid: '8991000900000000017', operator: 'Jio' }] },
+    });
+    const after = (await apiGet(t, retailer, `${paths.customers.details}?customer_id=${customerId}`)).body
+      .data;
+    expect(after.device.sims).toEqual([{ slot: 1, iccid: '8991000900000000017', operator: 'Jio' }]);
+    const location = await apiPost(t, retailer, deviceControlPath('fetch_location'), {
+      customer_id: customerId,
+    });
+    expect(location.status).toBe(409);
+    expect(location.body.code).toBe('COMMAND_NOT_AVAILABLE');
+    expect(issuedCommands()).toEqual([]);
+  });
+
+  it("an EMI alert goes on the lock screen as the phone's device-owner information, until its next policy", async () => {
+    const { customerId, device } = await enrolledManagedCustomer();
+    await makeOverdue(customerId);
+    const alert = await apiPost(t, retailer, paths.emi.sendAlert, {
+      customer_id: customerId,
+      message: 'Please pay at the shop',
+    });
+    expect(alert.status).toBe(200);
+    expect(alert.body.data.state).toBe('done');
+    const policyName = `${fake.enterpriseName}/policies/kisht-device-${device.id}`;
+    const lockScreenInfo = fake.policies.get(policyName)?.deviceOwnerLockScreenInfo as
+      | { defaultMessage: string }
+      | undefined;
+    const text = lockScreenInfo?.defaultMessage;
+    expect(text).toMatch(
+      /^EMI of ₹[\d,.]+ due on \d{2}-\d{2}-\d{4}\. Overdue: ₹[\d,.]+\. Please pay at the shop$/,
+    );
+    // The alert changed nothing else the phone holds, and the next policy is rebuilt without it.
+    expect(fake.policies.get(policyName)).toMatchObject({ cameraAccess: 'CAMERA_ACCESS_USER_CHOICE' });
+    await apiPost(t, retailer, deviceControlPath('camera_lock'), {
+      customer_id: customerId,
+      enable: true,
+      reason_category: 'customer_request',
+    });
+    expect(fake.policies.get(policyName)?.deviceOwnerLockScreenInfo).toBeUndefined();
   });
 
   it('an operation that ends in an error fails the command with the error', async () => {

@@ -68,13 +68,26 @@ describe('Apple MDM command plists', () => {
   it('a lock screen names the retailer, the amount overdue and how to pay', () => {
     expect(
       lockScreenMessage({
+        reason: 'overdue_emi',
         retailerName: 'Ravi Mobiles',
         retailerPhone: '+919876543210',
         overduePaise: 450_000,
         howToPay: 'UPI ravimobiles@okaxis',
         emergencyCalls: true,
       }),
-    ).toBe('Ravi Mobiles: ₹4,500.00 overdue on your EMI. Pay: UPI ravimobiles@okaxis. Call +919876543210.');
+    ).toBe(
+      'This phone is locked because an EMI is overdue. Call Ravi Mobiles on +919876543210. Overdue: ₹4,500.00 How to pay: UPI ravimobiles@okaxis',
+    );
+    expect(
+      lockScreenMessage({
+        reason: 'customer_request',
+        retailerName: 'Ravi Mobiles',
+        retailerPhone: '+919876543210',
+        overduePaise: 0,
+        howToPay: 'UPI ravimobiles@okaxis',
+        emergencyCalls: true,
+      }),
+    ).toBe('This phone is locked at your request. Call Ravi Mobiles on +919876543210.');
   });
 });
 

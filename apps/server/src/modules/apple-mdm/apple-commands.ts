@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { formatRupees } from '@kisht/domain/common/format';
+import { lockScreenLines } from '@kisht/domain/devices/lock-reasons';
 import type { TLockScreen } from '@kisht/domain/devices/protocol.schema';
 import { build, type PlistValue } from 'plist';
 
@@ -18,21 +18,14 @@ export type TAppleCommand = {
 export const toPlist = (command: TAppleCommand): string => build(command as unknown as PlistValue);
 
 /**
- * The lock screen text of a DeviceLock / EnableLostMode (device protocol §9.2 made Apple's way):
- * whom to pay, what is overdue and how, e.g. "Ravi Mobiles: ₹4,500.00 overdue on your EMI. Pay to
- * ravimobiles@okaxis. Call +919876543210." iOS keeps Emergency calls on every lock screen.
+ * The lock screen text of a DeviceLock (device protocol §9.2 made Apple's way), the same lines the
+ * reference phone shows (lock-reasons lockScreenLines): why, by the lock's reason category; whom to
+ * call; what is overdue and how to pay only when something is. E.g. "This phone is locked because
+ * an EMI is overdue. Call Ravi Mobiles on +919876543210. Overdue: ₹4,500.00 How to pay: UPI
+ * ravimobiles@okaxis". iOS keeps emergency calls on every lock screen, so that line is left out.
  */
 export const lockScreenMessage = (screen: TLockScreen): string =>
-  [
-    screen.overduePaise > 0
-      ? `${screen.retailerName}: ${formatRupees(screen.overduePaise)} overdue on your EMI.`
-      : `${screen.retailerName} locked this phone.`,
-    screen.howToPay ? `Pay: ${screen.howToPay}.` : null,
-    `Call ${screen.retailerPhone}.`,
-  ]
-    .filter(Boolean)
-    .join(' ')
-    .slice(0, 500);
+  lockScreenLines(screen).slice(0, -1).join(' ').slice(0, 500);
 
 /**
  * DeviceLock (device.lock.yaml; iOS 7+, not supervised-only): locks the screen at once with

@@ -1,3 +1,4 @@
+import type { TAuditAction } from '@kisht/domain/audit/audit-events';
 import { and, desc, eq, gt, inArray, isNotNull, isNull, ne, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { auditLog, customers, deviceCommands, devices, mdmCommands, users } from '../../db/schema';
@@ -223,15 +224,6 @@ export const findPendingCommandNamed = async (
   return row ?? null;
 };
 
-/** Writes a one-shot command row (queued) for an Apple-only command (check_status, …). */
-export const insertOneShotCommand = async (
-  db: DbOrTx,
-  row: typeof deviceCommands.$inferInsert,
-): Promise<CommandRow> => {
-  const [inserted] = await db.insert(deviceCommands).values(row).returning();
-  return inserted!;
-};
-
 /** When the newest Activation Lock bypass code of the device was stored, or null. */
 export const findNewestBypassCodeAt = async (db: DbOrTx, deviceId: string): Promise<Date | null> => {
   const [row] = await db
@@ -257,7 +249,7 @@ export const findCheckOutAt = async (db: DbOrTx, orgId: number, customerId: numb
     .where(
       and(
         eq(auditLog.orgId, orgId),
-        eq(auditLog.action, 'apple.checkout'),
+        eq(auditLog.action, 'apple.checkout' satisfies TAuditAction),
         eq(auditLog.entity, 'customer'),
         eq(auditLog.entityId, String(customerId)),
       ),

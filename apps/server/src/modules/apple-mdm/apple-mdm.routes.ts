@@ -11,7 +11,7 @@ import { publicBaseUrl } from '../../lib/base-url';
 import type { AppContext } from '../../lib/context';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
-import { getCustomerDetails } from '../customers/customers.service';
+import { getCustomerDetails } from '../customer-details/customer-details.service';
 import {
   enrolmentProfileOf,
   getAppleDetails,

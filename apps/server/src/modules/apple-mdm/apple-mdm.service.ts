@@ -2,20 +2,17 @@ import type { TAppleDetails } from '@kisht/domain/apple/apple.schema';
 import { CustomerStatus, DeviceType, type TCommandName } from '@kisht/domain/common/enums';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import type { TEnrolmentQr } from '@kisht/domain/customers/customers.schema';
-import { COMMAND_STALE_AFTER_MS } from '@kisht/domain/devices/device-policy';
 import type { TDeviceCommand } from '@kisht/domain/devices/devices.schema';
-import { v7 as uuidv7 } from 'uuid';
 import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import type { AppContext } from '../../lib/context';
 import { sha256Hex } from '../../lib/crypto';
 import { insertAudit } from '../audit/audit.repository';
-import { findCustomerOfFamily } from '../customers/customers.service';
+import { loadTargetForActor, sendOneShotCommand } from '../devices/control-commands.service';
 import { unclaimCustomer } from '../devices/device-lifecycle.service';
-import { type DeviceRow, toCommand } from '../devices/devices.service';
 import { issueEnrolmentQr } from '../devices/enrolment.service';
-import { getDeviceSettings, getOrgAppConfig } from '../orgs/orgs.service';
-import { requireAccess } from '../users/users.service';
+import { getOrgAppConfig } from '../orgs/orgs.service';
+import { findCustomerOfFamily } from '../scope/scope.service';
 import * as repo from './apple-mdm.repository';
 import { buildEnrolmentProfile } from './enrolment-profile';
 
@@ -142,69 +139,39 @@ type TAppleOnlyCommand = Extract<
 
 /**
  * Queues an Apple-only one-shot command (apple_request_sync → check_status, disable_activation_lock,
- * installAppleOneModeApp → install_apple_onemodapp) for the actor's Apple customer: a pending one
- * of the same name is returned instead of a second; else the row and an audit entry are written
- * and it goes out through the outbox (the Apple bridge enqueues it at NanoMDM). Throws as
- * findAppleCustomer, FORBIDDEN without feature access, DEVICE_NOT_ENROLLED before enrolment or
- * after the profile was removed, MDM_UNAVAILABLE (nothing written) when NanoMDM is not configured.
+ * installAppleOneModeApp → install_apple_onemodapp) for the actor's Apple customer through the
+ * devices module's command gate (sendOneShotCommand): a pending one of the same name is returned
+ * instead of a second; else the row and an audit entry are written and it goes out through the
+ * outbox (the Apple bridge enqueues it at NanoMDM). Throws as findAppleCustomer, MDM_UNAVAILABLE
+ * (nothing written) when NanoMDM is not configured, DEVICE_NOT_ENROLLED before the iPhone's first
+ * check-in, and as the gate (FORBIDDEN without feature access; DEVICE_RELEASED once the profile was
+ * removed or the phone released).
  */
 export const queueAppleCommand = async (
   ctx: AppContext,
   options: { actor: TActor; customerId: number; name: TAppleOnlyCommand },
 ): Promise<TDeviceCommand> => {
   const { actor, name } = options;
-  const { customer, device } = await findAppleCustomer(ctx.db, actor, options.customerId);
-  await requireAccess(ctx.db, actor, ['user.feature_access']);
-  assertReachable(customer.status, device);
+  const { device } = await findAppleCustomer(ctx.db, actor, options.customerId);
   if (!ctx.dispatcher.bridges.apple_mdm) {
     throw new AppError(
       AppErrorCode.MDM_UNAVAILABLE,
       'Apple device management (NanoMDM) is not set up for this server',
     );
   }
-  const pending = await repo.findPendingCommandNamed(ctx.db, device.id, name);
-  if (pending) return toCommand(pending);
-  const { commandExpiryHours } = await getDeviceSettings(ctx.db, actor.orgId);
-  const expiresAt = commandExpiryHours ? new Date(Date.now() + commandExpiryHours * 3_600_000) : null;
-  const command = await ctx.db.transaction(async (tx) => {
-    const row = await repo.insertOneShotCommand(tx, {
-      id: uuidv7(),
-      orgId: actor.orgId,
-      deviceId: device.id,
-      name,
-      args: {},
-      createdBy: actor.userId,
-      expiresAt,
-      notAfter: expiresAt ?? new Date(Date.now() + COMMAND_STALE_AFTER_MS),
-    });
-    await insertAudit(tx, {
-      orgId: actor.orgId,
-      actorUserId: actor.userId,
-      action: `device.${name}`,
-      entity: 'customer',
-      entityId: String(customer.id),
-      details: { deviceId: device.id, commandId: row.id },
-    });
-    return row;
-  });
-  await ctx.dispatcher.dispatch(command);
-  return toCommand((await repo.findNewestCommandNamed(ctx.db, device.id, name)) ?? command);
-};
-
-/** Throws DEVICE_NOT_ENROLLED unless the iPhone is enrolled and its profile still on it. */
-const assertReachable = (status: number, device: DeviceRow) => {
-  if (!device.enrolledAt || !device.mdmId) {
+  if (!device.mdmId) {
     throw new AppError(
       AppErrorCode.DEVICE_NOT_ENROLLED,
       'The iPhone has not been enrolled yet. Open the enrolment QR on it first',
     );
   }
-  if (status === CustomerStatus.APPLE_REMOVED || status === CustomerStatus.UNINSTALL) {
-    throw new AppError(
-      AppErrorCode.DEVICE_NOT_ENROLLED,
-      'The iPhone is no longer managed (its profile was removed or it was released)',
-    );
-  }
+  return sendOneShotCommand(ctx, {
+    actor,
+    target: await loadTargetForActor(ctx, actor, options.customerId),
+    name,
+    args: {},
+    flags: ['user.feature_access'],
+  });
 };
 
 /**

@@ -156,14 +156,17 @@ describe('Apple devices through NanoMDM', () => {
     const lost = await apiPost(t, retailer, deviceControlPath('lost_mode'), {
       customer_id: customerId,
       enable: true,
-      args: { message: 'Please return this phone' },
+      args: {},
+      reason_category: 'fraud_or_theft',
       reason: REASON,
     });
     expect(lost.status).toBe(200);
     expect((await settled(t, retailer, customerId, 'lost_mode_on')).state).toBe('done');
     expect(lastRan(phone).command).toMatchObject({
       RequestType: 'EnableLostMode',
-      Message: 'Please return this phone',
+      // The message is built from the reason category (issue 25), never a person's free text.
+      Message:
+        'This phone is locked: it was reported stolen or is under a fraud check. Call Ravi Mobiles on +919876543210.',
       PhoneNumber: DEMO_RETAILER_MOBILE,
     });
     expect(phone.isLostMode).toBe(true);
@@ -212,7 +215,11 @@ describe('Apple devices through NanoMDM', () => {
     expect(phone.isLostMode).toBe(false);
 
     // Lock → DeviceLock with the lock screen (retailer, phone); reported locked.
-    const lock = await apiPost(t, retailer, paths.devices.lock, { customer_id: customerId, reason: REASON });
+    const lock = await apiPost(t, retailer, paths.devices.lock, {
+      customer_id: customerId,
+      reason_category: 'customer_request',
+      reason: REASON,
+    });
     expect(lock.status).toBe(200);
     expect((await settled(t, retailer, customerId, 'lock')).state).toBe('done');
     expect(lastRan(phone).command).toMatchObject({
@@ -252,7 +259,8 @@ describe('Apple devices through NanoMDM', () => {
     const lost = await apiPost(t, retailer, deviceControlPath('lost_mode'), {
       customer_id: customerId,
       enable: true,
-      args: { message: 'Return me' },
+      args: {},
+      reason_category: 'fraud_or_theft',
       reason: REASON,
     });
     expect(phone.queue.map((c) => c.requestType)).toEqual(['EnableLostMode']);

@@ -1,5 +1,4 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { CustomerStatus } from '@kisht/domain/common/enums';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import { type PlistValue, parse } from 'plist';
 import { z } from 'zod';
@@ -225,7 +224,7 @@ const checkOut = async (deps: TWebhookDeps, udid: string): Promise<TWebhookOutco
     await recordStatusChange(tx, {
       orgId: device.orgId,
       customerId: device.customerId,
-      to: CustomerStatus.APPLE_REMOVED,
+      event: 'profile_removed',
       actorUserId: null,
       reason: 'The Apple MDM profile was removed from the iPhone (CheckOut)',
     });

@@ -17,8 +17,8 @@ import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
 import { findUser } from '../auth/auth.service';
 import { getOrgAppConfig } from '../orgs/orgs.service';
+import { findCustomerForActor } from './../scope/scope.service';
 import * as repo from './consent.repository';
-import { findCustomerForActor } from './customers.service';
 
 type TCustomerRow = Awaited<ReturnType<typeof findCustomerForActor>>['customer'];
 type TProductRow = Awaited<ReturnType<typeof findCustomerForActor>>['product'];

@@ -1,25 +1,11 @@
-import { BULK_EXCLUDED_STATUSES } from '@kisht/domain/customers/customers.rules';
-import {
-  and,
-  asc,
-  count,
-  desc,
-  eq,
-  ilike,
-  inArray,
-  isNull,
-  ne,
-  notInArray,
-  or,
-  type SQL,
-  sql,
-} from 'drizzle-orm';
+import { type TAuditAction, ZCustomerStatusAuditEvent } from '@kisht/domain/audit/audit-events';
+import { and, asc, count, desc, eq, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { DbOrTx } from '../../db/client';
 import { auditLog, customerCounts, customers, devices, emis, media, products, users } from '../../db/schema';
+import type { CustomerScope } from '../scope/scope.service';
 
-/** Actor scope for customer queries: the organisation and the retailers whose customers are visible. */
-export type CustomerScope = { orgId: number; retailerIds: number[] };
-
+/** The customers of the actor's scope (scope.service scopeOf), as a condition. */
 const inScope = (scope: CustomerScope): SQL =>
   and(eq(customers.orgId, scope.orgId), inArray(customers.retailerId, scope.retailerIds))!;
 
@@ -200,18 +186,6 @@ export const countCustomersByStatus = (db: DbOrTx, scope: CustomerScope) =>
     .where(inScope(scope))
     .groupBy(customers.status);
 
-/** One customer in scope with device and product, or null (other tenants' ids included). */
-export const findCustomer = async (db: DbOrTx, scope: CustomerScope, id: number) => {
-  const rows = await db
-    .select({ customer: customers, device: devices, product: products })
-    .from(customers)
-    .innerJoin(devices, eq(devices.customerId, customers.id))
-    .innerJoin(products, eq(products.id, customers.productId))
-    .where(and(inScope(scope), eq(customers.id, id)))
-    .limit(1);
-  return rows[0] ?? null;
-};
-
 export const findEmis = (db: DbOrTx, customerId: number) =>
   db.select().from(emis).where(eq(emis.customerId, customerId)).orderBy(asc(emis.instalmentNo));
 
@@ -255,9 +229,20 @@ export const findCustomerStatus = async (
   return rows[0]?.status ?? null;
 };
 
-/** Status-change audit entries of a customer, newest first, with the actor's name. */
-export const findStatusChanges = (db: DbOrTx, orgId: number, customerId: number) =>
-  db
+/**
+ * What the status history reads of a `customer.status` entry (its member's fields): from, to and
+ * the reason; entries written before the event was recorded have these too.
+ */
+const ZStatusChangeRead = z
+  .object(ZCustomerStatusAuditEvent.shape.details.shape)
+  .pick({ from: true, to: true, reason: true });
+
+/**
+ * Status-change audit entries of a customer (`customer.status`), newest first, with the actor's
+ * name; an entry whose details are not of that shape is left out.
+ */
+export const findStatusChanges = async (db: DbOrTx, orgId: number, customerId: number) => {
+  const rows = await db
     .select({ createdAt: auditLog.createdAt, details: auditLog.details, actorName: users.name })
     .from(auditLog)
     .leftJoin(users, eq(users.id, auditLog.actorUserId))
@@ -266,10 +251,15 @@ export const findStatusChanges = (db: DbOrTx, orgId: number, customerId: number)
         eq(auditLog.orgId, orgId),
         eq(auditLog.entity, 'customer'),
         eq(auditLog.entityId, String(customerId)),
-        eq(auditLog.action, 'customer.status'),
+        eq(auditLog.action, 'customer.status' satisfies TAuditAction),
       ),
     )
     .orderBy(desc(auditLog.createdAt), desc(auditLog.id));
+  return rows.flatMap(({ details, ...row }) => {
+    const read = ZStatusChangeRead.safeParse(details);
+    return read.success ? [{ ...row, details: read.data }] : [];
+  });
+};
 
 /** Default days before the last due date at which a loan counts as maturing (spec §4 status 6). */
 export const DEFAULT_MATURING_WINDOW_DAYS = 30;
@@ -279,12 +269,16 @@ export const DEFAULT_MATURING_WINDOW_DAYS = 30;
  * window (settings.maturingWindowDays, default 30) to EMIs maturing (6). Idempotent, so any number
  * of server processes may run it. Returns the customers it moved.
  */
-export const updateMaturingLoans = async (db: DbOrTx, today: string) => {
+export const updateMaturingLoans = async (
+  db: DbOrTx,
+  today: string,
+  move: { from: readonly number[]; to: number },
+) => {
   const result = await db.execute(sql`
-    update customers c set status = 6, updated_at = now()
+    update customers c set status = ${move.to}, updated_at = now()
     from organizations o
     where o.id = c.org_id
-      and c.status = 1
+      and c.status = any(${sql.param([...move.from])}::int[])
       and exists (select 1 from emis e where e.customer_id = c.id and e.paid_paise < e.amount_paise)
       and (select max(e.due_date) from emis e where e.customer_id = c.id)
           <= (${today}::date + coalesce((o.settings->>'maturingWindowDays')::int, ${DEFAULT_MATURING_WINDOW_DAYS}))
@@ -322,57 +316,4 @@ export const findPhotoPath = async (db: DbOrTx, customerId: number): Promise<str
     .orderBy(desc(media.createdAt), desc(media.id))
     .limit(1);
   return rows[0]?.path ?? null;
-};
-
-/**
- * Customers in scope with their devices, for a bulk command: the given ids (whatever their status;
- * the caller skips those it must), or every customer with an enrolled device ('all_enrolled'), or
- * those with an unpaid instalment due before `today` ('overdue'). The filters leave out the
- * statuses of BULK_EXCLUDED_STATUSES (uninstalled, Apple-removed, EMIs completed). Ordered by
- * customer id.
- */
-export const findBulkTargets = (
-  db: DbOrTx,
-  scope: CustomerScope,
-  selection: { customerIds: number[] } | { filter: 'all_enrolled' | 'overdue'; today: string },
-) => {
-  const conditions: SQL[] = [inScope(scope)];
-  if ('customerIds' in selection) conditions.push(inArray(customers.id, selection.customerIds));
-  else {
-    conditions.push(
-      sql`${devices.enrolledAt} is not null`,
-      notInArray(customers.status, BULK_EXCLUDED_STATUSES),
-    );
-    if (selection.filter === 'overdue') {
-      conditions.push(
-        sql`exists (select 1 from ${emis} where ${emis.customerId} = ${customers.id}
-              and ${emis.paidPaise} < ${emis.amountPaise} and ${emis.dueDate} < ${selection.today})`,
-      );
-    }
-  }
-  return db
-    .select({ customer: customers, device: devices })
-    .from(customers)
-    .innerJoin(devices, eq(devices.customerId, customers.id))
-    .where(and(...conditions))
-    .orderBy(asc(customers.id));
-};
-
-/** Whether a customer record of the organisation has this mobile (a customer user's own loan). */
-export const isCustomerOfMobile = async (
-  db: DbOrTx,
-  options: { orgId: number; customerId: number; mobile: string },
-): Promise<boolean> => {
-  const rows = await db
-    .select({ id: customers.id })
-    .from(customers)
-    .where(
-      and(
-        eq(customers.orgId, options.orgId),
-        eq(customers.id, options.customerId),
-        eq(customers.mobile, options.mobile),
-      ),
-    )
-    .limit(1);
-  return rows.length > 0;
 };

@@ -8,40 +8,22 @@ import {
   ZRecordConsentRequest,
 } from '@kisht/domain/customers/consent.schema';
 import {
-  ZCreateCustomerRequest,
-  ZCustomerDetails,
   ZCustomerIdQuery,
   ZCustomerListQuery,
   ZCustomerPage,
-  ZEnrolmentQr,
   ZLoanDefaults,
   ZStatusChange,
-  ZUpdateImeiRequest,
-  ZUpdateStatusRequest,
 } from '@kisht/domain/customers/customers.schema';
 import { paths } from '@kisht/domain/paths';
 import { ZDashboard, ZDashboardQuery } from '@kisht/domain/stats/stats.schema';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import QRCode from 'qrcode';
 import { z } from 'zod';
-import { publicBaseUrl } from '../../lib/base-url';
 import type { AppContext } from '../../lib/context';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
-import { issueEnrolmentQr } from '../devices/enrolment.service';
 import { getConsentText, getCustomerConsent, listMyConsents, recordCustomerConsent } from './consent.service';
-import {
-  changeCustomerStatus,
-  createCustomer,
-  findCustomerForActor,
-  getCustomerDetails,
-  getDashboard,
-  getLoanDefaults,
-  getStatusHistory,
-  listCustomers,
-  updateCustomerImeis,
-} from './customers.service';
+import { getDashboard, getLoanDefaults, getStatusHistory, listCustomers } from './customers.service';
 
 export const customersRoutes = async (app: FastifyInstance, ctx: AppContext) => {
   requireSession(app, ctx);
@@ -58,121 +40,6 @@ export const customersRoutes = async (app: FastifyInstance, ctx: AppContext) => 
       },
     },
     async (request) => ok(await listCustomers(ctx.db, { actor: request.actor, query: request.query })),
-  );
-
-  r.post(
-    paths.customers.create,
-    {
-      schema: {
-        tags: ['customers'],
-        summary: 'Add a customer, their phone and EMI schedule (status inactive)',
-        body: ZCreateCustomerRequest,
-        response: { 200: zEnvelope(ZCustomerDetails) },
-      },
-    },
-    async (request) => {
-      const id = await createCustomer(ctx.db, { actor: request.actor, request: request.body });
-      return ok(await getCustomerDetails(ctx.db, request.actor, id), 'Customer added');
-    },
-  );
-
-  r.get(
-    paths.customers.details,
-    {
-      schema: {
-        tags: ['customers'],
-        summary: 'A customer with loan, EMI schedule and device state',
-        querystring: ZCustomerIdQuery,
-        response: { 200: zEnvelope(ZCustomerDetails) },
-      },
-    },
-    async (request) => ok(await getCustomerDetails(ctx.db, request.actor, request.query.customer_id)),
-  );
-
-  /** A fresh enrolment QR for the actor's customer (404 for another's, ALREADY_ENROLLED once enrolled). */
-  const issueQrFor = async (request: FastifyRequest & { query: { customer_id: number } }) => {
-    const { customer, device } = await findCustomerForActor(ctx.db, request.actor, request.query.customer_id);
-    const qr = await issueEnrolmentQr(ctx, {
-      actor: request.actor,
-      device,
-      customer,
-      baseUrl: publicBaseUrl(ctx.config, request),
-    });
-    return { customerId: customer.id, qr };
-  };
-
-  r.get(
-    paths.customers.qrCode,
-    {
-      schema: {
-        tags: ['customers'],
-        summary:
-          "Enrolment QR for an inactive customer, by device family (Android provisioning JSON, the link-based app's deep link, the Android Management API's QR, the Apple enrolment profile URL), with a one-time token",
-        querystring: ZCustomerIdQuery,
-        response: { 200: zEnvelope(ZEnrolmentQr) },
-      },
-    },
-    async (request) => ok((await issueQrFor(request)).qr),
-  );
-
-  r.get(
-    paths.customers.qrCodePng,
-    {
-      schema: {
-        tags: ['customers'],
-        summary:
-          'Enrolment QR as a PNG (512 px, error correction M) for an inactive customer: the provisioning JSON with a fresh one-time token',
-        querystring: ZCustomerIdQuery,
-      },
-    },
-    async (request, reply) => {
-      const { customerId, qr } = await issueQrFor(request);
-      const png = await QRCode.toBuffer(qr.payload, {
-        type: 'png',
-        errorCorrectionLevel: 'M',
-        margin: 2,
-        width: 512,
-      });
-      return reply
-        .type('image/png')
-        .header('cache-control', 'no-store')
-        .header('x-enrolment-expires-at', qr.expiresAt)
-        .header('content-disposition', `inline; filename="kisht-enrolment-${customerId}.png"`)
-        .send(png);
-    },
-  );
-
-  r.post(
-    paths.customers.updateStatus,
-    {
-      schema: {
-        tags: ['customers'],
-        summary: 'Deactivate or reactivate a customer, with a reason for the audit trail',
-        body: ZUpdateStatusRequest,
-        response: { 200: zEnvelope(ZCustomerDetails) },
-      },
-    },
-    async (request) => {
-      const { customer_id: customerId, status, reason } = request.body;
-      await changeCustomerStatus(ctx.db, { actor: request.actor, customerId, status, reason });
-      return ok(await getCustomerDetails(ctx.db, request.actor, customerId), 'Status changed');
-    },
-  );
-
-  r.post(
-    paths.customers.updateImei,
-    {
-      schema: {
-        tags: ['customers'],
-        summary: "Correct the phone's IMEIs and serial number (IMEI_EDIT)",
-        body: ZUpdateImeiRequest,
-        response: { 200: zEnvelope(ZCustomerDetails) },
-      },
-    },
-    async (request) => {
-      await updateCustomerImeis(ctx.db, { actor: request.actor, request: request.body });
-      return ok(await getCustomerDetails(ctx.db, request.actor, request.body.customer_id), 'IMEI updated');
-    },
   );
 
   r.get(

@@ -7,7 +7,12 @@ import {
 } from '@kisht/domain/common/enums';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import { istDate } from '@kisht/domain/common/time';
-import { canChangeStatus } from '@kisht/domain/customers/customers.rules';
+import {
+  CUSTOMER_STATUS_TRANSITIONS,
+  canTransitionStatus,
+  manualEventFor,
+  type TCustomerStatusEvent,
+} from '@kisht/domain/customers/customer-status';
 import type {
   TAddress,
   TCustomerAddress,
@@ -29,29 +34,11 @@ import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
 import { findFinancer, findProduct } from '../catalogue/catalogue.service';
 import { isKnownPlace, listCountries, listStates } from '../catalogue/csc.service';
-import type { DeviceRow } from '../devices/devices.service';
-import { availabilityFor, getDeviceSummary } from '../devices/devices.service';
 import { assertCanEnrol } from '../ledger/ledger.service';
-import { getDeviceSettings, getOrgSettings } from '../orgs/orgs.service';
-import {
-  createCustomerLogin,
-  getAccessFlags,
-  requireAccess,
-  scopedRetailerIds,
-  visibleRetailerIds,
-} from '../users/users.service';
+import { getOrgSettings } from '../orgs/orgs.service';
+import { findCustomerForActor, scopeOf } from '../scope/scope.service';
+import { createCustomerLogin, requireAccess, scopedRetailerIds } from '../users/users.service';
 import * as repo from './customers.repository';
-
-/** The actor's customer scope: organisation and visible retailers. Throws FORBIDDEN for customers. */
-/** Which customers an actor sees: the organisation and the retailer subtree. */
-export type CustomerScope = repo.CustomerScope;
-
-export const scopeOf = async (db: DbOrTx, actor: TActor): Promise<repo.CustomerScope> => ({
-  orgId: actor.orgId,
-  retailerIds: await visibleRetailerIds(db, actor),
-});
-
-const notFound = () => new AppError(AppErrorCode.CUSTOMER_NOT_FOUND, 'Customer not found');
 
 /**
  * Creates a customer (status inactive), their device and EMI schedule in one transaction
@@ -218,69 +205,6 @@ export const listCustomers = async (
 };
 
 /**
- * Whether `customerId` is a loan of a customer user's own: a customer record of the organisation
- * with the user's mobile (customers log in with the mobile their loans were booked under).
- */
-export const isOwnLoanOfCustomerUser = (
-  db: DbOrTx,
-  options: { orgId: number; customerId: number; mobile: string },
-): Promise<boolean> => repo.isCustomerOfMobile(db, options);
-
-/** A customer in the actor's scope with device and raw row, or CUSTOMER_NOT_FOUND (other tenants too). */
-export const findCustomerForActor = async (db: DbOrTx, actor: TActor, customerId: number) => {
-  const found = await repo.findCustomer(db, await scopeOf(db, actor), customerId);
-  if (!found) throw notFound();
-  return found as { customer: typeof found.customer; device: DeviceRow; product: typeof found.product };
-};
-
-/**
- * The actor's customer of device family `family.deviceType` (spec §1) and its device (issue 15).
- * Throws CUSTOMER_NOT_FOUND (404) outside the actor's scope and NOT_FOR_THIS_DEVICE_FAMILY (409,
- * field customer_id) with the family's `message` and `fieldMessage` for a customer of another.
- */
-export const findCustomerOfFamily = async (
-  db: DbOrTx,
-  actor: TActor,
-  customerId: number,
-  family: { deviceType: number; message: string; fieldMessage: string },
-) => {
-  const found = await findCustomerForActor(db, actor, customerId);
-  if (found.customer.deviceType !== family.deviceType) {
-    throw new AppError(AppErrorCode.NOT_FOR_THIS_DEVICE_FAMILY, family.message, [
-      { field: 'customer_id', message: family.fieldMessage },
-    ]);
-  }
-  return found;
-};
-
-/**
- * The device summary with what the actor may do with it now (spec §6 availability and access).
- * Without lock access `read` (spec §6, '0') the lock state and command information are blanked:
- * lockStatus, pendingCommand and lastCommand null, pendingControls empty (the command history
- * refuses such an actor with 403 naming lock.read; the rest of customer_details still answers).
- */
-const deviceSummaryFor = async (
-  db: DbOrTx,
-  actor: TActor,
-  target: { deviceType: number; appType: number; device: DeviceRow },
-): Promise<TCustomerDetails['device']> => {
-  const [access, settings] = await Promise.all([
-    getAccessFlags(db, actor),
-    getDeviceSettings(db, actor.orgId),
-  ]);
-  const availability = availabilityFor({
-    deviceType: target.deviceType,
-    appType: target.appType,
-    isLocked: target.device.reportedLocked,
-    allowedControls: settings.allowedControls,
-    access,
-  });
-  const summary = await getDeviceSummary(db, target.device, availability);
-  if (access.lockAccess.read === '1') return summary;
-  return { ...summary, lockStatus: null, pendingCommand: null, lastCommand: null, pendingControls: {} };
-};
-
-/**
  * A stored address with its country and state named in full from the country-state-city data the
  * csc routes serve (the code where the data does not know it), so every screen writes it the same
  * way (domain formatAddress).
@@ -301,20 +225,22 @@ export const getLoanDefaults = async (db: DbOrTx, actor: TActor): Promise<TLoanD
   return { annualRateBps: (await getOrgSettings(db, actor.orgId)).defaultAnnualRateBps };
 };
 
+/** A customer as customer_details shows it, less the device summary (composed above, customer-details). */
+export type TCustomerRecord = Omit<TCustomerDetails, 'device' | 'lockStatus'>;
+
 /**
- * Everything customer_details shows: loan, schedule, device state and pending command. An actor
- * whose lock access `read` is '0' still gets the customer, with the lock status and command
- * information null (see ZCustomerDetails). Throws CUSTOMER_NOT_FOUND outside the actor's scope.
+ * Everything customer_details shows of a customer the actor's scope found (scope.service
+ * findCustomerForActor): loan, schedule, identity, financer, photo. The customer-details module
+ * adds the device summary (devices), so this module needs none of the device module.
  */
-export const getCustomerDetails = async (
+export const getCustomerRecord = async (
   db: DbOrTx,
   actor: TActor,
-  customerId: number,
-): Promise<TCustomerDetails> => {
-  const { customer, device, product } = await findCustomerForActor(db, actor, customerId);
-  const [emiRows, deviceSummary, financer, photoImageName] = await Promise.all([
+  found: Awaited<ReturnType<typeof findCustomerForActor>>,
+): Promise<TCustomerRecord> => {
+  const { customer, device, product } = found;
+  const [emiRows, financer, photoImageName] = await Promise.all([
     repo.findEmis(db, customer.id),
-    deviceSummaryFor(db, actor, { deviceType: customer.deviceType, appType: customer.appType, device }),
     customer.financerId ? findFinancer(db, actor, customer.financerId) : null,
     repo.findPhotoPath(db, customer.id),
   ]);
@@ -329,7 +255,6 @@ export const getCustomerDetails = async (
     productId: product.id,
     productName: `${product.brand} ${product.name}`,
     status: customer.status as TCustomerStatus,
-    lockStatus: deviceSummary.lockStatus,
     appType: customer.appType,
     deviceType: customer.deviceType,
     createdAt: customer.createdAt.toISOString(),
@@ -350,7 +275,6 @@ export const getCustomerDetails = async (
       tenureMonths: customer.tenureMonths,
       emiPaise: customer.emiPaise,
     },
-    device: deviceSummary,
     emis: emiRows.map((e) => ({
       id: e.id,
       instalmentNo: e.instalmentNo,
@@ -388,50 +312,57 @@ export const getDashboard = async (db: DbOrTx, actor: TActor, retailerId?: numbe
 };
 
 /**
- * Sets a customer's status and appends it to the audit trail (action customer.status, with from,
- * to and reason); does nothing when the status is already `to`.
+ * Applies a status event (domain customer-status: the transition table of spec §4's codes) and
+ * appends it to the audit trail (action customer.status, with from, to, the event and reason). A
+ * customer already in the event's status is left alone (a repeated webhook or report). A move the
+ * table does not have is left alone too, for the events the system records (a payment completing
+ * the loan of a phone already released stays released), or throws STATUS_CHANGE_NOT_ALLOWED (409,
+ * field status) with `strict`. Returns whether the status changed.
  */
 export const recordStatusChange = async (
   db: DbOrTx,
-  change: { orgId: number; customerId: number; to: number; actorUserId: number | null; reason: string },
-): Promise<void> => {
+  change: {
+    orgId: number;
+    customerId: number;
+    event: TCustomerStatusEvent;
+    actorUserId: number | null;
+    reason: string;
+    strict?: boolean;
+  },
+): Promise<boolean> => {
   const from = await repo.findCustomerStatus(db, change.orgId, change.customerId);
-  if (from === null || from === change.to) return;
-  await repo.updateCustomerStatus(db, change.orgId, change.customerId, change.to);
+  const to = CUSTOMER_STATUS_TRANSITIONS[change.event].to;
+  if (from === null || from === to) return false;
+  if (!canTransitionStatus(from, change.event)) {
+    if (!change.strict) return false;
+    throw new AppError(AppErrorCode.STATUS_CHANGE_NOT_ALLOWED, 'This status change is not allowed', [
+      { field: 'status', message: `A customer in status ${from} cannot be moved by ${change.event}` },
+    ]);
+  }
+  await repo.updateCustomerStatus(db, change.orgId, change.customerId, to);
   await insertAudit(db, {
     orgId: change.orgId,
     actorUserId: change.actorUserId,
     action: 'customer.status',
     entity: 'customer',
     entityId: String(change.customerId),
-    details: { from, to: change.to, reason: change.reason },
+    details: { from, to, event: change.event, reason: change.reason },
   });
+  return true;
 };
 
-/** Marks a loan fully paid: status 5, EMIs completed (spec §4). */
+/** Marks a loan fully paid: event complete_loan, status 5 EMIs completed (spec §4). Returns whether it moved. */
 export const markLoanCompleted = (
   db: DbOrTx,
   orgId: number,
   customerId: number,
   actorUserId: number | null,
 ) =>
-  recordStatusChange(db, {
-    orgId,
-    customerId,
-    to: CustomerStatus.EMI_COMPLETED,
-    actorUserId,
-    reason: 'All EMIs paid',
-  });
+  recordStatusChange(db, { orgId, customerId, event: 'complete_loan', actorUserId, reason: 'All EMIs paid' });
 
-/** Moves an inactive customer to installed (status 1) once their phone enrols. */
+/** Moves an inactive customer to installed (event enrol, status 1) once their phone enrols. */
 export const markCustomerInstalled = (db: DbOrTx, orgId: number, customerId: number) =>
-  recordStatusChange(db, {
-    orgId,
-    customerId,
-    to: CustomerStatus.INSTALL,
-    actorUserId: null,
-    reason: 'Phone enrolled',
-  });
+  recordStatusChange(db, { orgId, customerId, event: 'enrol', actorUserId: null, reason: 'Phone enrolled' });
 
 /**
  * Changes a customer's status by hand (see canChangeStatus) with a reason for the audit trail.
@@ -443,7 +374,8 @@ export const changeCustomerStatus = async (
 ): Promise<void> => {
   const { customer } = await findCustomerForActor(db, options.actor, options.customerId);
   await requireAccess(db, options.actor, ['user.active_deactive']);
-  if (!canChangeStatus(customer.status, options.status)) {
+  const event = manualEventFor(customer.status, options.status);
+  if (!event) {
     throw new AppError(AppErrorCode.STATUS_CHANGE_NOT_ALLOWED, 'This status change is not allowed', [
       { field: 'status', message: `Cannot change status ${customer.status} to ${options.status} by hand` },
     ]);
@@ -452,9 +384,10 @@ export const changeCustomerStatus = async (
     recordStatusChange(tx, {
       orgId: customer.orgId,
       customerId: customer.id,
-      to: options.status,
+      event,
       actorUserId: options.actor.userId,
       reason: options.reason,
+      strict: true,
     }),
   );
 };
@@ -469,9 +402,9 @@ export const getStatusHistory = async (
   const rows = await repo.findStatusChanges(db, customer.orgId, customer.id);
   return rows.map((row) => ({
     at: row.createdAt.toISOString(),
-    fromStatus: typeof row.details.from === 'number' ? row.details.from : null,
-    toStatus: Number(row.details.to),
-    reason: typeof row.details.reason === 'string' ? row.details.reason : null,
+    fromStatus: row.details.from,
+    toStatus: row.details.to,
+    reason: row.details.reason,
     actorName: row.actorName,
   }));
 };
@@ -482,7 +415,8 @@ export const getStatusHistory = async (
  */
 export const markMaturingLoans = async (db: Db, today: string = istDate()): Promise<number> =>
   db.transaction(async (tx) => {
-    const moved = await repo.updateMaturingLoans(tx, today);
+    const { from, to } = CUSTOMER_STATUS_TRANSITIONS.mature;
+    const moved = await repo.updateMaturingLoans(tx, today, { from, to });
     for (const { customerId, orgId } of moved) {
       await insertAudit(tx, {
         orgId,
@@ -490,8 +424,9 @@ export const markMaturingLoans = async (db: Db, today: string = istDate()): Prom
         entity: 'customer',
         entityId: String(customerId),
         details: {
-          from: CustomerStatus.INSTALL,
-          to: CustomerStatus.EMI_MATURING,
+          from: from[0]!,
+          to,
+          event: 'mature',
           reason: 'Last EMI due within the maturing window',
         },
       });
@@ -537,30 +472,4 @@ export const updateCustomerImeis = async (
       },
     });
   });
-};
-
-/**
- * Customers in the actor's scope with their devices, for a bulk command: the chosen ids (any
- * status; repeats count once), or all with an enrolled phone, or those overdue today (+05:30); the
- * filters leave out customers uninstalled, Apple-removed or with EMIs completed
- * (BULK_EXCLUDED_STATUSES). Throws CUSTOMER_NOT_FOUND (field customer_ids) when any chosen id is
- * outside the actor's scope.
- */
-export const findBulkTargets = async (
-  db: DbOrTx,
-  actor: TActor,
-  selection: { customerIds: number[] } | { filter: 'all_enrolled' | 'overdue' },
-) => {
-  const scope = await scopeOf(db, actor);
-  if (!('customerIds' in selection)) {
-    return repo.findBulkTargets(db, scope, { filter: selection.filter, today: istDate() });
-  }
-  const chosen = [...new Set(selection.customerIds)];
-  const targets = await repo.findBulkTargets(db, scope, { customerIds: chosen });
-  if (targets.length !== chosen.length) {
-    throw new AppError(AppErrorCode.CUSTOMER_NOT_FOUND, 'Some customers were not found', [
-      { field: 'customer_ids', message: 'Some of these customers are not yours' },
-    ]);
-  }
-  return targets;
 };

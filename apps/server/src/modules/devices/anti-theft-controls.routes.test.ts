@@ -30,7 +30,8 @@ const enrolledCustomer = async (make: TTestFactories, appType: number, firstName
 /** Lost mode of a customer with nothing overdue: the borrower safeguard asks for a reason. */
 const LOST_MODE = {
   enable: true,
-  args: { message: 'This phone is lost. Please call the shop.' },
+  args: {},
+  reason_category: 'fraud_or_theft',
   reason: 'The customer reported the phone stolen',
 };
 

@@ -1,177 +1,171 @@
-import { CustomerStatus, DeviceType } from '@kisht/domain/common/enums';
+import type { TControlCommandName } from '@kisht/domain/audit/audit-events';
+import { CustomerStatus } from '@kisht/domain/common/enums';
 import { addDays, istDate } from '@kisht/domain/common/time';
-import { channelOfDeviceType } from '@kisht/domain/devices/device-families';
-import { PHONE_LOCKING_COMMANDS } from '@kisht/domain/devices/devices.rules';
-import { v7 as uuidv7 } from 'uuid';
-import type { Db } from '../../db/client';
-import { insertAudit } from '../audit/audit.repository';
 import { getAutoLockLadder, listAutoLockLadders } from '../orgs/orgs.service';
-import type { CommandDispatcher } from './device-outbox.service';
-import type { CommandRow, DeviceRow } from './devices.repository';
-import * as repo from './devices.repository';
-
-type Deps = { db: Db; dispatcher: CommandDispatcher };
-
-/**
- * The channel of the family that may not be locked over payments (managed Android, Google's
- * permissible-usage rule; isPaymentLockAllowed): the ladder never locks its phones.
- */
-const NO_PAYMENT_LOCK_CHANNEL = channelOfDeviceType(DeviceType.MANAGED_ANDROID_API);
+import {
+  dispatchOutcome,
+  enqueueOrders,
+  loadTargetsOfDevices,
+  type TCommandTarget,
+  type TGateDeps,
+  type TOrder,
+} from './command-gate';
+import * as commandsRepo from './commands.repository';
+import * as targetsRepo from './targets.repository';
 
 const rupees = (paise: number) =>
   `₹${(paise / 100).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 const ddmmyyyy = (isoDate: string) => isoDate.split('-').reverse().join('-');
 
 /**
- * One run of every organisation's auto-lock ladder (issue 5, design §1 jobs) on `today` (+05:30):
- * an EMI reminder wallpaper `reminderDaysBefore` days before a due date (once per instalment; only
- * phones of Kisht's own channel, the MDM families having no wallpaper command), and
- * a lock for every phone with an instalment more than `lockAfterDaysOverdue` days overdue. Devices
- * are taken with FOR UPDATE SKIP LOCKED and a pending lock or sent reminder is checked in the same
- * transaction, so two server processes running it together create each command once. A phone of a
- * family that may not be locked over payments (managed Android, Google's permissible-usage rule;
- * NO_PAYMENT_LOCK_CHANNEL) is never locked by the ladder. Commands
- * carry no user (createdBy null) and an audit entry each; they go out after commit.
- * Returns how many reminders and locks were queued.
+ * A command of the auto-lock ladder (no user: createdBy null), audited as `device.auto_<name>`.
+ * A lock is for the overdue EMI (reason category overdue_emi), so the command gate refuses it for
+ * a family that may not be locked over payments (managed Android, Google's permissible-usage rule)
+ * and for a paid-up or released customer.
+ */
+const systemOrder = (
+  target: TCommandTarget,
+  name: TControlCommandName,
+  args: Record<string, unknown>,
+  options: { category?: 'overdue_emi'; supersedes?: string[]; supersededBecause?: string } = {},
+): TOrder => ({
+  target,
+  name,
+  reason: options.category ? { category: options.category } : undefined,
+  row: {
+    args,
+    createdBy: null,
+    supersedes: options.supersedes ?? [],
+    supersededBecause: options.supersededBecause,
+  },
+  audit: ({ command, reason }) => ({
+    orgId: target.orgId,
+    actorUserId: null,
+    action: `device.auto_${name}`,
+    entity: 'customer',
+    entityId: String(target.customerId),
+    details: {
+      deviceId: target.device.id,
+      commandId: command!.id,
+      args,
+      ...(reason ? { reasonCategory: reason.category } : {}),
+    },
+  }),
+});
+
+/**
+ * One run of every organisation's auto-lock ladder (issue 5, design §1 jobs) on `today` (+05:30),
+ * through the command gate: an EMI reminder wallpaper `reminderDaysBefore` days before a due date
+ * (once per instalment; only phones of Kisht's own channel, the MDM families having no wallpaper
+ * command), and a lock (reason overdue EMI) for every phone with an instalment more than
+ * `lockAfterDaysOverdue` days overdue. Devices are taken with FOR UPDATE SKIP LOCKED and a pending
+ * lock or sent reminder is checked in the same transaction, so two server processes running it
+ * together create each command once. The gate refuses what the rules forbid (a managed-Android
+ * phone is never locked over a payment, a paid-up phone never), which the ladder then skips.
+ * Commands go out after commit. Returns how many reminders and locks were queued.
  */
 export const runAutoLockLadder = async (
-  deps: Deps,
+  deps: TGateDeps,
   today: string = istDate(),
 ): Promise<{ reminders: number; locks: number }> => {
   let reminders = 0;
   let locks = 0;
   for (const { orgId, ladder } of await listAutoLockLadders(deps.db)) {
-    const queued: CommandRow[] = [];
-    await deps.db.transaction(async (tx) => {
+    const outcome = await deps.db.transaction(async (tx) => {
+      const orders: TOrder[] = [];
       if (ladder.reminderDaysBefore !== null && ladder.reminderDaysBefore >= 0) {
         const dueDate = addDays(today, ladder.reminderDaysBefore);
-        for (const row of await repo.lockDevicesForReminder(tx, orgId, dueDate)) {
+        const rows = await targetsRepo.lockDevicesForReminder(tx, orgId, dueDate);
+        const targets = await loadTargetsOfDevices(
+          tx,
+          rows.map((row) => row.device.id),
+          today,
+        );
+        for (const row of rows) {
+          const target = targets.get(row.device.id);
           // An iPhone or a managed-Android phone has no wallpaper command (issue 15): no reminder
           // that could only fail.
-          if (row.device.channel !== 'mqtt') continue;
-          if (await repo.hasReminderFor(tx, row.device.id, row.emiId)) continue;
+          if (!target || row.device.channel !== 'mqtt') continue;
+          if (await commandsRepo.hasReminderFor(tx, row.device.id, row.emiId)) continue;
           const text = `EMI of ${rupees(row.owedPaise)} is due on ${ddmmyyyy(dueDate)}. Please pay on time.`;
-          queued.push(
-            await insertSystemCommand(tx, row.device, row.customerId, 'set_wallpaper', {
-              text,
-              emiId: row.emiId,
-            }),
-          );
-          reminders += 1;
+          orders.push(systemOrder(target, 'set_wallpaper', { text, emiId: row.emiId }));
         }
       }
       if (ladder.lockAfterDaysOverdue !== null && ladder.lockAfterDaysOverdue >= 0) {
         // Overdue by more than M days: due on or before today − (M + 1).
         const dueOnOrBefore = addDays(today, -(ladder.lockAfterDaysOverdue + 1));
-        for (const row of await repo.lockDevicesForAutoLock(tx, orgId, dueOnOrBefore)) {
-          // A ladder lock is payment-driven: never for a managed-Android phone (issue 15).
-          if (row.device.channel === NO_PAYMENT_LOCK_CHANNEL) continue;
-          await repo.cancelPendingCommands(tx, row.device.id, ['unlock'], 'superseded by auto-lock');
-          queued.push(
-            await insertSystemCommand(tx, row.device, row.customerId, 'lock', { reason: 'overdue' }),
-          );
-          locks += 1;
+        const rows = await targetsRepo.lockDevicesForAutoLock(tx, orgId, dueOnOrBefore);
+        const targets = await loadTargetsOfDevices(
+          tx,
+          rows.map((row) => row.device.id),
+          today,
+        );
+        for (const row of rows) {
+          const target = targets.get(row.device.id);
+          if (target)
+            orders.push(
+              systemOrder(
+                target,
+                'lock',
+                {},
+                {
+                  category: 'overdue_emi',
+                  supersedes: ['unlock'],
+                  supersededBecause: 'superseded by auto-lock',
+                },
+              ),
+            );
         }
       }
+      return enqueueOrders(tx, orders, { onRefused: 'skip' });
     });
-    for (const command of queued) await deps.dispatcher.dispatch(command);
+    for (const command of outcome.commands) {
+      if (command.name === 'lock') locks += 1;
+      else reminders += 1;
+    }
+    await dispatchOutcome(deps.dispatcher, outcome);
   }
   return { reminders, locks };
 };
 
-const insertSystemCommand = async (
-  tx: Parameters<Parameters<Db['transaction']>[0]>[0],
-  device: DeviceRow,
-  customerId: number,
-  name: 'lock' | 'unlock' | 'set_wallpaper',
-  args: Record<string, unknown>,
-): Promise<CommandRow> => {
-  const command = await repo.insertCommand(tx, {
-    id: uuidv7(),
-    orgId: device.orgId,
-    deviceId: device.id,
-    name,
-    args,
-    createdBy: null,
-  });
-  await insertAudit(tx, {
-    orgId: device.orgId,
-    actorUserId: null,
-    action: `device.auto_${name}`,
-    entity: 'customer',
-    entityId: String(customerId),
-    details: { deviceId: device.id, commandId: command.id, args },
-  });
-  return command;
-};
-
-/** Why a completed loan's pending locks were cancelled (their error in the history). */
-export const LOAN_COMPLETED_CANCEL = "cancelled: the customer's EMIs completed";
-
-/**
- * A loan that reached status 5 (EMIs completed, after a payment or waiver): the phone is the
- * customer's. In one transaction every pending lock and lost mode of the device (scheduled ones
- * too) is cancelled, with why in its error and an audit entry, and, when we intend it locked or it
- * reports locked, an unlock is queued (system, audited; a new policy version), whatever the
- * organisation's autoUnlock says. Returns whether an unlock was queued.
- */
-const releaseCompletedLoan = async (
-  deps: Deps,
-  target: { orgId: number; customerId: number; device: DeviceRow },
-): Promise<boolean> => {
-  const command = await deps.db.transaction(async (tx) => {
-    const device = await repo.lockDeviceForUpdate(tx, target.device.id);
-    if (!device) return null;
-    const cancelled = await repo.cancelPendingAndScheduledCommands(
-      tx,
-      device.id,
-      PHONE_LOCKING_COMMANDS,
-      LOAN_COMPLETED_CANCEL,
-    );
-    for (const row of cancelled) {
-      await insertAudit(tx, {
-        orgId: device.orgId,
-        actorUserId: null,
-        action: 'device.cancel',
-        entity: 'customer',
-        entityId: String(target.customerId),
-        details: { deviceId: device.id, commandId: row.id, name: row.name, why: LOAN_COMPLETED_CANCEL },
-      });
-    }
-    if (!device.enrolledAt || !(device.desiredLocked || device.reportedLocked)) return null;
-    await repo.cancelPendingCommands(
-      tx,
-      device.id,
-      ['unlock'],
-      'superseded by the unlock of a completed loan',
-    );
-    return insertSystemCommand(tx, device, target.customerId, 'unlock', { reason: 'EMIs completed' });
-  });
-  if (command) await deps.dispatcher.dispatch(command);
-  return command !== null;
-};
-
 /**
  * The ladder's last rung: when the organisation has autoUnlock on and a customer whose phone we
- * intend locked has nothing overdue any more (paid or waived), queue an unlock (system, audited).
- * A customer whose EMIs are now completed (status 5) is released whatever autoUnlock says: pending
- * locks cancelled and the phone unlocked (releaseCompletedLoan). Returns whether an unlock was queued.
+ * intend locked (or that reports locked) has nothing overdue any more (paid or waived), an unlock
+ * goes out through the gate (system, audited). A paid-up customer (status 5) was freed by the
+ * payoff in the payment's own transaction (freePhoneOnPayoff), so nothing more happens here.
+ * Returns whether an unlock was queued.
  */
 export const autoUnlockIfCleared = async (
-  deps: Deps,
-  target: { orgId: number; customerId: number; device: DeviceRow },
+  deps: TGateDeps,
+  target: { orgId: number; customerId: number; deviceId: string },
   today: string = istDate(),
 ): Promise<boolean> => {
-  const facts = (await repo.findLockFactsOfDevices(deps.db, [target.device.id], today)).get(target.device.id);
-  if (facts?.status === CustomerStatus.EMI_COMPLETED) return releaseCompletedLoan(deps, target);
   const ladder = await getAutoLockLadder(deps.db, target.orgId);
-  if (!ladder?.autoUnlock || !target.device.enrolledAt) return false;
-  const command = await deps.db.transaction(async (tx) => {
-    const device = await repo.lockDeviceIfClearedAndLocked(tx, target.device.id, today);
-    if (!device) return null;
-    await repo.cancelPendingCommands(tx, device.id, ['lock'], 'superseded by auto-unlock');
-    return insertSystemCommand(tx, device, target.customerId, 'unlock', { reason: 'overdue paid' });
+  if (!ladder?.autoUnlock) return false;
+  const outcome = await deps.db.transaction(async (tx) => {
+    const device = await targetsRepo.lockDeviceIfClearedAndLocked(tx, target.deviceId, today);
+    if (!device?.enrolledAt) return null;
+    const loaded = (await loadTargetsOfDevices(tx, [device.id], today)).get(device.id);
+    if (!loaded || loaded.status === CustomerStatus.EMI_COMPLETED) return null;
+    return enqueueOrders(
+      tx,
+      [
+        systemOrder(
+          loaded,
+          'unlock',
+          { reason: 'overdue paid' },
+          {
+            supersedes: ['lock'],
+            supersededBecause: 'superseded by auto-unlock',
+          },
+        ),
+      ],
+      {
+        onRefused: 'skip',
+      },
+    );
   });
-  if (command) await deps.dispatcher.dispatch(command);
-  return command !== null;
+  if (!outcome || outcome.commands.length === 0) return false;
+  await dispatchOutcome(deps.dispatcher, outcome);
+  return true;
 };

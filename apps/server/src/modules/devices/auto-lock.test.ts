@@ -7,7 +7,7 @@ import { apiGet, apiPost, customerIdNamed } from '../../test/fixtures';
 import type { TestApp } from '../../test/harness';
 import { routeTest as it } from '../../test/route-test';
 import { runAutoLockLadder } from './auto-lock.service';
-import { dispatchDueScheduledCommands } from './devices.service';
+import { dispatchDueScheduledCommands } from './command-jobs.service';
 
 let t: TestApp;
 let retailer: string;

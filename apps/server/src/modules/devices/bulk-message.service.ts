@@ -1,5 +1,7 @@
+import { messageCommandOf } from '@kisht/domain/audit/audit-events';
 import { COMMAND_STATES, type TCommandState, type TMessageFeature } from '@kisht/domain/common/enums';
-import { bulkExclusionReason } from '@kisht/domain/customers/customers.rules';
+import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
+import { BULK_EXCLUDED_STATUSES, bulkExclusionReason } from '@kisht/domain/customers/customers.rules';
 import { commandSpecOf } from '@kisht/domain/devices/command-catalogue';
 import { COMMAND_STALE_AFTER_MS } from '@kisht/domain/devices/device-policy';
 import type { TBulkPreview, TBulkProgress } from '@kisht/domain/devices/devices.schema';
@@ -8,11 +10,10 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
-import { findBulkTargets } from '../customers/customers.service';
 import { getDeviceSettings } from '../orgs/orgs.service';
 import { requireAccess } from '../users/users.service';
-import type { CommandDispatcher } from './device-outbox.service';
-import * as repo from './devices.repository';
+import { dispatchOutcome, enqueueOrders, loadTargets, type TGateDeps } from './command-gate';
+import * as repo from './commands.repository';
 import { accessFlagsFor, parseCommandArgs } from './devices.service';
 
 /** Whom a bulk message goes to: chosen customers, a bulk filter, or the enrolled customers of one spec §4 status. */
@@ -30,11 +31,12 @@ export const MESSAGE_SKIP = {
 } as const;
 
 /**
- * The phones a bulk message (show_message, show_ad) would go to, and the customers skipped with
- * why: uninstalled, Apple-removed or EMIs completed (bulkExclusionReason), not enrolled, a family
- * whose channel cannot carry it (canShowMessages), a phone since released. Throws FORBIDDEN
- * without the feature's access flags (`user.feature_access`), CUSTOMER_NOT_FOUND (field
- * customer_ids) when any chosen id is outside the actor's scope.
+ * The phones a bulk message (show_message, show_ad) would go to, as orders for the command gate,
+ * and the customers skipped with why: uninstalled, Apple-removed or EMIs completed (the audience of
+ * a bulk send, bulkExclusionReason), not enrolled, a family whose channel cannot carry it
+ * (canShowMessages), a phone since released. Throws FORBIDDEN without the feature's access flags
+ * (`user.feature_access`), CUSTOMER_NOT_FOUND (field customer_ids) when any chosen id is outside
+ * the actor's scope.
  */
 export const bulkMessageTargets = async (
   db: Db,
@@ -43,26 +45,35 @@ export const bulkMessageTargets = async (
   selection: TMessageSelection,
 ) => {
   await requireAccess(db, actor, accessFlagsFor(feature, commandSpecOf(feature)!.on));
-  const found = await findBulkTargets(
+  const chosen = 'customerIds' in selection ? [...new Set(selection.customerIds)] : null;
+  const found = await loadTargets(
     db,
-    actor,
-    'customerIds' in selection
-      ? selection
-      : { filter: 'filter' in selection ? selection.filter : 'all_enrolled' },
+    { actor },
+    chosen
+      ? { customerIds: chosen }
+      : {
+          filter: 'filter' in selection ? selection.filter : 'all_enrolled',
+          excludedStatuses: BULK_EXCLUDED_STATUSES,
+        },
   );
-  const targets = 'status' in selection ? found.filter((t) => t.customer.status === selection.status) : found;
+  if (chosen && found.length !== chosen.length) {
+    throw new AppError(AppErrorCode.CUSTOMER_NOT_FOUND, 'Some customers were not found', [
+      { field: 'customer_ids', message: 'Some of these customers are not yours' },
+    ]);
+  }
+  const targets = 'status' in selection ? found.filter((t) => t.status === selection.status) : found;
   const skipped: TBulkProgress['skipped'] = [];
-  const eligible = targets.filter(({ customer, device }) => {
+  const eligible = targets.filter((target) => {
     const reason =
-      bulkExclusionReason(customer.status) ??
-      (!device.enrolledAt
+      bulkExclusionReason(target.status) ??
+      (!target.device.enrolledAt
         ? MESSAGE_SKIP.notEnrolled
-        : !canShowMessages(customer.deviceType)
+        : !canShowMessages(target.deviceType)
           ? MESSAGE_SKIP.channel
-          : !device.secretHash
+          : !target.device.secretHash
             ? MESSAGE_SKIP.released
             : null);
-    if (reason) skipped.push({ customerId: customer.id, reason });
+    if (reason) skipped.push({ customerId: target.customerId, reason });
     return reason === null;
   });
   return { eligible, skipped };
@@ -80,16 +91,16 @@ export const previewBulkMessage = async (
 };
 
 /**
- * Sends a message command (show_ad, show_message) to many phones, as a bulk lock does (design §5):
- * in ONE transaction one command row per eligible phone (bulkMessageTargets) with a shared batch
- * id (UUIDv7) and the same notAfter (the organisation's command expiry, else 7 days), an audit
- * entry `device.bulk_<name>` holding the skipped customers (entity batch), and whatever
- * `inTransaction` writes (the caller's own row naming the batch); the commands are published
- * after commit. `argsFor(notAfter)` builds the arguments, checked against the catalogue (400
- * naming `args.<field>`). Throws as bulkMessageTargets.
+ * Sends a message command (show_ad, show_message) to many phones through the command gate, as a
+ * bulk lock does (design §5): in ONE transaction one command row per eligible phone
+ * (bulkMessageTargets) with a shared batch id (UUIDv7) and the same notAfter (the organisation's
+ * command expiry, else 7 days), an audit entry `device.bulk_<name>` holding the skipped customers
+ * (entity batch), and whatever `inTransaction` writes (the caller's own row naming the batch); the
+ * commands are published after commit. `argsFor(notAfter)` builds the arguments, checked against
+ * the catalogue (400 naming `args.<field>`). Throws as bulkMessageTargets.
  */
 export const queueBulkMessage = async (
-  deps: { db: Db; dispatcher: CommandDispatcher },
+  deps: TGateDeps,
   options: {
     actor: TActor;
     feature: TMessageFeature;
@@ -103,40 +114,42 @@ export const queueBulkMessage = async (
 ): Promise<{ batchId: string; total: number; skipped: TBulkProgress['skipped'] }> => {
   const { actor, feature } = options;
   const spec = commandSpecOf(feature)!;
+  const name = messageCommandOf(feature);
   const { eligible, skipped } = await bulkMessageTargets(deps.db, actor, feature, options.selection);
   const { commandExpiryHours } = await getDeviceSettings(deps.db, actor.orgId);
   const now = Date.now();
-  const expiresAt = commandExpiryHours ? new Date(now + commandExpiryHours * 3_600_000) : null;
-  const notAfter = expiresAt ?? new Date(now + COMMAND_STALE_AFTER_MS);
+  const notAfter = commandExpiryHours
+    ? new Date(now + commandExpiryHours * 3_600_000)
+    : new Date(now + COMMAND_STALE_AFTER_MS);
   const args = parseCommandArgs(spec, options.argsFor(notAfter));
   const batchId = uuidv7();
-  const inserted = await deps.db.transaction(async (tx) => {
-    const rows = eligible.map(({ device }) => ({
-      id: uuidv7(),
-      orgId: actor.orgId,
-      deviceId: device.id,
-      name: spec.on,
-      args,
-      createdBy: actor.userId,
-      batchId,
-      expiresAt,
-      notAfter,
-    }));
-    const commands = await repo.insertCommandsInChunks(tx, rows);
+  const outcome = await deps.db.transaction(async (tx) => {
+    const written = await enqueueOrders(
+      tx,
+      eligible.map((target) => ({
+        target,
+        name,
+        row: { args, createdBy: actor.userId, batchId, notAfter },
+        audit: null,
+      })),
+      { onRefused: 'skip' },
+    );
+    for (const { order, refusal } of written.refused)
+      skipped.push({ customerId: order.target.customerId, reason: refusal.message });
     await insertAudit(tx, {
       orgId: actor.orgId,
       actorUserId: actor.userId,
-      action: `device.bulk_${spec.on}`,
+      action: `device.bulk_${name}`,
       entity: 'batch',
       entityId: batchId,
-      details: { total: commands.length, skipped, args },
+      details: { total: written.commands.length, skipped, args },
     });
-    await options.inTransaction?.(tx, { batchId, total: commands.length, skipped });
-    return commands;
+    await options.inTransaction?.(tx, { batchId, total: written.commands.length, skipped });
+    return written;
   });
   // Committed: publishing goes on in the background; anything not published goes out on the next hello.
-  void deps.dispatcher.dispatchMany(inserted).catch(() => undefined);
-  return { batchId, total: inserted.length, skipped };
+  await dispatchOutcome(deps.dispatcher, outcome, { background: true });
+  return { batchId, total: outcome.commands.length, skipped };
 };
 
 /**

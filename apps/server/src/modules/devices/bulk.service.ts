@@ -1,10 +1,6 @@
 import { COMMAND_STATES, type TCommandState } from '@kisht/domain/common/enums';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
-import { istDate } from '@kisht/domain/common/time';
-import { bulkExclusionReason } from '@kisht/domain/customers/customers.rules';
-import { controlAvailability } from '@kisht/domain/devices/control-availability';
-import { isPaymentLockAllowed } from '@kisht/domain/devices/device-families';
-import { lockRuleFor } from '@kisht/domain/devices/devices.rules';
+import { BULK_EXCLUDED_STATUSES, bulkExclusionReason } from '@kisht/domain/customers/customers.rules';
 import type {
   TBulkPreview,
   TBulkPreviewQuery,
@@ -17,14 +13,21 @@ import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
-import { findBulkTargets, scopeOf } from '../customers/customers.service';
-import { getDeviceSettings } from '../orgs/orgs.service';
+import { scopeOf } from '../scope/scope.service';
 import { requireAccess } from '../users/users.service';
-import type { CommandDispatcher } from './device-outbox.service';
-import * as repo from './devices.repository';
+import {
+  dispatchOutcome,
+  enqueueOrders,
+  judgeOrder,
+  loadTargets,
+  type TGateDeps,
+  type TGateRefusal,
+  type TOrder,
+} from './command-gate';
+import * as repo from './commands.repository';
 import { toHistoryItem } from './devices.service';
 
-/** Why a bulk lock leaves a customer out: nothing overdue (a bulk lock carries no reason; issue 12). */
+/** Why a bulk lock leaves a customer out: nothing overdue (a bulk lock is for overdue EMIs; issue 12). */
 export const NOTHING_OVERDUE_SKIP = 'nothing overdue';
 /**
  * Why a bulk lock leaves a managed-Android customer out: a bulk lock is payment-driven, which
@@ -32,71 +35,78 @@ export const NOTHING_OVERDUE_SKIP = 'nothing overdue';
  */
 export const PAYMENT_LOCK_NOT_ALLOWED_SKIP = 'managed Android: no lock for a missed payment (Google policy)';
 
+/** The skip reason a bulk shows for each refusal of the command gate. */
+const SKIP_REASONS: Record<TGateRefusal['code'], string> = {
+  DEVICE_NOT_ENROLLED: 'not enrolled',
+  COMMAND_NOT_AVAILABLE: 'not available for this phone',
+  VALIDATION_FAILED: NOTHING_OVERDUE_SKIP,
+  PAYMENT_LOCK_NOT_ALLOWED: PAYMENT_LOCK_NOT_ALLOWED_SKIP,
+  LOAN_COMPLETED: 'EMIs completed',
+  DEVICE_RELEASED: 'released from Kisht',
+};
+
+type TBulkRequest = {
+  action: 'lock' | 'unlock';
+  customer_ids?: number[] | undefined;
+  filter?: 'all_enrolled' | 'overdue' | undefined;
+};
+
 /**
- * The customers of a bulk request that would get the command, and those skipped with the reason
- * (EMIs completed, uninstalled, Apple-removed; not enrolled; spec §6 does not offer lock; for a
- * lock, nothing overdue today, +05:30, as a bulk lock has no reason to give: lockRuleFor; and, as
- * a bulk lock is payment-driven, a managed-Android phone: isPaymentLockAllowed, issue 15). Throws
- * FORBIDDEN without the bulk_retailer and lock flags, CUSTOMER_NOT_FOUND (field customer_ids) when
- * any chosen id is outside the actor's scope.
+ * The targets of a bulk lock or unlock and their orders for the command gate: the actor's chosen
+ * customers or a filter's (which never reaches customers uninstalled, Apple-removed or with EMIs
+ * completed; chosen by hand, those are skipped with that reason). A bulk lock is for overdue EMIs:
+ * its orders carry the reason category `overdue_emi`, so the gate refuses a customer with nothing
+ * overdue and a managed-Android phone (Google's rule). Throws FORBIDDEN without the bulk_retailer
+ * and lock flags, CUSTOMER_NOT_FOUND (field customer_ids) when any chosen id is outside the
+ * actor's scope.
  */
-const bulkTargets = async (
-  db: Db,
-  actor: TActor,
-  request: {
-    action: 'lock' | 'unlock';
-    customer_ids?: number[] | undefined;
-    filter?: 'all_enrolled' | 'overdue' | undefined;
-  },
-) => {
+const bulkOrders = async (db: Db, actor: TActor, request: TBulkRequest, batchId: string | null) => {
   await requireAccess(db, actor, ['user.bulk_retailer', 'user.lock_unlock', `lock.${request.action}`]);
-  const targets = await findBulkTargets(
+  const chosen = request.customer_ids ? [...new Set(request.customer_ids)] : null;
+  const targets = await loadTargets(
     db,
-    actor,
-    request.customer_ids ? { customerIds: request.customer_ids } : { filter: request.filter! },
+    { actor },
+    chosen ? { customerIds: chosen } : { filter: request.filter!, excludedStatuses: BULK_EXCLUDED_STATUSES },
   );
-  const { allowedControls } = await getDeviceSettings(db, actor.orgId);
+  if (chosen && targets.length !== chosen.length) {
+    throw new AppError(AppErrorCode.CUSTOMER_NOT_FOUND, 'Some customers were not found', [
+      { field: 'customer_ids', message: 'Some of these customers are not yours' },
+    ]);
+  }
   const skipped: TBulkProgress['skipped'] = [];
-  const eligible = targets.filter(({ customer, device }) => {
-    const excludedBecause = bulkExclusionReason(customer.status);
-    if (excludedBecause) {
-      skipped.push({ customerId: customer.id, reason: excludedBecause });
-      return false;
-    }
-    if (!device.enrolledAt) {
-      skipped.push({ customerId: customer.id, reason: 'not enrolled' });
-      return false;
-    }
-    const offered = controlAvailability({
-      deviceType: customer.deviceType,
-      isLocked: device.reportedLocked,
-      allowedList: allowedControls,
-    });
-    if (!offered.controls.includes('lock')) {
-      skipped.push({ customerId: customer.id, reason: 'not available for this phone' });
-      return false;
-    }
-    return true;
-  });
-  if (request.action === 'unlock') return { eligible, skipped };
-  const today = istDate();
-  const facts = await repo.findLockFactsOfDevices(
-    db,
-    eligible.map(({ device }) => device.id),
-    today,
-  );
-  const overdue = eligible.filter(({ customer, device }) => {
-    if (!isPaymentLockAllowed(customer.deviceType)) {
-      skipped.push({ customerId: customer.id, reason: PAYMENT_LOCK_NOT_ALLOWED_SKIP });
-      return false;
-    }
-    const loan = facts.get(device.id);
-    if (loan && lockRuleFor(loan, today).kind === 'overdue') return true;
-    skipped.push({ customerId: customer.id, reason: NOTHING_OVERDUE_SKIP });
-    return false;
-  });
+  const orders: TOrder[] = [];
+  for (const target of targets) {
+    const excludedBecause = bulkExclusionReason(target.status);
+    if (excludedBecause) skipped.push({ customerId: target.customerId, reason: excludedBecause });
+    else
+      orders.push({
+        target,
+        name: request.action,
+        reason: request.action === 'lock' ? { category: 'overdue_emi' } : undefined,
+        availability: 'lock',
+        row: {
+          args: {},
+          createdBy: actor.userId,
+          batchId,
+          supersedes: [request.action === 'lock' ? 'unlock' : 'lock'],
+          supersededBecause: `superseded by bulk ${request.action}`,
+        },
+        audit: null,
+      });
+  }
+  return { orders, skipped };
+};
+
+/** The orders the gate would accept and the customers it would skip with why (nothing written). */
+const judgeBulk = (orders: TOrder[], skipped: TBulkProgress['skipped']) => {
+  const accepted: TOrder[] = [];
+  for (const order of orders) {
+    const verdict = judgeOrder(order);
+    if (verdict.ok) accepted.push(order);
+    else skipped.push({ customerId: order.target.customerId, reason: SKIP_REASONS[verdict.refusal.code] });
+  }
   skipped.sort((a, b) => a.customerId - b.customerId);
-  return { eligible: overdue, skipped };
+  return { accepted, skipped };
 };
 
 /**
@@ -108,65 +118,43 @@ export const previewBulkLockUnlock = async (
   db: Db,
   options: { actor: TActor; query: TBulkPreviewQuery },
 ): Promise<TBulkPreview> => {
-  const { eligible, skipped } = await bulkTargets(db, options.actor, options.query);
-  return { total: eligible.length, skipped: skipped.length };
+  const { orders, skipped } = await bulkOrders(db, options.actor, options.query, null);
+  const { accepted } = judgeBulk(orders, skipped);
+  return { total: accepted.length, skipped: skipped.length };
 };
 
 /**
- * multiple_device_lock_unlock: locks or unlocks many phones. In ONE transaction every command row
- * is written (with a shared batch id), pending opposite commands are superseded, desired states set
- * and one audit entry written; messages are published after commit. The filters never reach
- * customers uninstalled, Apple-removed or with EMIs completed; chosen by hand, they are skipped with
- * that reason, as are customers whose phone has not enrolled or for whom spec §6 does not offer the
- * command; a pending identical command is reused. Throws FORBIDDEN without the bulk_retailer and
- * lock flags, CUSTOMER_NOT_FOUND (field customer_ids) when any chosen id is outside the actor's
- * scope.
+ * multiple_device_lock_unlock: locks or unlocks many phones through the command gate. In ONE
+ * transaction every accepted command row is written (with a shared batch id), pending opposite
+ * commands are superseded, the policies edited and one audit entry written; the messages are
+ * published after commit, in the background (the screen follows the progress). Customers the
+ * audience leaves out or the gate refuses are listed as skipped with why (bulkOrders, SKIP_REASONS).
+ * Throws as bulkOrders.
  */
 export const bulkLockUnlock = async (
-  deps: { db: Db; dispatcher: CommandDispatcher },
+  deps: TGateDeps,
   options: { actor: TActor; request: z.output<typeof ZBulkLockRequest> },
 ): Promise<TBulkProgress> => {
   const { actor, request } = options;
-  const { eligible, skipped } = await bulkTargets(deps.db, actor, request);
-  const { commandExpiryHours } = await getDeviceSettings(deps.db, actor.orgId);
-  const opposite = request.action === 'lock' ? 'unlock' : 'lock';
   const batchId = uuidv7();
-  const expiresAt = commandExpiryHours ? new Date(Date.now() + commandExpiryHours * 3_600_000) : null;
-  const inserted = await deps.db.transaction(async (tx) => {
-    await repo.cancelPendingCommandsOfDevices(
-      tx,
-      eligible.map(({ device }) => device.id),
-      [opposite],
-      `superseded by bulk ${request.action}`,
-    );
-    const rows = [];
-    for (const { device } of eligible) {
-      rows.push({
-        id: uuidv7(),
-        orgId: actor.orgId,
-        deviceId: device.id,
-        name: request.action,
-        args: {},
-        createdBy: actor.userId,
-        batchId,
-        expiresAt,
-      });
-    }
-    const commands = await repo.insertCommandsInChunks(tx, rows);
-    // insertCommands wrote each phone's policy edit (desired lock state, a new policy version).
+  const { orders, skipped } = await bulkOrders(deps.db, actor, request, batchId);
+  const outcome = await deps.db.transaction(async (tx) => {
+    const written = await enqueueOrders(tx, orders, { onRefused: 'skip' });
+    for (const { order, refusal } of written.refused)
+      skipped.push({ customerId: order.target.customerId, reason: SKIP_REASONS[refusal.code] });
+    skipped.sort((a, b) => a.customerId - b.customerId);
     await insertAudit(tx, {
       orgId: actor.orgId,
       actorUserId: actor.userId,
       action: `device.bulk_${request.action}`,
       entity: 'batch',
       entityId: batchId,
-      details: { total: commands.length, skipped, filter: request.filter ?? null },
+      details: { total: written.commands.length, skipped, filter: request.filter ?? null },
     });
-    return commands;
+    return written;
   });
-  // The rows are committed: publishing goes on in the background and the screen follows progress.
   // Anything not published (a crash, a broker hiccup) stays queued and goes out on the next hello.
-  void deps.dispatcher.dispatchMany(inserted).catch(() => undefined);
+  await dispatchOutcome(deps.dispatcher, outcome, { background: true });
   return getBulkProgress(deps.db, actor, batchId, { known: { action: request.action, skipped } });
 };
 

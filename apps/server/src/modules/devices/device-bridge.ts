@@ -1,6 +1,7 @@
 import type { TDeviceChannel } from '@kisht/domain/devices/device-families';
 import type { TServerMessage } from '@kisht/domain/devices/protocol.schema';
-import type { CommandRow, DeviceRow } from './devices.repository';
+import type { CommandRow } from './commands.repository';
+import type { DeviceRow } from './devices.repository';
 
 /**
  * A device family reached through an MDM service instead of Kisht's own device channel (issue 15):

@@ -9,11 +9,8 @@ import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
 import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
-import { apiGet, apiPost, enrolReferenceAgent, waitUntil } from '../../test/fixtures';
+import { apiGet, apiPost, enrolReferenceAgent, TEST_LOCK_REASON, waitUntil } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
-
-/** Seeded and new customers may have nothing overdue: a lock then needs a reason (issue 12). */
-const TEST_LOCK_REASON = 'Customer asked us to test the lock';
 
 /**
  * The real reference agent against the real server and its embedded broker over WebSocket at
@@ -64,7 +61,7 @@ describe('device channel with the reference agent', () => {
 
     const lock = await apiPost(t, retailer, paths.devices.lock, {
       customer_id: customerId,
-      reason: TEST_LOCK_REASON,
+      ...TEST_LOCK_REASON,
     });
     expect(lock.status).toBe(200);
     await agent.waitForLockState(true);
@@ -96,7 +93,7 @@ describe('device channel with the reference agent', () => {
 
     const lock = await apiPost(t, retailer, paths.devices.lock, {
       customer_id: customerId,
-      reason: TEST_LOCK_REASON,
+      ...TEST_LOCK_REASON,
     });
     expect(lock.body.data.state).toBe('sent');
     const pending = await details(customerId);
@@ -182,7 +179,7 @@ describe('device channel with the reference agent', () => {
     const toggles = COMMAND_CATALOGUE.filter((c) => c.kind === 'toggle' && c.feature !== 'lock');
     for (const spec of toggles) {
       // The lost modes leave only a lock screen: with nothing overdue they need a reason (issue 12).
-      await send(spec.feature, { enable: true, args: argsOf[spec.feature], reason: TEST_LOCK_REASON });
+      await send(spec.feature, { enable: true, args: argsOf[spec.feature], ...TEST_LOCK_REASON });
       expect((await details(customerId)).device.controls[spec.feature], spec.feature).toBe(true);
       await send(spec.feature, { enable: false });
       expect((await details(customerId)).device.controls[spec.feature], spec.feature).toBe(false);

@@ -6,13 +6,10 @@ import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
 import { deviceCommands, devices, users } from '../../db/schema';
 import { DEMO_RETAILER_MOBILE, SECOND_ORG_ID, SECOND_RETAILER_MOBILE } from '../../db/seed/seed';
-import { apiGet, apiPost, customerIdNamed } from '../../test/fixtures';
+import { apiGet, apiPost, customerIdNamed, TEST_LOCK_REASON } from '../../test/fixtures';
 import type { TestApp } from '../../test/harness';
 import { routeTest as it } from '../../test/route-test';
 import { BULK_PROGRESS_OVERLAP_MS } from './bulk.service';
-
-/** Seeded and new customers may have nothing overdue: a lock then needs a reason (issue 12). */
-const TEST_LOCK_REASON = 'Customer asked us to test the lock';
 
 let t: TestApp;
 let retailer: string;
@@ -145,7 +142,7 @@ describe('control commands (spec §6 features at /api/device/{feature})', () => 
     expect(camera.status).toBe(403);
     const lock = await apiPost(t, retailer, paths.devices.lock, {
       customer_id: aarav,
-      reason: TEST_LOCK_REASON,
+      ...TEST_LOCK_REASON,
     });
     expect(lock.status).toBe(403);
     expect(await commandCount()).toBe(before);

@@ -1,4 +1,4 @@
-import { isPhoneLockingCommand } from '@kisht/domain/devices/devices.rules';
+import { locksScreen } from '@kisht/domain/devices/command-rules';
 import {
   deviceIdFromTopic,
   type TAckEvent,
@@ -13,9 +13,12 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import { notifyLockFailed } from '../notifications/notifications.service';
+import type { CommandRow } from './commands.repository';
+import * as commandsRepo from './commands.repository';
 import { parseDeviceEvent } from './device-messages';
 import type { CommandDispatcher } from './device-outbox.service';
-import type { CommandRow, DeviceRow } from './devices.repository';
+import * as reportsRepo from './device-reports.repository';
+import type { DeviceRow } from './devices.repository';
 import * as devicesRepo from './devices.repository';
 
 /** What the rest of the server wants to hear about from devices (set once by buildApp). */
@@ -181,7 +184,7 @@ export class DeviceEventRecorder {
     }
     const gone = events.filter((e) => e.event.type === 'gone') as TRoundEvent<TGoneEvent>[];
     await this.guard(gone, (wills) =>
-      devicesRepo.recordGoneConnections(
+      reportsRepo.recordGoneConnections(
         this.db,
         wills.map(({ device, event }) => ({ deviceId: device.id, connectionId: event.connectionId })),
       ),
@@ -241,11 +244,11 @@ export class DeviceEventRecorder {
       pushToken: event.type === 'hello' ? event.pushToken : undefined,
     }));
     const seenAt = new Date();
-    if (changes.length === 0) await devicesRepo.recordReportedStates(this.db, states, seenAt);
+    if (changes.length === 0) await reportsRepo.recordReportedStates(this.db, states, seenAt);
     else {
       await this.db.transaction(async (tx) => {
-        await devicesRepo.recordReportedStates(tx, states, seenAt);
-        await devicesRepo.insertSimChanges(
+        await reportsRepo.recordReportedStates(tx, states, seenAt);
+        await reportsRepo.insertSimChanges(
           tx,
           changes.map(({ device, before, after, at }) => ({
             orgId: device.orgId,
@@ -278,7 +281,7 @@ export class DeviceEventRecorder {
     if (acks.length === 0) return;
     const commands = new Map(
       (
-        await devicesRepo.findCommandsByIds(
+        await commandsRepo.findCommandsByIds(
           this.db,
           acks.map(({ event }) => event.commandId),
         )
@@ -299,49 +302,44 @@ export class DeviceEventRecorder {
     // Only what was sent can be acknowledged: a forged ack for a command still queued (or
     // scheduled) moves nothing. Rows are marked sent before they are published.
     const ofStatus = (status: TAckEvent['status']) => owned.filter(({ event }) => event.status === status);
-    await devicesRepo.transitionCommands(
+    await commandsRepo.transitionCommands(
       this.db,
       ofStatus('received').map(({ command }) => ({ id: command.id })),
-      ['sent'],
-      'received',
+      'ack_received',
     );
-    const failedIds = await devicesRepo.transitionCommands(
+    const failedIds = await commandsRepo.transitionCommands(
       this.db,
       ofStatus('failed').map(({ command, event }) => ({
         id: command.id,
         error: event.error ?? 'failed on the device',
       })),
-      ['sent', 'received'],
-      'failed',
+      'ack_failed',
     );
     // The device dropped a command past its notAfter (a cancelled one is final here already).
-    const droppedIds = await devicesRepo.transitionCommands(
+    const droppedIds = await commandsRepo.transitionCommands(
       this.db,
       ofStatus('dropped').map(({ command, event }) => ({
         id: command.id,
         error: `dropped by the phone: ${event.error ?? 'too old to apply'}`,
       })),
-      ['sent', 'received'],
-      'expired',
+      'ack_dropped',
     );
     await this.notifyFailedLocks(owned, new Set([...failedIds, ...droppedIds]));
     const done = ofStatus('done');
     const moved = new Set(
-      await devicesRepo.transitionCommands(
+      await commandsRepo.transitionCommands(
         this.db,
         done.map(({ command }) => ({ id: command.id, error: null })),
-        ['sent', 'received'],
-        'done',
+        'ack_done',
       ),
     );
     // A phone that ran a command before its cancel arrived says so: the history shows it ran.
-    for (const id of await devicesRepo.transitionCommands(
+    for (const id of await commandsRepo.transitionCommands(
       this.db,
       done
         .filter(({ command }) => !moved.has(command.id) && command.lastSentAt !== null)
         .map(({ command }) => ({ id: command.id, error: 'the phone ran it before the cancel arrived' })),
-      ['cancelled'],
-      'done',
+      'ran_before_cancel',
     ))
       moved.add(id);
     await this.eachEvent(
@@ -359,7 +357,7 @@ export class DeviceEventRecorder {
     movedIds: Set<string>,
   ): Promise<void> {
     for (const { command, event } of acks) {
-      if (!movedIds.has(command.id) || !isPhoneLockingCommand(command.name)) continue;
+      if (!movedIds.has(command.id) || !locksScreen(command.name) || command.name === 'change_pin') continue;
       try {
         await notifyLockFailed(this.db, {
           orgId: command.orgId,
@@ -376,7 +374,7 @@ export class DeviceEventRecorder {
   /** What follows a done ack that moved its command: the result (and a location fix), then the hook. */
   private async finishDone(device: DeviceRow, command: CommandRow, ack: TAckEvent): Promise<void> {
     if (ack.result) {
-      await devicesRepo.setCommandResult(this.db, command.id, ack.result);
+      await reportsRepo.setCommandResult(this.db, command.id, ack.result);
       if (command.name === 'location' || command.name === 'uninstall') {
         const fix = ZLocationFix.safeParse(command.name === 'uninstall' ? ack.result.location : ack.result);
         if (fix.success)
@@ -439,7 +437,7 @@ export class DeviceEventRecorder {
     fix: TLocationFix,
     source: 'command' | 'tracking' | 'uninstall',
   ): Promise<void> {
-    await devicesRepo.insertLocation(this.db, {
+    await reportsRepo.insertLocation(this.db, {
       orgId: device.orgId,
       deviceId: device.id,
       latitude: fix.latitude,

@@ -6,14 +6,17 @@ import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
 import type { AuthDeps } from '../auth/auth.service';
-import { findCustomerForActor, recordStatusChange, scopeOf } from '../customers/customers.service';
+import { recordStatusChange } from '../customers/customers.service';
 import { notifyAboutCustomer } from '../notifications/notifications.service';
+import { findCustomerForActor, scopeOf } from '../scope/scope.service';
 import type { SmsOutbox } from '../sms/sms.service';
 import { requireAccess } from '../users/users.service';
+import type { CommandRow } from './commands.repository';
+import { endCommandsOfGoneDevice, loadTargetForActor, sendControlCommand } from './control-commands.service';
 import type { CommandDispatcher } from './device-outbox.service';
-import type { CommandRow, DeviceRow } from './devices.repository';
+import { findSimChanges } from './device-reports.repository';
+import type { DeviceRow } from './devices.repository';
 import * as repo from './devices.repository';
-import { queueControlCommand } from './devices.service';
 import { verifyOwnOtp } from './offline-code.service';
 
 type Deps = AuthDeps & { dispatcher: CommandDispatcher };
@@ -73,35 +76,6 @@ export const notifySimChange = async (
 };
 
 /**
- * A phone locked or unlocked itself offline (an offline code, or its offline limit): audit it and
- * make our intended state follow, so nothing re-locks a phone the retailer unlocked offline.
- */
-export const recordOfflineLock = async (
-  db: Db,
-  report: { device: DeviceRow; data: Record<string, unknown> },
-): Promise<void> => {
-  const action = report.data.action === 'unlock' ? 'unlock' : 'lock';
-  await db.transaction(async (tx) => {
-    // The policy follows as a new version, so no policy sent later undoes what the phone did.
-    await repo.editPolicies(tx, [{ deviceId: report.device.id, locked: action === 'lock' }]);
-    await insertAudit(tx, {
-      orgId: report.device.orgId,
-      action: `device.offline_${action}`,
-      entity: 'customer',
-      entityId: String(report.device.customerId),
-      details: { deviceId: report.device.id, ...report.data },
-    });
-  });
-};
-
-/**
- * Cancels every pending command of a device that left (released, app removed, deleted at its MDM),
- * with why, in the caller's transaction; returns the ids cancelled.
- */
-export const cancelPendingCommandsOfGoneDevice = (tx: DbOrTx, deviceId: string, reason: string) =>
-  repo.cancelAllPendingCommands(tx, deviceId, reason);
-
-/**
  * After a phone confirms `uninstall`: it is released. Its credentials are revoked (it can no longer
  * connect), its pending commands cancelled, and the customer moves to status uninstall (3), audited.
  */
@@ -112,11 +86,11 @@ export const completeUninstall = async (
   if (done.command.name !== 'uninstall') return;
   await db.transaction(async (tx) => {
     await repo.updateDevice(tx, done.device.id, { secretHash: null, isOnline: false });
-    await cancelPendingCommandsOfGoneDevice(tx, done.device.id, 'the phone was released');
+    await endCommandsOfGoneDevice(tx, done.device.id, 'the phone was released');
     await recordStatusChange(tx, {
       orgId: done.device.orgId,
       customerId: done.device.customerId,
-      to: CustomerStatus.UNINSTALL,
+      event: 'release',
       actorUserId: done.command.createdBy,
       reason: 'Phone released (uninstall confirmed by the phone)',
     });
@@ -125,7 +99,7 @@ export const completeUninstall = async (
 
 /**
  * Uninstall (release) a customer's phone after an OTP of purpose UNINSTALL sent to the user's own
- * mobile (send-otp-to-user). Throws as queueControlCommand (FORBIDDEN without uninstall access,
+ * mobile (send-otp-to-user). Throws as sendControlCommand (FORBIDDEN without uninstall access,
  * COMMAND_NOT_AVAILABLE for a locked phone), OTP_INVALID / OTP_EXPIRED (field otp).
  */
 export const requestUninstall = async (
@@ -133,42 +107,38 @@ export const requestUninstall = async (
   options: { actor: TActor; customerId: number; otp: string },
 ): Promise<TDeviceCommand> => {
   const { actor } = options;
-  const { customer, device } = await findCustomerForActor(deps.db, actor, options.customerId);
+  await loadTargetForActor(deps, actor, options.customerId);
   // Before the OTP is used up: a user without uninstall access keeps its OTP.
   await requireAccess(deps.db, actor, ['user.unistall', 'lock.uninstall']);
   await verifyOwnOtp(deps, actor, 'UNINSTALL', options.otp);
-  return queueControlCommand(deps, {
-    actor,
-    target: { customerId: customer.id, deviceType: customer.deviceType, device },
-    feature: 'uninstall',
-  });
+  return sendControlCommand(deps, { actor, customerId: options.customerId, feature: 'uninstall' });
 };
 
 /**
  * unclaim_customer: release the phone of a customer whose EMIs are completed (status 5), no OTP
- * needed as nothing is owed. Throws LOAN_NOT_COMPLETED for other customers, and as queueControlCommand.
+ * needed as nothing is owed. Throws LOAN_NOT_COMPLETED for other customers, and as sendControlCommand.
  */
 export const unclaimCustomer = async (
   deps: Deps,
   options: { actor: TActor; customerId: number },
 ): Promise<TDeviceCommand> => {
-  const { customer, device } = await findCustomerForActor(deps.db, options.actor, options.customerId);
+  const target = await loadTargetForActor(deps, options.actor, options.customerId);
   await requireAccess(deps.db, options.actor, ['user.unistall', 'lock.uninstall']);
-  if (customer.status !== CustomerStatus.EMI_COMPLETED) {
+  if (target.status !== CustomerStatus.EMI_COMPLETED) {
     throw new AppError(
       AppErrorCode.LOAN_NOT_COMPLETED,
       'Only a customer whose EMIs are completed can be released',
       [{ field: 'customer_id', message: 'The EMIs of this customer are not completed' }],
     );
   }
-  return queueControlCommand(deps, {
+  return sendControlCommand(deps, {
     actor: options.actor,
-    target: { customerId: customer.id, deviceType: customer.deviceType, device },
+    customerId: target.customerId,
     feature: 'uninstall',
   });
 };
 
-const toSimChange = (row: Awaited<ReturnType<typeof repo.findSimChanges>>['rows'][number]): TSimChange => ({
+const toSimChange = (row: Awaited<ReturnType<typeof findSimChanges>>['rows'][number]): TSimChange => ({
   id: row.change.id,
   customerId: row.change.customerId,
   customerName: `${row.firstName} ${row.lastName}`,
@@ -183,7 +153,7 @@ export const listSimChanges = async (
   actor: TActor,
   page: { page: number; pageSize: number },
 ): Promise<TSimChangePage> => {
-  const { rows, total } = await repo.findSimChanges(db, await scopeOf(db, actor), {
+  const { rows, total } = await findSimChanges(db, await scopeOf(db, actor), {
     limit: page.pageSize,
     offset: (page.page - 1) * page.pageSize,
   });
@@ -197,7 +167,7 @@ export const listCustomerSimChanges = async (
   customerId: number,
 ): Promise<TSimChange[]> => {
   const { customer } = await findCustomerForActor(db, actor, customerId);
-  const { rows } = await repo.findSimChanges(db, await scopeOf(db, actor), {
+  const { rows } = await findSimChanges(db, await scopeOf(db, actor), {
     customerId: customer.id,
     limit: 500,
     offset: 0,

@@ -7,7 +7,8 @@ import {
   ZDeviceEvent,
   ZLockScreen,
 } from '@kisht/domain/devices/protocol.schema';
-import type { CommandRow, DeviceRow } from './devices.repository';
+import type { CommandRow } from './commands.repository';
+import type { DeviceRow } from './devices.repository';
 
 /**
  * The `notAfter` of a one-shot command: set when it went out (see insertCommand), else its expiry,

@@ -5,9 +5,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import type { DeviceBus } from '../../device-channel/bus';
 import { NO_PUSH, type TPushGateway } from '../push/push.service';
+import type { CommandRow } from './commands.repository';
+import * as commandsRepo from './commands.repository';
 import type { TDeviceBridges } from './device-bridge';
 import { commandMessage, policyVersionOf } from './device-messages';
-import type { CommandRow } from './devices.repository';
+import * as reportsRepo from './device-reports.repository';
 import * as devicesRepo from './devices.repository';
 import { ServerKeys } from './server-keys.service';
 
@@ -47,13 +49,13 @@ export class CommandDispatcher {
     if (this.push === NO_PUSH || deviceIds.length === 0) return 0;
     let woken = 0;
     try {
-      const due = await devicesRepo.claimWakes(this.db, deviceIds);
+      const due = await reportsRepo.claimWakes(this.db, deviceIds);
       for (let i = 0; i < due.length; i += 50) {
         await Promise.all(
           due.slice(i, i + 50).map(async ({ id, push_token: token }) => {
             try {
               const result = await this.push.wake({ token, deviceId: id });
-              if (result === 'unregistered') await devicesRepo.clearPushToken(this.db, id, token);
+              if (result === 'unregistered') await reportsRepo.clearPushToken(this.db, id, token);
               else woken += 1;
             } catch (error) {
               this.log.warn({ err: error, deviceId: id }, 'wake-up push failed');
@@ -156,7 +158,7 @@ export class CommandDispatcher {
     at: Date = new Date(),
     concurrency = 100,
   ): Promise<number> {
-    const pending = await devicesRepo.findPendingCommandsOfDevices(this.db, deviceIds);
+    const pending = await commandsRepo.findPendingCommandsOfDevices(this.db, deviceIds);
     const policyOf = new Set<string>();
     const commands: CommandRow[] = [];
     for (const command of pending) {
@@ -192,7 +194,7 @@ export class CommandDispatcher {
   ): Promise<number> {
     const syncs = what.syncs ?? new Map<string, { connectionId: string; helloSeq?: number | undefined }>();
     const policyOf = new Set([...(what.policyOf ?? []), ...syncs.keys()]);
-    const policyCommands = await devicesRepo.findPendingPolicyCommandsOfDevices(
+    const policyCommands = await commandsRepo.findPendingPolicyCommandsOfDevices(
       this.db,
       [...policyOf],
       POLICY_COMMAND_NAMES,
@@ -219,7 +221,7 @@ export class CommandDispatcher {
       ...(policyOf.has(id) ? (policyCommands.get(id) ?? []) : []),
       ...(commandsOf.get(id) ?? []),
     ]);
-    await devicesRepo.markManySent(
+    await commandsRepo.markManySent(
       this.db,
       delivered.map((command) => command.id),
       at,
@@ -284,7 +286,7 @@ export class CommandDispatcher {
     hellos: { deviceId: string; connectionId: string; helloSeq?: number | undefined }[],
   ): Promise<void> {
     if (hellos.length === 0) return;
-    const pending = await devicesRepo.findPendingCommandsOfDevices(
+    const pending = await commandsRepo.findPendingCommandsOfDevices(
       this.db,
       hellos.map(({ deviceId }) => deviceId),
     );

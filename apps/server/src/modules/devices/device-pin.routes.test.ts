@@ -12,6 +12,7 @@ import {
   customerBody,
   customerIdNamed,
   enrolReferenceAgent,
+  TEST_LOCK_REASON,
   waitUntil,
 } from '../../test/fixtures';
 import type { TestApp } from '../../test/harness';
@@ -62,6 +63,7 @@ describe('change_device_pinV1', () => {
       customer_id: customerId,
       pin: '482916',
       otp: await bypassOtp(),
+      ...TEST_LOCK_REASON,
     });
     expect(changed.status).toBe(200);
     expect(changed.body.message).toBe('PIN change queued');
@@ -90,11 +92,13 @@ describe('change_device_pinV1', () => {
       customer_id: customerId,
       pin: '730215',
       otp: await bypassOtp(),
+      ...TEST_LOCK_REASON,
     });
     await apiPost(t, retailer, paths.devices.changeDevicePin, {
       customer_id: customerId,
       pin: '5081',
       otp: await bypassOtp(),
+      ...TEST_LOCK_REASON,
     });
     const [older, newer] = await pinCommands(customerId);
     expect(older).toMatchObject({ state: 'cancelled', error: 'superseded by a newer PIN' });
@@ -173,6 +177,7 @@ describe('change_device_pinV1', () => {
       customer_id: customerId,
       pin: '4829',
       otp,
+      ...TEST_LOCK_REASON,
     });
     expect(changed.status).toBe(200);
   });

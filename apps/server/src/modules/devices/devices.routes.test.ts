@@ -5,12 +5,9 @@ import { sql } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
 import { DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
-import { apiGet, apiPost, customerBody, recordConsent } from '../../test/fixtures';
+import { apiGet, apiPost, customerBody, recordConsent, TEST_LOCK_REASON } from '../../test/fixtures';
 import type { TestApp } from '../../test/harness';
 import { routeTest as it } from '../../test/route-test';
-
-/** Seeded and new customers may have nothing overdue: a lock then needs a reason (issue 12). */
-const TEST_LOCK_REASON = 'Customer asked us to test the lock';
 
 let t: TestApp;
 let retailer: string;
@@ -176,13 +173,13 @@ describe('lock and unlock', () => {
 
     const lock = await apiPost(t, retailer, paths.devices.lock, {
       customer_id: c.customerId,
-      reason: TEST_LOCK_REASON,
+      ...TEST_LOCK_REASON,
     });
     expect(lock.status).toBe(200);
     expect(lock.body.data).toMatchObject({ name: 'lock', state: 'sent' }); // published to the broker's session
     const repeat = await apiPost(t, retailer, paths.devices.lock, {
       customer_id: c.customerId,
-      reason: TEST_LOCK_REASON,
+      ...TEST_LOCK_REASON,
     });
     expect(repeat.body.data.id).toBe(lock.body.data.id); // no duplicate while one is pending
 
@@ -206,7 +203,7 @@ describe('lock and unlock', () => {
     const c = await newCustomerWithToken();
     const response = await apiPost(t, retailer, paths.devices.lock, {
       customer_id: c.customerId,
-      reason: TEST_LOCK_REASON,
+      ...TEST_LOCK_REASON,
     });
     expect(response.status).toBe(409);
     expect(response.body.code).toBe('DEVICE_NOT_ENROLLED');

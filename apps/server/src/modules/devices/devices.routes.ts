@@ -16,8 +16,6 @@ import {
   ZDeviceCommand,
   ZDeviceCommandRequest,
   ZDeviceControlRequest,
-  ZEnrolDeviceRequest,
-  ZEnrolDeviceResponse,
   ZLockAccess,
   ZLockRequest,
   ZLockUnlockRequest,
@@ -31,16 +29,15 @@ import {
   ZUninstallRequest,
   ZUserAccess,
 } from '@kisht/domain/devices/devices.schema';
+import type { TLockReasonCategory } from '@kisht/domain/devices/lock-reasons';
 import { deviceControlPath, paths } from '@kisht/domain/paths';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { TActor } from '../../lib/actor';
-import { publicBaseUrl } from '../../lib/base-url';
 import type { AppContext } from '../../lib/context';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
-import { findCustomerForActor } from '../customers/customers.service';
+import { findCustomerForActor } from '../scope/scope.service';
 import { getAccessFlags, requireAccess } from '../users/users.service';
 import {
   bulkLockUnlock,
@@ -49,6 +46,7 @@ import {
   listScheduledCommands,
   previewBulkLockUnlock,
 } from './bulk.service';
+import { cancelCommand, sendControlCommand } from './control-commands.service';
 import {
   listCustomerSimChanges,
   listSimChanges,
@@ -56,8 +54,7 @@ import {
   unclaimCustomer,
 } from './device-lifecycle.service';
 import { changeDevicePin } from './device-pin.service';
-import { cancelCommand, listCommandHistory, queueControlCommand } from './devices.service';
-import { enrolDevice } from './enrolment.service';
+import { listCommandHistory } from './devices.service';
 import { issueOfflineCode, sendOtpToUser } from './offline-code.service';
 
 const ZSimChangesQuery = z.object({
@@ -81,10 +78,14 @@ const ZControlBody = ZDeviceControlRequest;
 export const deviceCommandRoutes = async (app: FastifyInstance, ctx: AppContext) => {
   requireSession(app, ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const targetOf = async (actor: TActor, customerId: number) => {
-    const { customer, device } = await findCustomerForActor(ctx.db, actor, customerId);
-    return { customerId: customer.id, deviceType: customer.deviceType, appType: customer.appType, device };
-  };
+  /** The reason fields of a request (ZReasonFields) as the command gate takes them. */
+  const reasonOf = (body: {
+    reason_category?: TLockReasonCategory | undefined;
+    reason?: string | undefined;
+  }) => ({
+    category: body.reason_category,
+    note: body.reason,
+  });
 
   for (const name of ['lock', 'unlock'] as const) {
     r.post(
@@ -101,13 +102,13 @@ export const deviceCommandRoutes = async (app: FastifyInstance, ctx: AppContext)
         },
       },
       async (request) => {
-        const command = await queueControlCommand(ctx, {
+        const command = await sendControlCommand(ctx, {
           actor: request.actor,
-          target: await targetOf(request.actor, request.body.customer_id),
+          customerId: request.body.customer_id,
           feature: 'lock',
           enable: name === 'lock',
           runAt: request.body.run_at ? new Date(request.body.run_at) : undefined,
-          reason: 'reason' in request.body ? (request.body.reason as string | undefined) : undefined,
+          reason: name === 'lock' ? reasonOf(request.body as z.output<typeof ZLockRequest>) : undefined,
         });
         if (request.body.run_at) return ok(command, 'Command scheduled');
         return ok(command, name === 'lock' ? 'Lock command queued' : 'Unlock command queued');
@@ -130,14 +131,14 @@ export const deviceCommandRoutes = async (app: FastifyInstance, ctx: AppContext)
         },
       },
       async (request) => {
-        const command = await queueControlCommand(ctx, {
+        const command = await sendControlCommand(ctx, {
           actor: request.actor,
-          target: await targetOf(request.actor, request.body.customer_id),
+          customerId: request.body.customer_id,
           feature: spec.feature,
           enable: request.body.enable,
           args: request.body.args,
           runAt: request.body.run_at ? new Date(request.body.run_at) : undefined,
-          reason: request.body.reason,
+          reason: reasonOf(request.body),
         });
         return ok(command, request.body.run_at ? 'Command scheduled' : 'Command queued');
       },
@@ -173,9 +174,8 @@ export const deviceCommandRoutes = async (app: FastifyInstance, ctx: AppContext)
     },
     async (request) => {
       const { customer_id: customerId, command_id: commandId } = request.body;
-      const { device } = await findCustomerForActor(ctx.db, request.actor, customerId);
       return ok(
-        await cancelCommand(ctx, { actor: request.actor, customerId, device, commandId }),
+        await cancelCommand(ctx, { actor: request.actor, customerId, commandId }),
         'Command cancelled',
       );
     },
@@ -229,6 +229,7 @@ export const deviceCommandRoutes = async (app: FastifyInstance, ctx: AppContext)
           customerId: request.body.customer_id,
           pin: request.body.pin,
           otp: request.body.otp,
+          reason: reasonOf(request.body),
         }),
         'PIN change queued',
       ),
@@ -312,9 +313,9 @@ export const deviceCommandRoutes = async (app: FastifyInstance, ctx: AppContext)
       async (request) => {
         const { customer_id: customerId, challenge, otp } = request.body;
         const action = 'action' in request.body ? request.body.action : 'unlock';
-        const { device } = await findCustomerForActor(ctx.db, request.actor, customerId);
+        const reason = 'action' in request.body ? reasonOf(request.body) : undefined;
         return ok(
-          await issueOfflineCode(ctx, { actor: request.actor, customerId, device, challenge, action, otp }),
+          await issueOfflineCode(ctx, { actor: request.actor, customerId, challenge, action, otp, reason }),
           'Offline code issued',
         );
       },
@@ -408,26 +409,5 @@ export const deviceCommandRoutes = async (app: FastifyInstance, ctx: AppContext)
       },
     },
     async (request) => ok((await getAccessFlags(ctx.db, request.actor)).lockAccess),
-  );
-};
-
-/** The device's own enrolment call (design §5); authenticated by the one-time token. */
-export const enrolmentRoutes = async (app: FastifyInstance, ctx: AppContext) => {
-  app.withTypeProvider<ZodTypeProvider>().post(
-    paths.devices.enrol,
-    {
-      config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
-      schema: {
-        tags: ['devices'],
-        summary: 'Enrol a phone with the token from its QR; returns MQTT credentials',
-        body: ZEnrolDeviceRequest,
-        response: { 200: zEnvelope(ZEnrolDeviceResponse) },
-      },
-    },
-    async (request) =>
-      ok(
-        await enrolDevice(ctx, { request: request.body, baseUrl: publicBaseUrl(ctx.config, request) }),
-        'Enrolled',
-      ),
   );
 };

@@ -1,3 +1,4 @@
+import type { TEnrolChannel } from '@kisht/domain/audit/audit-events';
 import { CustomerStatus } from '@kisht/domain/common/enums';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import type { TEnrolmentQr } from '@kisht/domain/customers/customers.schema';
@@ -18,12 +19,14 @@ import { randomToken, sha256Hex } from '../../lib/crypto';
 import { insertAudit } from '../audit/audit.repository';
 import { hasRecordedConsent } from '../customers/consent.service';
 import { markCustomerInstalled } from '../customers/customers.service';
-import { issueEnrolmentCode } from '../emm/enrolment-code.service';
 import { spendEnrolmentKey } from '../ledger/ledger.service';
 import { getDeviceSettings } from '../orgs/orgs.service';
+import { enqueueOrders, loadTargetsOfDevices, offlineLimitOrder } from './command-gate';
 import type { TDeviceBridges } from './device-bridge';
 import type { DeviceRow } from './devices.repository';
 import * as devicesRepo from './devices.repository';
+import * as enrolmentRepo from './enrolment.repository';
+import { issueEnrolmentCode } from './enrolment-code.service';
 import type { ServerKeys } from './server-keys.service';
 
 /**
@@ -193,7 +196,7 @@ export const linkApkUrl = (config: TConfig, baseUrl: string): string =>
  * first (the UPDATE's row lock orders the two).
  */
 export const voidEnrolmentToken = (db: DbOrTx, deviceId: string): Promise<boolean> =>
-  devicesRepo.voidTokenOfUnenrolledDevice(db, deviceId);
+  enrolmentRepo.voidTokenOfUnenrolledDevice(db, deviceId);
 
 const sameImeis = (device: DeviceRow, request: TEnrolDeviceRequest) =>
   new Set([device.imei1, device.imei2]).size ===
@@ -223,7 +226,7 @@ export const enrolDevice = async (
   options: { request: TEnrolDeviceRequest; baseUrl: string },
 ): Promise<TEnrolDeviceResponse> => {
   const { request } = options;
-  const device = await devicesRepo.findDeviceByEnrolmentTokenHash(deps.db, sha256Hex(request.token));
+  const device = await enrolmentRepo.findDeviceByEnrolmentTokenHash(deps.db, sha256Hex(request.token));
   const invalid = () =>
     new AppError(AppErrorCode.ENROLMENT_TOKEN_INVALID, 'This enrolment QR is invalid or has expired', [
       { field: 'token', message: 'Invalid or expired enrolment token' },
@@ -244,13 +247,11 @@ export const enrolDevice = async (
     );
   }
   const secret = randomToken();
-  const offlineLockAfterMs = offlineLimitMs(
-    (await getDeviceSettings(deps.db, device.orgId)).offlineLockAfterHours,
-  );
-  await deps.db.transaction(async (tx) => {
+  const orgLimitMs = offlineLimitMs((await getDeviceSettings(deps.db, device.orgId)).offlineLockAfterHours);
+  const offlineLockAfterMs = await deps.db.transaction(async (tx) => {
     const enrolledAt = new Date();
     // Only while the token still stands: a key refund may have voided it since it was read.
-    const isEnrolled = await devicesRepo.updateDeviceHoldingToken(tx, device.id, sha256Hex(request.token), {
+    const isEnrolled = await enrolmentRepo.updateDeviceHoldingToken(tx, device.id, sha256Hex(request.token), {
       // The token now only lets this phone retry a lost response (same IMEIs), for a short while.
       enrolmentExpiresAt: new Date(enrolledAt.getTime() + ENROLMENT_RETRY_MS),
       enrolledAt,
@@ -259,9 +260,19 @@ export const enrolDevice = async (
       reportedPolicyVersion: 0,
     });
     if (!isEnrolled) throw invalid();
-    // A freshly enrolled phone holds policy 0 (unlocked, nothing restricted): start it from there.
-    await devicesRepo.resetPolicy(tx, device.id, offlineLockAfterMs);
-    await recordEnrolment(tx, device, {});
+    // A freshly enrolled phone holds policy 0 (unlocked, nothing restricted): its policy starts
+    // from there, with the organisation's offline limit unless the rules refuse it (a loan paid
+    // off before the phone enrolled), through the command gate.
+    const target = (await loadTargetsOfDevices(tx, [device.id])).get(device.id)!;
+    const order = offlineLimitOrder(target, orgLimitMs, {
+      locked: false,
+      controls: {},
+      replacesControls: true,
+    });
+    // Not published: the phone is not connected yet, and fetches its policy with its first hello.
+    await enqueueOrders(tx, [order], { onRefused: 'throw' });
+    await recordEnrolment(tx, device, null);
+    return order.policy?.offlineLockAfterMs ?? null;
   });
   return credentialsOf(deps, { device, secret, offlineLockAfterMs, baseUrl: options.baseUrl });
 };
@@ -269,12 +280,12 @@ export const enrolDevice = async (
 /**
  * What every family's enrolment records once its device row is marked enrolled, in the caller's
  * transaction: the customer becomes installed (status 1) and a `device.enrol` audit entry names the
- * device, with `details` (the channel and the MDM's id for an MDM phone).
+ * device, with the channel and the MDM's id for an MDM phone (`channel`; null for Kisht's agent).
  */
 export const recordEnrolment = async (
   tx: DbOrTx,
   device: Pick<DeviceRow, 'id' | 'orgId' | 'customerId'>,
-  details: Record<string, unknown>,
+  channel: TEnrolChannel | null,
 ): Promise<void> => {
   await markCustomerInstalled(tx, device.orgId, device.customerId);
   await insertAudit(tx, {
@@ -282,7 +293,7 @@ export const recordEnrolment = async (
     action: 'device.enrol',
     entity: 'customer',
     entityId: String(device.customerId),
-    details: { deviceId: device.id, ...details },
+    details: { deviceId: device.id, ...channel },
   });
 };
 

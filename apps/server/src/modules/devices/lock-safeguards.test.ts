@@ -6,13 +6,13 @@ import { sql } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
 import { DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
-import { apiGet, apiPost, apiPut, customerIdNamed } from '../../test/fixtures';
+import { apiGet, apiPost, apiPut, customerIdNamed, TEST_LOCK_REASON } from '../../test/fixtures';
 import type { TestApp } from '../../test/harness';
 import { routeTest as it } from '../../test/route-test';
 import { runAutoLockLadder } from './auto-lock.service';
+import { dispatchDueScheduledCommands } from './command-jobs.service';
 import { policyVersionOf } from './device-messages';
 import * as repo from './devices.repository';
-import { dispatchDueScheduledCommands } from './devices.service';
 
 /**
  * Issue 12, borrower safeguards: a phone whose customer has nothing overdue is locked only with a
@@ -32,9 +32,16 @@ const REASON = 'Customer asked us to test the lock';
 const today = () => istDate();
 const customerNamed = (firstName: string, token = retailer) => customerIdNamed(t, token, firstName);
 const commandsOf = (customerId: number) =>
-  queryRows<{ id: string; name: string; state: string; reason: string | null; error: string | null }>(
+  queryRows<{
+    id: string;
+    name: string;
+    state: string;
+    reason_category: string | null;
+    reason: string | null;
+    error: string | null;
+  }>(
     t.app.ctx.db,
-    sql`select c.id, c.name, c.state, c.reason, c.error from device_commands c
+    sql`select c.id, c.name, c.state, c.reason_category, c.reason, c.error from device_commands c
         join devices d on d.id = c.device_id where d.customer_id = ${customerId}
         order by c.created_at, c.id`,
   );
@@ -62,20 +69,24 @@ const owedOnFirst = async (customerId: number) =>
   );
 const fieldsOf = (body: { fields?: { field: string }[] }) => (body.fields ?? []).map((f) => f.field);
 
-describe('a lock of a customer with nothing overdue needs a reason', () => {
-  it('refuses a lock without a reason (400 naming reason), writing nothing; keeps a given reason', async ({
+describe('a lock of a customer with nothing overdue needs a reason category that is not a payment', () => {
+  it('refuses a lock without one (400 naming the field), writing nothing; keeps the category and note', async ({
     make,
   }) => {
     const aarav = await customerNamed('Aarav');
     await make.paid(aarav, { dueBefore: today() });
-    for (const body of [
-      { customer_id: aarav },
-      { customer_id: aarav, reason: '    ' },
-      { customer_id: aarav, reason: 'x'.repeat(301) },
-    ]) {
+    for (const [body, field] of [
+      [{ customer_id: aarav }, 'reason_category'],
+      [{ customer_id: aarav, reason: REASON }, 'reason_category'],
+      [{ customer_id: aarav, reason_category: 'overdue_emi' }, 'reason_category'],
+      [{ customer_id: aarav, reason_category: 'not_a_category' }, 'reason_category'],
+      [{ customer_id: aarav, reason_category: 'other' }, 'reason'],
+      [{ customer_id: aarav, reason_category: 'other', reason: '    ' }, 'reason'],
+      [{ customer_id: aarav, reason_category: 'customer_request', reason: 'x'.repeat(301) }, 'reason'],
+    ] as const) {
       const refused = await apiPost(t, retailer, paths.devices.lock, body);
-      expect(refused.status).toBe(400);
-      expect(fieldsOf(refused.body)).toEqual(['reason']);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(fieldsOf(refused.body)).toEqual([field]);
     }
     expect(await commandsOf(aarav)).toEqual([]);
     expect(await lockAudits()).toEqual([]);
@@ -83,46 +94,67 @@ describe('a lock of a customer with nothing overdue needs a reason', () => {
 
     const locked = await apiPost(t, retailer, paths.devices.lock, {
       customer_id: aarav,
+      reason_category: 'other',
       reason: `  ${REASON} `,
     });
     expect(locked.status).toBe(200);
     const [command] = await commandsOf(aarav);
-    expect(command).toMatchObject({ name: 'lock', reason: REASON });
+    expect(command).toMatchObject({ name: 'lock', reason_category: 'other', reason: REASON });
     const [audit] = await lockAudits();
-    expect(audit).toMatchObject({ action: 'device.lock', details: { reason: REASON } });
+    expect(audit).toMatchObject({
+      action: 'device.lock',
+      details: { reasonCategory: 'other', reason: REASON },
+    });
     const history = await apiGet(t, retailer, `${paths.devices.history}?customer_id=${aarav}`);
-    expect(ZCommandHistoryItem.parse(history.body.data[0])).toMatchObject({ name: 'lock', reason: REASON });
+    expect(ZCommandHistoryItem.parse(history.body.data[0])).toMatchObject({
+      name: 'lock',
+      reasonCategory: 'other',
+      reason: REASON,
+    });
   });
 
-  it('locks a customer with an overdue instalment without a reason', async ({ make }) => {
+  it('locks a customer with an overdue instalment for the overdue EMI, no reason needed', async ({
+    make,
+  }) => {
     const aarav = await customerNamed('Aarav');
     await make.overdue(aarav);
     const locked = await apiPost(t, retailer, paths.devices.lock, { customer_id: aarav });
     expect(locked.status).toBe(200);
-    expect(await commandsOf(aarav)).toMatchObject([{ name: 'lock', reason: null }]);
+    expect(await commandsOf(aarav)).toMatchObject([
+      { name: 'lock', reason_category: 'overdue_emi', reason: null },
+    ]);
   });
 
   it('asks for a reason for lost mode too, and for a scheduled lock', async ({ make }) => {
     const aarav = await customerNamed('Aarav');
     await make.customerRow(aarav, { deviceType: 3 }); // Apple phones offer lost mode (spec §6)
     await make.paid(aarav, { dueBefore: today() });
-    const lostMode = { customer_id: aarav, enable: true, args: { message: 'Please call the shop' } };
+    const lostMode = { customer_id: aarav, enable: true, args: {} };
     const refused = await apiPost(t, retailer, deviceControlPath('lost_mode'), lostMode);
     expect(refused.status).toBe(400);
-    expect(fieldsOf(refused.body)).toEqual(['reason']);
+    expect(fieldsOf(refused.body)).toEqual(['reason_category']);
     const runAt = new Date(Date.now() + 10 * 60_000).toISOString();
     const scheduled = await apiPost(t, retailer, paths.devices.lock, { customer_id: aarav, run_at: runAt });
     expect(scheduled.status).toBe(400);
-    expect(fieldsOf(scheduled.body)).toEqual(['reason']);
+    expect(fieldsOf(scheduled.body)).toEqual(['reason_category']);
     expect(await commandsOf(aarav)).toEqual([]);
-    const sent = await apiPost(t, retailer, deviceControlPath('lost_mode'), { ...lostMode, reason: REASON });
+    const sent = await apiPost(t, retailer, deviceControlPath('lost_mode'), {
+      ...lostMode,
+      reason_category: 'fraud_or_theft',
+      reason: REASON,
+    });
     expect(sent.status).toBe(200);
-    expect(await commandsOf(aarav)).toMatchObject([{ name: 'lost_mode_on', reason: REASON }]);
+    expect(await commandsOf(aarav)).toMatchObject([
+      { name: 'lost_mode_on', reason_category: 'fraud_or_theft', reason: REASON },
+    ]);
   });
 
   it('answers 404 for another organisation’s customer, writing nothing', async ({ otherRetailer: other }) => {
     const kiran = await customerNamed('Kiran', other);
-    const foreign = await apiPost(t, retailer, paths.devices.lock, { customer_id: kiran, reason: REASON });
+    const foreign = await apiPost(t, retailer, paths.devices.lock, {
+      customer_id: kiran,
+      ...TEST_LOCK_REASON,
+    });
     expect(foreign.status).toBe(404);
     expect(await commandsOf(kiran)).toEqual([]);
   });
@@ -133,9 +165,9 @@ describe('a completed loan (status 5) is never locked', () => {
     const sneha = await customerNamed('Sneha'); // seeded with every EMI paid, status 5
     const runAt = new Date(Date.now() + 10 * 60_000).toISOString();
     for (const body of [
-      { customer_id: sneha, reason: REASON },
+      { customer_id: sneha, ...TEST_LOCK_REASON },
       { customer_id: sneha },
-      { customer_id: sneha, reason: REASON, run_at: runAt },
+      { customer_id: sneha, ...TEST_LOCK_REASON, run_at: runAt },
     ]) {
       const refused = await apiPost(t, retailer, paths.devices.lock, body);
       expect(refused.status).toBe(409);
@@ -178,10 +210,14 @@ describe('a completed loan (status 5) is never locked', () => {
 
     expect(await dispatchDueScheduledCommands(t.app.ctx, new Date(runAt.getTime() + 1000))).toBe(0);
     expect(await commandsOf(aarav)).toMatchObject([
-      { name: 'lock', state: 'cancelled', error: expect.stringMatching(/EMIs completed/) },
+      {
+        name: 'lock',
+        state: 'cancelled',
+        error: expect.stringMatching(/EMIs of this customer are completed/),
+      },
     ]);
     expect(await commandsOf(priya)).toMatchObject([
-      { name: 'lock', state: 'cancelled', error: expect.stringMatching(/nothing was overdue/) },
+      { name: 'lock', state: 'cancelled', error: expect.stringMatching(/Nothing is overdue/) },
     ]);
     const after = await deviceOf(aarav);
     expect(after.desiredLocked).toBe(false);
@@ -197,11 +233,13 @@ describe('a completed loan (status 5) is never locked', () => {
     const scheduled = await apiPost(t, retailer, paths.devices.lock, {
       customer_id: aarav,
       run_at: runAt.toISOString(),
-      reason: REASON,
+      ...TEST_LOCK_REASON,
     });
     expect(scheduled.status).toBe(200);
     expect(await dispatchDueScheduledCommands(t.app.ctx, new Date(runAt.getTime() + 1000))).toBe(1);
-    expect(await commandsOf(aarav)).toMatchObject([{ name: 'lock', state: 'sent', reason: REASON }]);
+    expect(await commandsOf(aarav)).toMatchObject([
+      { name: 'lock', state: 'sent', reason_category: 'customer_request', reason: TEST_LOCK_REASON.reason },
+    ]);
     expect((await deviceOf(aarav)).desiredLocked).toBe(true);
   });
 
@@ -293,6 +331,7 @@ describe('the lock screen', () => {
 
     const device = await deviceOf(aarav);
     const expected = {
+      reason: 'overdue_emi',
       retailerName: 'Ravi Mobiles',
       retailerPhone: DEMO_RETAILER_MOBILE,
       overduePaise: owed,
@@ -312,7 +351,11 @@ describe('the lock screen', () => {
     const priya = await customerNamed('Priya');
     await make.paid(priya, { dueBefore: today() });
     await apiPost(t, retailer, paths.devices.unlock, { customer_id: priya });
-    await apiPost(t, retailer, paths.devices.lock, { customer_id: priya, reason: REASON });
-    expect((await deviceOf(priya)).desiredLockScreen).toEqual({ ...expected, overduePaise: 0 });
+    await apiPost(t, retailer, paths.devices.lock, { customer_id: priya, ...TEST_LOCK_REASON });
+    expect((await deviceOf(priya)).desiredLockScreen).toEqual({
+      ...expected,
+      reason: 'customer_request',
+      overduePaise: 0,
+    });
   });
 });

@@ -4,17 +4,13 @@ import { join } from 'node:path';
 import type { DeviceAgent } from '@kisht/device-agent/agent';
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import { v7 as uuidv7 } from 'uuid';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
 import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
-import { apiPost, enrolReferenceAgent, waitUntil } from '../../test/fixtures';
+import { apiPost, enrolReferenceAgent, TEST_LOCK_REASON, waitUntil } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { insertCommand } from './devices.repository';
-import { redeliverUnacknowledgedCommands } from './devices.service';
-
-/** Seeded and new customers may have nothing overdue: a lock then needs a reason (issue 12). */
-const TEST_LOCK_REASON = 'Customer asked us to test the lock';
+import { enqueueOrders, loadTargetsOfDevices } from './command-gate';
+import { redeliverUnacknowledgedCommands } from './command-jobs.service';
 
 /**
  * The re-send of commands a connected phone left unacknowledged (design §5: nothing is lost
@@ -34,6 +30,32 @@ afterEach(async () => {
   // Retried: an agent that was just stopped may still be finishing a write (ENOTEMPTY).
   rmSync(stateDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
+
+/**
+ * A command row committed through the command gate and never published (as when the broker was
+ * unreachable at commit): `id`, `orgId` and `createdAt` are the gate's own (now).
+ */
+const insertCommand = (
+  db: TestApp['app']['ctx']['db'],
+  row: { deviceId: string; name: string; args: Record<string, unknown> },
+) =>
+  db.transaction(async (tx) => {
+    const target = (await loadTargetsOfDevices(tx, [row.deviceId])).get(row.deviceId)!;
+    const outcome = await enqueueOrders(
+      tx,
+      [
+        {
+          target,
+          name: row.name as 'lock',
+          reason: { category: 'customer_request' },
+          row: { args: row.args, createdBy: null },
+          audit: null,
+        },
+      ],
+      { onRefused: 'throw' },
+    );
+    return outcome.commands[0]!;
+  });
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
@@ -80,7 +102,7 @@ describe('re-sending unacknowledged commands', () => {
     try {
       const lock = await apiPost(t, retailer, paths.devices.lock, {
         customer_id: customerId,
-        reason: TEST_LOCK_REASON,
+        ...TEST_LOCK_REASON,
       });
       expect(lock.status).toBe(200);
       const id = lock.body.data.id as string;
@@ -111,14 +133,11 @@ describe('re-sending unacknowledged commands', () => {
     try {
       // Two rows committed while the broker was unreachable: queued, never published.
       const created = Date.now();
-      const insert = (name: string, at: number) =>
+      const insert = (name: string, _at: number) =>
         insertCommand(t.app.ctx.db, {
-          id: uuidv7(),
-          orgId: DEMO_ORG_ID,
           deviceId: agent.deviceId,
           name,
           args: {},
-          createdAt: new Date(at),
         });
       const camera = await insert('camera_lock', created - SECOND);
       const lock = await insert('lock', created);
@@ -139,12 +158,9 @@ describe('re-sending unacknowledged commands', () => {
     const deviceId = await silentOnlinePhone();
     const t0 = Date.now();
     const command = await insertCommand(t.app.ctx.db, {
-      id: uuidv7(),
-      orgId: DEMO_ORG_ID,
       deviceId,
       name: 'lock',
       args: {},
-      createdAt: new Date(t0),
     });
     const redeliverAt = (ms: number) => redeliverUnacknowledgedCommands(t.app.ctx, later(t0, ms));
 
@@ -197,12 +213,9 @@ describe('re-sending unacknowledged commands', () => {
     // One policy version (carrying the lock) and two one-shot commands: three messages.
     for (const name of ['lock', 'reboot', 'sim_info']) {
       await insertCommand(t.app.ctx.db, {
-        id: uuidv7(),
-        orgId: DEMO_ORG_ID,
         deviceId,
         name,
         args: {},
-        createdAt: new Date(t0),
       });
     }
     const at = later(t0, 2 * MINUTE);

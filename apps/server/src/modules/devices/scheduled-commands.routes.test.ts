@@ -2,13 +2,10 @@ import { deviceControlPath, paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
-import { apiGet, apiPost, customerIdNamed } from '../../test/fixtures';
+import { apiGet, apiPost, customerIdNamed, TEST_LOCK_REASON } from '../../test/fixtures';
 import type { TestApp } from '../../test/harness';
 import { routeTest as it } from '../../test/route-test';
-import { dispatchDueScheduledCommands } from './devices.service';
-
-/** Seeded and new customers may have nothing overdue: a lock then needs a reason (issue 12). */
-const TEST_LOCK_REASON = 'Customer asked us to test the lock';
+import { dispatchDueScheduledCommands } from './command-jobs.service';
 
 /** Scheduled lock/unlock (run_at on /api/device/lock and unlock) and the scheduled_commands list. */
 let t: TestApp;
@@ -31,7 +28,7 @@ describe('scheduled lock and unlock', () => {
     const scheduled = await apiPost(t, retailer, paths.devices.lock, {
       customer_id: aarav,
       run_at: runAt,
-      reason: TEST_LOCK_REASON,
+      ...TEST_LOCK_REASON,
     });
     expect(scheduled.status).toBe(200);
     expect(scheduled.body.message).toBe('Command scheduled');
@@ -68,7 +65,7 @@ describe('scheduled lock and unlock', () => {
     const later = await apiPost(t, retailer, paths.devices.lock, {
       customer_id: aarav,
       run_at: inMinutes(300),
-      reason: TEST_LOCK_REASON,
+      ...TEST_LOCK_REASON,
     });
     const sooner = await apiPost(t, retailer, deviceControlPath('camera_lock'), {
       customer_id: aarav,

@@ -2,7 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import type { TServerKey } from '@kisht/domain/devices/protocol.schema';
 import { generateServerKey, privateKeyOf } from '@kisht/domain/devices/server-message';
 import type { DbOrTx } from '../../db/client';
-import * as repo from './devices.repository';
+import * as repo from './enrolment.repository';
 
 /** An organisation's signing key ready to sign (device protocol §5). */
 export type TSigningKey = TServerKey & { privateKey: KeyObject };

@@ -10,11 +10,8 @@ import mqtt from 'mqtt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
 import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
-import { apiGet, apiPost, enrolReferenceAgent, waitUntil } from '../../test/fixtures';
+import { apiGet, apiPost, enrolReferenceAgent, TEST_LOCK_REASON, waitUntil } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
-
-/** Seeded and new customers may have nothing overdue: a lock then needs a reason (issue 12). */
-const TEST_LOCK_REASON = 'Customer asked us to test the lock';
 
 /**
  * Issue 11 (device protocol v2): a lock that was superseded or cancelled while the phone was
@@ -96,7 +93,7 @@ describe.each(BROKERS)('stale and forged intents never reach the phone ($name)',
     const { customerId, statePath } = await offlinePhone();
     const lock = await apiPost(t, retailer, paths.devices.lock, {
       customer_id: customerId,
-      reason: TEST_LOCK_REASON,
+      ...TEST_LOCK_REASON,
     });
     expect(lock.body.data.state).toBe('sent');
     const unlock = await apiPost(t, retailer, paths.devices.unlock, { customer_id: customerId });
@@ -119,7 +116,7 @@ describe.each(BROKERS)('stale and forged intents never reach the phone ($name)',
     const { customerId, statePath } = await offlinePhone();
     const lock = await apiPost(t, retailer, paths.devices.lock, {
       customer_id: customerId,
-      reason: TEST_LOCK_REASON,
+      ...TEST_LOCK_REASON,
     });
     const cancel = await apiPost(t, retailer, paths.devices.cancel, {
       customer_id: customerId,
@@ -170,7 +167,7 @@ describe.each(BROKERS)('stale and forged intents never reach the phone ($name)',
 
       await apiPost(t, retailer, paths.devices.unlock, { customer_id: customerId });
       await waitUntil(async () => (await commands(customerId)).every((c) => c.state === 'done'));
-      await apiPost(t, retailer, paths.devices.lock, { customer_id: customerId, reason: TEST_LOCK_REASON });
+      await apiPost(t, retailer, paths.devices.lock, { customer_id: customerId, ...TEST_LOCK_REASON });
       await phone.agent.waitForLockState(true);
       await waitUntil(async () => (await commands(customerId)).every((c) => c.state === 'done'));
 

@@ -7,12 +7,9 @@ import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
 import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
-import { apiGet, apiPost, enrolReferenceAgent, waitUntil } from '../../test/fixtures';
+import { apiGet, apiPost, enrolReferenceAgent, TEST_LOCK_REASON, waitUntil } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { startFakeFcm } from '../push/fake-fcm';
-
-/** Seeded and new customers may have nothing overdue: a lock then needs a reason (issue 12). */
-const TEST_LOCK_REASON = 'Customer asked us to test the lock';
 
 /**
  * Wake-up pushes (device protocol §14): a phone that is offline when something is sent to it gets
@@ -58,7 +55,7 @@ const offlinePhoneWithToken = async (pushToken: string) => {
 describe('wake-up pushes', () => {
   it('wakes an offline phone once a minute when something is sent to it, never an online one', async () => {
     const { agent, customerId } = await offlinePhoneWithToken('fcm-token-1');
-    await apiPost(t, retailer, paths.devices.lock, { customer_id: customerId, reason: TEST_LOCK_REASON });
+    await apiPost(t, retailer, paths.devices.lock, { customer_id: customerId, ...TEST_LOCK_REASON });
     await waitUntil(async () => fake.messages.length === 1);
     expect(fake.messages[0]).toMatchObject({
       token: 'fcm-token-1',
@@ -74,7 +71,7 @@ describe('wake-up pushes', () => {
     await agent.start();
     await waitUntil(async () => (await details(customerId)).device.isOnline);
     await t.app.ctx.db.execute(sql`update devices set last_woken_at = null`);
-    await apiPost(t, retailer, paths.devices.lock, { customer_id: customerId, reason: TEST_LOCK_REASON });
+    await apiPost(t, retailer, paths.devices.lock, { customer_id: customerId, ...TEST_LOCK_REASON });
     await agent.waitForLockState(true);
     expect(fake.messages).toHaveLength(1);
   });
@@ -82,7 +79,7 @@ describe('wake-up pushes', () => {
   it('forgets a token the push service calls dead', async () => {
     const { customerId } = await offlinePhoneWithToken('fcm-token-dead');
     fake.answer = () => ({ status: 404, body: { error: { code: 404, status: 'NOT_FOUND' } } });
-    await apiPost(t, retailer, paths.devices.lock, { customer_id: customerId, reason: TEST_LOCK_REASON });
+    await apiPost(t, retailer, paths.devices.lock, { customer_id: customerId, ...TEST_LOCK_REASON });
     await waitUntil(async () => {
       const [row] = await queryRows<{ push_token: string | null }>(
         t.app.ctx.db,

@@ -10,7 +10,7 @@ import {
   products,
   users,
 } from '../../db/schema';
-import type { CustomerScope } from '../customers/customers.service';
+import type { CustomerScope } from '../scope/scope.service';
 
 const inScope = (scope: CustomerScope) =>
   and(eq(customers.orgId, scope.orgId), inArray(customers.retailerId, scope.retailerIds))!;

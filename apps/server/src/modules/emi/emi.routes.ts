@@ -29,8 +29,9 @@ import type { AppContext } from '../../lib/context';
 import { rupees, toCsv } from '../../lib/csv';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
-import { findCustomerForActor, listCustomers } from '../customers/customers.service';
+import { listCustomers } from '../customers/customers.service';
 import { autoUnlockIfCleared } from '../devices/auto-lock.service';
+import { findCustomerForActor } from '../scope/scope.service';
 import {
   countUpcomingEmis,
   editEmiTerms,
@@ -54,7 +55,7 @@ export const emiRoutes = async (app: FastifyInstance, ctx: AppContext) => {
   /** The auto-lock ladder's unlock rung, after money clears the overdue instalments. */
   const unlockIfCleared = async (actor: TActor, customerId: number) => {
     const { customer, device } = await findCustomerForActor(ctx.db, actor, customerId);
-    await autoUnlockIfCleared(ctx, { orgId: customer.orgId, customerId: customer.id, device });
+    await autoUnlockIfCleared(ctx, { orgId: customer.orgId, customerId: customer.id, deviceId: device.id });
   };
 
   r.get(
@@ -88,7 +89,7 @@ export const emiRoutes = async (app: FastifyInstance, ctx: AppContext) => {
     },
     async (request) => {
       const rawKey = request.headers['idempotency-key'];
-      const receipt = await recordPayment(ctx.db, {
+      const receipt = await recordPayment(ctx, {
         actor: request.actor,
         request: request.body,
         idempotencyKey: rawKey === undefined ? undefined : (parseIdempotencyKey(rawKey) ?? undefined),
@@ -141,7 +142,7 @@ export const emiRoutes = async (app: FastifyInstance, ctx: AppContext) => {
       },
     },
     async (request) => {
-      await updateEmiStatus(ctx.db, { actor: request.actor, request: request.body });
+      await updateEmiStatus(ctx, { actor: request.actor, request: request.body });
       await unlockIfCleared(request.actor, request.body.customer_id);
       return ok(await getEmiDetails(ctx.db, request.actor, request.body.customer_id), 'Instalment updated');
     },

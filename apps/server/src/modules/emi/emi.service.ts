@@ -1,6 +1,7 @@
 import { createHash, randomInt } from 'node:crypto';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import { addDays, istDate, istMonthStart } from '@kisht/domain/common/time';
+import { commandSpecOf } from '@kisht/domain/devices/command-catalogue';
 import type { TDeviceCommand } from '@kisht/domain/devices/devices.schema';
 import {
   allocatePayment,
@@ -33,11 +34,18 @@ import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
-import { findCustomerForActor, markLoanCompleted, scopeOf } from '../customers/customers.service';
-import type { CommandDispatcher } from '../devices/device-outbox.service';
-import { queueControlCommand } from '../devices/devices.service';
+import { markLoanCompleted } from '../customers/customers.service';
+import { loadTargetForActor, sendOneShotCommand } from '../devices/control-commands.service';
+import { accessFlagsFor, parseCommandArgs } from '../devices/devices.service';
+import {
+  freePhoneOnPayoff,
+  publishAfterCommit,
+  type TGateDeps,
+  type TGateOutcome,
+} from '../devices/payoff.service';
 import { notifyAboutCustomer } from '../notifications/notifications.service';
 import { getPenaltyRule } from '../orgs/orgs.service';
+import { findCustomerForActor, scopeOf } from '../scope/scope.service';
 import * as repo from './emi.repository';
 
 /**
@@ -180,16 +188,18 @@ class KeyAlreadyHeld extends Error {}
  * customer, INVALID_PAYMENT for an amount above what they owe, IDEMPOTENCY_KEY_REUSED (422) for the key with another request.
  */
 export const recordPayment = async (
-  db: Db,
+  deps: TGateDeps,
   options: {
     actor: TActor;
     request: TPaymentToRecord;
     idempotencyKey?: string | undefined;
   },
 ): Promise<TPaymentReceipt> => {
+  const { db } = deps;
   const { actor, request } = options;
   const { customer } = await findCustomerForActor(db, actor, request.customer_id);
   const orgId = customer.orgId;
+  let payoff: TGateOutcome | null = null;
   const key = options.idempotencyKey
     ? { key: options.idempotencyKey, fingerprint: paymentFingerprint(actor, request) }
     : null;
@@ -234,7 +244,8 @@ export const recordPayment = async (
         })),
       );
       const isPaidOff = (await repo.countUnpaidOfCustomer(tx, customer.id)) === 0;
-      if (isPaidOff) await markLoanCompleted(tx, orgId, customer.id, actor.userId);
+      if (isPaidOff)
+        payoff = await completeLoan(tx, { orgId, customerId: customer.id, actorUserId: actor.userId });
       await notifyAboutCustomer(tx, {
         orgId,
         customerId: customer.id,
@@ -265,7 +276,22 @@ export const recordPayment = async (
     if (!repeat) throw new AppError(AppErrorCode.INTERNAL, 'The payment could not be recorded');
     return repeat;
   }
+  if (payoff) await publishAfterCommit(deps.dispatcher, payoff);
   return receiptOf(db, actor, customer.id, paymentId);
+};
+
+/**
+ * A loan paid off (by a payment or a waiver), in that transaction: the customer moves to EMIs
+ * completed (5) and, as the same event, the phone is freed through the command gate
+ * (freePhoneOnPayoff: every restriction off, no offline limit, pending restrictions cancelled).
+ * Returns what to publish after commit.
+ */
+const completeLoan = async (
+  tx: DbOrTx,
+  loan: { orgId: number; customerId: number; actorUserId: number },
+): Promise<TGateOutcome | null> => {
+  const isCompleted = await markLoanCompleted(tx, loan.orgId, loan.customerId, loan.actorUserId);
+  return isCompleted ? freePhoneOnPayoff(tx, loan) : null;
 };
 
 const rangeOf = (range: 'today' | 'week' | 'overdue', today: string): repo.UpcomingRange => {
@@ -447,12 +473,13 @@ export const sendPenalty = async (
  * outside scope, NOT_FOUND for another customer's instalment, NOTHING_TO_WAIVE when there is none.
  */
 export const updateEmiStatus = async (
-  db: Db,
+  deps: TGateDeps,
   options: { actor: TActor; request: z.output<typeof ZUpdateEmiStatusRequest> },
 ): Promise<void> => {
+  const { db } = deps;
   const { actor, request } = options;
   const { customer } = await findCustomerForActor(db, actor, request.customer_id);
-  await db.transaction(async (tx) => {
+  const payoff = await db.transaction(async (tx) => {
     const emi = await repo.lockEmi(tx, customer.id, request.emi_id);
     if (!emi) throw emiNotFound();
     const owed = outstandingPaise(emi);
@@ -467,7 +494,9 @@ export const updateEmiStatus = async (
     }
     await repo.addWaiver(tx, emi.id, waive);
     const isPaidOff = (await repo.countUnpaidOfCustomer(tx, customer.id)) === 0;
-    if (isPaidOff) await markLoanCompleted(tx, customer.orgId, customer.id, actor.userId);
+    const payoff = isPaidOff
+      ? await completeLoan(tx, { orgId: customer.orgId, customerId: customer.id, actorUserId: actor.userId })
+      : null;
     await insertAudit(tx, {
       orgId: customer.orgId,
       actorUserId: actor.userId,
@@ -483,7 +512,9 @@ export const updateEmiStatus = async (
         isPaidOff,
       },
     });
+    return payoff;
   });
+  if (payoff) await publishAfterCommit(deps.dispatcher, payoff);
 };
 
 /**
@@ -493,13 +524,15 @@ export const updateEmiStatus = async (
  * DEVICE_NOT_ENROLLED before enrolment.
  */
 export const sendEmiAlert = async (
-  deps: { db: Db; dispatcher: CommandDispatcher },
+  deps: TGateDeps,
   options: { actor: TActor; request: z.output<typeof ZSendEmiAlertRequest> },
 ): Promise<TDeviceCommand> => {
   const { actor, request } = options;
-  const { customer, device } = await findCustomerForActor(deps.db, actor, request.customer_id);
+  const target = await loadTargetForActor(deps, actor, request.customer_id);
   const today = istDate();
-  const unpaid = (await repo.findEmisOfCustomer(deps.db, customer.id)).filter((e) => outstandingPaise(e) > 0);
+  const unpaid = (await repo.findEmisOfCustomer(deps.db, target.customerId)).filter(
+    (e) => outstandingPaise(e) > 0,
+  );
   const next = unpaid[0];
   if (!next) {
     throw new AppError(AppErrorCode.NOTHING_DUE, 'Nothing is due on this loan', [
@@ -509,16 +542,18 @@ export const sendEmiAlert = async (
   const overduePaise = unpaid
     .filter((e) => e.dueDate < today)
     .reduce((total, e) => total + outstandingPaise(e), 0);
-  return queueControlCommand(deps, {
+  return sendOneShotCommand(deps, {
     actor,
-    target: { customerId: customer.id, deviceType: customer.deviceType, device },
-    feature: 'emi_alert',
-    args: {
+    target,
+    name: 'emi_alert',
+    args: parseCommandArgs(commandSpecOf('emi_alert')!, {
       amountPaise: outstandingPaise(next),
       dueDate: next.dueDate,
       overduePaise,
       message: request.message ?? '',
-    },
+    }),
+    flags: accessFlagsFor('emi_alert', 'emi_alert'),
+    availability: 'emi_alert',
   });
 };
 

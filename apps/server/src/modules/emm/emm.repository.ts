@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { devices } from '../../db/schema';
 
@@ -22,20 +22,6 @@ export type TLinkDeviceRow = {
   enrolmentExpiresAt: Date | null;
   enrolmentCodeHash: string | null;
   enrolledAt: Date | null;
-};
-
-/** The organisation's device whose enrolment code hashes to `codeHash`, or null. */
-export const findDeviceByCodeHash = async (
-  db: DbOrTx,
-  orgId: number,
-  codeHash: string,
-): Promise<TLinkDeviceRow | null> => {
-  const [row] = await db
-    .select(linkColumns)
-    .from(devices)
-    .where(and(eq(devices.orgId, orgId), eq(devices.enrolmentCodeHash, codeHash)))
-    .limit(1);
-  return row ?? null;
 };
 
 /** A device by id within an organisation, or null. */
@@ -64,30 +50,6 @@ export const findDeviceByTokenHash = async (
     .where(and(eq(devices.orgId, orgId), eq(devices.enrolmentTokenHash, tokenHash)))
     .limit(1);
   return row ?? null;
-};
-
-/** Stores the hash of a device's enrolment code (null clears it). */
-export const setEnrolmentCodeHash = async (db: DbOrTx, deviceId: string, codeHash: string | null) => {
-  await db.update(devices).set({ enrolmentCodeHash: codeHash }).where(eq(devices.id, deviceId));
-};
-
-/**
- * Replaces the enrolment token of a device that has not enrolled and still holds the code
- * `codeHash` (the row lock orders it against an enrolment or another exchange). Returns false,
- * changing nothing, when the phone enrolled or the code changed first.
- */
-export const replaceTokenOfCode = async (
-  db: DbOrTx,
-  deviceId: string,
-  codeHash: string,
-  tokenHash: string,
-): Promise<boolean> => {
-  const rows = await db
-    .update(devices)
-    .set({ enrolmentTokenHash: tokenHash })
-    .where(and(eq(devices.id, deviceId), eq(devices.enrolmentCodeHash, codeHash), isNull(devices.enrolledAt)))
-    .returning({ id: devices.id });
-  return rows.length === 1;
 };
 
 /**

@@ -16,7 +16,14 @@ import { sql } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
 import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, SECOND_ORG_ID } from '../../db/seed/seed';
-import { apiGet, apiPost, customerBody, freshImei, recordConsent } from '../../test/fixtures';
+import {
+  apiGet,
+  apiPost,
+  customerBody,
+  freshImei,
+  recordConsent,
+  TEST_LOCK_REASON,
+} from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { routeTest as it, type TTestFactories } from '../../test/route-test';
 import { LINK_APP_PLACEHOLDER_TEXT } from './emm.routes';
@@ -386,7 +393,7 @@ describe('uninstall location', () => {
     expect(before.uninstallLatitude).toBeNull();
     const lock = await apiPost(t, retailer, paths.devices.lock, {
       customer_id: customerId,
-      reason: 'Customer asked us to test the lock',
+      ...TEST_LOCK_REASON,
     });
     expect(lock.status).toBe(200);
 

@@ -17,13 +17,13 @@ import { publicBaseUrl } from '../../lib/base-url';
 import type { AppContext } from '../../lib/context';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
+import { exchangeEnrolmentCode } from '../devices/enrolment-code.service';
 import {
   deepLinkLandingPage,
   generateEmmCode,
   getEnrolmentCodeState,
   issueLinkEnrolment,
 } from './emm.service';
-import { exchangeEnrolmentCode } from './enrolment-code.service';
 
 /**
  * The placeholder served where the device policy controller's APK would be (issue 15): a demo

@@ -13,11 +13,12 @@ import type { TActor } from '../../lib/actor';
 import type { AppContext } from '../../lib/context';
 import { sha256Hex } from '../../lib/crypto';
 import { insertAudit } from '../audit/audit.repository';
-import { findCustomerOfFamily, recordStatusChange } from '../customers/customers.service';
-import { cancelPendingCommandsOfGoneDevice } from '../devices/device-lifecycle.service';
+import { recordStatusChange } from '../customers/customers.service';
+import { endCommandsOfGoneDevice } from '../devices/control-commands.service';
 import { issueEnrolmentQr, linkApkUrl } from '../devices/enrolment.service';
+import { enrolmentCodeStateOf, issueEnrolmentCode } from '../devices/enrolment-code.service';
+import { findCustomerOfFamily } from '../scope/scope.service';
 import * as repo from './emm.repository';
-import { enrolmentCodeStateOf, issueEnrolmentCode } from './enrolment-code.service';
 
 /**
  * The link-based family (device_type 2, app types 1 and 6; issue 15): the retailer's deep link and
@@ -190,7 +191,7 @@ export const recordAppRemoved = async (
   const { device } = report;
   await db.transaction(async (tx) => {
     await repo.recordAppRemoval(tx, device.id, location);
-    const cancelled = await cancelPendingCommandsOfGoneDevice(tx, device.id, APP_REMOVED_REASON);
+    const cancelled = await endCommandsOfGoneDevice(tx, device.id, APP_REMOVED_REASON);
     await insertAudit(tx, {
       orgId: device.orgId,
       action: 'device.app_removed',
@@ -201,7 +202,7 @@ export const recordAppRemoved = async (
     await recordStatusChange(tx, {
       orgId: device.orgId,
       customerId: device.customerId,
-      to: CustomerStatus.UNINSTALL,
+      event: 'release',
       actorUserId: null,
       reason: APP_REMOVED_REASON,
     });

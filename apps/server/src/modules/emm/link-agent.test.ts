@@ -6,11 +6,15 @@ import { DeviceAgent, EnrolmentError } from '@kisht/device-agent/agent';
 import { paths } from '@kisht/domain/paths';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
-import { apiGet, apiPost, customerBody, recordConsent, waitUntil } from '../../test/fixtures';
+import {
+  apiGet,
+  apiPost,
+  customerBody,
+  recordConsent,
+  TEST_LOCK_REASON,
+  waitUntil,
+} from '../../test/fixtures';
 import { bearer, createTestApp, type TestApp } from '../../test/harness';
-
-/** Seeded and new customers may have nothing overdue: a lock then needs a reason (issue 12). */
-const TEST_LOCK_REASON = 'Customer asked us to test the lock';
 
 /**
  * The link-based family end to end (issue 15): the real reference agent in link mode against the
@@ -76,7 +80,7 @@ describe('link-based customer with the reference agent in link mode', () => {
     // The weaker control set of spec §6 for link-based phones: lock, tracking, accessibility.
     const lock = await apiPost(t, retailer, paths.devices.lock, {
       customer_id: customerId,
-      reason: TEST_LOCK_REASON,
+      ...TEST_LOCK_REASON,
     });
     expect(lock.status).toBe(200);
     await agent.waitForLockState(true);
@@ -124,7 +128,7 @@ describe('link-based customer with the reference agent in link mode', () => {
     expect((await details(customerId)).status).toBe(1);
     const lock = await apiPost(t, retailer, paths.devices.lock, {
       customer_id: customerId,
-      reason: TEST_LOCK_REASON,
+      ...TEST_LOCK_REASON,
     });
     expect(lock.status).toBe(200);
     await agent.waitForLockState(true);

@@ -1,10 +1,11 @@
+import type { TAuditAction } from '@kisht/domain/audit/audit-events';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { queryRows } from '../../db/client';
 import { customers, devices, financers, products } from '../../db/schema';
 
 /** The audit action of one try to hand a customer to the financer; counts tries and holds the lease. */
-export const HANDOFF_ATTEMPT_ACTION = 'customer.financer_handoff_attempt';
+export const HANDOFF_ATTEMPT_ACTION = 'customer.financer_handoff_attempt' satisfies TAuditAction;
 
 /** A customer with what the financer is sent: borrower, phone, loan, financer name and hand-off state. */
 export const findHandoffCustomer = async (db: DbOrTx, orgId: number, customerId: number) => {

@@ -5,8 +5,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { TConfig } from '../../config';
 import type { Db } from '../../db/client';
 import type { TActor } from '../../lib/actor';
-import { insertAudit } from '../audit/audit.repository';
-import { findCustomerForActor, getCustomerDetails } from '../customers/customers.service';
+import { insertAudit, type TAuditEntry } from '../audit/audit.repository';
+import { getCustomerDetails } from '../customer-details/customer-details.service';
+import { findCustomerForActor } from '../scope/scope.service';
 import { startFakeHdb, type TFakeHdb } from './fake-hdb';
 import type { TFinancerGateway } from './financer.gateway';
 import * as repo from './financers.repository';
@@ -79,13 +80,15 @@ const attemptHandoff = async (options: {
   const { db, orgId, customerId } = options;
   const row = await repo.findHandoffCustomer(db, orgId, customerId);
   if (!row) return 'failed';
-  const audit = (details: Record<string, unknown>) => ({
+  const audit = (
+    outcome: { outcome: 'done'; reference: string } | { outcome: 'failed'; error: string },
+  ): TAuditEntry => ({
     orgId,
     actorUserId: options.actorUserId,
     action: 'customer.financer_handoff',
     entity: 'customer',
     entityId: String(customerId),
-    details: { financer: row.financerName, attempt: options.attempt, ...details },
+    details: { financer: row.financerName, attempt: options.attempt, ...outcome },
   });
   try {
     const { reference } = await options.gateway.createCustomer({

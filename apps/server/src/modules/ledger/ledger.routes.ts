@@ -6,7 +6,6 @@ import {
   ZCreditKeysRequest,
   ZKeyBalances,
   ZLedgerMovement,
-  ZRefundKeyRequest,
   ZTransactionPage,
   ZTransactionQuery,
   ZTransferKeysRequest,
@@ -18,7 +17,6 @@ import { z } from 'zod';
 import type { AppContext } from '../../lib/context';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
-import { refundEnrolmentKey } from './key-refund.service';
 import {
   creditKeys,
   getKeyBalances,
@@ -64,21 +62,6 @@ export const ledgerRoutes = async (app: FastifyInstance, ctx: AppContext) => {
     },
     async (request) =>
       ok(await transferKeys(ctx.db, { actor: request.actor, request: request.body }), 'Keys transferred'),
-  );
-
-  r.post(
-    paths.ledger.refundKey,
-    {
-      schema: {
-        tags: ['ledger'],
-        summary:
-          'Return the key an enrolment QR spent, for your customer whose phone never enrolled (the QR stops working)',
-        body: ZRefundKeyRequest,
-        response: { 200: zEnvelope(ZLedgerMovement) },
-      },
-    },
-    async (request) =>
-      ok(await refundEnrolmentKey(ctx.db, { actor: request.actor, request: request.body }), 'Key returned'),
   );
 
   r.get(

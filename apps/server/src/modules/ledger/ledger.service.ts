@@ -349,7 +349,7 @@ export const transferKeys = async (
       entity: 'user',
       entityId: String(child.id),
       details: {
-        movementId,
+        movementId: movementId!,
         appType: request.appType,
         quantity: request.quantity,
         direction: request.direction,
@@ -422,7 +422,7 @@ export const creditRetailerKeys = async (
       entity: 'user',
       entityId: String(retailer.id),
       details: {
-        movementId,
+        movementId: movementId!,
         appType: options.appType,
         quantity: options.quantity,
         note: options.note ?? null,

@@ -14,8 +14,8 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
-import { findCustomerForActor, scopeOf } from '../customers/customers.service';
 import { getOrgAppConfig } from '../orgs/orgs.service';
+import { findCustomerForActor, scopeOf } from '../scope/scope.service';
 import * as repo from './media.repository';
 
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];

@@ -1,5 +1,6 @@
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import { istDate } from '@kisht/domain/common/time';
+import { statusRefusalOf } from '@kisht/domain/devices/command-rules';
 import type { TDeviceCommand } from '@kisht/domain/devices/devices.schema';
 import {
   BIRTHDAYS_TODAY_LIMIT,
@@ -13,13 +14,10 @@ import {
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
-import { findCustomerForActor, scopeOf } from '../customers/customers.service';
 import type { CommandDispatcher } from '../devices/device-outbox.service';
 import { queueMessageCommand } from '../devices/message-commands.service';
+import { scopeOf } from '../scope/scope.service';
 import * as repo from './messages.repository';
-
-/** Customers uninstalled (3) or Apple-removed (4): their phones no longer take messages. */
-const RELEASED_STATUSES: readonly number[] = [3, 4];
 
 /**
  * send_fcm_retailer_to_customer (spec §7, issue 16): the retailer's (or a mini-retailer's with
@@ -35,12 +33,11 @@ export const sendCustomerMessage = async (
   options: { actor: TActor; request: z.output<typeof ZSendCustomerMessageRequest> },
 ): Promise<TDeviceCommand> => {
   const { actor, request } = options;
-  const { customer, device } = await findCustomerForActor(deps.db, actor, request.customer_id);
   const sender = await repo.findUserFacts(deps.db, actor.orgId, actor.userId);
   if (!sender) throw new AppError(AppErrorCode.FORBIDDEN, 'Only retailers can do this');
   return queueMessageCommand(deps, {
     actor,
-    target: { customerId: customer.id, deviceType: customer.deviceType, appType: customer.appType, device },
+    customerId: request.customer_id,
     feature: 'customer_message',
     args: {
       ...(request.title ? { title: request.title } : {}),
@@ -94,7 +91,7 @@ export const getBirthdaysToday = async (
         row.enrolledAt !== null &&
         row.secretHash !== null &&
         canShowMessages(row.deviceType) &&
-        !RELEASED_STATUSES.includes(row.status),
+        statusRefusalOf(row.status, 'show_message') === null,
     })),
     total,
   };

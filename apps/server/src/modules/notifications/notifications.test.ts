@@ -21,8 +21,8 @@ import {
 } from '../../db/seed/seed';
 import { apiGet, apiPost, customerBody, customerIdNamed, recordConsent } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
+import { expireOverdueCommands } from '../devices/command-jobs.service';
 import { notifySimChange } from '../devices/device-lifecycle.service';
-import { expireOverdueCommands } from '../devices/devices.service';
 import { notify, notifyExpiringPlans, notifyLongOfflinePhones } from './notifications.service';
 
 let t: TestApp;
@@ -275,6 +275,7 @@ describe('notifications generated where the events happen', () => {
     const aarav = await customerIdNamed(t, retailer, 'Aarav');
     const locked = await apiPost(t, retailer, paths.devices.lock, {
       customer_id: aarav,
+      reason_category: 'customer_request',
       reason: 'Customer asked us to lock it',
     });
     expect(locked.status, JSON.stringify(locked.body)).toBe(200);
@@ -294,6 +295,7 @@ describe('notifications generated where the events happen', () => {
     const aarav = await customerIdNamed(t, retailer, 'Aarav');
     const locked = await apiPost(t, retailer, paths.devices.lock, {
       customer_id: aarav,
+      reason_category: 'customer_request',
       reason: 'Customer asked us to lock it',
     });
     expect(locked.status, JSON.stringify(locked.body)).toBe(200);

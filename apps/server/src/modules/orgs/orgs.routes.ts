@@ -1,14 +1,11 @@
 import { zEnvelope } from '@kisht/domain/common/envelope';
-import { ZDeviceControlSettings } from '@kisht/domain/devices/devices.schema';
 import { ZAppConfig, ZOrgAppConfig, ZOrgAppConfigQuery } from '@kisht/domain/orgs/orgs.schema';
 import { paths } from '@kisht/domain/paths';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../lib/context';
 import { ok } from '../../lib/envelope';
-import { requireSession } from '../../plugins/auth';
-import { saveDeviceControlSettings } from '../devices/device-settings.service';
-import { getClientConfig, getDeviceControlSettings, getOrgAppConfig } from './orgs.service';
+import { getClientConfig, getOrgAppConfig } from './orgs.service';
 
 /** Public: the white-label config the app loads before login. */
 export const orgsRoutes = async (app: FastifyInstance, ctx: AppContext) => {
@@ -34,41 +31,5 @@ export const orgsRoutes = async (app: FastifyInstance, ctx: AppContext) => {
       },
     },
     async () => ok(getClientConfig(ctx.config)),
-  );
-};
-
-/** The organisation's own settings screens (session required): device-control settings. */
-export const orgSettingsRoutes = async (app: FastifyInstance, ctx: AppContext) => {
-  requireSession(app, ctx);
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  r.get(
-    paths.orgs.deviceSettings,
-    {
-      schema: {
-        tags: ['organisations'],
-        summary:
-          'Device-control settings: allowed list, offline limit, command expiry, auto-lock ladder, lock-screen text',
-        response: { 200: zEnvelope(ZDeviceControlSettings) },
-      },
-    },
-    async (request) => ok(await getDeviceControlSettings(ctx.db, request.actor)),
-  );
-  r.put(
-    paths.orgs.deviceSettings,
-    {
-      schema: {
-        tags: ['organisations'],
-        summary: 'Change the device-control settings (retailers only)',
-        body: ZDeviceControlSettings,
-        response: { 200: zEnvelope(ZDeviceControlSettings) },
-      },
-    },
-    async (request) => {
-      const { settings, phonesTold } = await saveDeviceControlSettings(ctx, request.actor, request.body);
-      return ok(
-        settings,
-        phonesTold > 0 ? `Settings saved; ${phonesTold} phones get the new offline limit` : 'Settings saved',
-      );
-    },
   );
 };

@@ -13,7 +13,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
 import { findUser } from '../auth/auth.service';
-import { findCustomerForActor, isOwnLoanOfCustomerUser } from '../customers/customers.service';
+import { findCustomerForActor, isOwnLoanOfCustomerUser } from '../scope/scope.service';
 import type { TPayeeRow } from './payment-qr.repository';
 import * as repo from './payment-qr.repository';
 

@@ -16,12 +16,12 @@ import { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
-import { findCustomerForActor } from '../customers/customers.service';
 import { autoUnlockIfCleared } from '../devices/auto-lock.service';
 import type { CommandDispatcher } from '../devices/device-outbox.service';
 import { getEmiDetails, recordPayment } from '../emi/emi.service';
 import { listMyLoans } from '../emi/my-loans.service';
 import { creditPurchasedKeys } from '../ledger/ledger.service';
+import { findCustomerForActor } from '../scope/scope.service';
 import type { TGatewayProvider } from './gateway-provider';
 import type { TPaymentGateway } from './payment-gateway';
 import * as repo from './payments.repository';
@@ -294,7 +294,12 @@ const settleOrder = async (
   source: 'callback' | 'webhook' | 'reconcile',
 ): Promise<void> => {
   if (order.status === 'paid') return;
-  const audit = (tx: DbOrTx, details: Record<string, unknown>) =>
+  const audit = (
+    tx: DbOrTx,
+    settled:
+      | { appType: number; quantity: number; isCredited: boolean }
+      | { customerId: number; paymentId: number; receiptNo: string },
+  ) =>
     insertAudit(tx, {
       orgId: order.orgId,
       actorUserId: order.userId,
@@ -307,7 +312,7 @@ const settleOrder = async (
         gatewayOrderId: order.gatewayOrderId,
         gatewayPaymentId,
         source,
-        ...details,
+        ...settled,
       },
     });
   if (order.purpose === 'keys') {
@@ -321,7 +326,7 @@ const settleOrder = async (
         quantity: order.quantity!,
         paymentOrderId: order.id,
       });
-      await audit(tx, { appType: order.appType, quantity: order.quantity, isCredited });
+      await audit(tx, { appType: order.appType!, quantity: order.quantity!, isCredited });
     });
     return;
   }
@@ -336,7 +341,7 @@ const settleOrder = async (
     sessionId: `payment-order:${order.id}`,
   };
   const loan = await getEmiDetails(deps.db, shop, customerId);
-  const receipt = await recordPayment(deps.db, {
+  const receipt = await recordPayment(deps, {
     actor: shop,
     request: {
       customer_id: customerId,
@@ -356,7 +361,7 @@ const settleOrder = async (
   });
   if (!marked) return;
   const { customer, device } = await findCustomerForActor(deps.db, shop, customerId);
-  await autoUnlockIfCleared(deps, { orgId: customer.orgId, customerId: customer.id, device });
+  await autoUnlockIfCleared(deps, { orgId: customer.orgId, customerId: customer.id, deviceId: device.id });
 };
 
 /**

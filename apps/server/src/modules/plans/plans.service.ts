@@ -21,8 +21,8 @@ import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
 import { findUser } from '../auth/auth.service';
 import { findProduct } from '../catalogue/catalogue.service';
-import { findCustomerForActor, isOwnLoanOfCustomerUser } from '../customers/customers.service';
 import { spendPlanKey } from '../ledger/ledger.service';
+import { findCustomerForActor, isOwnLoanOfCustomerUser } from '../scope/scope.service';
 import { visibleRetailerIds } from '../users/users.service';
 import * as repo from './plans.repository';
 
@@ -347,7 +347,7 @@ export const redeemActivation = async (
   now: Date = new Date(),
 ): Promise<TRedeemActivationResponse> => {
   const request = ZRedeemActivationRequest.parse(input);
-  const device: Record<string, string> = {};
+  const device: { imei?: string; serialNumber?: string; model?: string } = {};
   if (request.imei) device.imei = request.imei;
   if (request.serialNumber) device.serialNumber = request.serialNumber;
   if (request.model) device.model = request.model;

@@ -6,7 +6,7 @@ import { DEMO_MINI_RETAILER_MOBILE } from '../../db/seed/seed';
 import { apiGet, apiPost } from '../../test/fixtures';
 import type { TestApp } from '../../test/harness';
 import { routeTest as it } from '../../test/route-test';
-import { dispatchDueScheduledCommands } from '../devices/devices.service';
+import { dispatchDueScheduledCommands } from '../devices/command-jobs.service';
 
 /**
  * Spec §6 access flags a retailer sets for its mini-retailer (updateUsers), enforced by the server

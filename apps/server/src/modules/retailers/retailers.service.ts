@@ -1,3 +1,4 @@
+import type { TAuditEvent, TAuditEventOf } from '@kisht/domain/audit/audit-events';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import type { TAddress } from '@kisht/domain/customers/customers.schema';
 import { MAX_UPLOAD_BYTES, SIGNATURE_MIME_TYPE } from '@kisht/domain/media/media.schema';
@@ -224,37 +225,33 @@ export const updateMiniRetailer = async (
   checkPlace(request.address);
   await db.transaction(async (tx) => {
     const before = await childRow(tx, actor, request.user_id);
-    const audit = (action: string, details: Record<string, unknown>) =>
-      insertAudit(tx, {
-        orgId: actor.orgId,
-        actorUserId: actor.userId,
-        action,
-        entity: 'user',
-        entityId: String(before.id),
-        details,
-      });
+    const audit = (event: TAuditEvent) =>
+      insertAudit(tx, { orgId: actor.orgId, actorUserId: actor.userId, ...event });
+    const user = { entity: 'user', entityId: String(before.id) } as const;
     if (request.mobile !== undefined && request.mobile !== before.mobile)
       await claimMobile(tx, actor.orgId, request.mobile, before.id);
 
     const values: Parameters<typeof repo.updateShopUser>[3] = {};
-    const changed: Record<string, { before: unknown; after: unknown }> = {};
+    const changed: TAuditEventOf<'retailer.update'>['details'] = {};
     for (const field of EDITABLE) {
       const after = request[field];
       if (after === undefined) continue;
       if (JSON.stringify(after) === JSON.stringify(before[field])) continue;
       Object.assign(values, { [field]: after });
-      changed[field] = { before: before[field], after };
+      Object.assign(changed, { [field]: { before: before[field], after } });
     }
-    if (Object.keys(changed).length > 0) await audit('retailer.update', changed);
+    if (Object.keys(changed).length > 0)
+      await audit({ action: 'retailer.update', ...user, details: changed });
 
     if (request.userAccess || request.lockAccess) {
       const current: TStoredAccess = before.access ?? {};
       const access = mergeAccess(current, request);
       if (JSON.stringify(effectiveAccess(access)) !== JSON.stringify(effectiveAccess(current))) {
         values.access = access;
-        await audit('retailer.access', {
-          before: effectiveAccess(current),
-          after: effectiveAccess(access),
+        await audit({
+          action: 'retailer.access',
+          ...user,
+          details: { before: effectiveAccess(current), after: effectiveAccess(access) },
         });
       }
     }
@@ -263,11 +260,15 @@ export const updateMiniRetailer = async (
       values.isActive = false;
       values.deactivatedAt = new Date();
       const ended = await repo.revokeAllSessionsOf(tx, before.id);
-      await audit('retailer.deactivate', { sessionsEnded: ended });
+      await audit({ action: 'retailer.deactivate', ...user, details: { sessionsEnded: ended } });
     } else if (request.isActive === true && !before.isActive) {
       values.isActive = true;
       values.deactivatedAt = null;
-      await audit('retailer.reactivate', { deactivatedAt: before.deactivatedAt?.toISOString() ?? null });
+      await audit({
+        action: 'retailer.reactivate',
+        ...user,
+        details: { deactivatedAt: before.deactivatedAt?.toISOString() ?? null },
+      });
     }
     await repo.updateShopUser(tx, actor.orgId, before.id, values);
   });

@@ -3,12 +3,16 @@ import { createBulkProgress, createDeviceCommand, createDeviceSummary } from '..
 import {
   actionFeaturesOf,
   batchPercent,
+  commandFactsOf,
+  controlOfferOf,
   deriveToggleDisplay,
   hasPendingDeviceCommand,
   isBatchSettled,
   isWaitingForRunAt,
   mapLinkOf,
   mergeBulkProgress,
+  noCommandRefusalOf,
+  offeredScheduleOptionsOf,
   pendingByFeature,
   pendingLockCommand,
   scheduleOptionsOf,
@@ -226,5 +230,54 @@ describe('scheduled commands', () => {
       ['actions', 'reboot', undefined],
     ]);
     expect(scheduleOptionsOf({ controls: [], actions: ['uninstall'] })).toEqual([]);
+  });
+});
+
+describe('the command gate’s facts and offers (issue 25)', () => {
+  const EMIS = [
+    { dueDate: '2026-01-10', amountPaise: 500_000, paidPaise: 200_000 },
+    { dueDate: '2026-02-10', amountPaise: 500_000, paidPaise: 0 },
+  ];
+
+  it('reads status, family and the unpaid part of the instalments due before today (+05:30)', () => {
+    expect(commandFactsOf({ status: 1, deviceType: 1, emis: EMIS }, '2026-01-20')).toEqual({
+      status: 1,
+      deviceType: 1,
+      overduePaise: 300_000,
+    });
+    // Due today is not overdue yet.
+    expect(commandFactsOf({ status: 1, deviceType: 0, emis: EMIS }, '2026-01-10').overduePaise).toBe(0);
+    expect(commandFactsOf({ status: 1, deviceType: 0, emis: EMIS }, '2026-03-01').overduePaise).toBe(800_000);
+  });
+
+  it('refuses everything only for a released phone (status 3 or 4)', () => {
+    expect(noCommandRefusalOf({ status: 3 })?.code).toBe('DEVICE_RELEASED');
+    expect(noCommandRefusalOf({ status: 4 })?.code).toBe('DEVICE_RELEASED');
+    for (const status of [0, 1, 2, 5, 6]) expect(noCommandRefusalOf({ status })).toBeNull();
+  });
+
+  it('takes a toggle’s halves apart: a paid-up loan may turn a restriction off, not on', () => {
+    const paidUp = { status: 5, deviceType: 0, overduePaise: 0 };
+    expect(controlOfferOf(paidUp, 'camera_lock', true)?.kind).toBe('refused');
+    expect(controlOfferOf(paidUp, 'camera_lock', false)).toEqual({ kind: 'allowed', reason: null });
+    expect(controlOfferOf(paidUp, 'tracking', true)).toEqual({ kind: 'allowed', reason: null });
+    expect(controlOfferOf(paidUp, 'reboot')).toEqual({ kind: 'allowed', reason: null });
+  });
+
+  it('leaves out of the schedule what the rules refuse, and says what reason the rest ask', () => {
+    const availability = { controls: ['lock', 'camera_lock'] as const, actions: ['reboot'] as const };
+    const names = (status: number) =>
+      offeredScheduleOptionsOf(
+        { controls: [...availability.controls], actions: [...availability.actions] },
+        { status, deviceType: 0, overduePaise: 0 },
+      ).map((option) => option.name);
+    expect(names(1)).toEqual(['lock', 'unlock', 'camera_lock', 'camera_unlock', 'reboot']);
+    expect(names(5)).toEqual(['unlock', 'camera_unlock', 'reboot']);
+    expect(names(3)).toEqual([]);
+    const [lock] = offeredScheduleOptionsOf(
+      { controls: ['lock'], actions: [] },
+      { status: 1, deviceType: 0, overduePaise: 0 },
+    );
+    expect(lock?.offer.reason).toMatchObject({ isRequired: true, implied: null });
   });
 });

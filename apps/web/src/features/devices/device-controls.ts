@@ -2,12 +2,20 @@ import type {
   TCommandName,
   TCommandState,
   TControlFeature,
+  TCustomerStatus,
   TMessageFeature,
 } from '@kisht/domain/common/enums';
 import { COMMAND_STATES, isPendingCommandState } from '@kisht/domain/common/enums';
 import { istDate } from '@kisht/domain/common/time';
-import { commandSpecByName, commandSpecOf } from '@kisht/domain/devices/command-catalogue';
-import { lockRuleFor, type TLockRule, type TLockRuleInstalment } from '@kisht/domain/devices/devices.rules';
+import { commandNameFor, commandSpecByName, commandSpecOf } from '@kisht/domain/devices/command-catalogue';
+import {
+  commandOfferFor,
+  STATUS_RULES,
+  type TCommandFacts,
+  type TCommandOffer,
+  type TCommandRefusal,
+} from '@kisht/domain/devices/command-rules';
+import { overduePaiseOf, type TLockRuleInstalment } from '@kisht/domain/devices/devices.rules';
 import type { TBulkProgress, TDeviceCommand, TDeviceSummary } from '@kisht/domain/devices/devices.schema';
 import type { TLocationFix } from '@kisht/domain/devices/protocol.schema';
 
@@ -254,11 +262,57 @@ export const mapLinkOf = (location: Pick<TLocationFix, 'latitude' | 'longitude'>
 };
 
 /**
- * What a lock of this customer's phone needs today (+05:30), by the rule the server applies
- * (lockRuleFor, issue 12): refused once the EMIs are completed (status 5), a reason when nothing
- * is overdue, none when an instalment is (with the amount overdue, paise).
+ * What the command gate knows of this customer when it judges a command (domain TCommandFacts):
+ * the status, the device family and the unpaid part of the instalments due before `today` (+05:30,
+ * overduePaiseOf). The screens ask commandOfferFor with these facts, so they offer exactly what the
+ * server accepts (issue 25).
  */
-export const lockRuleOfCustomer = (
-  customer: { status: number; emis: readonly TLockRuleInstalment[] },
+export const commandFactsOf = (
+  customer: { status: number; deviceType: number; emis: readonly TLockRuleInstalment[] },
   today: string = istDate(),
-): TLockRule => lockRuleFor({ status: customer.status, instalments: customer.emis }, today);
+): TCommandFacts => ({
+  status: customer.status,
+  deviceType: customer.deviceType,
+  overduePaise: overduePaiseOf(customer.emis, today),
+});
+
+/**
+ * Why no command at all may go to this customer's phone (a phone released from Kisht, or whose
+ * Apple profile was removed: its status allows nothing), or null when some may (STATUS_RULES).
+ */
+export const noCommandRefusalOf = (facts: Pick<TCommandFacts, 'status'>): TCommandRefusal | null => {
+  const rule = STATUS_RULES[facts.status as TCustomerStatus];
+  return rule && rule.allows.length === 0 ? rule.refusal : null;
+};
+
+/** The offer (commandOfferFor) of turning a toggle on (`enable`) or off, or of running an action. */
+export const controlOfferOf = (
+  facts: TCommandFacts,
+  feature: TControlFeature,
+  enable = true,
+): TCommandOffer | null => {
+  const spec = commandSpecOf(feature);
+  return spec ? commandOfferFor(facts, commandNameFor(spec, enable)) : null;
+};
+
+/** Whether the rules refuse this offer whatever reason is given (a paid-up loan's restriction, a released phone). */
+export const isRefused = (
+  offer: TCommandOffer | null,
+): offer is Extract<TCommandOffer, { kind: 'refused' }> => offer?.kind === 'refused';
+
+/** A schedule option with what the rules say of it now. */
+export type TOfferedScheduleOption = TScheduleOption & { offer: Extract<TCommandOffer, { kind: 'allowed' }> };
+
+/**
+ * What the schedule dialog offers this customer (scheduleOptionsOf), less what the rules refuse
+ * whatever the reason (a paid-up loan's restrictions, anything for a released phone), each with its
+ * offer (the reason it asks for).
+ */
+export const offeredScheduleOptionsOf = (
+  availability: TDeviceSummary['availability'],
+  facts: TCommandFacts,
+): TOfferedScheduleOption[] =>
+  scheduleOptionsOf(availability).flatMap((option) => {
+    const offer = commandOfferFor(facts, option.name);
+    return offer.kind === 'refused' ? [] : [{ ...option, offer }];
+  });

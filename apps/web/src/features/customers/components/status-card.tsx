@@ -1,6 +1,6 @@
 import type { TCustomerStatus } from '@kisht/domain/common/enums';
 import { CUSTOMER_STATUS_CODES, statusWord } from '@kisht/domain/common/enums';
-import { canChangeStatus } from '@kisht/domain/customers/customers.rules';
+import { canChangeStatus } from '@kisht/domain/customers/customer-status';
 import type { TStatusChange } from '@kisht/domain/customers/customers.schema';
 import Button from '@mui/material/Button';
 import List from '@mui/material/List';

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import type { TCommandFacts } from '@kisht/domain/devices/command-rules';
 import {
   DEVICE_PIN_MAX_DIGITS,
   DEVICE_PIN_MIN_DIGITS,
@@ -14,6 +15,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import type { ParseKeys } from 'i18next';
 import { enqueueSnackbar } from 'notistack';
+import type { FormEvent } from 'react';
 import { useState } from 'react';
 import type { Path } from 'react-hook-form';
 import { Controller, useForm } from 'react-hook-form';
@@ -23,6 +25,7 @@ import { FormDialog } from '../../../components/form-dialog';
 import { applyServerFieldErrors, SERVER_ERROR_TYPE } from '../../../lib/form-errors';
 import { isApiError } from '../../../lib/http/base-query';
 import { useChangeDevicePinMutation } from '../device-api';
+import { LockReasonPicker, useLockReason } from './lock-reason-picker';
 import { DevOtpBanner, onlyDigits, SendOtpStep, USER_OTP_LENGTH, useUserOtp } from './user-otp';
 
 /** The PIN's digit bounds, for the messages that name them. */
@@ -64,19 +67,28 @@ const changePinResolver = zodResolver<TChangePinForm, unknown, TChangePinForm>(c
 const SERVER_FIELDS: ReadonlyArray<Path<TChangePinForm>> = ['pin', 'otp'];
 const formFieldOf = (requestField: string) => SERVER_FIELDS.find((field) => field === requestField) ?? null;
 
-type TChangePinDialogProps = { customerId: number; isOpen: boolean; onClose: () => void };
+type TChangePinDialogProps = {
+  customerId: number;
+  /** What the command gate judges the customer by (commandFactsOf): the reason a new PIN needs. */
+  facts: TCommandFacts;
+  isOpen: boolean;
+  onClose: () => void;
+};
 
 /**
  * change_device_pinV1: a new screen-lock PIN for the customer's phone (a customer who forgot
  * theirs, a phone handed back). First an OTP of purpose BYPASS_CODE to the user's own mobile; then
  * the PIN twice (masked, number pad) and the OTP. The PIN is checked with the domain's rule
  * (devicePinProblem) before it is sent, and it is never shown again: the history says "Change PIN".
+ * A new PIN leaves the customer only a lock screen, so it asks why as a lock does (issue 25:
+ * LockReasonPicker, a category required when nothing is overdue); the actions tab does not offer
+ * it when the rules refuse it (a paid-up or released phone).
  */
-export const ChangePinDialog = ({ customerId, isOpen, onClose }: TChangePinDialogProps) => {
+export const ChangePinDialog = ({ customerId, facts, isOpen, onClose }: TChangePinDialogProps) => {
   const { t } = useTranslation();
   return (
     <FormDialog isOpen={isOpen} onClose={onClose} title={t('changePin.title')} testId="change-pin-dialog">
-      <ChangePinForm customerId={customerId} onClose={onClose} />
+      <ChangePinForm customerId={customerId} facts={facts} onClose={onClose} />
     </FormDialog>
   );
 };
@@ -146,9 +158,12 @@ const PinField = ({
   );
 };
 
-const ChangePinForm = ({ customerId, onClose }: { customerId: number; onClose: () => void }) => {
+type TChangePinFormProps = { customerId: number; facts: TCommandFacts; onClose: () => void };
+
+const ChangePinForm = ({ customerId, facts, onClose }: TChangePinFormProps) => {
   const { t } = useTranslation();
   const otp = useUserOtp('BYPASS_CODE');
+  const reason = useLockReason(facts, 'change_pin');
   const [changeDevicePin, changeState] = useChangeDevicePinMutation();
   const [serverMessage, setServerMessage] = useState<string | null>(null);
   const form = useForm<TChangePinForm, unknown, TChangePinForm>({
@@ -157,24 +172,31 @@ const ChangePinForm = ({ customerId, onClose }: { customerId: number; onClose: (
     mode: 'onTouched',
   });
 
-  const save = form.handleSubmit(async (values) => {
-    setServerMessage(null);
-    // The request schema has the last word on what is sent (the same rules, from the domain).
-    const request = ZChangeDevicePinRequest.parse({
-      customer_id: customerId,
-      pin: values.pin,
-      otp: values.otp,
-    });
-    const result = await changeDevicePin(request);
-    if (result.error) {
-      const error = isApiError(result.error) ? result.error : null;
-      const isOnField = error ? applyServerFieldErrors(error, form.setError, formFieldOf) : false;
-      if (!isOnField) setServerMessage(error?.message ?? t('errors.somethingWentWrong'));
-      return;
-    }
-    enqueueSnackbar(t('changePin.sent'), { variant: 'info' });
-    onClose();
-  });
+  const save = (event: FormEvent) => {
+    // Both checks run, so every field's error shows at once.
+    const given = reason.check();
+    void form.handleSubmit(async (values) => {
+      if (given === null) return;
+      setServerMessage(null);
+      // The request schema has the last word on what is sent (the same rules, from the domain).
+      const request = ZChangeDevicePinRequest.parse({
+        customer_id: customerId,
+        pin: values.pin,
+        otp: values.otp,
+        ...given,
+      });
+      const result = await changeDevicePin(request);
+      if (result.error) {
+        const error = isApiError(result.error) ? result.error : null;
+        const isOnField = error ? applyServerFieldErrors(error, form.setError, formFieldOf) : false;
+        const isOnReason = reason.showServerErrors(error);
+        if (!isOnField && !isOnReason) setServerMessage(error?.message ?? t('errors.somethingWentWrong'));
+        return;
+      }
+      enqueueSnackbar(t('changePin.sent'), { variant: 'info' });
+      onClose();
+    })(event);
+  };
 
   if (!otp.sent) {
     return (
@@ -193,7 +215,7 @@ const ChangePinForm = ({ customerId, onClose }: { customerId: number; onClose: (
   }
 
   return (
-    <form noValidate onSubmit={(event) => void save(event)} data-testid="change-pin-form">
+    <form noValidate onSubmit={save} data-testid="change-pin-form">
       <DialogContent sx={{ pt: 1 }}>
         <Stack spacing={1.5}>
           <DevOtpBanner devOtp={otp.sent.devOtp} testId="change-pin-dev-otp" />
@@ -222,6 +244,7 @@ const ChangePinForm = ({ customerId, onClose }: { customerId: number; onClose: (
             isSecret
             autoComplete="new-password"
           />
+          {reason.field ? <LockReasonPicker {...reason.field} /> : null}
           <PinField
             form={form}
             name="otp"

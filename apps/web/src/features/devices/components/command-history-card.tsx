@@ -47,6 +47,21 @@ export const describeResult = (
   return simple.length > 0 ? simple.map(([key, value]) => `${key}: ${String(value)}`).join(', ') : null;
 };
 
+/**
+ * Why a restricting command was sent (issue 25), in words: its reason category's label and the
+ * note written with it ("Customer request — asked to lock while travelling"), either alone, or null
+ * when it has neither (a command that restricts nothing, or an older row without a category).
+ */
+export const describeReason = (
+  item: Pick<TCommandHistoryItem, 'reasonCategory' | 'reason'>,
+  t: TFunction,
+): string | null => {
+  const category = item.reasonCategory ? t(`lockReason.categories.${item.reasonCategory}`) : null;
+  const note = item.reason?.trim() || null;
+  if (category && note) return t('commandHistory.reasonWithNote', { category, note });
+  return category ?? note;
+};
+
 /** A show_message row's text (and title), so the history says what the customer was told. */
 const MessageText = ({ item }: { item: TCommandHistoryItem }) => {
   const { t } = useTranslation();
@@ -73,6 +88,7 @@ const HistoryRow = ({ item, isCancelling, onCancel }: THistoryRowProps) => {
   const result = describeResult(item, t);
   const isPending = isPendingCommandState(item.state);
   const isScheduled = isWaitingForRunAt(item);
+  const reasonText = describeReason(item, t);
   return (
     <ListItem divider disableGutters data-testid={`command-${item.id}`} sx={{ display: 'block', py: 1.25 }}>
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
@@ -105,9 +121,13 @@ const HistoryRow = ({ item, isCancelling, onCancel }: THistoryRowProps) => {
         </Typography>
       ) : null}
       <MessageText item={item} />
-      {item.reason ? (
-        <Typography variant="body2" data-testid={`command-reason-${item.id}`}>
-          {t('commandHistory.reason', { reason: item.reason })}
+      {reasonText ? (
+        <Typography
+          variant="body2"
+          sx={{ overflowWrap: 'anywhere' }}
+          data-testid={`command-reason-${item.id}`}
+        >
+          {t('commandHistory.reason', { reason: reasonText })}
         </Typography>
       ) : null}
       {item.error ? (

@@ -1,5 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import type { TControlFeature } from '@kisht/domain/common/enums';
 import { commandSpecOf } from '@kisht/domain/devices/command-catalogue';
+import type { TCommandFacts } from '@kisht/domain/devices/command-rules';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -7,16 +9,20 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
+import type { FormEvent } from 'react';
 import { useId, useMemo } from 'react';
 import type { Resolver } from 'react-hook-form';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import type { TApiError } from '../../../lib/http/base-query';
 import type { TArgsFeature } from '../device-controls';
-import { LockReasonField, useLockReason } from './lock-reason-field';
+import { isArgsFeature } from '../device-controls';
+import type { TReasonFields } from './lock-reason-picker';
+import { LockReasonPicker, useLockReason } from './lock-reason-picker';
 
-/** An argument of a catalogue args schema, as the form shows it. */
-type TArgName = 'text' | 'imageUrl' | 'message' | 'phone' | 'packages';
+/** An argument of a catalogue request-args schema, as the form shows it. */
+type TArgName = 'text' | 'imageUrl' | 'phone' | 'packages';
 type TArgField = {
   name: TArgName;
   /** 'lines': a list typed one item a line (package names). */
@@ -24,13 +30,11 @@ type TArgField = {
   type?: 'url' | 'tel';
 };
 
-const LOST_MODE_FIELDS: readonly TArgField[] = [
-  { name: 'message', kind: 'multiline' },
-  { name: 'phone', kind: 'text', type: 'tel' },
-];
+/** A lost mode's message is the server's, from the reason category (issue 25); only the number is typed. */
+const LOST_MODE_FIELDS: readonly TArgField[] = [{ name: 'phone', kind: 'text', type: 'tel' }];
 const PACKAGE_FIELDS: readonly TArgField[] = [{ name: 'packages', kind: 'lines' }];
 
-/** The fields of each feature's arguments (COMMAND_CATALOGUE args schemas). */
+/** The fields of each feature's arguments (COMMAND_CATALOGUE requestArgs, else args, schemas). */
 const ARG_FIELDS: Record<TArgsFeature, readonly TArgField[]> = {
   wallpaper: [
     { name: 'text', kind: 'multiline' },
@@ -68,10 +72,18 @@ const toArgs = (fields: readonly TArgField[], values: TArgsForm): TControlArgs =
   return args;
 };
 
-/** The resolver of a feature's form: the typed text, turned into args, checked by the catalogue schema. */
-const argsResolver = (feature: TArgsFeature): Resolver<TArgsForm, unknown, TControlArgs> => {
-  const schema = commandSpecOf(feature)?.args ?? z.object({});
-  const fields = ARG_FIELDS[feature];
+/** The fields a feature's `on` command asks for: none for a feature without arguments. */
+const fieldsOf = (feature: TControlFeature): readonly TArgField[] =>
+  isArgsFeature(feature) ? ARG_FIELDS[feature] : [];
+
+/**
+ * The resolver of a feature's form: the typed text, turned into args, checked by the catalogue
+ * schema of what a person sends (requestArgs: a lost mode takes only the phone; else args).
+ */
+const argsResolver = (feature: TControlFeature): Resolver<TArgsForm, unknown, TControlArgs> => {
+  const spec = commandSpecOf(feature);
+  const schema = spec?.requestArgs ?? spec?.args ?? z.object({});
+  const fields = fieldsOf(feature);
   // The preprocess step takes what the form holds; zod types its input as unknown.
   const formSchema = z.preprocess(
     (values) => toArgs(fields, values as TArgsForm),
@@ -81,31 +93,39 @@ const argsResolver = (feature: TArgsFeature): Resolver<TArgsForm, unknown, TCont
 };
 
 type TControlArgsDialogProps = {
-  feature: TArgsFeature | null;
+  /** The feature being turned on, or null while the dialog is closed. */
+  feature: TControlFeature | null;
+  /**
+   * What the command gate judges the customer by (commandFactsOf): a restriction asks its reason
+   * as the rules want it (LockReasonPicker). Null: no reason is asked here (the schedule dialog
+   * asked it on its first step).
+   */
+  facts: TCommandFacts | null;
   isBusy: boolean;
   /**
-   * The command leaves only a lock screen (lost mode) and the customer has nothing overdue: a
-   * reason is asked for too (issue 12) and given to onSubmit.
+   * Sends the command with its arguments (undefined for a feature that takes none) and reason
+   * fields; resolves to the server's error, whose words on the reason go under its fields, or null.
    */
-  needsReason?: boolean | undefined;
-  onSubmit: (args: TControlArgs, reason?: string) => void;
+  onSubmit: (args: TControlArgs | undefined, reason: TReasonFields) => Promise<TApiError | null>;
   onClose: () => void;
 };
 
 /**
- * The small form before a feature that takes arguments is turned on: wallpaper text or image,
- * the lost-mode message and phone number, or the apps to lock or hide. Checked with the command
- * catalogue's args schema; its messages are the app's own, translated, per field.
+ * The small form before a feature is turned on, when it takes arguments or a reason: wallpaper
+ * text or image, the lost-mode phone number (its message comes from the reason), or the apps to
+ * lock or hide; and, for a restriction, why (issue 25). Checked with the command catalogue's
+ * schema and the reason rules; its messages are the app's own, translated, per field.
  */
-export const ControlArgsDialog = ({
-  feature,
-  isBusy,
-  needsReason,
-  onSubmit,
-  onClose,
-}: TControlArgsDialogProps) => {
+export const ControlArgsDialog = ({ feature, facts, isBusy, onSubmit, onClose }: TControlArgsDialogProps) => {
   const { t } = useTranslation();
   const titleId = useId();
+  // A feature with arguments has its own title; any other says "Turn on: <feature>".
+  const title =
+    feature === null
+      ? ''
+      : isArgsFeature(feature)
+        ? t(`controlArgs.titles.${feature}`)
+        : t('controlArgs.turnOn', { feature: t(`controlFeature.${feature}`) });
   return (
     <Dialog
       open={feature !== null}
@@ -117,13 +137,13 @@ export const ControlArgsDialog = ({
     >
       {feature ? (
         <>
-          <DialogTitle id={titleId}>{t(`controlArgs.titles.${feature}`)}</DialogTitle>
+          <DialogTitle id={titleId}>{title}</DialogTitle>
           {/* Keyed by feature, so each opening starts empty. */}
           <ControlArgsForm
             key={feature}
             feature={feature}
+            facts={facts}
             isBusy={isBusy}
-            needsReason={needsReason}
             onSubmit={onSubmit}
             onClose={onClose}
           />
@@ -134,7 +154,7 @@ export const ControlArgsDialog = ({
 };
 
 type TControlArgsFormProps = Omit<TControlArgsDialogProps, 'feature'> & {
-  feature: TArgsFeature;
+  feature: TControlFeature;
   /** The submit button's label; "Send" unless the command is being scheduled. */
   submitLabel?: string;
 };
@@ -145,32 +165,33 @@ type TControlArgsFormProps = Omit<TControlArgsDialogProps, 'feature'> & {
  */
 export const ControlArgsForm = ({
   feature,
+  facts,
   isBusy,
-  needsReason = false,
   onSubmit,
   onClose,
   submitLabel,
 }: TControlArgsFormProps) => {
   const { t } = useTranslation();
-  const reason = useLockReason();
+  const reason = useLockReason(facts, commandSpecOf(feature)?.on ?? null);
   const resolver = useMemo(() => argsResolver(feature), [feature]);
-  const fields = ARG_FIELDS[feature];
+  const fields = fieldsOf(feature);
   const form = useForm<TArgsForm, unknown, TControlArgs>({
     resolver,
     defaultValues: Object.fromEntries(fields.map((field) => [field.name, ''])),
     mode: 'onTouched',
   });
-  const submit = form.handleSubmit((args) => {
-    if (!needsReason) {
-      onSubmit(args);
-      return;
-    }
-    const checked = reason.check();
-    if (checked !== null) onSubmit(args, checked);
-  });
+  const submit = (event: FormEvent) => {
+    // Both checks run, so every field's error shows at once.
+    const given = reason.check();
+    void form.handleSubmit(async (args) => {
+      if (given === null) return;
+      const error = await onSubmit(isArgsFeature(feature) ? args : undefined, given);
+      reason.showServerErrors(error);
+    })(event);
+  };
 
   return (
-    <form noValidate onSubmit={(event) => void submit(event)} data-testid="control-args-form">
+    <form noValidate onSubmit={submit} data-testid="control-args-form">
       <DialogContent sx={{ pt: 1 }}>
         <Stack spacing={1} sx={{ pt: 1 }}>
           {fields.map((field, index) => (
@@ -203,7 +224,7 @@ export const ControlArgsForm = ({
               )}
             />
           ))}
-          {needsReason ? <LockReasonField {...reason.field} /> : null}
+          {reason.field ? <LockReasonPicker {...reason.field} /> : null}
         </Stack>
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>

@@ -1,8 +1,8 @@
-import type { TControlFeature, TCustomerStatus } from '@kisht/domain/common/enums';
+import type { TControlFeature } from '@kisht/domain/common/enums';
 import { CustomerStatus } from '@kisht/domain/common/enums';
 import { commandSpecByName } from '@kisht/domain/devices/command-catalogue';
+import { commandOfferFor, type TCommandFacts } from '@kisht/domain/devices/command-rules';
 import { canChangeDevicePin } from '@kisht/domain/devices/device-pin';
-import type { TLockRule } from '@kisht/domain/devices/devices.rules';
 import type { TCommandHistoryItem, TDeviceSummary } from '@kisht/domain/devices/devices.schema';
 import type { TLocationFix, TSimSlot } from '@kisht/domain/devices/protocol.schema';
 import { canShowMessages } from '@kisht/domain/messages/messages.schema';
@@ -28,12 +28,16 @@ import { useSendDeviceControlMutation, useUnclaimDeviceMutation } from '../devic
 import type { TDestructiveAction } from '../device-controls';
 import {
   actionFeaturesOf,
+  controlOfferOf,
   isDestructiveAction,
+  isRefused,
   mapLinkOf,
+  noCommandRefusalOf,
+  offeredScheduleOptionsOf,
   pendingByFeature,
-  scheduleOptionsOf,
 } from '../device-controls';
 import { ChangePinDialog } from './change-pin-dialog';
+import { refusalKeyOf } from './lock-reason-picker';
 import { ScheduleCommandButton } from './schedule-command-dialog';
 import { SendMessageButton } from './send-message-button';
 import { UninstallDialog } from './uninstall-dialog';
@@ -122,15 +126,16 @@ const SimsPanel = ({ sims }: { sims: TSimSlot[] | null }) => {
 
 type TDeviceActionsCardProps = {
   customerId: number;
-  /** The customer's status: a customer whose EMIs are completed may have their phone released. */
-  status: TCustomerStatus;
-  /** The device family (spec §1): only Android device-owner and managed phones take a new PIN. */
-  deviceType: number;
+  /**
+   * What the command gate judges the customer by (commandFactsOf): the status (a customer whose
+   * EMIs are completed may have their phone released; a released phone takes nothing), the device
+   * family (only Android device-owner and managed phones take a new PIN) and what is overdue (the
+   * reason a new PIN or a scheduled restriction needs).
+   */
+  facts: TCommandFacts;
   device: TDeviceSummary;
   /** The phone's command history (newest first), to tell which actions are still on their way. */
   history: TCommandHistoryItem[] | undefined;
-  /** What a lock needs now (issue 12), for the locks "Schedule for later" offers. */
-  lockRule: TLockRule;
 };
 
 /**
@@ -142,16 +147,11 @@ type TDeviceActionsCardProps = {
  * later" sends any of these (and lock, unlock and the toggles) at a picked time. "Send message"
  * shows a text from the shop on the phone (issue 16; feature access, device-channel phones only). Fetch location
  * shows the newest fix with a map link; SIM info shows the reported SIM slots. An action stays busy
- * while its command is on its way (not while it waits for a scheduled time).
+ * while its command is on its way (not while it waits for a scheduled time). Issue 25: what the
+ * command rules refuse is not offered (a new PIN for a paid-up loan; anything for a released phone,
+ * where the card says why).
  */
-export const DeviceActionsCard = ({
-  customerId,
-  status,
-  deviceType,
-  device,
-  history,
-  lockRule,
-}: TDeviceActionsCardProps) => {
+export const DeviceActionsCard = ({ customerId, facts, device, history }: TDeviceActionsCardProps) => {
   const { t } = useTranslation();
   const [sendControl, sendState] = useSendDeviceControlMutation();
   const [unclaim, unclaimState] = useUnclaimDeviceMutation();
@@ -160,16 +160,25 @@ export const DeviceActionsCard = ({
   const [isReleaseOpen, setIsReleaseOpen] = useState(false);
   const [isChangePinOpen, setIsChangePinOpen] = useState(false);
   const userAccess = useUserAccess();
-  const actions = actionFeaturesOf(device.availability);
+  const releasedRefusal = noCommandRefusalOf(facts);
+  const actions = actionFeaturesOf(device.availability).filter(
+    (feature) => !isRefused(controlOfferOf(facts, feature)),
+  );
   const isEnrolled = device.enrolledAt !== null;
-  const canRelease = status === CustomerStatus.EMI_COMPLETED;
-  // The server refuses change_device_pinV1 without feature access (spec §6 user access) and for
-  // phone families that cannot take a PIN remotely.
-  const canChangePin = userAccess.flags.feature_access === '1' && canChangeDevicePin(deviceType);
-  const canSchedule = scheduleOptionsOf(device.availability).length > 0;
+  const canRelease = facts.status === CustomerStatus.EMI_COMPLETED;
+  // The server refuses change_device_pinV1 without feature access (spec §6 user access), for phone
+  // families that cannot take a PIN remotely, and where the command rules refuse a new PIN.
+  const canChangePin =
+    userAccess.flags.feature_access === '1' &&
+    canChangeDevicePin(facts.deviceType) &&
+    !isRefused(commandOfferFor(facts, 'change_pin'));
+  const canSchedule = offeredScheduleOptionsOf(device.availability, facts).length > 0;
   // send_fcm_retailer_to_customer needs feature access, and a phone on Kisht's own channel (an
   // iPhone or managed-Android phone cannot show a message; the server answers 409 for them).
-  const canMessage = userAccess.flags.feature_access === '1' && canShowMessages(deviceType);
+  const canMessage =
+    userAccess.flags.feature_access === '1' &&
+    canShowMessages(facts.deviceType) &&
+    !isRefused(commandOfferFor(facts, 'show_message'));
 
   const pending = pendingByFeature(history ?? []);
   const pendingName = device.pendingCommand?.name;
@@ -204,6 +213,13 @@ export const DeviceActionsCard = ({
     void run(feature);
   };
 
+  if (releasedRefusal) {
+    return (
+      <Alert severity="info" data-testid="device-actions-refused">
+        {t(refusalKeyOf(releasedRefusal, 'restriction'))}
+      </Alert>
+    );
+  }
   if (!isEnrolled) {
     return (
       <Alert severity="info" data-testid="device-actions-not-enrolled">
@@ -271,7 +287,7 @@ export const DeviceActionsCard = ({
             <ScheduleCommandButton
               customerId={customerId}
               availability={device.availability}
-              lockRule={lockRule}
+              facts={facts}
               group="actions"
             />
           </Box>
@@ -315,6 +331,7 @@ export const DeviceActionsCard = ({
       />
       <ChangePinDialog
         customerId={customerId}
+        facts={facts}
         isOpen={isChangePinOpen}
         onClose={() => setIsChangePinOpen(false)}
       />

@@ -7,7 +7,7 @@ import { api } from '../../../lib/http/api';
 import { customerTag } from '../../../lib/http/tags';
 import type { TCustomerDetailsTab } from '../../../lib/paths';
 import { useGetCommandHistoryQuery } from '../device-api';
-import { isWaitingForRunAt, lockRuleOfCustomer } from '../device-controls';
+import { commandFactsOf, isWaitingForRunAt } from '../device-controls';
 import { CommandHistoryCard } from './command-history-card';
 import { CustomerSimChangesCard } from './customer-sim-changes-card';
 import { DeviceActionsCard } from './device-actions-card';
@@ -58,7 +58,7 @@ export const DeviceCommandsTab = ({ tab, customer, hasPendingCommand }: TDeviceC
     refetchOnMountOrArgChange: true,
   });
   const { refetch } = history;
-  const lockRule = lockRuleOfCustomer(customer);
+  const facts = commandFactsOf(customer);
   const dispatch = useDispatch();
   useRefetchWhenDue(
     history.data,
@@ -72,17 +72,15 @@ export const DeviceCommandsTab = ({ tab, customer, hasPendingCommand }: TDeviceC
     <Stack spacing={2}>
       {tab === 'device' ? (
         <>
-          <DeviceTogglesCard customerId={customer.id} device={customer.device} lockRule={lockRule} />
+          <DeviceTogglesCard customerId={customer.id} device={customer.device} facts={facts} />
           <CustomerSimChangesCard customerId={customer.id} />
         </>
       ) : (
         <DeviceActionsCard
           customerId={customer.id}
-          status={customer.status}
-          deviceType={customer.deviceType}
+          facts={facts}
           device={customer.device}
           history={history.data}
-          lockRule={lockRule}
         />
       )}
       <CommandHistoryCard

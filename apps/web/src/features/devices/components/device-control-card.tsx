@@ -1,7 +1,11 @@
 import { LockStatus } from '@kisht/domain/common/enums';
 import { AppErrorCode } from '@kisht/domain/common/errors';
-import { isPaymentLockAllowed } from '@kisht/domain/devices/device-families';
-import { deriveLockDisplay, type TLockRule } from '@kisht/domain/devices/devices.rules';
+import {
+  commandOfferFor,
+  isPaymentLockAllowed,
+  type TCommandFacts,
+} from '@kisht/domain/devices/command-rules';
+import { deriveLockDisplay } from '@kisht/domain/devices/devices.rules';
 import type { TDeviceCommand, TDeviceSummary } from '@kisht/domain/devices/devices.schema';
 import LockIcon from '@mui/icons-material/Lock';
 import LockOpenIcon from '@mui/icons-material/LockOpen';
@@ -22,8 +26,8 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { formatDateTime, formatRupees } from '../../../lib/format';
 import { isApiError } from '../../../lib/http/base-query';
 import { useLockDeviceMutation, useUnlockDeviceMutation } from '../device-api';
-import { pendingLockCommand } from '../device-controls';
-import { LockReasonField, useLockReason } from './lock-reason-field';
+import { isRefused, noCommandRefusalOf, pendingLockCommand } from '../device-controls';
+import { LockReasonPicker, refusalKeyOf, useLockReason } from './lock-reason-picker';
 import { OfflineCodeButton } from './offline-code-dialog';
 import { PaymentLockRuleNotice } from './payment-lock-rule-notice';
 import type { TWhen } from './run-at-field';
@@ -40,17 +44,13 @@ type TDeviceControlCardProps = {
   customerId: number;
   device: TDeviceSummary;
   /**
-   * What a lock needs now (lockRuleFor of the customer's status and instalments): a reason when
-   * nothing is overdue; none offered once the EMIs are completed.
+   * What the command gate judges the customer's commands by (commandFactsOf: status, device
+   * family, amount overdue today): the card offers a lock, an unlock and offline codes by the
+   * domain's commandOfferFor, and asks the lock's reason as the rules want it.
    */
-  lockRule: TLockRule;
+  facts: TCommandFacts;
   /** Opens the enrolment QR, offered while the phone has not enrolled. */
   onShowEnrolmentQr?: (() => void) | undefined;
-  /**
-   * The customer's device family (spec §1 device_type): a managed-Android phone (1) shows Google's
-   * rule that it is never locked for a missed payment (isPaymentLockAllowed).
-   */
-  deviceType?: number | undefined;
 };
 
 /** A command this screen sent and is waiting to see the outcome of. */
@@ -62,16 +62,17 @@ type TAwaitedCommand = { commandId: string };
  * availability offers `lock`; the confirmation sends it now or, with "Schedule for later", at a
  * date and time on India's clock (`run_at`). The page polls while a command is pending; when the command it sent
  * ends without being applied, this says why. Other pending commands (a camera lock) do not hold
- * up a lock: the device and actions tabs show those. Issue 12: with nothing overdue the lock's
- * confirmation says so and asks for the reason (required, sent with the lock); with something
- * overdue it shows the amount; once the EMIs are completed no lock is offered, and the card says why.
+ * up a lock: the device and actions tabs show those. Issue 25: a lock's confirmation always asks
+ * why (LockReasonPicker: a category, starting on "Overdue EMI" while one is overdue and the family
+ * allows it, required otherwise, and a note), and shows what is overdue; once the EMIs are
+ * completed no lock is offered, and for a phone released from Kisht nothing is; the card says why.
+ * A managed-Android phone shows Google's rule (never locked for a payment). Unlock asks no reason.
  */
 export const DeviceControlCard = ({
   customerId,
   device,
-  lockRule,
+  facts,
   onShowEnrolmentQr,
-  deviceType,
 }: TDeviceControlCardProps) => {
   const { t } = useTranslation();
   const [lockDevice, lockState] = useLockDeviceMutation();
@@ -80,7 +81,7 @@ export const DeviceControlCard = ({
   const [isDialogOpen, setIsDialogOpen] = useState(false);
   const [when, setWhen] = useState<TWhen>(initialWhen);
   const [whenError, setWhenError] = useState<string | null>(null);
-  const reason = useLockReason();
+  const reason = useLockReason(facts, dialogAction === 'lock' ? 'lock' : null);
   // The server's refusal of a lock under Google's rule (409 PAYMENT_LOCK_NOT_ALLOWED), in its words.
   const [paymentLockRefusal, setPaymentLockRefusal] = useState<string | null>(null);
   const awaitedRef = useRef<TAwaitedCommand | null>(null);
@@ -95,10 +96,15 @@ export const DeviceControlCard = ({
   const isSending = lockState.isLoading || unlockState.isLoading;
   const canSendCommand = isEnrolled && !hasPendingCommand && !isSending;
   const action: TLockAction = isLocked ? 'unlock' : 'lock';
-  const isLockRefused = lockRule.kind === 'refused';
+  // Spec §4 status by the command rules: a released phone takes nothing, a paid-up one no lock.
+  const releasedRefusal = noCommandRefusalOf(facts);
+  const actionOffer = commandOfferFor(facts, action);
+  const actionRefusal = isRefused(actionOffer) ? actionOffer.refusal : null;
+  const canGetOfflineCode =
+    !isRefused(commandOfferFor(facts, 'offline_code_unlock')) ||
+    !isRefused(commandOfferFor(facts, 'offline_code_lock'));
   // A managed-Android phone is locked only for a reason that is not a payment (Google's rule).
-  const isPaymentLockBarred = deviceType !== undefined && !isPaymentLockAllowed(deviceType);
-  const needsReason = dialogAction === 'lock' && (lockRule.kind === 'needs_reason' || isPaymentLockBarred);
+  const isPaymentLockBarred = !isPaymentLockAllowed(facts.deviceType);
 
   // The command this screen sent has ended: say so when it ended without being applied.
   useEffect(() => {
@@ -118,6 +124,7 @@ export const DeviceControlCard = ({
     setWhen(initialWhen());
     setWhenError(null);
     reason.reset();
+    setPaymentLockRefusal(null);
     setIsDialogOpen(true);
   };
 
@@ -128,26 +135,21 @@ export const DeviceControlCard = ({
       return;
     }
     setWhenError(null);
-    const checkedReason = needsReason ? reason.check() : null;
-    if (needsReason && checkedReason === null) return;
+    // A lock sends its reason (category and note); an unlock never asks one.
+    const checkedReason = dialogAction === 'lock' ? reason.check() : {};
+    if (checkedReason === null) return;
     const runAt = checked.runAt;
-    const body = {
-      customer_id: customerId,
-      ...(runAt ? { run_at: runAt } : {}),
-      ...(checkedReason ? { reason: checkedReason } : {}),
-    };
-    const result = dialogAction === 'lock' ? await lockDevice(body) : await unlockDevice(body);
-    if (isApiError(result.error) && result.error.code === AppErrorCode.PAYMENT_LOCK_NOT_ALLOWED) {
-      setPaymentLockRefusal(result.error.message);
-    }
+    const base = { customer_id: customerId, ...(runAt ? { run_at: runAt } : {}) };
+    const result =
+      dialogAction === 'lock' ? await lockDevice({ ...base, ...checkedReason }) : await unlockDevice(base);
+    const error = isApiError(result.error) ? result.error : null;
+    if (error?.code === AppErrorCode.PAYMENT_LOCK_NOT_ALLOWED) setPaymentLockRefusal(error.message);
     if (result.error) {
       // A time or reason the server refuses goes under its field, and the dialog stays open.
-      const fields = isApiError(result.error) ? result.error.fields : [];
-      const runAtError = fields.find((field) => field.field === 'run_at');
-      const serverReasonError = fields.find((field) => field.field === 'reason');
-      if (runAtError || serverReasonError) {
+      const runAtError = error?.fields.find((field) => field.field === 'run_at');
+      const isOnReason = dialogAction === 'lock' && reason.showServerErrors(error);
+      if (runAtError || isOnReason) {
         setWhenError(runAtError?.message ?? null);
-        reason.setError(serverReasonError?.message ?? null);
         return;
       }
     }
@@ -232,79 +234,89 @@ export const DeviceControlCard = ({
             </Alert>
           ) : null}
 
-          {isEnrolled ? null : (
-            <Alert severity="info" data-testid="device-not-enrolled">
-              {t('device.notEnrolled')}
-              {onShowEnrolmentQr ? (
-                <Button
-                  size="small"
-                  variant="outlined"
-                  color="info"
-                  startIcon={<QrCode2Icon />}
-                  onClick={onShowEnrolmentQr}
-                  sx={{ display: 'flex', mt: 1.5 }}
-                  data-testid="show-enrolment-qr"
-                >
-                  {t('customerDetails.showQr')}
-                </Button>
-              ) : null}
-            </Alert>
-          )}
-
-          {deviceType !== undefined && !isPaymentLockAllowed(deviceType) ? <PaymentLockRuleNotice /> : null}
-
-          {paymentLockRefusal ? (
-            <Alert
-              severity="error"
-              onClose={() => setPaymentLockRefusal(null)}
-              data-testid="payment-lock-refused"
-            >
-              {paymentLockRefusal}
-            </Alert>
-          ) : null}
-
-          {isEnrolled && !canLockOrUnlock ? (
-            <Alert severity="info" data-testid="device-lock-unavailable">
-              {t('device.lockUnavailable')}
-            </Alert>
-          ) : null}
-
-          {/* Issue 12: a phone whose EMIs are completed is the customer's; it is never locked. */}
-          {isEnrolled && canLockOrUnlock && action === 'lock' && isLockRefused ? (
+          {releasedRefusal ? (
+            // Issue 25: a phone released from Kisht (status 3 or 4) takes no command at all.
             <Alert severity="info" data-testid="device-lock-refused">
-              {t('device.lockRefused')}
+              {t(refusalKeyOf(releasedRefusal, 'lock'))}
             </Alert>
-          ) : null}
-
-          {(!canLockOrUnlock && isEnrolled) || (action === 'lock' && isLockRefused) ? null : action ===
-            'lock' ? (
-            <Button
-              variant="contained"
-              color="error"
-              size="large"
-              startIcon={<LockIcon />}
-              disabled={!canSendCommand}
-              onClick={() => askToConfirm('lock')}
-              data-testid="lock-button"
-            >
-              {t('device.lock')}
-            </Button>
           ) : (
-            <Button
-              variant="contained"
-              color="success"
-              size="large"
-              startIcon={<LockOpenIcon />}
-              disabled={!canSendCommand}
-              onClick={() => askToConfirm('unlock')}
-              data-testid="unlock-button"
-            >
-              {t('device.unlock')}
-            </Button>
-          )}
+            <>
+              {isEnrolled ? null : (
+                <Alert severity="info" data-testid="device-not-enrolled">
+                  {t('device.notEnrolled')}
+                  {onShowEnrolmentQr ? (
+                    <Button
+                      size="small"
+                      variant="outlined"
+                      color="info"
+                      startIcon={<QrCode2Icon />}
+                      onClick={onShowEnrolmentQr}
+                      sx={{ display: 'flex', mt: 1.5 }}
+                      data-testid="show-enrolment-qr"
+                    >
+                      {t('customerDetails.showQr')}
+                    </Button>
+                  ) : null}
+                </Alert>
+              )}
 
-          {/* A phone with no network takes an offline code instead of a command. */}
-          {isEnrolled && canLockOrUnlock ? <OfflineCodeButton customerId={customerId} /> : null}
+              {isPaymentLockBarred ? <PaymentLockRuleNotice /> : null}
+
+              {paymentLockRefusal ? (
+                <Alert
+                  severity="error"
+                  onClose={() => setPaymentLockRefusal(null)}
+                  data-testid="payment-lock-refused"
+                >
+                  {paymentLockRefusal}
+                </Alert>
+              ) : null}
+
+              {isEnrolled && !canLockOrUnlock ? (
+                <Alert severity="info" data-testid="device-lock-unavailable">
+                  {t('device.lockUnavailable')}
+                </Alert>
+              ) : null}
+
+              {/* Issue 12: a phone whose EMIs are completed is the customer's; it is never locked. */}
+              {isEnrolled && canLockOrUnlock && actionRefusal ? (
+                <Alert severity="info" data-testid="device-lock-refused">
+                  {t(refusalKeyOf(actionRefusal, 'lock'))}
+                </Alert>
+              ) : null}
+
+              {(!canLockOrUnlock && isEnrolled) || actionRefusal ? null : action === 'lock' ? (
+                <Button
+                  variant="contained"
+                  color="error"
+                  size="large"
+                  startIcon={<LockIcon />}
+                  disabled={!canSendCommand}
+                  onClick={() => askToConfirm('lock')}
+                  data-testid="lock-button"
+                >
+                  {t('device.lock')}
+                </Button>
+              ) : (
+                <Button
+                  variant="contained"
+                  color="success"
+                  size="large"
+                  startIcon={<LockOpenIcon />}
+                  disabled={!canSendCommand}
+                  onClick={() => askToConfirm('unlock')}
+                  data-testid="unlock-button"
+                >
+                  {t('device.unlock')}
+                </Button>
+              )}
+
+              {/* A phone with no network takes an offline code instead of a command. */}
+              {isEnrolled && canLockOrUnlock && canGetOfflineCode ? (
+                <OfflineCodeButton customerId={customerId} facts={facts} />
+              ) : null}
+            </>
+          )}
         </Stack>
       </CardContent>
 
@@ -322,17 +334,12 @@ export const DeviceControlCard = ({
         onConfirm={() => void handleConfirm()}
         onClose={() => setIsDialogOpen(false)}
       >
-        {dialogAction === 'lock' && lockRule.kind === 'overdue' ? (
+        {dialogAction === 'lock' && facts.overduePaise > 0 ? (
           <Alert severity="info" icon={false} sx={{ mt: 1.5 }} data-testid="lock-overdue">
-            {t('device.overdueNow', { amount: formatRupees(lockRule.overduePaise) })}
+            {t('device.overdueNow', { amount: formatRupees(facts.overduePaise) })}
           </Alert>
         ) : null}
-        {needsReason ? (
-          <LockReasonField
-            {...reason.field}
-            whyKey={isPaymentLockBarred ? 'enrolment.paymentLockRule.body' : undefined}
-          />
-        ) : null}
+        {reason.field ? <LockReasonPicker {...reason.field} /> : null}
         <WhenChoice
           value={when}
           onChange={(next) => {

@@ -1,6 +1,5 @@
 import type { TControlFeature } from '@kisht/domain/common/enums';
-import { commandSpecOf } from '@kisht/domain/devices/command-catalogue';
-import { isPhoneLockingCommand, type TLockRule } from '@kisht/domain/devices/devices.rules';
+import type { TCommandFacts } from '@kisht/domain/devices/command-rules';
 import type { TDeviceCommand, TDeviceSummary } from '@kisht/domain/devices/devices.schema';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -14,11 +13,23 @@ import Switch from '@mui/material/Switch';
 import { enqueueSnackbar } from 'notistack';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TApiError } from '../../../lib/http/base-query';
+import { isApiError } from '../../../lib/http/base-query';
 import { useSendDeviceControlMutation } from '../device-api';
-import type { TArgsFeature, TToggleDisplay } from '../device-controls';
-import { deriveToggleDisplay, isArgsFeature, isToggleChanging, toggleFeaturesOf } from '../device-controls';
+import type { TToggleDisplay } from '../device-controls';
+import {
+  controlOfferOf,
+  deriveToggleDisplay,
+  isArgsFeature,
+  isRefused,
+  isToggleChanging,
+  noCommandRefusalOf,
+  toggleFeaturesOf,
+} from '../device-controls';
 import type { TControlArgs } from './control-args-dialog';
 import { ControlArgsDialog } from './control-args-dialog';
+import type { TReasonFields } from './lock-reason-picker';
+import { refusalKeyOf } from './lock-reason-picker';
 import { ScheduleCommandButton } from './schedule-command-dialog';
 
 /** States in which a command has ended without being applied. */
@@ -75,37 +86,47 @@ const ToggleRow = ({ feature, display, isDisabled, onChange }: TToggleRowProps) 
 type TDeviceTogglesCardProps = {
   customerId: number;
   device: TDeviceSummary;
-  /** What a lock needs now (issue 12): lost mode, which leaves only a lock screen, obeys it too. */
-  lockRule: TLockRule;
+  /**
+   * What the command gate judges the customer by (commandFactsOf): which halves of each toggle the
+   * rules allow, and the reason a restriction needs.
+   */
+  facts: TCommandFacts;
 };
-
-/** True when turning `feature` on leaves the borrower only a lock screen (the lost modes). */
-const locksThePhone = (feature: TControlFeature): boolean =>
-  isPhoneLockingCommand(commandSpecOf(feature)?.on ?? '');
 
 /**
  * The device tab of customer_details: each toggle the device's availability offers (spec §6, the
  * access flags applied by the server), with its reported state or "Turning on…"/"Turning off…"
  * while a command is on its way, and a switch that sends the on or off command. Turning on a
  * feature that takes arguments (wallpaper, lost mode, app lock/hide) asks for them first.
- * "Schedule for later" sends a toggle's on or off (or another command) at a picked time. Turning
- * on lost mode follows the lock rule (issue 12): a reason when nothing is overdue, never once the
- * EMIs are completed.
+ * "Schedule for later" sends a toggle's on or off (or another command) at a picked time. Issue 25:
+ * turning on a restriction (every "block"/"lock" toggle, lost modes) asks why, as the command rules
+ * want it (a category required when nothing is overdue and the command leaves a lock screen, or on
+ * managed Android while something is overdue); once the EMIs are completed a restriction can only
+ * be turned off, and a phone released from Kisht takes nothing; the card says why.
  */
-export const DeviceTogglesCard = ({ customerId, device, lockRule }: TDeviceTogglesCardProps) => {
+export const DeviceTogglesCard = ({ customerId, device, facts }: TDeviceTogglesCardProps) => {
   const { t } = useTranslation();
   const [sendControl, sendState] = useSendDeviceControlMutation();
-  const [argsFeature, setArgsFeature] = useState<TArgsFeature | null>(null);
+  const [dialogFeature, setDialogFeature] = useState<TControlFeature | null>(null);
   const features = toggleFeaturesOf(device.availability);
   const isEnrolled = device.enrolledAt !== null;
   const sendingFeature = sendState.isLoading ? sendState.originalArgs?.feature : undefined;
+  const releasedRefusal = noCommandRefusalOf(facts);
+  // The first refusal of turning a listed toggle on (a paid-up loan's restrictions), said once.
+  const onRefusal = features.map((feature) => controlOfferOf(facts, feature, true)).find(isRefused)?.refusal;
 
-  const send = async (feature: TControlFeature, enable: boolean, args?: TControlArgs, reason?: string) => {
+  /** Sends the toggle's command: whether it is on its way, and the server's error if refused. */
+  const send = async (
+    feature: TControlFeature,
+    enable: boolean,
+    args?: TControlArgs,
+    reason: TReasonFields = {},
+  ): Promise<{ isSent: boolean; error: TApiError | null }> => {
     const result = await sendControl({
       feature,
-      body: { customer_id: customerId, enable, ...(args ? { args } : {}), ...(reason ? { reason } : {}) },
+      body: { customer_id: customerId, enable, ...(args ? { args } : {}), ...reason },
     });
-    if (!result.data) return false;
+    if (!result.data) return { isSent: false, error: isApiError(result.error) ? result.error : null };
     const command = result.data;
     if (UNAPPLIED_STATES.includes(command.state)) {
       enqueueSnackbar(
@@ -114,32 +135,44 @@ export const DeviceTogglesCard = ({ customerId, device, lockRule }: TDeviceToggl
           variant: 'error',
         },
       );
-      return false;
+      return { isSent: false, error: null };
     }
     enqueueSnackbar(t('deviceControls.sent', { feature: t(`controlFeature.${feature}`) }), {
       variant: 'info',
     });
-    return true;
+    return { isSent: true, error: null };
   };
 
   const handleChange = (feature: TControlFeature, enable: boolean) => {
-    if (enable && locksThePhone(feature) && lockRule.kind === 'refused') {
-      enqueueSnackbar(t('device.lockRefused'), { variant: 'error' });
+    const offer = controlOfferOf(facts, feature, enable);
+    // The switch is disabled then; a refusal that came meanwhile is said rather than sent.
+    if (isRefused(offer)) {
+      enqueueSnackbar(t(refusalKeyOf(offer.refusal, 'restriction')), { variant: 'error' });
       return;
     }
-    if (enable && isArgsFeature(feature)) {
-      setArgsFeature(feature);
+    // Arguments to type, or a restriction's reason: a small form first.
+    if (enable && (isArgsFeature(feature) || offer?.reason)) {
+      setDialogFeature(feature);
       return;
     }
     void send(feature, enable);
   };
 
-  const handleArgs = async (args: TControlArgs, reason?: string) => {
-    if (!argsFeature) return;
-    const isSent = await send(argsFeature, true, args, reason);
-    if (isSent) setArgsFeature(null);
+  const handleDialog = async (args: TControlArgs | undefined, reason: TReasonFields) => {
+    if (!dialogFeature) return null;
+    const { isSent, error } = await send(dialogFeature, true, args, reason);
+    // Until it is sent the dialog stays open, with the server's words on the reason under its fields.
+    if (isSent) setDialogFeature(null);
+    return error;
   };
 
+  if (releasedRefusal) {
+    return (
+      <Alert severity="info" data-testid="device-controls-refused">
+        {t(refusalKeyOf(releasedRefusal, 'restriction'))}
+      </Alert>
+    );
+  }
   if (!isEnrolled) {
     return (
       <Alert severity="info" data-testid="device-controls-not-enrolled">
@@ -156,31 +189,41 @@ export const DeviceTogglesCard = ({ customerId, device, lockRule }: TDeviceToggl
   }
   return (
     <Card data-testid="device-controls">
+      {onRefusal ? (
+        <Alert severity="info" sx={{ m: 1 }} data-testid="device-controls-refused">
+          {t(refusalKeyOf(onRefusal, 'restriction'))}
+        </Alert>
+      ) : null}
       <List disablePadding>
-        {features.map((feature) => (
-          <ToggleRow
-            key={feature}
-            feature={feature}
-            display={deriveToggleDisplay(device, feature)}
-            isDisabled={sendingFeature === feature}
-            onChange={(enable) => handleChange(feature, enable)}
-          />
-        ))}
+        {features.map((feature) => {
+          const display = deriveToggleDisplay(device, feature);
+          // The switch moves to the other half: off when shown on, on when shown off.
+          const isMoveRefused = isRefused(controlOfferOf(facts, feature, !isShownOn(display)));
+          return (
+            <ToggleRow
+              key={feature}
+              feature={feature}
+              display={display}
+              isDisabled={sendingFeature === feature || isMoveRefused}
+              onChange={(enable) => handleChange(feature, enable)}
+            />
+          );
+        })}
       </List>
       <Box sx={{ p: 1 }}>
         <ScheduleCommandButton
           customerId={customerId}
           availability={device.availability}
-          lockRule={lockRule}
+          facts={facts}
           group="controls"
         />
       </Box>
       <ControlArgsDialog
-        feature={argsFeature}
+        feature={dialogFeature}
+        facts={facts}
         isBusy={sendState.isLoading}
-        needsReason={argsFeature !== null && locksThePhone(argsFeature) && lockRule.kind === 'needs_reason'}
-        onSubmit={(args, reason) => void handleArgs(args, reason)}
-        onClose={() => setArgsFeature(null)}
+        onSubmit={handleDialog}
+        onClose={() => setDialogFeature(null)}
       />
     </Card>
   );

@@ -1,4 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import type { TCommandFacts } from '@kisht/domain/devices/command-rules';
+import { commandOfferFor } from '@kisht/domain/devices/command-rules';
 import type { TOfflineCode } from '@kisht/domain/devices/devices.schema';
 import { ZOfflineLockUnlockRequest } from '@kisht/domain/devices/devices.schema';
 import type { TOfflineCodeAction } from '@kisht/domain/devices/offline-code';
@@ -13,6 +15,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { enqueueSnackbar } from 'notistack';
+import type { FormEvent } from 'react';
 import { useState } from 'react';
 import type { Path } from 'react-hook-form';
 import { Controller, useForm } from 'react-hook-form';
@@ -22,15 +25,31 @@ import { applyServerFieldErrors, fieldErrorText } from '../../../lib/form-errors
 import { formatDateTime } from '../../../lib/format';
 import { isApiError } from '../../../lib/http/base-query';
 import { useGetOfflineCodeMutation } from '../device-api';
+import { isRefused } from '../device-controls';
+import { LockReasonPicker, useLockReason } from './lock-reason-picker';
 import { DevOtpBanner, onlyDigits, SendOtpStep, UserOtpField, useUserOtp } from './user-otp';
 
 /** What the offline-code form holds: the request without the customer (it comes from the page). */
 export type TOfflineCodeForm = { challenge: string; action: TOfflineCodeAction; otp: string };
 
-/** The form's check: the request schema's own rules (domain ZOfflineLockUnlockRequest). */
+/**
+ * The form's check: the request schema's own rules (domain ZOfflineLockUnlockRequest); the reason
+ * of a lock code is the picker's (useLockReason).
+ */
 const offlineCodeResolver = zodResolver<TOfflineCodeForm, unknown, TOfflineCodeForm>(
-  ZOfflineLockUnlockRequest.omit({ customer_id: true }),
+  ZOfflineLockUnlockRequest.omit({ customer_id: true, reason_category: true, reason: true }),
 );
+
+/** The command gate's name of an offline code for `action` (domain GATE_ONLY_INTENTS). */
+const gateIntentOf = (action: TOfflineCodeAction) =>
+  action === 'lock' ? 'offline_code_lock' : 'offline_code_unlock';
+
+/**
+ * The offline-code actions the rules allow for this customer (issue 25): a lock code is a
+ * restriction, so a paid-up customer gets only an unlock code, and a released phone none.
+ */
+export const offlineCodeActionsOf = (facts: TCommandFacts): TOfflineCodeAction[] =>
+  OFFLINE_CODE_ACTIONS.filter((action) => !isRefused(commandOfferFor(facts, gateIntentOf(action))));
 
 /** The request fields the server may name in its field errors, as the form's fields. */
 const SERVER_FIELDS: ReadonlyArray<Path<TOfflineCodeForm>> = ['challenge', 'action', 'otp'];
@@ -66,32 +85,45 @@ const OfflineCodeResult = ({ result }: { result: TOfflineCode }) => {
   );
 };
 
+type TOfflineCodeFormProps = { customerId: number; facts: TCommandFacts; onClose: () => void };
+
 /**
  * offline_lock_unlock: for a phone with no network. First an OTP of purpose BYPASS_CODE goes to
  * the user's own mobile; then the challenge the phone shows, the action and the OTP give the
- * 8-digit code the customer types on the phone.
+ * 8-digit code the customer types on the phone. Only the actions the rules allow are offered
+ * (offlineCodeActionsOf); a lock code asks why, as a lock does (LockReasonPicker).
  */
-const OfflineCodeForm = ({ customerId, onClose }: { customerId: number; onClose: () => void }) => {
+const OfflineCodeForm = ({ customerId, facts, onClose }: TOfflineCodeFormProps) => {
   const { t } = useTranslation();
   const otp = useUserOtp('BYPASS_CODE');
   const [getOfflineCode, codeState] = useGetOfflineCodeMutation();
   const [result, setResult] = useState<TOfflineCode | null>(null);
+  const actions = offlineCodeActionsOf(facts);
   const form = useForm<TOfflineCodeForm, unknown, TOfflineCodeForm>({
     resolver: offlineCodeResolver,
-    defaultValues: { challenge: '', action: 'unlock', otp: '' },
+    defaultValues: { challenge: '', action: actions[0] ?? 'unlock', otp: '' },
   });
+  const action = form.watch('action');
+  const reason = useLockReason(facts, gateIntentOf(action));
 
-  const submit = form.handleSubmit(async (values) => {
-    // The request schema has the last word on what is sent.
-    const request = ZOfflineLockUnlockRequest.parse({ customer_id: customerId, ...values });
-    const answer = await getOfflineCode(request);
-    if (answer.data) {
-      setResult(answer.data);
-      return;
-    }
-    // Other failures are toasted by the store; the server's words about a field go under it.
-    if (isApiError(answer.error)) applyServerFieldErrors(answer.error, form.setError, formFieldOf);
-  });
+  const submit = (event: FormEvent) => {
+    // Both checks run, so every field's error shows at once.
+    const given = reason.check();
+    void form.handleSubmit(async (values) => {
+      if (given === null) return;
+      // The request schema has the last word on what is sent.
+      const request = ZOfflineLockUnlockRequest.parse({ customer_id: customerId, ...values, ...given });
+      const answer = await getOfflineCode(request);
+      if (answer.data) {
+        setResult(answer.data);
+        return;
+      }
+      // Other failures are toasted by the store; the server's words about a field go under it.
+      if (!isApiError(answer.error)) return;
+      applyServerFieldErrors(answer.error, form.setError, formFieldOf);
+      reason.showServerErrors(answer.error);
+    })(event);
+  };
 
   if (result) {
     return (
@@ -120,7 +152,7 @@ const OfflineCodeForm = ({ customerId, onClose }: { customerId: number; onClose:
   }
 
   return (
-    <form noValidate onSubmit={(event) => void submit(event)}>
+    <form noValidate onSubmit={submit}>
       <DialogContent sx={{ pt: 1 }}>
         <Stack spacing={1}>
           <DevOtpBanner devOtp={otp.sent.devOtp} testId="offline-code-dev-otp" />
@@ -172,7 +204,7 @@ const OfflineCodeForm = ({ customerId, onClose }: { customerId: number; onClose:
                 fullWidth
                 slotProps={{ select: { native: true }, htmlInput: { 'data-testid': 'offline-code-action' } }}
               >
-                {OFFLINE_CODE_ACTIONS.map((option) => (
+                {actions.map((option) => (
                   <option key={option} value={option}>
                     {t(`offlineCode.actions.${option}`)}
                   </option>
@@ -180,6 +212,7 @@ const OfflineCodeForm = ({ customerId, onClose }: { customerId: number; onClose:
               </TextField>
             )}
           />
+          {reason.field ? <LockReasonPicker {...reason.field} /> : null}
           <Controller
             control={form.control}
             name="otp"
@@ -211,8 +244,11 @@ const OfflineCodeForm = ({ customerId, onClose }: { customerId: number; onClose:
   );
 };
 
-/** The "Offline code" button of customer_details and its dialog. */
-export const OfflineCodeButton = ({ customerId }: { customerId: number }) => {
+/**
+ * The "Offline code" button of customer_details and its dialog; `facts` (commandFactsOf) say which
+ * codes the rules allow.
+ */
+export const OfflineCodeButton = ({ customerId, facts }: { customerId: number; facts: TCommandFacts }) => {
   const { t } = useTranslation();
   const [isOpen, setIsOpen] = useState(false);
   const close = () => setIsOpen(false);
@@ -227,7 +263,7 @@ export const OfflineCodeButton = ({ customerId }: { customerId: number }) => {
         {t('offlineCode.open')}
       </Button>
       <FormDialog isOpen={isOpen} onClose={close} title={t('offlineCode.title')}>
-        <OfflineCodeForm customerId={customerId} onClose={close} />
+        <OfflineCodeForm customerId={customerId} facts={facts} onClose={close} />
       </FormDialog>
     </>
   );

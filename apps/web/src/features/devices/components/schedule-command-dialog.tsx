@@ -1,4 +1,4 @@
-import { isPhoneLockingCommand, type TLockRule } from '@kisht/domain/devices/devices.rules';
+import type { TCommandFacts } from '@kisht/domain/devices/command-rules';
 import type { TDeviceCommand, TDeviceSummary } from '@kisht/domain/devices/devices.schema';
 import ScheduleIcon from '@mui/icons-material/Schedule';
 import Button from '@mui/material/Button';
@@ -18,11 +18,12 @@ import { isApiError } from '../../../lib/http/base-query';
 import { defaultRunAtLocal } from '../../../lib/india-time';
 
 import { useLockDeviceMutation, useSendDeviceControlMutation, useUnlockDeviceMutation } from '../device-api';
-import type { TScheduleGroup, TScheduleOption } from '../device-controls';
-import { isArgsFeature, scheduleOptionsOf } from '../device-controls';
+import type { TOfferedScheduleOption, TScheduleGroup, TScheduleOption } from '../device-controls';
+import { isArgsFeature, offeredScheduleOptionsOf } from '../device-controls';
 import type { TControlArgs } from './control-args-dialog';
 import { ControlArgsForm } from './control-args-dialog';
-import { LockReasonField, useLockReason } from './lock-reason-field';
+import type { TReasonFields } from './lock-reason-picker';
+import { LockReasonPicker, useLockReason } from './lock-reason-picker';
 import { checkWhen, RunAtField } from './run-at-field';
 
 const SCHEDULE_GROUPS: readonly TScheduleGroup[] = ['lock', 'controls', 'actions'];
@@ -38,10 +39,11 @@ type TScheduleCommandDialogProps = {
   customerId: number;
   availability: TDeviceSummary['availability'];
   /**
-   * What a lock needs now (issue 12): a lock or lost mode is not offered once the EMIs are
-   * completed, and asks for a reason when nothing is overdue.
+   * What the command gate judges the customer by (commandFactsOf): what the rules refuse is not
+   * offered (a paid-up loan's restrictions, anything for a released phone), and a restriction asks
+   * its reason as they want it.
    */
-  lockRule: TLockRule;
+  facts: TCommandFacts;
   isOpen: boolean;
   /** Which tab opened it: its first command is chosen to begin with. */
   group: TScheduleGroup;
@@ -53,12 +55,13 @@ type TScheduleCommandDialogProps = {
  * unlock, a toggle on or off, an action; not uninstall, which needs an OTP of the moment), at a
  * date and time on India's clock, sent as `run_at`. A command that takes arguments asks for them
  * next. The command waits on the server and shows in the history as "Scheduled for …" until then.
- * A lock or lost mode follows the lock rule (lockRule).
+ * Issue 25: only what the command rules allow now is offered, and a restriction asks why
+ * (LockReasonPicker); the server judges it again when it falls due.
  */
 export const ScheduleCommandDialog = ({
   customerId,
   availability,
-  lockRule,
+  facts,
   isOpen,
   group,
   onClose,
@@ -69,10 +72,8 @@ export const ScheduleCommandDialog = ({
     <FormDialog isOpen={isOpen} onClose={onClose} title={t('schedule.title')} testId="schedule-dialog">
       <ScheduleCommandForm
         customerId={customerId}
-        options={scheduleOptionsOf(availability).filter(
-          (option) => lockRule.kind !== 'refused' || !isPhoneLockingCommand(option.name),
-        )}
-        needsReason={lockRule.kind === 'needs_reason'}
+        options={offeredScheduleOptionsOf(availability, facts)}
+        facts={facts}
         group={group}
         onClose={onClose}
       />
@@ -82,24 +83,16 @@ export const ScheduleCommandDialog = ({
 
 type TScheduleCommandFormProps = {
   customerId: number;
-  options: TScheduleOption[];
-  /** Nothing is overdue: a lock or lost mode asks for a reason. */
-  needsReason: boolean;
+  options: TOfferedScheduleOption[];
+  facts: TCommandFacts;
   group: TScheduleGroup;
   onClose: () => void;
 };
 
-const ScheduleCommandForm = ({
-  customerId,
-  options,
-  needsReason,
-  group,
-  onClose,
-}: TScheduleCommandFormProps) => {
+const ScheduleCommandForm = ({ customerId, options, facts, group, onClose }: TScheduleCommandFormProps) => {
   const { t } = useTranslation();
-  const reason = useLockReason();
   /** The reason checked on the first step, sent with the command. */
-  const [checkedReason, setCheckedReason] = useState<string | null>(null);
+  const [checkedReason, setCheckedReason] = useState<TReasonFields>({});
   const [lockDevice, lockState] = useLockDeviceMutation();
   const [unlockDevice, unlockState] = useUnlockDeviceMutation();
   const [sendControl, controlState] = useSendDeviceControlMutation();
@@ -111,27 +104,26 @@ const ScheduleCommandForm = ({
   const [argsRunAt, setArgsRunAt] = useState<string | null>(null);
   const isBusy = lockState.isLoading || unlockState.isLoading || controlState.isLoading;
   const chosen = options.find((option) => optionKey(option) === chosenKey);
-  const isReasonAsked = needsReason && chosen !== undefined && isPhoneLockingCommand(chosen.name);
+  // A restriction asks why (its offer's reason); the rest do not.
+  const reason = useLockReason(facts, chosen?.name ?? null);
   const commandLabel = chosen ? t(`commandName.${chosen.name}`) : '';
 
   /** The server's word on run_at or the reason, shown under its field (back on the first step). */
-  const showServerTimeError = (error: TApiError | null): boolean => {
+  const showServerFieldErrors = (error: TApiError | null): boolean => {
     const runAtError = error?.fields.find((field) => field.field === 'run_at');
-    const serverReasonError = error?.fields.find((field) => field.field === 'reason');
-    if (!runAtError && !serverReasonError) return false;
+    const isOnReason = reason.showServerErrors(error);
+    if (!runAtError && !isOnReason) return false;
     setArgsRunAt(null);
     setTimeError(runAtError?.message ?? null);
-    reason.setError(serverReasonError?.message ?? null);
     return true;
   };
 
   const schedule = async (
     option: TScheduleOption,
     runAt: string,
-    args?: TControlArgs,
-    given?: string | null,
+    args: TControlArgs | undefined,
+    withReason: TReasonFields,
   ) => {
-    const withReason = given ? { reason: given } : {};
     const result: { data?: TDeviceCommand; error?: unknown } =
       option.group === 'lock'
         ? option.enable
@@ -148,7 +140,7 @@ const ScheduleCommandForm = ({
             },
           });
     if (result.error) {
-      showServerTimeError(isApiError(result.error) ? result.error : null);
+      showServerFieldErrors(isApiError(result.error) ? result.error : null);
       return;
     }
     enqueueSnackbar(
@@ -167,8 +159,8 @@ const ScheduleCommandForm = ({
       return;
     }
     setTimeError(null);
-    const given = isReasonAsked ? reason.check() : null;
-    if (isReasonAsked && given === null) return;
+    const given = reason.check();
+    if (given === null) return;
     setCheckedReason(given);
     if (needsArgs(chosen)) {
       setArgsRunAt(checked.runAt);
@@ -202,7 +194,11 @@ const ScheduleCommandForm = ({
           feature={chosen.feature}
           isBusy={isBusy}
           submitLabel={t('schedule.submit')}
-          onSubmit={(args) => void schedule(chosen, argsRunAt, args, checkedReason)}
+          facts={null}
+          onSubmit={async (args) => {
+            await schedule(chosen, argsRunAt, args, checkedReason);
+            return null;
+          }}
           onClose={onClose}
         />
       </>
@@ -246,7 +242,7 @@ const ScheduleCommandForm = ({
             error={timeError}
             testId="schedule-run-at"
           />
-          {isReasonAsked ? <LockReasonField {...reason.field} /> : null}
+          {reason.field ? <LockReasonPicker {...reason.field} /> : null}
         </Stack>
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>
@@ -270,12 +266,7 @@ const ScheduleCommandForm = ({
 type TScheduleButtonProps = Omit<TScheduleCommandDialogProps, 'isOpen' | 'onClose'>;
 
 /** The "Schedule for later" button of a command tab, and its dialog. */
-export const ScheduleCommandButton = ({
-  customerId,
-  availability,
-  lockRule,
-  group,
-}: TScheduleButtonProps) => {
+export const ScheduleCommandButton = ({ customerId, availability, facts, group }: TScheduleButtonProps) => {
   const { t } = useTranslation();
   const [isOpen, setIsOpen] = useState(false);
   return (
@@ -292,7 +283,7 @@ export const ScheduleCommandButton = ({
       <ScheduleCommandDialog
         customerId={customerId}
         availability={availability}
-        lockRule={lockRule}
+        facts={facts}
         group={group}
         isOpen={isOpen}
         onClose={() => setIsOpen(false)}

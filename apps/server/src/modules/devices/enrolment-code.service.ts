@@ -8,7 +8,7 @@ import {
 import type { Db, DbOrTx } from '../../db/client';
 import { randomToken, sha256Hex } from '../../lib/crypto';
 import { insertAudit } from '../audit/audit.repository';
-import * as repo from './emm.repository';
+import * as repo from './enrolment.repository';
 
 /**
  * The link-based family's enrolment codes (issue 15): 8 of Crockford's base-32 letters from the

@@ -1,0 +1,93 @@
+import { zEnvelope } from '@kisht/domain/common/envelope';
+import { ZCustomerIdQuery, ZEnrolmentQr } from '@kisht/domain/customers/customers.schema';
+import { ZEnrolDeviceRequest, ZEnrolDeviceResponse } from '@kisht/domain/devices/devices.schema';
+import { paths } from '@kisht/domain/paths';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import QRCode from 'qrcode';
+import { publicBaseUrl } from '../../lib/base-url';
+import type { AppContext } from '../../lib/context';
+import { ok } from '../../lib/envelope';
+import { requireSession } from '../../plugins/auth';
+import { findCustomerForActor } from '../scope/scope.service';
+import { enrolDevice, issueEnrolmentQr } from './enrolment.service';
+
+/** The device's own enrolment call (design §5); authenticated by the one-time token. */
+export const enrolmentRoutes = async (app: FastifyInstance, ctx: AppContext) => {
+  app.withTypeProvider<ZodTypeProvider>().post(
+    paths.devices.enrol,
+    {
+      config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['devices'],
+        summary: 'Enrol a phone with the token from its QR; returns MQTT credentials',
+        body: ZEnrolDeviceRequest,
+        response: { 200: zEnvelope(ZEnrolDeviceResponse) },
+      },
+    },
+    async (request) =>
+      ok(
+        await enrolDevice(ctx, { request: request.body, baseUrl: publicBaseUrl(ctx.config, request) }),
+        'Enrolled',
+      ),
+  );
+};
+
+/** The enrolment QR of the actor's inactive customer (spec §3 get_customers_qrCode), JSON or PNG. */
+export const enrolmentQrRoutes = async (app: FastifyInstance, ctx: AppContext) => {
+  requireSession(app, ctx);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  /** A fresh enrolment QR for the actor's customer (404 for another's, ALREADY_ENROLLED once enrolled). */
+  const issueQrFor = async (request: FastifyRequest & { query: { customer_id: number } }) => {
+    const { customer, device } = await findCustomerForActor(ctx.db, request.actor, request.query.customer_id);
+    const qr = await issueEnrolmentQr(ctx, {
+      actor: request.actor,
+      device,
+      customer,
+      baseUrl: publicBaseUrl(ctx.config, request),
+    });
+    return { customerId: customer.id, qr };
+  };
+
+  r.get(
+    paths.customers.qrCode,
+    {
+      schema: {
+        tags: ['customers'],
+        summary:
+          "Enrolment QR for an inactive customer, by device family (Android provisioning JSON, the link-based app's deep link, the Android Management API's QR, the Apple enrolment profile URL), with a one-time token",
+        querystring: ZCustomerIdQuery,
+        response: { 200: zEnvelope(ZEnrolmentQr) },
+      },
+    },
+    async (request) => ok((await issueQrFor(request)).qr),
+  );
+
+  r.get(
+    paths.customers.qrCodePng,
+    {
+      schema: {
+        tags: ['customers'],
+        summary:
+          'Enrolment QR as a PNG (512 px, error correction M) for an inactive customer: the provisioning JSON with a fresh one-time token',
+        querystring: ZCustomerIdQuery,
+      },
+    },
+    async (request, reply) => {
+      const { customerId, qr } = await issueQrFor(request);
+      const png = await QRCode.toBuffer(qr.payload, {
+        type: 'png',
+        errorCorrectionLevel: 'M',
+        margin: 2,
+        width: 512,
+      });
+      return reply
+        .type('image/png')
+        .header('cache-control', 'no-store')
+        .header('x-enrolment-expires-at', qr.expiresAt)
+        .header('content-disposition', `inline; filename="kisht-enrolment-${customerId}.png"`)
+        .send(png);
+    },
+  );
+};
