@@ -1,6 +1,7 @@
 import type { TControlCommandName } from '@kisht/domain/audit/audit-events';
 import { CustomerStatus } from '@kisht/domain/common/enums';
 import { addDays, istDate } from '@kisht/domain/common/time';
+import type { DbOrTx } from '../../db/client';
 import { getAutoLockLadder, listAutoLockLadders } from '../orgs/orgs.service';
 import {
   dispatchOutcome,
@@ -54,6 +55,22 @@ const systemOrder = (
 });
 
 /**
+ * The rows a job took FOR UPDATE, each with its command target (command-gate loadTargetsOfDevices,
+ * one read); a row whose target is gone is left out.
+ */
+const withTargets = async <R extends { device: { id: string } }>(tx: DbOrTx, rows: R[], today: string) => {
+  const targets = await loadTargetsOfDevices(
+    tx,
+    rows.map((row) => row.device.id),
+    today,
+  );
+  return rows.flatMap((row) => {
+    const target = targets.get(row.device.id);
+    return target ? [{ row, target }] : [];
+  });
+};
+
+/**
  * One run of every organisation's auto-lock ladder (issue 5, design §1 jobs) on `today` (+05:30),
  * through the command gate: an EMI reminder wallpaper `reminderDaysBefore` days before a due date
  * (once per instalment; only phones of Kisht's own channel, the MDM families having no wallpaper
@@ -76,16 +93,10 @@ export const runAutoLockLadder = async (
       if (ladder.reminderDaysBefore !== null && ladder.reminderDaysBefore >= 0) {
         const dueDate = addDays(today, ladder.reminderDaysBefore);
         const rows = await targetsRepo.lockDevicesForReminder(tx, orgId, dueDate);
-        const targets = await loadTargetsOfDevices(
-          tx,
-          rows.map((row) => row.device.id),
-          today,
-        );
-        for (const row of rows) {
-          const target = targets.get(row.device.id);
+        for (const { row, target } of await withTargets(tx, rows, today)) {
           // An iPhone or a managed-Android phone has no wallpaper command (issue 15): no reminder
           // that could only fail.
-          if (!target || row.device.channel !== 'mqtt') continue;
+          if (row.device.channel !== 'mqtt') continue;
           if (await commandsRepo.hasReminderFor(tx, row.device.id, row.emiId)) continue;
           const text = `EMI of ${rupees(row.owedPaise)} is due on ${ddmmyyyy(dueDate)}. Please pay on time.`;
           orders.push(systemOrder(target, 'set_wallpaper', { text, emiId: row.emiId }));
@@ -95,26 +106,19 @@ export const runAutoLockLadder = async (
         // Overdue by more than M days: due on or before today − (M + 1).
         const dueOnOrBefore = addDays(today, -(ladder.lockAfterDaysOverdue + 1));
         const rows = await targetsRepo.lockDevicesForAutoLock(tx, orgId, dueOnOrBefore);
-        const targets = await loadTargetsOfDevices(
-          tx,
-          rows.map((row) => row.device.id),
-          today,
-        );
-        for (const row of rows) {
-          const target = targets.get(row.device.id);
-          if (target)
-            orders.push(
-              systemOrder(
-                target,
-                'lock',
-                {},
-                {
-                  category: 'overdue_emi',
-                  supersedes: ['unlock'],
-                  supersededBecause: 'superseded by auto-lock',
-                },
-              ),
-            );
+        for (const { target } of await withTargets(tx, rows, today)) {
+          orders.push(
+            systemOrder(
+              target,
+              'lock',
+              {},
+              {
+                category: 'overdue_emi',
+                supersedes: ['unlock'],
+                supersededBecause: 'superseded by auto-lock',
+              },
+            ),
+          );
         }
       }
       return enqueueOrders(tx, orders, { onRefused: 'skip' });
