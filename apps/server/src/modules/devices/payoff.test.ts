@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DeviceAgent } from '@kisht/device-agent/agent';
+import { offlineCodeFor, offlineCodeSlot } from '@kisht/domain/devices/offline-code';
 import { deviceControlPath, paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -155,6 +156,47 @@ describe('paying the last EMI frees the phone for good', () => {
     });
     expect(relock.status).toBe(409);
     expect(relock.body.code).toBe('LOAN_COMPLETED');
+  });
+});
+
+describe('a lock the phone makes by itself never stands for a paid-up loan', () => {
+  it('an offline lock code issued before the payoff and typed in after it is undone by a new policy', async () => {
+    const { agent, customerId } = await enrol();
+    // The code a retailer could have read out before the loan was paid (the server issues none now).
+    const [row] = await queryRows<{ secret_hash: string }>(
+      t.app.ctx.db,
+      sql`select secret_hash from devices where id = ${agent.deviceId}`,
+    );
+    const keyHex = row!.secret_hash;
+    const code = await offlineCodeFor({
+      keyHex,
+      deviceId: agent.deviceId,
+      challenge: agent.offlineChallenge,
+      action: 'lock',
+      slot: offlineCodeSlot(Date.now()),
+    });
+    await payEverything(customerId);
+    await waitUntil(async () =>
+      (await commandsOf(customerId)).some((c) => c.name === 'unlock' && c.state === 'done'),
+    );
+
+    const outcome = await agent.enterOfflineCode(code, 'lock');
+    expect(outcome.result).toBe('accepted');
+    // The phone reports its offline lock; the server answers with a version that frees it.
+    await waitUntil(async () => !agent.isLocked);
+    const [device] = await queryRows<{
+      desired_locked: boolean;
+      desired_offline_lock_after_ms: number | null;
+    }>(
+      t.app.ctx.db,
+      sql`select desired_locked, desired_offline_lock_after_ms from devices where id = ${agent.deviceId}`,
+    );
+    expect(device).toEqual({ desired_locked: false, desired_offline_lock_after_ms: null });
+    const audits = await queryRows<{ action: string }>(
+      t.app.ctx.db,
+      sql`select action from audit_log where entity_id = ${String(customerId)} and action like 'device.offline_%'`,
+    );
+    expect(audits.map((a) => a.action)).toEqual(['device.offline_lock_undone']);
   });
 });
 
