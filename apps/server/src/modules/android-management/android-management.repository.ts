@@ -100,11 +100,6 @@ export const markDeviceEnrolled = async (
       reportedLocked: false,
       reportedPolicyVersion: 0,
       reportedControls: {},
-      desiredLocked: false,
-      desiredControls: {},
-      desiredOfflineLockAfterMs: null,
-      policyVersion: sql`${devices.policyVersion} + 1`,
-      policyUpdatedAt: values.at,
     })
     .where(eq(devices.id, id));
 };

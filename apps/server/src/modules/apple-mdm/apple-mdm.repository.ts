@@ -65,10 +65,6 @@ export const markAppleDeviceEnrolled = async (db: DbOrTx, deviceId: string, at: 
       reportedLocked: false,
       reportedControls: {},
       reportedPolicyVersion: 0,
-      desiredLocked: false,
-      desiredControls: {},
-      policyVersion: sql`${devices.policyVersion} + 1`,
-      policyUpdatedAt: at,
       isOnline: true,
       lastSeenAt: at,
     })

@@ -260,33 +260,34 @@ export const enrolDevice = async (
       reportedPolicyVersion: 0,
     });
     if (!isEnrolled) throw invalid();
-    // A freshly enrolled phone holds policy 0 (unlocked, nothing restricted): its policy starts
-    // from there, with the organisation's offline limit unless the rules refuse it (a loan paid
-    // off before the phone enrolled), through the command gate.
-    const target = (await loadTargetsOfDevices(tx, [device.id])).get(device.id)!;
-    const order = offlineLimitOrder(target, orgLimitMs, {
-      locked: false,
-      controls: {},
-      replacesControls: true,
-    });
-    // Not published: the phone is not connected yet, and fetches its policy with its first hello.
-    await enqueueOrders(tx, [order], { onRefused: 'throw' });
-    await recordEnrolment(tx, device, null);
-    return order.policy?.offlineLockAfterMs ?? null;
+    return recordEnrolment(tx, device, null, orgLimitMs);
   });
   return credentialsOf(deps, { device, secret, offlineLockAfterMs, baseUrl: options.baseUrl });
 };
 
 /**
  * What every family's enrolment records once its device row is marked enrolled, in the caller's
- * transaction: the customer becomes installed (status 1) and a `device.enrol` audit entry names the
- * device, with the channel and the MDM's id for an MDM phone (`channel`; null for Kisht's agent).
+ * transaction: the phone's policy starts from the initial one (unlocked, nothing restricted)
+ * through the command gate, with the offline limit `offlineLockAfterMs` (ms; null for none, as an
+ * MDM phone runs no Kisht app) unless the rules refuse it (a loan paid off before the phone
+ * enrolled); the customer becomes installed (status 1); and a `device.enrol` audit entry names the
+ * device and, for an MDM phone, its `channel` and MDM id. Not published: the phone fetches its
+ * policy with its first hello (an MDM phone with the bridge's first delivery). Returns the offline
+ * limit the policy carries.
  */
 export const recordEnrolment = async (
   tx: DbOrTx,
   device: Pick<DeviceRow, 'id' | 'orgId' | 'customerId'>,
   channel: TEnrolChannel | null,
-): Promise<void> => {
+  offlineLockAfterMs: number | null = null,
+): Promise<number | null> => {
+  const target = (await loadTargetsOfDevices(tx, [device.id])).get(device.id)!;
+  const order = offlineLimitOrder(target, offlineLockAfterMs, {
+    locked: false,
+    controls: {},
+    replacesControls: true,
+  });
+  await enqueueOrders(tx, [order], { onRefused: 'throw' });
   await markCustomerInstalled(tx, device.orgId, device.customerId);
   await insertAudit(tx, {
     orgId: device.orgId,
@@ -295,6 +296,7 @@ export const recordEnrolment = async (
     entityId: String(device.customerId),
     details: { deviceId: device.id, ...channel },
   });
+  return order.policy?.offlineLockAfterMs ?? null;
 };
 
 /** A retried enrolment (see enrolDevice): a new secret replaces the one whose response was lost. */
