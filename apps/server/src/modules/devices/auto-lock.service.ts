@@ -1,5 +1,6 @@
 import type { TControlCommandName } from '@kisht/domain/audit/audit-events';
 import { CustomerStatus } from '@kisht/domain/common/enums';
+import { formatRupees } from '@kisht/domain/common/format';
 import { addDays, istDate } from '@kisht/domain/common/time';
 import type { DbOrTx } from '../../db/client';
 import { getAutoLockLadder, listAutoLockLadders } from '../orgs/orgs.service';
@@ -14,8 +15,9 @@ import {
 import * as commandsRepo from './commands.repository';
 import * as targetsRepo from './targets.repository';
 
-const rupees = (paise: number) =>
-  `₹${(paise / 100).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+/** The loans the ladder locks for: installed and maturing ones (a deactivated customer is left alone). */
+const LADDER_STATUSES = [CustomerStatus.INSTALL, CustomerStatus.EMI_MATURING];
+
 const ddmmyyyy = (isoDate: string) => isoDate.split('-').reverse().join('-');
 
 /**
@@ -98,14 +100,14 @@ export const runAutoLockLadder = async (
           // that could only fail.
           if (row.device.channel !== 'mqtt') continue;
           if (await commandsRepo.hasReminderFor(tx, row.device.id, row.emiId)) continue;
-          const text = `EMI of ${rupees(row.owedPaise)} is due on ${ddmmyyyy(dueDate)}. Please pay on time.`;
+          const text = `EMI of ${formatRupees(row.owedPaise)} is due on ${ddmmyyyy(dueDate)}. Please pay on time.`;
           orders.push(systemOrder(target, 'set_wallpaper', { text, emiId: row.emiId }));
         }
       }
       if (ladder.lockAfterDaysOverdue !== null && ladder.lockAfterDaysOverdue >= 0) {
         // Overdue by more than M days: due on or before today − (M + 1).
         const dueOnOrBefore = addDays(today, -(ladder.lockAfterDaysOverdue + 1));
-        const rows = await targetsRepo.lockDevicesForAutoLock(tx, orgId, dueOnOrBefore);
+        const rows = await targetsRepo.lockDevicesForAutoLock(tx, orgId, dueOnOrBefore, LADDER_STATUSES);
         for (const { target } of await withTargets(tx, rows, today)) {
           orders.push(
             systemOrder(

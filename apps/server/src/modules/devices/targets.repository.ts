@@ -90,11 +90,16 @@ export const findCommandTargets = async (
 };
 
 /**
- * Enrolled, unlocked-by-intent devices of an organisation whose customer has an unpaid instalment
- * due on or before `dueOnOrBefore`, locked for update (SKIP LOCKED: two server processes never
- * take the same device), with no pending lock already.
+ * Enrolled, unlocked-by-intent devices of an organisation whose customer is in one of `statuses`
+ * and has an unpaid instalment due on or before `dueOnOrBefore`, locked for update (SKIP LOCKED:
+ * two server processes never take the same device), with no pending lock already.
  */
-export const lockDevicesForAutoLock = (db: DbOrTx, orgId: number, dueOnOrBefore: string) =>
+export const lockDevicesForAutoLock = (
+  db: DbOrTx,
+  orgId: number,
+  dueOnOrBefore: string,
+  statuses: readonly number[],
+) =>
   db
     .select({ device: devices, customerId: customers.id })
     .from(devices)
@@ -104,7 +109,7 @@ export const lockDevicesForAutoLock = (db: DbOrTx, orgId: number, dueOnOrBefore:
         eq(devices.orgId, orgId),
         sql`${devices.enrolledAt} is not null`,
         eq(devices.desiredLocked, false),
-        inArray(customers.status, [1, 6]),
+        inArray(customers.status, [...statuses]),
         sql`exists (select 1 from emis e where e.customer_id = ${customers.id}
               and e.paid_paise < e.amount_paise and e.due_date <= ${dueOnOrBefore})`,
         sql`not exists (select 1 from device_commands c where c.device_id = ${devices.id}
