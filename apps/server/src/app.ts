@@ -18,6 +18,7 @@ import type { DestinationStream } from 'pino';
 import type { TConfig } from './config';
 import { keepPlannerStatistics, openDatabase } from './db/client';
 import { seedDemo } from './db/seed/seed';
+import type { StatementCounter } from './db/statement-counter';
 import { createEmbeddedBroker, createExternalBus, type EmbeddedBroker } from './device-channel/broker';
 import type { DeviceBus } from './device-channel/bus';
 import { startJobs } from './jobs/scheduler';
@@ -91,7 +92,12 @@ export type BuildAppOptions = {
   logStream?: DestinationStream;
 };
 
-export type KishtApp = FastifyInstance & { ctx: AppContext; broker: EmbeddedBroker | null };
+/** The built server: Fastify plus its shared services and the database's statement counter. */
+export type KishtApp = FastifyInstance & {
+  ctx: AppContext;
+  broker: EmbeddedBroker | null;
+  statements: StatementCounter;
+};
 
 const API_PREFIXES = ['/api/', '/country/', '/emm/', '/micromdm/', paths.mqtt, paths.docs];
 
@@ -323,5 +329,6 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
   const kisht = app as unknown as KishtApp;
   kisht.ctx = ctx;
   kisht.broker = broker;
+  kisht.statements = database.statements;
   return kisht;
 };

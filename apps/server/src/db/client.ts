@@ -9,13 +9,23 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import * as schema from './schema';
+import { countPgliteStatements, countPoolStatements, type StatementCounter } from './statement-counter';
 
 /** The drizzle database, whichever driver is underneath (PGlite or node-postgres). */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction handle; repositories accept either. */
 export type DbOrTx = Parameters<Parameters<Db['transaction']>[0]>[0] | Db;
 
-export type DatabaseHandle = { db: Db; close: () => Promise<void>; driver: 'pglite' | 'pg' };
+/**
+ * An open database. `statements` counts every statement sent through db, on either driver (the
+ * statement budgets of issue 26 and the bench's --sql-stats read it).
+ */
+export type DatabaseHandle = {
+  db: Db;
+  close: () => Promise<void>;
+  driver: 'pglite' | 'pg';
+  statements: StatementCounter;
+};
 
 /** Extensions the schema needs (pg_trgm for customer search); every PGlite must load them. */
 export const PGLITE_EXTENSIONS = { pg_trgm };
@@ -47,14 +57,16 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
   const shouldMigrate = options.migrate ?? true;
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const statements = countPoolStatements(pool);
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     if (shouldMigrate) await migrateExclusively(pool);
-    return { db, driver: 'pg', close: endPoolFully(pool) };
+    return { db, driver: 'pg', close: endPoolFully(pool), statements };
   }
   const client = options.pglite ?? (await createPglite(options.pgliteDataDir ?? 'memory://'));
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
   if (shouldMigrate) await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER });
-  return { db, driver: 'pglite', close: () => client.close() };
+  const statements = countPgliteStatements(client);
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return { db, driver: 'pglite', close: () => client.close(), statements };
 };
 
 /**

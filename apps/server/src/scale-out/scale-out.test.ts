@@ -291,6 +291,29 @@ describe('scale-out: two server processes, PostgreSQL and Mosquitto (design §7)
     expect((await call(serverB, 'GET', paths.users.me, { token })).status).toBe(200);
   });
 
+  it('reads the actor fresh with every request on every process: a change shows on the very next one (issue 26)', async () => {
+    const who = [DEMO_ORG_ID, DEMO_RETAILER_MOBILE];
+    expect((await call(serverB, 'GET', paths.users.lockAccess, { token })).data.unlock).toBe('1');
+    const { access } = (
+      await sqlRows<{ access: unknown }>('select access from users where org_id = $1 and mobile = $2', who)
+    )[0]!;
+    // An access flag changed outside B (another process, an admin's SQL): B's next request has it.
+    await sqlRows(
+      `update users set access = jsonb_build_object('lockAccess', jsonb_build_object('unlock', '0'))
+       where org_id = $1 and mobile = $2`,
+      who,
+    );
+    expect((await call(serverB, 'GET', paths.users.lockAccess, { token })).data.unlock).toBe('0');
+    await sqlRows('update users set access = $3 where org_id = $1 and mobile = $2', [...who, access]);
+    expect((await call(serverA, 'GET', paths.users.lockAccess, { token })).data.unlock).toBe('1');
+    // A deactivated user's token answers 511 on the very next request, on both processes.
+    await sqlRows(`update users set is_active = false where org_id = $1 and mobile = $2`, who);
+    expect((await call(serverB, 'GET', paths.users.me, { token })).status).toBe(511);
+    expect((await call(serverA, 'GET', paths.users.me, { token })).status).toBe(511);
+    await sqlRows(`update users set is_active = true where org_id = $1 and mobile = $2`, who);
+    expect((await call(serverB, 'GET', paths.users.me, { token })).status).toBe(200);
+  });
+
   it('delivers a lock queued on A to the phone once; B sees it done; each event reaches one process', async () => {
     phone1 = await enrolPhone(serverA, '9123400001');
     const lock = await call(serverA, 'POST', paths.devices.lock, {

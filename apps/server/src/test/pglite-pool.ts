@@ -104,13 +104,21 @@ const schemaOf = async (pglite: PGlite): Promise<string> =>
 /**
  * The PGlite an app gets: the same instance, except that closing it gives it back to the pool
  * (the app closes its database when it closes). Methods are bound to the instance: PGlite keeps
- * its state in private fields, which a proxy cannot reach.
+ * its state in private fields, which a proxy cannot reach. What the app sets on it (the statement
+ * counter's wrappers) stays on the proxy, so the pooled instance goes back as it came.
  */
-export const borrowed = (pglite: PGlite, release: () => Promise<void>): PGlite =>
-  new Proxy(pglite, {
+export const borrowed = (pglite: PGlite, release: () => Promise<void>): PGlite => {
+  const own = new Map<PropertyKey, unknown>();
+  return new Proxy(pglite, {
     get(target, property) {
       if (property === 'close') return release;
+      if (own.has(property)) return own.get(property);
       const value = Reflect.get(target, property, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },
+    set(_target, property, value) {
+      own.set(property, value);
+      return true;
+    },
   });
+};

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { otpChallenges, sessions, users } from '../../db/schema';
+import { organizations, otpChallenges, sessions, users } from '../../db/schema';
 
 export const findUserByMobile = async (db: DbOrTx, orgId: number, mobile: string) => {
   const rows = await db
@@ -114,10 +114,20 @@ export const insertSession = async (db: DbOrTx, row: typeof sessions.$inferInser
 };
 
 export const findLiveSession = async (db: DbOrTx, id: string) => {
+  // One statement for everything a request knows about its actor (issue 26): the session, the user
+  // (access flags among its columns), a retailer's mini-retailers and the organisation.
   const rows = await db
-    .select({ session: sessions, user: users })
+    .select({
+      session: sessions,
+      user: users,
+      organization: organizations,
+      childRetailerIds: sql<number[]>`array(select c.id from ${users} c
+        where c.org_id = ${users.orgId} and c.parent_id = ${users.id} and c.user_type = 'miniretailer'
+        order by c.id)`,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
+    .innerJoin(organizations, eq(organizations.id, users.orgId))
     .where(and(eq(sessions.id, id), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())))
     .limit(1);
   return rows[0] ?? null;

@@ -421,7 +421,8 @@ export const setMpin = async (
     mpinFailedAttempts: 0,
     mpinLockedUntil: null,
   });
-  return getCurrentUser(deps, actor);
+  // Read again: the request's session read knew the user before the change.
+  return getCurrentUser(deps, { ...actor, known: undefined });
 };
 
 /**
@@ -472,7 +473,13 @@ export const authenticateToken = async (
   if (Date.now() - live.session.lastSeenAt.getTime() > SESSION_TOUCH_INTERVAL_MS) {
     await repo.touchSession(deps.db, sessionId);
   }
-  return { userId: live.user.id, orgId: live.user.orgId, userType: live.user.userType, sessionId };
+  return {
+    userId: live.user.id,
+    orgId: live.user.orgId,
+    userType: live.user.userType,
+    sessionId,
+    known: { user: live.user, childRetailerIds: live.childRetailerIds, organization: live.organization },
+  };
 };
 
 /** Ends the caller's session; its token answers 511 from now on. */
@@ -480,9 +487,9 @@ export const logout = async (deps: Pick<AuthDeps, 'db'>, actor: TActor): Promise
   await repo.revokeSession(deps.db, actor.sessionId);
 };
 
-/** The logged-in user. */
+/** The logged-in user (as the request's session read found it, else read). */
 export const getCurrentUser = async (deps: Pick<AuthDeps, 'db'>, actor: TActor): Promise<TCurrentUser> => {
-  const user = await repo.findUserById(deps.db, actor.userId);
+  const user = actor.known?.user ?? (await repo.findUserById(deps.db, actor.userId));
   if (!user) throw new AppError(AppErrorCode.SESSION_INVALID, 'Your session has ended. Please log in again');
   return toCurrentUser(user);
 };

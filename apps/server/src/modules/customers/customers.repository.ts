@@ -1,7 +1,8 @@
 import { type TAuditAction, ZCustomerStatusAuditEvent } from '@kisht/domain/audit/audit-events';
-import { and, asc, count, desc, eq, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { DbOrTx } from '../../db/client';
+import { type DbOrTx, queryRows } from '../../db/client';
+import { rowsFromJson } from '../../db/json-rows';
 import { auditLog, customerCounts, customers, devices, emis, media, products, users } from '../../db/schema';
 import type { CustomerScope } from '../scope/scope.service';
 
@@ -154,27 +155,26 @@ const countListed = async (
 export const listCustomers = async (db: DbOrTx, scope: CustomerScope, filter: CustomerListFilter) => {
   const listFilter = { search: parseSearch(filter.search), status: filter.status };
   const where = await listWhere(db, scope, listFilter);
-  const [pageIds, total] = await Promise.all([
+  // The page's ids first (the filter and the order on customers alone, cut to the page), then
+  // their columns, in one statement (issue 26): a deferred join.
+  const page = db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(where)
+    .orderBy(desc(customers.createdAt), desc(customers.id))
+    .limit(filter.limit)
+    .offset(filter.offset)
+    .as('page');
+  const [rows, total] = await Promise.all([
     db
-      .select({ id: customers.id })
-      .from(customers)
-      .where(where)
-      .orderBy(desc(customers.createdAt), desc(customers.id))
-      .limit(filter.limit)
-      .offset(filter.offset),
+      .select(listColumns)
+      .from(page)
+      .innerJoin(customers, eq(customers.id, page.id))
+      .innerJoin(devices, eq(devices.customerId, customers.id))
+      .innerJoin(products, eq(products.id, customers.productId))
+      .orderBy(desc(customers.createdAt), desc(customers.id)),
     countListed(db, scope, listFilter, where),
   ]);
-  const ids = pageIds.map((r) => r.id);
-  const rows =
-    ids.length === 0
-      ? []
-      : await db
-          .select(listColumns)
-          .from(customers)
-          .innerJoin(devices, eq(devices.customerId, customers.id))
-          .innerJoin(products, eq(products.id, customers.productId))
-          .where(inArray(customers.id, ids))
-          .orderBy(desc(customers.createdAt), desc(customers.id));
   return { rows, total };
 };
 
@@ -185,9 +185,6 @@ export const countCustomersByStatus = (db: DbOrTx, scope: CustomerScope) =>
     .from(customers)
     .where(inScope(scope))
     .groupBy(customers.status);
-
-export const findEmis = (db: DbOrTx, customerId: number) =>
-  db.select().from(emis).where(eq(emis.customerId, customerId)).orderBy(asc(emis.instalmentNo));
 
 /** Devices of the organisation already holding any of these IMEIs. */
 export const findDevicesByImeis = (db: DbOrTx, orgId: number, imeis: string[]) =>
@@ -308,12 +305,22 @@ export const updateDeviceIdentity = async (
 };
 
 /** image_name of the customer's newest live photo (media kind customer_profile), or null. */
-export const findPhotoPath = async (db: DbOrTx, customerId: number): Promise<string | null> => {
-  const rows = await db
-    .select({ path: media.path })
-    .from(media)
-    .where(and(eq(media.customerId, customerId), eq(media.kind, 'customer_profile'), isNull(media.deletedAt)))
-    .orderBy(desc(media.createdAt), desc(media.id))
-    .limit(1);
-  return rows[0]?.path ?? null;
+/**
+ * A customer's instalments (by number) and the path of their newest live profile photo (or null),
+ * in one statement (issue 26: customer_details reads them together).
+ */
+export const findScheduleAndPhoto = async (
+  db: DbOrTx,
+  customerId: number,
+): Promise<{ emis: (typeof emis.$inferSelect)[]; photoPath: string | null }> => {
+  const [row] = await queryRows<{ photo: string | null; schedule: unknown }>(
+    db,
+    sql`select
+          (select m.path from ${media} m
+            where m.customer_id = ${customerId} and m.kind = 'customer_profile' and m.deleted_at is null
+            order by m.created_at desc, m.id desc limit 1) as photo,
+          (select coalesce(jsonb_agg(to_jsonb(e) order by e.instalment_no), '[]'::jsonb)
+             from ${emis} e where e.customer_id = ${customerId}) as schedule`,
+  );
+  return { emis: rowsFromJson(emis, row?.schedule), photoPath: row?.photo ?? null };
 };

@@ -239,10 +239,9 @@ export const getCustomerRecord = async (
   found: Awaited<ReturnType<typeof findCustomerForActor>>,
 ): Promise<TCustomerRecord> => {
   const { customer, device, product } = found;
-  const [emiRows, financer, photoImageName] = await Promise.all([
-    repo.findEmis(db, customer.id),
+  const [{ emis: emiRows, photoPath: photoImageName }, financer] = await Promise.all([
+    repo.findScheduleAndPhoto(db, customer.id),
     customer.financerId ? findFinancer(db, actor, customer.financerId) : null,
-    repo.findPhotoPath(db, customer.id),
   ]);
   return {
     id: customer.id,

@@ -3,6 +3,7 @@ import { CustomerStatus } from '@kisht/domain/common/enums';
 import { formatRupees } from '@kisht/domain/common/format';
 import { addDays, istDate } from '@kisht/domain/common/time';
 import type { DbOrTx } from '../../db/client';
+import type { TActor } from '../../lib/actor';
 import { getAutoLockLadder, listAutoLockLadders } from '../orgs/orgs.service';
 import {
   dispatchOutcome,
@@ -139,14 +140,19 @@ export const runAutoLockLadder = async (
  * intend locked (or that reports locked) has nothing overdue any more (paid or waived), an unlock
  * goes out through the gate (system, audited). A paid-up customer (status 5) was freed by the
  * payoff in the payment's own transaction (freePhoneOnPayoff), so nothing more happens here.
- * Returns whether an unlock was queued.
+ * With `actor` (the request's, of the same organisation) its session read's organisation settings
+ * are used instead of a read. Returns whether an unlock was queued.
  */
 export const autoUnlockIfCleared = async (
   deps: TGateDeps,
   target: { orgId: number; customerId: number; deviceId: string },
-  today: string = istDate(),
+  options: { today?: string | undefined; actor?: TActor | undefined } = {},
 ): Promise<boolean> => {
-  const ladder = await getAutoLockLadder(deps.db, target.orgId);
+  const today = options.today ?? istDate();
+  const ladder = await getAutoLockLadder(
+    deps.db,
+    options.actor?.orgId === target.orgId ? options.actor : target.orgId,
+  );
   if (!ladder?.autoUnlock) return false;
   const outcome = await deps.db.transaction(async (tx) => {
     const device = await targetsRepo.lockDeviceIfClearedAndLocked(tx, target.deviceId, today);

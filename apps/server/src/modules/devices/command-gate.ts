@@ -22,10 +22,11 @@ import { INITIAL_POLICY } from '@kisht/domain/devices/protocol.schema';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
-import { insertAudit } from '../audit/audit.repository';
+import type { insertAudit } from '../audit/audit.repository';
 import { scopeOf } from '../scope/scope.service';
 import { type CommandRow, findNewestDoneCommand } from './commands.repository';
 import type { CommandDispatcher } from './device-outbox.service';
+import type { DeviceRow } from './devices.repository';
 import * as gateRepo from './gate.repository';
 import { findCommandTargets, type TCommandTargetRow, type TTargetSelection } from './targets.repository';
 
@@ -128,6 +129,20 @@ export type TGateOutcome = {
   /** Devices whose policy changed without a command row of their own, to publish after commit. */
   policyDeviceIds: string[];
   refused: { order: TOrder; refusal: TGateRefusal }[];
+  /** The pending twin found instead of writing (enqueueOrders `twin`), or null. */
+  twin: CommandRow | null;
+  /**
+   * With liveChannels: what to publish as written (edited devices as they now are, the pending
+   * commands their policies carry, and the targets' devices for one-shot commands); else null.
+   */
+  delivery: TWrittenDelivery | null;
+};
+
+/** What an outcome written sent carries to the outbox (CommandDispatcher publishWritten). */
+export type TWrittenDelivery = {
+  devices: DeviceRow[];
+  listed: CommandRow[];
+  targets: Map<string, DeviceRow>;
 };
 
 /** Why the gate refused an order: the domain's refusals, plus enrolment and spec §6 availability. */
@@ -260,20 +275,32 @@ const policyEditOfCommand = (
     : { deviceId: command.deviceId, locked: false };
 };
 
+/** Orders are written at most this many to a statement (gate.repository writeOrders). */
+const WRITE_CHUNK = 1_000;
+
 /**
- * Judges and writes orders in the caller's transaction (the gate's one write path): every order is
- * judged (judgeOrder); a refused one throws its AppError (`onRefused: 'throw'`, nothing is written)
- * or is returned among `refused` (`'skip'`, a bulk's skipped customers). For the accepted: pending
- * commands they supersede are ended, their command rows written (a one-shot command with its
- * notAfter: the organisation's expiry, else COMMAND_STALE_AFTER_MS; a restricting one with its
- * reason category and note), the policy edits of those that go out now (a lock with its lock
- * screen) and of policy-only orders made, one new version per device, and each order's audit
- * entry. Publish the outcome after commit (dispatchOutcome).
+ * Judges and writes orders (the gate's one write path): every order is judged (judgeOrder); a
+ * refused one throws its AppError (`onRefused: 'throw'`, nothing is written) or is returned among
+ * `refused` (`'skip'`, a bulk's skipped customers). For the accepted, in one statement per 1,000
+ * (gate.repository writeOrders, issue 26): pending commands they supersede are ended, their command
+ * rows written (a one-shot command with its notAfter: the organisation's expiry, else
+ * COMMAND_STALE_AFTER_MS; a restricting one with its reason category and note), the policy edits
+ * of those that go out now (a lock with its lock screen) and of policy-only orders made, one new
+ * version per device, and each order's audit entry. More than 1,000 orders take several
+ * statements: give a transaction then. With `liveChannels` (the outbox's, CommandDispatcher
+ * liveChannels) what goes out now is written sent and the caller publishes the outcome after
+ * commit (dispatchOutcome); with `twin` (one order) a pending command of the same name and
+ * arguments is answered as `twin` and nothing is written.
  */
 export const enqueueOrders = async (
   tx: DbOrTx,
   orders: TOrder[],
-  options: { onRefused: 'throw' | 'skip'; now?: Date | undefined },
+  options: {
+    onRefused: 'throw' | 'skip';
+    now?: Date | undefined;
+    liveChannels?: readonly string[] | undefined;
+    twin?: gateRepo.TGateWrite['twin'];
+  },
 ): Promise<TGateOutcome> => {
   const now = options.now ?? new Date();
   const accepted: { order: TOrder; reason: TLockReason | null; id: string | null }[] = [];
@@ -285,82 +312,127 @@ export const enqueueOrders = async (
     else if (options.onRefused === 'throw') throw refusalError(verdict.refusal);
     else refused.push({ order, refusal: verdict.refusal });
   }
+  const outcome: TGateOutcome = {
+    commands: [],
+    policyDeviceIds: [],
+    refused,
+    twin: null,
+    delivery: options.liveChannels ? { devices: [], listed: [], targets: new Map() } : null,
+  };
+  for (let i = 0; i < accepted.length; i += WRITE_CHUNK) {
+    const chunk = accepted.slice(i, i + WRITE_CHUNK);
+    const written = await gateRepo.writeOrders(tx, {
+      ...planWrite(chunk, now),
+      twin: options.twin,
+      liveChannels: options.liveChannels ?? null,
+    });
+    if (written.twin) return { ...outcome, twin: written.twin };
+    outcome.commands.push(...written.inserted);
+    const commandDevices = new Set(written.inserted.filter((c) => c.runAt === null).map((c) => c.deviceId));
+    outcome.policyDeviceIds.push(...written.devices.map((d) => d.id).filter((id) => !commandDevices.has(id)));
+    if (outcome.delivery) {
+      outcome.delivery.devices.push(...written.devices);
+      outcome.delivery.listed.push(...written.listed);
+      for (const { order } of chunk)
+        outcome.delivery.targets.set(order.target.device.id, order.target.device);
+    }
+  }
+  return outcome;
+};
+
+/** What writeOrders puts down for accepted orders (rows, supersedes, policy edits, audit entries). */
+const planWrite = (
+  accepted: { order: TOrder; reason: TLockReason | null; id: string | null }[],
+  now: Date,
+): Omit<gateRepo.TGateWrite, 'twin' | 'liveChannels'> => {
   // A newer half of a toggle ends a pending other half (a scheduled one supersedes when it is due).
-  const supersedes = new Map<string, { deviceIds: string[]; names: readonly string[]; error: string }>();
-  for (const { order } of accepted) {
-    if (!order.row?.supersedes?.length || order.row.runAt) continue;
-    const error = order.row.supersededBecause ?? `superseded by ${order.name}`;
-    const key = `${error}:${order.row.supersedes.join(',')}`;
-    const entry = supersedes.get(key) ?? { deviceIds: [], names: order.row.supersedes, error };
-    entry.deviceIds.push(order.target.device.id);
-    supersedes.set(key, entry);
-  }
-  const superseded = new Map<string, string[]>();
-  for (const { deviceIds, names, error } of supersedes.values()) {
-    const ended = await gateRepo.endPendingCommandsNamed(tx, { deviceIds, names, event: 'supersede', error });
-    for (const row of ended) superseded.set(row.deviceId, [...(superseded.get(row.deviceId) ?? []), row.id]);
-  }
-  const rows = accepted.flatMap(({ order, reason, id }) => {
-    if (!order.row || !id) return [];
+  const ends = accepted.flatMap(({ order }) =>
+    order.row?.supersedes?.length && !order.row.runAt
+      ? [
+          {
+            deviceId: order.target.device.id,
+            names: order.row.supersedes,
+            error: order.row.supersededBecause ?? `superseded by ${order.name}`,
+          },
+        ]
+      : [],
+  );
+  const rows: gateRepo.TCommandInsert[] = [];
+  const commandOf = new Map<string, CommandRow>();
+  for (const { order, reason, id } of accepted) {
+    if (!order.row || !id) continue;
     const runAt = order.row.runAt ?? null;
     const expiresAt = expiryOf(order.target, runAt ?? now);
     const isOneShotNow = runAt === null && !isPolicyCommand(order.name);
-    return [
-      {
-        id,
-        orgId: order.target.orgId,
-        deviceId: order.target.device.id,
-        name: order.name,
-        args: argsFor(order, reason),
-        createdBy: order.row.createdBy,
-        batchId: order.row.batchId ?? null,
-        runAt,
-        expiresAt,
-        notAfter: isOneShotNow
-          ? (order.row.notAfter ?? expiresAt ?? new Date(now.getTime() + COMMAND_STALE_AFTER_MS))
-          : null,
-        reasonCategory: reason?.category ?? null,
-        reason: reason?.note ?? null,
-      },
-    ];
-  });
-  const inserted = await gateRepo.insertCommandRows(tx, rows);
-  const byId = new Map(inserted.map((row) => [row.id, row]));
+    const row: gateRepo.TCommandInsert = {
+      id,
+      orgId: order.target.orgId,
+      deviceId: order.target.device.id,
+      name: order.name,
+      args: argsFor(order, reason),
+      createdBy: order.row.createdBy,
+      batchId: order.row.batchId ?? null,
+      runAt,
+      expiresAt,
+      notAfter: isOneShotNow
+        ? (order.row.notAfter ?? expiresAt ?? new Date(now.getTime() + COMMAND_STALE_AFTER_MS))
+        : null,
+      reasonCategory: reason?.category ?? null,
+      reason: reason?.note ?? null,
+    };
+    rows.push(row);
+    // The row as it will read (before delivery), for the policy edit and the audit entry.
+    commandOf.set(id, {
+      ...row,
+      state: 'queued',
+      error: null,
+      deliveryAttempts: 0,
+      lastSentAt: null,
+      result: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
   const edits = new Map<string, gateRepo.TPolicyEdit>();
   for (const { order, reason, id } of accepted) {
     const deviceId = order.target.device.id;
-    const command = id ? byId.get(id) : undefined;
+    const command = id ? commandOf.get(id) : undefined;
     if (command && command.runAt === null && isPolicyCommand(command.name))
       edits.set(deviceId, mergeEdit(edits.get(deviceId), policyEditOfCommand(command, order.target, reason)));
     if (order.policy) edits.set(deviceId, mergeEdit(edits.get(deviceId), { ...order.policy, deviceId }));
   }
-  await gateRepo.editPolicies(tx, [...edits.values()], now);
-  for (const { order, reason, id } of accepted) {
-    if (!order.audit) continue;
-    const command = (id && byId.get(id)) || null;
-    const ended = order.row?.supersedes?.length ? (superseded.get(order.target.device.id) ?? []) : [];
-    await insertAudit(tx, order.audit({ command, reason, superseded: ended }));
-  }
-  const commandDevices = new Set(inserted.filter((c) => c.runAt === null).map((c) => c.deviceId));
-  return {
-    commands: inserted,
-    policyDeviceIds: [...edits.keys()].filter((id) => !commandDevices.has(id)),
-    refused,
-  };
+  const audits = accepted.flatMap(({ order, reason, id }) =>
+    order.audit
+      ? [
+          {
+            entry: order.audit({ command: (id && commandOf.get(id)) || null, reason, superseded: [] }),
+            supersededOf: order.row?.supersedes?.length ? order.target.device.id : null,
+          },
+        ]
+      : [],
+  );
+  return { now, ends, rows, edits: [...edits.values()], audits };
 };
 
 /**
  * Hands what the gate wrote to the outbox after commit: the commands that go out now (a lock or
  * toggle as its device's policy, a one-shot as a command message) and the policies changed without
- * a command. `background`: do not wait for the publishing (a bulk's progress screen follows it).
+ * a command. An outcome written with liveChannels is published as written, without reading or
+ * marking anything again (CommandDispatcher publishWritten). `background`: do not wait for the
+ * publishing (a bulk's progress screen follows it).
  */
 export const dispatchOutcome = async (
   dispatcher: CommandDispatcher,
-  outcome: Pick<TGateOutcome, 'commands' | 'policyDeviceIds'>,
+  outcome: Pick<TGateOutcome, 'commands' | 'policyDeviceIds'> & Partial<Pick<TGateOutcome, 'delivery'>>,
   options: { background?: boolean } = {},
 ): Promise<void> => {
   const due = outcome.commands.filter((command) => command.runAt === null);
+  const { delivery } = outcome;
   const work = async () => {
+    if (delivery) {
+      await dispatcher.publishWritten({ commands: due, ...delivery });
+      return;
+    }
     if (due.length > 0) await dispatcher.dispatchMany(due);
     if (outcome.policyDeviceIds.length > 0) await dispatcher.publishPolicies(outcome.policyDeviceIds);
   };

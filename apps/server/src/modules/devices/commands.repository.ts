@@ -3,6 +3,7 @@ import { COMMAND_TRANSITIONS, type TCommandEvent } from '@kisht/domain/devices/c
 import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { type DbOrTx, queryRows } from '../../db/client';
+import { rowsFromJson } from '../../db/json-rows';
 import { auditLog, customers, deviceCommands, devices, users } from '../../db/schema';
 import { isAnyUuid } from './devices.repository';
 
@@ -19,27 +20,35 @@ const PENDING = ['queued', 'sent', 'received'];
 /** A command is due once it has no scheduled time or its time has come (at `now`). */
 const isDue = (now: Date = new Date()) => or(isNull(deviceCommands.runAt), lte(deviceCommands.runAt, now));
 
-/** The newest command of a device in any state, or null. */
-export const findNewestCommand = async (db: DbOrTx, deviceId: string) => {
-  const rows = await db
-    .select()
-    .from(deviceCommands)
-    .where(eq(deviceCommands.deviceId, deviceId))
-    .orderBy(desc(deviceCommands.createdAt), desc(deviceCommands.id))
-    .limit(1);
-  return rows[0] ?? null;
+/**
+ * A device's pending due commands (newest first) and its newest command of any state, in one
+ * statement (issue 26: the customer's screen shows both).
+ */
+export const findPendingAndNewestCommand = async (
+  db: DbOrTx,
+  deviceId: string,
+): Promise<{ pending: CommandRow[]; newest: CommandRow | null }> => {
+  const now = new Date().toISOString();
+  const [row] = await queryRows<{ pending: unknown; newest: unknown }>(
+    db,
+    sql`select
+          (select coalesce(jsonb_agg(to_jsonb(c) order by c.created_at desc, c.id desc), '[]'::jsonb)
+             from device_commands c
+            where c.device_id = ${deviceId}::uuid and c.state = any(${sql.param(PENDING)}::text[])
+              and (c.run_at is null or c.run_at <= ${now}::timestamptz)) as pending,
+          (select to_jsonb(c) from device_commands c where c.device_id = ${deviceId}::uuid
+            order by c.created_at desc, c.id desc limit 1) as newest`,
+  );
+  return {
+    pending: rowsFromJson(deviceCommands, row?.pending),
+    newest: row?.newest ? (rowsFromJson(deviceCommands, [row.newest])[0] ?? null) : null,
+  };
 };
 
 export const findCommand = async (db: DbOrTx, id: string) => {
   const rows = await db.select().from(deviceCommands).where(eq(deviceCommands.id, id)).limit(1);
   return rows[0] ?? null;
 };
-
-/** The commands with these ids (any order; unknown ids are left out). */
-export const findCommandsByIds = (db: DbOrTx, ids: string[]): Promise<CommandRow[]> =>
-  ids.length === 0
-    ? Promise.resolve([])
-    : db.select().from(deviceCommands).where(isAnyUuid(deviceCommands.id, ids));
 
 /** A device's commands, newest first, with who created them (command history). */
 export const findCommandHistory = (db: DbOrTx, deviceId: string, limit: number) =>
@@ -293,37 +302,6 @@ export const transitionCommand = async (
     .where(and(eq(deviceCommands.id, id), inArray(deviceCommands.state, [...from])))
     .returning();
   return rows[0] ?? null;
-};
-
-/**
- * transitionCommand for many commands in one statement (a round of acks): each listed command takes
- * `event` only from the event's `from` states (so duplicate or out-of-order acks never move a
- * command backwards). An item's `error` is stored when given (null clears it) and left alone when
- * undefined. Each id must appear once. Returns the ids that moved.
- */
-export const transitionCommands = async (
-  db: DbOrTx,
-  items: { id: string; error?: string | null }[],
-  event: TCommandEvent,
-): Promise<string[]> => {
-  if (items.length === 0) return [];
-  const { from, to } = COMMAND_TRANSITIONS[event];
-  const rows = await queryRows<{ id: string }>(
-    db,
-    sql`
-      update device_commands c
-      set state = ${to},
-          updated_at = ${new Date().toISOString()}::timestamptz,
-          error = case when v.keeps_error then c.error else v.error end
-      from unnest(
-        ${sql.param(items.map((item) => item.id))}::uuid[],
-        ${sql.param(items.map((item) => item.error === undefined))}::boolean[],
-        ${sql.param(items.map((item) => item.error ?? null))}::text[]
-      ) as v (id, keeps_error, error)
-      where c.id = v.id and c.state = any(${sql.param([...from])}::text[])
-      returning c.id`,
-  );
-  return rows.map((row) => row.id);
 };
 
 /**

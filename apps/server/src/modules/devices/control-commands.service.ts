@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import { isControlCommandName, type TControlCommandName } from '@kisht/domain/audit/audit-events';
 import type { TControlFeature } from '@kisht/domain/common/enums';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
@@ -11,7 +10,6 @@ import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
 import { requireAccess, type TAccessFlag } from '../users/users.service';
 import {
-  assertOrdersAllowed,
   dispatchOutcome,
   endPendingCommandsNamed,
   enqueueOrders,
@@ -178,16 +176,19 @@ const queueOne = async (
         : { ...who, ...about, action: `device.${name}`, details: { ...sent, superseded, ...why } };
     },
   };
-  assertOrdersAllowed([order]);
-  if (!runAt) {
-    // Compared as values: a jsonb column does not keep the key order of the args it was given.
-    const pending = await commandsRepo.findPendingCommandsNewestFirst(deps.db, target.device.id);
-    const same = pending.find((c) => c.name === name && isDeepStrictEqual(c.args, options.args));
-    if (same) return toCommand(same);
-  }
-  const outcome = await deps.db.transaction((tx) => enqueueOrders(tx, [order], { onRefused: 'throw' }));
+  // One statement (issue 26): a pending twin (same name and args, due) is answered instead of a
+  // duplicate; else the gate's write, the row written sent when the phone can be reached now.
+  const outcome = await enqueueOrders(deps.db, [order], {
+    onRefused: 'throw',
+    liveChannels: deps.dispatcher.liveChannels,
+    twin: runAt ? undefined : { deviceId: target.device.id, name, args: options.args },
+  });
+  if (outcome.twin) return toCommand(outcome.twin);
   await dispatchOutcome(deps.dispatcher, outcome);
   const written = outcome.commands[0]!;
+  // An MDM bridge may finish the command while delivering it (Android Management applies a policy
+  // at once): answer what it made of it. An MQTT phone answers with acks later.
+  if (target.device.channel === 'mqtt') return toCommand(written);
   return toCommand((await commandsRepo.findCommand(deps.db, written.id)) ?? written);
 };
 

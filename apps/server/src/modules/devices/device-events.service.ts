@@ -14,7 +14,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import { notifyLockFailed } from '../notifications/notifications.service';
 import type { CommandRow } from './commands.repository';
-import * as commandsRepo from './commands.repository';
 import { parseDeviceEvent } from './device-messages';
 import type { CommandDispatcher } from './device-outbox.service';
 import * as reportsRepo from './device-reports.repository';
@@ -156,9 +155,11 @@ export class DeviceEventRecorder {
   }
 
   /**
-   * Records one event of each of many devices: one statement reads the devices, one records their
-   * reported state, and acks, hellos and reports follow by kind (acks and hellos set-based; reports,
-   * results and hooks one event at a time). Resolves each event once it is recorded.
+   * Records one event of each of many devices in one statement (issue 26, reportsRepo.recordRound):
+   * their reported state, SIM changes, acks, and for hellos the pending commands their syncs carry;
+   * then, only where there is any, what follows one event at a time: the simChanged hook, a failed
+   * lock's notification, a done command's location and hook, the syncs' publishing and reports.
+   * A `gone` will takes one more statement. Resolves each event once it is recorded.
    */
   private async processRound(round: TQueuedEvent[]): Promise<void> {
     const parsed: { queued: TQueuedEvent; event: TDeviceEvent }[] = [];
@@ -167,45 +168,73 @@ export class DeviceEventRecorder {
       if ('error' in result) {
         this.log.warn({ deviceId: queued.deviceId, problem: result.error }, 'malformed device event ignored');
         queued.resolve();
+      } else if (!UUID.test(queued.deviceId)) {
+        this.log.warn({ deviceId: queued.deviceId }, 'event from unknown device ignored');
+        queued.resolve();
       } else parsed.push({ queued, event: result.event });
     }
-    const ids = parsed.map(({ queued }) => queued.deviceId).filter((id) => UUID.test(id));
-    const devices = new Map(
-      (await devicesRepo.findDevicesByIds(this.db, ids)).map((device) => [device.id, device]),
+    const gone = parsed.filter((e) => e.event.type === 'gone') as {
+      queued: TQueuedEvent;
+      event: TGoneEvent;
+    }[];
+    if (gone.length > 0) {
+      try {
+        await reportsRepo.recordGoneConnections(
+          this.db,
+          gone.map(({ queued, event }) => ({ deviceId: queued.deviceId, connectionId: event.connectionId })),
+        );
+      } catch (error) {
+        this.log.error({ err: error, events: gone.length }, 'device events failed');
+        for (const { queued } of gone) queued.reject(error);
+      }
+    }
+    const stateful = parsed.filter((e) => e.event.type !== 'gone') as {
+      queued: TQueuedEvent;
+      event: TStatefulEvent;
+    }[];
+    if (stateful.length === 0) return;
+    const written = await reportsRepo.recordRound(
+      this.db,
+      stateful.map(({ queued, event }) => ({
+        deviceId: queued.deviceId,
+        isLocked: event.state.isLocked,
+        controls: event.state.controls,
+        sims: event.state.sims,
+        seq: event.seq,
+        connectionId: event.connectionId,
+        isHello: event.type === 'hello',
+        policyVersion: event.state.policyVersion,
+        pushToken: event.type === 'hello' ? event.pushToken : undefined,
+        at: validDate(event.at),
+        ack: event.type === 'ack' ? ackOf(event) : undefined,
+      })),
+      new Date(),
     );
-    const events: TRoundEvent[] = [];
-    for (const { queued, event } of parsed) {
+    const devices = new Map(written.devices.map((device) => [device.id, device]));
+    const events: TRoundEvent<TStatefulEvent>[] = [];
+    for (const { queued, event } of stateful) {
       const device = devices.get(queued.deviceId);
-      if (device?.enrolledAt) events.push({ queued, event, device });
+      if (device) events.push({ queued, event, device });
       else {
         this.log.warn({ deviceId: queued.deviceId }, 'event from unknown device ignored');
         queued.resolve();
       }
     }
-    const gone = events.filter((e) => e.event.type === 'gone') as TRoundEvent<TGoneEvent>[];
-    await this.guard(gone, (wills) =>
-      reportsRepo.recordGoneConnections(
-        this.db,
-        wills.map(({ device, event }) => ({ deviceId: device.id, connectionId: event.connectionId })),
+    const changes = new Map(written.simChanges.map((change) => [change.deviceId, change]));
+    const recorded = await this.eachEvent(events, async ({ device }) => {
+      const change = changes.get(device.id);
+      if (change) await this.hooks.simChanged?.({ device, before: change.before, after: change.after });
+    });
+    await this.followAcks(
+      recorded.filter((e) => e.event.type === 'ack') as TRoundEvent<TAckEvent>[],
+      written,
+    );
+    const hellos = recorded.filter((e) => e.event.type === 'hello') as TRoundEvent<THelloEvent>[];
+    await this.guard(hellos, (said) =>
+      this.dispatcher.publishSyncs(
+        said.map(({ device, event }) => ({ device, connectionId: event.connectionId, helloSeq: event.seq })),
+        written.synced,
       ),
-    );
-    const recorded = await this.recordReportedStates(
-      events.filter((e) => e.event.type !== 'gone') as TRoundEvent<TStatefulEvent>[],
-    );
-    await this.guard(
-      recorded.filter((e) => e.event.type === 'ack'),
-      (acks) => this.recordAcks(acks as TRoundEvent<TAckEvent>[]),
-    );
-    await this.guard(
-      recorded.filter((e) => e.event.type === 'hello'),
-      (hellos) =>
-        this.dispatcher.syncDevices(
-          (hellos as TRoundEvent<THelloEvent>[]).map(({ device, event }) => ({
-            deviceId: device.id,
-            connectionId: event.connectionId,
-            helloSeq: event.seq,
-          })),
-        ),
     );
     await this.eachEvent(
       recorded.filter((e) => e.event.type === 'report'),
@@ -215,135 +244,34 @@ export class DeviceEventRecorder {
   }
 
   /**
-   * Stores what the devices say about themselves (lock state, toggle states, presence, SIM slots)
-   * in one statement; a change of SIMs against what a device reported before is recorded as a SIM
-   * change in the same transaction, then told to the simChanged hook. Returns the events whose hook
-   * did not fail.
+   * What follows acks recordRound moved (the moves themselves are recorded): an ack for an unknown
+   * command or another device's is logged; a failed or dropped lock is told to the retailer
+   * (notifyFailedLocks); a done command's location fix is stored and the commandDone hook told,
+   * one at a time.
    */
-  private async recordReportedStates(events: TRoundEvent<TStatefulEvent>[]): Promise<TRoundEvent[]> {
-    if (events.length === 0) return [];
-    // An event older than the one the stored state came from (another process recorded a newer
-    // one first) tells nothing new about SIMs.
-    const isFresh = ({ device, event }: TRoundEvent<TStatefulEvent>) =>
-      event.seq === undefined || device.reportedSeq === null || event.seq > device.reportedSeq;
-    const changes = events.flatMap((e) => {
-      const { sims } = e.event.state;
-      return isFresh(e) && sims !== undefined && e.device.sims !== null && !sameSims(e.device.sims, sims)
-        ? [{ device: e.device, before: e.device.sims, after: sims, at: e.event.at }]
-        : [];
-    });
-    const states = events.map(({ device, event }) => ({
-      deviceId: device.id,
-      isLocked: event.state.isLocked,
-      controls: event.state.controls,
-      sims: event.state.sims,
-      seq: event.seq,
-      connectionId: event.connectionId,
-      isHello: event.type === 'hello',
-      policyVersion: event.state.policyVersion,
-      pushToken: event.type === 'hello' ? event.pushToken : undefined,
-    }));
-    const seenAt = new Date();
-    if (changes.length === 0) await reportsRepo.recordReportedStates(this.db, states, seenAt);
-    else {
-      await this.db.transaction(async (tx) => {
-        await reportsRepo.recordReportedStates(tx, states, seenAt);
-        await reportsRepo.insertSimChanges(
-          tx,
-          changes.map(({ device, before, after, at }) => ({
-            orgId: device.orgId,
-            deviceId: device.id,
-            customerId: device.customerId,
-            before,
-            after,
-            detectedAt: validDate(at),
-          })),
-        );
-      });
-    }
-    const changed = new Map(changes.map((change) => [change.device.id, change]));
-    const recorded = await this.eachEvent(events, async ({ device }) => {
-      const change = changed.get(device.id);
-      if (change) await this.hooks.simChanged?.({ device, before: change.before, after: change.after });
-    });
-    for (const e of recorded) if (e.event.state.sims && isFresh(e)) e.device.sims = e.event.state.sims;
-    return recorded;
-  }
-
-  /**
-   * Records the acks of a round: one read of their commands, then one conditional update per target
-   * state (received from queued/sent; done and failed from queued/sent/received), so duplicate or
-   * out-of-order acks never move a command backwards. An ack for an unknown command or another
-   * device's is ignored with a warning. Done acks that moved then store their result (a location
-   * fix goes to the device's locations) and reach the commandDone hook, one at a time.
-   */
-  private async recordAcks(acks: TRoundEvent<TAckEvent>[]): Promise<void> {
+  private async followAcks(
+    acks: TRoundEvent<TAckEvent>[],
+    written: reportsRepo.TRoundWritten,
+  ): Promise<void> {
     if (acks.length === 0) return;
-    const commands = new Map(
-      (
-        await commandsRepo.findCommandsByIds(
-          this.db,
-          acks.map(({ event }) => event.commandId),
-        )
-      ).map((c) => [c.id, c]),
-    );
+    const moved = new Map(written.acked.map((command) => [command.id, command]));
     const owned: (TRoundEvent<TAckEvent> & { command: CommandRow })[] = [];
     for (const ack of acks) {
-      const command = commands.get(ack.event.commandId);
-      if (command && command.deviceId === ack.device.id) owned.push({ ...ack, command });
-      else {
+      const command = moved.get(ack.event.commandId);
+      if (command) owned.push({ ...ack, command });
+      else if (!written.ownCommandIds.has(ack.event.commandId)) {
         this.log.warn(
           { deviceId: ack.device.id, commandId: ack.event.commandId },
           'ack for an unknown command ignored',
         );
-        ack.queued.resolve();
       }
     }
-    // Only what was sent can be acknowledged: a forged ack for a command still queued (or
-    // scheduled) moves nothing. Rows are marked sent before they are published.
-    const ofStatus = (status: TAckEvent['status']) => owned.filter(({ event }) => event.status === status);
-    await commandsRepo.transitionCommands(
-      this.db,
-      ofStatus('received').map(({ command }) => ({ id: command.id })),
-      'ack_received',
+    await this.notifyFailedLocks(
+      owned.filter(({ event }) => event.status === 'failed' || event.status === 'dropped'),
+      new Set(owned.map(({ command }) => command.id)),
     );
-    const failedIds = await commandsRepo.transitionCommands(
-      this.db,
-      ofStatus('failed').map(({ command, event }) => ({
-        id: command.id,
-        error: event.error ?? 'failed on the device',
-      })),
-      'ack_failed',
-    );
-    // The device dropped a command past its notAfter (a cancelled one is final here already).
-    const droppedIds = await commandsRepo.transitionCommands(
-      this.db,
-      ofStatus('dropped').map(({ command, event }) => ({
-        id: command.id,
-        error: `dropped by the phone: ${event.error ?? 'too old to apply'}`,
-      })),
-      'ack_dropped',
-    );
-    await this.notifyFailedLocks(owned, new Set([...failedIds, ...droppedIds]));
-    const done = ofStatus('done');
-    const moved = new Set(
-      await commandsRepo.transitionCommands(
-        this.db,
-        done.map(({ command }) => ({ id: command.id, error: null })),
-        'ack_done',
-      ),
-    );
-    // A phone that ran a command before its cancel arrived says so: the history shows it ran.
-    for (const id of await commandsRepo.transitionCommands(
-      this.db,
-      done
-        .filter(({ command }) => !moved.has(command.id) && command.lastSentAt !== null)
-        .map(({ command }) => ({ id: command.id, error: 'the phone ran it before the cancel arrived' })),
-      'ran_before_cancel',
-    ))
-      moved.add(id);
     await this.eachEvent(
-      done.filter(({ command }) => moved.has(command.id)),
+      owned.filter(({ event, command }) => event.status === 'done' && command.state === 'done'),
       (ack) => this.finishDone(ack.device, ack.command, ack.event),
     );
   }
@@ -371,10 +299,9 @@ export class DeviceEventRecorder {
     }
   }
 
-  /** What follows a done ack that moved its command: the result (and a location fix), then the hook. */
+  /** What follows a done ack that moved its command (its result is stored): a location fix, then the hook. */
   private async finishDone(device: DeviceRow, command: CommandRow, ack: TAckEvent): Promise<void> {
     if (ack.result) {
-      await reportsRepo.setCommandResult(this.db, command.id, ack.result);
       if (command.name === 'location' || command.name === 'uninstall') {
         const fix = ZLocationFix.safeParse(command.name === 'uninstall' ? ack.result.location : ack.result);
         if (fix.success)
@@ -450,14 +377,27 @@ export class DeviceEventRecorder {
   }
 }
 
-/** True when two SIM slot lists hold the same cards in the same slots. */
-const sameSims = (a: TSimSlot[], b: TSimSlot[]): boolean => {
-  const key = (slots: TSimSlot[]) =>
-    [...slots]
-      .sort((x, y) => x.slot - y.slot)
-      .map((s) => `${s.slot}:${s.iccid ?? ''}`)
-      .join('|');
-  return key(a) === key(b);
+/** An ack's move along the command transition table (domain command-life), with its error. */
+const ackOf = (event: TAckEvent): reportsRepo.TRoundRow['ack'] => {
+  switch (event.status) {
+    case 'received':
+      return { commandId: event.commandId, event: 'ack_received' };
+    case 'done':
+      return { commandId: event.commandId, event: 'ack_done', error: null, result: event.result };
+    case 'failed':
+      return {
+        commandId: event.commandId,
+        event: 'ack_failed',
+        error: event.error ?? 'failed on the device',
+      };
+    case 'dropped':
+      // The device dropped a command past its notAfter (a cancelled one is final here already).
+      return {
+        commandId: event.commandId,
+        event: 'ack_dropped',
+        error: `dropped by the phone: ${event.error ?? 'too old to apply'}`,
+      };
+  }
 };
 
 /** The device's timestamp when it is a valid date, else now (a device clock is not trusted blindly). */

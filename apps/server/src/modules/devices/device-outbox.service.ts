@@ -10,6 +10,7 @@ import * as commandsRepo from './commands.repository';
 import type { TDeviceBridges } from './device-bridge';
 import { commandMessage, policyVersionOf } from './device-messages';
 import * as reportsRepo from './device-reports.repository';
+import type { DeviceRow } from './devices.repository';
 import * as devicesRepo from './devices.repository';
 import { ServerKeys } from './server-keys.service';
 
@@ -209,15 +210,11 @@ export class CommandDispatcher {
     const devices = new Map(
       (await devicesRepo.findDevicesByIds(this.db, deviceIds)).map((device) => [device.id, device]),
     );
-    const live = deviceIds.filter((id) => {
+    const live = deviceIds.flatMap((id) => {
       const device = devices.get(id);
-      if (!device?.enrolledAt) return false;
-      // An MDM phone is reached through its bridge, once its service knows it (issue 15).
-      if (device.channel !== 'mqtt')
-        return Boolean(device.mdmId && this.bridges[device.channel as keyof TDeviceBridges]);
-      return Boolean(device.secretHash);
+      return device && this.isLive(device) ? [device] : [];
     });
-    const delivered = live.flatMap((id) => [
+    const delivered = live.flatMap(({ id }) => [
       ...(policyOf.has(id) ? (policyCommands.get(id) ?? []) : []),
       ...(commandsOf.get(id) ?? []),
     ]);
@@ -226,12 +223,124 @@ export class CommandDispatcher {
       delivered.map((command) => command.id),
       at,
     );
+    return this.publishToDevices(live, { policyOf, policyCommands, commandsOf, syncs }, concurrency, failure);
+  }
+
+  /** The channels this outbox delivers to now: MQTT and those with a bridge (issue 15). */
+  get liveChannels(): string[] {
+    return [
+      'mqtt',
+      ...Object.keys(this.bridges).filter((channel) => this.bridges[channel as keyof TDeviceBridges]),
+    ];
+  }
+
+  /** Whether a device can be sent to: enrolled, and with its secret (MQTT) or known to its bridge. */
+  private isLive(device: DeviceRow): boolean {
+    if (!device.enrolledAt) return false;
+    // An MDM phone is reached through its bridge, once its service knows it (issue 15).
+    if (device.channel !== 'mqtt')
+      return Boolean(device.mdmId && this.bridges[device.channel as keyof TDeviceBridges]);
+    return Boolean(device.secretHash);
+  }
+
+  /**
+   * Publishes what the command gate wrote sent (issue 26: command-gate enqueueOrders with
+   * liveChannels), as written, with no read and no second mark: to each edited device its new
+   * policy (carrying `listed` and its new lock/toggle commands, oldest first), then the one-shot
+   * `commands` to their devices (`targets`: the devices as the request read them). Failures are
+   * logged; the re-send of unacknowledged commands or the next hello delivers them.
+   */
+  async publishWritten(written: {
+    commands: CommandRow[];
+    devices: DeviceRow[];
+    listed: CommandRow[];
+    targets: Map<string, DeviceRow>;
+  }): Promise<void> {
+    try {
+      const policyCommands = new Map<string, CommandRow[]>();
+      const commandsOf = new Map<string, CommandRow[]>();
+      const add = (map: Map<string, CommandRow[]>, command: CommandRow) =>
+        map.set(command.deviceId, [...(map.get(command.deviceId) ?? []), command]);
+      for (const command of written.listed) add(policyCommands, command);
+      for (const command of written.commands)
+        add(isPolicyCommand(command.name) ? policyCommands : commandsOf, command);
+      const devices = new Map(written.devices.map((device) => [device.id, device]));
+      for (const id of commandsOf.keys()) {
+        const target = written.targets.get(id);
+        if (!devices.has(id) && target) devices.set(id, target);
+      }
+      const live = [...devices.values()].filter((device) => this.isLive(device));
+      await this.publishToDevices(
+        live,
+        { policyOf: new Set(written.devices.map((d) => d.id)), policyCommands, commandsOf, syncs: new Map() },
+        100,
+        'publish failed; it goes out again with the re-send or the next hello',
+      );
+    } catch (error) {
+      this.log.warn(
+        { err: error, commands: written.commands.length },
+        'publish failed; the re-send job retries',
+      );
+    }
+  }
+
+  /**
+   * Answers hellos whose devices' pending commands the event round already read and marked sent
+   * (issue 26, device-reports recordRound): to each device a sync for the connection that said
+   * hello, with its current policy (carrying its pending lock/toggle commands) and the ids of its
+   * pending one-shot commands, which follow it. No read. A device whose publish fails is logged;
+   * it says hello again when no sync comes.
+   */
+  async publishSyncs(
+    hellos: { device: DeviceRow; connectionId: string; helloSeq?: number | undefined }[],
+    pending: CommandRow[],
+  ): Promise<void> {
+    const policyCommands = new Map<string, CommandRow[]>();
+    const commandsOf = new Map<string, CommandRow[]>();
+    for (const command of pending) {
+      const map = isPolicyCommand(command.name) ? policyCommands : commandsOf;
+      map.set(command.deviceId, [...(map.get(command.deviceId) ?? []), command]);
+    }
+    await this.publishToDevices(
+      hellos.map(({ device }) => device).filter((device) => this.isLive(device)),
+      {
+        policyOf: new Set(),
+        policyCommands,
+        commandsOf,
+        syncs: new Map(
+          hellos.map(({ device, connectionId, helloSeq }) => [device.id, { connectionId, helloSeq }]),
+        ),
+      },
+      100,
+      'sync publish failed; the device says hello again',
+    );
+  }
+
+  /**
+   * Publishes to each live device, in this order: its sync (answering a hello on `syncs`'
+   * connection), its current policy (`policyOf`, carrying `policyCommands`), then its one-shot
+   * commands, oldest first; `concurrency` devices at a time. A device whose publish fails is logged
+   * with `failure` and skipped. Offline phones with an FCM token get a wake-up push (not awaited).
+   * Returns how many messages went out.
+   */
+  private async publishToDevices(
+    live: DeviceRow[],
+    what: {
+      policyOf: Set<string>;
+      policyCommands: Map<string, CommandRow[]>;
+      commandsOf: Map<string, CommandRow[]>;
+      syncs: Map<string, { connectionId: string; helloSeq?: number | undefined }>;
+    },
+    concurrency: number,
+    failure: string,
+  ): Promise<number> {
+    const { policyOf, policyCommands, commandsOf, syncs } = what;
     const now = new Date();
     let published = 0;
     for (let i = 0; i < live.length; i += concurrency) {
       await Promise.all(
-        live.slice(i, i + concurrency).map(async (deviceId) => {
-          const device = devices.get(deviceId)!;
+        live.slice(i, i + concurrency).map(async (device) => {
+          const deviceId = device.id;
           try {
             const key = await this.serverKeys.forOrg(device.orgId);
             const policy = policyVersionOf(device, policyCommands.get(deviceId) ?? []);
@@ -269,10 +378,9 @@ export class CommandDispatcher {
     }
     // Phones that are offline get a wake-up push, so they come and fetch it (not awaited).
     void this.wake(
-      live.filter((id) => {
-        const device = devices.get(id)!;
-        return device.channel === 'mqtt' && !device.isOnline && device.pushToken;
-      }),
+      live
+        .filter((device) => device.channel === 'mqtt' && !device.isOnline && device.pushToken)
+        .map((d) => d.id),
     );
     return published;
   }

@@ -95,10 +95,7 @@ export const getDeviceSummary = async (
   device: DeviceRow,
   availability: TAvailability,
 ): Promise<TDeviceSummary> => {
-  const [pending, last] = await Promise.all([
-    commandsRepo.findPendingCommandsNewestFirst(db, device.id),
-    commandsRepo.findNewestCommand(db, device.id),
-  ]);
+  const { pending, newest: last } = await commandsRepo.findPendingAndNewestCommand(db, device.id);
   const pendingControls: Record<string, TDeviceCommand> = {};
   for (const command of pending) {
     const found = commandSpecByName(command.name);
@@ -202,10 +199,7 @@ export const getDeviceSummaryForActor = async (
   actor: TActor,
   target: { deviceType: number; appType: number; device: DeviceRow },
 ): Promise<TDeviceSummary> => {
-  const [access, settings] = await Promise.all([
-    getAccessFlags(db, actor),
-    getDeviceSettings(db, actor.orgId),
-  ]);
+  const [access, settings] = await Promise.all([getAccessFlags(db, actor), getDeviceSettings(db, actor)]);
   const availability = availabilityFor({
     deviceType: target.deviceType,
     appType: target.appType,

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, lte, sql, sum } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import { type DbOrTx, queryRows } from '../../db/client';
 import {
   customers,
   devices,
@@ -30,19 +30,46 @@ export const lockEmis = (db: DbOrTx, customerId: number, emiIds: number[]) =>
     .orderBy(asc(emis.instalmentNo))
     .for('update');
 
-export const addToPaid = async (db: DbOrTx, emiId: number, amountPaise: number) => {
-  await db
-    .update(emis)
-    .set({ paidPaise: sql`${emis.paidPaise} + ${amountPaise}` })
-    .where(eq(emis.id, emiId));
-};
-
+/** How many of a customer's instalments are not fully paid. */
 export const countUnpaidOfCustomer = async (db: DbOrTx, customerId: number): Promise<number> => {
   const [row] = await db
     .select({ n: count() })
     .from(emis)
     .where(and(eq(emis.customerId, customerId), unpaid));
   return row?.n ?? 0;
+};
+
+/**
+ * Applies a payment's allocations to its customer's instalments (paid += amount), writes the
+ * allocations, and answers how many of the customer's instalments are still unpaid after it, in
+ * one statement (issue 26). Instalments must be the customer's, each once.
+ */
+export const applyAllocations = async (
+  db: DbOrTx,
+  options: { paymentId: number; customerId: number; allocations: { emiId: number; amountPaise: number }[] },
+): Promise<number> => {
+  const { allocations } = options;
+  const [row] = await queryRows<{ unpaid: number }>(
+    db,
+    sql`with v as (
+          select * from unnest(${sql.param(allocations.map((a) => a.emiId))}::int[],
+                               ${sql.param(allocations.map((a) => a.amountPaise))}::bigint[]) as v (emi_id, amount)
+        ),
+        paid as (
+          update emis e set paid_paise = e.paid_paise + v.amount from v
+          where e.id = v.emi_id and e.customer_id = ${options.customerId}
+          returning e.id, e.paid_paise, e.amount_paise
+        ),
+        allocated as (
+          insert into payment_allocations (payment_id, emi_id, amount_paise)
+          select ${options.paymentId}, v.emi_id, v.amount from v
+        )
+        select ((select count(*) from emis e where e.customer_id = ${options.customerId}
+                   and e.id <> all(${sql.param(allocations.map((a) => a.emiId))}::int[])
+                   and e.paid_paise < e.amount_paise)
+              + (select count(*) from paid p where p.paid_paise < p.amount_paise))::int as unpaid`,
+  );
+  return row?.unpaid ?? 0;
 };
 
 /** org_counters name of the organisation's running receipt number. */
@@ -96,35 +123,34 @@ export const findPaymentByIdempotencyKey = async (db: DbOrTx, orgId: number, ide
   return rows[0] ?? null;
 };
 
-export const insertAllocations = async (db: DbOrTx, rows: (typeof paymentAllocations.$inferInsert)[]) => {
-  if (rows.length > 0) await db.insert(paymentAllocations).values(rows);
-};
-
-/** Payments of a customer, newest first, with who recorded them and their allocations. */
+/**
+ * Payments of a customer, newest first, with who recorded them and their allocations (by
+ * instalment number), in one statement (issue 26).
+ */
 export const findPaymentsOfCustomer = async (db: DbOrTx, customerId: number) => {
   const rows = await db
-    .select({ payment: payments, recordedByName: users.name })
+    .select({
+      payment: payments,
+      recordedByName: users.name,
+      allocations: sql<{ payment_id: number; amount_paise: number; instalment_no: number }[]>`(
+        select coalesce(jsonb_agg(jsonb_build_object('payment_id', a.payment_id,
+                 'amount_paise', a.amount_paise, 'instalment_no', e.instalment_no)
+               order by e.instalment_no), '[]'::jsonb)
+        from ${paymentAllocations} a join ${emis} e on e.id = a.emi_id
+        where a.payment_id = ${payments.id})`,
+    })
     .from(payments)
     .leftJoin(users, eq(users.id, payments.recordedBy))
     .where(eq(payments.customerId, customerId))
     .orderBy(desc(payments.receivedAt), desc(payments.id));
-  const ids = rows.map((r) => r.payment.id);
-  const allocations =
-    ids.length === 0
-      ? []
-      : await db
-          .select({
-            paymentId: paymentAllocations.paymentId,
-            amountPaise: paymentAllocations.amountPaise,
-            instalmentNo: emis.instalmentNo,
-          })
-          .from(paymentAllocations)
-          .innerJoin(emis, eq(emis.id, paymentAllocations.emiId))
-          .where(inArray(paymentAllocations.paymentId, ids))
-          .orderBy(asc(emis.instalmentNo));
   return rows.map((r) => ({
-    ...r,
-    allocations: allocations.filter((a) => a.paymentId === r.payment.id),
+    payment: r.payment,
+    recordedByName: r.recordedByName,
+    allocations: r.allocations.map((a) => ({
+      paymentId: a.payment_id,
+      amountPaise: Number(a.amount_paise),
+      instalmentNo: a.instalment_no,
+    })),
   }));
 };
 

@@ -93,8 +93,8 @@ export const emiRoutes = async (app: FastifyInstance, ctx: AppContext) => {
         actor: request.actor,
         request: request.body,
         idempotencyKey: rawKey === undefined ? undefined : (parseIdempotencyKey(rawKey) ?? undefined),
+        autoUnlock: true,
       });
-      await unlockIfCleared(request.actor, request.body.customer_id);
       return ok(receipt, 'Payment recorded');
     },
   );

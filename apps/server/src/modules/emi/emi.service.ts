@@ -35,6 +35,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
 import { markLoanCompleted } from '../customers/customers.service';
+import { autoUnlockIfCleared } from '../devices/auto-lock.service';
 import { loadTargetForActor, sendOneShotCommand } from '../devices/control-commands.service';
 import { accessFlagsFor, parseCommandArgs } from '../devices/devices.service';
 import {
@@ -96,7 +97,7 @@ export const getEmiDetails = async (db: DbOrTx, actor: TActor, customerId: numbe
   const [emiRows, paymentRows, rule] = await Promise.all([
     repo.findEmisOfCustomer(db, customer.id),
     repo.findPaymentsOfCustomer(db, customer.id),
-    getPenaltyRule(db, customer.orgId),
+    getPenaltyRule(db, actor),
   ]);
   const instalments = emiRows.map((e) => toInstalmentRow(e, today, rule));
   return {
@@ -193,11 +194,13 @@ export const recordPayment = async (
     actor: TActor;
     request: TPaymentToRecord;
     idempotencyKey?: string | undefined;
+    /** After commit, unlock the phone when nothing is overdue any more (auto-lock ladder autoUnlock). */
+    autoUnlock?: boolean | undefined;
   },
 ): Promise<TPaymentReceipt> => {
   const { db } = deps;
   const { actor, request } = options;
-  const { customer } = await findCustomerForActor(db, actor, request.customer_id);
+  const { customer, device } = await findCustomerForActor(db, actor, request.customer_id);
   const orgId = customer.orgId;
   let payoff: TGateOutcome | null = null;
   const key = options.idempotencyKey
@@ -208,9 +211,13 @@ export const recordPayment = async (
     if (repeat) return repeat;
   }
   const emiIds = [...new Set(request.emi_ids)];
-  let paymentId: number;
+  let written: {
+    payment: NonNullable<Awaited<ReturnType<typeof repo.insertPayment>>>;
+    isPaidOff: boolean;
+    allocations: { paymentId: number; amountPaise: number; instalmentNo: number }[];
+  };
   try {
-    paymentId = await db.transaction(async (tx) => {
+    written = await db.transaction(async (tx) => {
       const chosen = await repo.lockEmis(tx, customer.id, emiIds);
       // A request with the same key may have committed while we waited for the instalments.
       if (key && (await repo.findPaymentByIdempotencyKey(tx, orgId, key.key))) throw new KeyAlreadyHeld();
@@ -233,17 +240,12 @@ export const recordPayment = async (
         idempotencyFingerprint: key?.fingerprint ?? null,
       });
       if (!payment) throw new KeyAlreadyHeld();
-      for (const allocation of allocations)
-        await repo.addToPaid(tx, allocation.instalmentId, allocation.amountPaise);
-      await repo.insertAllocations(
-        tx,
-        allocations.map((a) => ({
-          paymentId: payment.id,
-          emiId: a.instalmentId,
-          amountPaise: a.amountPaise,
-        })),
-      );
-      const isPaidOff = (await repo.countUnpaidOfCustomer(tx, customer.id)) === 0;
+      const unpaid = await repo.applyAllocations(tx, {
+        paymentId: payment.id,
+        customerId: customer.id,
+        allocations: allocations.map((a) => ({ emiId: a.instalmentId, amountPaise: a.amountPaise })),
+      });
+      const isPaidOff = unpaid === 0;
       if (isPaidOff)
         payoff = await completeLoan(tx, { orgId, customerId: customer.id, actorUserId: actor.userId });
       await notifyAboutCustomer(tx, {
@@ -268,7 +270,16 @@ export const recordPayment = async (
           isPaidOff,
         },
       });
-      return payment.id;
+      const instalmentNo = new Map(chosen.map((e) => [e.id, e.instalmentNo]));
+      return {
+        payment,
+        isPaidOff,
+        allocations: allocations.map((a) => ({
+          paymentId: payment.id,
+          amountPaise: a.amountPaise,
+          instalmentNo: instalmentNo.get(a.instalmentId)!,
+        })),
+      };
     });
   } catch (error) {
     if (!(error instanceof KeyAlreadyHeld) || !key) throw error;
@@ -277,7 +288,21 @@ export const recordPayment = async (
     return repeat;
   }
   if (payoff) await publishAfterCommit(deps.dispatcher, payoff);
-  return receiptOf(db, actor, customer.id, paymentId);
+  if (options.autoUnlock) {
+    await autoUnlockIfCleared(deps, { orgId, customerId: customer.id, deviceId: device.id }, { actor });
+  }
+  // The receipt from what the transaction wrote; a payoff changed the status, so that one is read.
+  const recorder = actor.known?.user;
+  if (written.isPaidOff || !recorder || recorder.id !== actor.userId)
+    return receiptOf(db, actor, customer.id, written.payment.id);
+  return {
+    ...toPayment({
+      payment: written.payment,
+      recordedByName: recorder.name,
+      allocations: written.allocations,
+    }),
+    customerStatus: customer.status,
+  };
 };
 
 /**

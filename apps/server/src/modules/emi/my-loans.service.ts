@@ -21,12 +21,12 @@ import { scheduleTotals, toInstalmentRow } from './emi.service';
 export const listMyLoans = async (db: DbOrTx, actor: TActor): Promise<TMyLoan[]> => {
   if (actor.userType !== 'customer')
     throw new AppError(AppErrorCode.FORBIDDEN, 'Only customers have loans here');
-  const user = await findUser(db, actor.userId);
+  const user = actor.known?.user ?? (await findUser(db, actor.userId));
   if (!user) throw new AppError(AppErrorCode.SESSION_INVALID, 'Your session has ended. Please log in again');
   const today = istDate();
   const [loans, rule] = await Promise.all([
     repo.findLoansOfMobile(db, actor.orgId, user.mobile),
-    getPenaltyRule(db, actor.orgId),
+    getPenaltyRule(db, actor),
   ]);
   return Promise.all(
     loans.map(async (loan) => {

@@ -1,7 +1,62 @@
 import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { queryRows } from '../../db/client';
-import { customers, devices, notifications, organizations, users } from '../../db/schema';
+import { customers, devices, notifications, organizations } from '../../db/schema';
+
+/** Whom a notification is about: a customer of the organisation by id, or a party named outright. */
+export type TNotifiedParty =
+  | { customerId: number }
+  | { customerId: number | null; retailerId: number; mobile: string | null; customerName: string };
+
+/**
+ * Notifies about a customer or a party in one statement (issue 26): one `kind` notification, with
+ * `params` and the party's name as `customerName`, to the party's retailer, that retailer's parent
+ * when a mini-retailer, and (`toCustomer`) the organisation's active customer user who logs in
+ * with the party's mobile; a recipient who has `dedupeKey` already gets nothing (as
+ * insertNotifications). Nothing for an unknown customer. Returns the ids written.
+ */
+export const insertPartyNotifications = async (
+  db: DbOrTx,
+  options: {
+    orgId: number;
+    party: TNotifiedParty;
+    kind: string;
+    params: Record<string, unknown>;
+    dedupeKey: string | null;
+    toCustomer: boolean;
+  },
+): Promise<number[]> => {
+  const { party } = options;
+  const source =
+    'retailerId' in party
+      ? sql`select ${options.orgId}::int as org_id, ${party.customerId}::int as customer_id,
+               ${party.retailerId}::int as retailer_id, ${party.mobile}::text as mobile,
+               ${party.customerName}::text as name`
+      : sql`select c.org_id, c.id as customer_id, c.retailer_id, c.mobile,
+               btrim(c.first_name || ' ' || c.last_name) as name
+            from customers c where c.org_id = ${options.orgId} and c.id = ${party.customerId}`;
+  const rows = await queryRows<{ id: number }>(
+    db,
+    sql`with party as (${source})
+        insert into notifications (org_id, user_id, kind, params, customer_id, dedupe_key)
+        select distinct p.org_id, r.user_id, ${options.kind},
+               ${JSON.stringify(options.params)}::jsonb || jsonb_build_object('customerName', p.name),
+               p.customer_id, ${options.dedupeKey}::text
+        from party p
+        join users shop on shop.id = p.retailer_id and shop.org_id = p.org_id
+        cross join lateral (values
+          (shop.id),
+          (case when shop.user_type = 'miniretailer' then shop.parent_id end),
+          (case when ${options.toCustomer}::boolean then
+             (select u.id from users u where u.org_id = p.org_id and u.mobile = p.mobile
+                and u.user_type = 'customer' and u.is_active limit 1) end)
+        ) as r (user_id)
+        where r.user_id is not null
+        on conflict (user_id, dedupe_key) do nothing
+        returning id`,
+  );
+  return rows.map((row) => row.id);
+};
 
 /** A notification row to write (notifications table). */
 export type TNotificationInsert = typeof notifications.$inferInsert;
@@ -18,78 +73,6 @@ export const insertNotifications = async (db: DbOrTx, rows: TNotificationInsert[
     .onConflictDoNothing({ target: [notifications.userId, notifications.dedupeKey] })
     .returning({ id: notifications.id });
   return inserted.map((row) => row.id);
-};
-
-/** What notifying about a customer needs: their name, mobile, retailer and that retailer's parent. */
-export type TCustomerParties = {
-  customerId: number;
-  customerName: string;
-  mobile: string;
-  retailerId: number;
-  retailerType: string;
-  retailerParentId: number | null;
-};
-
-/** A customer of the organisation with its retailer (and the retailer's parent), or null. */
-export const findCustomerParties = async (
-  db: DbOrTx,
-  orgId: number,
-  customerId: number,
-): Promise<TCustomerParties | null> => {
-  const [row] = await db
-    .select({
-      customerId: customers.id,
-      firstName: customers.firstName,
-      lastName: customers.lastName,
-      mobile: customers.mobile,
-      retailerId: users.id,
-      retailerType: users.userType,
-      retailerParentId: users.parentId,
-    })
-    .from(customers)
-    .innerJoin(users, eq(users.id, customers.retailerId))
-    .where(and(eq(customers.orgId, orgId), eq(customers.id, customerId)))
-    .limit(1);
-  if (!row) return null;
-  return {
-    customerId: row.customerId,
-    customerName: `${row.firstName} ${row.lastName}`.trim(),
-    mobile: row.mobile,
-    retailerId: row.retailerId,
-    retailerType: row.retailerType,
-    retailerParentId: row.retailerParentId,
-  };
-};
-
-/** A retailer or mini-retailer of the organisation: its type and parent, or null. */
-export const findShopUser = async (db: DbOrTx, orgId: number, userId: number) => {
-  const [row] = await db
-    .select({ id: users.id, userType: users.userType, parentId: users.parentId })
-    .from(users)
-    .where(and(eq(users.orgId, orgId), eq(users.id, userId)))
-    .limit(1);
-  return row ?? null;
-};
-
-/** The active customer user (user_type 'customer') of the organisation who logs in with this mobile, or null. */
-export const findCustomerUserId = async (
-  db: DbOrTx,
-  orgId: number,
-  mobile: string,
-): Promise<number | null> => {
-  const [row] = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(
-      and(
-        eq(users.orgId, orgId),
-        eq(users.mobile, mobile),
-        eq(users.userType, 'customer'),
-        eq(users.isActive, true),
-      ),
-    )
-    .limit(1);
-  return row?.id ?? null;
 };
 
 /** The customer a device belongs to (within the organisation), or null. */

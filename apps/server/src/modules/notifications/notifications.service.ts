@@ -54,30 +54,11 @@ export const notify = <K extends TNotificationKind>(
   );
 
 /**
- * Who hears about something sold by or a customer of retailer `retailerId`: that retailer, its
- * parent retailer when it is a mini-retailer, and for customer-facing kinds (payment_received,
- * plan_expiring) the customer user who logs in with `customerMobile` (users.user_type 'customer'
- * with the same mobile in the organisation), when there is one.
- */
-const recipientsOf = async (
-  tx: DbOrTx,
-  options: { orgId: number; retailerId: number; customerMobile: string | null; kind: TNotificationKind },
-): Promise<number[]> => {
-  const shop = await repo.findShopUser(tx, options.orgId, options.retailerId);
-  const ids = shop ? [shop.id] : [];
-  if (shop?.userType === 'miniretailer' && shop.parentId !== null) ids.push(shop.parentId);
-  if (options.customerMobile !== null && CUSTOMER_FACING_KINDS.includes(options.kind)) {
-    const customerUserId = await repo.findCustomerUserId(tx, options.orgId, options.customerMobile);
-    if (customerUserId !== null) ids.push(customerUserId);
-  }
-  return ids;
-};
-
-/**
- * notify() about a customer of the organisation, to the customer's retailer, its parent when a
- * mini-retailer, and the customer user for customer-facing kinds; `customerName` (first and last
- * name now) is added to params. In the caller's transaction. Nothing is written for an unknown
- * customer. Returns the ids written.
+ * Notifies about a customer of the organisation: the customer's retailer, its parent when a
+ * mini-retailer, and for customer-facing kinds (payment_received, plan_expiring) the customer user
+ * who logs in with the customer's mobile; the customer's first and last name are added to params
+ * as `customerName`. One statement (repository insertPartyNotifications), in the caller's
+ * transaction. Nothing is written for an unknown customer. Returns the ids written.
  */
 export const notifyAboutCustomer = async <K extends Exclude<TNotificationKind, 'keys_low'>>(
   tx: DbOrTx,
@@ -88,24 +69,15 @@ export const notifyAboutCustomer = async <K extends Exclude<TNotificationKind, '
     params: Omit<TNotificationParams<K>, 'customerName'>;
     dedupeKey: string | null;
   },
-): Promise<number[]> => {
-  const parties = await repo.findCustomerParties(tx, options.orgId, options.customerId);
-  if (!parties) return [];
-  const userIds = await recipientsOf(tx, {
+): Promise<number[]> =>
+  repo.insertPartyNotifications(tx, {
     orgId: options.orgId,
-    retailerId: parties.retailerId,
-    customerMobile: parties.mobile,
+    party: { customerId: options.customerId },
     kind: options.kind,
-  });
-  return notify(tx, {
-    orgId: options.orgId,
-    userIds,
-    kind: options.kind,
-    params: { ...options.params, customerName: parties.customerName } as TNotificationParams<K>,
-    customerId: parties.customerId,
+    params: options.params as Record<string, unknown>,
     dedupeKey: options.dedupeKey,
+    toCustomer: CUSTOMER_FACING_KINDS.includes(options.kind),
   });
-};
 
 /**
  * A lock (command `lock`, `lost_mode_on`, `antitheft_lost_mode_on`) failed on the phone or expired
@@ -189,23 +161,18 @@ export const notifyExpiringPlans = (db: Db, now: Date = new Date()): Promise<num
       limit: JOB_BATCH,
     });
     for (const plan of plans) {
-      const userIds = await recipientsOf(tx, {
+      await repo.insertPartyNotifications(tx, {
         orgId: plan.org_id,
-        retailerId: plan.retailer_id,
-        customerMobile: plan.mobile,
-        kind: 'plan_expiring',
-      });
-      await notify(tx, {
-        orgId: plan.org_id,
-        userIds,
-        kind: 'plan_expiring',
-        params: {
+        party: {
+          customerId: plan.customer_id,
+          retailerId: plan.retailer_id,
+          mobile: plan.mobile,
           customerName: `${plan.first_name} ${plan.last_name}`.trim(),
-          planName: plan.plan_name,
-          endsOn: plan.ends_on,
         },
-        customerId: plan.customer_id,
+        kind: 'plan_expiring',
+        params: { planName: plan.plan_name, endsOn: plan.ends_on },
         dedupeKey: `plan_expiring:${plan.id}`,
+        toCustomer: true,
       });
     }
     return plans.length;

@@ -46,22 +46,31 @@ export const getOrgSettings = async (db: DbOrTx, orgId: number) => {
 /** Penalties off: the rule of an organisation that has not set one. */
 export const NO_PENALTY_RULE: TPenaltyRule = { kind: 'none', flatPaise: 0, percentBps: 0, graceDays: 0 };
 
-/** The organisation's late-payment penalty rule (send_penalty), or NO_PENALTY_RULE. */
-export const getPenaltyRule = async (db: DbOrTx, orgId: number): Promise<TPenaltyRule> => {
-  const org = await findOrganization(db, orgId);
+/**
+ * An organisation's row: by id, or an actor's (as the request's session read found it, else read).
+ * Null when it is gone.
+ */
+const organizationOf = async (db: DbOrTx, who: number | TActor) =>
+  typeof who === 'number'
+    ? findOrganization(db, who)
+    : (who.known?.organization ?? (await findOrganization(db, who.orgId)));
+
+/** The late-payment penalty rule (send_penalty) of an organisation or an actor's, or NO_PENALTY_RULE. */
+export const getPenaltyRule = async (db: DbOrTx, who: number | TActor): Promise<TPenaltyRule> => {
+  const org = await organizationOf(db, who);
   return org?.settings.penalty ?? NO_PENALTY_RULE;
 };
 
-/** Device-control settings of an organisation: the spec §6 allowed list and the command expiry. */
+/** Device-control settings of an organisation or an actor's: the spec §6 allowed list and the command expiry. */
 export const getDeviceSettings = async (
   db: DbOrTx,
-  orgId: number,
+  who: number | TActor,
 ): Promise<{
   allowedControls: string[] | null;
   commandExpiryHours: number | null;
   offlineLockAfterHours: number | null;
 }> => {
-  const org = await findOrganization(db, orgId);
+  const org = await organizationOf(db, who);
   return {
     allowedControls: org?.settings.allowedControls ?? null,
     commandExpiryHours: org?.settings.commandExpiryHours ?? null,
@@ -75,9 +84,9 @@ export const listAutoLockLadders = async (db: DbOrTx) =>
     org.settings.autoLock ? [{ orgId: org.id, ladder: org.settings.autoLock }] : [],
   );
 
-/** The auto-lock ladder of one organisation, or null. */
-export const getAutoLockLadder = async (db: DbOrTx, orgId: number) =>
-  (await findOrganization(db, orgId))?.settings.autoLock ?? null;
+/** The auto-lock ladder of one organisation (or an actor's), or null. */
+export const getAutoLockLadder = async (db: DbOrTx, who: number | TActor) =>
+  (await organizationOf(db, who))?.settings.autoLock ?? null;
 
 type TOrgSettings = NonNullable<Awaited<ReturnType<typeof findOrganization>>>['settings'];
 

@@ -16,7 +16,10 @@ import { ensureCustomerUser, findChildRetailerIds, findUserAccess } from './user
  */
 export const visibleRetailerIds = async (db: DbOrTx, actor: TActor): Promise<number[]> => {
   if (actor.userType === 'retailer')
-    return [actor.userId, ...(await findChildRetailerIds(db, actor.orgId, actor.userId))];
+    return [
+      actor.userId,
+      ...(actor.known?.childRetailerIds ?? (await findChildRetailerIds(db, actor.orgId, actor.userId))),
+    ];
   if (actor.userType === 'miniretailer') return [actor.userId];
   throw new AppError(AppErrorCode.FORBIDDEN, 'Only retailers can do this');
 };
@@ -57,12 +60,15 @@ export const effectiveAccess = (
   lockAccess: { ...DEFAULT_LOCK_ACCESS, ...pickFlags(overrides?.lockAccess, DEFAULT_LOCK_ACCESS) },
 });
 
-/** The actor's effective access flags: spec §6 defaults, overridden by the server's values for the user. */
+/**
+ * The actor's effective access flags: spec §6 defaults, overridden by the server's values for the
+ * user (as the request's session read found them, else read).
+ */
 export const getAccessFlags = async (
   db: DbOrTx,
   actor: TActor,
 ): Promise<{ userAccess: TUserAccess; lockAccess: TLockAccess }> =>
-  effectiveAccess(await findUserAccess(db, actor.userId));
+  effectiveAccess(actor.known ? actor.known.user.access : await findUserAccess(db, actor.userId));
 
 /** The name of a flag as requireAccess takes it: `user.<key>` or `lock.<key>`. */
 export type TAccessFlag = `user.${keyof TUserAccess}` | `lock.${keyof TLockAccess}`;
@@ -86,8 +92,13 @@ export const firstDeniedFlag = async (
   db: DbOrTx,
   userId: number,
   flags: TAccessFlag[],
-): Promise<TAccessFlag | null> => {
-  const { userAccess, lockAccess } = effectiveAccess(await findUserAccess(db, userId));
+): Promise<TAccessFlag | null> => deniedFlagOf(effectiveAccess(await findUserAccess(db, userId)), flags);
+
+/** The first of `flags` that is not '1' in these effective flags, or null. */
+const deniedFlagOf = (
+  { userAccess, lockAccess }: { userAccess: TUserAccess; lockAccess: TLockAccess },
+  flags: TAccessFlag[],
+): TAccessFlag | null => {
   for (const flag of flags) {
     const [group, key] = flag.split('.') as ['user' | 'lock', string];
     const value =
@@ -103,7 +114,7 @@ export const firstDeniedFlag = async (
  * names the first flag that is off (e.g. `lock.unlock is off`).
  */
 export const requireAccess = async (db: DbOrTx, actor: TActor, flags: TAccessFlag[]): Promise<void> => {
-  const denied = await firstDeniedFlag(db, actor.userId, flags);
+  const denied = deniedFlagOf(await getAccessFlags(db, actor), flags);
   if (denied) {
     throw new AppError(
       AppErrorCode.FORBIDDEN,
