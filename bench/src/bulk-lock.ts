@@ -99,7 +99,7 @@ const main = async () => {
   const deployment = SCALE_OUT
     ? await startScaleOutTarget(N, args['mqtt-url'])
     : await startEmbeddedTarget(N);
-  const { pglite, db, bus, simulated, seededMs } = deployment;
+  const { statements: counter, db, bus, simulated, seededMs } = deployment;
   const { receivedAt, doneAt } = await trackAcks(bus);
   const phones = await startPhones(deployment.phoneTarget, {
     processes: PHONE_PROCESSES,
@@ -173,7 +173,7 @@ const main = async () => {
     const token = await deployment.login();
     const bases = deployment.bases();
     deployment.resetRecording();
-    const sqlStats = args['sql-stats'] && pglite ? timeStatements(pglite) : null;
+    const sqlStats = args['sql-stats'] && counter ? timeStatements(counter) : null;
     const profiler = args.profile ? new Session() : null;
     if (profiler) {
       profiler.connect();

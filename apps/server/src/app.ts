@@ -319,6 +319,8 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
     stopJobs();
     stopAndroidManagementJobs();
     stopStatistics();
+    // A bulk's chunks being written stop at the next one (the bulk job resumes them).
+    await dispatcher.close();
     await bus.close();
     // SMS deliveries already under way (SIM-change notices) finish before the database closes.
     await sms.settled();

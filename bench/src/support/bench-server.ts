@@ -21,6 +21,7 @@ import { paths } from '@kisht/domain/paths';
 import { buildApp } from '@kisht/server/app';
 import { loadConfig } from '@kisht/server/config';
 import { createPglite, type Db, openDatabase } from '@kisht/server/db/client';
+import type { StatementCounter } from '@kisht/server/db/statement-counter';
 import { customers, devices, emis, products, users } from '@kisht/server/db/schema';
 import { BULK_CUSTOMER_LOAN, DEMO_ORG_ID, DEMO_RETAILER_MOBILE, seedDemo } from '@kisht/server/db/seed/seed';
 import type { DeviceBus } from '@kisht/server/device-channel/bus';
@@ -593,28 +594,23 @@ export const loginDemoRetailer = async (server: {
 };
 
 /**
- * Wraps pglite.query (what drizzle calls) to add up, per statement text, the calls, milliseconds
- * (waiting for the single connection included) and rows; stop() unwraps it and returns the totals.
+ * Adds up, per statement text, the calls, milliseconds (waiting for PGlite's single connection
+ * included) and rows of every statement the server sends, from its statement counter (issue 26:
+ * transaction() statements and BEGIN/COMMIT included); stop() ends it and returns the totals.
  */
-export const timeStatements = (pglite: Awaited<ReturnType<typeof createPglite>>) => {
-  type PGlite = typeof pglite;
+export const timeStatements = (counter: StatementCounter) => {
   const stats = new Map<string, { count: number; ms: number; rows: number }>();
-  const original = pglite.query;
-  const timed = async (...call: Parameters<PGlite['query']>) => {
-    const start = performance.now();
-    const result = await original.apply(pglite, call);
-    const text = call[0].replace(/\s+/g, ' ').trim().slice(0, 100);
+  const stop = counter.observe((event) => {
+    const text = event.text.slice(0, 100);
     const stat = stats.get(text) ?? { count: 0, ms: 0, rows: 0 };
     stat.count += 1;
-    stat.ms += performance.now() - start;
-    stat.rows += result.rows.length;
+    stat.ms += event.ms;
+    stat.rows += event.rows;
     stats.set(text, stat);
-    return result;
-  };
-  pglite.query = timed as PGlite['query'];
+  });
   return {
     stop: () => {
-      pglite.query = original;
+      stop();
       return stats;
     },
   };

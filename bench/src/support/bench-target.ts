@@ -4,7 +4,8 @@
  * processes on PostgreSQL and Mosquitto (scale-out.ts). bulk-lock.ts and command-latency.ts run the
  * same measurement against either.
  */
-import type { createPglite, Db } from '@kisht/server/db/client';
+import type { Db } from '@kisht/server/db/client';
+import type { StatementCounter } from '@kisht/server/db/statement-counter';
 import { DEMO_ORG_ID } from '@kisht/server/db/seed/seed';
 import type { DeviceBus } from '@kisht/server/device-channel/bus';
 import type { TSigningKey } from '@kisht/server/modules/devices/server-keys.service';
@@ -54,8 +55,8 @@ export type TBenchTarget = {
   mqttClients: () => number | null;
   /** Peak resident memory of the server process(es), as text (MiB). */
   serverMemory: () => Promise<string>;
-  /** The embedded PGlite (for --sql-stats), or null. */
-  pglite: Awaited<ReturnType<typeof createPglite>> | null;
+  /** The embedded server's statement counter (for --sql-stats), or null. */
+  statements: StatementCounter | null;
   close: () => Promise<void>;
 };
 
@@ -80,7 +81,7 @@ export const startEmbeddedTarget = async (phones: number): Promise<TBenchTarget>
     resetRecording: recorder.reset,
     mqttClients: () => server.broker.connectedClients(),
     serverMemory: async () => `${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`,
-    pglite: server.pglite,
+    statements: server.app.statements,
     close: () => server.app.close(),
   };
 };

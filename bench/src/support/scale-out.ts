@@ -193,7 +193,7 @@ export const startScaleOutTarget = async (
           .map((peak, i) => `${servers[i]!.name} ${peak === null ? 'n/a' : `${peak.toFixed(0)} MiB`}`)
           .join(', ');
       },
-      pglite: null,
+      statements: null,
       close,
     };
   } catch (error) {

@@ -621,6 +621,36 @@ export const deviceCommands = pgTable(
 );
 
 /**
+ * A bulk lock or unlock (multiple_device_lock_unlock, issue 26) as a job: the request judges its
+ * customers, writes this row with the accepted ones and answers; their commands are then written
+ * and published in chunks (devices bulk-jobs.service), `written` counting how many of
+ * `customer_ids` have theirs. A process working on it refreshes claimed_at with every chunk; a
+ * batch whose claim went stale is taken up by another (the bulk job). Done once all are written.
+ */
+export const bulkBatches = pgTable(
+  'bulk_batches',
+  {
+    id: uuid('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    createdBy: integer('created_by')
+      .notNull()
+      .references(() => users.id),
+    action: text('action').notNull(),
+    filter: text('filter'),
+    /** The customers the request accepted, in customer-id order. */
+    customerIds: integer('customer_ids').array().notNull(),
+    /** How many of customer_ids have their command written (a prefix). */
+    written: integer('written').notNull().default(0),
+    /** Customers left out, with why: by the request, then by the gate when their chunk was written. */
+    skipped: jsonb('skipped').$type<{ customerId: number; reason: string }[]>().notNull().default([]),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    doneAt: timestamp('done_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('bulk_batches_open_idx').on(t.createdAt).where(sql`done_at is null`)],
+);
+
+/**
  * Each organisation's Ed25519 key that signs what the server sends its devices (device protocol
  * §5): DER SPKI public and PKCS#8 private key, base64. Devices get the public half at enrolment.
  */

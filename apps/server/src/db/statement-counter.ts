@@ -29,8 +29,16 @@ export type StatementCounter = {
 
 type Recorder = { begin: (text: string) => (rows: number) => void };
 
+/** Which measure() an async context belongs to (one for every counter). */
+const storage = new AsyncLocalStorage<StatementScope>();
+
+/**
+ * Runs fn outside any measure() (work a request starts but does not wait for, such as a bulk's
+ * later chunks), so its statements are not counted as the request's.
+ */
+export const runDetached = <T>(fn: () => T): T => storage.exit(fn);
+
 const createRecorder = (): { counter: StatementCounter; recorder: Recorder } => {
-  const storage = new AsyncLocalStorage<StatementScope>();
   const observers = new Set<(event: StatementEvent) => void>();
   let total = 0;
   const recorder: Recorder = {

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import { markMaturingLoans } from '../modules/customers/customers.service';
 import { runAutoLockLadder } from '../modules/devices/auto-lock.service';
+import { resumeStaleBulkBatches } from '../modules/devices/bulk-batches.service';
 import {
   dispatchDueScheduledCommands,
   expireOverdueCommands,
@@ -64,9 +65,9 @@ export const startProtectedJob = ({
 /**
  * Periodic jobs (design §1 jobs): the EMIs-maturing rule, the auto-lock ladder (reminder
  * wallpaper, lock when overdue), the expiry of undelivered commands in organisations that set one
- * (design §5: nothing expires silently), every intervalMs; and scheduled commands and the re-send
- * of unacknowledged ones every SCHEDULED_COMMANDS_INTERVAL_MS, or every intervalMs when that is
- * shorter; and the SMS outbox's retries (SmsOutbox.deliverDue) every SMS_OUTBOX_INTERVAL_MS, or
+ * (design §5: nothing expires silently), every intervalMs; and scheduled commands, the re-send
+ * of unacknowledged ones and bulk requests whose writing stopped (issue 26) every
+ * SCHEDULED_COMMANDS_INTERVAL_MS, or every intervalMs when that is shorter; and the SMS outbox's retries (SmsOutbox.deliverDue) every SMS_OUTBOX_INTERVAL_MS, or
  * every intervalMs when that is shorter; and the extended-warranty expiry reminders once a day
  * (warranty-reminders.job); and the notification jobs (phone offline, plan expiring) hourly
  * (notifications.job). Each job is skipped while its previous run is still going
@@ -119,6 +120,15 @@ export const startJobs = (
       run: async () => {
         const sent = await dispatchDueScheduledCommands(deps);
         log.debug({ job: 'scheduled', sent }, 'scheduled commands ran');
+      },
+    }),
+    startProtectedJob({
+      name: 'bulk batches',
+      intervalMs: scheduledIntervalMs,
+      log,
+      run: async () => {
+        const resumed = await resumeStaleBulkBatches(deps);
+        if (resumed > 0) log.info(`${resumed} bulk requests taken up again`);
       },
     }),
     startProtectedJob({

@@ -413,9 +413,23 @@ export const ZBrokerAclRequest = z.object({
 });
 export type TBrokerAclRequest = z.input<typeof ZBrokerAclRequest>;
 
+/**
+ * One rule of the client's permissions that an authentication answer carries (EMQX ≥ 5.8 `acl`
+ * field of the HTTP authenticator's answer): the broker checks the client's publishes and
+ * subscriptions against these without calling the ACL hook (issue 26). Topics with `eq ` are
+ * taken literally.
+ */
+export const ZBrokerAclRule = z.object({
+  permission: z.enum(['allow', 'deny']),
+  action: z.enum(['publish', 'subscribe', 'all']),
+  topic: z.string(),
+});
+
 /** The answer the broker expects (EMQX's HTTP hook format), not the API envelope. */
 export const ZBrokerHookAnswer = z.object({
   result: z.enum(['allow', 'deny']),
   is_superuser: z.boolean().optional(),
+  /** With a device's allowed login: its own topics, and nothing else (see ZBrokerAclRule). */
+  acl: z.array(ZBrokerAclRule).optional(),
 });
 export type TBrokerHookAnswer = z.infer<typeof ZBrokerHookAnswer>;

@@ -57,10 +57,19 @@ const hook = async (url: string, payload: Record<string, unknown>, secret: strin
 describe('broker_auth', () => {
   it('lets an enrolled device in with its id and secret, and the server processes as superusers', async () => {
     const device = { clientid: aaravDevice, username: aaravDevice, password: DEVICE_SECRET };
-    expect(await hook(paths.devices.brokerAuth, device)).toEqual({
-      status: 200,
-      body: { result: 'allow', is_superuser: false },
-    });
+    const allowed = await hook(paths.devices.brokerAuth, device);
+    expect(allowed).toMatchObject({ status: 200, body: { result: 'allow', is_superuser: false } });
+    // Its permissions come with the answer (EMQX ≥ 5.8 asks no ACL hook then), the ACL hook's rule:
+    // its own cmd to subscribe, its own evt to publish, nothing else.
+    const rules = allowed.body.acl as { permission: string; action: string; topic: string }[];
+    expect(rules.at(-1)).toEqual({ permission: 'deny', action: 'all', topic: '#' });
+    const granted = rules.filter((rule) => rule.permission === 'allow');
+    expect(granted.map((rule) => rule.action).sort()).toEqual(['publish', 'subscribe']);
+    for (const rule of granted) {
+      const topic = rule.topic.replace(/^eq /, '');
+      const asked = { clientid: aaravDevice, username: aaravDevice, topic, action: rule.action };
+      expect((await hook(paths.devices.brokerAcl, asked)).body).toEqual({ result: 'allow' });
+    }
     expect(
       (await hook(paths.devices.brokerAuth, { clientid: 'kisht-server-1', ...SERVER_LOGIN })).body,
     ).toEqual({ result: 'allow', is_superuser: true });

@@ -33,8 +33,11 @@ const isServerLogin = (config: TConfig, username: string, password?: string): bo
 
 /**
  * May this client connect? A device logs in as clientid = username = its device id with its device
- * secret (design §5), and only while it is enrolled and not released; the server processes log in
- * with MQTT_USERNAME / MQTT_PASSWORD and are superusers. Everyone else is denied.
+ * secret (design §5), and only while it is enrolled and not released (one read of its row); the
+ * server processes log in with MQTT_USERNAME / MQTT_PASSWORD and are superusers. Everyone else is
+ * denied. A device's answer carries its permissions (its own cmd and evt topics, nothing else:
+ * brokerAclAnswer's rule as EMQX ≥ 5.8 `acl` rules), so such a broker asks no ACL hook per
+ * publish or subscription.
  */
 export const brokerAuthAnswer = async (
   ctx: Pick<AppContext, 'db' | 'config'>,
@@ -43,7 +46,15 @@ export const brokerAuthAnswer = async (
   const { clientid, username = '', password = '' } = request;
   if (isServerLogin(ctx.config, username, password)) return { result: 'allow', is_superuser: true };
   if (username === clientid && (await isValidDeviceSecret(ctx.db, username, password))) {
-    return { result: 'allow', is_superuser: false };
+    return {
+      result: 'allow',
+      is_superuser: false,
+      acl: [
+        { permission: 'allow', action: 'subscribe', topic: `eq ${cmdTopic(clientid)}` },
+        { permission: 'allow', action: 'publish', topic: `eq ${evtTopic(clientid)}` },
+        { permission: 'deny', action: 'all', topic: '#' },
+      ],
+    };
   }
   return { result: 'deny' };
 };

@@ -12,38 +12,19 @@ import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
-import { insertAudit } from '../audit/audit.repository';
 import { scopeOf } from '../scope/scope.service';
 import { requireAccess } from '../users/users.service';
+import * as batchesRepo from './bulk-batches.repository';
 import {
-  dispatchOutcome,
-  enqueueOrders,
-  judgeOrder,
-  loadTargets,
-  type TGateDeps,
-  type TGateRefusal,
-  type TOrder,
-} from './command-gate';
+  bulkOrderOf,
+  FIRST_CHUNK,
+  SKIP_REASONS,
+  writeBatchChunk,
+  writeRestOfBatch,
+} from './bulk-batches.service';
+import { judgeOrder, loadTargets, type TGateDeps, type TOrder } from './command-gate';
 import * as repo from './commands.repository';
 import { toHistoryItem } from './devices.service';
-
-/** Why a bulk lock leaves a customer out: nothing overdue (a bulk lock is for overdue EMIs; issue 12). */
-export const NOTHING_OVERDUE_SKIP = 'nothing overdue';
-/**
- * Why a bulk lock leaves a managed-Android customer out: a bulk lock is payment-driven, which
- * Google's permissible-usage rule forbids for the Android Management API (issue 15).
- */
-export const PAYMENT_LOCK_NOT_ALLOWED_SKIP = 'managed Android: no lock for a missed payment (Google policy)';
-
-/** The skip reason a bulk shows for each refusal of the command gate. */
-const SKIP_REASONS: Record<TGateRefusal['code'], string> = {
-  DEVICE_NOT_ENROLLED: 'not enrolled',
-  COMMAND_NOT_AVAILABLE: 'not available for this phone',
-  VALIDATION_FAILED: NOTHING_OVERDUE_SKIP,
-  PAYMENT_LOCK_NOT_ALLOWED: PAYMENT_LOCK_NOT_ALLOWED_SKIP,
-  LOAN_COMPLETED: 'EMIs completed',
-  DEVICE_RELEASED: 'released from Kisht',
-};
 
 type TBulkRequest = {
   action: 'lock' | 'unlock';
@@ -78,21 +59,7 @@ const bulkOrders = async (db: Db, actor: TActor, request: TBulkRequest, batchId:
   for (const target of targets) {
     const excludedBecause = bulkExclusionReason(target.status);
     if (excludedBecause) skipped.push({ customerId: target.customerId, reason: excludedBecause });
-    else
-      orders.push({
-        target,
-        name: request.action,
-        reason: request.action === 'lock' ? { category: 'overdue_emi' } : undefined,
-        availability: 'lock',
-        row: {
-          args: {},
-          createdBy: actor.userId,
-          batchId,
-          supersedes: [request.action === 'lock' ? 'unlock' : 'lock'],
-          supersededBecause: `superseded by bulk ${request.action}`,
-        },
-        audit: null,
-      });
+    else orders.push(bulkOrderOf(target, { action: request.action, createdBy: actor.userId, batchId }));
   }
   return { orders, skipped };
 };
@@ -124,12 +91,12 @@ export const previewBulkLockUnlock = async (
 };
 
 /**
- * multiple_device_lock_unlock: locks or unlocks many phones through the command gate. In ONE
- * transaction every accepted command row is written (with a shared batch id), pending opposite
- * commands are superseded, the policies edited and one audit entry written; the messages are
- * published after commit, in the background (the screen follows the progress). Customers the
- * audience leaves out or the gate refuses are listed as skipped with why (bulkOrders, SKIP_REASONS).
- * Throws as bulkOrders.
+ * multiple_device_lock_unlock: locks or unlocks many phones through the command gate, as a job
+ * (issue 26). The request judges every customer (those the audience leaves out or the gate refuses
+ * are skipped with why: bulkOrders, SKIP_REASONS), writes the batch with the accepted ones and its
+ * audit entry in one statement, writes and publishes the first FIRST_CHUNK commands, and answers;
+ * the rest are written and published CHUNK at a time after the answer (bulk-batches.service),
+ * while the screen follows the progress. Throws as bulkOrders.
  */
 export const bulkLockUnlock = async (
   deps: TGateDeps,
@@ -137,25 +104,34 @@ export const bulkLockUnlock = async (
 ): Promise<TBulkProgress> => {
   const { actor, request } = options;
   const batchId = uuidv7();
-  const { orders, skipped } = await bulkOrders(deps.db, actor, request, batchId);
-  const outcome = await deps.db.transaction(async (tx) => {
-    const written = await enqueueOrders(tx, orders, { onRefused: 'skip' });
-    for (const { order, refusal } of written.refused)
-      skipped.push({ customerId: order.target.customerId, reason: SKIP_REASONS[refusal.code] });
-    skipped.sort((a, b) => a.customerId - b.customerId);
-    await insertAudit(tx, {
+  const { orders, skipped: excluded } = await bulkOrders(deps.db, actor, request, batchId);
+  const { accepted, skipped } = judgeBulk(orders, excluded);
+  const batch = await batchesRepo.insertBatch(
+    deps.db,
+    {
+      id: batchId,
+      orgId: actor.orgId,
+      createdBy: actor.userId,
+      action: request.action,
+      filter: request.filter ?? null,
+      customerIds: accepted.map((order) => order.target.customerId),
+      skipped,
+    },
+    {
       orgId: actor.orgId,
       actorUserId: actor.userId,
       action: `device.bulk_${request.action}`,
       entity: 'batch',
       entityId: batchId,
-      details: { total: written.commands.length, skipped, filter: request.filter ?? null },
-    });
-    return written;
-  });
-  // Anything not published (a crash, a broker hiccup) stays queued and goes out on the next hello.
-  await dispatchOutcome(deps.dispatcher, outcome, { background: true });
-  return getBulkProgress(deps.db, actor, batchId, { known: { action: request.action, skipped } });
+      details: { total: accepted.length, skipped, filter: request.filter ?? null },
+    },
+  );
+  const first = accepted.slice(0, FIRST_CHUNK);
+  const written = await writeBatchChunk(deps, batch, { count: first.length, orders: first });
+  if (!written.doneAt) {
+    deps.dispatcher.inBackground('bulk batch', (shouldStop) => writeRestOfBatch(deps, written, shouldStop));
+  }
+  return getBulkProgress(deps.db, actor, batchId, { batch: written });
 };
 
 /**
@@ -176,12 +152,13 @@ export const getBulkProgress = async (
   db: DbOrTx,
   actor: TActor,
   batchId: string,
-  options: { since?: Date; known?: { action: 'lock' | 'unlock'; skipped: TBulkProgress['skipped'] } } = {},
+  options: { since?: Date; batch?: batchesRepo.BulkBatchRow } = {},
 ): Promise<TBulkProgress> => {
-  const { since, known } = options;
+  const { since } = options;
   const cursor = new Date().toISOString();
   const scope = await scopeOf(db, actor);
-  const [groups, rows] = await Promise.all([
+  const [batch, groups, rows] = await Promise.all([
+    options.batch ?? batchesRepo.findBatch(db, actor.orgId, batchId),
     repo.countBatchCommandsInScope(db, scope, batchId),
     repo.findBatchCommands(
       db,
@@ -190,18 +167,29 @@ export const getBulkProgress = async (
       since ? new Date(since.getTime() - BULK_PROGRESS_OVERLAP_MS) : undefined,
     ),
   ]);
-  if (groups.length === 0 && !known) {
+  // A batch is the business of whoever sent it and their retailer; commands of a batch from
+  // before issue 26 (no batch row) show where they are in scope.
+  const isOurs = batch ? scope.retailerIds.includes(batch.createdBy) : groups.length > 0;
+  if (!isOurs) {
     throw new AppError(AppErrorCode.NOT_FOUND, 'Bulk request not found', [
       { field: 'batch_id', message: 'No such bulk request' },
     ]);
   }
   const counts = Object.fromEntries(COMMAND_STATES.map((s) => [s, 0])) as Record<TCommandState, number>;
   for (const group of groups) counts[group.state as TCommandState] += group.count;
-  const skipped = known?.skipped ?? (await repo.findBatchSkipped(db, actor.orgId, batchId));
+  const skipped = batch?.skipped ?? (await repo.findBatchSkipped(db, actor.orgId, batchId));
+  const written = groups.reduce((sum, group) => sum + group.count, 0);
+  // Customers whose commands are still to be written count as queued; those the gate refused when
+  // their chunk came are among the skipped.
+  const refusedLater = batch ? skipped.filter((s) => batch.customerIds.includes(s.customerId)).length : 0;
+  const total = batch ? batch.customerIds.length - refusedLater : written;
+  counts.queued += Math.max(0, total - written);
   return {
     batchId,
-    action: known?.action ?? (groups.some((group) => group.name === 'unlock') ? 'unlock' : 'lock'),
-    total: groups.reduce((sum, group) => sum + group.count, 0),
+    action:
+      (batch?.action as 'lock' | 'unlock' | undefined) ??
+      (groups.some((group) => group.name === 'unlock') ? 'unlock' : 'lock'),
+    total,
     counts,
     skipped,
     items: rows.map((row) => ({

@@ -3,6 +3,7 @@ import { cmdTopic, type TCancelMessage, type TServerMessage } from '@kisht/domai
 import { signServerMessage } from '@kisht/domain/devices/server-message';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
+import { runDetached } from '../../db/statement-counter';
 import type { DeviceBus } from '../../device-channel/bus';
 import { NO_PUSH, type TPushGateway } from '../push/push.service';
 import type { CommandRow } from './commands.repository';
@@ -30,6 +31,10 @@ export class CommandDispatcher {
    * without a bridge gets nothing: its commands stay pending until one is configured.
    */
   bridges: TDeviceBridges = {};
+  /** Work running after its request answered (a bulk's later chunks), until done. */
+  private readonly running = new Set<Promise<void>>();
+  /** Set by close(): background work stops at its next step (the bulk job resumes it later). */
+  private isClosing = false;
 
   constructor(
     private readonly db: Db,
@@ -39,6 +44,25 @@ export class CommandDispatcher {
     private readonly push: TPushGateway = NO_PUSH,
   ) {
     this.serverKeys = new ServerKeys(db);
+  }
+
+  /**
+   * Runs `work` after the caller's answer (a bulk's later chunks, issue 26), logging a failure as
+   * `name`. `work` is asked to stop (its argument answers true) once the server closes; close()
+   * waits for it.
+   */
+  inBackground(name: string, work: (shouldStop: () => boolean) => Promise<void>): void {
+    // Detached from the request's statement count (it answers without waiting for this).
+    const run: Promise<void> = runDetached(() => work(() => this.isClosing))
+      .catch((error: unknown) => this.log.error({ err: error }, `${name} failed`))
+      .finally(() => this.running.delete(run));
+    this.running.add(run);
+  }
+
+  /** Asks background work to stop and waits for it (the server is closing). */
+  async close(): Promise<void> {
+    this.isClosing = true;
+    await Promise.all(this.running);
   }
 
   /**
