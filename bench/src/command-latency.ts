@@ -137,7 +137,8 @@ const main = async () => {
     // until the phone's done ack.
     const token = await deployment.login();
     const bases = deployment.bases();
-    const sqlStats = args['sql-stats'] && deployment.statements ? timeStatements(deployment.statements) : null;
+    const sqlStats =
+      args['sql-stats'] && deployment.statements ? timeStatements(deployment.statements) : null;
     const answered: number[] = [];
     const done: number[] = [];
     for (let k = 0; k < SAMPLES; k += 1) {

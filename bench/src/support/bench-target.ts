@@ -5,8 +5,8 @@
  * same measurement against either.
  */
 import type { Db } from '@kisht/server/db/client';
-import type { StatementCounter } from '@kisht/server/db/statement-counter';
 import { DEMO_ORG_ID } from '@kisht/server/db/seed/seed';
+import type { StatementCounter } from '@kisht/server/db/statement-counter';
 import type { DeviceBus } from '@kisht/server/device-channel/bus';
 import type { TSigningKey } from '@kisht/server/modules/devices/server-keys.service';
 import type { TSimulatedDevice } from '../bulk-lock-devices';
