@@ -13,9 +13,11 @@
  *
  * Run: `npm run command-latency -w @kisht/bench` (`-- --devices 100` connected phones, default 100;
  * `--samples 200`, default 200; `--scale-out`; `--sql-stats` lists the statements per command,
- * embedded only). Prints figures (the last line, SUMMARY, in one line); asserts nothing.
+ * `--profile file.cpuprofile` writes a CPU profile of the measured calls, both embedded only). Prints figures (the last line, SUMMARY, in one line); asserts nothing.
  */
 import { randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -46,6 +48,8 @@ const { values: args } = parseArgs({
     'mqtt-url': { type: 'string' },
     /** Prints the statements the measured calls ran on PGlite: calls and ms per request. */
     'sql-stats': { type: 'boolean', default: false },
+    /** Writes a V8 CPU profile of the server during the measured calls to this file (embedded). */
+    profile: { type: 'string' },
   },
 });
 const N = Number(args.devices);
@@ -53,8 +57,8 @@ const SAMPLES = Number(args.samples);
 if (!Number.isInteger(N) || N < 1 || N > 10_000) throw new Error('--devices must be 1–10000');
 if (!Number.isInteger(SAMPLES) || SAMPLES < 10) throw new Error('--samples must be at least 10');
 const SCALE_OUT = args['scale-out'];
-if (SCALE_OUT && args['sql-stats'])
-  throw new Error('--sql-stats measures the embedded server: not with --scale-out');
+if (SCALE_OUT && (args['sql-stats'] || args.profile))
+  throw new Error('--sql-stats and --profile measure the embedded server: not with --scale-out');
 /** How long one command may take before the benchmark gives up. */
 const COMMAND_TIMEOUT_MS = 30_000;
 /** The baseline's policy versions start above this: far above what the server gives in a run. */
@@ -139,6 +143,12 @@ const main = async () => {
     const bases = deployment.bases();
     const sqlStats =
       args['sql-stats'] && deployment.statements ? timeStatements(deployment.statements) : null;
+    const profiler = args.profile ? new Session() : null;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
     const answered: number[] = [];
     const done: number[] = [];
     for (let k = 0; k < SAMPLES; k += 1) {
@@ -158,6 +168,11 @@ const main = async () => {
       done.push((await acks.whenDone(commandId, COMMAND_TIMEOUT_MS)) - t0);
     }
     const statements = sqlStats?.stop();
+    if (profiler) {
+      const { profile } = await profiler.post('Profiler.stop');
+      await writeFile(args.profile!, JSON.stringify(profile));
+      profiler.disconnect();
+    }
     if (statements) {
       const rows = [...statements.entries()].sort((a, b) => b[1].ms - a[1].ms);
       const calls = rows.reduce((sum, [, stat]) => sum + stat.count, 0);

@@ -125,6 +125,12 @@ export const createExternalBus = async (options: {
     reconnectPeriod: 1000,
   });
   client.on('error', (error) => options.log.error({ err: error }, 'MQTT client error'));
+  // mqtt.js opens its TCP socket with Nagle's algorithm on: a publish written while the broker has
+  // not yet acknowledged the previous segment (our PUBACK of an event, say) waits for the broker's
+  // delayed ACK, ~40 ms on Linux, before every command (issue 26). Small messages go out at once.
+  const sendAtOnce = () => (client.stream as { setNoDelay?: (noDelay: boolean) => void }).setNoDelay?.(true);
+  sendAtOnce();
+  client.on('connect', sendAtOnce);
   return {
     publish: async (topic, payload) => {
       await client.publishAsync(topic, payload, { qos: 1 });
