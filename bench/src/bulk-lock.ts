@@ -234,7 +234,13 @@ const main = async () => {
       await writeFile(args.profile!, JSON.stringify(profile));
       profiler.disconnect();
     }
-    const ids = accepted.items.map((item) => item.commandId);
+    // The answer lists the first chunk only (the rest is written after it): every id from the batch.
+    const batchRows = await db
+      .select({ id: deviceCommands.id })
+      .from(deviceCommands)
+      .where(eq(deviceCommands.batchId, accepted.batchId));
+    const ids = batchRows.map((row) => row.id);
+    if (ids.length === 0) throw new Error('the bulk batch wrote no command rows');
     await waitUntil(() => ids.every((id) => doneAt.has(id)), 10_000);
     const firstReceived = Math.min(...ids.map((id) => (receivedAt.get(id) ?? Number.POSITIVE_INFINITY) - t0));
     const ackTimes = ids.flatMap((id) => (doneAt.has(id) ? [doneAt.get(id)! - t0] : []));
