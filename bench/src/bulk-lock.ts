@@ -88,6 +88,8 @@ const P99_COUNT = Math.ceil(0.99 * N);
 const POLL_MS = Number(args['poll-ms']);
 /** How long any one phase may take before the benchmark gives up on it. */
 const PHASE_TIMEOUT_MS = 120_000 + N * 100;
+/** The bulk phase ends early when its counts have not moved for this long (the bench runs no jobs, so nothing would re-send). */
+const STALL_MS = 30_000;
 /** The baseline's policy versions start above this: far above what the server gives in a run. */
 const BASELINE_POLICY_VERSION = 1_000_000;
 
@@ -211,12 +213,20 @@ const main = async () => {
     let polledAllMs: number | null = null;
     let pollingMs = 0;
     let finalProgress = accepted;
+    let lastChangeAt = performance.now();
+    let lastCounts = '';
     while (performance.now() - t0 < PHASE_TIMEOUT_MS) {
       const pollStart = performance.now();
       finalProgress = await progress();
       polls += 1;
       pollingMs += performance.now() - pollStart;
       const { done, queued, sent, received } = finalProgress.counts;
+      const counts = JSON.stringify(finalProgress.counts);
+      if (counts !== lastCounts) [lastCounts, lastChangeAt] = [counts, performance.now()];
+      else if (performance.now() - lastChangeAt > STALL_MS) {
+        logProgress(`bulk: nothing moved for ${seconds(STALL_MS)}: ${counts}`);
+        break;
+      }
       if (done >= doneTarget) polled99Ms ??= performance.now() - t0;
       if (done === accepted.total) polledAllMs = performance.now() - t0;
       if (queued + sent + received === 0) break;

@@ -82,6 +82,13 @@ export const startScaleOutTarget = async (
   let database: Awaited<ReturnType<typeof openDatabase>> | undefined;
   let clients: mqtt.MqttClient[] = [];
   const stopServers = async () => {
+    // What went wrong inside a process would otherwise stay in its memory: its errors go to stderr.
+    for (const server of servers) {
+      const errors = server.logs.filter((line) => (line.level ?? 0) >= 50);
+      if (errors.length === 0) continue;
+      console.error(`server ${server.name}: ${errors.length} errors logged; the first:`);
+      for (const line of errors.slice(0, 3)) console.error(JSON.stringify(line).slice(0, 2_000));
+    }
     await Promise.all(
       servers.map(async (server) => {
         const timer = setTimeout(() => void server.kill('SIGKILL'), 10_000);

@@ -7,6 +7,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pRetry from 'p-retry';
 import pg from 'pg';
 import * as schema from './schema';
 import { countPgliteStatements, countPoolStatements, type StatementCounter } from './statement-counter';
@@ -106,6 +107,32 @@ const migrateExclusively = async (pool: pg.Pool): Promise<void> => {
     // Released with the error, the pool closes the connection, and with it the session's lock.
     client.release(failure);
   }
+};
+
+/** PostgreSQL's SQLSTATE for a statement chosen as a deadlock's victim (its work is undone). */
+const DEADLOCK_DETECTED = '40P01';
+
+/**
+ * Runs `work` (one statement, or a transaction that may safely run again) and runs it again, up to
+ * `retries` times after 5–50 ms, when PostgreSQL ended it as a deadlock's victim (SQLSTATE 40P01;
+ * drizzle's wrapped error included): the victim's work is rolled back, so a second try is the
+ * answer PostgreSQL's manual gives. Any other error, or the last deadlock, is thrown as it came.
+ */
+export const retryOnDeadlock = <T>(work: () => Promise<T>, retries = 3): Promise<T> =>
+  pRetry(work, {
+    retries,
+    minTimeout: 5,
+    maxTimeout: 50,
+    randomize: true,
+    shouldRetry: (error) => sqlStateOf(error) === DEADLOCK_DETECTED,
+  });
+
+/** The SQLSTATE of a database error (node-postgres and PGlite set `code`; drizzle wraps them as `cause`). */
+const sqlStateOf = (error: unknown): string | undefined => {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return undefined;
 };
 
 /** Runs raw SQL and returns its rows (both drivers answer `{ rows }`). For tests and jobs. */

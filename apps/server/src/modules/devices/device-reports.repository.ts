@@ -78,7 +78,8 @@ const simKey = (list: ReturnType<typeof sql>) =>
  * the device's own, never backwards; a done ack of a command cancelled after it was sent ends it
  * done, "ran before the cancel"; a done ack's result stored), and for a hello the device's pending
  * due commands marked sent, as its sync will carry them (an MQTT phone with its secret). Devices
- * not enrolled change nothing.
+ * not enrolled change nothing. The round's devices are locked in id order first, so rounds of two
+ * processes never deadlock each other (a deadlock with another writer is left to the caller's retry).
  */
 export const recordRound = async (db: DbOrTx, rows: TRoundRow[], seenAt: Date): Promise<TRoundWritten> => {
   const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
@@ -115,7 +116,10 @@ export const recordRound = async (db: DbOrTx, rows: TRoundRow[], seenAt: Date): 
       ) as v (id, is_locked, controls, sims, seq, connection_id, is_hello, policy_version, push_token,
               at, command_id, ack_to, ack_from, keeps_error, error, result)
     ),
-    o as (select d.* from devices d join v on v.id = d.id where d.enrolled_at is not null),
+    -- The round's devices locked in id order before anything is written: two processes recording
+    -- rounds that share phones then wait for each other instead of deadlocking.
+    o as (select d.* from devices d join v on v.id = d.id where d.enrolled_at is not null
+          order by d.id for update of d),
     updated as (
       update devices d
       set last_seen_at = ${at},
