@@ -63,7 +63,7 @@ const peakRssMiB = async (pid: unknown) => {
 };
 
 /**
- * Two server processes (A, B) on a fresh PostgreSQL database seeded with the demo data and `phones`
+ * Server processes (A, B by default; `processes` of them) on a fresh PostgreSQL database seeded with the demo data and `phones`
  * enrolled customers, on the MQTT broker at `mqttUrl` (the machine's Mosquitto unless given). Fails,
  * naming the service, when PostgreSQL or the broker is not reachable. close() stops the processes
  * and drops the database.
@@ -71,6 +71,8 @@ const peakRssMiB = async (pid: unknown) => {
 export const startScaleOutTarget = async (
   phones: number,
   mqttUrl: string = SCALE_OUT_MQTT_URL,
+  /** How many server processes (A, B, …); 2 unless told (1 measures what one process does). */
+  processes = 2,
 ): Promise<TBenchTarget> => {
   const dbName = `kisht_bench_${randomBytes(5).toString('hex')}`;
   const databaseUrl = `${POSTGRES_URL}/${dbName}`;
@@ -130,7 +132,9 @@ export const startScaleOutTarget = async (
     const startServers = async () => {
       const env = serverEnv(databaseUrl, mqttUrl, dbName);
       servers = await Promise.all(
-        ['A', 'B'].map((name) => startServerProcess({ name, env, timeoutMs: 120_000 })),
+        Array.from({ length: processes }, (_, k) => String.fromCharCode(65 + k)).map((name) =>
+          startServerProcess({ name, env, timeoutMs: 120_000 }),
+        ),
       );
     };
     await startServers();
@@ -175,7 +179,7 @@ export const startScaleOutTarget = async (
       resumeServer: startServers,
       login: async () => {
         // The code is asked for on A and given on B: OTPs and sessions live in the database.
-        const [a, b] = servers.map((server) => server.baseUrl);
+        const [a, b = a] = servers.map((server) => server.baseUrl);
         const who = { orgId: DEMO_ORG_ID, mobile: DEMO_RETAILER_MOBILE };
         const post = async (base: string, path: string, body: unknown) => {
           const response = await fetch(`${base}${path}`, {
