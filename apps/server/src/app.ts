@@ -170,6 +170,8 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
     databaseUrl: config.DATABASE_URL,
     pgliteDataDir: config.PGLITE_DATA_DIR,
     ...(options.pglite ? { pglite: options.pglite } : {}),
+    onConnectionLost: (error) =>
+      app.log.warn({ err: error }, 'a database connection was ended by the server; the pool opens a new one'),
   });
   const { db } = database;
   if (config.SEED_DEMO) await seedDemo(db, app.log);

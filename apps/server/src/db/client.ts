@@ -48,6 +48,12 @@ export type OpenDatabaseOptions = {
   pglite?: PGlite;
   /** Apply migrations (default true). */
   migrate?: boolean;
+  /**
+   * Told when PostgreSQL ends an idle pooled connection (a restart, a failover, a proxy's idle
+   * timeout, `pg_terminate_backend`): the pool drops that connection and opens a new one when next
+   * asked, so the process goes on. Default: nothing is said.
+   */
+  onConnectionLost?: (error: Error) => void;
 };
 
 /**
@@ -58,6 +64,9 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
   const shouldMigrate = options.migrate ?? true;
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle client whose connection the server ended emits 'error' on the pool; with no listener
+    // Node would end the whole process (issue 27). The pool has already discarded that client.
+    pool.on('error', (error) => options.onConnectionLost?.(error));
     const statements = countPoolStatements(pool);
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     if (shouldMigrate) await migrateExclusively(pool);

@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DatabaseHandle, openDatabase, queryRows } from './client';
+
+/**
+ * Issue 27: PostgreSQL ending the pool's idle connections (a restart, a failover, a proxy's idle
+ * timeout; here `pg_terminate_backend`) must not end the process. The pool tells
+ * onConnectionLost, drops those connections, and the next query opens a new one.
+ */
+const ADMIN_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
+
+describe('a PostgreSQL database whose connections the server ends', () => {
+  const dbName = `kisht_conn_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
+  const lost: Error[] = [];
+  let handle: DatabaseHandle | undefined;
+
+  beforeAll(async () => {
+    await admin.connect();
+    await admin.query(`create database ${dbName}`);
+    handle = await openDatabase({
+      databaseUrl: ADMIN_DATABASE_URL.replace(/\/[^/]*$/, `/${dbName}`),
+      migrate: false,
+      onConnectionLost: (error) => lost.push(error),
+    });
+  });
+  afterAll(async () => {
+    await handle?.close();
+    await admin.query(`drop database if exists ${dbName} with (force)`);
+    await admin.end();
+  });
+
+  it('keeps the process up, says so, and answers the next query on a new connection', async () => {
+    const db = handle!.db;
+    // Three idle connections in the pool.
+    await Promise.all([1, 2, 3].map((n) => queryRows(db, sql`select ${n}::int as n, pg_sleep(0.05)`)));
+    const { rowCount } = await admin.query(
+      'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+      [dbName],
+    );
+    expect(rowCount).toBeGreaterThan(0);
+    await expect.poll(() => lost.length, { timeout: 5_000 }).toBeGreaterThan(0);
+    expect(lost.every((error) => /terminat/i.test(error.message))).toBe(true);
+    const [row] = await queryRows<{ n: number }>(db, sql`select 42::int as n`);
+    expect(row?.n).toBe(42);
+  });
+});
