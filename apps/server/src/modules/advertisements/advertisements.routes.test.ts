@@ -73,6 +73,9 @@ describe('/upload/update_retailer_ad', () => {
     });
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toBe('image/png');
+    // Issue 27: a stored image is never a page: nothing in it may run or load.
+    expect(image.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+    expect(image.headers['x-content-type-options']).toBe('nosniff');
     expect(new Uint8Array(image.rawPayload)).toEqual(PNG_1X1);
   });
 

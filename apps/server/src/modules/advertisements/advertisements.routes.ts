@@ -21,6 +21,7 @@ import { publicBaseUrl } from '../../lib/base-url';
 import type { AppContext } from '../../lib/context';
 import { ok } from '../../lib/envelope';
 import { readUploadWithOptionalFile } from '../../lib/multipart';
+import { sendStoredFile } from '../../lib/stored-file-reply';
 import { requireSession } from '../../plugins/auth';
 import {
   createAdvertisement,
@@ -50,11 +51,7 @@ export const advertisementsPublicRoutes = async (app: FastifyInstance, ctx: AppC
     },
     async (request, reply) => {
       const image = await readDeviceAdImage(ctx.db, ctx.config.JWT_SECRET, request.query);
-      return reply
-        .header('content-type', image.mimeType)
-        .header('cache-control', 'private, max-age=300')
-        .header('x-content-type-options', 'nosniff')
-        .send(Buffer.from(image.content));
+      return sendStoredFile(reply, image, { cacheControl: 'private, max-age=300' });
     },
   );
 };
@@ -124,11 +121,7 @@ export const advertisementsRoutes = async (app: FastifyInstance, ctx: AppContext
     },
     async (request, reply) => {
       const image = await readAdvertisementImage(ctx.db, request.actor, request.query.advertisement_id);
-      return reply
-        .header('content-type', image.mimeType)
-        .header('cache-control', 'private, max-age=300')
-        .header('x-content-type-options', 'nosniff')
-        .send(Buffer.from(image.content));
+      return sendStoredFile(reply, image, { cacheControl: 'private, max-age=300' });
     },
   );
 

@@ -56,6 +56,7 @@ describe('customer photo and invoice (/upload/update_customer_details)', () => {
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toBe('image/jpeg');
     expect(file.headers['x-content-type-options']).toBe('nosniff');
+    expect(file.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
     expect(new Uint8Array(file.rawPayload)).toEqual(JPEG_BYTES);
   });
 

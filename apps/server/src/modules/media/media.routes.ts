@@ -17,6 +17,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../lib/context';
 import { ok } from '../../lib/envelope';
 import { readUpload } from '../../lib/multipart';
+import { sendStoredFile } from '../../lib/stored-file-reply';
 import { requireSession } from '../../plugins/auth';
 import {
   deleteCustomerMedia,
@@ -134,12 +135,7 @@ export const mediaRoutes = async (app: FastifyInstance, ctx: AppContext) => {
       if (request.query.image_name === undefined)
         return ok(await listMedia(ctx.db, request.actor, request.query));
       const file = await readMediaFile(ctx.db, request.actor, request.query.image_name);
-      return reply
-        .header('content-type', file.mimeType)
-        .header('cache-control', 'private, max-age=300')
-        .header('x-content-type-options', 'nosniff')
-        .header('content-disposition', 'inline')
-        .send(Buffer.from(file.content));
+      return sendStoredFile(reply, file, { cacheControl: 'private, max-age=300' });
     },
   );
 };

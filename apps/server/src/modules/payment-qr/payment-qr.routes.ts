@@ -13,6 +13,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../lib/context';
 import { ok } from '../../lib/envelope';
 import { readUpload } from '../../lib/multipart';
+import { sendStoredFile } from '../../lib/stored-file-reply';
 import { requireSession } from '../../plugins/auth';
 import {
   deletePaymentQrImage,
@@ -104,12 +105,7 @@ export const paymentQrRoutes = async (app: FastifyInstance, ctx: AppContext) => 
         customerId: request.query.customer_id,
       });
       if (!file) return reply.code(204).send();
-      return reply
-        .header('content-type', file.mimeType)
-        .header('cache-control', 'private, max-age=60')
-        .header('x-content-type-options', 'nosniff')
-        .header('content-disposition', 'inline')
-        .send(Buffer.from(file.content));
+      return sendStoredFile(reply, file, { cacheControl: 'private, max-age=60' });
     },
   );
 };

@@ -20,6 +20,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../lib/context';
 import { ok } from '../../lib/envelope';
 import { readUpload } from '../../lib/multipart';
+import { sendStoredFile } from '../../lib/stored-file-reply';
 import { requireSession } from '../../plugins/auth';
 import {
   addMiniRetailer,
@@ -174,12 +175,7 @@ export const retailerRoutes = async (app: FastifyInstance, ctx: AppContext) => {
         userId: request.query.user_id,
         kind: request.query.kind,
       });
-      return reply
-        .header('content-type', file.mimeType)
-        .header('cache-control', 'private, max-age=60')
-        .header('x-content-type-options', 'nosniff')
-        .header('content-disposition', 'inline')
-        .send(Buffer.from(file.content));
+      return sendStoredFile(reply, file, { cacheControl: 'private, max-age=60' });
     },
   );
 };

@@ -3,6 +3,7 @@ import { ZWarrantyCertificateQuery } from '@kisht/domain/plans/warranty.schema';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../lib/context';
+import { sendStoredFile } from '../../lib/stored-file-reply';
 import { requireSession } from '../../plugins/auth';
 import { renderWarrantyCertificate } from './warranty.service';
 
@@ -29,12 +30,11 @@ export const warrantyRoutes = async (app: FastifyInstance, ctx: AppContext) => {
         activationId: request.query.activation_id,
         language: request.query.lang,
       });
-      return reply
-        .header('content-type', 'application/pdf')
-        .header('content-disposition', `attachment; filename="warranty-${code}.pdf"`)
-        .header('cache-control', 'private, no-store')
-        .header('x-content-type-options', 'nosniff')
-        .send(pdf);
+      return sendStoredFile(
+        reply,
+        { mimeType: 'application/pdf', content: pdf },
+        { cacheControl: 'private, no-store', disposition: `attachment; filename="warranty-${code}.pdf"` },
+      );
     },
   );
 };
