@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OTP_PURPOSES, USER_TYPES } from '../common/enums';
+import { SIGN_IN_OTP_PURPOSES, USER_TYPES } from '../common/enums';
 import { ZId, ZMobile } from '../common/identifiers';
 
 export const ZLoginWithOtpRequest = z.object({
@@ -60,11 +60,11 @@ export type TAuthSession = z.infer<typeof ZAuthSession>;
 /** An MPIN: exactly 4 digits. */
 export const ZMpin = z.string().regex(/^\d{4}$/, 'MPIN is 4 digits');
 
-/** Ask for another OTP of a purpose; refused inside the cool-down (429). */
+/** Ask for another sign-in OTP (LOGIN or FORGOT_PASSWORD: SIGN_IN_OTP_PURPOSES); refused inside the cool-down (429). */
 export const ZResendOtpRequest = z.object({
   orgId: ZId,
   mobile: ZMobile,
-  purpose: z.enum(OTP_PURPOSES),
+  purpose: z.enum(SIGN_IN_OTP_PURPOSES),
 });
 export type TResendOtpRequest = z.input<typeof ZResendOtpRequest>;
 

@@ -71,6 +71,13 @@ export const APP_TYPE_CODES = Object.values(AppType) as TAppType[];
 /** OTP purposes, spec §4. */
 export const OTP_PURPOSES = ['LOGIN', 'FORGOT_PASSWORD', 'UNINSTALL', 'BYPASS_CODE'] as const;
 export type TOtpPurpose = (typeof OTP_PURPOSES)[number];
+/**
+ * The OTP purposes anyone may ask for by mobile number alone (resend-otp): signing in and a
+ * forgotten MPIN. UNINSTALL and BYPASS_CODE go only to a signed-in user's own number
+ * (send-otp-to-user), so nobody can make Kisht text a known number with them (issue 27).
+ */
+export const SIGN_IN_OTP_PURPOSES = ['LOGIN', 'FORGOT_PASSWORD'] as const satisfies readonly TOtpPurpose[];
+export type TSignInOtpPurpose = (typeof SIGN_IN_OTP_PURPOSES)[number];
 
 /** User types, spec §4 (admin is ours: organisation staff who manage retailers). */
 export const USER_TYPES = ['retailer', 'customer', 'miniretailer', 'admin'] as const;

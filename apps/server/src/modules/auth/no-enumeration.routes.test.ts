@@ -161,3 +161,18 @@ describe('the same answer for a registered and an unknown mobile (issue 12)', ()
     }
   });
 });
+
+describe('anonymous resend-otp only for signing in (issue 27)', () => {
+  it.each(['UNINSTALL', 'BYPASS_CODE'])(
+    '%s to a known number answers 400 naming purpose and sends nothing',
+    async (purpose) => {
+      t = await createTestApp();
+      const answer = await post(paths.auth.resendOtp, { orgId: DEMO_ORG_ID, mobile: REGISTERED, purpose });
+      expect(answer.status).toBe(400);
+      expect(answer.body.code).toBe('VALIDATION_FAILED');
+      expect((answer.body.fields as { field: string }[]).map((f) => f.field)).toEqual(['purpose']);
+      expect(await challengesOf(REGISTERED)).toEqual([]);
+      expect(await outboxRowsOf(REGISTERED)).toEqual([]);
+    },
+  );
+});

@@ -1,8 +1,8 @@
 import type { TLoginWithOtpResponse } from '@kisht/domain/auth/auth.schema';
-import type { TOtpPurpose } from '@kisht/domain/common/enums';
+import type { TSignInOtpPurpose } from '@kisht/domain/common/enums';
 
-/** The OTP purposes the sign-in screens handle: sign in, and forgot MPIN. */
-export type TSignInOtpPurpose = Extract<TOtpPurpose, 'LOGIN' | 'FORGOT_PASSWORD'>;
+/** The OTP purposes the sign-in screens handle: sign in, and forgot MPIN (the domain's list). */
+export type { TSignInOtpPurpose };
 
 /**
  * An OTP sent to a mobile number, carried from the login (or MPIN) screen to the OTP screen. Kept
