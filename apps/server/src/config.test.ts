@@ -65,6 +65,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'development', SEED_DEMO: '0' }).SEED_DEMO).toBe(false);
   });
 
+  it('refuses an http DPC download URL in production, and takes it in development (issue 27)', () => {
+    expect(() =>
+      loadConfig({ ...PRODUCTION, DPC_DOWNLOAD_URL: 'http://downloads.example.com/dpc.apk' }),
+    ).toThrow(/DPC_DOWNLOAD_URL: DPC_DOWNLOAD_URL must be an https URL in production/);
+    expect(loadConfig({ ...DEV, DPC_DOWNLOAD_URL: 'http://10.0.2.2:8080/dpc.apk' }).DPC_DOWNLOAD_URL).toBe(
+      'http://10.0.2.2:8080/dpc.apk',
+    );
+  });
+
   it('refuses production without secrets, the DPC and an SMS transport, naming each key', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
       /JWT_SECRET.*OTP_PEPPER.*DPC_DOWNLOAD_URL.*DPC_SIGNATURE_CHECKSUM.*SMS_WEBHOOK_URL/,

@@ -336,6 +336,14 @@ export const ZConfig = z
         path: ['DPC_DOWNLOAD_URL'],
         message: 'DPC_DOWNLOAD_URL must be set in production (the https URL of the DPC APK)',
       });
+    } else if (new URL(config.DPC_DOWNLOAD_URL).protocol !== 'https:') {
+      // A device-owner phone installs whatever answers this URL: over http anyone on the path could
+      // swap the APK (its checksum would then refuse it, and the shop's enrolment would fail).
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DPC_DOWNLOAD_URL'],
+        message: 'DPC_DOWNLOAD_URL must be an https URL in production',
+      });
     }
     if (config.DPC_SIGNATURE_CHECKSUM === DEVELOPMENT_DPC_SIGNATURE_CHECKSUM) {
       ctx.addIssue({
