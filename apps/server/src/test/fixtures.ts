@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { crc32 } from 'node:zlib';
 import { imeiCheckDigit } from '@kisht/domain/common/identifiers';
 import { paths } from '@kisht/domain/paths';
 import type { TestApp } from './harness';
@@ -148,11 +149,32 @@ export const recordConsentOverHttp = async (baseUrl: string, token: string, cust
   if (!recorded.ok) throw new Error(`consent not recorded: ${recorded.status} ${await recorded.text()}`);
 };
 
-/** The start of a JPEG file (SOI + JFIF APP0): enough for content sniffing. */
+/**
+ * The frame of a 1×1 JPEG (SOI, JFIF APP0, a baseline SOF0 giving its size, EOI): enough for
+ * content sniffing and for reading its pixel size (issue 27: an image without one is refused).
+ */
 export const JPEG_BYTES = Uint8Array.from([
   0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01,
-  0x00, 0x00, 0xff, 0xd9,
+  0x00, 0x00, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x00, 0x01, 0x00, 0x01, 0x03, 0x01, 0x11, 0x00, 0x02, 0x11, 0x01,
+  0x03, 0x11, 0x01, 0xff, 0xd9,
 ]);
+
+/**
+ * The signature and IHDR chunk of a PNG claiming `width` × `height` pixels, and nothing else: a
+ * decompression bomb's header (issue 27: 389 KB can claim 20,000 × 20,000), or a tiny image's.
+ */
+export const pngHeader = (width: number, height: number): Uint8Array<ArrayBuffer> => {
+  const ihdr = Buffer.alloc(17);
+  ihdr.write('IHDR', 0, 'latin1');
+  ihdr.writeUInt32BE(width, 4);
+  ihdr.writeUInt32BE(height, 8);
+  ihdr.set([8, 6, 0, 0, 0], 12); // 8-bit RGBA, deflate, no filter, no interlace
+  const chunk = Buffer.alloc(25);
+  chunk.writeUInt32BE(13, 0);
+  ihdr.copy(chunk, 4);
+  chunk.writeUInt32BE(crc32(ihdr), 21);
+  return Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...chunk]);
+};
 
 /** A minimal PDF header and trailer: enough for content sniffing. */
 export const PDF_BYTES = new TextEncoder().encode('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');

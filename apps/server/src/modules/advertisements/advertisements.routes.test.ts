@@ -19,6 +19,7 @@ import {
   enrolReferenceAgent,
   PDF_BYTES,
   PNG_1X1,
+  pngHeader,
   waitUntil,
 } from '../../test/fixtures';
 import { bearer, type TestApp } from '../../test/harness';
@@ -93,6 +94,21 @@ describe('/upload/update_retailer_ad', () => {
     );
     expect(pdf.status).toBe(415);
     expect(pdf.body.fields[0].field).toBe('file');
+    expect([await writeCount('advertisements'), await writeCount('media')]).toEqual(before);
+  });
+
+  it('answers 413 naming file for a PNG claiming 20,000 × 20,000 pixels, writing nothing (issue 27)', async () => {
+    const before = [await writeCount('advertisements'), await writeCount('media')];
+    const bomb = await compose(
+      retailer,
+      { title: 'Sale' },
+      { bytes: pngHeader(20_000, 20_000), name: 'ad.png', type: 'image/png' },
+    );
+    expect(bomb.status).toBe(413);
+    expect(bomb.body).toMatchObject({
+      code: 'MEDIA_TOO_LARGE',
+      fields: [{ field: 'file', message: 'The image is larger than 8000 px a side or 40 megapixels' }],
+    });
     expect([await writeCount('advertisements'), await writeCount('media')]).toEqual(before);
   });
 });

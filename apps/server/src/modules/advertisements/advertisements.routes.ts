@@ -72,7 +72,7 @@ export const advertisementsRoutes = async (app: FastifyInstance, ctx: AppContext
         tags: ['advertisements'],
         summary: 'A new advertisement: title, text and an optional JPEG/PNG image (spec §5 compressed)',
         description:
-          'multipart/form-data with the text fields `title` (1–80) and `text` (0–500) first and an optional `file` (at most 5 MB; the type is sniffed from the bytes).',
+          'multipart/form-data with the text fields `title` (1–80) and `text` (0–500) first and an optional `file` (at most 5 MB; the type is sniffed from the bytes; an image at most 8000 px a side and 40 megapixels).',
         consumes: ['multipart/form-data'],
         response: { 200: zEnvelope(ZAdvertisement) },
       },

@@ -11,11 +11,11 @@ import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import { ID_MAX } from '@kisht/domain/common/identifiers';
 import type { TBulkPreview } from '@kisht/domain/devices/devices.schema';
 import { MAX_UPLOAD_BYTES } from '@kisht/domain/media/media.schema';
-import { fileTypeFromBuffer } from 'file-type';
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
+import { sniffUpload } from '../../lib/uploaded-file';
 import { insertAudit } from '../audit/audit.repository';
 import {
   batchProgressCounts,
@@ -94,13 +94,7 @@ export const createAdvertisement = async (
         { field: 'file', message: 'The file is larger than 5 MB' },
       ]);
     }
-    const sniffed = bytes.byteLength > 0 ? await fileTypeFromBuffer(bytes) : undefined;
-    if (!sniffed || !(AD_IMAGE_TYPES as readonly string[]).includes(sniffed.mime)) {
-      throw new AppError(AppErrorCode.MEDIA_TYPE_NOT_ALLOWED, 'The image must be a JPEG or PNG', [
-        { field: 'file', message: `Upload one of: ${AD_IMAGE_TYPES.join(', ')}` },
-      ]);
-    }
-    mime = sniffed.mime;
+    mime = await sniffUpload(bytes, AD_IMAGE_TYPES, { message: 'The image must be a JPEG or PNG' });
   }
   const id = await db.transaction(async (tx) => {
     let imageMediaId: number | null = null;

@@ -28,7 +28,7 @@ import {
 } from './media.service';
 
 const UPLOAD_DESCRIPTION =
-  'multipart/form-data with the text fields first and one `file` (at most 5 MB; the type is sniffed from the bytes).';
+  'multipart/form-data with the text fields first and one `file` (at most 5 MB; the type is sniffed from the bytes; an image at most 8000 px a side and 40 megapixels).';
 
 /** Customer photo, invoice attachment, documents and signatures (spec §3, design §6). */
 export const mediaRoutes = async (app: FastifyInstance, ctx: AppContext) => {

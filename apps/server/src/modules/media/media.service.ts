@@ -9,10 +9,10 @@ import {
   type TMediaPage,
 } from '@kisht/domain/media/media.schema';
 import { paths } from '@kisht/domain/paths';
-import { fileTypeFromBuffer } from 'file-type';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
+import { sniffUpload } from '../../lib/uploaded-file';
 import { insertAudit } from '../audit/audit.repository';
 import { getOrgAppConfig } from '../orgs/orgs.service';
 import { findCustomerForActor, scopeOf } from '../scope/scope.service';
@@ -82,14 +82,10 @@ export const storeCustomerMedia = async (
       [{ field: 'kind', message: 'Witness signatures are off for this organisation' }],
     );
   }
-  const sniffed = bytes.byteLength > 0 ? await fileTypeFromBuffer(bytes) : undefined;
-  const accepted = ACCEPTED_TYPES[kind];
-  if (!sniffed || !accepted.includes(sniffed.mime)) {
-    throw new AppError(AppErrorCode.MEDIA_TYPE_NOT_ALLOWED, 'This kind of file is not accepted here', [
-      { field: 'file', message: `Upload one of: ${accepted.join(', ')}` },
-    ]);
-  }
-  const path = `${customer.orgId}/${kind}/${uuidv7()}.${EXTENSION[sniffed.mime]}`;
+  const mime = await sniffUpload(bytes, ACCEPTED_TYPES[kind], {
+    message: 'This kind of file is not accepted here',
+  });
+  const path = `${customer.orgId}/${kind}/${uuidv7()}.${EXTENSION[mime]}`;
   const id = await db.transaction(async (tx) => {
     const mediaId = await repo.insertMedia(tx, {
       orgId: customer.orgId,
@@ -97,7 +93,7 @@ export const storeCustomerMedia = async (
       kind,
       documentType: options.documentType ?? null,
       path,
-      mimeType: sniffed.mime,
+      mimeType: mime,
       sizeBytes: bytes.byteLength,
       content: bytes,
       uploadedBy: actor.userId,

@@ -6,11 +6,11 @@ import {
   type ZSavePaymentQrRequest,
 } from '@kisht/domain/users/payment-qr.schema';
 import { upiPayLink } from '@kisht/domain/users/upi';
-import { fileTypeFromBuffer } from 'file-type';
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
+import { sniffUpload } from '../../lib/uploaded-file';
 import { insertAudit } from '../audit/audit.repository';
 import { findUser } from '../auth/auth.service';
 import { findCustomerForActor, isOwnLoanOfCustomerUser } from '../scope/scope.service';
@@ -124,14 +124,11 @@ export const storePaymentQrImage = async (
       { field: 'file', message: 'The file is larger than 5 MB' },
     ]);
   }
-  const sniffed = bytes.byteLength > 0 ? await fileTypeFromBuffer(bytes) : undefined;
-  const accepted: readonly string[] = PAYMENT_QR_IMAGE_TYPES;
-  if (!sniffed || !accepted.includes(sniffed.mime)) {
-    throw new AppError(AppErrorCode.MEDIA_TYPE_NOT_ALLOWED, 'Upload the QR as a PNG or JPEG image', [
-      { field: 'file', message: 'Upload one of: image/png, image/jpeg' },
-    ]);
-  }
-  const path = `${actor.orgId}/${PAYMENT_QR_MEDIA_KIND}/${uuidv7()}.${EXTENSION[sniffed.mime]}`;
+  const mime = await sniffUpload(bytes, PAYMENT_QR_IMAGE_TYPES, {
+    message: 'Upload the QR as a PNG or JPEG image',
+    fieldMessage: 'Upload one of: image/png, image/jpeg',
+  });
+  const path = `${actor.orgId}/${PAYMENT_QR_MEDIA_KIND}/${uuidv7()}.${EXTENSION[mime]}`;
   return db.transaction(async (tx) => {
     const before = await actorPayee(tx, actor);
     const mediaId = await repo.insertOwnMedia(tx, {
@@ -140,7 +137,7 @@ export const storePaymentQrImage = async (
       customerId: null,
       kind: PAYMENT_QR_MEDIA_KIND,
       path,
-      mimeType: sniffed.mime,
+      mimeType: mime,
       sizeBytes: bytes.byteLength,
       content: bytes,
       uploadedBy: actor.userId,

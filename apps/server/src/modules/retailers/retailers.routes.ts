@@ -35,7 +35,7 @@ import {
 } from './retailers.service';
 
 const UPLOAD_DESCRIPTION =
-  'multipart/form-data with the text fields first and one `file` (at most 5 MB; the type is sniffed from the bytes).';
+  'multipart/form-data with the text fields first and one `file` (at most 5 MB; the type is sniffed from the bytes; an image at most 8000 px a side and 40 megapixels).';
 
 /**
  * The retailer network (issue 13): retailer_list, add_retailer and retailer_profile

@@ -13,11 +13,11 @@ import type {
   ZUpdateRetailerRequest,
 } from '@kisht/domain/retailers/retailers.schema';
 import { sql } from 'drizzle-orm';
-import { fileTypeFromBuffer } from 'file-type';
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
+import { sniffUpload } from '../../lib/uploaded-file';
 import { insertAudit } from '../audit/audit.repository';
 import { isKnownPlace, listCountries, listStates } from '../catalogue/csc.service';
 import { effectiveAccess, type TAccessOverrides } from '../users/users.service';
@@ -322,13 +322,7 @@ const sniff = async (bytes: Uint8Array, accepted: string[]): Promise<string> => 
       { field: 'file', message: 'The file is larger than 5 MB' },
     ]);
   }
-  const sniffed = bytes.byteLength > 0 ? await fileTypeFromBuffer(bytes) : undefined;
-  if (!sniffed || !accepted.includes(sniffed.mime)) {
-    throw new AppError(AppErrorCode.MEDIA_TYPE_NOT_ALLOWED, 'This kind of file is not accepted here', [
-      { field: 'file', message: `Upload one of: ${accepted.join(', ')}` },
-    ]);
-  }
-  return sniffed.mime;
+  return sniffUpload(bytes, accepted, { message: 'This kind of file is not accepted here' });
 };
 
 /** Stores an image the target user owns and points the user's column at it, audited. */
