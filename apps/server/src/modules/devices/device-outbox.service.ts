@@ -67,8 +67,9 @@ export class CommandDispatcher {
 
   /**
    * Wakes the offline phones among `deviceIds` that have an FCM token and were not woken in the
-   * last minute (device protocol §14), so a phone in Doze reconnects and says hello. A dead token
-   * is forgotten; a push service that cannot be reached is logged. Never throws.
+   * last minute (device protocol §14), so a phone in Doze reconnects and says hello. A dead token,
+   * or one the push service refuses for good, is forgotten; a push service that cannot be reached
+   * (or asked to wait: Retry-After) is logged. Never throws.
    */
   async wake(deviceIds: string[]): Promise<number> {
     if (this.push === NO_PUSH || deviceIds.length === 0) return 0;
@@ -80,8 +81,17 @@ export class CommandDispatcher {
           due.slice(i, i + 50).map(async ({ id, push_token: token }) => {
             try {
               const result = await this.push.wake({ token, deviceId: id });
-              if (result === 'unregistered') await reportsRepo.clearPushToken(this.db, id, token);
-              else woken += 1;
+              if (result === 'sent') woken += 1;
+              else {
+                // A token that can never work is forgotten, so it is not tried every minute; the
+                // phone sends a fresh one with its next hello (device protocol §14).
+                await reportsRepo.clearPushToken(this.db, id, token);
+                if (result === 'rejected')
+                  this.log.warn(
+                    { deviceId: id },
+                    'FCM refused the push token (malformed, or another sender’s): forgotten',
+                  );
+              }
             } catch (error) {
               this.log.warn({ err: error, deviceId: id }, 'wake-up push failed');
             }

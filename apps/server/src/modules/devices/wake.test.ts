@@ -76,9 +76,15 @@ describe('wake-up pushes', () => {
     expect(fake.messages).toHaveLength(1);
   });
 
-  it('forgets a token the push service calls dead', async () => {
+  it.each([
+    ['dead (404)', { status: 404, body: { error: { code: 404, status: 'NOT_FOUND' } } }],
+    [
+      'another sender’s (403, issue 27)',
+      { status: 403, body: { error: { code: 403, status: 'PERMISSION_DENIED' } } },
+    ],
+  ])('forgets a token the push service calls %s, after one try', async (_kind, answer) => {
     const { customerId } = await offlinePhoneWithToken('fcm-token-dead');
-    fake.answer = () => ({ status: 404, body: { error: { code: 404, status: 'NOT_FOUND' } } });
+    fake.answer = () => answer;
     await apiPost(t, retailer, paths.devices.lock, { customer_id: customerId, ...TEST_LOCK_REASON });
     await waitUntil(async () => {
       const [row] = await queryRows<{ push_token: string | null }>(

@@ -22,7 +22,8 @@ export const startFakeFcm = async (): Promise<{
   apiUrl: string;
   messages: TFakeFcmMessage[];
   tokenRequests: number;
-  answer: (message: TFakeFcmMessage) => { status: number; body: unknown };
+  /** How the fake answers a send (status, body, and headers such as Retry-After). */
+  answer: (message: TFakeFcmMessage) => { status: number; body: unknown; headers?: Record<string, string> };
   close: () => Promise<void>;
 }> => {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -38,7 +39,9 @@ export const startFakeFcm = async (): Promise<{
     apiUrl: '',
     messages: [] as TFakeFcmMessage[],
     tokenRequests: 0,
-    answer: (_message: TFakeFcmMessage): { status: number; body: unknown } => ({
+    answer: (
+      _message: TFakeFcmMessage,
+    ): { status: number; body: unknown; headers?: Record<string, string> } => ({
       status: 200,
       body: { name: `projects/kisht-test/messages/${Date.now()}` },
     }),
@@ -76,7 +79,10 @@ export const startFakeFcm = async (): Promise<{
     }
     state.messages.push(message);
     const answer = state.answer(message);
-    return reply.code(answer.status).send(answer.body);
+    return reply
+      .code(answer.status)
+      .headers(answer.headers ?? {})
+      .send(answer.body);
   });
 
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeFcm } from './fake-fcm';
-import { createFcmGateway } from './fcm.adapter';
+import { createFcmGateway, retryAfterMs } from './fcm.adapter';
 
 let fake: Awaited<ReturnType<typeof startFakeFcm>>;
 beforeEach(async () => {
@@ -49,6 +49,68 @@ describe('FCM HTTP v1 gateway (against a local fake that checks what it gets)', 
     };
     await expect(fcm.wake({ token: 'bad', deviceId: 'd' })).rejects.toThrow(/HTTP 400/);
     expect(calls).toBe(1);
+  });
+
+  it("stops at once on a token FCM will never take: 403 SENDER_ID_MISMATCH and 400 with FCM's own detail (issue 27)", async () => {
+    const fcm = gateway();
+    let calls = 0;
+    fake.answer = () => {
+      calls += 1;
+      return {
+        status: 403,
+        body: {
+          error: { code: 403, status: 'PERMISSION_DENIED', details: [{ errorCode: 'SENDER_ID_MISMATCH' }] },
+        },
+      };
+    };
+    expect(await fcm.wake({ token: 'other-project', deviceId: 'd' })).toBe('rejected');
+    expect(calls).toBe(1);
+    fake.answer = () => {
+      calls += 1;
+      return {
+        status: 400,
+        body: {
+          error: {
+            code: 400,
+            message: 'The registration token is not a valid FCM registration token',
+            status: 'INVALID_ARGUMENT',
+            details: [
+              {
+                '@type': 'type.googleapis.com/google.firebase.fcm.v1.FcmError',
+                errorCode: 'INVALID_ARGUMENT',
+              },
+            ],
+          },
+        },
+      };
+    };
+    expect(await fcm.wake({ token: 'trunc', deviceId: 'd' })).toBe('rejected');
+    expect(calls).toBe(2);
+  });
+
+  it('honours Retry-After: no request until it has passed, for any token (issue 27)', async () => {
+    const fcm = gateway();
+    let calls = 0;
+    fake.answer = () => {
+      calls += 1;
+      return {
+        status: 429,
+        body: { error: { code: 429, status: 'RESOURCE_EXHAUSTED' } },
+        headers: { 'retry-after': '30' },
+      };
+    };
+    await expect(fcm.wake({ token: 'a', deviceId: 'd' })).rejects.toThrow(/HTTP 429/);
+    expect(calls).toBe(1);
+    fake.answer = () => {
+      calls += 1;
+      return { status: 200, body: {} };
+    };
+    await expect(fcm.wake({ token: 'b', deviceId: 'e' })).rejects.toThrow(/wait until/);
+    expect(calls).toBe(1);
+    expect(retryAfterMs('120', 0)).toBe(120_000);
+    expect(retryAfterMs(new Date(90_000).toUTCString(), 0)).toBe(90_000);
+    expect(retryAfterMs('86400', 0)).toBe(600_000);
+    expect(retryAfterMs('soon', 0)).toBeNull();
   });
 
   it('is refused a token for a grant signed with another key', async () => {

@@ -29,11 +29,32 @@ const isUnregistered = (status: number, body: string) =>
   status === 404 || (status === 400 && /UNREGISTERED|registration-token-not-registered/.test(body));
 
 /**
+ * An FCM error that says this token will never work for Kisht's sender (FCM's ErrorCode
+ * reference): 403 SENDER_ID_MISMATCH (the token belongs to another Firebase project), or a 400
+ * INVALID_ARGUMENT whose detail is FCM's own (`FcmError`: a malformed or truncated token), not a
+ * field of our message (`BadRequest`, our bug: thrown, the token kept). Retrying it is useless.
+ */
+const isRejectedToken = (status: number, body: string) =>
+  status === 403 || (status === 400 && /FcmError|registration token/i.test(body));
+
+/** The longest pause a Retry-After may impose on wake-ups, ms (a wake-up is worth ten minutes). */
+const MAX_RETRY_AFTER_MS = 10 * 60_000;
+
+/** A Retry-After header (delay-seconds or an HTTP date) as ms from now, capped; null when absent or unreadable. */
+export const retryAfterMs = (header: string | null, now = Date.now()): number | null => {
+  if (!header) return null;
+  const ms = /^\d+$/.test(header.trim()) ? Number(header.trim()) * 1000 : Date.parse(header) - now;
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS) : null;
+};
+
+/**
  * The FCM gateway: a high-priority data message `{ kind: 'wake', deviceId }` (collapse key
  * `kisht-wake`, 10 minutes to live: a wake-up older than that is worth nothing) to the token.
  * Access tokens are reused until a minute before they expire. 429 and 5xx answers and network
- * errors are retried 3 times with backoff (p-retry); a dead token answers `unregistered`; any
- * other 4xx throws at once.
+ * errors are retried 3 times with backoff (p-retry), except that an answer with `Retry-After`
+ * pauses every wake-up until then (thrown at once, no request, while paused); a dead token
+ * answers `unregistered`, a token FCM will never take for this sender (400 with FCM's detail, 403)
+ * `rejected`; any other 4xx throws at once.
  */
 export const createFcmGateway = (options: {
   serviceAccount: TServiceAccount;
@@ -70,7 +91,12 @@ export const createFcmGateway = (options: {
     return token.value;
   };
 
+  /** Until when FCM asked us (Retry-After) to send nothing, ms since the epoch. */
+  let pausedUntil = 0;
   const send = async (wake: { token: string; deviceId: string }): Promise<TWakeResult> => {
+    if (Date.now() < pausedUntil) {
+      throw new AbortError(`FCM asked to wait until ${new Date(pausedUntil).toISOString()} (Retry-After)`);
+    }
     const response = await fetchFn(
       `${options.apiUrl.replace(/\/$/, '')}/v1/projects/${encodeURIComponent(serviceAccount.project_id)}/messages:send`,
       {
@@ -89,7 +115,13 @@ export const createFcmGateway = (options: {
     const text = await response.text();
     if (response.ok) return 'sent';
     if (isUnregistered(response.status, text)) return 'unregistered';
+    if (isRejectedToken(response.status, text)) return 'rejected';
     if (response.status === 401) token = undefined;
+    const wait = retryAfterMs(response.headers.get('retry-after'));
+    if (wait !== null && (response.status === 429 || response.status >= 500)) {
+      pausedUntil = Date.now() + wait;
+      throw new AbortError(httpError('FCM send', response.status, `${text} (Retry-After ${wait} ms)`));
+    }
     throw httpError('FCM send', response.status, text);
   };
 

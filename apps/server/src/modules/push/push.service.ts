@@ -3,8 +3,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { TConfig } from '../../config';
 import { createFcmGateway, ZServiceAccount } from './fcm.adapter';
 
-/** What became of one wake-up push: delivered to the push service, or its token is dead. */
-export type TWakeResult = 'sent' | 'unregistered';
+/**
+ * What became of one wake-up push: delivered to the push service; its token is dead
+ * (`unregistered`: the app was removed or the token expired); or the push service will never take
+ * that token from this sender (`rejected`: malformed, or another Firebase project's).
+ */
+export type TWakeResult = 'sent' | 'unregistered' | 'rejected';
 
 /**
  * A push service that can wake a phone in Doze or app standby so it reconnects (device protocol
