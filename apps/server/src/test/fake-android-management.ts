@@ -110,6 +110,12 @@ const POLICY_FIELDS: Record<string, 'boolean' | 'string' | 'array' | 'object'> =
   frpAdminEmails: 'array',
   deviceOwnerLockScreenInfo: 'object',
 };
+/** AdvancedSecurityOverrides.developerSettings (unspecified means disabled). */
+const DEVELOPER_SETTINGS = [
+  'DEVELOPER_SETTINGS_UNSPECIFIED',
+  'DEVELOPER_SETTINGS_DISABLED',
+  'DEVELOPER_SETTINGS_ALLOWED',
+];
 const CAMERA_ACCESS = [
   'CAMERA_ACCESS_UNSPECIFIED',
   'CAMERA_ACCESS_USER_CHOICE',
@@ -224,6 +230,15 @@ const checkPolicy = (body: Record<string, unknown>) => {
       Object.keys(lockScreenInfo).some((key) => key !== 'defaultMessage' && key !== 'localizedMessages'))
   )
     throw badRequest("Invalid value at 'policy.device_owner_lock_screen_info'");
+  const overrides = body.advancedSecurityOverrides;
+  if (
+    isObject(overrides) &&
+    overrides.developerSettings !== undefined &&
+    !DEVELOPER_SETTINGS.includes(overrides.developerSettings as string)
+  )
+    throw badRequest(
+      `Invalid value at 'policy.advanced_security_overrides.developer_settings', ${JSON.stringify(overrides.developerSettings)}`,
+    );
   if (body.cameraAccess !== undefined && !CAMERA_ACCESS.includes(body.cameraAccess as string))
     throw badRequest(`Invalid value at 'policy.camera_access', ${JSON.stringify(body.cameraAccess)}`);
   for (const app of (body.applications as unknown[] | undefined) ?? []) {

@@ -34,7 +34,13 @@ export type TAmapiPolicy = {
   version?: string;
   cameraDisabled?: boolean;
   cameraAccess?: string;
-  debuggingFeaturesAllowed?: boolean;
+  /** Developer options and USB debugging (`developerSettings`): AMAPI's unspecified value means disabled. */
+  advancedSecurityOverrides?: {
+    developerSettings?:
+      | 'DEVELOPER_SETTINGS_UNSPECIFIED'
+      | 'DEVELOPER_SETTINGS_DISABLED'
+      | 'DEVELOPER_SETTINGS_ALLOWED';
+  };
   applications?: { packageName: string; installType: string }[];
   statusReportingSettings?: Record<string, boolean>;
   /** Text the lock screen shows (device-owner information; Kisht's EMI alert), at most 4096 characters. */

@@ -72,7 +72,9 @@ export const devicePolicyName = (enterpriseName: string, deviceId: string) =>
 /**
  * The AMAPI Policy of a Kisht policy (device protocol §6): camera_lock → cameraAccess
  * CAMERA_ACCESS_DISABLED (else USER_CHOICE; cameraDisabled kept in step for older readers),
- * usb_debugging on (usb_on blocks it) → debuggingFeaturesAllowed false, app_lock with packages →
+ * usb_debugging on (usb_on blocks it) → advancedSecurityOverrides.developerSettings
+ * DEVELOPER_SETTINGS_DISABLED, else ALLOWED, said explicitly because AMAPI's unspecified value means
+ * disabled (debuggingFeaturesAllowed is deprecated: issue 27), app_lock with packages →
  * those applications installType BLOCKED; status reporting always on. Lock and lost mode are
  * commands, not policy fields; the other toggles have no AMAPI equivalent.
  */
@@ -84,7 +86,9 @@ export const amapiPolicyOf = (policy: TPolicy): TAmapiPolicy => {
   return {
     cameraAccess: isOn('camera_lock') ? 'CAMERA_ACCESS_DISABLED' : 'CAMERA_ACCESS_USER_CHOICE',
     cameraDisabled: isOn('camera_lock'),
-    debuggingFeaturesAllowed: !isOn('usb_debugging'),
+    advancedSecurityOverrides: {
+      developerSettings: isOn('usb_debugging') ? 'DEVELOPER_SETTINGS_DISABLED' : 'DEVELOPER_SETTINGS_ALLOWED',
+    },
     applications: blocked.map((packageName) => ({ packageName, installType: 'BLOCKED' })),
     statusReportingSettings: STATUS_REPORTING,
   };
@@ -92,14 +96,14 @@ export const amapiPolicyOf = (policy: TPolicy): TAmapiPolicy => {
 
 /**
  * The AMAPI Policy of a released phone (after the last EMI): nothing restricted (camera as the
- * user chooses, debugging allowed, no blocked apps) and no status reports, as Kisht no longer
+ * user chooses, developer settings and debugging allowed again, no blocked apps) and no status reports, as Kisht no longer
  * manages the phone. See AndroidManagementBridge.release for why this, and not a delete, releases
  * a fully managed phone.
  */
 export const RELEASED_POLICY: TAmapiPolicy = {
   cameraAccess: 'CAMERA_ACCESS_USER_CHOICE',
   cameraDisabled: false,
-  debuggingFeaturesAllowed: true,
+  advancedSecurityOverrides: { developerSettings: 'DEVELOPER_SETTINGS_ALLOWED' },
   applications: [],
   statusReportingSettings: {
     hardwareStatusEnabled: false,

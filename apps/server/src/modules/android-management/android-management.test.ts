@@ -397,9 +397,19 @@ describe('managed-Android commands', () => {
     expect(camera.body.data.state).toBe('done');
     expect(fake.policies.get(`${fake.enterpriseName}/policies/kisht-device-${device.id}`)).toMatchObject({
       cameraAccess: 'CAMERA_ACCESS_DISABLED',
-      debuggingFeaturesAllowed: true,
+      advancedSecurityOverrides: { developerSettings: 'DEVELOPER_SETTINGS_ALLOWED' },
       statusReportingSettings: { networkInfoEnabled: true },
     });
+    // Issue 27: USB debugging is blocked through developerSettings, not the deprecated
+    // debuggingFeaturesAllowed (which Kisht no longer sends).
+    const usb = await apiPost(t, retailer, deviceControlPath('usb_debugging'), {
+      customer_id: customerId,
+      enable: true,
+    });
+    expect(usb.body.data.state).toBe('done');
+    const ownPolicy = fake.policies.get(`${fake.enterpriseName}/policies/kisht-device-${device.id}`)!;
+    expect(ownPolicy.advancedSecurityOverrides).toEqual({ developerSettings: 'DEVELOPER_SETTINGS_DISABLED' });
+    expect(ownPolicy).not.toHaveProperty('debuggingFeaturesAllowed');
     expect((await deviceRow(customerId)).reported_controls.camera_lock).toBe(true);
     const wallpaper = await apiPost(t, retailer, deviceControlPath('wallpaper'), {
       customer_id: customerId,
@@ -502,7 +512,7 @@ describe('release of a managed-Android phone after the last EMI', () => {
     expect(fake.policies.get(ownPolicy)).toMatchObject({
       cameraAccess: 'CAMERA_ACCESS_USER_CHOICE',
       cameraDisabled: false,
-      debuggingFeaturesAllowed: true,
+      advancedSecurityOverrides: { developerSettings: 'DEVELOPER_SETTINGS_ALLOWED' },
       applications: [],
       statusReportingSettings: { networkInfoEnabled: false, hardwareStatusEnabled: false },
     });
