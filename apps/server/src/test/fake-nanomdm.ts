@@ -187,6 +187,10 @@ export class FakeIphone {
     if (mdm.IdentityCertificateUUID !== scep.PayloadUUID)
       throw new Error('identity certificate is not the SCEP payload');
     if (mdm.CheckOutWhenRemoved !== true) throw new Error('CheckOutWhenRemoved must be true');
+    // NanoMDM as docs/apple.md starts it (no -cert-header) finds the phone's identity only in the
+    // Mdm-Signature header, which iOS sends only with SignMessage: else it answers 400.
+    if (mdm.SignMessage !== true)
+      throw new Error('NanoMDM answered 400: no device certificate (SignMessage is not true)');
     this.profileIdentifier = String(profile.PayloadIdentifier);
     this.urlParams = Object.fromEntries(new URL(String(mdm.ServerURL)).searchParams);
     const base = { UDID: this.udid, Topic: String(mdm.Topic) };

@@ -132,6 +132,9 @@ describe('Apple devices through NanoMDM', () => {
       IdentityCertificateUUID: scep!.PayloadUUID,
       CheckOutWhenRemoved: true,
       AccessRights: 8191,
+      // Issue 27: NanoMDM without -cert-header (docs/apple.md) takes the phone's identity only
+      // from the Mdm-Signature header, which the phone sends only when SignMessage is true.
+      SignMessage: true,
     });
     expect(String(mdm!.ServerURL)).toMatch(/^https:\/\/mdm\.example\.in\/mdm\?kisht_token=[A-Za-z0-9_-]+$/);
     expect(mdm!.CheckInURL).toBe(mdm!.ServerURL);

@@ -35,7 +35,10 @@ export const withEnrolmentToken = (url: string, token: string): string => {
  * - the MDM payload: ServerURL and CheckInURL (NanoMDM's /mdm, with the one-time enrolment token in
  *   the query so NanoMDM's webhook url_params tie the enrolment to the customer), Topic (the push
  *   certificate's topic), IdentityCertificateUUID = the SCEP payload's UUID, every AccessRight
- *   (8191), and CheckOutWhenRemoved so the phone says when the profile is removed (status 4).
+ *   (8191), CheckOutWhenRemoved so the phone says when the profile is removed (status 4), and
+ *   SignMessage, so every check-in and command answer carries an `Mdm-Signature` header (a CMS
+ *   detached signature by its identity): NanoMDM verifies it by default, which needs no client
+ *   certificate through the TLS proxy (NanoMDM's `-cert-header` is the other way; issue 27).
  * Unsigned (the phone shows it "Not Verified"); see docs/apple.md for signing it.
  */
 export const buildEnrolmentProfile = (options: {
@@ -78,7 +81,7 @@ export const buildEnrolmentProfile = (options: {
         IdentityCertificateUUID: scepUuid,
         AccessRights: 8191,
         CheckOutWhenRemoved: true,
-        SignMessage: false,
+        SignMessage: true,
         ServerCapabilities: ['com.apple.mdm.per-user-connections'],
       },
     ],
