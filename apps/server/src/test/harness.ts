@@ -21,8 +21,14 @@ export type TestApp = {
   close: () => Promise<void>;
 };
 
-/** A Kisht app on an in-memory PGlite holding the demo seed, with SMS captured. */
-export const createTestApp = async (overrides: Record<string, string> = {}): Promise<TestApp> => {
+/**
+ * A Kisht app on an in-memory PGlite holding the demo seed, with SMS captured; `smsDelayMs` makes
+ * the captured gateway take that long per message (a real one takes a while).
+ */
+export const createTestApp = async (
+  overrides: Record<string, string> = {},
+  options: { smsDelayMs?: number } = {},
+): Promise<TestApp> => {
   const config: TConfig = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -36,7 +42,12 @@ export const createTestApp = async (overrides: Record<string, string> = {}): Pro
     ...overrides,
   });
   const sent: { to: string; text: string }[] = [];
-  const sms: SmsTransport = { send: async (message) => void sent.push(message) };
+  const sms: SmsTransport = {
+    send: async (message) => {
+      if (options.smsDelayMs) await new Promise((resolve) => setTimeout(resolve, options.smsDelayMs));
+      sent.push(message);
+    },
+  };
   const { pglite, release } = await acquireTestPglite();
   const app = await buildApp(config, { pglite: borrowed(pglite, release), sms });
   const login = async (orgId: number, mobile: string) => {

@@ -51,6 +51,18 @@ describe('refuseOtpSend', () => {
         null,
       ],
       [
+        'an SMS being delivered right now starts the cool-down from its challenge (issue 27)',
+        [entry(1, { sentAt: null, isSmsInFlight: true })],
+        { orgId: 41, purpose: 'LOGIN' },
+        { reason: 'resend_cool_down', retryAt: ago(-29) },
+      ],
+      [
+        'one replaced (expired) while in flight does not',
+        [entry(1, { sentAt: null, isSmsInFlight: true, expiresAt: ago(0) })],
+        { orgId: 41, purpose: 'LOGIN' },
+        null,
+      ],
+      [
         'the cool-down runs from when the SMS went, not when it was queued',
         [entry(100, { sentAt: ago(5) })],
         { orgId: 41, purpose: 'LOGIN' },

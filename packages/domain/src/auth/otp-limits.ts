@@ -38,6 +38,11 @@ export type TOtpHistoryEntry = {
   createdAt: Date;
   /** When its SMS went to the gateway; null while queued or when it never went. */
   sentAt: Date | null;
+  /**
+   * Its SMS is queued and no try at it has ended yet: it is being delivered right now (issue 27).
+   * Such a challenge starts the cool-down from its creation, so requests racing it send nothing.
+   */
+  isSmsInFlight?: boolean;
   expiresAt: Date;
   /** Wrong codes tried against it. */
   attempts: number;
@@ -68,9 +73,11 @@ const whenBelowCap = (entries: TOtpHistoryEntry[], weight: (e: TOtpHistoryEntry)
 
 /**
  * Whether an OTP of `request.purpose` may be sent to the number for `request.orgId` now. Refuses
- * inside the resend cool-down (only challenges whose SMS went out count, so a gateway failure
- * burns nothing) and at the daily cap. The cap counts every challenge in the window that was sent
- * or may still be (not expired): a queued SMS counts, one dropped unsent does not.
+ * inside the resend cool-down and at the daily cap. The cool-down runs from when an SMS went out,
+ * or from the creation of a challenge whose SMS is being delivered now (isSmsInFlight, unexpired:
+ * 30 requests at once send one SMS); a queued SMS whose try failed starts none, so a gateway
+ * failure burns nothing. The cap counts every challenge in the window that was sent or may still
+ * be (not expired): a queued SMS counts, one dropped unsent does not.
  */
 export const refuseOtpSend = (
   history: TOtpHistoryEntry[],
@@ -79,9 +86,15 @@ export const refuseOtpSend = (
   now: Date,
 ): TOtpRefusal | null => {
   const recent = inWindow(history, now);
+  const goingOut = (e: TOtpHistoryEntry) =>
+    e.sentAt?.getTime() ??
+    (e.isSmsInFlight && e.expiresAt.getTime() > now.getTime() ? e.createdAt.getTime() : null);
   const lastSent = recent
-    .filter((e) => e.orgId === request.orgId && e.purpose === request.purpose && e.sentAt !== null)
-    .reduce<number | null>((latest, e) => Math.max(latest ?? 0, e.sentAt!.getTime()), null);
+    .filter((e) => e.orgId === request.orgId && e.purpose === request.purpose)
+    .reduce<number | null>((latest, e) => {
+      const at = goingOut(e);
+      return at === null ? latest : Math.max(latest ?? 0, at);
+    }, null);
   if (lastSent !== null && now.getTime() - lastSent < limits.resendAfterMs) {
     return { reason: 'resend_cool_down', retryAt: new Date(lastSent + limits.resendAfterMs) };
   }

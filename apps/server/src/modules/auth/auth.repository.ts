@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { organizations, otpChallenges, sessions, users } from '../../db/schema';
+import { organizations, otpChallenges, sessions, smsOutbox, users } from '../../db/schema';
 
 export const findUserByMobile = async (db: DbOrTx, orgId: number, mobile: string) => {
   const rows = await db
@@ -54,6 +54,9 @@ export const findOtpHistory = (db: DbOrTx, mobile: string, since: Date) =>
       expiresAt: otpChallenges.expiresAt,
       attempts: otpChallenges.attempts,
       lastAttemptAt: otpChallenges.lastAttemptAt,
+      // Queued with no try ended: the request that made it is delivering it now (issue 27).
+      isSmsInFlight: sql<boolean>`exists (select 1 from ${smsOutbox} s
+        where s.otp_challenge_id = ${otpChallenges.id} and s.state = 'queued' and s.attempts = 0)`,
     })
     .from(otpChallenges)
     .where(and(eq(otpChallenges.mobile, mobile), gt(otpChallenges.createdAt, since)));

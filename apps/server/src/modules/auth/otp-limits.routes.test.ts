@@ -163,3 +163,19 @@ describe('wrong OTPs per account: daily cap and growing cool-down (issue 12)', (
     expect((await verifyLogin(otp)).status).toBe(200);
   });
 });
+
+describe('the resend cool-down under concurrent sends (issue 27)', () => {
+  it('sends one SMS for 30 requests at once to one number; the others answer 429', async () => {
+    // A gateway that takes 300 ms, as a real one may: the other requests arrive while it works.
+    t = await createTestApp(
+      { OTP_RESEND_AFTER_SECONDS: '30', OTP_DAILY_LIMIT_PER_MOBILE: '100' },
+      { smsDelayMs: 300 },
+    );
+    const smsBefore = t.sms.length;
+    const answers = await Promise.all(Array.from({ length: 30 }, () => sendLogin()));
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(29);
+    expect(t.sms.length - smsBefore).toBe(1);
+  });
+});
