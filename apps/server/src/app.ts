@@ -20,6 +20,7 @@ import { keepPlannerStatistics, openDatabase } from './db/client';
 import { seedDemo } from './db/seed/seed';
 import type { StatementCounter } from './db/statement-counter';
 import { createEmbeddedBroker, createExternalBus, type EmbeddedBroker } from './device-channel/broker';
+import { probeBrokerLockdown } from './device-channel/broker-probe';
 import type { DeviceBus } from './device-channel/bus';
 import { startJobs } from './jobs/scheduler';
 import type { AppContext } from './lib/context';
@@ -153,6 +154,15 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
     givenConfig.MQTT_URL && !givenConfig.MQTT_PUBLIC_URL
       ? { ...givenConfig, MQTT_PUBLIC_URL: givenConfig.MQTT_URL }
       : givenConfig;
+  // A broker said to authenticate devices itself is checked before anything is opened (issue 27).
+  if (config.MQTT_URL && config.NODE_ENV === 'production' && config.MQTT_BROKER_AUTH === 'external') {
+    const open = await probeBrokerLockdown(config.MQTT_URL);
+    if (open.length > 0) {
+      throw new Error(
+        `MQTT_BROKER_AUTH=external, but the broker at MQTT_URL does not authenticate devices: ${open.join('; ')}. Anyone could read every phone's commands and forge its acks; not starting.`,
+      );
+    }
+  }
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
     // Development logs one line per request, so the dev OTP stays easy to find among them; test and
