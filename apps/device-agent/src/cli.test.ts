@@ -241,6 +241,37 @@ describe('kisht-agent CLI', () => {
     expect(await second.exit).toBe(0);
   }, 30_000);
 
+  it('refuses a second run on a state file a running agent holds, and runs again once it stopped (issue 27)', async () => {
+    const qr = JSON.stringify(createProvisioningPayload({ serverUrl: enrolServer.url }));
+    const statePath = join(dir, 'phone-twice.json');
+    const first = run([
+      'enrol',
+      '--qr',
+      qr,
+      '--imei1',
+      TEST_IMEI_1,
+      '--imei2',
+      TEST_IMEI_2,
+      '--state',
+      statePath,
+    ]);
+    await waitForLine(first.stdout, /^connected to /);
+
+    const second = run(['run', '--state', statePath]);
+    expect(await second.exit).toBe(1);
+    expect(second.stderr.join('\n')).toContain(
+      `another kisht-agent is running on ${statePath}: stop it first`,
+    );
+    expect(second.stdout.filter((line) => line.startsWith('connected to'))).toEqual([]);
+
+    first.stop();
+    expect(await first.exit).toBe(0);
+    const third = run(['run', '--state', statePath]);
+    await waitForLine(third.stdout, /^connected to /);
+    third.stop();
+    expect(await third.exit).toBe(0);
+  }, 30_000);
+
   it('explains a refused enrolment and exits 1', async () => {
     const qr = JSON.stringify(
       createProvisioningPayload({ serverUrl: enrolServer.url, token: 'a-token-the-server-never-issued' }),

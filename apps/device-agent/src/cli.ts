@@ -7,6 +7,7 @@ import { DeviceAgent, type TAgentOptions, type TEnrolOptions, type TPositionInpu
 import { inboxOf } from './commands';
 import { lockScreenOf } from './lock-screen';
 import { DEFAULT_STATE_PATH, readStateFile, resolveStatePath, type TAgentStateFile } from './state';
+import { claimStateFileForRun } from './state-sharing';
 
 /**
  * The `kisht-agent` command line (bin/kisht-agent.mjs). Prints one line per event on stdout, in a
@@ -163,6 +164,20 @@ const runAgent = async (agent: DeviceAgent, output: TCliOutput, stop?: AbortSign
     output.err(`error: device ${agent.deviceId} was uninstalled by an uninstall command; enrol again`);
     return 1;
   }
+  // One running agent per state file: a second one refuses at once (StateFileInUseError).
+  const release = await claimStateFileForRun(agent.statePath);
+  try {
+    return await runClaimedAgent(agent, output, stop);
+  } finally {
+    await release().catch(() => {});
+  }
+};
+
+const runClaimedAgent = async (
+  agent: DeviceAgent,
+  output: TCliOutput,
+  stop?: AbortSignal,
+): Promise<number> => {
   let lastWarning = '';
   let shown = agent.reportedState;
   agent.on('connected', ({ mqttUrl }) => {

@@ -35,6 +35,39 @@ export const withStateFileLock = async <T>(statePath: string, task: () => Promis
   }
 };
 
+/** Thrown when another agent process is running on the same state file (issue 27). */
+export class StateFileInUseError extends Error {
+  constructor(readonly statePath: string) {
+    super(
+      `another kisht-agent is running on ${statePath}: stop it first (two agents on one state file knock each other off the broker)`,
+    );
+    this.name = 'StateFileInUseError';
+  }
+}
+
+/**
+ * Claims `statePath` for one running agent (a `<statePath>.running.lock` directory, proper-lockfile,
+ * refreshed every 5 s; left by a crashed process it is stale after 15 s) and returns its release.
+ * Throws StateFileInUseError at once when a live agent holds it. Saves keep their own, short lock
+ * (withStateFileLock), so `kisht-agent sim` and `position` still write while an agent runs; the
+ * run lock is taken on its own name, as proper-lockfile keeps one lock per name in a process. A
+ * lock lost meanwhile (its directory removed) is let go: the agent runs on.
+ */
+export const claimStateFileForRun = async (statePath: string): Promise<() => Promise<void>> => {
+  try {
+    return await lock(`${statePath}.running`, {
+      realpath: false,
+      stale: 15_000,
+      update: 5_000,
+      retries: 0,
+      onCompromised: () => {},
+    });
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ELOCKED') throw new StateFileInUseError(statePath);
+    throw error;
+  }
+};
+
 /**
  * Offline events of two writers: every event of either, once (by id), oldest first, at most
  * OFFLINE_EVENTS_LIMIT. An event one side reported as sent stays sent.
