@@ -251,9 +251,9 @@ const checkPolicy = (body: Record<string, unknown>) => {
   }
 };
 
-/** Starts the fake Android Management API on 127.0.0.1 and an ephemeral port. */
+/** Starts the fake Android Management API on 127.0.0.1 and `options.port` (default an ephemeral one). */
 export const startFakeAndroidManagement = async (
-  options: { enterpriseId?: string; token?: string } = {},
+  options: { enterpriseId?: string; token?: string; port?: number } = {},
 ): Promise<FakeAndroidManagement> => {
   const enterpriseName = `enterprises/${options.enterpriseId ?? 'LC00kisht'}`;
   const token = options.token ?? `ya29.fake-${randomUUID()}`;
@@ -508,7 +508,7 @@ export const startFakeAndroidManagement = async (
       response.end(JSON.stringify(answer));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   fake.close = () =>
     new Promise<void>((resolve) => {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
 import { paths } from '@kisht/domain/paths';
 import { type FakeAndroidManagement, startFakeAndroidManagement } from './fake-android-management';
 import { type FakeIphone, type FakeNanoMdm, startFakeNanoMdm } from './fake-nanomdm';
@@ -152,22 +153,57 @@ const handleControl = async (
   }
 };
 
+/** The Kisht server's settings for both fakes as `export NAME='value'` lines a shell can `eval`. */
+const shellExports = (env: Record<string, string>): string =>
+  Object.entries(env)
+    .map(([name, value]) => `export ${name}='${value.replaceAll("'", "'\\''")}'`)
+    .join('\n');
+
 const main = async () => {
+  const { values: args } = parseArgs({
+    options: {
+      'kisht-url': { type: 'string' },
+      /** The control API's port; NanoMDM gets the next one and the AMAPI fake the one after. */
+      port: { type: 'string', default: '0' },
+      /** Print `export NAME=value` lines (and the control URL) instead of the JSON line. */
+      exports: { type: 'boolean', default: false },
+    },
+  });
+  const port = Number(args.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_533) throw new Error('--port must be a port number');
   const apiKey = randomBytes(16).toString('hex');
   const webhookSecret = randomBytes(24).toString('hex');
-  const nano = await startFakeNanoMdm(apiKey, webhookSecret);
-  const amapi = await startFakeAndroidManagement();
-  const kishtUrlArg = process.argv.indexOf('--kisht-url');
-  if (kishtUrlArg > 0 && process.argv[kishtUrlArg + 1])
-    nano.webhookUrl = `${process.argv[kishtUrlArg + 1]!.replace(/\/+$/, '')}${paths.apple.webhook}`;
+  const nano = await startFakeNanoMdm(apiKey, webhookSecret, port === 0 ? 0 : port + 1);
+  const amapi = await startFakeAndroidManagement({ port: port === 0 ? 0 : port + 2 });
+  if (args['kisht-url']) nano.webhookUrl = `${args['kisht-url'].replace(/\/+$/, '')}${paths.apple.webhook}`;
+
+  const env = {
+    NANOMDM_URL: nano.url,
+    NANOMDM_API_KEY: apiKey,
+    NANOMDM_WEBHOOK_SECRET: webhookSecret,
+    APPLE_MDM_TOPIC: 'com.apple.mgmt.External.00000000-kisht-fake',
+    // Where a real iPhone would check in; the simulated one only reads its query (kisht_token).
+    APPLE_MDM_SERVER_URL: `${nano.url}/mdm`,
+    APPLE_SCEP_URL: `${nano.url}/scep`,
+    APPLE_SCEP_CHALLENGE: randomBytes(8).toString('hex'),
+    AMAPI_API_URL: amapi.url,
+    AMAPI_ENTERPRISE_NAME: amapi.enterpriseName,
+    AMAPI_ACCESS_TOKEN: amapi.token,
+  };
 
   const control = createServer((request, response) => {
+    // The settings as shell lines, for `eval "$(curl -s <controlUrl>/control/env)"` (README step 6).
+    if (request.method === 'GET' && request.url === '/control/env') {
+      response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+      response.end(`${shellExports(env)}\n`);
+      return;
+    }
     handleControl(request, nano, amapi).then(
       ([status, body]) => json(response, status, body),
       (error: unknown) => json(response, 400, { error: (error as Error).message ?? String(error) }),
     );
   });
-  await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => control.listen(port, '127.0.0.1', resolve));
   const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
 
   // A webhook that fails (the server gone) must not end the fakes.
@@ -183,24 +219,9 @@ const main = async () => {
   process.on('SIGINT', () => void stop());
 
   process.stdout.write(
-    `${JSON.stringify({
-      controlUrl,
-      nanomdmUrl: nano.url,
-      amapiUrl: amapi.url,
-      env: {
-        NANOMDM_URL: nano.url,
-        NANOMDM_API_KEY: apiKey,
-        NANOMDM_WEBHOOK_SECRET: webhookSecret,
-        APPLE_MDM_TOPIC: 'com.apple.mgmt.External.00000000-kisht-fake',
-        // Where a real iPhone would check in; the simulated one only reads its query (kisht_token).
-        APPLE_MDM_SERVER_URL: `${nano.url}/mdm`,
-        APPLE_SCEP_URL: `${nano.url}/scep`,
-        APPLE_SCEP_CHALLENGE: randomBytes(8).toString('hex'),
-        AMAPI_API_URL: amapi.url,
-        AMAPI_ENTERPRISE_NAME: amapi.enterpriseName,
-        AMAPI_ACCESS_TOKEN: amapi.token,
-      },
-    })}\n`,
+    args.exports
+      ? `${shellExports({ KISHT_FAKE_MDM_CONTROL_URL: controlUrl, ...env })}\n`
+      : `${JSON.stringify({ controlUrl, nanomdmUrl: nano.url, amapiUrl: amapi.url, env })}\n`,
   );
 };
 

@@ -431,9 +431,9 @@ export class FakeNanoMdm {
     });
   }
 
-  /** Starts on an ephemeral port of 127.0.0.1. */
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  /** Starts on `port` of 127.0.0.1 (default an ephemeral one: tests never bind a fixed port). */
+  async start(port = 0): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this;
   }
@@ -545,6 +545,12 @@ export class FakeNanoMdm {
   }
 }
 
-/** Starts a fake NanoMDM with this API key (and HMAC key for its webhook, when given). */
-export const startFakeNanoMdm = (apiKey: string, hmacKey: string | null = null): Promise<FakeNanoMdm> =>
-  new FakeNanoMdm(apiKey, hmacKey).start();
+/**
+ * Starts a fake NanoMDM with this API key (and HMAC key for its webhook, when given), on `port`
+ * (default ephemeral).
+ */
+export const startFakeNanoMdm = (
+  apiKey: string,
+  hmacKey: string | null = null,
+  port = 0,
+): Promise<FakeNanoMdm> => new FakeNanoMdm(apiKey, hmacKey).start(port);
