@@ -116,6 +116,8 @@ export const AppErrorCode = {
   ACTIVATION_CODE_NOT_FOUND: 'ACTIVATION_CODE_NOT_FOUND',
   /** The activation code was already redeemed on another phone. HTTP 409. */
   ACTIVATION_ALREADY_REDEEMED: 'ACTIVATION_ALREADY_REDEEMED',
+  /** The activation code was sold for another phone (its IMEI or serial number); issue 27. HTTP 409. */
+  ACTIVATION_FOR_ANOTHER_PHONE: 'ACTIVATION_FOR_ANOTHER_PHONE',
   /** The MDM service of the phone's family (NanoMDM, Android Management API) did not answer or is not configured. HTTP 503. */
   MDM_UNAVAILABLE: 'MDM_UNAVAILABLE',
   /**
@@ -196,6 +198,7 @@ export const APP_ERROR_HTTP_STATUS: Record<TAppErrorCode, number> = {
   PLAN_NOT_APPLICABLE: 409,
   ACTIVATION_CODE_NOT_FOUND: 404,
   ACTIVATION_ALREADY_REDEEMED: 409,
+  ACTIVATION_FOR_ANOTHER_PHONE: 409,
   MDM_UNAVAILABLE: 503,
   PAYMENT_LOCK_NOT_ALLOWED: 409,
   NOT_FOR_THIS_DEVICE_FAMILY: 409,

@@ -195,8 +195,10 @@ export const ZActivationCode = z
 /**
  * The app on the customer's phone redeems a code (public call, rate-limited): the organisation the
  * app belongs to, the code, and what the phone says of itself. 404 ACTIVATION_CODE_NOT_FOUND for an
- * unknown code; 409 ACTIVATION_ALREADY_REDEEMED when another phone redeemed it; the same phone
- * (same IMEI or serial number) redeeming again gets the same answer.
+ * unknown code; 409 ACTIVATION_ALREADY_REDEEMED when another phone redeemed it; 409
+ * ACTIVATION_FOR_ANOTHER_PHONE when it was sold for another phone (the IMEI given at the sale, or
+ * the financed customer's phone); the same phone (same IMEI or serial number) redeeming again gets
+ * the same answer.
  */
 export const ZRedeemActivationRequest = z.object({
   orgId: ZId,

@@ -34,7 +34,7 @@ const runAgent = async (args: string[]) => {
   return { code, out, err };
 };
 
-const sellAntihacking = async () => {
+const sellAntihacking = async (imei?: string) => {
   const plans = await apiGet(t, retailer, paths.plans.antihacking);
   const plan = (plans.body.data as { id: number; appType: number }[]).find(
     (p) => p.appType === AppType.ANTI_HACKING_PRO,
@@ -46,6 +46,7 @@ const sellAntihacking = async () => {
     plan_id: plan.id,
     app_type: plan.appType,
     plan_name: 'Anti-Hacking Pro',
+    ...(imei ? { imei } : {}),
   });
   expect(sold.status).toBe(200);
   return sold.body.data[0].antihacking_code as string;
@@ -90,6 +91,32 @@ describe('kisht-agent redeem', () => {
     expect(listed.body.data.find((a: { code: string }) => a.code === code)).toMatchObject({
       status: 'redeemed',
     });
+  });
+
+  it('redeems a code sold for an IMEI only on that phone: another phone first gets 409 and takes nothing (issue 27)', async () => {
+    const code = await sellAntihacking('356938035643809');
+    const redeem = (imei: string) =>
+      runAgent([
+        'redeem',
+        '--server',
+        serverUrl,
+        '--org',
+        String(DEMO_ORG_ID),
+        '--imei',
+        imei,
+        '--code',
+        code,
+      ]);
+    expect(await redeem('490154203237518')).toMatchObject({
+      code: 1,
+      err: ['error: This code was sold for another phone'],
+    });
+    const [untouched] = await queryRows<{ status: string }>(
+      t.app.ctx.db,
+      sql`select status from plan_activations where code = ${code}`,
+    );
+    expect(untouched?.status).toBe('issued');
+    expect(await redeem('356938035643809')).toMatchObject({ code: 0, err: [] });
   });
 
   it('says Code not found for an unknown code or another organisation, and refuses bad options', async () => {

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { customers, planActivations, planProducts, plans } from '../../db/schema';
+import { customers, devices, planActivations, planProducts, plans } from '../../db/schema';
 
 export type PlanRow = typeof plans.$inferSelect & { productIds: number[] };
 export type ActivationRow = typeof planActivations.$inferSelect & {
@@ -157,15 +157,28 @@ export const findActivationByCodeForUpdate = async (
   db: DbOrTx,
   orgId: number,
   code: string,
-): Promise<ActivationRow | null> => {
+): Promise<(ActivationRow & { customerPhone: TSoldForPhone | null }) | null> => {
   const [row] = await db
-    .select({ activation: planActivations, planName: plans.name })
+    .select({
+      activation: planActivations,
+      planName: plans.name,
+      imei1: devices.imei1,
+      imei2: devices.imei2,
+      serialNumber: devices.serialNumber,
+    })
     .from(planActivations)
     .innerJoin(plans, eq(plans.id, planActivations.planId))
+    .leftJoin(devices, eq(devices.customerId, planActivations.customerId))
     .where(and(eq(planActivations.orgId, orgId), eq(planActivations.code, code)))
     .for('update', { of: planActivations });
-  return row ? { ...row.activation, planName: row.planName } : null;
+  if (!row) return null;
+  const customerPhone =
+    row.imei1 === null ? null : { imei1: row.imei1, imei2: row.imei2, serialNumber: row.serialNumber };
+  return { ...row.activation, planName: row.planName, customerPhone };
 };
+
+/** The financed customer's phone a plan was sold with: its IMEIs and serial number. */
+export type TSoldForPhone = { imei1: string; imei2: string | null; serialNumber: string | null };
 
 /** Marks an activation redeemed on a phone. */
 export const markRedeemed = async (

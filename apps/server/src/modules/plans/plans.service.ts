@@ -339,7 +339,9 @@ export const findActivationForActor = async (
  * transaction the activation is taken FOR UPDATE, marked redeemed with what the phone said of
  * itself, and audited. The same phone (same IMEI or serial number) redeeming again gets the same
  * answer and changes nothing. Throws ACTIVATION_CODE_NOT_FOUND (404, field code, 'Code not found')
- * for an unknown code and ACTIVATION_ALREADY_REDEEMED (409) when another phone redeemed it.
+ * for an unknown code, ACTIVATION_ALREADY_REDEEMED (409) when another phone redeemed it, and
+ * ACTIVATION_FOR_ANOTHER_PHONE (409, field imei or serialNumber) when the code was sold for
+ * another phone: the IMEI taken at the sale, or the financed customer's phone (IMEIs, serial).
  */
 export const redeemActivation = async (
   db: Db,
@@ -372,6 +374,24 @@ export const redeemActivation = async (
         'This code was already used on another phone',
         [{ field: 'code', message: 'Already used on another phone' }],
       );
+    }
+    // Issue 27: a code sold for a phone (its IMEI at the sale, or the financed customer's phone)
+    // is redeemed only by that phone; a stand-alone sale without an IMEI binds to none.
+    const imeis = [row.imei, row.customerPhone?.imei1, row.customerPhone?.imei2].filter(
+      (imei): imei is string => Boolean(imei),
+    );
+    const serial = row.customerPhone?.serialNumber ?? null;
+    const isSoldForPhone = imeis.length > 0 || serial !== null;
+    const isThatPhone =
+      (device.imei !== undefined && imeis.includes(device.imei)) ||
+      (device.serialNumber !== undefined && serial !== null && device.serialNumber === serial);
+    if (isSoldForPhone && !isThatPhone) {
+      throw new AppError(AppErrorCode.ACTIVATION_FOR_ANOTHER_PHONE, 'This code was sold for another phone', [
+        {
+          field: device.imei !== undefined ? 'imei' : 'serialNumber',
+          message: 'Not the phone this code was sold for',
+        },
+      ]);
     }
     await repo.markRedeemed(tx, row.id, device, now);
     await insertAudit(tx, {
