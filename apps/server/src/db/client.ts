@@ -66,9 +66,14 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     // An idle client whose connection the server ended emits 'error' on the pool; with no listener
     // Node would end the whole process (issue 27). The pool has already discarded that client.
-    pool.on('error', (error) => options.onConnectionLost?.(error));
+    // Each client's own listener (below) has said it already.
+    pool.on('error', () => {});
+    // A client in use (inside a transaction, between statements) whose session the server ends
+    // emits 'error' on itself, not on the pool: so every client is listened to, once. Its next
+    // statement fails, and a transaction runs again on a new connection (retryingTransactions).
+    pool.on('connect', (client) => client.on('error', (error) => options.onConnectionLost?.(error)));
     const statements = countPoolStatements(pool);
-    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    const db = retryingTransactions(drizzlePg(pool, { schema }) as unknown as Db);
     if (shouldMigrate) await migrateExclusively(pool);
     return { db, driver: 'pg', close: endPoolFully(pool), statements };
   }
@@ -135,6 +140,77 @@ export const retryOnDeadlock = <T>(work: () => Promise<T>, retries = 3): Promise
     randomize: true,
     shouldRetry: (error) => sqlStateOf(error) === DEADLOCK_DETECTED,
   });
+
+/**
+ * SQLSTATEs after which a transaction that had not reached COMMIT may simply run again (issue 27):
+ * serialization failure, deadlock, the server shutting the session down (admin, crash, a standby
+ * being promoted) and every connection exception (class 08).
+ */
+const isTransientSqlState = (code: string | undefined) =>
+  code === '40001' ||
+  code === DEADLOCK_DETECTED ||
+  code === '57P01' ||
+  code === '57P02' ||
+  code === '57P03' ||
+  (code?.startsWith('08') ?? false);
+
+/** node-postgres's own words for a connection that went away mid-query (no SQLSTATE). */
+const isConnectionLost = (error: unknown): boolean => {
+  for (
+    let e = error as { message?: unknown; code?: unknown; cause?: unknown } | undefined;
+    e;
+    e = e.cause as typeof e
+  ) {
+    if (
+      typeof e.message === 'string' &&
+      /Connection terminated|connection is closed|Client has encountered a connection error/i.test(e.message)
+    )
+      return true;
+    if (e.code === 'ECONNRESET' || e.code === 'EPIPE') return true;
+  }
+  return false;
+};
+
+/** How often a transaction that failed before COMMIT on a transient error runs again. */
+export const TRANSACTION_RETRIES = 2;
+
+/**
+ * Makes `db.transaction()` (node-postgres) run the whole transaction again, up to
+ * TRANSACTION_RETRIES times after 50–500 ms, when it failed on a transient error before its
+ * callback had finished: PostgreSQL rolled it back, so nothing of it stayed (isTransientSqlState,
+ * or the connection gone). A failure after the callback finished (during COMMIT) is thrown as it
+ * came: whether it committed cannot be known, and running it again could do it twice. A callback
+ * must keep its side effects outside the database (publishing, SMS, HTTP) for after the commit, as
+ * the outbox does.
+ */
+const retryingTransactions = (db: Db): Db => {
+  const transaction = db.transaction.bind(db);
+  const retrying = ((
+    callback: Parameters<Db['transaction']>[0],
+    config?: Parameters<Db['transaction']>[1],
+  ) => {
+    let isCallbackDone = false;
+    return pRetry(
+      async () => {
+        isCallbackDone = false;
+        return transaction(async (tx) => {
+          const result = await callback(tx);
+          isCallbackDone = true;
+          return result;
+        }, config);
+      },
+      {
+        retries: TRANSACTION_RETRIES,
+        minTimeout: 50,
+        maxTimeout: 500,
+        randomize: true,
+        shouldRetry: (error) =>
+          !isCallbackDone && (isTransientSqlState(sqlStateOf(error)) || isConnectionLost(error)),
+      },
+    );
+  }) as Db['transaction'];
+  return Object.assign(db, { transaction: retrying });
+};
 
 /** The SQLSTATE of a database error (node-postgres and PGlite set `code`; drizzle wraps them as `cause`). */
 const sqlStateOf = (error: unknown): string | undefined => {

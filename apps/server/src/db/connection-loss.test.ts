@@ -41,9 +41,39 @@ describe('a PostgreSQL database whose connections the server ends', () => {
       [dbName],
     );
     expect(rowCount).toBeGreaterThan(0);
-    await expect.poll(() => lost.length, { timeout: 5_000 }).toBeGreaterThan(0);
+    // Each ended connection is told once, and dropped from the pool.
+    await expect.poll(() => lost.length, { timeout: 5_000 }).toBe(rowCount);
     expect(lost.every((error) => /terminat/i.test(error.message))).toBe(true);
     const [row] = await queryRows<{ n: number }>(db, sql`select 42::int as n`);
     expect(row?.n).toBe(42);
+  });
+
+  it('runs a transaction whose connection died before COMMIT again, once, and it commits once', async () => {
+    const db = handle!.db;
+    await queryRows(db, sql`create table probe_once (id int primary key, note text)`);
+    let tries = 0;
+    await db.transaction(async (tx) => {
+      tries += 1;
+      await tx.execute(sql`insert into probe_once values (1, ${`try ${tries}`})`);
+      if (tries === 1) {
+        const [{ pid }] = (await tx.execute(sql`select pg_backend_pid() as pid`)).rows as { pid: number }[];
+        await admin.query('select pg_terminate_backend($1)', [pid]);
+      }
+      await tx.execute(sql`select 1`);
+    });
+    expect(tries).toBe(2);
+    expect(await queryRows(db, sql`select id, note from probe_once`)).toEqual([{ id: 1, note: 'try 2' }]);
+  });
+
+  it('throws any other error at once, running the transaction once', async () => {
+    const db = handle!.db;
+    let tries = 0;
+    await expect(
+      db.transaction(async (tx) => {
+        tries += 1;
+        await tx.execute(sql`insert into probe_once values (1, 'again')`);
+      }),
+    ).rejects.toThrow();
+    expect(tries).toBe(1);
   });
 });
