@@ -56,8 +56,8 @@ describe('a PostgreSQL database whose connections the server ends', () => {
       tries += 1;
       await tx.execute(sql`insert into probe_once values (1, ${`try ${tries}`})`);
       if (tries === 1) {
-        const { rows } = await tx.execute(sql`select pg_backend_pid() as pid`);
-        const pid = (rows[0] as { pid: number }).pid;
+        const [session] = await queryRows<{ pid: number }>(tx, sql`select pg_backend_pid() as pid`);
+        const pid = session!.pid;
         await admin.query('select pg_terminate_backend($1)', [pid]);
       }
       await tx.execute(sql`select 1`);
