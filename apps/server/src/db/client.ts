@@ -71,7 +71,11 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
     // A client in use (inside a transaction, between statements) whose session the server ends
     // emits 'error' on itself, not on the pool: so every client is listened to, once. Its next
     // statement fails, and a transaction runs again on a new connection (retryingTransactions).
-    pool.on('connect', (client) => client.on('error', (error) => options.onConnectionLost?.(error)));
+    pool.on('connect', (client) => {
+      client.on('error', (error) => options.onConnectionLost?.(error));
+      releaseOnFailedBegin(client);
+    });
+    retryReadsOnLostConnection(pool);
     const statements = countPoolStatements(pool);
     const db = retryingTransactions(drizzlePg(pool, { schema }) as unknown as Db);
     if (shouldMigrate) await migrateExclusively(pool);
@@ -82,6 +86,26 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
   const statements = countPgliteStatements(client);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return { db, driver: 'pglite', close: () => client.close(), statements };
+};
+
+/**
+ * drizzle-orm's node-postgres transaction() checks a client out and sends BEGIN before its
+ * try/finally, so a BEGIN that fails (the connection ended while the client sat idle) never gives
+ * the client back: the pool loses a slot for good and end() waits forever. This gives such a client
+ * back, with its error (the pool then drops it), when its BEGIN fails. The fault test
+ * (connection-fault.postgres.test.ts) ends connections under load and closes the pool after.
+ */
+const releaseOnFailedBegin = (client: pg.PoolClient): void => {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const result = query(...args);
+    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | null)?.text;
+    if (!text || !/^\s*begin\b/i.test(text) || !(result instanceof Promise)) return result;
+    return result.catch((error: Error) => {
+      client.release(error);
+      throw error;
+    });
+  };
 };
 
 /**
@@ -169,6 +193,37 @@ const isConnectionLost = (error: unknown): boolean => {
     if (e.code === 'ECONNRESET' || e.code === 'EPIPE') return true;
   }
   return false;
+};
+
+/**
+ * Whether a database error says the database was briefly out of reach (a session ended, a
+ * connection exception, a serialization failure or deadlock that outlived the retries): the
+ * request may simply be sent again. The error handler answers these 503 (issue 27).
+ */
+export const isDatabaseUnavailable = (error: unknown): boolean =>
+  isTransientSqlState(sqlStateOf(error)) || isConnectionLost(error);
+
+/**
+ * Makes the pool's own queries (statements outside a transaction) run again, up to twice, when
+ * their connection was lost, but only a plain SELECT: reading again changes nothing, while a write
+ * whose connection died may or may not have happened. Transactions are retried as a whole
+ * (retryingTransactions).
+ */
+const retryReadsOnLostConnection = (pool: pg.Pool): void => {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  const textOf = (config: unknown) =>
+    typeof config === 'string' ? config : ((config as { text?: string } | null)?.text ?? '');
+  (pool as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) => {
+    if (typeof args.at(-1) === 'function' || !/^\s*select\b/i.test(textOf(args[0]))) return query(...args);
+    return pRetry(() => query(...args), {
+      retries: TRANSACTION_RETRIES,
+      minTimeout: 50,
+      maxTimeout: 500,
+      randomize: true,
+      shouldRetry: (error) =>
+        isConnectionLost(error) || ['57P01', '57P02', '57P03'].includes(sqlStateOf(error) ?? ''),
+    });
+  };
 };
 
 /** How often a transaction that failed before COMMIT on a transient error runs again. */

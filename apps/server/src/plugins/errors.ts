@@ -2,6 +2,7 @@ import type { TFailure, TFieldError } from '@kisht/domain/common/envelope';
 import { APP_ERROR_HTTP_STATUS, AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../db/client';
 
 const failure = (code: string, message: string, fields?: TFieldError[]): TFailure => ({
   response: 'failure',
@@ -19,8 +20,9 @@ const fieldName = (instancePath: string, issuePath: unknown): string => {
 
 /**
  * The error handler of design §3: validation → 400 naming every failing field; AppError → its
- * mapped status and code; other client errors keep their 4xx; anything else is logged and answers
- * 500 with no internals. Unknown GET paths outside the API serve the web app when spaFallback
+ * mapped status and code; other client errors keep their 4xx; the database briefly out of reach
+ * (isDatabaseUnavailable) answers 503 SERVICE_UNAVAILABLE with Retry-After; anything else is
+ * logged and answers 500 with no internals. Unknown GET paths outside the API serve the web app when spaFallback
  * says so.
  */
 export const registerErrorHandling = (
@@ -49,6 +51,17 @@ export const registerErrorHandling = (
       const code =
         status === 429 ? AppErrorCode.RATE_LIMITED : ((error as FastifyError).code ?? 'BAD_REQUEST');
       return reply.status(status).send(failure(code, error.message));
+    }
+    // The database was briefly out of reach (a failover, a restart) and the retries did not outlast
+    // it: nothing of the request stayed, and the same request may be sent again (issue 27).
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', '1')
+        .send(
+          failure(AppErrorCode.SERVICE_UNAVAILABLE, 'The service was briefly unavailable; please try again'),
+        );
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send(failure(AppErrorCode.INTERNAL, 'Something went wrong'));
