@@ -80,9 +80,16 @@ export type TPolicyEdit = {
  */
 export const editPolicies = async (db: DbOrTx, edits: TPolicyEdit[], at: Date = new Date()) => {
   for (let i = 0; i < edits.length; i += CHUNK) {
-    const chunk = edits.slice(i, i + CHUNK);
-    await db.execute(sql`
-      update devices d
+    await db.execute(sql`update devices d ${policyEditsOf(edits.slice(i, i + CHUNK), at)} where d.id = v.id`);
+  }
+};
+
+/**
+ * The SET and FROM of an `update devices d` making each of `edits` a new policy version (one more;
+ * policy_updated_at = `at`): the edit rows are `v`, so the caller adds `where d.id = v.id`. The one
+ * place a policy edit is written: editPolicies and writeOrders use it.
+ */
+const policyEditsOf = (edits: TPolicyEdit[], at: Date): SQL => sql`
       set desired_locked = coalesce(v.locked, d.desired_locked),
           desired_controls = case when v.replaces_controls then coalesce(v.controls::jsonb, '{}'::jsonb)
                                   else d.desired_controls || coalesce(v.controls::jsonb, '{}'::jsonb) end,
@@ -92,17 +99,14 @@ export const editPolicies = async (db: DbOrTx, edits: TPolicyEdit[], at: Date = 
           policy_version = d.policy_version + 1,
           policy_updated_at = ${at.toISOString()}::timestamptz
       from unnest(
-        ${sql.param(chunk.map((e) => e.deviceId))}::uuid[],
-        ${sql.param(chunk.map((e) => e.locked ?? null))}::boolean[],
-        ${sql.param(chunk.map((e) => (e.controls ? JSON.stringify(e.controls) : null)))}::text[],
-        ${sql.param(chunk.map((e) => e.replacesControls === true))}::boolean[],
-        ${sql.param(chunk.map((e) => e.offlineLockAfterMs !== undefined))}::boolean[],
-        ${sql.param(chunk.map((e) => e.offlineLockAfterMs ?? null))}::bigint[],
-        ${sql.param(chunk.map((e) => (e.lockScreen ? JSON.stringify(e.lockScreen) : null)))}::text[]
-      ) as v (id, locked, controls, replaces_controls, sets_offline, offline_ms, lock_screen)
-      where d.id = v.id`);
-  }
-};
+        ${uuids(edits.map((e) => e.deviceId))},
+        ${sql.param(edits.map((e) => e.locked ?? null))}::boolean[],
+        ${jsons(edits.map((e) => e.controls ?? null))},
+        ${sql.param(edits.map((e) => e.replacesControls === true))}::boolean[],
+        ${sql.param(edits.map((e) => e.offlineLockAfterMs !== undefined))}::boolean[],
+        ${sql.param(edits.map((e) => e.offlineLockAfterMs ?? null))}::bigint[],
+        ${jsons(edits.map((e) => e.lockScreen ?? null))}
+      ) as v (id, locked, controls, replaces_controls, sets_offline, offline_ms, lock_screen)`;
 
 /**
  * Takes scheduled commands that came due out of waiting (run_at cleared), each with the notAfter
@@ -237,24 +241,7 @@ export const writeOrders = async (db: DbOrTx, write: TGateWrite): Promise<TGateW
       returning c.*
     ),
     edited as (
-      update devices d
-      set desired_locked = coalesce(v.locked, d.desired_locked),
-          desired_controls = case when v.replaces_controls then coalesce(v.controls::jsonb, '{}'::jsonb)
-                                  else d.desired_controls || coalesce(v.controls::jsonb, '{}'::jsonb) end,
-          desired_offline_lock_after_ms = case when v.sets_offline then v.offline_ms
-                                               else d.desired_offline_lock_after_ms end,
-          desired_lock_screen = coalesce(v.lock_screen::jsonb, d.desired_lock_screen),
-          policy_version = d.policy_version + 1,
-          policy_updated_at = ${at}
-      from unnest(
-        ${uuids(edits.map((e) => e.deviceId))},
-        ${sql.param(edits.map((e) => e.locked ?? null))}::boolean[],
-        ${jsons(edits.map((e) => e.controls ?? null))},
-        ${sql.param(edits.map((e) => e.replacesControls === true))}::boolean[],
-        ${sql.param(edits.map((e) => e.offlineLockAfterMs !== undefined))}::boolean[],
-        ${sql.param(edits.map((e) => e.offlineLockAfterMs ?? null))}::bigint[],
-        ${jsons(edits.map((e) => e.lockScreen ?? null))}
-      ) as v (id, locked, controls, replaces_controls, sets_offline, offline_ms, lock_screen)
+      update devices d ${policyEditsOf(edits, now)}
       where ${go} and d.id = v.id
       returning d.*
     ),
