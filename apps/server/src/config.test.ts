@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config';
 import { startServerProcess } from './scale-out/server-process';
+import { PRODUCTION_ENV } from './test/test-env';
 
 /** What production needs besides the broker, so the broker rows below fail (or pass) on their own. */
-const PRODUCTION: Record<string, string> = {
-  NODE_ENV: 'production',
-  JWT_SECRET: 'a-production-jwt-secret-of-32-characters',
-  OTP_PEPPER: 'a-production-otp-pepper',
-  SMS_WEBHOOK_URL: 'https://sms.example.com/send',
-  DPC_DOWNLOAD_URL: 'https://downloads.example.com/kisht-dpc.apk',
-  DPC_SIGNATURE_CHECKSUM: 'n5Q2jv8oXh0cQ0bJz3qB7n6m0S0g3sQd2dY8fHq7s1A',
-};
+const PRODUCTION = PRODUCTION_ENV;
 /** A server explicitly in development (what `npm start` sets). */
 const DEV = { NODE_ENV: 'development' };
 const MQTT_URL = 'mqtt://broker.example.com:1883';

@@ -75,7 +75,7 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
       client.on('error', (error) => options.onConnectionLost?.(error));
       releaseOnFailedBegin(client);
     });
-    retryReadsOnLostConnection(pool);
+    retryStatementsOutsideTransactions(pool);
     const statements = countPoolStatements(pool);
     const db = retryingTransactions(drizzlePg(pool, { schema }) as unknown as Db);
     if (shouldMigrate) await migrateExclusively(pool);
@@ -147,44 +147,33 @@ const migrateExclusively = async (pool: pg.Pool): Promise<void> => {
   }
 };
 
-/** PostgreSQL's SQLSTATE for a statement chosen as a deadlock's victim (its work is undone). */
-const DEADLOCK_DETECTED = '40P01';
+/** A database error and the errors it wraps (drizzle wraps the driver's as `cause`). */
+function* causesOf(error: unknown): Generator<{ code?: unknown; message?: unknown; cause?: unknown }> {
+  for (let e = error as { cause?: unknown } | undefined; e; e = e.cause as typeof e) yield e;
+}
+
+/** The SQLSTATE of a database error (node-postgres and PGlite set `code`; drizzle wraps them as `cause`). */
+const sqlStateOf = (error: unknown): string | undefined => {
+  for (const e of causesOf(error))
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  return undefined;
+};
 
 /**
- * Runs `work` (one statement, or a transaction that may safely run again) and runs it again, up to
- * `retries` times after 5–50 ms, when PostgreSQL ended it as a deadlock's victim (SQLSTATE 40P01;
- * drizzle's wrapped error included): the victim's work is rolled back, so a second try is the
- * answer PostgreSQL's manual gives. Any other error, or the last deadlock, is thrown as it came.
+ * PostgreSQL undid the statement or transaction whole and says to run it again: a serialization
+ * failure (40001) or a deadlock's victim (40P01), whatever it wrote.
  */
-export const retryOnDeadlock = <T>(work: () => Promise<T>, retries = 3): Promise<T> =>
-  pRetry(work, {
-    retries,
-    minTimeout: 5,
-    maxTimeout: 50,
-    randomize: true,
-    shouldRetry: (error) => sqlStateOf(error) === DEADLOCK_DETECTED,
-  });
+const isUndoneWhole = (error: unknown) => ['40001', '40P01'].includes(sqlStateOf(error) ?? '');
 
 /**
- * SQLSTATEs after which a transaction that had not reached COMMIT may simply run again (issue 27):
- * serialization failure, deadlock, the server shutting the session down (admin, crash, a standby
- * being promoted) and every connection exception (class 08).
+ * The session went away: the server ended it (57P01–57P03: admin, crash, a standby promoted), a
+ * connection exception (class 08), or node-postgres's own words for a connection lost mid-query.
+ * What was in flight on it may or may not have happened.
  */
-const isTransientSqlState = (code: string | undefined) =>
-  code === '40001' ||
-  code === DEADLOCK_DETECTED ||
-  code === '57P01' ||
-  code === '57P02' ||
-  code === '57P03' ||
-  (code?.startsWith('08') ?? false);
-
-/** node-postgres's own words for a connection that went away mid-query (no SQLSTATE). */
-const isConnectionLost = (error: unknown): boolean => {
-  for (
-    let e = error as { message?: unknown; code?: unknown; cause?: unknown } | undefined;
-    e;
-    e = e.cause as typeof e
-  ) {
+const isSessionLost = (error: unknown): boolean => {
+  const code = sqlStateOf(error);
+  if (code && (/^57P0[123]$/.test(code) || code.startsWith('08'))) return true;
+  for (const e of causesOf(error)) {
     if (
       typeof e.message === 'string' &&
       /Connection terminated|connection is closed|Client has encountered a connection error/i.test(e.message)
@@ -196,47 +185,45 @@ const isConnectionLost = (error: unknown): boolean => {
 };
 
 /**
- * Whether a database error says the database was briefly out of reach (a session ended, a
- * connection exception, a serialization failure or deadlock that outlived the retries): the
+ * Whether a database error says the database was briefly out of reach (a session lost, or a
+ * serialization failure or deadlock that outlived the retries): nothing of it stayed, and the
  * request may simply be sent again. The error handler answers these 503 (issue 27).
  */
 export const isDatabaseUnavailable = (error: unknown): boolean =>
-  isTransientSqlState(sqlStateOf(error)) || isConnectionLost(error);
+  isUndoneWhole(error) || isSessionLost(error);
+
+/** How often a statement or transaction is run again after a transient failure, 50–500 ms apart. */
+export const TRANSACTION_RETRIES = 2;
+const RETRY = { retries: TRANSACTION_RETRIES, minTimeout: 50, maxTimeout: 500, randomize: true };
 
 /**
- * Makes the pool's own queries (statements outside a transaction) run again, up to twice, when
- * their connection was lost, but only a plain SELECT: reading again changes nothing, while a write
- * whose connection died may or may not have happened. Transactions are retried as a whole
- * (retryingTransactions).
+ * Makes the pool's own queries (statements outside a transaction) run again, up to
+ * TRANSACTION_RETRIES times: any statement PostgreSQL undid whole (isUndoneWhole: a deadlock
+ * between two processes recording device events, say), and a plain SELECT whose session was lost
+ * (reading again changes nothing; a write whose connection died may or may not have happened).
+ * Transactions are retried as a whole (retryingTransactions).
  */
-const retryReadsOnLostConnection = (pool: pg.Pool): void => {
+const retryStatementsOutsideTransactions = (pool: pg.Pool): void => {
   const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
   const textOf = (config: unknown) =>
     typeof config === 'string' ? config : ((config as { text?: string } | null)?.text ?? '');
   (pool as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) => {
-    if (typeof args.at(-1) === 'function' || !/^\s*select\b/i.test(textOf(args[0]))) return query(...args);
+    if (typeof args.at(-1) === 'function') return query(...args);
+    const isRead = /^\s*select\b/i.test(textOf(args[0]));
     return pRetry(() => query(...args), {
-      retries: TRANSACTION_RETRIES,
-      minTimeout: 50,
-      maxTimeout: 500,
-      randomize: true,
-      shouldRetry: (error) =>
-        isConnectionLost(error) || ['57P01', '57P02', '57P03'].includes(sqlStateOf(error) ?? ''),
+      ...RETRY,
+      shouldRetry: (error) => isUndoneWhole(error) || (isRead && isSessionLost(error)),
     });
   };
 };
 
-/** How often a transaction that failed before COMMIT on a transient error runs again. */
-export const TRANSACTION_RETRIES = 2;
-
 /**
  * Makes `db.transaction()` (node-postgres) run the whole transaction again, up to
- * TRANSACTION_RETRIES times after 50–500 ms, when it failed on a transient error before its
- * callback had finished: PostgreSQL rolled it back, so nothing of it stayed (isTransientSqlState,
- * or the connection gone). A failure after the callback finished (during COMMIT) is thrown as it
- * came: whether it committed cannot be known, and running it again could do it twice. A callback
- * must keep its side effects outside the database (publishing, SMS, HTTP) for after the commit, as
- * the outbox does.
+ * TRANSACTION_RETRIES times, when it failed before its callback had finished, on an error after
+ * which nothing of it stayed (isDatabaseUnavailable: undone whole, or its session lost). A failure
+ * after the callback finished (during COMMIT) is thrown as it came: whether it committed cannot be
+ * known, and running it again could do it twice. A callback must keep its side effects outside the
+ * database (publishing, SMS, HTTP) for after the commit, as the outbox does.
  */
 const retryingTransactions = (db: Db): Db => {
   const transaction = db.transaction.bind(db);
@@ -254,25 +241,10 @@ const retryingTransactions = (db: Db): Db => {
           return result;
         }, config);
       },
-      {
-        retries: TRANSACTION_RETRIES,
-        minTimeout: 50,
-        maxTimeout: 500,
-        randomize: true,
-        shouldRetry: (error) =>
-          !isCallbackDone && (isTransientSqlState(sqlStateOf(error)) || isConnectionLost(error)),
-      },
+      { ...RETRY, shouldRetry: (error) => !isCallbackDone && isDatabaseUnavailable(error) },
     );
   }) as Db['transaction'];
   return Object.assign(db, { transaction: retrying });
-};
-
-/** The SQLSTATE of a database error (node-postgres and PGlite set `code`; drizzle wraps them as `cause`). */
-const sqlStateOf = (error: unknown): string | undefined => {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
-  }
-  return undefined;
 };
 
 /** Runs raw SQL and returns its rows (both drivers answer `{ rows }`). For tests and jobs. */

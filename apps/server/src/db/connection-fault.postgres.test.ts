@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type KishtApp } from '../app';
 import { loadConfig } from '../config';
+import { createScratchDatabase } from '../test/scratch-postgres';
 import { queryRows } from './client';
 import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from './seed/seed';
 
@@ -14,24 +13,21 @@ import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from './seed/seed';
  * every payment it answered 200 is recorded once, nothing it did not answer 200 is recorded, no
  * receipt number is given twice; afterwards it answers as before.
  */
-const ADMIN_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
 const PAYMENTS = 24;
 const AMOUNT_PAISE = 1_000;
 
 describe('a server whose PostgreSQL connections are ended while it records payments', () => {
-  const dbName = `kisht_fault_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
   let app: KishtApp;
   let token: string;
 
   beforeAll(async () => {
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
+    scratch = await createScratchDatabase('kisht_fault');
     app = await buildApp(
       loadConfig({
         NODE_ENV: 'test',
         LOG_LEVEL: 'silent',
-        DATABASE_URL: ADMIN_DATABASE_URL.replace(/\/[^/]*$/, `/${dbName}`),
+        DATABASE_URL: scratch.url,
         SEED_DEMO: 'true',
         OTP_RESEND_AFTER_SECONDS: '0',
         JOBS_INTERVAL_MINUTES: '0',
@@ -52,8 +48,7 @@ describe('a server whose PostgreSQL connections are ended while it records payme
   }, 120_000);
   afterAll(async () => {
     await app?.close();
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
+    await scratch?.drop();
   });
 
   const call = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
@@ -87,9 +82,9 @@ describe('a server whose PostgreSQL connections are ended while it records payme
     const killer = (async () => {
       for (let wave = 0; wave < 4; wave += 1) {
         await new Promise((resolve) => setTimeout(resolve, 40));
-        const { rowCount } = await admin.query(
+        const { rowCount } = await scratch.admin.query(
           'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
-          [dbName],
+          [scratch.name],
         );
         killed += rowCount ?? 0;
       }

@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScratchDatabase } from '../test/scratch-postgres';
 import { type DatabaseHandle, openDatabase, queryRows } from './client';
 
 /**
@@ -9,36 +8,31 @@ import { type DatabaseHandle, openDatabase, queryRows } from './client';
  * timeout; here `pg_terminate_backend`) must not end the process. The pool tells
  * onConnectionLost, drops those connections, and the next query opens a new one.
  */
-const ADMIN_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
-
 describe('a PostgreSQL database whose connections the server ends', () => {
-  const dbName = `kisht_conn_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
   const lost: Error[] = [];
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
   let handle: DatabaseHandle | undefined;
 
   beforeAll(async () => {
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
+    scratch = await createScratchDatabase('kisht_conn');
     handle = await openDatabase({
-      databaseUrl: ADMIN_DATABASE_URL.replace(/\/[^/]*$/, `/${dbName}`),
+      databaseUrl: scratch.url,
       migrate: false,
       onConnectionLost: (error) => lost.push(error),
     });
   });
   afterAll(async () => {
     await handle?.close();
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
+    await scratch?.drop();
   });
 
   it('keeps the process up, says so, and answers the next query on a new connection', async () => {
     const db = handle!.db;
     // Three idle connections in the pool.
     await Promise.all([1, 2, 3].map((n) => queryRows(db, sql`select ${n}::int as n, pg_sleep(0.05)`)));
-    const { rowCount } = await admin.query(
+    const { rowCount } = await scratch.admin.query(
       'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
-      [dbName],
+      [scratch.name],
     );
     expect(rowCount).toBeGreaterThan(0);
     // Each ended connection is told once, and dropped from the pool.
@@ -58,7 +52,7 @@ describe('a PostgreSQL database whose connections the server ends', () => {
       if (tries === 1) {
         const [session] = await queryRows<{ pid: number }>(tx, sql`select pg_backend_pid() as pid`);
         const pid = session!.pid;
-        await admin.query('select pg_terminate_backend($1)', [pid]);
+        await scratch.admin.query('select pg_terminate_backend($1)', [pid]);
       }
       await tx.execute(sql`select 1`);
     });

@@ -1,21 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
+import { PRODUCTION_ENV, SILENT_LOG } from '../test/test-env';
 import { createEmbeddedBroker, type EmbeddedBroker } from './broker';
 import { probeBrokerLockdown } from './broker-probe';
 
 /** The machine's Mosquitto, as the scale-out tests use it: it lets anyone in (allow_anonymous). */
 const OPEN_BROKER_URL = 'mqtt://127.0.0.1:1883';
-
-const silent = {
-  error: () => {},
-  warn: () => {},
-  info: () => {},
-  debug: () => {},
-} as unknown as FastifyBaseLogger;
 
 /**
  * Issue 27: a production server told that the broker authenticates devices itself
@@ -39,7 +32,7 @@ describe('probeBrokerLockdown', () => {
 
   it('finds nothing open on a broker that checks device secrets (the embedded one)', async () => {
     broker = await createEmbeddedBroker({
-      log: silent,
+      log: SILENT_LOG,
       authenticateDevice: async () => false,
       onPresence: () => {},
     });
@@ -52,12 +45,7 @@ describe('probeBrokerLockdown', () => {
 
   it('keeps a production server on an open broker with MQTT_BROKER_AUTH=external from starting', async () => {
     const config = loadConfig({
-      NODE_ENV: 'production',
-      JWT_SECRET: 'a-production-jwt-secret-of-32-characters',
-      OTP_PEPPER: 'a-production-otp-pepper',
-      SMS_WEBHOOK_URL: 'https://sms.example.com/send',
-      DPC_DOWNLOAD_URL: 'https://downloads.example.com/kisht-dpc.apk',
-      DPC_SIGNATURE_CHECKSUM: 'n5Q2jv8oXh0cQ0bJz3qB7n6m0S0g3sQd2dY8fHq7s1A',
+      ...PRODUCTION_ENV,
       MQTT_URL: OPEN_BROKER_URL,
       MQTT_BROKER_AUTH: 'external',
       LOG_LEVEL: 'silent',

@@ -2,18 +2,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cmdTopic, evtTopic } from '@kisht/domain/devices/protocol.schema';
 import { paths } from '@kisht/domain/paths';
-import type { FastifyBaseLogger } from 'fastify';
 import mqtt from 'mqtt';
 import { v7 as uuidv7 } from 'uuid';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SILENT_LOG } from '../test/test-env';
 import { createEmbeddedBroker, type EmbeddedBroker } from './broker';
-
-const silent = {
-  error: () => {},
-  warn: () => {},
-  info: () => {},
-  debug: () => {},
-} as unknown as FastifyBaseLogger;
 
 let server: Server | undefined;
 let broker: EmbeddedBroker | undefined;
@@ -28,7 +21,7 @@ afterEach(async () => {
 describe('embedded broker', () => {
   it('hands thousands of queued device events to the server without overflowing the stack', async () => {
     broker = await createEmbeddedBroker({
-      log: silent,
+      log: SILENT_LOG,
       authenticateDevice: async () => true,
       onPresence: () => {},
     });

@@ -1,5 +1,4 @@
 import type { TBulkProgress } from '@kisht/domain/devices/devices.schema';
-import { retryOnDeadlock } from '../../db/client';
 import * as batchesRepo from './bulk-batches.repository';
 import {
   dispatchOutcome,
@@ -85,31 +84,27 @@ export const writeBatchChunk = async (
   batch: batchesRepo.BulkBatchRow,
   chunk: { count: number; orders: TOrder[]; gone?: batchesRepo.TBulkSkip[] },
 ): Promise<batchesRepo.BulkBatchRow> => {
-  // A deadlock with the recording of the phones' acks (which lock their devices) rolls the chunk
-  // back whole: it is written again.
-  const { outcome, next } = await retryOnDeadlock(() =>
-    deps.db.transaction(async (tx) => {
-      const outcome = await enqueueOrders(tx, chunk.orders, {
-        onRefused: 'skip',
-        liveChannels: deps.dispatcher.liveChannels,
-      });
-      const skipped: TBulkProgress['skipped'] = [
-        ...(chunk.gone ?? []),
-        ...outcome.refused.map(({ order, refusal }) => ({
-          customerId: order.target.customerId,
-          reason: SKIP_REASONS[refusal.code],
-        })),
-      ];
-      const next = await batchesRepo.advanceBatch(tx, batch.id, {
-        from: batch.written,
-        count: chunk.count,
-        skipped,
-      });
-      // Another process wrote this chunk meanwhile: nothing of ours stays.
-      if (!next) throw new BatchMovedOn(batch.id);
-      return { outcome, next };
-    }),
-  );
+  const { outcome, next } = await deps.db.transaction(async (tx) => {
+    const outcome = await enqueueOrders(tx, chunk.orders, {
+      onRefused: 'skip',
+      liveChannels: deps.dispatcher.liveChannels,
+    });
+    const skipped: TBulkProgress['skipped'] = [
+      ...(chunk.gone ?? []),
+      ...outcome.refused.map(({ order, refusal }) => ({
+        customerId: order.target.customerId,
+        reason: SKIP_REASONS[refusal.code],
+      })),
+    ];
+    const next = await batchesRepo.advanceBatch(tx, batch.id, {
+      from: batch.written,
+      count: chunk.count,
+      skipped,
+    });
+    // Another process wrote this chunk meanwhile: nothing of ours stays.
+    if (!next) throw new BatchMovedOn(batch.id);
+    return { outcome, next };
+  });
   await dispatchOutcome(deps.dispatcher, outcome);
   return next;
 };

@@ -11,7 +11,7 @@ import {
   ZLocationFix,
 } from '@kisht/domain/devices/protocol.schema';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Db, retryOnDeadlock } from '../../db/client';
+import type { Db } from '../../db/client';
 import { notifyLockFailed } from '../notifications/notifications.service';
 import type { CommandRow } from './commands.repository';
 import { parseDeviceEvent } from './device-messages';
@@ -193,24 +193,22 @@ export class DeviceEventRecorder {
       event: TStatefulEvent;
     }[];
     if (stateful.length === 0) return;
-    const written = await retryOnDeadlock(() =>
-      reportsRepo.recordRound(
-        this.db,
-        stateful.map(({ queued, event }) => ({
-          deviceId: queued.deviceId,
-          isLocked: event.state.isLocked,
-          controls: event.state.controls,
-          sims: event.state.sims,
-          seq: event.seq,
-          connectionId: event.connectionId,
-          isHello: event.type === 'hello',
-          policyVersion: event.state.policyVersion,
-          pushToken: event.type === 'hello' ? event.pushToken : undefined,
-          at: validDate(event.at),
-          ack: event.type === 'ack' ? ackOf(event) : undefined,
-        })),
-        new Date(),
-      ),
+    const written = await reportsRepo.recordRound(
+      this.db,
+      stateful.map(({ queued, event }) => ({
+        deviceId: queued.deviceId,
+        isLocked: event.state.isLocked,
+        controls: event.state.controls,
+        sims: event.state.sims,
+        seq: event.seq,
+        connectionId: event.connectionId,
+        isHello: event.type === 'hello',
+        policyVersion: event.state.policyVersion,
+        pushToken: event.type === 'hello' ? event.pushToken : undefined,
+        at: validDate(event.at),
+        ack: event.type === 'ack' ? ackOf(event) : undefined,
+      })),
+      new Date(),
     );
     const devices = new Map(written.devices.map((device) => [device.id, device]));
     const events: TRoundEvent<TStatefulEvent>[] = [];

@@ -1,14 +1,15 @@
-import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, openDatabase, queryRows } from '../../db/client';
+import { type DatabaseHandle, type DbOrTx, openDatabase, queryRows } from '../../db/client';
 import {
   createCustomerWithLoan,
   createOrganization,
   createProducts,
   createUser,
 } from '../../db/seed/factories';
+import { createScratchDatabase, isPostgresReachable } from '../../test/scratch-postgres';
 import { recordRound, type TRoundRow } from './device-reports.repository';
 
 /**
@@ -18,32 +19,25 @@ import { recordRound, type TRoundRow } from './device-reports.repository';
  * (PostgreSQL would end one as the victim, losing every ack of that round). On the machine's
  * PostgreSQL, in a database of its own; skipped when it is not reachable.
  */
-const ADMIN_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
-const isPostgresReachable = await (async () => {
-  const client = new pg.Client({ connectionString: ADMIN_DATABASE_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const isReachable = await isPostgresReachable();
 
 /** Phones in the rounds; enough that two rounds crossing in opposite order overlap for long. */
 const PHONES = 150;
 
-describe.skipIf(!isPostgresReachable)('recordRound on PostgreSQL', () => {
-  const dbName = `kisht_rounds_${randomBytes(5).toString('hex')}`;
-  let admin: pg.Client;
+describe.skipIf(!isReachable)('recordRound on PostgreSQL', () => {
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
   let handle: DatabaseHandle | undefined;
+  // The rounds run on a plain pool: the server's pool would run a deadlock's victim again
+  // (db/client.ts), and this test is about there being none to run again.
+  let unretriedPool: pg.Pool | undefined;
+  let unretried: DbOrTx | undefined;
   const deviceIds: string[] = [];
 
   beforeAll(async () => {
-    admin = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    handle = await openDatabase({ databaseUrl: ADMIN_DATABASE_URL.replace(/\/[^/]*$/, `/${dbName}`) });
+    scratch = await createScratchDatabase('kisht_rounds');
+    handle = await openDatabase({ databaseUrl: scratch.url });
+    unretriedPool = new pg.Pool({ connectionString: scratch.url, max: 4 });
+    unretried = drizzle(unretriedPool) as unknown as DbOrTx;
     const { db } = handle;
     await createOrganization(db, { id: 1 });
     const retailer = await createUser(db, { orgId: 1, mobile: '+919811100001', keys: {} });
@@ -61,9 +55,9 @@ describe.skipIf(!isPostgresReachable)('recordRound on PostgreSQL', () => {
     }
   }, 120_000);
   afterAll(async () => {
+    await unretriedPool?.end();
     await handle?.close();
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
+    await scratch?.drop();
   });
 
   it('records rounds of the same phones from two connections at once, in opposite orders, with no deadlock', async () => {
@@ -74,8 +68,8 @@ describe.skipIf(!isPostgresReachable)('recordRound on PostgreSQL', () => {
     for (let k = 0; k < 10; k += 1) {
       const seq = 2 * k + 1;
       const [a, b] = await Promise.all([
-        recordRound(handle!.db, round(deviceIds, seq), new Date()),
-        recordRound(handle!.db, round(reversed, seq + 1), new Date()),
+        recordRound(unretried!, round(deviceIds, seq), new Date()),
+        recordRound(unretried!, round(reversed, seq + 1), new Date()),
       ]);
       expect(a.devices).toHaveLength(PHONES);
       expect(b.devices).toHaveLength(PHONES);

@@ -79,7 +79,7 @@ const simKey = (list: ReturnType<typeof sql>) =>
  * done, "ran before the cancel"; a done ack's result stored), and for a hello the device's pending
  * due commands marked sent, as its sync will carry them (an MQTT phone with its secret). Devices
  * not enrolled change nothing. The round's devices are locked in id order first, so rounds of two
- * processes never deadlock each other (a deadlock with another writer is left to the caller's retry).
+ * processes never deadlock each other (a deadlock with another writer is run again by the pool: db/client.ts).
  */
 export const recordRound = async (db: DbOrTx, rows: TRoundRow[], seenAt: Date): Promise<TRoundWritten> => {
   const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));

@@ -16,6 +16,7 @@ import {
 import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
 import type { TActor } from '../../lib/actor';
 import { openTestPglite } from '../../test/harness';
+import { isPostgresReachable } from '../../test/scratch-postgres';
 import { creditRetailerKeys, getKeyBalances, spendEnrolmentKey, transferKeys } from './ledger.service';
 
 /** A small seeded PRNG (mulberry32), so a failing run can be replayed from its seed. */
@@ -303,18 +304,9 @@ describe('ledger on PGlite', () => {
  * own; skipped when PostgreSQL is not reachable at ADMIN_DATABASE_URL.
  */
 const ADMIN_DATABASE_URL = process.env.LEDGER_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const isPostgresReachable = await (async () => {
-  const client = new pg.Client({ connectionString: ADMIN_DATABASE_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const isReachable = await isPostgresReachable(ADMIN_DATABASE_URL);
 
-describe.skipIf(!isPostgresReachable)('ledger on PostgreSQL', () => {
+describe.skipIf(!isReachable)('ledger on PostgreSQL', () => {
   const dbName = `kisht_ledger_${randomBytes(5).toString('hex')}`;
   let admin: pg.Client;
   let handle: DatabaseHandle | undefined;
