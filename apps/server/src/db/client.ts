@@ -114,7 +114,7 @@ const releaseOnFailedBegin = (client: pg.PoolClient): void => {
  * open on the server; whoever acts on "closed" then (dropping the database, a test's teardown) would
  * kill those sessions and the pool's clients would raise FATAL 57P01 with nobody listening.
  */
-const endPoolFully = (pool: pg.Pool): (() => Promise<void>) => {
+export const endPoolFully = (pool: pg.Pool): (() => Promise<void>) => {
   const ended = new Set<Promise<void>>();
   pool.on('connect', (client) => {
     ended.add(new Promise<void>((resolve) => client.once('end', () => resolve())));

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, type DbOrTx, openDatabase, queryRows } from '../../db/client';
+import { type DatabaseHandle, type DbOrTx, endPoolFully, openDatabase, queryRows } from '../../db/client';
 import {
   createCustomerWithLoan,
   createOrganization,
@@ -29,14 +29,18 @@ describe.skipIf(!isReachable)('recordRound on PostgreSQL', () => {
   let handle: DatabaseHandle | undefined;
   // The rounds run on a plain pool: the server's pool would run a deadlock's victim again
   // (db/client.ts), and this test is about there being none to run again.
-  let unretriedPool: pg.Pool | undefined;
+  let closeUnretried: (() => Promise<void>) | undefined;
   let unretried: DbOrTx | undefined;
   const deviceIds: string[] = [];
 
   beforeAll(async () => {
     scratch = await createScratchDatabase('kisht_rounds');
     handle = await openDatabase({ databaseUrl: scratch.url });
-    unretriedPool = new pg.Pool({ connectionString: scratch.url, max: 4 });
+    const unretriedPool = new pg.Pool({ connectionString: scratch.url, max: 4 });
+    // Closed only once every session has ended: dropping the database would otherwise end a
+    // session still closing, and its FATAL would reach a pool with nobody listening.
+    closeUnretried = endPoolFully(unretriedPool);
+    unretriedPool.on('error', () => {});
     unretried = drizzle(unretriedPool) as unknown as DbOrTx;
     const { db } = handle;
     await createOrganization(db, { id: 1 });
@@ -55,7 +59,7 @@ describe.skipIf(!isReachable)('recordRound on PostgreSQL', () => {
     }
   }, 120_000);
   afterAll(async () => {
-    await unretriedPool?.end();
+    await closeUnretried?.();
     await handle?.close();
     await scratch?.drop();
   });
