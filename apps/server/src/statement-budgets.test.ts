@@ -62,7 +62,7 @@ const policyVersion = async () =>
   (
     await queryRows<{ policy_version: number }>(
       t.app.ctx.db,
-      sql`select policy_version from devices where id = ${deviceId}::uuid`,
+      sql`select policy_version::int as policy_version from devices where id = ${deviceId}::uuid`,
     )
   )[0]!.policy_version;
 

@@ -21,7 +21,10 @@ describe('load shedding (issue 12)', () => {
   beforeAll(async () => {
     t = await createTestApp({
       LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '100',
-      LOAD_SHED_SAMPLE_INTERVAL_MS: '250',
+      // The sample is the mean delay of the loop's 10 ms ticks since the last one: the blocked tick
+      // (1.5 s) among at most ten others stays well over 100 ms wherever in the window it falls
+      // (at 250 ms it could sink to ~60 ms and the test failed now and then).
+      LOAD_SHED_SAMPLE_INTERVAL_MS: '100',
     });
   });
   afterAll(() => t.close());
@@ -42,7 +45,7 @@ describe('load shedding (issue 12)', () => {
     expect(await untilServed()).toBe(200);
 
     blockEventLoop(1500);
-    // The overdue sample runs first and sees the delay; it stands until the next one, 250 ms on.
+    // The overdue sample runs first and sees the delay; it stands until the next one, 100 ms on.
     await sleep(5);
     const shed = await appConfig();
     expect(shed.statusCode).toBe(503);

@@ -266,6 +266,19 @@ let otherCustomer: TActor;
 let attackers: TActor[];
 let writes: TWriteWatch;
 
+/** Waits until nothing has been written for 150 ms (background work a setup request started). */
+const untilNothingWritten = async () => {
+  const deadline = Date.now() + 10_000;
+  let last = await writes.mark();
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const now = await writes.mark();
+    if (now === last) return;
+    last = now;
+  }
+  throw new Error('background writes did not settle in 10 s');
+};
+
 beforeAll(async () => {
   const ravi = await userByMobile(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
   // Two mini-retailers under the demo retailer: the victim objects are the first one's.
@@ -552,6 +565,9 @@ const objectsOf = (actor: TActor): TObjects => {
           },
           actor.token,
         );
+        // The send's commands go out after its answer; done before a probe, so what they write
+        // is not taken for the probe's (on PostgreSQL they may still be under way).
+        await untilNothingWritten();
         return progress.id as string;
       }
       case 'retailer': {

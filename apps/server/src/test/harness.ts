@@ -4,6 +4,7 @@ import { findUserByMobile } from '../modules/auth/auth.repository';
 import { openSession } from '../modules/auth/auth.service';
 import type { SmsTransport } from '../modules/sms/sms.transport';
 import { acquireTestPglite, borrowed } from './pglite-pool';
+import { acquireTestPostgres, isPostgresRun } from './postgres-pool';
 
 export { openTestPglite } from './pglite-pool';
 
@@ -22,8 +23,9 @@ export type TestApp = {
 };
 
 /**
- * A Kisht app on an in-memory PGlite holding the demo seed, with SMS captured; `smsDelayMs` makes
- * the captured gateway take that long per message (a real one takes a while).
+ * A Kisht app on an in-memory PGlite holding the demo seed (on the machine's PostgreSQL in the
+ * `server-postgres` project: postgres-pool.ts), with SMS captured; `smsDelayMs` makes the captured
+ * gateway take that long per message (a real one takes a while).
  */
 export const createTestApp = async (
   overrides: Record<string, string> = {},
@@ -48,8 +50,7 @@ export const createTestApp = async (
       sent.push(message);
     },
   };
-  const { pglite, release } = await acquireTestPglite();
-  const app = await buildApp(config, { pglite: borrowed(pglite, release), sms });
+  const app = isPostgresRun() ? await buildPostgresApp(config, sms) : await buildPgliteApp(config, sms);
   const login = async (orgId: number, mobile: string) => {
     const requested = await app.inject({
       method: 'POST',
@@ -72,6 +73,25 @@ export const createTestApp = async (
     return (await openSession(app.ctx, user, {})).token;
   };
   return { app, sms: sent, login, tokenFor, close: () => app.close() };
+};
+
+const buildPgliteApp = async (config: TConfig, sms: SmsTransport): Promise<KishtApp> => {
+  const { pglite, release } = await acquireTestPglite();
+  return buildApp(config, { pglite: borrowed(pglite, release), sms });
+};
+
+/** The app on a PostgreSQL test database, which goes back to the worker when the app has closed. */
+const buildPostgresApp = async (config: TConfig, sms: SmsTransport): Promise<KishtApp> => {
+  const { url, release } = await acquireTestPostgres();
+  const app = await buildApp({ ...config, DATABASE_URL: url }, { sms });
+  const close = app.close.bind(app);
+  Object.assign(app, {
+    close: async () => {
+      await close();
+      await release();
+    },
+  });
+  return app;
 };
 
 /** Authorization header for a token. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
 import { inject } from 'vitest';
 import { createPglite } from '../db/client';
-import { resetToTemplate } from './template-reset';
+import { catalogueOf, resetToTemplate } from './template-reset';
 
 /*
  * Test databases (design §8 pitfalls). Kept apart from harness.ts, which imports the whole app: the
@@ -21,7 +21,7 @@ export const openTestPglite = async (): Promise<PGlite> => {
 /**
  * This worker's database, reused (reset to the template) by each app in turn, across the test files
  * the worker runs (the server project does not isolate files: vitest.config.ts). `schema` is its
- * catalogue as opened from the template (schemaOf), to tell whether a file left objects behind.
+ * catalogue as opened from the template (catalogueOf), to tell whether a file left objects behind.
  */
 let pooled: { pglite: PGlite; isInUse: boolean; schema: string } | undefined;
 
@@ -38,7 +38,7 @@ export const acquireTestPglite = async (): Promise<{ pglite: PGlite; release: ()
   if (pooled) await resetToTemplate(pooled.pglite);
   else {
     const pglite = await openTestPglite();
-    pooled = { pglite, isInUse: false, schema: await schemaOf(pglite) };
+    pooled = { pglite, isInUse: false, schema: await catalogueOf(pglite) };
   }
   const held = pooled;
   held.isInUse = true;
@@ -61,7 +61,7 @@ export const releaseTestDatabases = async (options: { isClockFaked: boolean }): 
   if (!held) return;
   if (!held.isInUse && !options.isClockFaked) {
     await held.pglite.exec('rollback').catch(() => undefined);
-    if ((await schemaOf(held.pglite).catch(() => undefined)) === held.schema) return;
+    if ((await catalogueOf(held.pglite).catch(() => undefined)) === held.schema) return;
   }
   await closeTestDatabases();
 };
@@ -72,34 +72,6 @@ export const closeTestDatabases = async (): Promise<void> => {
   pooled = undefined;
   await closing?.pglite.close();
 };
-
-/**
- * What of a database's catalogue a test could change and a reset would not put back: relations
- * (temporary ones too), triggers, functions, types outside the system schemas, and session settings.
- */
-const schemaOf = async (pglite: PGlite): Promise<string> =>
-  (
-    await pglite.query<{ schema: string | null }>(
-      `select string_agg(item, ',' order by item) as schema from (
-         select 'rel ' || n.nspname || '.' || c.relname || ' ' || c.relkind::text as item
-           from pg_class c join pg_namespace n on n.oid = c.relnamespace
-          where n.nspname not in ('pg_catalog', 'information_schema', 'pg_toast')
-         union all
-         select 'trigger ' || t.tgrelid::regclass::text || '.' || t.tgname || ' ' || t.tgenabled::text
-           from pg_trigger t where not t.tgisinternal
-         union all
-         select 'function ' || n.nspname || '.' || p.oid::regprocedure::text
-           from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-          where n.nspname not in ('pg_catalog', 'information_schema')
-         union all
-         select 'type ' || n.nspname || '.' || t.typname
-           from pg_type t join pg_namespace n on n.oid = t.typnamespace
-          where n.nspname not in ('pg_catalog', 'information_schema', 'pg_toast')
-         union all
-         select 'setting ' || name || '=' || setting from pg_settings where source = 'session'
-       ) items`,
-    )
-  ).rows[0]?.schema ?? '';
 
 /**
  * The PGlite an app gets: the same instance, except that closing it gives it back to the pool

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, expect } from 'vitest';
 import { releaseTestDatabases } from './pglite-pool';
+import { releaseTestPostgres } from './postgres-pool';
 
 /*
  * The worker's pooled database (harness.ts) passes to its next file, unless this file changed its
@@ -12,4 +13,5 @@ afterAll(async () => {
   const { testPath } = expect.getState();
   const source = testPath ? readFileSync(testPath, 'utf8') : '';
   await releaseTestDatabases({ isClockFaked: /useFakeTimers|setSystemTime/.test(source) });
+  await releaseTestPostgres();
 });

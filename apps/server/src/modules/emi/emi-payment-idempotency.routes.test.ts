@@ -93,7 +93,7 @@ describe('receipt numbers (per organisation)', () => {
     expect(second.body.data.receiptNo).toBe(`KR-${DEMO_ORG_ID}-000002`);
     const counters = await queryRows(
       t.app.ctx.db,
-      sql`select org_id, value from org_counters where name = 'receipt' order by org_id`,
+      sql`select org_id, value::int as value from org_counters where name = 'receipt' order by org_id`,
     );
     expect(counters).toEqual([
       { org_id: DEMO_ORG_ID, value: 2 },
