@@ -1,22 +1,35 @@
+import { imeiCheckDigit } from '@kisht/domain/common/identifiers';
 import { paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type KishtApp } from '../app';
 import { loadConfig } from '../config';
+import { findBatch } from '../modules/devices/bulk-batches.repository';
+import { FIRST_CHUNK, resumeStaleBulkBatches } from '../modules/devices/bulk-batches.service';
 import { createScratchDatabase } from '../test/scratch-postgres';
 import { queryRows } from './client';
+import { createCustomerWithLoan } from './seed/factories';
 import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from './seed/seed';
 
 /**
  * Issue 27's fault test: PostgreSQL ends every connection of a running server again and again
- * while payments are being recorded (a failover, a proxy restart). The server keeps answering;
- * every payment it answered 200 is recorded once, nothing it did not answer 200 is recorded, no
- * receipt number is given twice; afterwards it answers as before.
+ * (a failover, a proxy restart) while payments are being recorded, and while a bulk lock writes
+ * its commands. The server keeps answering; every payment it answered 200 is recorded once,
+ * nothing it did not answer 200 is recorded, no receipt number is given twice; every phone of the
+ * bulk lock gets exactly one live lock; afterwards it answers as before.
  */
 const PAYMENTS = 24;
 const AMOUNT_PAISE = 1_000;
+/** Phones of the bulk lock: its first chunk in the request, the rest in chunks after the answer. */
+const BULK_PHONES = FIRST_CHUNK + 1_100;
 
-describe('a server whose PostgreSQL connections are ended while it records payments', () => {
+/** The n-th IMEI of the bulk lock's phones (the factory's random ones would collide among 2,400). */
+const bulkImei = (n: number): string => {
+  const body = `35${String(910_000_000 + n).padStart(12, '0')}`;
+  return `${body}${imeiCheckDigit(body)}`;
+};
+
+describe('a server whose PostgreSQL connections are ended while it works', () => {
   let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
   let app: KishtApp;
   let token: string;
@@ -51,6 +64,20 @@ describe('a server whose PostgreSQL connections are ended while it records payme
     await scratch?.drop();
   });
 
+  /** Ends every session of the server's database in `waves` waves `gapMs` apart; how many ended. */
+  const endSessions = async (waves: number, gapMs: number): Promise<number> => {
+    let ended = 0;
+    for (let wave = 0; wave < waves; wave += 1) {
+      await new Promise((resolve) => setTimeout(resolve, gapMs));
+      const { rowCount } = await scratch.admin.query(
+        'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+        [scratch.name],
+      );
+      ended += rowCount ?? 0;
+    }
+    return ended;
+  };
+
   const call = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
     app.inject({
       method,
@@ -78,17 +105,7 @@ describe('a server whose PostgreSQL connections are ended while it records payme
 
     // Ends every session of the server's database, in four waves 40 ms apart, while the payments
     // go in (a failover, a proxy restart: the sessions go, the database stays).
-    let killed = 0;
-    const killer = (async () => {
-      for (let wave = 0; wave < 4; wave += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 40));
-        const { rowCount } = await scratch.admin.query(
-          'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
-          [scratch.name],
-        );
-        killed += rowCount ?? 0;
-      }
-    })();
+    const killer = endSessions(4, 40);
     const answers = await Promise.all(
       Array.from({ length: PAYMENTS }, (_, k) => {
         const { customerId, emiId } = instalments[k % instalments.length]!;
@@ -100,7 +117,7 @@ describe('a server whose PostgreSQL connections are ended while it records payme
         });
       }),
     );
-    await killer;
+    const killed = await killer;
     expect(killed).toBeGreaterThan(0);
 
     const statuses = answers.map((answer) => answer.statusCode);
@@ -135,4 +152,91 @@ describe('a server whose PostgreSQL connections are ended while it records payme
     // And it answers as before.
     expect((await call('GET', `${paths.customers.list}?pageSize=1`)).statusCode).toBe(200);
   }, 60_000);
+
+  it('gives every phone of a bulk lock exactly one live lock when its sessions end mid batch', async () => {
+    const { db } = app.ctx;
+    const [retailer] = await queryRows<{ id: number }>(
+      db,
+      sql`select id from users where org_id = ${DEMO_ORG_ID} and mobile = ${DEMO_RETAILER_MOBILE}`,
+    );
+    const [product] = await queryRows<{ id: number; brand: string; name: string; price_paise: number }>(
+      db,
+      sql`select id, brand, name, price_paise from products where org_id = ${DEMO_ORG_ID} limit 1`,
+    );
+    const customerIds: number[] = [];
+    for (let start = 0; start < BULK_PHONES; start += 25) {
+      const made = await Promise.all(
+        Array.from({ length: Math.min(25, BULK_PHONES - start) }, (_, k) =>
+          createCustomerWithLoan(db, {
+            orgId: DEMO_ORG_ID,
+            retailerId: retailer!.id,
+            product: { ...product!, pricePaise: product!.price_paise },
+            mobile: `+9196${String(start + k).padStart(8, '0')}`,
+            imei1: bulkImei(2 * (start + k)),
+            imei2: bulkImei(2 * (start + k) + 1),
+            status: 1,
+            isEnrolled: true,
+          }),
+        ),
+      );
+      customerIds.push(...made.map(({ customer }) => customer.id));
+    }
+    // A bulk lock reaches customers with an instalment overdue: the first is, for each.
+    await db.execute(sql`update emis set due_date = current_date - 3
+      where instalment_no = 1 and customer_id = any(${sql.param(customerIds)}::int[])`);
+
+    // Sessions end while the request writes the batch and its first chunk, and while the rest is
+    // written after the answer. A 503 is answered with the request again, as a client would.
+    const killer = endSessions(8, 50);
+    let answer = await call('POST', paths.devices.bulkLockUnlock, {
+      action: 'lock',
+      customer_ids: customerIds,
+    });
+    const batchIds: string[] = [];
+    for (let attempt = 0; answer.statusCode === 503 && attempt < 5; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      answer = await call('POST', paths.devices.bulkLockUnlock, {
+        action: 'lock',
+        customer_ids: customerIds,
+      });
+    }
+    expect(answer.statusCode, answer.body).toBe(200);
+    batchIds.push(answer.json().data.batchId);
+    const killed = await killer;
+    expect(killed).toBeGreaterThan(0);
+
+    // The batch finishes: by its own writer, or, where that gave up, by the bulk job taking up a
+    // stale batch (made stale here rather than waiting its minute).
+    const isDone = async () => (await findBatch(db, DEMO_ORG_ID, batchIds[0]!))?.doneAt != null;
+    const deadline = Date.now() + 15_000;
+    while (!(await isDone()) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    const wasDoneByItself = await isDone();
+    if (!wasDoneByItself) {
+      await db.execute(sql`update bulk_batches set claimed_at = now() - interval '2 minutes'`);
+      await resumeStaleBulkBatches(app.ctx);
+    }
+    expect(await isDone()).toBe(true);
+    if (process.env.SHOW_FAULTS)
+      console.log({ status: answer.statusCode, resumed: !wasDoneByItself, killed });
+
+    // Every phone: one live lock (a lock a repeated request wrote supersedes the earlier one).
+    const perPhone = await queryRows<{ live: number; n: number }>(
+      db,
+      sql`select count(*) filter (where c.state not in ('cancelled', 'expired', 'failed'))::int as live,
+                 count(*)::int as n
+          from devices d left join device_commands c on c.device_id = d.id and c.name = 'lock'
+          where d.customer_id = any(${sql.param(customerIds)}::int[])
+          group by d.id`,
+    );
+    expect(perPhone).toHaveLength(BULK_PHONES);
+    expect(perPhone.filter((phone) => phone.live !== 1)).toEqual([]);
+    const [batch] = await queryRows<{ n: number; devices: number }>(
+      db,
+      sql`select count(*)::int as n, count(distinct device_id)::int as devices
+          from device_commands where batch_id = ${batchIds[0]!}::uuid`,
+    );
+    expect(batch).toEqual({ n: BULK_PHONES, devices: BULK_PHONES });
+    expect((await call('GET', `${paths.customers.list}?pageSize=1`)).statusCode).toBe(200);
+  }, 120_000);
 });
