@@ -268,6 +268,13 @@ export const ZConfig = z
     NANOMDM_WEBHOOK_SECRET: z.string().min(16).optional(),
     /** How long one NanoMDM API call may take, ms. */
     NANOMDM_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+    /**
+     * NanoMDM posts each webhook once and never again (issue 27): an Apple command still `sent` this
+     * long after it went to NanoMDM, ms, is taken as a lost report and enqueued again, and the phone
+     * asked for its state; an iPhone tied to its customer (Authenticate) but not enrolled this long
+     * is asked too, and its answer finishes the enrolment (a lost TokenUpdate). Default 10 minutes.
+     */
+    NANOMDM_RECONCILE_AFTER_MS: z.coerce.number().int().positive().default(600_000),
     /** The APNs push topic of the MDM push certificate (com.apple.mgmt.External.…), the profile's Topic. */
     APPLE_MDM_TOPIC: z.string().min(1).optional(),
     /** NanoMDM's public MDM endpoint (https://mdm.example.in/mdm): the profile's ServerURL and CheckInURL. */

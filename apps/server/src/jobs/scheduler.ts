@@ -7,6 +7,7 @@ import { resumeStaleBulkBatches } from '../modules/devices/bulk-batches.service'
 import {
   dispatchDueScheduledCommands,
   expireOverdueCommands,
+  reconcileDeviceServices,
   redeliverUnacknowledgedCommands,
 } from '../modules/devices/command-jobs.service';
 import type { CommandDispatcher } from '../modules/devices/device-outbox.service';
@@ -67,7 +68,8 @@ export const startProtectedJob = ({
  * wallpaper, lock when overdue), the expiry of undelivered commands in organisations that set one
  * (design §5: nothing expires silently), every intervalMs; and scheduled commands, the re-send
  * of unacknowledged ones and bulk requests whose writing stopped (issue 26) every
- * SCHEDULED_COMMANDS_INTERVAL_MS, or every intervalMs when that is shorter; and the SMS outbox's retries (SmsOutbox.deliverDue) every SMS_OUTBOX_INTERVAL_MS, or
+ * SCHEDULED_COMMANDS_INTERVAL_MS, or every intervalMs when that is shorter, as is the reconciliation
+ * with the MDM services (what NanoMDM's lost webhooks left undone: reconcileDeviceServices); and the SMS outbox's retries (SmsOutbox.deliverDue) every SMS_OUTBOX_INTERVAL_MS, or
  * every intervalMs when that is shorter; and the extended-warranty expiry reminders once a day
  * (warranty-reminders.job); and the notification jobs (phone offline, plan expiring) hourly
  * (notifications.job). Each job is skipped while its previous run is still going
@@ -138,6 +140,16 @@ export const startJobs = (
       run: async () => {
         const sent = await redeliverUnacknowledgedCommands(deps);
         if (sent > 0) log.info(`${sent} unacknowledged commands re-sent`);
+      },
+    }),
+    startProtectedJob({
+      name: 'device service reconciliation',
+      intervalMs: scheduledIntervalMs,
+      log,
+      run: async () => {
+        const sent = await reconcileDeviceServices(deps);
+        if (sent > 0)
+          log.info(`${sent} messages delivered again after the reconciliation with the MDM services`);
       },
     }),
     startProtectedJob({

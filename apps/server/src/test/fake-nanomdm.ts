@@ -416,6 +416,12 @@ export class FakeNanoMdm {
   readonly webhookAnswers: { status: number; body: unknown }[] = [];
   /** Where the webhook goes (the server's paths.apple.webhook); set once the server listens. */
   webhookUrl = '';
+  /**
+   * Webhook events to lose (NanoMDM posts each once and never again; a network blip loses it):
+   * an event for which this answers true is not posted, and is kept in `lostWebhooks`.
+   */
+  loseWebhook: (event: Record<string, unknown>) => boolean = () => false;
+  readonly lostWebhooks: Record<string, unknown>[] = [];
   url = '';
   private readonly server: Server;
 
@@ -456,6 +462,10 @@ export class FakeNanoMdm {
 
   /** Posts one webhook event as NanoMDM does (JSON; X-Hmac-Signature when keyed). */
   async sendWebhook(event: Record<string, unknown>): Promise<unknown> {
+    if (this.loseWebhook(event)) {
+      this.lostWebhooks.push(event);
+      return { status: 0, body: null };
+    }
     const body = JSON.stringify(event);
     const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
     if (this.hmacKey)

@@ -47,6 +47,9 @@ const restrictionFeatureOf = (name: string): { feature: string; isOn: boolean } 
 /** The lost-mode pair of Apple commands, whose newest one tells whether lost mode was left on. */
 const LOST_MODE_TYPES = ['EnableLostMode', 'DisableLostMode'];
 
+/** At most this many lost commands and unfinished enrolments are taken up per reconciliation. */
+const RECONCILE_BATCH = 500;
+
 /** What a failed ack says for a Kisht control Apple's MDM protocol has no command for. */
 const notOnIphone = (name: string) => `${name} is not available on an iPhone (Apple MDM has no such command)`;
 
@@ -109,6 +112,16 @@ type TBridgeDeps = {
  *
  * A command already enqueued (the re-send of unacknowledged commands) is not enqueued again; the
  * phone is pushed instead, so it checks in and fetches what waits.
+ *
+ * NanoMDM posts each webhook once and never again, so `reconcile` (every few minutes) makes up for
+ * a lost one. A command still `sent` NANOMDM_RECONCILE_AFTER_MS after it went out makes Kisht ask
+ * the phone for its state (DeviceInformation, once per that interval); the phone answers it after
+ * the command (NanoMDM's queue is in order), so at the next round the command is known to be past
+ * and its report lost: it is marked lost and enqueued again by the re-delivery it asks for (the
+ * gate already dropped a superseded or cancelled one from the policy, so that never goes again). A
+ * command waiting for an offline phone is never duplicated. An iPhone tied by Authenticate but
+ * never enrolled (its TokenUpdate lost) is asked too, and its answer finishes the enrolment
+ * (apple-webhook.service).
  */
 export const createAppleBridge = (deps: TBridgeDeps): TDeviceBridge => {
   const { db, config, client, events, log } = deps;
@@ -370,6 +383,26 @@ export const createAppleBridge = (deps: TBridgeDeps): TDeviceBridge => {
       }
       // A re-send of what NanoMDM already holds: wake the phone so it fetches it (enqueue pushes itself).
       if (enqueued === 0 && waiting > 0) await client.push(device.mdmId);
+    },
+
+    reconcile: async (now) => {
+      const before = new Date(now.getTime() - config.NANOMDM_RECONCILE_AFTER_MS);
+      const lost = await repo.markLostMdmCommands(db, before, RECONCILE_BATCH);
+      const asked = await repo.findAppleDevicesToAsk(db, before, RECONCILE_BATCH, now);
+      for (const device of asked) {
+        try {
+          await enqueue(device, deviceInformationCommand(randomUUID()), {});
+        } catch (error) {
+          log.warn(
+            { err: error, deviceId: device.id },
+            'NanoMDM reconciliation: the iPhone could not be asked',
+          );
+        }
+      }
+      if (lost.length + asked.length > 0) {
+        log.info({ lostDevices: lost.length, asked: asked.length }, 'NanoMDM reconciliation ran');
+      }
+      return lost;
     },
 
     cancel: async (command: CommandRow) => {

@@ -1,6 +1,6 @@
 import type { TAuditAction } from '@kisht/domain/audit/audit-events';
 import { and, desc, eq, gt, inArray, isNotNull, isNull, ne, notInArray, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import { type DbOrTx, queryRows } from '../../db/client';
 import { auditLog, customers, deviceCommands, devices, mdmCommands, users } from '../../db/schema';
 
 export type MdmCommandRow = typeof mdmCommands.$inferSelect;
@@ -128,7 +128,7 @@ export const findEnqueuedCommandIds = async (db: DbOrTx, commandIds: string[]): 
     .where(
       and(
         inArray(mdmCommands.commandId, commandIds),
-        ne(mdmCommands.status, 'enqueue_failed'),
+        notInArray(mdmCommands.status, ['enqueue_failed', 'lost']),
         isNotNull(mdmCommands.commandId),
       ),
     );
@@ -269,3 +269,84 @@ export const findRetailerOfDevice = async (
     .limit(1);
   return row ? { name: row.name ?? 'Your retailer', mobile: row.mobile } : null;
 };
+
+/**
+ * Apple commands whose report was lost (NanoMDM posts each webhook once): rows `sent` before
+ * `before` that carry a Kisht command still pending (sent or received) on an enrolled iPhone, and
+ * that the phone has gone past (NanoMDM hands out a phone's queue in order, so a later command of
+ * the phone answered means this one ran, or was answered, too). A command merely waiting for an
+ * offline phone is never taken. At most `limit`, marked `lost` in one statement (FOR UPDATE SKIP
+ * LOCKED: several processes never take the same row). A lost row stops counting as enqueued
+ * (findEnqueuedCommandIds), so the next delivery enqueues its command again; it still counts as
+ * possibly run where that matters (the lost-mode and restrictions safeguards). Returns the
+ * distinct ids of the devices concerned.
+ */
+export const markLostMdmCommands = async (db: DbOrTx, before: Date, limit: number): Promise<string[]> => {
+  const rows = await queryRows<{ device_id: string }>(
+    db,
+    sql`
+      with stale as (
+        select m.id
+        from ${mdmCommands} m
+        join ${devices} d on d.id = m.device_id
+        join ${deviceCommands} c on c.id = m.command_id
+        where m.status = 'sent'
+          and m.updated_at < ${before.toISOString()}::timestamptz
+          and d.channel = 'apple_mdm' and d.enrolled_at is not null and d.mdm_id is not null
+          and c.state in ('sent', 'received')
+          and exists (select 1 from ${mdmCommands} later
+                      where later.device_id = m.device_id and later.created_at > m.created_at
+                        and later.status in ('acknowledged', 'error'))
+        order by m.created_at
+        limit ${limit}
+        for update of m skip locked
+      )
+      update ${mdmCommands} set status = 'lost', updated_at = now()
+      from stale where ${mdmCommands}.id = stale.id
+      returning ${mdmCommands}.device_id
+    `,
+  );
+  return [...new Set(rows.map((row) => row.device_id))];
+};
+
+/**
+ * iPhones to ask for their state (DeviceInformation), as none was asked since `before` (nor left
+ * unanswered within a day): enrolled
+ * ones with a command `sent` before `before` and still pending (its report may be lost: the answer
+ * to the question comes after it, and markLostMdmCommands then knows), and ones tied to their
+ * customer by Authenticate (mdm_id set) but never enrolled, whose enrolment has not expired (their
+ * TokenUpdate's webhook may be lost: the answer finishes the enrolment). At most `limit`.
+ */
+export const findAppleDevicesToAsk = async (
+  db: DbOrTx,
+  before: Date,
+  limit: number,
+  now: Date = new Date(),
+): Promise<DeviceRow[]> =>
+  db
+    .select()
+    .from(devices)
+    .where(
+      and(
+        eq(devices.channel, 'apple_mdm'),
+        isNotNull(devices.mdmId),
+        sql`(
+          (${devices.enrolledAt} is null
+            and (${devices.enrolmentExpiresAt} is null
+                 or ${devices.enrolmentExpiresAt} > ${now.toISOString()}::timestamptz))
+          or (${devices.enrolledAt} is not null and exists (
+            select 1 from ${mdmCommands} m join ${deviceCommands} c on c.id = m.command_id
+            where m.device_id = ${devices.id} and m.status = 'sent'
+              and m.updated_at < ${before.toISOString()}::timestamptz
+              and c.state in ('sent', 'received'))))`,
+        // Asked since `before`, or asked within a day and not answered yet (an offline phone is not
+        // asked again every round: its questions would pile up in NanoMDM's queue).
+        sql`not exists (select 1 from ${mdmCommands} m where m.device_id = ${devices.id}
+              and m.request_type = 'DeviceInformation'
+              and (m.created_at >= ${before.toISOString()}::timestamptz
+                   or (m.status = 'sent'
+                       and m.created_at >= ${now.toISOString()}::timestamptz - interval '1 day')))`,
+      ),
+    )
+    .orderBy(devices.createdAt)
+    .limit(limit);

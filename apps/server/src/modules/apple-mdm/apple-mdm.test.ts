@@ -11,6 +11,7 @@ import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, SECOND_ORG_ID, SECOND_RETAILER_MOBIL
 import { type FakeIphone, type FakeNanoMdm, startFakeNanoMdm } from '../../test/fake-nanomdm';
 import { apiGet, apiPost, customerBody, recordConsent, waitUntil } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
+import { reconcileDeviceServices } from '../devices/command-jobs.service';
 
 const API_KEY = 'nanomdm-test-api-key';
 const WEBHOOK_SECRET = 'nanomdm-webhook-hmac-key-for-tests';
@@ -376,6 +377,96 @@ describe('Apple devices through NanoMDM', () => {
     });
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json().fields.map((f: { field: string }) => f.field)).toContain('topic');
+  });
+
+  describe('a webhook NanoMDM posted once and lost (issue 27)', () => {
+    /** The reconciliation as the job runs it, `minutes` from now (past NANOMDM_RECONCILE_AFTER_MS). */
+    const reconcileLater = (app: TestApp, minutes: number) =>
+      reconcileDeviceServices(app.app.ctx, new Date(Date.now() + minutes * 60_000));
+    const mdmRows = async (app: TestApp, customerId: number) =>
+      queryRows<{ request_type: string; status: string }>(
+        app.app.ctx.db,
+        sql`select m.request_type, m.status from mdm_commands m join devices d on d.id = m.device_id
+            where d.customer_id = ${customerId} order by m.created_at`,
+      );
+
+    it('asks the iPhone, then enqueues a lock whose Acknowledged was lost again; the lock ends done', async () => {
+      const { t, fake, retailer } = await start();
+      const customerId = await addAppleCustomer(t, retailer);
+      const phone = await enrolledPhone(t, fake, retailer, customerId);
+      fake.loseWebhook = () => true;
+      const lock = await apiPost(t, retailer, paths.devices.lock, {
+        customer_id: customerId,
+        reason_category: 'customer_request',
+        reason: REASON,
+      });
+      expect(lock.status).toBe(200);
+      await waitUntil(async () => phone.ran.some((c) => c.requestType === 'DeviceLock'));
+      fake.loseWebhook = () => false;
+      expect(fake.lostWebhooks).toHaveLength(1);
+      expect((await history(t, retailer, customerId)).find((c) => c.name === 'lock')?.state).toBe('sent');
+
+      // Not yet due: nothing happens.
+      expect(await reconcileDeviceServices(t.app.ctx)).toBe(0);
+      expect(phone.ran.filter((c) => c.requestType === 'DeviceInformation')).toHaveLength(0);
+
+      // Due: the phone is asked for its state; its answer comes after the lock's (in queue order).
+      await reconcileLater(t, 11);
+      await waitUntil(async () => phone.answers.some((a) => a.requestType === 'DeviceInformation'));
+      // Next round: the lock is past and its report lost, so it goes again and ends done.
+      expect(await reconcileLater(t, 11)).toBeGreaterThan(0);
+      expect((await settled(t, retailer, customerId, 'lock')).state).toBe('done');
+      expect(phone.ran.filter((c) => c.requestType === 'DeviceLock')).toHaveLength(2);
+      expect((await mdmRows(t, customerId)).filter((r) => r.request_type === 'DeviceLock')).toEqual([
+        { request_type: 'DeviceLock', status: 'lost' },
+        { request_type: 'DeviceLock', status: 'acknowledged' },
+      ]);
+      expect((await details(t, retailer, customerId)).device.lockStatus).toBe(1);
+    });
+
+    it('never enqueues a command again for an offline iPhone that has not answered, and asks it once', async () => {
+      const { t, fake, retailer } = await start();
+      const customerId = await addAppleCustomer(t, retailer);
+      const phone = await enrolledPhone(t, fake, retailer, customerId);
+      phone.isOnline = false;
+      await apiPost(t, retailer, paths.devices.lock, {
+        customer_id: customerId,
+        reason_category: 'customer_request',
+        reason: REASON,
+      });
+      await waitUntil(async () => phone.queue.length === 1);
+      for (let round = 0; round < 3; round += 1) await reconcileLater(t, 11 + round);
+      expect(phone.queue.map((c) => c.requestType)).toEqual(['DeviceLock', 'DeviceInformation']);
+      await phone.comeOnline();
+      expect((await settled(t, retailer, customerId, 'lock')).state).toBe('done');
+      expect(phone.ran.filter((c) => c.requestType === 'DeviceLock')).toHaveLength(1);
+    });
+
+    it('finishes an enrolment whose TokenUpdate was lost when the iPhone answers the reconciliation', async () => {
+      const { t, fake, retailer } = await start();
+      const customerId = await addAppleCustomer(t, retailer);
+      const { xml } = await profileOf(t, retailer, customerId);
+      fake.loseWebhook = (event) => event.topic === 'mdm.TokenUpdate';
+      const phone = fake.phone(`00008110-${String(customerId).padStart(16, '0')}`, { serialNumber: SERIAL });
+      const answers = (await phone.installProfile(xml)) as {
+        status: number;
+        body: { data?: { outcome: string } } | null;
+      }[];
+      expect(answers.map((a) => a.body?.data?.outcome ?? a.status)).toEqual(['bound', 0]);
+      fake.loseWebhook = () => false;
+      expect((await details(t, retailer, customerId)).status).toBe(0);
+
+      await reconcileLater(t, 11);
+      await waitUntil(async () => (await details(t, retailer, customerId)).status === 1);
+      expect(phone.ran.map((c) => c.requestType)).toEqual(['DeviceInformation']);
+      // Enrolled as by a TokenUpdate: commands reach it.
+      await apiPost(t, retailer, paths.devices.lock, {
+        customer_id: customerId,
+        reason_category: 'customer_request',
+        reason: REASON,
+      });
+      expect((await settled(t, retailer, customerId, 'lock')).state).toBe('done');
+    });
   });
 
   it('ignores an enrolment from an iPhone whose serial number is not the customer’s', async () => {

@@ -250,6 +250,9 @@ const recordReport = async (deps: TWebhookDeps, ack: TAcknowledgeEvent): Promise
   const device = udid ? await repo.findAppleDeviceByUdid(deps.db, udid) : null;
   // A report names the phone it came from: another phone's command UUID changes nothing.
   if (!device || device.id !== row.deviceId) return 'ignored';
+  // A phone that answers a command has its enrolment at NanoMDM, push token included: when its
+  // TokenUpdate never reached Kisht (a lost webhook; the reconciliation asked it), it enrols now.
+  if (!device.enrolledAt && udid) await enrolAppleDevice(deps, device, udid);
   const report = decodePayload(ack.raw_payload);
   if (ack.status === 'NotNow') {
     await repo.updateMdmCommand(deps.db, row.id, { status: 'not_now' });

@@ -145,3 +145,16 @@ export const redeliverUnacknowledgedCommands = async (
   );
   return deviceIds.length === 0 ? 0 : deps.dispatcher.resendPendingOfDevices(deviceIds, now);
 };
+
+/**
+ * Runs each device bridge's reconcile (what its service lost, such as NanoMDM's webhooks posted
+ * once: TDeviceBridge.reconcile) and delivers the pending messages of the devices it names again.
+ * Returns how many messages went out.
+ */
+export const reconcileDeviceServices = async (deps: TGateDeps, now: Date = new Date()): Promise<number> => {
+  const deviceIds = new Set<string>();
+  for (const bridge of Object.values(deps.dispatcher.bridges)) {
+    for (const id of (await bridge?.reconcile?.(now)) ?? []) deviceIds.add(id);
+  }
+  return deviceIds.size === 0 ? 0 : deps.dispatcher.resendPendingOfDevices([...deviceIds], now);
+};

@@ -36,6 +36,13 @@ export type TDeviceBridge = {
    * back; a bridge does what it can (nothing, or a command that undoes it) and never throws.
    */
   cancel?: (command: CommandRow) => Promise<void>;
+  /**
+   * Makes up for what the service lost (NanoMDM posts each webhook once, issue 27); the job
+   * `device service reconciliation` runs it every few minutes with the time `now`. Returns the ids
+   * of the devices whose pending messages are to be delivered again. A failure for one device is
+   * logged, not thrown.
+   */
+  reconcile?: (now: Date) => Promise<string[]>;
 };
 
 /** The bridges by channel; `mqtt` phones are reached directly and never have one. */
