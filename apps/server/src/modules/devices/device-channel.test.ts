@@ -203,6 +203,34 @@ describe('device channel with the reference agent', () => {
     });
   });
 
+  it('records the first location report after a SIM change made offline and tracking turned on as the phone reconnects (issue 27 scenario)', async () => {
+    const { agent, customerId } = await enrolAgent();
+    await waitUntil(async () => (await details(customerId)).device.sims !== null);
+    await agent.stop();
+    await agent.setSims([
+      { slot: 1, iccid: '8991000900000000456', operator: 'Jio' },
+      { slot: 2, iccid: null, operator: null },
+    ]);
+    const reports: string[] = [];
+    agent.on('report', (report: { kind: string }) => reports.push(report.kind));
+    // Tracking turned on while the phone reconnects: its command goes in the hello's sync.
+    void agent.start();
+    const tracking = await apiPost(t, retailer, deviceControlPath('tracking'), {
+      customer_id: customerId,
+      enable: true,
+    });
+    expect(tracking.status).toBe(200);
+    await waitUntil(async () => reports.includes('location'));
+    await waitUntil(async () => {
+      const rows = await queryRows<{ n: number }>(
+        t.app.ctx.db,
+        sql`select count(*)::int as n from locations l join devices d on d.id = l.device_id
+            where d.customer_id = ${customerId} and l.source = 'tracking'`,
+      );
+      return rows[0]!.n === 1;
+    }, 5_000);
+  });
+
   it('records a SIM change the phone reports and tells the retailer by SMS', async () => {
     const { agent, customerId } = await enrolAgent();
     await waitUntil(async () => (await details(customerId)).device.sims !== null);
