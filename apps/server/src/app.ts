@@ -68,12 +68,9 @@ import { paymentsRoutes } from './modules/payments/payments.routes';
 import { plansPublicRoutes, plansRoutes } from './modules/plans/plans.routes';
 import { createPushGateway, type TPushGateway } from './modules/push/push.service';
 import { retailerRoutes } from './modules/retailers/retailers.routes';
+import { createSmsTransport } from './modules/sms/create-sms-transport';
 import { SmsOutbox } from './modules/sms/sms.service';
-import {
-  createLogSmsTransport,
-  createWebhookSmsTransport,
-  type SmsTransport,
-} from './modules/sms/sms.transport';
+import type { SmsTransport } from './modules/sms/sms.transport';
 import { warrantyRoutes } from './modules/warranty/warranty.routes';
 import { registerClientContract } from './plugins/client-contract';
 import { registerErrorHandling } from './plugins/errors';
@@ -222,11 +219,7 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
   const deviceEvents = new DeviceEventRecorder(db, dispatcher, app.log);
   await bus.subscribeEvents(deviceEvents.handleEvent);
 
-  const smsTransport =
-    options.sms ??
-    (config.NODE_ENV === 'production' && config.SMS_WEBHOOK_URL
-      ? createWebhookSmsTransport(config.SMS_WEBHOOK_URL, { timeoutMs: config.SMS_SEND_TIMEOUT_MS })
-      : createLogSmsTransport(app.log));
+  const smsTransport = options.sms ?? createSmsTransport(config, app.log);
   const sms = new SmsOutbox({ db, transport: smsTransport, config, log: app.log });
   const ctx: AppContext = { db, config, sms, dispatcher, deviceEvents };
   deviceEvents.hooks = {

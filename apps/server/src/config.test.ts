@@ -84,6 +84,82 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...DEV, MQTT_BROKER_AUTH: 'none' })).toThrow(/MQTT_BROKER_AUTH/);
   });
 
+  describe('SMS gateway (issue 27)', () => {
+    const { SMS_WEBHOOK_URL: _webhook, ...PRODUCTION_WITHOUT_WEBHOOK } = PRODUCTION;
+    const MSG91: Record<string, string> = {
+      SMS_PROVIDER: 'msg91',
+      MSG91_AUTH_KEY: '412345AbCdEfGhIjKlMnOp1',
+      SMS_SENDER_ID: 'KISHTI',
+      SMS_TEMPLATE_OTP: '6650a1f0d6fc05123a4b0001',
+      SMS_TEMPLATE_SIM_CHANGE: '6650a1f0d6fc05123a4b0002',
+      SMS_TEMPLATE_WARRANTY: '6650a1f0d6fc05123a4b0003',
+      SMS_TEMPLATE_SIGNUP_APPROVED: '6650a1f0d6fc05123a4b0004',
+      SMS_TEMPLATE_SIGNUP_DECLINED: '6650a1f0d6fc05123a4b0005',
+    };
+    const REQUIRED = Object.keys(MSG91).filter((key) => key !== 'SMS_PROVIDER');
+
+    it('refuses production MSG91 without the auth key, the DLT header and every template id, naming each', () => {
+      expect(() => loadConfig({ ...PRODUCTION_WITHOUT_WEBHOOK, SMS_PROVIDER: 'msg91' })).toThrow(
+        new RegExp(
+          REQUIRED.map((key) => `${key}: ${key} must be set in production with SMS_PROVIDER=msg91`).join(
+            '.*',
+          ),
+        ),
+      );
+      for (const key of REQUIRED) {
+        const { [key]: _missing, ...rest } = MSG91;
+        expect(() => loadConfig({ ...PRODUCTION_WITHOUT_WEBHOOK, ...rest }), key).toThrow(
+          new RegExp(
+            `^Invalid configuration: ${key}: ${key} must be set in production with SMS_PROVIDER=msg91$`,
+          ),
+        );
+      }
+      // Complete, MSG91 needs no webhook; its API is MSG91's own unless told otherwise.
+      expect(loadConfig({ ...PRODUCTION_WITHOUT_WEBHOOK, ...MSG91 })).toMatchObject({
+        SMS_PROVIDER: 'msg91',
+        SMS_SENDER_ID: 'KISHTI',
+        MSG91_API_URL: 'https://control.msg91.com/api/v5',
+      });
+    });
+
+    it('keeps the webhook the default, required in production only with it', () => {
+      expect(loadConfig(PRODUCTION).SMS_PROVIDER).toBe('webhook');
+      expect(() => loadConfig(PRODUCTION_WITHOUT_WEBHOOK)).toThrow(
+        /^Invalid configuration: SMS_WEBHOOK_URL: SMS_WEBHOOK_URL must be set in production$/,
+      );
+      expect(() => loadConfig({ ...PRODUCTION_WITHOUT_WEBHOOK, SMS_PROVIDER: 'webhook' })).toThrow(
+        /SMS_WEBHOOK_URL/,
+      );
+      // Outside production nothing SMS is required: SMS go to the log.
+      expect(loadConfig({ ...DEV, SMS_PROVIDER: 'msg91' }).SMS_PROVIDER).toBe('msg91');
+    });
+
+    it('refuses an http MSG91 API in production, where it would carry the auth key in clear', () => {
+      expect(() =>
+        loadConfig({
+          ...PRODUCTION_WITHOUT_WEBHOOK,
+          ...MSG91,
+          MSG91_API_URL: 'http://control.msg91.com/api/v5',
+        }),
+      ).toThrow(/MSG91_API_URL: MSG91_API_URL must be an https URL in production/);
+    });
+
+    it.each([
+      ['SMS_PROVIDER', 'twilio'],
+      ['SMS_SENDER_ID', 'KISHT1'],
+      ['SMS_SENDER_ID', 'KISH'],
+      ['SMS_SENDER_ID', 'KISHTIX'],
+      ['MSG91_AUTH_KEY', 'has a space'],
+      ['MSG91_API_URL', 'control.msg91.com'],
+      ['SMS_TEMPLATE_OTP', 'not an id'],
+      ['SMS_TEMPLATE_SIGNUP_DECLINED', ''],
+    ])('names %s=%j as bad', (key, value) => {
+      expect(() => loadConfig({ ...DEV, [key]: value })).toThrow(
+        new RegExp(`^Invalid configuration: ${key}: `),
+      );
+    });
+  });
+
   describe('TRUST_PROXY', () => {
     it.each<{ value: string | undefined; trustProxy: false | string[] }>([
       { value: undefined, trustProxy: false },

@@ -46,6 +46,23 @@ const ZTrustProxy = z
  */
 const DEVELOPMENT_DPC_SIGNATURE_CHECKSUM = 'o6R0Y3ZkN9O2bW8xq8LQ1QxhJ3m5aJ6u0oX2y0T9wqI';
 
+/** A template id at the SMS provider (MSG91's for one DLT template). */
+const ZSmsTemplateId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, "the template's id as the MSG91 panel shows it")
+  .optional();
+
+/** What production with SMS_PROVIDER=msg91 needs: MSG91's auth key, the DLT header, every template. */
+const MSG91_REQUIRED_KEYS = [
+  'MSG91_AUTH_KEY',
+  'SMS_SENDER_ID',
+  'SMS_TEMPLATE_OTP',
+  'SMS_TEMPLATE_SIM_CHANGE',
+  'SMS_TEMPLATE_WARRANTY',
+  'SMS_TEMPLATE_SIGNUP_APPROVED',
+  'SMS_TEMPLATE_SIGNUP_DECLINED',
+] as const;
+
 /**
  * Server configuration, parsed once from the environment (design §2). NODE_ENV defaults to
  * production: only a server told `development` (as `npm start` does) or `test` may run on the
@@ -123,8 +140,36 @@ export const ZConfig = z
     REQUEST_TOKEN_SECRET: z.string().min(8).default('kisht-request-token-v1'),
     SESSION_TTL_DAYS: z.coerce.number().int().positive().default(30),
     ENROLMENT_TOKEN_TTL_HOURS: z.coerce.number().int().positive().default(72),
-    /** Where SMS go in production: POST {to, text} as JSON. */
+    /**
+     * Which SMS gateway production uses (docs/sms.md): `webhook` POSTs {to, text} to SMS_WEBHOOK_URL;
+     * `msg91` sends each SMS as its DLT template (id and variables) through MSG91's Flow API. Outside
+     * production SMS go to the server log whichever is set.
+     */
+    SMS_PROVIDER: z.enum(['webhook', 'msg91']).default('webhook'),
+    /** Where SMS go in production with SMS_PROVIDER=webhook: POST {to, text} as JSON. */
     SMS_WEBHOOK_URL: z.string().url().optional(),
+    /** The DLT header (sender id) the SMS carry: the 6 letters registered on the DLT platform. */
+    SMS_SENDER_ID: z
+      .string()
+      .regex(/^[A-Za-z]{6}$/, 'the 6-letter DLT header (sender id), e.g. KISHTI')
+      .optional(),
+    /** MSG91's auth key, sent as its `authkey` header (MSG91 panel → Authkey). */
+    MSG91_AUTH_KEY: z.string().regex(/^\S+$/, 'the auth key from the MSG91 panel, without spaces').optional(),
+    /** MSG91's API base URL; the Flow API is {MSG91_API_URL}/flow (tests point it at a local fake). */
+    MSG91_API_URL: z.string().url().default('https://control.msg91.com/api/v5'),
+    /**
+     * The template id MSG91 shows for each SMS kind's template (created in its panel with the DLT
+     * template id, the sender id and the exact registered text; docs/sms.md lists the texts).
+     */
+    SMS_TEMPLATE_OTP: ZSmsTemplateId,
+    /** …of the SIM-change notice to the retailer. */
+    SMS_TEMPLATE_SIM_CHANGE: ZSmsTemplateId,
+    /** …of the extended-warranty expiry reminder. */
+    SMS_TEMPLATE_WARRANTY: ZSmsTemplateId,
+    /** …of the join request's approval, */
+    SMS_TEMPLATE_SIGNUP_APPROVED: ZSmsTemplateId,
+    /** …and of its refusal (two texts, so two DLT templates). */
+    SMS_TEMPLATE_SIGNUP_DECLINED: ZSmsTemplateId,
     /** How long one try to hand an SMS to the gateway may take before it is abandoned, ms. */
     SMS_SEND_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
     /**
@@ -368,12 +413,31 @@ export const ZConfig = z
           'AMAPI_ACCESS_TOKEN is for tests; in production set AMAPI_SERVICE_ACCOUNT_FILE (docs/android-management.md)',
       });
     }
-    if (!config.SMS_WEBHOOK_URL) {
+    if (config.SMS_PROVIDER === 'webhook' && !config.SMS_WEBHOOK_URL) {
       ctx.addIssue({
         code: 'custom',
         path: ['SMS_WEBHOOK_URL'],
         message: 'SMS_WEBHOOK_URL must be set in production',
       });
+    }
+    if (config.SMS_PROVIDER === 'msg91') {
+      // Indian operators drop an SMS without its DLT header and template (docs/sms.md).
+      for (const key of MSG91_REQUIRED_KEYS) {
+        if (!config[key]) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: `${key} must be set in production with SMS_PROVIDER=msg91`,
+          });
+        }
+      }
+      if (new URL(config.MSG91_API_URL).protocol !== 'https:') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['MSG91_API_URL'],
+          message: 'MSG91_API_URL must be an https URL in production (it carries the auth key)',
+        });
+      }
     }
     // Unless something is known to check devices, a client that reaches the broker may read any
     // device's commands or forge its events. MQTT_BROKER_AUTH=hooks without the secret is refused above.

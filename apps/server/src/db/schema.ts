@@ -205,7 +205,12 @@ export const smsOutbox = pgTable(
     mobile: text('mobile').notNull(),
     /** OTP purpose (spec §4) or another reason (SIM_CHANGE, …). */
     purpose: text('purpose').notNull(),
+    /** The rendered text (what the webhook gets); cleared when the row ends. */
     body: text('body'),
+    /** The DLT template it was rendered from (modules/sms/sms-templates.ts); null on older rows. */
+    templateKind: text('template_kind'),
+    /** The template's variables by name (what MSG91 gets, an OTP among them); cleared with the body. */
+    templateVars: jsonb('template_vars').$type<Record<string, string>>(),
     state: text('state').$type<'queued' | 'sent' | 'failed' | 'expired'>().notNull().default('queued'),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),

@@ -136,7 +136,7 @@ export const requestOtp = async (
       orgId: options.orgId,
       mobile: options.mobile,
       purpose: options.purpose,
-      text: `${code} is your Kisht OTP. It expires in ${config.OTP_TTL_SECONDS / 60} minutes.`,
+      content: { kind: 'OTP', variables: { otp: code, minutes: String(config.OTP_TTL_SECONDS / 60) } },
       otpChallengeId: challengeId,
       notAfter: expiresAt,
     });

@@ -69,7 +69,14 @@ export const notifySimChange = async (
       orgId: change.device.orgId,
       mobile: owners.retailerMobile,
       purpose: 'SIM_CHANGE',
-      text: `Kisht: SIM changed on ${owners.firstName} ${owners.lastName}'s phone. Now ${describeSims(change.after)}; before ${describeSims(change.before)}.`,
+      content: {
+        kind: 'SIM_CHANGE',
+        variables: {
+          customer: `${owners.firstName} ${owners.lastName}`,
+          now: describeSims(change.after),
+          before: describeSims(change.before),
+        },
+      },
     });
   });
   deps.sms.deliverInBackground(smsId);

@@ -10,14 +10,6 @@ import * as repo from './joining.repository';
 /** What the joining operations need: the database and the SMS outbox. */
 export type JoiningDeps = { db: Db; sms: SmsOutbox };
 
-/** The text sent to a shop whose join request is approved. */
-export const approvedSmsText = (shopName: string, mobile: string) =>
-  `Welcome to Kisht: your shop ${shopName} can now log in with ${mobile}.`;
-
-/** The text sent to a shop whose join request is declined. */
-export const declinedSmsText = (shopName: string) =>
-  `Thank you for your interest in Kisht. We cannot add ${shopName} just now; please contact us for details.`;
-
 const toItem = (row: repo.TSignupRow): TSignupRequestItem => ({
   id: row.id,
   name: row.name,
@@ -122,10 +114,11 @@ export const decideSignupRequest = async (
       orgId: actor.orgId,
       mobile: request.mobile,
       purpose: 'SIGNUP_DECISION',
-      text:
+      // The texts are DLT templates (modules/sms/sms-templates.ts).
+      content:
         options.decision === 'approve'
-          ? approvedSmsText(request.shopName, request.mobile)
-          : declinedSmsText(request.shopName),
+          ? { kind: 'SIGNUP_APPROVED', variables: { shop: request.shopName, mobile: request.mobile } }
+          : { kind: 'SIGNUP_DECLINED', variables: { shop: request.shopName } },
     });
     return { row: decided, smsId: id };
   });

@@ -13,6 +13,7 @@ import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
 import { openTestPglite } from '../../test/harness';
 import { notifySimChange } from '../devices/device-lifecycle.service';
 import { createWebhookSmsTransport, type SmsTransport } from './sms.transport';
+import type { TSmsPurpose } from './sms-templates';
 
 type TGatewayMode = 'up' | 'down' | 'hang' | 'reject';
 
@@ -108,13 +109,15 @@ type TOutboxRow = {
   attempts: number;
   last_error: string | null;
   purpose: string;
+  template_kind: string | null;
+  template_vars: Record<string, string> | null;
   challenge_sent: boolean | null;
 };
 const outbox = () =>
   queryRows<TOutboxRow>(
     app!.ctx.db,
-    sql`select o.id, o.state, o.body, o.attempts, o.last_error, o.purpose,
-               c.sent_at is not null as challenge_sent
+    sql`select o.id, o.state, o.body, o.attempts, o.last_error, o.purpose, o.template_kind,
+               o.template_vars, c.sent_at is not null as challenge_sent
         from sms_outbox o left join otp_challenges c on c.id = o.otp_challenge_id order by o.id`,
   );
 /** Makes every queued row due now, as if its back-off had passed. */
@@ -138,14 +141,19 @@ describe('OTP SMS through the outbox (issue 12)', () => {
       last_error: expect.stringContaining('503'),
     });
     expect(queued!.body).toContain(otpSent(first).data.devOtp);
+    // While queued the row keeps its DLT template and variables, for a gateway that sends by template.
+    expect(queued).toMatchObject({
+      template_kind: 'OTP',
+      template_vars: { otp: otpSent(first).data.devOtp, minutes: '5' },
+    });
 
     // Nothing went out, so no cool-down: the user may ask again at once; the older SMS is dropped.
     const second = await requestOtp();
     expect(second.status).toBe(200);
     const code = otpSent(second).data.devOtp!;
-    expect((await outbox()).map((r) => [r.state, r.body])).toEqual([
-      ['expired', null],
-      ['queued', expect.stringContaining(code)],
+    expect((await outbox()).map((r) => [r.state, r.body, r.template_vars])).toEqual([
+      ['expired', null, null],
+      ['queued', expect.stringContaining(code), { otp: code, minutes: '5' }],
     ]);
 
     gateway!.setMode('up');
@@ -153,8 +161,8 @@ describe('OTP SMS through the outbox (issue 12)', () => {
     expect(await app!.ctx.sms.deliverDue()).toMatchObject({ sent: 1 });
     expect(gateway!.received).toEqual([{ to: DEMO_RETAILER_MOBILE, text: expect.stringContaining(code) }]);
     const [, sent] = await outbox();
-    // Delivered: the body is gone (no OTP stays in clear) and the challenge counts as sent.
-    expect(sent).toMatchObject({ state: 'sent', body: null, challenge_sent: true });
+    // Delivered: the body and variables are gone (no OTP stays in clear), the challenge counts as sent.
+    expect(sent).toMatchObject({ state: 'sent', body: null, template_vars: null, challenge_sent: true });
 
     // Now the cool-down applies, and the delivered code logs in.
     expect((await requestOtp()).status).toBe(429);
@@ -206,7 +214,13 @@ describe('OTP SMS through the outbox (issue 12)', () => {
     }
     expect(gateway!.tries()).toBe(4);
     expect(await outbox()).toEqual([
-      expect.objectContaining({ state: 'failed', body: null, attempts: 4, challenge_sent: false }),
+      expect.objectContaining({
+        state: 'failed',
+        body: null,
+        template_vars: null,
+        attempts: 4,
+        challenge_sent: false,
+      }),
     ]);
   });
 
@@ -220,7 +234,12 @@ describe('OTP SMS through the outbox (issue 12)', () => {
     });
     expect(gateway!.tries()).toBe(1);
     expect(await outbox()).toEqual([
-      expect.objectContaining({ state: 'failed', body: null, last_error: expect.stringContaining('400') }),
+      expect.objectContaining({
+        state: 'failed',
+        body: null,
+        template_vars: null,
+        last_error: expect.stringContaining('400'),
+      }),
     ]);
   });
 
@@ -233,7 +252,9 @@ describe('OTP SMS through the outbox (issue 12)', () => {
     gateway!.setMode('up');
     expect(await app!.ctx.sms.deliverDue()).toMatchObject({ expired: 1, sent: 0 });
     expect(gateway!.received).toEqual([]);
-    expect(await outbox()).toEqual([expect.objectContaining({ state: 'expired', body: null })]);
+    expect(await outbox()).toEqual([
+      expect.objectContaining({ state: 'expired', body: null, template_vars: null }),
+    ]);
   });
 
   it('answers 503 SMS_UNAVAILABLE when the SMS cannot be queued, and records no challenge', async () => {
@@ -311,5 +332,62 @@ describe('SIM-change SMS through the outbox (issue 12)', () => {
     await app!.ctx.sms.deliverDue();
     expect(sent).toEqual([{ to: DEMO_RETAILER_MOBILE, text: expect.stringContaining('SIM changed') }]);
     expect((await outbox())[0]).toMatchObject({ state: 'sent', body: null });
+  });
+});
+
+describe('only registered DLT templates go by SMS (issue 27)', () => {
+  it('refuses to queue an SMS whose purpose has no template, or a template not its own, and writes nothing', async () => {
+    await start({ send: async () => {} });
+    const message = { orgId: DEMO_ORG_ID, mobile: DEMO_RETAILER_MOBILE };
+    // What a retailer's free text or an advertisement would be: no purpose, no registered template.
+    await expect(
+      app!.ctx.sms.queueSms(app!.ctx.db, {
+        ...message,
+        purpose: 'ADVERTISEMENT' as TSmsPurpose,
+        content: { kind: 'SIGNUP_DECLINED', variables: { shop: 'Buy one get one free' } },
+      }),
+    ).rejects.toThrow(/ADVERTISEMENT has no registered DLT template/);
+    await expect(
+      app!.ctx.sms.queueSms(app!.ctx.db, {
+        ...message,
+        purpose: 'SIM_CHANGE',
+        content: { kind: 'SIGNUP_DECLINED', variables: { shop: 'Buy one get one free' } },
+      }),
+    ).rejects.toThrow(/SIM_CHANGE does not send the SIGNUP_DECLINED template/);
+    expect(await outbox()).toEqual([]);
+  });
+
+  it('queues a SIM-change notice as its template and variables, and hands the transport both', async () => {
+    const sends: { text: string; template: unknown }[] = [];
+    await start({
+      send: async (message, options) => {
+        sends.push({ text: message.text, template: options?.template });
+      },
+    });
+    const [device] = await app!.ctx.db.select().from(devices).where(eq(devices.orgId, DEMO_ORG_ID)).limit(1);
+    await notifySimChange(app!.ctx, {
+      device: device!,
+      before: [{ slot: 1, iccid: '8991000900000000999', operator: 'Jio' }],
+      after: [{ slot: 1, iccid: '8991000900000000123', operator: 'Airtel' }],
+    });
+    await app!.ctx.sms.settled();
+    expect(sends).toEqual([
+      {
+        text: expect.stringMatching(
+          /^Kisht: SIM changed on .+'s phone\. Now slot 1: Airtel …0123; before slot 1: Jio …0999\.$/,
+        ),
+        template: {
+          kind: 'SIM_CHANGE',
+          variables: {
+            customer: expect.any(String),
+            now: 'slot 1: Airtel …0123',
+            before: 'slot 1: Jio …0999',
+          },
+        },
+      },
+    ]);
+    expect(await outbox()).toEqual([
+      expect.objectContaining({ state: 'sent', template_kind: 'SIM_CHANGE', template_vars: null }),
+    ]);
   });
 });

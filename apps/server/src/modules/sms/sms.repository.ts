@@ -2,19 +2,41 @@ import { and, asc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { queryRows } from '../../db/client';
 import { smsOutbox } from '../../db/schema';
+import { parseSmsContent, type TSmsContent } from './sms-templates';
 
-/** What delivering a claimed row needs. */
-export type TSmsToSend = { id: number; mobile: string; body: string; attempts: number };
+/**
+ * What delivering a claimed row needs: the rendered text, and the DLT template it came from (null
+ * on a row queued before templates were stored).
+ */
+export type TSmsToSend = {
+  id: number;
+  mobile: string;
+  body: string;
+  template: TSmsContent | null;
+  attempts: number;
+};
 
 const toSend = {
   id: smsOutbox.id,
   mobile: smsOutbox.mobile,
   body: smsOutbox.body,
+  templateKind: smsOutbox.templateKind,
+  templateVars: smsOutbox.templateVars,
   attempts: smsOutbox.attempts,
 };
 const sendable = (
-  rows: { id: number; mobile: string; body: string | null; attempts: number }[],
-): TSmsToSend[] => rows.flatMap((row) => (row.body === null ? [] : [{ ...row, body: row.body }]));
+  rows: {
+    id: number;
+    mobile: string;
+    body: string | null;
+    templateKind: string | null;
+    templateVars: unknown;
+    attempts: number;
+  }[],
+): TSmsToSend[] =>
+  rows.flatMap(({ templateKind, templateVars, body, ...row }) =>
+    body === null ? [] : [{ ...row, body, template: parseSmsContent(templateKind, templateVars) }],
+  );
 
 /** Inserts a queued row; returns its id. */
 export const insertSms = async (db: DbOrTx, row: typeof smsOutbox.$inferInsert): Promise<number> => {
@@ -71,7 +93,7 @@ export const claimDueSms = async (
 };
 
 /**
- * Marks a row sent after `tries` tries, clearing its body (no OTP stays in clear), and in the same
+ * Marks a row sent after `tries` tries, clearing its body and variables (no OTP stays in clear), and in the same
  * statement sets sent_at on the OTP challenge it carries, so the resend cool-down starts. A row a
  * newer OTP superseded (expired) while it was on its way is marked sent too: it was. Returns false
  * when the row had already ended otherwise (sent or failed).
@@ -81,7 +103,7 @@ export const markSmsSent = async (db: DbOrTx, id: number, tries: number): Promis
     db,
     sql`with sent as (
           update sms_outbox
-             set state = 'sent', sent_at = now(), body = null, last_error = null,
+             set state = 'sent', sent_at = now(), body = null, template_vars = null, last_error = null,
                  attempts = attempts + ${tries}::int
            where id = ${id} and state in ('queued', 'expired')
        returning otp_challenge_id
@@ -96,7 +118,7 @@ export const markSmsSent = async (db: DbOrTx, id: number, tries: number): Promis
 };
 
 /**
- * Records `tries` failed tries of a queued row. It ends `failed` with its body cleared when the
+ * Records `tries` failed tries of a queued row. It ends `failed` with its body and variables cleared when the
  * failure is permanent or the tries reach maxAttempts; otherwise it waits retryAfterSeconds ×
  * 2^(tries so far − 1), at most an hour, before the job tries again. Returns the row's new state,
  * or null when it was no longer queued.
@@ -121,6 +143,7 @@ export const recordSmsFailure = async (
                last_error = ${failure.error.slice(0, 500)},
                state = case when ${isOver} then 'failed' else 'queued' end,
                body = case when ${isOver} then null else body end,
+               template_vars = case when ${isOver} then null else template_vars end,
                next_attempt_at = now() + make_interval(secs => least(
                  ${failure.retryAfterSeconds}::int * power(2, greatest(${attempts} - 1, 0)), 3600))
          where id = ${id} and state = 'queued'
@@ -129,17 +152,17 @@ export const recordSmsFailure = async (
   return rows[0]?.state ?? null;
 };
 
-/** Ends queued rows past not_after (an OTP nobody can use any more) as expired, clearing their body. */
+/** Ends queued rows past not_after (an OTP nobody can use any more) as expired, clearing body and variables. */
 export const expireOverdueSms = async (db: DbOrTx): Promise<number> => {
   const rows = await db
     .update(smsOutbox)
-    .set({ state: 'expired', body: null })
+    .set({ state: 'expired', body: null, templateVars: null })
     .where(and(eq(smsOutbox.state, 'queued'), lte(smsOutbox.notAfter, new Date())))
     .returning({ id: smsOutbox.id });
   return rows.length;
 };
 
-/** Ends the queued SMS of these OTP challenges as expired (a newer OTP replaced them), body cleared. */
+/** Ends the queued SMS of these OTP challenges as expired (a newer OTP replaced them), body and variables cleared. */
 export const expireQueuedOtpSms = async (
   db: DbOrTx,
   otpChallengeIds: number[],
@@ -148,6 +171,6 @@ export const expireQueuedOtpSms = async (
   if (otpChallengeIds.length === 0) return;
   await db
     .update(smsOutbox)
-    .set({ state: 'expired', body: null, lastError: reason })
+    .set({ state: 'expired', body: null, templateVars: null, lastError: reason })
     .where(and(eq(smsOutbox.state, 'queued'), inArray(smsOutbox.otpChallengeId, otpChallengeIds)));
 };

@@ -6,18 +6,9 @@ import type { TConfig } from '../../config';
 import type { Db, DbOrTx } from '../../db/client';
 import * as repo from './sms.repository';
 import { SmsRejectedError, type SmsTransport } from './sms.transport';
+import { renderSmsFor, type TSmsContent, type TSmsPurpose } from './sms-templates';
 
-/** Why an SMS is sent: an OTP purpose of spec §4, or a notice. */
-export type TSmsPurpose =
-  | 'LOGIN'
-  | 'FORGOT_PASSWORD'
-  | 'UNINSTALL'
-  | 'BYPASS_CODE'
-  | 'SIM_CHANGE'
-  /** The organisation admin's answer to a join request (modules/joining). */
-  | 'SIGNUP_DECISION'
-  /** An extended warranty ends within 30 days (modules/warranty). */
-  | 'WARRANTY_EXPIRY';
+export type { TSmsContent, TSmsPurpose } from './sms-templates';
 
 /** How far a delivery got: handed to the gateway, waiting in the outbox for a retry, or given up. */
 export type TSmsDeliveryOutcome = 'sent' | 'queued' | 'failed';
@@ -44,8 +35,8 @@ const describeError = (error: unknown): string =>
  * left with back-off. Tries use p-retry, each cut off by SMS_SEND_TIMEOUT_MS (the transport's
  * AbortSignal.timeout) and the whole delivery by its budget. A row ends `sent` (the OTP challenge
  * it carries gets sent_at), `failed` after SMS_MAX_ATTEMPTS tries or a permanent refusal, or
- * `expired` past not_after (the OTP's expiry) or when a newer OTP replaces it; its body is cleared
- * when it ends, so no OTP stays in clear. Rows are claimed with FOR UPDATE SKIP LOCKED and a lease,
+ * `expired` past not_after (the OTP's expiry) or when a newer OTP replaces it; its body and template
+ * variables are cleared when it ends, so no OTP stays in clear. Rows are claimed with FOR UPDATE SKIP LOCKED and a lease,
  * so several server processes never send one row twice.
  */
 export class SmsOutbox {
@@ -60,8 +51,12 @@ export class SmsOutbox {
   /**
    * Writes a queued SMS in the caller's transaction (`db`) and returns its id; deliver it after
    * commit. It is leased to that delivery for its budget, so the job leaves it alone meanwhile.
-   * `notAfter`: past it the SMS is useless (an OTP's expiry). Throws SMS_UNAVAILABLE (503) when the
-   * row cannot be written; the caller's transaction then rolls back with it.
+   * `content` is the SMS as a registered DLT template and its variables (sms-templates.ts): the row
+   * keeps both the rendered text (for the webhook) and the variables (for MSG91). There is no free
+   * text: a purpose without a registered template, or a kind not its own, throws a plain Error (a
+   * programming error) and writes nothing. `notAfter`: past it the SMS is useless (an OTP's
+   * expiry). Throws SMS_UNAVAILABLE (503) when the row cannot be written; the caller's transaction
+   * then rolls back with it.
    */
   async queueSms(
     db: DbOrTx,
@@ -69,17 +64,20 @@ export class SmsOutbox {
       orgId: number;
       mobile: string;
       purpose: TSmsPurpose;
-      text: string;
+      content: TSmsContent;
       otpChallengeId?: number;
       notAfter?: Date;
     },
   ): Promise<number> {
+    const text = renderSmsFor(message.purpose, message.content);
     try {
       return await repo.insertSms(db, {
         orgId: message.orgId,
         mobile: message.mobile,
         purpose: message.purpose,
-        body: message.text,
+        body: text,
+        templateKind: message.content.kind,
+        templateVars: message.content.variables,
         otpChallengeId: message.otpChallengeId ?? null,
         notAfter: message.notAfter ?? null,
         nextAttemptAt: new Date(Date.now() + this.deps.config.SMS_INLINE_BUDGET_MS + LEASE_MARGIN_MS),
@@ -179,7 +177,10 @@ export class SmsOutbox {
         async () => {
           tries += 1;
           try {
-            await transport.send({ to: row.mobile, text: row.body }, { signal: budget });
+            await transport.send(
+              { to: row.mobile, text: row.body },
+              { signal: budget, ...(row.template ? { template: row.template } : {}) },
+            );
           } catch (error) {
             lastFailure = error;
             throw error;

@@ -88,7 +88,16 @@ export const sendWarrantyExpiryReminders = async (
             orgId: warranty.orgId,
             mobile: warranty.mobile,
             purpose: 'WARRANTY_EXPIRY',
-            text: `${company}: Dear ${warranty.firstName}, the extended warranty ${warranty.code} of your phone${phone} ends on ${formatCalendarDate(warranty.endsOn)}. Visit your shop to renew it.`,
+            content: {
+              kind: 'WARRANTY_EXPIRY',
+              variables: {
+                company,
+                name: warranty.firstName,
+                code: warranty.code,
+                imei: phone,
+                endsOn: formatCalendarDate(warranty.endsOn),
+              },
+            },
           }),
         );
       }
