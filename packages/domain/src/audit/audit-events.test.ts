@@ -162,6 +162,20 @@ const DESCRIBED: [string, unknown][] = [
     },
   ],
   ['a rotated EMI PIN', { action: 'emi.pin_rotated', entity: 'customer', entityId: '7', details: {} }],
+  [
+    'a push token FCM refused (issue 27)',
+    {
+      action: 'device.push_token_refused',
+      entity: 'customer',
+      entityId: '7',
+      details: {
+        deviceId: DEVICE,
+        reason: 'rejected',
+        fcmError: 'SENDER_ID_MISMATCH',
+        tokenFingerprint: '0123456789abcdef',
+      },
+    },
+  ],
 ];
 
 /** Entries the union does not describe. */
@@ -228,6 +242,21 @@ const REFUSED: [string, unknown][] = [
       entity: 'customer',
       entityId: '7',
       details: { deviceId: DEVICE, source: 'offline_code', action: 'unlock', at: '2026-03-04T09:00:00.000Z' },
+    },
+  ],
+  [
+    'a refused push token that carries the token itself',
+    {
+      action: 'device.push_token_refused',
+      entity: 'customer',
+      entityId: '7',
+      details: {
+        deviceId: DEVICE,
+        reason: 'rejected',
+        fcmError: 'SENDER_ID_MISMATCH',
+        tokenFingerprint: '0123456789abcdef',
+        token: 'fcm-token-1',
+      },
     },
   ],
   [

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { COMMAND_NAMES, type TCommandName, type TMessageFeature } from '../common/enums';
 import { CONSENT_LANGUAGES } from '../customers/consent-texts';
 import { CUSTOMER_STATUS_EVENTS } from '../customers/customer-status';
+import { PUSH_REFUSAL_REASONS } from '../customers/customers.schema';
 import { commandSpecOf } from '../devices/command-catalogue';
 import { ZDeviceControlSettings, ZLockAccess, ZUserAccess } from '../devices/devices.schema';
 import { LOCK_REASON_CATEGORIES } from '../devices/lock-reasons';
@@ -700,6 +701,25 @@ export const ZDeviceAppRemovedAuditEvent = member(
   }),
 );
 
+/**
+ * Firebase Cloud Messaging refused the phone's push token for good (issue 27, docs/fcm.md), so
+ * wake-ups to it stopped: `unregistered` (dead) or `rejected` (malformed, another sender's), with
+ * FCM's error code (`SENDER_ID_MISMATCH`, `INVALID_ARGUMENT`, `UNREGISTERED`, or the HTTP status
+ * when FCM named none). Never the token: `tokenFingerprint`, the first 16 hex digits of its
+ * SHA-256, tells one token from another, so a token is recorded once and customer_details can tell
+ * whether the phone has registered a new one since (its `device.pushRefusal`).
+ */
+export const ZDevicePushTokenRefusedAuditEvent = member(
+  z.literal('device.push_token_refused'),
+  'customer',
+  z.strictObject({
+    deviceId: z.string(),
+    reason: z.enum(PUSH_REFUSAL_REASONS),
+    fcmError: z.string(),
+    tokenFingerprint: z.string().regex(/^[0-9a-f]{16}$/),
+  }),
+);
+
 // Apple (issue 15, docs/apple.md).
 
 /** An iPhone enrolled with another serial number than the one recorded: the enrolment was ignored. */
@@ -781,6 +801,7 @@ export const ZAuditEvent = z.discriminatedUnion('action', [
   ZDeviceEnrolmentCodeUsedAuditEvent,
   ZDeviceSimChangeAuditEvent,
   ZDeviceAppRemovedAuditEvent,
+  ZDevicePushTokenRefusedAuditEvent,
   ZAppleSerialMismatchAuditEvent,
   ZAppleCheckoutAuditEvent,
 ]);

@@ -159,6 +159,21 @@ export const ZEmiRow = ZInstalmentRow.pick({
 export type TEmiRow = z.infer<typeof ZEmiRow>;
 
 /**
+ * Why wake-ups to a phone stopped (issue 27, docs/fcm.md): Firebase Cloud Messaging refused its push
+ * token for good, `unregistered` (a dead token: the app was removed or the token expired) or
+ * `rejected` (malformed, or issued for another Firebase project).
+ */
+export const PUSH_REFUSAL_REASONS = ['rejected', 'unregistered'] as const;
+export type TPushRefusalReason = (typeof PUSH_REFUSAL_REASONS)[number];
+
+/**
+ * customer_details' `device.pushRefusal`: FCM's newest refusal of the phone's push token, when the
+ * phone has not registered another token since. `at` is ISO 8601 UTC.
+ */
+export const ZPushRefusal = z.object({ reason: z.enum(PUSH_REFUSAL_REASONS), at: z.string() });
+export type TPushRefusal = z.infer<typeof ZPushRefusal>;
+
+/**
  * customer_details. With the actor's lock access `read` flag '0' (spec §6) it still answers, but
  * the lock section is blank: `lockStatus` and `device.lockStatus` null and no command information
  * (`device.pendingCommand` and `device.lastCommand` null, `device.pendingControls` empty), as the
@@ -192,7 +207,13 @@ export const ZCustomerDetails = ZCustomerListItem.extend({
     tenureMonths: z.number().int(),
     emiPaise: z.number().int(),
   }),
-  device: ZDeviceSummary,
+  device: ZDeviceSummary.extend({
+    /**
+     * Wake-ups to the phone stopped because FCM refused its push token (issue 27), until the phone
+     * registers a new token; null otherwise (absent from a server before issue 27: read as null).
+     */
+    pushRefusal: ZPushRefusal.nullable().optional(),
+  }),
   emis: z.array(ZEmiRow),
   /**
    * Where the phone was when the link-based app was removed (spec §3 customer details: uninstall

@@ -10,8 +10,9 @@ import { findCustomerForActor } from '../scope/scope.service';
  * phone's state, pending commands and what the actor may do with it (devices), read side by side
  * once the actor's scope found the customer. Composed here, above both modules, so neither imports
  * the other (issue 25). An actor whose lock access `read` is '0' still gets the customer, with the
- * lock status and command information null (see ZCustomerDetails). Throws CUSTOMER_NOT_FOUND
- * outside the actor's scope.
+ * lock status and command information null (see ZCustomerDetails). The device carries
+ * `pushRefusal` (issue 27): why wake-ups to the phone stopped, until it registers a new push token.
+ * Throws CUSTOMER_NOT_FOUND outside the actor's scope.
  */
 export const getCustomerDetails = async (
   db: DbOrTx,
@@ -27,5 +28,8 @@ export const getCustomerDetails = async (
       device: found.device,
     }),
   ]);
-  return { ...record, lockStatus: device.lockStatus, device };
+  // The refusal of the phone's push token (issue 27) is read with the customer's schedule, to stay
+  // within the request's statement budget, and shown with the device.
+  const { pushRefusal, ...customer } = record;
+  return { ...customer, lockStatus: device.lockStatus, device: { ...device, pushRefusal } };
 };

@@ -1,9 +1,11 @@
 import { type TAuditAction, ZCustomerStatusAuditEvent } from '@kisht/domain/audit/audit-events';
+import { PUSH_REFUSAL_REASONS } from '@kisht/domain/customers/customers.schema';
 import { and, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { type DbOrTx, queryRows } from '../../db/client';
 import { rowsFromJson } from '../../db/json-rows';
 import { auditLog, customerCounts, customers, devices, emis, media, products, users } from '../../db/schema';
+import type { TStoredPushRefusal } from '../push/push-refusal.service';
 import type { CustomerScope } from '../scope/scope.service';
 
 /** The customers of the actor's scope (scope.service scopeOf), as a condition. */
@@ -304,23 +306,49 @@ export const updateDeviceIdentity = async (
   await db.update(devices).set(values).where(eq(devices.id, deviceId));
 };
 
-/** image_name of the customer's newest live photo (media kind customer_profile), or null. */
+/** The audit action push-refusal.service's recordPushRefusal writes (issue 27), and what is read of it. */
+const PUSH_TOKEN_REFUSED = 'device.push_token_refused' satisfies TAuditAction;
+const ZStoredPushRefusal = z.object({
+  reason: z.enum(PUSH_REFUSAL_REASONS),
+  at: z.string(),
+  tokenFingerprint: z.string(),
+});
+
 /**
- * A customer's instalments (by number) and the path of their newest live profile photo (or null),
- * in one statement (issue 26: customer_details reads them together).
+ * A customer's instalments (by number), the path of their newest live profile photo (or null) and
+ * their device's newest push-token refusal (the `device.push_token_refused` audit entry of issue
+ * 27: reason, when (ISO 8601 UTC) and the token's fingerprint; or null), in one statement (issue
+ * 26: customer_details reads them together, within its budget of 4 statements).
  */
-export const findScheduleAndPhoto = async (
+export const findDetailsExtras = async (
   db: DbOrTx,
-  customerId: number,
-): Promise<{ emis: (typeof emis.$inferSelect)[]; photoPath: string | null }> => {
-  const [row] = await queryRows<{ photo: string | null; schedule: unknown }>(
+  target: { orgId: number; customerId: number; deviceId: string },
+): Promise<{
+  emis: (typeof emis.$inferSelect)[];
+  photoPath: string | null;
+  pushRefusal: TStoredPushRefusal | null;
+}> => {
+  const { orgId, customerId, deviceId } = target;
+  const [row] = await queryRows<{ photo: string | null; schedule: unknown; push_refusal: unknown }>(
     db,
     sql`select
           (select m.path from ${media} m
             where m.customer_id = ${customerId} and m.kind = 'customer_profile' and m.deleted_at is null
             order by m.created_at desc, m.id desc limit 1) as photo,
           (select coalesce(jsonb_agg(to_jsonb(e) order by e.instalment_no), '[]'::jsonb)
-             from ${emis} e where e.customer_id = ${customerId}) as schedule`,
+             from ${emis} e where e.customer_id = ${customerId}) as schedule,
+          (select jsonb_build_object(
+                    'reason', a.details->>'reason',
+                    'at', to_char(a.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                    'tokenFingerprint', a.details->>'tokenFingerprint')
+             from ${auditLog} a
+            where a.org_id = ${orgId} and a.entity = 'customer' and a.entity_id = ${String(customerId)}
+              and a.action = ${PUSH_TOKEN_REFUSED} and a.details->>'deviceId' = ${deviceId}
+            order by a.created_at desc, a.id desc limit 1) as push_refusal`,
   );
-  return { emis: rowsFromJson(emis, row?.schedule), photoPath: row?.photo ?? null };
+  return {
+    emis: rowsFromJson(emis, row?.schedule),
+    photoPath: row?.photo ?? null,
+    pushRefusal: row?.push_refusal ? ZStoredPushRefusal.parse(row.push_refusal) : null,
+  };
 };

@@ -19,6 +19,7 @@ import type {
   TCustomerDetails,
   TCustomerPage,
   TLoanDefaults,
+  TPushRefusal,
   TStatusChange,
   ZCreateCustomerRequest,
   ZCustomerListQuery,
@@ -36,6 +37,7 @@ import { findFinancer, findProduct } from '../catalogue/catalogue.service';
 import { isKnownPlace, listCountries, listStates } from '../catalogue/csc.service';
 import { assertCanEnrol } from '../ledger/ledger.service';
 import { getOrgSettings } from '../orgs/orgs.service';
+import { currentPushRefusal } from '../push/push-refusal.service';
 import { findCustomerForActor, scopeOf } from '../scope/scope.service';
 import { createCustomerLogin, requireAccess, scopedRetailerIds } from '../users/users.service';
 import * as repo from './customers.repository';
@@ -225,13 +227,20 @@ export const getLoanDefaults = async (db: DbOrTx, actor: TActor): Promise<TLoanD
   return { annualRateBps: (await getOrgSettings(db, actor.orgId)).defaultAnnualRateBps };
 };
 
-/** A customer as customer_details shows it, less the device summary (composed above, customer-details). */
-export type TCustomerRecord = Omit<TCustomerDetails, 'device' | 'lockStatus'>;
+/**
+ * A customer as customer_details shows it, less the device summary (composed above,
+ * customer-details), plus what the device summary carries of the phone's push-token refusal
+ * (read here, in the same statement as the schedule: issue 27 within issue 26's budget).
+ */
+export type TCustomerRecord = Omit<TCustomerDetails, 'device' | 'lockStatus'> & {
+  pushRefusal: TPushRefusal | null;
+};
 
 /**
  * Everything customer_details shows of a customer the actor's scope found (scope.service
- * findCustomerForActor): loan, schedule, identity, financer, photo. The customer-details module
- * adds the device summary (devices), so this module needs none of the device module.
+ * findCustomerForActor): loan, schedule, identity, financer, photo, and whether FCM refused the
+ * phone's current push token (push-refusal.service currentPushRefusal). The customer-details
+ * module adds the device summary (devices), so this module needs none of the device module.
  */
 export const getCustomerRecord = async (
   db: DbOrTx,
@@ -239,8 +248,8 @@ export const getCustomerRecord = async (
   found: Awaited<ReturnType<typeof findCustomerForActor>>,
 ): Promise<TCustomerRecord> => {
   const { customer, device, product } = found;
-  const [{ emis: emiRows, photoPath: photoImageName }, financer] = await Promise.all([
-    repo.findScheduleAndPhoto(db, customer.id),
+  const [{ emis: emiRows, photoPath: photoImageName, pushRefusal }, financer] = await Promise.all([
+    repo.findDetailsExtras(db, { orgId: customer.orgId, customerId: customer.id, deviceId: device.id }),
     customer.financerId ? findFinancer(db, actor, customer.financerId) : null,
   ]);
   return {
@@ -285,6 +294,7 @@ export const getCustomerRecord = async (
     })),
     uninstallLatitude: device.uninstallLocation?.latitude ?? null,
     uninstallLongitude: device.uninstallLocation?.longitude ?? null,
+    pushRefusal: currentPushRefusal(pushRefusal, device.pushToken),
   };
 };
 

@@ -6,6 +6,7 @@ import type { Db } from '../../db/client';
 import { runDetached } from '../../db/statement-counter';
 import type { DeviceBus } from '../../device-channel/bus';
 import { NO_PUSH, type TPushGateway } from '../push/push.service';
+import { recordPushRefusal } from '../push/push-refusal.service';
 import type { CommandRow } from './commands.repository';
 import * as commandsRepo from './commands.repository';
 import type { TDeviceBridges } from './device-bridge';
@@ -68,7 +69,8 @@ export class CommandDispatcher {
   /**
    * Wakes the offline phones among `deviceIds` that have an FCM token and were not woken in the
    * last minute (device protocol §14), so a phone in Doze reconnects and says hello. A dead token,
-   * or one the push service refuses for good, is forgotten; a push service that cannot be reached
+   * or one the push service refuses for good, is forgotten and audited (issue 27: once per token,
+   * shown on customer_details); a push service that cannot be reached
    * (or asked to wait: Retry-After) is logged. Never throws.
    */
   async wake(deviceIds: string[]): Promise<number> {
@@ -81,12 +83,19 @@ export class CommandDispatcher {
           due.slice(i, i + 50).map(async ({ id, push_token: token }) => {
             try {
               const result = await this.push.wake({ token, deviceId: id });
-              if (result === 'sent') woken += 1;
+              if (result.kind === 'sent') woken += 1;
               else {
                 // A token that can never work is forgotten, so it is not tried every minute; the
-                // phone sends a fresh one with its next hello (device protocol §14).
+                // phone sends a fresh one with its next hello (device protocol §14). The refusal
+                // is recorded once per token, and the device's page says why wake-ups stopped.
                 await reportsRepo.clearPushToken(this.db, id, token);
-                if (result === 'rejected')
+                await recordPushRefusal(this.db, {
+                  deviceId: id,
+                  token,
+                  reason: result.kind,
+                  fcmError: result.fcmError,
+                });
+                if (result.kind === 'rejected')
                   this.log.warn(
                     { deviceId: id },
                     'FCM refused the push token (malformed, or another sender’s): forgotten',

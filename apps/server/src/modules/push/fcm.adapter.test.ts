@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeFcm } from './fake-fcm';
-import { createFcmGateway, retryAfterMs } from './fcm.adapter';
+import { createFcmGateway, fcmErrorOf, retryAfterMs } from './fcm.adapter';
 
 let fake: Awaited<ReturnType<typeof startFakeFcm>>;
 beforeEach(async () => {
@@ -16,8 +16,8 @@ const gateway = () =>
 describe('FCM HTTP v1 gateway (against a local fake that checks what it gets)', () => {
   it('sends a high-priority data message to the token, with a signed JWT grant reused across sends', async () => {
     const fcm = gateway();
-    expect(await fcm.wake({ token: 'token-a', deviceId: 'device-a' })).toBe('sent');
-    expect(await fcm.wake({ token: 'token-b', deviceId: 'device-b' })).toBe('sent');
+    expect(await fcm.wake({ token: 'token-a', deviceId: 'device-a' })).toEqual({ kind: 'sent' });
+    expect(await fcm.wake({ token: 'token-b', deviceId: 'device-b' })).toEqual({ kind: 'sent' });
     expect(fake.messages).toEqual([
       {
         token: 'token-a',
@@ -32,14 +32,17 @@ describe('FCM HTTP v1 gateway (against a local fake that checks what it gets)', 
   it('says a dead token is unregistered, retries a 503, and gives up at once on a bad request', async () => {
     const fcm = gateway();
     fake.answer = () => ({ status: 404, body: { error: { code: 404, status: 'NOT_FOUND' } } });
-    expect(await fcm.wake({ token: 'gone', deviceId: 'd' })).toBe('unregistered');
+    expect(await fcm.wake({ token: 'gone', deviceId: 'd' })).toEqual({
+      kind: 'unregistered',
+      fcmError: 'NOT_FOUND',
+    });
 
     let calls = 0;
     fake.answer = () => {
       calls += 1;
       return calls < 3 ? { status: 503, body: { error: { code: 503 } } } : { status: 200, body: {} };
     };
-    expect(await fcm.wake({ token: 'busy', deviceId: 'd' })).toBe('sent');
+    expect(await fcm.wake({ token: 'busy', deviceId: 'd' })).toEqual({ kind: 'sent' });
     expect(calls).toBe(3);
 
     calls = 0;
@@ -63,7 +66,10 @@ describe('FCM HTTP v1 gateway (against a local fake that checks what it gets)', 
         },
       };
     };
-    expect(await fcm.wake({ token: 'other-project', deviceId: 'd' })).toBe('rejected');
+    expect(await fcm.wake({ token: 'other-project', deviceId: 'd' })).toEqual({
+      kind: 'rejected',
+      fcmError: 'SENDER_ID_MISMATCH',
+    });
     expect(calls).toBe(1);
     fake.answer = () => {
       calls += 1;
@@ -84,8 +90,21 @@ describe('FCM HTTP v1 gateway (against a local fake that checks what it gets)', 
         },
       };
     };
-    expect(await fcm.wake({ token: 'trunc', deviceId: 'd' })).toBe('rejected');
+    expect(await fcm.wake({ token: 'trunc', deviceId: 'd' })).toEqual({
+      kind: 'rejected',
+      fcmError: 'INVALID_ARGUMENT',
+    });
     expect(calls).toBe(2);
+  });
+
+  it("names FCM's error for the audit log: its FcmError code, else the status, else the HTTP status (issue 27)", () => {
+    const body = (error: unknown) => JSON.stringify({ error });
+    expect(
+      fcmErrorOf(404, body({ code: 404, status: 'NOT_FOUND', details: [{ errorCode: 'UNREGISTERED' }] })),
+    ).toBe('UNREGISTERED');
+    expect(fcmErrorOf(403, body({ code: 403, status: 'PERMISSION_DENIED' }))).toBe('PERMISSION_DENIED');
+    expect(fcmErrorOf(403, '<html>Forbidden</html>')).toBe('HTTP 403');
+    expect(fcmErrorOf(400, body({ code: 400, status: 'x'.repeat(100) }))).toHaveLength(64);
   });
 
   it('honours Retry-After: no request until it has passed, for any token (issue 27)', async () => {

@@ -37,6 +37,32 @@ const isUnregistered = (status: number, body: string) =>
 const isRejectedToken = (status: number, body: string) =>
   status === 403 || (status === 400 && /FcmError|registration token/i.test(body));
 
+/** An FCM error answer (google.rpc.Status): its status and details, one of them FCM's own FcmError. */
+const ZFcmErrorBody = z.object({
+  error: z.object({
+    status: z.string().optional(),
+    details: z.array(z.object({ errorCode: z.string().optional() })).optional(),
+  }),
+});
+
+/**
+ * FCM's name for the error of an answer, for the audit log (issue 27): the `errorCode` of its
+ * FcmError detail (`SENDER_ID_MISMATCH`, `UNREGISTERED`, `INVALID_ARGUMENT`, …), else the
+ * error's `status` (`PERMISSION_DENIED`, `NOT_FOUND`), else `HTTP <status>` for a body that names
+ * neither. At most 64 characters.
+ */
+export const fcmErrorOf = (status: number, body: string): string => {
+  let parsed: ReturnType<typeof ZFcmErrorBody.safeParse> | undefined;
+  try {
+    parsed = ZFcmErrorBody.safeParse(JSON.parse(body));
+  } catch {
+    parsed = undefined;
+  }
+  const error = parsed?.success ? parsed.data.error : undefined;
+  const named = error?.details?.find((detail) => detail.errorCode)?.errorCode ?? error?.status;
+  return (named || `HTTP ${status}`).slice(0, 64);
+};
+
 /** The longest pause a Retry-After may impose on wake-ups, ms (a wake-up is worth ten minutes). */
 const MAX_RETRY_AFTER_MS = 10 * 60_000;
 
@@ -54,7 +80,7 @@ export const retryAfterMs = (header: string | null, now = Date.now()): number | 
  * errors are retried 3 times with backoff (p-retry), except that an answer with `Retry-After`
  * pauses every wake-up until then (thrown at once, no request, while paused); a dead token
  * answers `unregistered`, a token FCM will never take for this sender (400 with FCM's detail, 403)
- * `rejected`; any other 4xx throws at once.
+ * `rejected`, each with FCM's error code (fcmErrorOf); any other 4xx throws at once.
  */
 export const createFcmGateway = (options: {
   serviceAccount: TServiceAccount;
@@ -113,9 +139,13 @@ export const createFcmGateway = (options: {
       },
     );
     const text = await response.text();
-    if (response.ok) return 'sent';
-    if (isUnregistered(response.status, text)) return 'unregistered';
-    if (isRejectedToken(response.status, text)) return 'rejected';
+    if (response.ok) return { kind: 'sent' };
+    if (isUnregistered(response.status, text)) {
+      return { kind: 'unregistered', fcmError: fcmErrorOf(response.status, text) };
+    }
+    if (isRejectedToken(response.status, text)) {
+      return { kind: 'rejected', fcmError: fcmErrorOf(response.status, text) };
+    }
     if (response.status === 401) token = undefined;
     const wait = retryAfterMs(response.headers.get('retry-after'));
     if (wait !== null && (response.status === 429 || response.status >= 500)) {

@@ -1,14 +1,17 @@
 import { readFileSync } from 'node:fs';
+import type { TPushRefusalReason } from '@kisht/domain/customers/customers.schema';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TConfig } from '../../config';
 import { createFcmGateway, ZServiceAccount } from './fcm.adapter';
 
 /**
- * What became of one wake-up push: delivered to the push service; its token is dead
+ * What became of one wake-up push: delivered to the push service (`sent`); its token is dead
  * (`unregistered`: the app was removed or the token expired); or the push service will never take
- * that token from this sender (`rejected`: malformed, or another Firebase project's).
+ * that token from this sender (`rejected`: malformed, or another Firebase project's). A refusal
+ * carries the push service's own name for the error (`fcmError`: FCM's `SENDER_ID_MISMATCH`,
+ * `INVALID_ARGUMENT`, `UNREGISTERED`, …), which the device's audit entry keeps (issue 27).
  */
-export type TWakeResult = 'sent' | 'unregistered' | 'rejected';
+export type TWakeResult = { kind: 'sent' } | { kind: TPushRefusalReason; fcmError: string };
 
 /**
  * A push service that can wake a phone in Doze or app standby so it reconnects (device protocol
@@ -23,7 +26,7 @@ export type TPushGateway = {
 };
 
 /** No push service: nothing is sent, and a phone is reached at its next reconnect. */
-export const NO_PUSH: TPushGateway = { name: 'none', wake: async () => 'sent' };
+export const NO_PUSH: TPushGateway = { name: 'none', wake: async () => ({ kind: 'sent' }) };
 
 /**
  * The push gateway the configuration asks for: FCM with FCM_SERVICE_ACCOUNT_FILE (throws, naming

@@ -1,10 +1,12 @@
 import type { TCustomerConsent } from '@kisht/domain/customers/consent.schema';
 import { CONSENT_TEXT_VERSION } from '@kisht/domain/customers/consent-texts';
-import type { TCustomerDetails } from '@kisht/domain/customers/customers.schema';
+import type { TCustomerDetails, TPushRefusal } from '@kisht/domain/customers/customers.schema';
 import { paths } from '@kisht/domain/paths';
-import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { api } from '../../../lib/http/api';
+import { customerTag } from '../../../lib/http/tags';
 import { appPaths } from '../../../lib/paths';
 import { stubApi } from '../../../test/fake-api';
 import { createCustomerDetails } from '../../../test/fixtures';
@@ -166,5 +168,39 @@ describe('customer_details shows the consent to remote locking', () => {
     expect((await screen.findByTestId('consent-missing')).textContent).toContain('enrolment QR needs it');
     fireEvent.click(screen.getByRole('button', { name: 'Record consent' }));
     expect(await screen.findByTestId('consent-form')).toBeTruthy();
+  });
+});
+
+describe('customer_details says why wake-ups to the phone stopped (issue 27)', () => {
+  it('shows when Firebase refused the push token, in India time, and what to do', async () => {
+    stubApi({
+      [paths.customers.details]: () => ({
+        ...CUSTOMER,
+        device: { ...CUSTOMER.device, pushRefusal: { reason: 'rejected', at: '2026-03-04T09:15:00.000Z' } },
+      }),
+    });
+    renderDetails();
+    expect((await screen.findByTestId('device-push-refusal')).textContent).toBe(
+      'Wake-ups to this phone stopped on 04-03-2026 02:45 PM: Firebase refused its push token. ' +
+        'Open the Kisht app on the phone so it registers again.',
+    );
+  });
+
+  it('says nothing once the phone registered a new token, when the details are read again', async () => {
+    let pushRefusal: TPushRefusal | null = { reason: 'unregistered', at: '2026-03-04T18:45:00.000Z' };
+    stubApi({
+      [paths.customers.details]: () => ({ ...CUSTOMER, device: { ...CUSTOMER.device, pushRefusal } }),
+      // RTK Query refetches invalidated data once no other request is pending.
+      [paths.customers.statusHistory]: () => [],
+      [paths.customers.consent]: () => null,
+    });
+    const { store } = renderDetails();
+    expect((await screen.findByTestId('device-push-refusal')).textContent).toContain('05-03-2026 12:15 AM');
+    pushRefusal = null;
+    act(() => {
+      store.dispatch(api.util.invalidateTags([customerTag(5)]));
+    });
+    await waitFor(() => expect(screen.queryByTestId('device-push-refusal')).toBeNull());
+    expect(screen.getByTestId('customer-date-of-birth')).toBeTruthy();
   });
 });

@@ -37,6 +37,7 @@ import { CustomerEditActions } from '../components/customer-edit-actions';
 import { CustomerSummaryHeader } from '../components/customer-summary-header';
 import { EmiScheduleTable } from '../components/emi-schedule-table';
 import { FinancerHandoffStatus } from '../components/financer-handoff-status';
+import { PushRefusalNotice } from '../components/push-refusal-notice';
 import { StatusCard } from '../components/status-card';
 import { useGetCustomerDetailsQuery } from '../customers-api';
 
@@ -266,8 +267,9 @@ export type TCustomerDetailsPageProps = {
 type TCustomerDetailsViewProps = TCustomerDetailsPageProps & { customer: TCustomerDetails };
 
 /**
- * The customer's header and lock card, then the command tab groups of spec §2 (customer, device,
- * actions). The tab is kept in the URL (`?tab=`), so Back and a reload land on it.
+ * The customer's header and lock card (with, under it, why wake-ups to the phone stopped, when
+ * Firebase refused its push token: issue 27), then the command tab groups of spec §2 (customer,
+ * device, actions). The tab is kept in the URL (`?tab=`), so Back and a reload land on it.
  */
 const CustomerDetailsView = ({
   customer,
@@ -299,6 +301,7 @@ const CustomerDetailsView = ({
             ? () => navigate(appPaths.customerNavigate.href(customer.id))
             : undefined,
       })}
+      <PushRefusalNotice refusal={customer.device.pushRefusal} />
       <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
         <Tabs
           value={tab}
