@@ -246,6 +246,11 @@ export const paths = {
     unlock: '/api/device/unlock',
     /** POST TEnrolDeviceRequest → TEnrolDeviceResponse. Called by the device, not a user. */
     enrol: '/api/device/enrol',
+    /**
+     * POST TReEnrolRequest → TReEnrolResponse: the shop re-enrols a wiped, replaced or lost phone
+     * (issue 27); then get_customers_qrCode gives the new QR.
+     */
+    reEnrol: '/api/device/re_enrol',
     /** GET ?customer_id= → TCommandHistoryItem[] (newest first). */
     history: '/api/device/command_history',
     /** GET → TOfflineCommand[]: commands still waiting for phones that are offline, oldest first. */

@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { cmdTopic, evtTopic } from '@kisht/domain/devices/protocol.schema';
 import { paths } from '@kisht/domain/paths';
-import { Aedes, type AuthenticateError } from 'aedes';
+import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt from 'mqtt';
 import { createWebSocketStream, WebSocketServer } from 'ws';
@@ -73,6 +73,13 @@ export const createEmbeddedBroker = async (options: EmbeddedBrokerOptions): Prom
       });
     },
     connectedClients: () => broker.connectedClients,
+    disconnect: async (deviceId) => {
+      // Aedes keeps its connected clients by id (aedes.js `clients`), a field its types leave out.
+      const client = (broker as unknown as { clients: Record<string, Client | undefined> }).clients[deviceId];
+      if (!client) return false;
+      await new Promise<void>((resolve) => client.close(() => resolve()));
+      return true;
+    },
     publish: (topic, payload) =>
       new Promise((resolve, reject) => {
         broker.publish(

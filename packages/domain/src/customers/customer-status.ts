@@ -14,6 +14,7 @@ export const CUSTOMER_STATUS_EVENTS = [
   'complete_loan',
   'release',
   'profile_removed',
+  're_enrol',
 ] as const;
 export type TCustomerStatusEvent = (typeof CUSTOMER_STATUS_EVENTS)[number];
 
@@ -30,7 +31,10 @@ const { INACTIVE, INSTALL, DEACTIVATE, UNINSTALL, APPLE_REMOVED, EMI_COMPLETED, 
  * - `complete_loan`: the last EMI paid or waived (→ EMIs completed), from any status with a live loan;
  * - `release`: the phone left Kisht (uninstall confirmed, the link-based app removed, the phone
  *   deleted at Google) → uninstall;
- * - `profile_removed`: the iPhone's MDM profile was removed (CheckOut) → Apple removed.
+ * - `profile_removed`: the iPhone's MDM profile was removed (CheckOut) → Apple removed;
+ * - `re_enrol`: the shop re-enrols the customer's phone (wiped, replaced under warranty, lost: issue
+ *   27): the old phone's credentials are revoked and the customer is inactive again, with consent
+ *   and loan kept, until a phone enrols from the new QR. Not after release or the last EMI.
  */
 export const CUSTOMER_STATUS_TRANSITIONS: Readonly<Record<TCustomerStatusEvent, TStatusTransition>> = {
   enrol: { from: [INACTIVE], to: INSTALL },
@@ -40,6 +44,7 @@ export const CUSTOMER_STATUS_TRANSITIONS: Readonly<Record<TCustomerStatusEvent, 
   complete_loan: { from: [INACTIVE, INSTALL, DEACTIVATE, EMI_MATURING], to: EMI_COMPLETED },
   release: { from: [INSTALL, DEACTIVATE, EMI_COMPLETED, EMI_MATURING], to: UNINSTALL },
   profile_removed: { from: [INSTALL, DEACTIVATE, EMI_COMPLETED, EMI_MATURING], to: APPLE_REMOVED },
+  re_enrol: { from: [INSTALL, DEACTIVATE, EMI_MATURING, APPLE_REMOVED], to: INACTIVE },
 };
 
 /** The events a retailer may apply by hand (change status on customer_details). */

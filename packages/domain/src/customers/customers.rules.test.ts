@@ -37,6 +37,18 @@ describe('customer edit menu (spec §2)', () => {
   ])('%s', (_label, customer, expected) => {
     expect(customerEditActions(customer)).toEqual(expected);
   });
+
+  it.each([
+    [0, false], // inactive: nothing enrolled, the QR is what they need
+    [1, true],
+    [2, true],
+    [3, false], // released
+    [4, true], // Apple profile removed: enrol the iPhone again
+    [5, false], // paid up
+    [6, true],
+  ])('offers RE_ENROL to a customer in status %i: %s (issue 27)', (status, isOffered) => {
+    expect(customerEditActions({ appType: 0, deviceType: 0, status }).includes('RE_ENROL')).toBe(isOffered);
+  });
 });
 
 describe('who bulk lock and unlock leave alone, by status', () => {

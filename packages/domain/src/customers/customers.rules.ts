@@ -1,4 +1,5 @@
 import { AppType, CustomerStatus, DeviceType, type TCustomerStatus } from '../common/enums';
+import { canTransitionStatus } from './customer-status';
 
 /** Customer edit menu actions, spec §2. */
 export const CUSTOMER_EDIT_ACTIONS = [
@@ -8,6 +9,7 @@ export const CUSTOMER_EDIT_ACTIONS = [
   'EDIT_DOCUMENTS',
   'EMM_QR_CODE',
   'CHECK_STATUS',
+  'RE_ENROL',
 ] as const;
 export type TCustomerEditAction = (typeof CUSTOMER_EDIT_ACTIONS)[number];
 
@@ -16,16 +18,22 @@ const BASE_ACTIONS: TCustomerEditAction[] = ['IMEI_EDIT', 'EMI_EDIT', 'EDIT_SIGN
 /**
  * The edit menu of customer_details (spec §2): device policy controller plus anti-theft (app_type
  * 9) keeps only IMEI edit and adds the QR option; Apple adds check status; every other type adds
- * the QR option to the base actions (IMEI, EMI, signature, documents).
+ * the QR option to the base actions (IMEI, EMI, signature, documents). With the customer's
+ * `status`, RE_ENROL follows when their phone may be re-enrolled (issue 27: enrolled, loan running;
+ * customer-status `re_enrol`).
  */
 export const customerEditActions = (customer: {
   appType: number;
   deviceType: number;
+  status?: number;
 }): TCustomerEditAction[] => {
-  if (customer.appType === AppType.DEVICE_POLICY_CONTROLLER_ANTI_THEFT) return ['IMEI_EDIT', 'EMM_QR_CODE'];
+  const reEnrol: TCustomerEditAction[] =
+    customer.status !== undefined && canTransitionStatus(customer.status, 're_enrol') ? ['RE_ENROL'] : [];
+  if (customer.appType === AppType.DEVICE_POLICY_CONTROLLER_ANTI_THEFT)
+    return ['IMEI_EDIT', 'EMM_QR_CODE', ...reEnrol];
   if (customer.deviceType === DeviceType.APPLE || customer.appType === AppType.APPLE)
-    return [...BASE_ACTIONS, 'CHECK_STATUS'];
-  return [...BASE_ACTIONS, 'EMM_QR_CODE'];
+    return [...BASE_ACTIONS, 'CHECK_STATUS', ...reEnrol];
+  return [...BASE_ACTIONS, 'EMM_QR_CODE', ...reEnrol];
 };
 
 /**

@@ -227,6 +227,56 @@ export type TUserAccess = z.infer<typeof ZUserAccess>;
 export const ZLockAccess = z.object({ lock: ZFlag, unlock: ZFlag, read: ZFlag, uninstall: ZFlag });
 export type TLockAccess = z.infer<typeof ZLockAccess>;
 
+/** Why a phone is enrolled again (issue 27): what the shop picks on customer_details. */
+export const RE_ENROL_REASONS = [
+  'factory_reset',
+  'replaced_under_warranty',
+  'lost_or_stolen',
+  'other',
+] as const;
+export type TReEnrolReason = (typeof RE_ENROL_REASONS)[number];
+
+/**
+ * POST paths.devices.reEnrol: revoke the customer's enrolled phone and make them ready for a new
+ * QR. `imei1`/`imei2`: the new phone's, when it is another phone (replaced, lost); absent, the same
+ * phone enrols again (wiped). `note`: free text, required when the reason is `other`.
+ */
+export const ZReEnrolRequest = z
+  .object({
+    customer_id: ZId,
+    reason: z.enum(RE_ENROL_REASONS),
+    note: z.string().trim().max(200).optional(),
+    imei1: ZImei.optional(),
+    imei2: ZImei.optional(),
+  })
+  .superRefine((body, context) => {
+    if (body.reason === 'other' && !body.note) {
+      context.addIssue({ code: 'custom', path: ['note'], message: 'Say why when the reason is other' });
+    }
+    if ((body.imei1 === undefined) !== (body.imei2 === undefined)) {
+      context.addIssue({
+        code: 'custom',
+        path: [body.imei1 === undefined ? 'imei1' : 'imei2'],
+        message: 'Give both IMEIs of the new phone, or neither',
+      });
+    }
+    if (body.imei1 !== undefined && body.imei1 === body.imei2) {
+      context.addIssue({ code: 'custom', path: ['imei2'], message: 'IMEI 2 must differ from IMEI 1' });
+    }
+  });
+export type TReEnrolRequest = z.infer<typeof ZReEnrolRequest>;
+
+/** What a re-enrolment did: the customer is inactive again, ready for a new enrolment QR. */
+export const ZReEnrolResponse = z.object({
+  customerId: ZId,
+  status: z.literal(0),
+  /** Commands of the old phone that were still waiting, now cancelled. */
+  cancelledCommands: z.number().int().nonnegative(),
+  /** True when the old phone was connected and was told to release itself (signed). */
+  wasReleaseSent: z.boolean(),
+});
+export type TReEnrolResponse = z.infer<typeof ZReEnrolResponse>;
+
 /** Device → server enrolment call (design §5). */
 export const ZEnrolDeviceRequest = z.object({
   /** The one-time token from the QR's admin extras bundle. */

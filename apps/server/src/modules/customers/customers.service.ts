@@ -444,6 +444,25 @@ export const markMaturingLoans = async (db: Db, today: string = istDate()): Prom
   });
 
 /**
+ * Throws IMEI_IN_USE (409, naming imei1 and/or imei2) when a device of the organisation other than
+ * `exceptDeviceId` holds either IMEI (IMEI_EDIT, and the new phone of a re-enrolment).
+ */
+export const requireImeisFree = async (
+  db: DbOrTx,
+  orgId: number,
+  imeis: { imei1: string; imei2: string },
+  exceptDeviceId: string,
+): Promise<void> => {
+  const taken = await repo.findOtherDevicesByImeis(db, orgId, [imeis.imei1, imeis.imei2], exceptDeviceId);
+  const takenImeis = new Set(taken.flatMap((d) => [d.imei1, d.imei2]));
+  const fields = (['imei1', 'imei2'] as const)
+    .filter((field) => takenImeis.has(imeis[field]))
+    .map((field) => ({ field, message: 'This IMEI is already registered' }));
+  if (fields.length > 0)
+    throw new AppError(AppErrorCode.IMEI_IN_USE, 'This IMEI is already registered', fields);
+};
+
+/**
  * IMEI_EDIT (spec §2): corrects the phone's IMEIs and serial number, with the old and new values
  * in the audit trail. Throws CUSTOMER_NOT_FOUND outside scope, IMEI_IN_USE when another device of
  * the organisation holds either IMEI.
@@ -455,14 +474,7 @@ export const updateCustomerImeis = async (
   const { actor, request } = options;
   const { customer, device } = await findCustomerForActor(db, actor, request.customer_id);
   await db.transaction(async (tx) => {
-    const imeis = [request.imei1, request.imei2];
-    const taken = await repo.findOtherDevicesByImeis(tx, customer.orgId, imeis, device.id);
-    const takenImeis = new Set(taken.flatMap((d) => [d.imei1, d.imei2]));
-    const fields = (['imei1', 'imei2'] as const)
-      .filter((f) => takenImeis.has(request[f]))
-      .map((field) => ({ field, message: 'This IMEI is already registered' }));
-    if (fields.length > 0)
-      throw new AppError(AppErrorCode.IMEI_IN_USE, 'This IMEI is already registered', fields);
+    await requireImeisFree(tx, customer.orgId, request, device.id);
     const after = {
       imei1: request.imei1,
       imei2: request.imei2,

@@ -1,7 +1,13 @@
 import { isPolicyCommand, POLICY_COMMAND_NAMES } from '@kisht/domain/devices/device-policy';
-import { cmdTopic, type TCancelMessage, type TServerMessage } from '@kisht/domain/devices/protocol.schema';
+import {
+  cmdTopic,
+  type TCancelMessage,
+  type TCommandMessage,
+  type TServerMessage,
+} from '@kisht/domain/devices/protocol.schema';
 import { signServerMessage } from '@kisht/domain/devices/server-message';
 import type { FastifyBaseLogger } from 'fastify';
+import { v7 as uuidv7 } from 'uuid';
 import type { Db } from '../../db/client';
 import { runDetached } from '../../db/statement-counter';
 import type { DeviceBus } from '../../device-channel/bus';
@@ -15,6 +21,11 @@ import * as reportsRepo from './device-reports.repository';
 import type { DeviceRow } from './devices.repository';
 import * as devicesRepo from './devices.repository';
 import { ServerKeys } from './server-keys.service';
+
+/** How long a retired phone's release stays valid, ms (it is sent to a phone connected now). */
+const RETIRE_VALID_MS = 3_600_000;
+/** How long after its release a retired phone's connection is ended, ms: time for it to arrive. */
+const RETIRE_GRACE_MS = 2_000;
 
 /**
  * The device outbox (design §5, device protocol §5–§7): sends what the command rows and device
@@ -163,6 +174,47 @@ export class CommandDispatcher {
       );
     } catch (error) {
       this.log.warn({ err: error, devices: deviceIds.length }, 'policy publish failed');
+    }
+  }
+
+  /**
+   * Retires a phone that a re-enrolment took out (issue 27) while it may still be connected: a
+   * signed `uninstall` command message goes to it (it releases itself; its ack names no command of
+   * ours, from a device no longer enrolled, and is ignored), and RETIRE_GRACE_MS later its
+   * connection to this broker is ended, unless a new phone enrolled meanwhile. MQTT phones only.
+   * Resolves whether the release went out; never throws.
+   */
+  async retireDevice(device: DeviceRow): Promise<boolean> {
+    if (device.channel !== 'mqtt') return false;
+    try {
+      const key = await this.serverKeys.forOrg(device.orgId);
+      const issuedAt = new Date();
+      const message: TCommandMessage = {
+        type: 'command',
+        deviceId: device.id,
+        id: uuidv7(),
+        name: 'uninstall',
+        args: {},
+        issuedAt: issuedAt.toISOString(),
+        notAfter: new Date(issuedAt.getTime() + RETIRE_VALID_MS).toISOString(),
+        policyVersion: device.policyVersion,
+      };
+      await this.bus.publish(cmdTopic(device.id), signServerMessage(key, message));
+      setTimeout(() => void this.disconnectRetired(device.id), RETIRE_GRACE_MS).unref();
+      return true;
+    } catch (error) {
+      this.log.warn({ err: error, deviceId: device.id }, 'release of a re-enrolled phone not sent');
+      return false;
+    }
+  }
+
+  /** Ends a retired phone's connection, unless the device has enrolled again since (a new secret). */
+  private async disconnectRetired(deviceId: string): Promise<void> {
+    try {
+      const now = await devicesRepo.findDeviceById(this.db, deviceId);
+      if (now && now.secretHash === null) await this.bus.disconnect?.(deviceId);
+    } catch (error) {
+      this.log.warn({ err: error, deviceId }, 'connection of a re-enrolled phone not ended');
     }
   }
 

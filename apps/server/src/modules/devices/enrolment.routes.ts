@@ -1,6 +1,11 @@
 import { zEnvelope } from '@kisht/domain/common/envelope';
 import { ZCustomerIdQuery, ZEnrolmentQr } from '@kisht/domain/customers/customers.schema';
-import { ZEnrolDeviceRequest, ZEnrolDeviceResponse } from '@kisht/domain/devices/devices.schema';
+import {
+  ZEnrolDeviceRequest,
+  ZEnrolDeviceResponse,
+  ZReEnrolRequest,
+  ZReEnrolResponse,
+} from '@kisht/domain/devices/devices.schema';
 import { paths } from '@kisht/domain/paths';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -11,6 +16,7 @@ import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
 import { findCustomerForActor } from '../scope/scope.service';
 import { enrolDevice, issueEnrolmentQr } from './enrolment.service';
+import { reEnrolDevice } from './re-enrolment.service';
 
 /** The device's own enrolment call (design §5); authenticated by the one-time token. */
 export const enrolmentRoutes = async (app: FastifyInstance, ctx: AppContext) => {
@@ -33,7 +39,10 @@ export const enrolmentRoutes = async (app: FastifyInstance, ctx: AppContext) => 
   );
 };
 
-/** The enrolment QR of the actor's inactive customer (spec §3 get_customers_qrCode), JSON or PNG. */
+/**
+ * The enrolment QR of the actor's inactive customer (spec §3 get_customers_qrCode), JSON or PNG,
+ * and the re-enrolment that makes an enrolled customer inactive again for a new QR (issue 27).
+ */
 export const enrolmentQrRoutes = async (app: FastifyInstance, ctx: AppContext) => {
   requireSession(app, ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -89,5 +98,23 @@ export const enrolmentQrRoutes = async (app: FastifyInstance, ctx: AppContext) =
         .header('content-disposition', `inline; filename="kisht-enrolment-${customerId}.png"`)
         .send(png);
     },
+  );
+
+  r.post(
+    paths.devices.reEnrol,
+    {
+      schema: {
+        tags: ['devices'],
+        summary:
+          "Re-enrol a customer's wiped, replaced or lost phone: revoke the old phone, keep the consent and the loan, make the customer inactive for a new enrolment QR (issue 27)",
+        body: ZReEnrolRequest,
+        response: { 200: zEnvelope(ZReEnrolResponse) },
+      },
+    },
+    async (request) =>
+      ok(
+        await reEnrolDevice(ctx, { actor: request.actor, request: request.body }),
+        'The phone was taken out. Make the new enrolment QR for the customer',
+      ),
   );
 };

@@ -14,6 +14,7 @@ import type {
   TUpdateImeiRequest,
   TUpdateStatusRequest,
 } from '@kisht/domain/customers/customers.schema';
+import type { TReEnrolRequest, TReEnrolResponse } from '@kisht/domain/devices/devices.schema';
 import type { TEditEmiTermsRequest, TEmiDetails } from '@kisht/domain/emi/emi.schema';
 import type {
   TCustomerMedia,
@@ -157,6 +158,11 @@ export const customersApi = api.injectEndpoints({
       query: (body) => ({ url: paths.customers.updateImei, method: 'POST', body }),
       invalidatesTags: (_result, _error, { customer_id }) => [customerTag(customer_id), CUSTOMER_LIST_TAG],
     }),
+    /** RE_ENROL (issue 27): the customer becomes inactive, their phone revoked; details and list are stale. */
+    reEnrol: build.mutation<TReEnrolResponse, TReEnrolRequest>({
+      query: (body) => ({ url: paths.devices.reEnrol, method: 'POST', body }),
+      invalidatesTags: (_result, _error, { customer_id }) => [customerTag(customer_id), CUSTOMER_LIST_TAG],
+    }),
     /**
      * EMI_EDIT: new loan terms rebuild the schedule, so the details, the EMI screen, the dashboard
      * figures and the upcoming EMIs are stale.
@@ -230,6 +236,7 @@ export const {
   useDeleteCustomerDocumentMutation,
   useUploadSignatureMutation,
   useUpdateImeiMutation,
+  useReEnrolMutation,
   useEditEmiTermsMutation,
   useUpdateCustomerStatusMutation,
   useGetStatusHistoryQuery,

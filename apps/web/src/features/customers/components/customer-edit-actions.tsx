@@ -7,16 +7,18 @@ import { appPaths } from '../../../lib/paths';
 import { CustomerEditMenu } from './customer-edit-menu';
 import { EditEmiTermsDialog } from './edit-emi-terms-dialog';
 import { EditImeiDialog } from './edit-imei-dialog';
+import { ReEnrolDialog } from './re-enrol-dialog';
 
-type TEditDialog = 'imei' | 'emi' | null;
+type TEditDialog = 'imei' | 'emi' | 're_enrol' | null;
 
 type TCustomerEditActionsProps = { customer: TCustomerDetails };
 
 /**
  * The spec §2 edit menu of customer_details with what each action does: IMEI_EDIT and EMI_EDIT
  * open their dialogs; EDIT_SIGNATURE opens signature, EDIT_DOCUMENTS customer_documents,
- * EMM_QR_CODE emm_qr (the enrolment QR of the customer's device family) and CHECK_STATUS (Apple)
- * apple_sync, which asks the iPhone for its information.
+ * EMM_QR_CODE emm_qr (the enrolment QR of the customer's device family), CHECK_STATUS (Apple)
+ * apple_sync, which asks the iPhone for its information, and RE_ENROL its dialog (a wiped,
+ * replaced or lost phone taken out, then the new QR).
  */
 export const CustomerEditActions = ({ customer }: TCustomerEditActionsProps) => {
   const navigate = useNavigate();
@@ -41,6 +43,9 @@ export const CustomerEditActions = ({ customer }: TCustomerEditActionsProps) => 
       case 'CHECK_STATUS':
         navigate(appPaths.appleSync.href(customer.id));
         return;
+      case 'RE_ENROL':
+        setDialog('re_enrol');
+        return;
     }
   };
   const close = () => setDialog(null);
@@ -49,6 +54,7 @@ export const CustomerEditActions = ({ customer }: TCustomerEditActionsProps) => 
       <CustomerEditMenu actions={customerEditActions(customer)} onAction={handleAction} />
       <EditImeiDialog customer={customer} isOpen={dialog === 'imei'} onClose={close} />
       <EditEmiTermsDialog customer={customer} isOpen={dialog === 'emi'} onClose={close} />
+      <ReEnrolDialog customer={customer} isOpen={dialog === 're_enrol'} onClose={close} />
     </>
   );
 };

@@ -88,14 +88,37 @@ describe('customer_details edit menu (spec §2)', () => {
     [
       'a device policy controller phone',
       {},
-      ['Edit IMEI', 'Edit EMI terms', 'Edit signature', 'Photo and documents', 'Enrolment QR code'],
+      [
+        'Edit IMEI',
+        'Edit EMI terms',
+        'Edit signature',
+        'Photo and documents',
+        'Enrolment QR code',
+        'Re-enrol phone',
+      ],
     ],
     [
       'an Apple phone',
       { deviceType: 3, appType: 2 },
-      ['Edit IMEI', 'Edit EMI terms', 'Edit signature', 'Photo and documents', 'Check status'],
+      [
+        'Edit IMEI',
+        'Edit EMI terms',
+        'Edit signature',
+        'Photo and documents',
+        'Check status',
+        'Re-enrol phone',
+      ],
     ],
-    ['device policy controller plus anti-theft', { appType: 9 }, ['Edit IMEI', 'Enrolment QR code']],
+    [
+      'device policy controller plus anti-theft',
+      { appType: 9 },
+      ['Edit IMEI', 'Enrolment QR code', 'Re-enrol phone'],
+    ],
+    [
+      'a customer whose phone never enrolled',
+      { status: 0 },
+      ['Edit IMEI', 'Edit EMI terms', 'Edit signature', 'Photo and documents', 'Enrolment QR code'],
+    ],
   ] as const)('lists the actions of %s', async (_name, overrides, expected) => {
     stubDetailsApi(createCustomerDetails(overrides));
     renderDetails();
@@ -173,6 +196,57 @@ describe('IMEI_EDIT', () => {
       imei2: NEW_IMEI_2,
     });
     await waitFor(() => expect(detailsGets(api)).toBeGreaterThan(before));
+  });
+
+  it('re-enrols a replaced phone with its reason and IMEIs, then opens the new QR (issue 27)', async () => {
+    const api = stubDetailsApi(createCustomerDetails(), {
+      [paths.devices.reEnrol]: () => ({
+        customerId: 5,
+        status: 0,
+        cancelledCommands: 0,
+        wasReleaseSent: true,
+      }),
+    });
+    const { router } = renderDetails();
+    await chooseAction('Re-enrol phone');
+    const dialog = await screen.findByRole('dialog', { name: 'Re-enrol the phone' });
+    fireEvent.mouseDown(within(dialog).getByRole('combobox', { name: /^Why/ }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Replaced under warranty' }));
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: /another phone/ }));
+    fill(/^IMEI 1/, NEW_IMEI_1);
+    fill(/^IMEI 2/, NEW_IMEI_1);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Take out the phone' }));
+    await waitFor(() => expect(messageOf(/^IMEI 2/)).toBe('IMEI 2 must differ from IMEI 1'));
+    expect(api.requestsTo(paths.devices.reEnrol)).toHaveLength(0);
+
+    fill(/^IMEI 2/, NEW_IMEI_2);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Take out the phone' }));
+    expect(await screen.findByText('emm qr screen')).toBeTruthy();
+    expect(`${router.state.location.pathname}${router.state.location.search}`).toBe('/emm_qr?customer_id=5');
+    expect(await api.requestsTo(paths.devices.reEnrol)[0]?.json()).toEqual({
+      customer_id: 5,
+      reason: 'replaced_under_warranty',
+      imei1: NEW_IMEI_1,
+      imei2: NEW_IMEI_2,
+    });
+  });
+
+  it('asks why when the reason is other, and shows the server refusal', async () => {
+    const api = stubDetailsApi(createCustomerDetails(), {
+      [paths.devices.reEnrol]: () =>
+        failureResponse(409, 'This phone cannot be re-enrolled', { code: 'STATUS_CHANGE_NOT_ALLOWED' }),
+    });
+    renderDetails();
+    await chooseAction('Re-enrol phone');
+    const dialog = await screen.findByRole('dialog', { name: 'Re-enrol the phone' });
+    fireEvent.mouseDown(within(dialog).getByRole('combobox', { name: /^Why/ }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Other' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Take out the phone' }));
+    await waitFor(() => expect(messageOf(/^Note/)).toBe('This is a required field'));
+    expect(api.requestsTo(paths.devices.reEnrol)).toHaveLength(0);
+    fill(/^Note/, 'Screen replaced at the service centre');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Take out the phone' }));
+    expect(await within(dialog).findByText('This phone cannot be re-enrolled')).toBeTruthy();
   });
 
   it("asks for an Apple phone's serial number too", async () => {
