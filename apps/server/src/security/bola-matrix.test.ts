@@ -632,7 +632,9 @@ const FIELD_VALUES: Record<string, (operation: TOperation, actor: TActor) => unk
   otp: (operation, actor) => otpFor(operation, actor),
   challenge: () => '482915',
   pin: () => '4826',
-  reason: () => 'Checked by the object-level authorisation matrix',
+  // A free-text reason, except where the schema takes one of a list (a re-enrolment's).
+  reason: (operation) =>
+    operation.path === paths.devices.reEnrol ? 'factory_reset' : 'Checked by the object-level authorisation matrix',
   // Turning a toggle off needs no arguments, whatever the feature; actions take no `enable`.
   enable: (operation) => (isToggleRoute(operation) ? false : undefined),
   amountPaise: () => 100,
