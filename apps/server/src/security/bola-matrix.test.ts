@@ -634,7 +634,9 @@ const FIELD_VALUES: Record<string, (operation: TOperation, actor: TActor) => unk
   pin: () => '4826',
   // A free-text reason, except where the schema takes one of a list (a re-enrolment's).
   reason: (operation) =>
-    operation.path === paths.devices.reEnrol ? 'factory_reset' : 'Checked by the object-level authorisation matrix',
+    operation.path === paths.devices.reEnrol
+      ? 'factory_reset'
+      : 'Checked by the object-level authorisation matrix',
   // Turning a toggle off needs no arguments, whatever the feature; actions take no `enable`.
   enable: (operation) => (isToggleRoute(operation) ? false : undefined),
   amountPaise: () => 100,
