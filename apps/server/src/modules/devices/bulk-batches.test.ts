@@ -102,9 +102,11 @@ describe('a bulk request as a job (issue 26)', () => {
     expect(result.statusCode, result.body).toBe(200);
     const answer = ZBulkProgress.parse(result.json().data);
     expect(answer.total).toBe(PHONES);
-    expect(answer.items).toHaveLength(FIRST_CHUNK);
-    expect(answer.counts.sent).toBe(FIRST_CHUNK);
-    expect(answer.counts.queued).toBe(PHONES - FIRST_CHUNK);
+    // At least the first chunk is written and sent; on PostgreSQL the rest may already be too, as
+    // it is written on another connection while the answer's progress is read.
+    expect(answer.items.length).toBeGreaterThanOrEqual(FIRST_CHUNK);
+    expect(answer.counts.sent).toBeGreaterThanOrEqual(FIRST_CHUNK);
+    expect(answer.counts.sent + answer.counts.queued).toBe(PHONES);
     // A few statements, whatever the size: session, targets, batch, the first chunk's transaction, progress.
     expect(statements.length, statements.map((s) => s.text.slice(0, 80)).join('\n')).toBeLessThanOrEqual(10);
 
