@@ -153,10 +153,15 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
       : givenConfig;
   // A broker said to authenticate devices itself is checked before anything is opened (issue 27).
   if (config.MQTT_URL && config.NODE_ENV === 'production' && config.MQTT_BROKER_AUTH === 'external') {
-    const open = await probeBrokerLockdown(config.MQTT_URL);
+    const open = await probeBrokerLockdown(
+      config.MQTT_URL,
+      config.MQTT_PROBE_DEVICE_ID && config.MQTT_PROBE_DEVICE_SECRET
+        ? { id: config.MQTT_PROBE_DEVICE_ID, secret: config.MQTT_PROBE_DEVICE_SECRET }
+        : undefined,
+    );
     if (open.length > 0) {
       throw new Error(
-        `MQTT_BROKER_AUTH=external, but the broker at MQTT_URL does not authenticate devices: ${open.join('; ')}. Anyone could read every phone's commands and forge its acks; not starting.`,
+        `MQTT_BROKER_AUTH=external, but the broker at MQTT_URL does not keep devices out or apart: ${open.join('; ')}. Anyone could read every phone's commands and forge its acks; not starting.`,
       );
     }
   }

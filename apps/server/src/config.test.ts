@@ -215,8 +215,19 @@ describe('loadConfig', () => {
         env: { ...PRODUCTION, MQTT_URL, MQTT_BROKER_AUTH: 'hooks', BROKER_HOOK_SECRET },
       },
       {
-        case: 'production, external broker that authenticates devices itself',
+        case: 'production, external broker that authenticates devices itself, with the probe phone',
+        env: {
+          ...PRODUCTION,
+          MQTT_URL,
+          MQTT_BROKER_AUTH: 'external',
+          MQTT_PROBE_DEVICE_ID: '01a22656-51c1-70e5-b6e7-5aa01d80ab64',
+          MQTT_PROBE_DEVICE_SECRET: 'probe-phone-secret-0123456789',
+        },
+      },
+      {
+        case: 'production, external broker that authenticates devices itself, without the probe phone',
         env: { ...PRODUCTION, MQTT_URL, MQTT_BROKER_AUTH: 'external' },
+        refusedFor: /MQTT_PROBE_DEVICE_ID: MQTT_BROKER_AUTH=external needs MQTT_PROBE_DEVICE_ID/,
       },
       {
         case: 'production, external broker, hooks stated without the secret',

@@ -106,6 +106,14 @@ export const ZConfig = z
      * production an external broker needs one of the two; the embedded broker checks devices itself.
      */
     MQTT_BROKER_AUTH: z.enum(['hooks', 'external']).optional(),
+    /**
+     * With MQTT_BROKER_AUTH=external, the credentials of one enrolled phone kept for the broker
+     * probe (its device id and secret; a test phone of the shop's own): at start the server
+     * connects as it and asks for another device's command topic, which the broker must refuse.
+     * Required in production with MQTT_BROKER_AUTH=external.
+     */
+    MQTT_PROBE_DEVICE_ID: z.string().uuid().optional(),
+    MQTT_PROBE_DEVICE_SECRET: z.string().min(16).optional(),
     /** Broker URL handed to devices when an external broker is used. */
     MQTT_PUBLIC_URL: z.string().url().optional(),
     /** Base URL devices and QR codes use; derived from the request when absent. */
@@ -369,6 +377,16 @@ export const ZConfig = z
       });
     }
     if (config.NODE_ENV !== 'production') return;
+    if (config.MQTT_BROKER_AUTH === 'external') {
+      for (const key of ['MQTT_PROBE_DEVICE_ID', 'MQTT_PROBE_DEVICE_SECRET'] as const) {
+        if (config[key]) continue;
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `MQTT_BROKER_AUTH=external needs ${key}: an enrolled phone's credentials, with which the server checks at start that the broker keeps one phone from another's commands`,
+        });
+      }
+    }
     if (config.SEED_DEMO) {
       ctx.addIssue({
         code: 'custom',
