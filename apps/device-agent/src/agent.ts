@@ -378,6 +378,14 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
     return this.#core.isConnected;
   }
 
+  /**
+   * True once this connection's sync has arrived (device protocol §6.4): from then on the phone
+   * applies what the server sends; a message that arrived on the connection before it is not.
+   */
+  get isSynced(): boolean {
+    return this.#core.connection.kind === 'synced';
+  }
+
   /** The challenge the phone shows for offline codes (OFFLINE_CHALLENGE_DIGITS digits). */
   get offlineChallenge(): string {
     return this.#core.state.offlineChallenge;

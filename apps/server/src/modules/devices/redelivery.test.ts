@@ -77,6 +77,9 @@ const commandRow = async (id: string) =>
 const connectedAgent = async (): Promise<{ agent: DeviceAgent; customerId: number }> => {
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   const enrolled = await enrolReferenceAgent(t, retailer, join(stateDir, 'phone.json'));
+  // After its sync (protocol §6.4): an unlock written while the sync was read would otherwise wait
+  // for the re-send job (not running here), as the phone leaves what came before its sync unapplied.
+  await waitUntil(async () => enrolled.agent.isSynced);
   const unlock = await apiPost(t, retailer, paths.devices.unlock, { customer_id: enrolled.customerId });
   expect(unlock.status).toBe(200);
   await waitUntil(async () => (await commandRow(unlock.body.data.id)).state === 'done');
