@@ -16,6 +16,9 @@ const DEFAULT_TENURE_MONTHS = 12;
 /** The address country the form starts with: India (ISO 3166-1 alpha-2). */
 export const DEFAULT_COUNTRY_CODE = 'IN';
 
+/** Digits of an IMEI as typed, at most 15 (the add-customer form and the IMEI dialogs clean with it). */
+export const imeiDigits = (value: string): string => value.replace(/\D/g, '').slice(0, 15);
+
 /** The fields the form holds as numbers: money in paise, interest in basis points, ids, months. */
 type TNumberField =
   | 'productId'

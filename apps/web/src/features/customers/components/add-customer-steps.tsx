@@ -14,6 +14,7 @@ import {
   APP_TYPE_OPTIONS,
   DEVICE_TYPE_OPTIONS,
   INTEREST_METHOD_OPTIONS,
+  imeiDigits,
   latestDateOfBirth,
   needsSerialNumber,
   previewSchedule,
@@ -24,9 +25,7 @@ import { FormNumberField, FormSelectField, FormTextField } from './add-customer-
 import { CustomerMediaPanel } from './customer-media-panel';
 import { EmiPreviewCard } from './emi-preview-card';
 
-const IMEI_LENGTH = 15;
 const SERIAL_NUMBER_MAX_LENGTH = 40;
-const imeiDigits = (value: string) => value.replace(/\D/g, '').slice(0, IMEI_LENGTH);
 
 /** Step 1: who the customer is. */
 export const PersonalStep = () => {

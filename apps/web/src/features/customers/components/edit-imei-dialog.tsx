@@ -16,12 +16,10 @@ import { DialogFormField } from '../../../components/dialog-form-field';
 import { FormDialog } from '../../../components/form-dialog';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { isApiError } from '../../../lib/http/base-query';
-import { needsSerialNumber } from '../add-customer-form';
+import { imeiDigits, needsSerialNumber } from '../add-customer-form';
 import { useUpdateImeiMutation } from '../customers-api';
 
-const IMEI_LENGTH = 15;
 const SERIAL_NUMBER_MAX_LENGTH = 40;
-const imeiDigits = (value: string) => value.replace(/\D/g, '').slice(0, IMEI_LENGTH);
 
 type TImeiPayload = z.output<typeof ZUpdateImeiRequest>;
 const imeiResolver = zodResolver<TUpdateImeiRequest, unknown, TImeiPayload>(ZUpdateImeiRequest);

@@ -26,10 +26,8 @@ import { FormDialog } from '../../../components/form-dialog';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { isApiError } from '../../../lib/http/base-query';
 import { appPaths } from '../../../lib/paths';
+import { imeiDigits } from '../add-customer-form';
 import { useReEnrolMutation } from '../customers-api';
-
-const IMEI_LENGTH = 15;
-const imeiDigits = (value: string) => value.replace(/\D/g, '').slice(0, IMEI_LENGTH);
 
 type TReEnrolPayload = z.output<typeof ZReEnrolRequest>;
 const reEnrolResolver = zodResolver<TReEnrolRequest, unknown, TReEnrolPayload>(ZReEnrolRequest);
