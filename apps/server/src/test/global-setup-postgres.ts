@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../db/client';
 import { seedDemo } from '../db/seed/seed';
-import { ADMIN_DATABASE_URL } from './scratch-postgres';
+import { ADMIN_DATABASE_URL, databaseUrl } from './scratch-postgres';
 import { snapshotTemplate, sqlSessionOf } from './template-reset';
 
 /**
@@ -17,7 +17,7 @@ export default async function setup(project: TestProject) {
   const admin = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
   await admin.connect();
   await admin.query(`create database ${template}`);
-  const url = ADMIN_DATABASE_URL.replace(/\/[^/]*$/, `/${template}`);
+  const url = databaseUrl(template);
   const handle = await openDatabase({ databaseUrl: url });
   await seedDemo(handle.db);
   await handle.close();

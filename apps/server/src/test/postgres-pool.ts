@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { ADMIN_DATABASE_URL } from './scratch-postgres';
+import { ADMIN_DATABASE_URL, databaseUrl } from './scratch-postgres';
 import { catalogueOf, resetToTemplate, sqlSessionOf, type TSqlSession } from './template-reset';
 
 /*
@@ -34,7 +34,7 @@ const createFromTemplate = async (): Promise<TWorkerDatabase> => {
   } finally {
     await admin.end();
   }
-  const url = ADMIN_DATABASE_URL.replace(/\/[^/]*$/, `/${name}`);
+  const url = databaseUrl(name);
   const session = new pg.Client({ connectionString: url });
   session.on('error', () => {});
   await session.connect();

@@ -4,6 +4,10 @@ import pg from 'pg';
 /** The machine's PostgreSQL for tests (trust authentication, database `test`). */
 export const ADMIN_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
+/** The URL of database `name` on the server of `adminUrl` (same host, user and options). */
+export const databaseUrl = (name: string, adminUrl = ADMIN_DATABASE_URL): string =>
+  adminUrl.replace(/\/[^/]*$/, `/${name}`);
+
 /** Whether PostgreSQL answers at `url` within 2 s (a suite on it is skipped when not). */
 export const isPostgresReachable = async (url = ADMIN_DATABASE_URL): Promise<boolean> => {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
@@ -28,7 +32,7 @@ export const createScratchDatabase = async (prefix: string, adminUrl = ADMIN_DAT
   await admin.query(`create database ${name}`);
   return {
     name,
-    url: adminUrl.replace(/\/[^/]*$/, `/${name}`),
+    url: databaseUrl(name, adminUrl),
     admin,
     drop: async () => {
       await admin.query(`drop database if exists ${name} with (force)`);

@@ -271,6 +271,15 @@ export const findRetailerOfDevice = async (
 };
 
 /**
+ * An Apple command `m` that went to NanoMDM before `before` and was never reported on, while the
+ * Kisht command `c` it carries is still pending (sent or received): its report may be lost. The one
+ * definition markLostMdmCommands and findAppleDevicesToAsk share.
+ */
+const isUnreported = (before: Date) =>
+  sql`(m.status = 'sent' and m.updated_at < ${before.toISOString()}::timestamptz
+       and c.state in ('sent', 'received'))`;
+
+/**
  * Apple commands whose report was lost (NanoMDM posts each webhook once): rows `sent` before
  * `before` that carry a Kisht command still pending (sent or received) on an enrolled iPhone, and
  * that the phone has gone past (NanoMDM hands out a phone's queue in order, so a later command of
@@ -290,10 +299,8 @@ export const markLostMdmCommands = async (db: DbOrTx, before: Date, limit: numbe
         from ${mdmCommands} m
         join ${devices} d on d.id = m.device_id
         join ${deviceCommands} c on c.id = m.command_id
-        where m.status = 'sent'
-          and m.updated_at < ${before.toISOString()}::timestamptz
+        where ${isUnreported(before)}
           and d.channel = 'apple_mdm' and d.enrolled_at is not null and d.mdm_id is not null
-          and c.state in ('sent', 'received')
           and exists (select 1 from ${mdmCommands} later
                       where later.device_id = m.device_id and later.created_at > m.created_at
                         and later.status in ('acknowledged', 'error'))
@@ -336,9 +343,7 @@ export const findAppleDevicesToAsk = async (
                  or ${devices.enrolmentExpiresAt} > ${now.toISOString()}::timestamptz))
           or (${devices.enrolledAt} is not null and exists (
             select 1 from ${mdmCommands} m join ${deviceCommands} c on c.id = m.command_id
-            where m.device_id = ${devices.id} and m.status = 'sent'
-              and m.updated_at < ${before.toISOString()}::timestamptz
-              and c.state in ('sent', 'received'))))`,
+            where m.device_id = ${devices.id} and ${isUnreported(before)})))`,
         // Asked since `before`, or asked within a day and not answered yet (an offline phone is not
         // asked again every round: its questions would pile up in NanoMDM's queue).
         sql`not exists (select 1 from ${mdmCommands} m where m.device_id = ${devices.id}

@@ -16,7 +16,7 @@ import {
 import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
 import type { TActor } from '../../lib/actor';
 import { openTestPglite } from '../../test/harness';
-import { isPostgresReachable } from '../../test/scratch-postgres';
+import { databaseUrl, isPostgresReachable } from '../../test/scratch-postgres';
 import { creditRetailerKeys, getKeyBalances, spendEnrolmentKey, transferKeys } from './ledger.service';
 
 /** A small seeded PRNG (mulberry32), so a failing run can be replayed from its seed. */
@@ -315,7 +315,7 @@ describe.skipIf(!isReachable)('ledger on PostgreSQL', () => {
     admin = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
     await admin.connect();
     await admin.query(`create database ${dbName}`);
-    handle = await openDatabase({ databaseUrl: ADMIN_DATABASE_URL.replace(/\/[^/]*$/, `/${dbName}`) });
+    handle = await openDatabase({ databaseUrl: databaseUrl(dbName, ADMIN_DATABASE_URL) });
     await createOrganization(handle.db, { id: 1 });
     await createProducts(handle.db, 1, [{ brand: 'Redmi', name: '14C 5G', pricePaise: 999_900 }]);
   }, 60_000);
