@@ -207,7 +207,8 @@ test('a retailer runs a mini-retailer: access, 5 keys, its customer and every mo
   await expectTranslated(page, SECTIONS);
   await shot(page, '13-top-up-history');
 
-  // …and the mini-retailer's (from its profile) shows them arriving and one used on the customer.
+  // …and the mini-retailer's (from its profile) shows them arriving and one reserved by the
+  // customer's QR (spent when the phone enrols, given back if the QR lapses).
   await page.goto(`/retailer_profile?user_id=${miniId}`);
   await expect(page.getByTestId('key-balances').getByTestId(`key-balance-${DPC}`)).toHaveText('4 keys');
   await page.getByTestId('key-balances-history').click();
@@ -217,9 +218,10 @@ test('a retailer runs a mini-retailer: access, 5 keys, its customer and every mo
   await expect(rows).toHaveCount(2);
   const transferIn = rows.and(page.locator('[data-kind="transfer"]'));
   await expect(transferIn.getByTestId('ledger-movement-quantity')).toHaveText('+5');
-  const keyUse = rows.and(page.locator('[data-kind="key_use"]'));
-  await expect(keyUse).toContainText(`${customer.first} ${customer.last}`);
-  await expect(keyUse.getByTestId('ledger-movement-quantity')).toHaveText('−1');
+  const reserved = rows.and(page.locator('[data-kind="reserve"]'));
+  await expect(reserved).toContainText(`${customer.first} ${customer.last}`);
+  await expect(reserved).toContainText('Key reserved (QR)');
+  await expect(reserved.getByTestId('ledger-movement-quantity')).toHaveText('−1');
   await shot(page, '13-top-up-history-mini');
 });
 

@@ -787,7 +787,8 @@ export const signupRequests = pgTable(
 /**
  * Accounts of the key ledger (double entry). A retailer or mini-retailer has one account
  * (`kind` user); each organisation has system accounts: `issuance` (admin credits come from it),
- * `sales` (keys bought through the payment gateway) and `consumption` (keys spent on enrolments).
+ * `sales` (keys bought through the payment gateway), `reserved` (keys held by enrolment QRs whose
+ * phone has not enrolled yet, issue 27) and `consumption` (keys spent on enrolments).
  * Only user accounts must stay at or above zero.
  */
 export const ledgerAccounts = pgTable(
@@ -795,7 +796,7 @@ export const ledgerAccounts = pgTable(
   {
     id: serial('id').primaryKey(),
     orgId: integer('org_id').notNull(),
-    kind: text('kind').$type<'user' | 'issuance' | 'sales' | 'consumption'>().notNull(),
+    kind: text('kind').$type<'user' | 'issuance' | 'sales' | 'reserved' | 'consumption'>().notNull(),
     userId: integer('user_id').references(() => users.id),
     createdAt: createdAt(),
   },
@@ -806,7 +807,8 @@ export const ledgerAccounts = pgTable(
 );
 
 /**
- * One movement of keys (a top-up, a transfer, a key spent on an enrolment, a refund, a purchase):
+ * One movement of keys (a top-up, a transfer, a key reserved by an enrolment QR, a reservation
+ * returned when its QR expired, a key spent on an enrolment, a refund, a purchase):
  * `quantity` keys of `app_type` leave `from_account_id` and reach `to_account_id`. Its two sides are
  * the ledger_entries rows.
  */
@@ -815,7 +817,9 @@ export const ledgerMovements = pgTable(
   {
     id: serial('id').primaryKey(),
     orgId: integer('org_id').notNull(),
-    kind: text('kind').$type<'top_up' | 'transfer' | 'key_use' | 'refund' | 'purchase'>().notNull(),
+    kind: text('kind')
+      .$type<'top_up' | 'transfer' | 'reserve' | 'release' | 'key_use' | 'refund' | 'purchase'>()
+      .notNull(),
     appType: smallint('app_type').notNull(),
     quantity: integer('quantity').notNull(),
     fromAccountId: integer('from_account_id')
@@ -824,7 +828,7 @@ export const ledgerMovements = pgTable(
     toAccountId: integer('to_account_id')
       .notNull()
       .references(() => ledgerAccounts.id),
-    /** key_use and refund: the customer and the phone (IMEI 1) the key was spent on. */
+    /** reserve, release, key_use and refund: the customer and the phone (IMEI 1) the key is for. */
     customerId: integer('customer_id').references(() => customers.id),
     imei: text('imei'),
     /** purchase: the payment order that paid for it (credited once). */
@@ -835,6 +839,8 @@ export const ledgerMovements = pgTable(
     note: text('note'),
     /** key_use: when the key was given back (a refund movement); a refunded phone is charged again. */
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    /** reserve: when the reservation ended, spent by the phone's enrolment or returned (issue 27). */
+    settledAt: timestamp('settled_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -844,6 +850,9 @@ export const ledgerMovements = pgTable(
     uniqueIndex('ledger_movements_key_use_uq')
       .on(t.orgId, t.imei, t.appType)
       .where(sql`kind = 'key_use' AND refunded_at IS NULL`),
+    uniqueIndex('ledger_movements_open_reserve_uq')
+      .on(t.orgId, t.imei, t.appType)
+      .where(sql`kind = 'reserve' AND settled_at IS NULL`),
   ],
 );
 

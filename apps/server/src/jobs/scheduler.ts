@@ -11,6 +11,7 @@ import {
   redeliverUnacknowledgedCommands,
 } from '../modules/devices/command-jobs.service';
 import type { CommandDispatcher } from '../modules/devices/device-outbox.service';
+import { releaseLapsedReservations } from '../modules/ledger/ledger.service';
 import type { SmsOutbox } from '../modules/sms/sms.service';
 import { notificationsJob } from './notifications.job';
 import { warrantyReminderJob } from './warranty-reminders.job';
@@ -66,7 +67,8 @@ export const startProtectedJob = ({
 /**
  * Periodic jobs (design §1 jobs): the EMIs-maturing rule, the auto-lock ladder (reminder
  * wallpaper, lock when overdue), the expiry of undelivered commands in organisations that set one
- * (design §5: nothing expires silently), every intervalMs; and scheduled commands, the re-send
+ * (design §5: nothing expires silently), the return of keys reserved by enrolment QRs that lapsed
+ * unused (issue 27: releaseLapsedReservations), every intervalMs; and scheduled commands, the re-send
  * of unacknowledged ones and bulk requests whose writing stopped (issue 26) every
  * SCHEDULED_COMMANDS_INTERVAL_MS, or every intervalMs when that is shorter, as is the reconciliation
  * with the MDM services (what NanoMDM's lost webhooks left undone: reconcileDeviceServices); and the SMS outbox's retries (SmsOutbox.deliverDue) every SMS_OUTBOX_INTERVAL_MS, or
@@ -113,6 +115,15 @@ export const startJobs = (
       run: async () => {
         const expired = await expireOverdueCommands(deps);
         if (expired > 0) log.info(`${expired} undelivered commands expired`);
+      },
+    }),
+    startProtectedJob({
+      name: 'key reservations',
+      intervalMs,
+      log,
+      run: async () => {
+        const released = await releaseLapsedReservations(deps.db);
+        if (released > 0) log.info(`${released} keys of lapsed enrolment QRs returned to their retailers`);
       },
     }),
     startProtectedJob({

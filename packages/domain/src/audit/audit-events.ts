@@ -229,15 +229,42 @@ export const ZEmiPinRotatedAuditEvent = member(z.literal('emi.pin_rotated'), 'cu
 
 // Keys, plans and online payments (issues 13 and 14, docs/payment-gateway.md).
 
-/** An enrolment spent one of the retailer's keys on a phone (a `key_use` movement). */
-export const ZLedgerKeyUseAuditEvent = member(
-  z.literal('ledger.key_use'),
+/** An enrolment QR reserved one of the retailer's keys for a phone (a `reserve` movement, issue 27). */
+export const ZLedgerKeyReserveAuditEvent = member(
+  z.literal('ledger.key_reserve'),
   'customer',
   z.strictObject({
     movementId: z.number().int(),
     retailerId: z.number().int(),
     appType: ZAppType,
     imei: z.string(),
+  }),
+);
+
+/**
+ * A phone's enrolment spent the key its QR reserved (a `key_use` movement; `reserveMovementId`
+ * the reservation). Entries from before issue 27 spent it at the QR and name no reservation.
+ */
+export const ZLedgerKeyUseAuditEvent = member(
+  z.literal('ledger.key_use'),
+  'customer',
+  z.strictObject({
+    movementId: z.number().int(),
+    reserveMovementId: z.number().int().optional(),
+    retailerId: z.number().int(),
+    appType: ZAppType,
+    imei: z.string(),
+  }),
+);
+
+/** A reservation whose enrolment QR lapsed gave its key back to the retailer (a `release` movement). */
+export const ZLedgerKeyReleaseAuditEvent = member(
+  z.literal('ledger.key_release'),
+  'customer',
+  z.strictObject({
+    movementId: z.number().int(),
+    reserveMovementId: z.number().int(),
+    appType: ZAppType,
   }),
 );
 
@@ -265,7 +292,10 @@ export const ZLedgerCreditAuditEvent = member(
   }),
 );
 
-/** The key an enrolment QR spent given back (api/points/refund_key; a `refund` movement). */
+/**
+ * The key an enrolment QR reserved (before issue 27: spent) given back by the retailer
+ * (api/points/refund_key; a `refund` movement); `keyUseMovementId` is the reservation or key use.
+ */
 export const ZLedgerRefundAuditEvent = member(
   z.literal('ledger.refund'),
   'customer',
@@ -756,7 +786,9 @@ export const ZAuditEvent = z.discriminatedUnion('action', [
   ZEmiPenaltyAuditEvent,
   ZEmiWaiveAuditEvent,
   ZEmiPinRotatedAuditEvent,
+  ZLedgerKeyReserveAuditEvent,
   ZLedgerKeyUseAuditEvent,
+  ZLedgerKeyReleaseAuditEvent,
   ZLedgerTransferAuditEvent,
   ZLedgerCreditAuditEvent,
   ZLedgerRefundAuditEvent,

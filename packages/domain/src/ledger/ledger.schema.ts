@@ -9,9 +9,21 @@ import { formatCalendarDate } from '../common/time';
  * by double-entry movements. Quantities are whole keys.
  */
 
-/** Kinds of ledger movement: an admin top-up, a transfer between a retailer and its mini-retailer,
- * a key spent on an enrolment, a refund of a key, keys bought through the payment gateway. */
-export const LEDGER_MOVEMENT_KINDS = ['top_up', 'transfer', 'key_use', 'refund', 'purchase'] as const;
+/**
+ * Kinds of ledger movement: an admin top-up, a transfer between a retailer and its mini-retailer,
+ * a key reserved by an enrolment QR, a reservation returned when its QR lapsed, a key spent on an
+ * enrolment (from the reservation, issue 27), a refund of a key, keys bought through the payment
+ * gateway.
+ */
+export const LEDGER_MOVEMENT_KINDS = [
+  'top_up',
+  'transfer',
+  'reserve',
+  'release',
+  'key_use',
+  'refund',
+  'purchase',
+] as const;
 export type TLedgerMovementKind = (typeof LEDGER_MOVEMENT_KINDS)[number];
 
 /** Most keys one transfer or credit may move (a typo guard, not a business limit). */

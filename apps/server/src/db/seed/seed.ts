@@ -1,7 +1,7 @@
 import { AppType } from '@kisht/domain/common/enums';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { spendEnrolmentKey, transferKeys } from '../../modules/ledger/ledger.service';
+import { reserveEnrolmentKey, spendReservedKey, transferKeys } from '../../modules/ledger/ledger.service';
 import { seedOrgPages } from '../../modules/org-pages/org-pages.service';
 import type { Db } from '../client';
 import { organizations } from '../schema';
@@ -293,9 +293,9 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
       });
       const product = catalogue[c.product]!;
       await createCustomerConsent(tx, { customer, product, retailer, companyName: demoOrg.companyName });
-      // An enrolled phone cost its retailer a key.
-      if (c.isEnrolled)
-        await spendEnrolmentKey(tx, {
+      // An enrolled phone cost its retailer a key: reserved by its QR, spent when it enrolled.
+      if (c.isEnrolled) {
+        await reserveEnrolmentKey(tx, {
           orgId: DEMO_ORG_ID,
           retailerId: retailer.id,
           customerId: customer.id,
@@ -303,6 +303,8 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
           imei: device.imei1,
           actorUserId: retailer.id,
         });
+        await spendReservedKey(tx, { orgId: DEMO_ORG_ID, customerId: customer.id, imei: device.imei1 });
+      }
     }
 
     const secondOrg = await createOrganization(tx, {

@@ -102,7 +102,7 @@ const errorTextOf = (status: string, report: Record<string, PlistValue>): string
  * - mdm.Authenticate: the enrolment token in url_params (the profile's ServerURL query) names the
  *   customer's device, whose serial number must match the phone's: the UDID is tied to it;
  * - mdm.TokenUpdate: the tied device enrols (enrolled_at, a fresh unlocked policy, customer status
- *   1 install, audited), as an MQTT phone does at /api/device/enrol; the key was spent with the QR;
+ *   1 install, audited), as an MQTT phone does at /api/device/enrol; the key its QR reserved is spent then;
  * - mdm.CheckOut (the MDM profile was removed): a pending release (uninstall) is confirmed, else
  *   the customer moves to status 4 (apple_removed, spec §4), audited;
  * - mdm.Connect: a command report, found by CommandUUID in mdm_commands; Acknowledged → the

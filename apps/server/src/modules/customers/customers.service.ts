@@ -78,7 +78,7 @@ export const createCustomer = async (
       [{ field: 'loanAmountPaise', message: 'Loan amount cannot exceed price minus down payment' }],
     );
   }
-  // Enrolling will cost a key of this app_type (spent when the QR is made): refuse early without one.
+  // Enrolling will cost a key of this app_type (reserved when the QR is made): refuse early without one.
   await assertCanEnrol(db, {
     orgId: actor.orgId,
     retailerId: actor.userId,

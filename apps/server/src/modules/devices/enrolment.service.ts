@@ -19,7 +19,7 @@ import { randomToken, sha256Hex } from '../../lib/crypto';
 import { insertAudit } from '../audit/audit.repository';
 import { hasRecordedConsent } from '../customers/consent.service';
 import { markCustomerInstalled } from '../customers/customers.service';
-import { spendEnrolmentKey } from '../ledger/ledger.service';
+import { reserveEnrolmentKey, spendReservedKey } from '../ledger/ledger.service';
 import { getDeviceSettings } from '../orgs/orgs.service';
 import { enqueueOrders, loadTargetsOfDevices, offlineLimitOrder } from './command-gate';
 import type { TDeviceBridges } from './device-bridge';
@@ -34,8 +34,10 @@ import type { ServerKeys } from './server-keys.service';
  * see enrolmentKindOf): the Android provisioning JSON, the link-based app's deep link, the Android
  * Management API's enrolment QR or the Apple enrolment profile's URL, each carrying a fresh one-time
  * enrolment token. Issuing a QR replaces any earlier token of the device. The enrolment costs the
- * customer's retailer one key of the customer's app_type, spent in the transaction that writes the
- * token (ledger spendEnrolmentKey; the phone's IMEI 1 is charged once, so a re-issue is free).
+ * customer's retailer one key of the customer's app_type: reserved in the transaction that writes
+ * the token (ledger reserveEnrolmentKey; a re-issue while it is open, or a phone already charged,
+ * reserves nothing), spent when the phone enrols (recordEnrolment) and returned to the retailer
+ * when the token lapses unused (issue 27).
  * Throws ALREADY_ENROLLED when the customer is no longer inactive, CONSENT_REQUIRED while no
  * consent to remote locking is recorded for them (consent.service), NO_KEYS (nothing written) when
  * the retailer has no key left, and MDM_UNAVAILABLE (nothing written) when the family's MDM service
@@ -67,7 +69,7 @@ export const issueEnrolmentQr = async (
   const token = randomToken();
   const expiresAt = new Date(Date.now() + config.ENROLMENT_TOKEN_TTL_HOURS * 3_600_000);
   return deps.db.transaction(async (tx) => {
-    await spendEnrolmentKey(tx, {
+    await reserveEnrolmentKey(tx, {
       orgId: options.device.orgId,
       retailerId: customer.retailerId,
       customerId: options.device.customerId,
@@ -270,14 +272,15 @@ export const enrolDevice = async (
  * transaction: the phone's policy starts from the initial one (unlocked, nothing restricted)
  * through the command gate, with the offline limit `offlineLockAfterMs` (ms; null for none, as an
  * MDM phone runs no Kisht app) unless the rules refuse it (a loan paid off before the phone
- * enrolled); the customer becomes installed (status 1); and a `device.enrol` audit entry names the
+ * enrolled); the key its QR reserved is spent (ledger spendReservedKey); the customer becomes
+ * installed (status 1); and a `device.enrol` audit entry names the
  * device and, for an MDM phone, its `channel` and MDM id. Not published: the phone fetches its
  * policy with its first hello (an MDM phone with the bridge's first delivery). Returns the offline
  * limit the policy carries.
  */
 export const recordEnrolment = async (
   tx: DbOrTx,
-  device: Pick<DeviceRow, 'id' | 'orgId' | 'customerId'>,
+  device: Pick<DeviceRow, 'id' | 'orgId' | 'customerId' | 'imei1'>,
   channel: TEnrolChannel | null,
   offlineLockAfterMs: number | null = null,
 ): Promise<number | null> => {
@@ -288,6 +291,7 @@ export const recordEnrolment = async (
     replacesControls: true,
   });
   await enqueueOrders(tx, [order], { onRefused: 'throw' });
+  await spendReservedKey(tx, { orgId: device.orgId, customerId: device.customerId, imei: device.imei1 });
   await markCustomerInstalled(tx, device.orgId, device.customerId);
   await insertAudit(tx, {
     orgId: device.orgId,

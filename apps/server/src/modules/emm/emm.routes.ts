@@ -165,7 +165,7 @@ export const emmRoutes = async (app: FastifyInstance, ctx: AppContext) => {
       schema: {
         tags: ['enrolment'],
         summary:
-          'A fresh link-based enrolment (generate_code_linkfl): deep link, APK location and enrolment code, with a one-time token (spends a key as the enrolment QR does)',
+          'A fresh link-based enrolment (generate_code_linkfl): deep link, APK location and enrolment code, with a one-time token (reserves a key as the enrolment QR does)',
         body: ZGenerateLinkCodeRequest,
         response: { 200: zEnvelope(ZEnrolmentQr) },
       },

@@ -61,7 +61,7 @@ export const issueLinkEnrolment = async (
 /**
  * A fresh enrolment code for the actor's link-based customer (generate_emm_code). While the
  * customer's enrolment token stands (issued, not expired, not used) only the code is replaced, so
- * the deep link already sent keeps working and no key is spent; otherwise a whole new enrolment is
+ * the deep link already sent keeps working and no key is reserved; otherwise a whole new enrolment is
  * issued as issueLinkEnrolment does (its rules and errors). Audited.
  */
 export const generateEmmCode = async (

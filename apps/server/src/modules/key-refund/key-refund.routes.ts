@@ -19,7 +19,7 @@ export const keyRefundRoutes = async (app: FastifyInstance, ctx: AppContext) => 
       schema: {
         tags: ['ledger'],
         summary:
-          'Return the key an enrolment QR spent, for your customer whose phone never enrolled (the QR stops working)',
+          'Return the key an enrolment QR reserved, for your customer whose phone never enrolled (the QR stops working)',
         body: ZRefundKeyRequest,
         response: { 200: zEnvelope(ZLedgerMovement) },
       },

@@ -20,12 +20,12 @@ const alreadyEnrolled = () =>
   );
 
 /**
- * Gives back the key an enrolment QR spent (api/points/refund_key), in one transaction: the
+ * Gives back the key an enrolment QR reserved (api/points/refund_key), in one transaction: the
  * device's enrolment token is voided (the QR shown can no longer enrol; a new QR costs a key
  * again), then the ledger refunds the key (refundKeyUseOfCustomer). Throws FORBIDDEN unless the
  * actor is a retailer or mini-retailer, CUSTOMER_NOT_FOUND (404) for a customer outside its scope,
  * ALREADY_ENROLLED (409) once the customer is not inactive or its phone enrolled, NOTHING_TO_WAIVE
- * (409) when no key was spent for the customer (or it was already refunded); nothing is written then.
+ * (409) when no key was reserved or spent for the customer (or it was already given back); nothing is written then.
  */
 export const refundEnrolmentKey = async (
   db: Db,
@@ -39,6 +39,11 @@ export const refundEnrolmentKey = async (
     if (customer.status !== CustomerStatus.INACTIVE || device.enrolledAt !== null) throw alreadyEnrolled();
     // Void the QR first: its UPDATE waits for, or shuts out, an enrolment of the phone at this moment.
     if (!(await voidEnrolmentToken(tx, device.id))) throw alreadyEnrolled();
-    return refundKeyUseOfCustomer(tx, { actor, customerId: customer.id, note: request.note || null });
+    return refundKeyUseOfCustomer(tx, {
+      actor,
+      customerId: customer.id,
+      imei: device.imei1,
+      note: request.note || null,
+    });
   });
 };

@@ -9,6 +9,7 @@ import { DEMO_ADMIN_MOBILE, DEMO_CUSTOMER_MOBILE, DEMO_ORG_ID } from '../../db/s
 import { apiGet, apiPost, customerBody, recordConsent } from '../../test/fixtures';
 import type { TestApp } from '../../test/harness';
 import { routeTest as it } from '../../test/route-test';
+import { releaseLapsedReservations } from './ledger.service';
 
 /** Refunds of enrolment keys (issue 13 "refunds") through the HTTP routes. */
 let t: TestApp;
@@ -105,6 +106,10 @@ describe('refund of an enrolment key', () => {
     );
     expect(audits.map((a) => a.entity_id)).toEqual([String(c.id)]);
 
+    // The reservation is settled by the refund: the lapsed-QR job gives nothing back twice.
+    expect(await releaseLapsedReservations(t.app.ctx.db, new Date(Date.now() + 86_400_000))).toBe(0);
+    expect(await balanceOf(token)).toBe(1);
+
     // The QR already shown no longer enrols a phone.
     const stale = await enrol({ token: qrToken, imei1: c.imei1, imei2: c.imei2 });
     expect(stale.body.code).toBe('ENROLMENT_TOKEN_INVALID');
@@ -112,8 +117,8 @@ describe('refund of an enrolment key', () => {
     // A new QR for the same phone costs a key again, and that one enrols.
     const fresh = await issueQr(token, c.id);
     expect(await balanceOf(token)).toBe(0);
-    const uses = await apiGet(t, token, `${paths.ledger.transactions}?type=key_use`);
-    expect(uses.body.data.items).toHaveLength(2);
+    const reservations = await apiGet(t, token, `${paths.ledger.transactions}?type=reserve`);
+    expect(reservations.body.data.items).toHaveLength(2);
     expect((await enrol({ token: fresh, imei1: c.imei1, imei2: c.imei2 })).status).toBe(200);
   });
 

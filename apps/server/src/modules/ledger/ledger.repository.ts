@@ -11,7 +11,7 @@ import {
   users,
 } from '../../db/schema';
 
-export type TSystemAccountKind = 'issuance' | 'sales' | 'consumption';
+export type TSystemAccountKind = 'issuance' | 'sales' | 'reserved' | 'consumption';
 export type TMovementKind = (typeof ledgerMovements.$inferSelect)['kind'];
 
 /** The ledger account of a retailer or mini-retailer, created on first use. Returns its id. */
@@ -38,6 +38,15 @@ export const ensureSystemAccount = async (
       and(eq(ledgerAccounts.orgId, orgId), eq(ledgerAccounts.kind, kind), isNull(ledgerAccounts.userId)),
     );
   return row!.id;
+};
+
+/** The user (retailer or mini-retailer) a user account belongs to; 0 for a system account. */
+export const findAccountUserId = async (db: DbOrTx, accountId: number): Promise<number> => {
+  const [row] = await db
+    .select({ userId: ledgerAccounts.userId })
+    .from(ledgerAccounts)
+    .where(eq(ledgerAccounts.id, accountId));
+  return row?.userId ?? 0;
 };
 
 export const findAccountKind = async (db: DbOrTx, accountId: number) => {
@@ -182,6 +191,90 @@ export const findUnrefundedKeyUseForUpdate = async (db: DbOrTx, orgId: number, c
     .limit(1)
     .for('update');
   return row ?? null;
+};
+
+/** The open reservation's columns a spend, a return or a refund needs. */
+const reservationColumns = {
+  id: ledgerMovements.id,
+  orgId: ledgerMovements.orgId,
+  appType: ledgerMovements.appType,
+  fromAccountId: ledgerMovements.fromAccountId,
+  toAccountId: ledgerMovements.toAccountId,
+  customerId: ledgerMovements.customerId,
+  imei: ledgerMovements.imei,
+};
+
+/** An open (not yet settled) `reserve` movement, as reservationColumns reads it. */
+export type TOpenReservation = {
+  id: number;
+  orgId: number;
+  appType: number;
+  fromAccountId: number;
+  toAccountId: number;
+  customerId: number | null;
+  imei: string | null;
+};
+
+const isOpenReservation = and(eq(ledgerMovements.kind, 'reserve'), isNull(ledgerMovements.settledAt));
+
+/**
+ * The open key reservation (issue 27) of a customer, or of its phone's IMEI 1 (a reservation made
+ * for another customer record of the same phone), locked FOR UPDATE so that an enrolment, a return
+ * and a refund at once settle it once; null when there is none.
+ */
+export const findOpenReservationForUpdate = async (
+  db: DbOrTx,
+  orgId: number,
+  phone: { customerId: number; imei: string },
+): Promise<TOpenReservation | null> => {
+  const [row] = await db
+    .select(reservationColumns)
+    .from(ledgerMovements)
+    .where(
+      and(
+        eq(ledgerMovements.orgId, orgId),
+        isOpenReservation,
+        or(eq(ledgerMovements.customerId, phone.customerId), eq(ledgerMovements.imei, phone.imei)),
+      ),
+    )
+    .orderBy(desc(ledgerMovements.id))
+    .limit(1)
+    .for('update');
+  return row ?? null;
+};
+
+/**
+ * Up to `limit` open reservations whose QR can no longer enrol a phone: no device of the
+ * organisation with the reservation's customer or IMEI 1 is waiting to enrol with a token that
+ * expires after `before` (UTC). Locked FOR UPDATE SKIP LOCKED, so server processes side by side
+ * take different rows and an enrolment holding one is not waited for.
+ */
+export const findLapsedReservationsForUpdate = (
+  db: DbOrTx,
+  before: Date,
+  limit: number,
+): Promise<TOpenReservation[]> =>
+  db
+    .select(reservationColumns)
+    .from(ledgerMovements)
+    .where(
+      and(
+        isOpenReservation,
+        sql`NOT EXISTS (SELECT 1 FROM devices d WHERE d.org_id = ${ledgerMovements.orgId}
+          AND (d.customer_id = ${ledgerMovements.customerId} OR d.imei1 = ${ledgerMovements.imei})
+          AND d.enrolled_at IS NULL AND d.enrolment_expires_at > ${before.toISOString()})`,
+      ),
+    )
+    .orderBy(asc(ledgerMovements.id))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+
+/** Marks an open reservation settled now (spent by an enrolment, or returned). */
+export const markReservationSettled = async (db: DbOrTx, movementId: number) => {
+  await db
+    .update(ledgerMovements)
+    .set({ settledAt: new Date() })
+    .where(and(eq(ledgerMovements.id, movementId), isNull(ledgerMovements.settledAt)));
 };
 
 /** Marks a key_use movement refunded now (its phone may then be charged again). */

@@ -25,6 +25,7 @@ import {
 import { apiGet, apiPost, customerBody, recordConsent } from '../../test/fixtures';
 import { bearer, type TestApp } from '../../test/harness';
 import { routeTest as it } from '../../test/route-test';
+import { RESERVATION_RETURN_GRACE_MS, releaseLapsedReservations } from './ledger.service';
 
 /** Keys, balance and transactions (issue 13) through the HTTP routes. */
 let t: TestApp;
@@ -194,20 +195,21 @@ describe('transactions (top_up_history)', () => {
     expect(page.status).toBe(200);
     const first = ZTransactionPage.parse(page.body.data);
     // The seed: top-ups of every app type in DEMO_RETAILER_KEYS, a transfer of 5 to the
-    // mini-retailer, 3 keys used.
+    // mini-retailer, 3 keys reserved by QRs (their spending, at enrolment, leaves the reserved
+    // account, not the retailer's).
     expect(first.items.map((m) => m.kind).sort()).toEqual(
       [
         ...Array(Object.keys(DEMO_RETAILER_KEYS).length).fill('top_up'),
         'transfer',
-        'key_use',
-        'key_use',
-        'key_use',
+        'reserve',
+        'reserve',
+        'reserve',
       ].sort(),
     );
     expect(first.nextCursor).toBeNull();
     const ids = first.items.map((m) => m.id);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
-    const used = first.items.find((m) => m.kind === 'key_use')!;
+    const used = first.items.find((m) => m.kind === 'reserve')!;
     expect(used).toMatchObject({ direction: 'out', quantity: 1, counterpartyName: null });
     expect(used.customerName).toMatch(/^(Aarav Sharma|Priya Patel|Sneha Iyer)$/);
     expect(first.items.find((m) => m.kind === 'transfer')).toMatchObject({
@@ -394,11 +396,11 @@ describe('a key per enrolment', () => {
     expect(anti.body.message).toBe('No Old link-based keys left. Buy keys or ask your retailer.');
   });
 
-  it('spends one key when the QR is made; a re-issue is free; without keys the QR is refused and no token written', async () => {
+  it('reserves one key when the QR is made; a re-issue is free; without keys the QR is refused and no token written', async () => {
     const token = await freshRetailer('+919700001002', 1);
     const productId = await firstProductId(token);
     const ids: number[] = [];
-    // Two customers may be added with one key: the key is spent by the QR.
+    // Two customers may be added with one key: the key is reserved by the QR.
     for (let i = 0; i < 2; i += 1) {
       const created = await apiPost(t, token, paths.customers.create, customerBody(productId));
       expect(created.status).toBe(200);
@@ -423,12 +425,16 @@ describe('a key per enrolment', () => {
       sql`select customer_id, enrolment_token_hash is not null as has_token from devices where customer_id in (${ids[0]}, ${ids[1]}) order by customer_id`,
     );
     expect(tokens.map((row) => row.has_token)).toEqual([true, false]);
-    const uses = await apiGet(t, token, `${paths.ledger.transactions}?type=key_use`);
-    expect(uses.body.data.items).toHaveLength(1);
-    expect(uses.body.data.items[0]).toMatchObject({ customerId: ids[0], quantity: 1, direction: 'out' });
+    const reservations = await apiGet(t, token, `${paths.ledger.transactions}?type=reserve`);
+    expect(reservations.body.data.items).toHaveLength(1);
+    expect(reservations.body.data.items[0]).toMatchObject({
+      customerId: ids[0],
+      quantity: 1,
+      direction: 'out',
+    });
   });
 
-  it('spends the last key once when two QRs are made at once (race)', async () => {
+  it('reserves the last key once when two QRs are made at once (race)', async () => {
     const token = await freshRetailer('+919700001003', 1);
     const productId = await firstProductId(token);
     const ids: number[] = [];
@@ -449,7 +455,90 @@ describe('a key per enrolment', () => {
     expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
     expect(answers.find((a) => a.statusCode === 409)!.json().code).toBe('NO_KEYS');
     expect(await balanceOf(token, 0)).toBe(0);
-    const uses = await apiGet(t, token, `${paths.ledger.transactions}?type=key_use`);
-    expect(uses.body.data.items).toHaveLength(1);
+    const reservations = await apiGet(t, token, `${paths.ledger.transactions}?type=reserve`);
+    expect(reservations.body.data.items).toHaveLength(1);
+  });
+
+  it('spends the reserved key when the phone enrols, and returns it when the QR lapses unused', async ({
+    make,
+  }) => {
+    const token = await freshRetailer('+919700001004', 2);
+    const productId = await firstProductId(token);
+    const added = async () => {
+      const body = customerBody(productId);
+      const id = (await apiPost(t, token, paths.customers.create, body)).body.data.id as number;
+      await recordConsent(t, token, id);
+      return { id, body };
+    };
+    const enrolmentTokenOf = async (id: number) => {
+      const qr = await apiGet(t, token, `${paths.customers.qrCode}?customer_id=${id}`);
+      expect(qr.status).toBe(200);
+      return JSON.parse(qr.body.data.payload)['android.app.extra.PROVISIONING_ADMIN_EXTRAS_BUNDLE'][
+        'in.kisht.ENROLMENT_TOKEN'
+      ] as string;
+    };
+    const kindsOf = async () =>
+      (await apiGet(t, token, paths.ledger.transactions)).body.data.items.map(
+        (m: { kind: string }) => m.kind,
+      );
+    const systemKeys = async (kind: string) =>
+      (
+        await queryRows<{ n: number }>(
+          t.app.ctx.db,
+          sql`select coalesce(sum(e.delta), 0)::int as n from ledger_entries e
+            join ledger_accounts a on a.id = e.account_id
+            where a.org_id = ${DEMO_ORG_ID} and a.kind = ${kind}`,
+        )
+      )[0]!.n;
+    const reservedBefore = await systemKeys('reserved');
+    const consumedBefore = await systemKeys('consumption');
+
+    // A QR nobody scans: its key is held, and comes back once the token has lapsed.
+    const unscanned = await added();
+    await enrolmentTokenOf(unscanned.id);
+    expect(await balanceOf(token, 0)).toBe(1);
+    expect(await systemKeys('reserved')).toBe(reservedBefore + 1);
+    // Still valid: nothing returns.
+    expect(await releaseLapsedReservations(t.app.ctx.db)).toBe(0);
+    await make.deviceRow(unscanned.id, { enrolmentExpiresAt: new Date(Date.now() - 60_000) });
+    // Within the grace after expiry an enrolment in flight still wins.
+    expect(await releaseLapsedReservations(t.app.ctx.db)).toBe(0);
+    expect(
+      await releaseLapsedReservations(t.app.ctx.db, new Date(Date.now() + RESERVATION_RETURN_GRACE_MS)),
+    ).toBe(1);
+    expect(await balanceOf(token, 0)).toBe(2);
+    expect(await systemKeys('reserved')).toBe(reservedBefore);
+    expect(await kindsOf()).toEqual(['release', 'reserve', 'top_up']);
+    // Returned once: a second run finds nothing.
+    expect(
+      await releaseLapsedReservations(t.app.ctx.db, new Date(Date.now() + RESERVATION_RETURN_GRACE_MS)),
+    ).toBe(0);
+    expect(
+      (await auditActions('ledger.key_release')).filter((a) => a.entity_id === String(unscanned.id)),
+    ).toHaveLength(1);
+
+    // A new QR for that customer reserves again; its phone enrols and spends it.
+    const enrolled = await added();
+    const enrolmentToken = await enrolmentTokenOf(enrolled.id);
+    expect(await balanceOf(token, 0)).toBe(1);
+    const enrol = await t.app.inject({
+      method: 'POST',
+      url: paths.devices.enrol,
+      payload: { token: enrolmentToken, imei1: enrolled.body.imei1, imei2: enrolled.body.imei2 },
+    });
+    expect(enrol.statusCode).toBe(200);
+    expect(await systemKeys('reserved')).toBe(reservedBefore);
+    expect(await systemKeys('consumption')).toBe(consumedBefore + 1);
+    expect(await balanceOf(token, 0)).toBe(1);
+    const [use] = (await auditActions('ledger.key_use')).filter((a) => a.entity_id === String(enrolled.id));
+    expect(use!.details).toMatchObject({
+      appType: 0,
+      imei: enrolled.body.imei1,
+      reserveMovementId: expect.any(Number),
+    });
+    // An enrolled phone's key never comes back, even long after its token's retry window.
+    expect(await releaseLapsedReservations(t.app.ctx.db, new Date(Date.now() + 86_400_000))).toBe(0);
+    expect(await balanceOf(token, 0)).toBe(1);
+    expect(await kindsOf()).toEqual(['reserve', 'release', 'reserve', 'top_up']);
   });
 });

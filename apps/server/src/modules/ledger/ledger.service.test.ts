@@ -4,7 +4,7 @@ import type { AppError } from '@kisht/domain/common/errors';
 import { and, eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, type Db, openDatabase } from '../../db/client';
+import { type DatabaseHandle, type Db, type DbOrTx, openDatabase } from '../../db/client';
 import { ledgerMovements, products, users } from '../../db/schema';
 import {
   createCustomerWithLoan,
@@ -17,7 +17,26 @@ import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
 import type { TActor } from '../../lib/actor';
 import { openTestPglite } from '../../test/harness';
 import { databaseUrl, isPostgresReachable } from '../../test/scratch-postgres';
-import { creditRetailerKeys, getKeyBalances, spendEnrolmentKey, transferKeys } from './ledger.service';
+import {
+  creditRetailerKeys,
+  getKeyBalances,
+  reserveEnrolmentKey,
+  spendReservedKey,
+  transferKeys,
+} from './ledger.service';
+
+/**
+ * What an enrolment costs (issue 27): the QR reserves a key, the phone's enrolment spends it, in
+ * the caller's transaction. `isCharged` is whether the QR reserved one.
+ */
+const spendEnrolmentKey = async (
+  tx: DbOrTx,
+  options: Parameters<typeof reserveEnrolmentKey>[1],
+): Promise<{ isCharged: boolean }> => {
+  const { isReserved } = await reserveEnrolmentKey(tx, options);
+  await spendReservedKey(tx, options);
+  return { isCharged: isReserved };
+};
 
 /** A small seeded PRNG (mulberry32), so a failing run can be replayed from its seed. */
 const prng = (seed: number) => {
@@ -112,10 +131,17 @@ const raceTwoSpends = async (db: Db, orgId: number) => {
   expect(await getKeyBalances(db, { actor: actorOf(retailer) })).toEqual([
     { appType: AppType.DEVICE_POLICY_CONTROLLER, balance: 0 },
   ]);
+  const reservations = await db
+    .select()
+    .from(ledgerMovements)
+    .where(and(eq(ledgerMovements.kind, 'reserve'), eq(ledgerMovements.actorUserId, retailer.id)));
+  expect(reservations).toHaveLength(1);
   const uses = await db
     .select()
     .from(ledgerMovements)
-    .where(and(eq(ledgerMovements.kind, 'key_use'), eq(ledgerMovements.actorUserId, retailer.id)));
+    .where(
+      and(eq(ledgerMovements.kind, 'key_use'), eq(ledgerMovements.customerId, reservations[0]!.customerId!)),
+    );
   expect(uses).toHaveLength(1);
   await checkInvariants(db);
 };

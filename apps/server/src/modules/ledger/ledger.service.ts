@@ -13,7 +13,7 @@ import type {
   ZTransactionQuery,
 } from '@kisht/domain/ledger/ledger.schema';
 import type { z } from 'zod';
-import type { DbOrTx } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { toCsv } from '../../lib/csv';
 import { insertAudit } from '../audit/audit.repository';
@@ -172,15 +172,18 @@ const spendOneKey = async (
 };
 
 /**
- * Spends one key of `appType` from the enrolling retailer's account on a phone (IMEI 1), in the
- * caller's transaction (the one that writes the enrolment token, before it writes it): a
- * `key_use` movement from the retailer's account to the organisation's consumption account.
- * A phone (IMEI and app_type) is charged once per organisation: re-issuing its QR, or enrolling
- * it again for a new customer record, costs nothing (`isCharged` false). Throws NO_KEYS (409,
- * naming the app type) when the retailer has no key left; the transaction then rolls back.
- * Two spends at once never take the same key (guarded balance UPDATE).
+ * Reserves one key of `appType` from the enrolling retailer's account for a phone (IMEI 1), in the
+ * caller's transaction (the one that writes the enrolment QR's token, before it writes it; issue
+ * 27): a `reserve` movement from the retailer's account to the organisation's `reserved` account.
+ * The key is spent when the phone enrols (spendReservedKey) and comes back when the QR lapses
+ * (releaseLapsedReservations). A phone (IMEI and app_type) is charged once per organisation:
+ * re-issuing its QR while a reservation is open, or enrolling a phone already charged (again, or
+ * for a new customer record), reserves nothing (`isReserved` false). Throws NO_KEYS (409, naming
+ * the app type) when the retailer has no key left; the transaction then rolls back. Two
+ * reservations at once never take the same key (guarded balance UPDATE). A reservation that leaves
+ * the retailer at or under the organisation's lowKeysThreshold writes a `keys_low` notification.
  */
-export const spendEnrolmentKey = async (
+export const reserveEnrolmentKey = async (
   tx: DbOrTx,
   options: {
     orgId: number;
@@ -190,18 +193,154 @@ export const spendEnrolmentKey = async (
     imei: string;
     actorUserId: number;
   },
-): Promise<{ isCharged: boolean }> => {
-  const movementId = await spendOneKey(tx, options, { customerId: options.customerId, imei: options.imei });
-  if (movementId === null) return { isCharged: false };
+): Promise<{ isReserved: boolean }> => {
+  if (await repo.hasKeyUse(tx, options.orgId, options.imei, options.appType)) return { isReserved: false };
+  const from = await repo.ensureUserAccount(tx, options.orgId, options.retailerId);
+  const to = await repo.ensureSystemAccount(tx, options.orgId, 'reserved');
+  const movementId = await postMovement(
+    tx,
+    {
+      orgId: options.orgId,
+      kind: 'reserve',
+      appType: options.appType,
+      quantity: 1,
+      fromAccountId: from,
+      toAccountId: to,
+      customerId: options.customerId,
+      imei: options.imei,
+      actorUserId: options.actorUserId,
+    },
+    () => noKeys(options.appType),
+  );
+  if (movementId === null) return { isReserved: false };
+  await notifyIfKeysLow(tx, {
+    orgId: options.orgId,
+    userId: options.retailerId,
+    appType: options.appType,
+    balance: await repo.findBalance(tx, from, options.appType),
+  });
   await insertAudit(tx, {
     orgId: options.orgId,
     actorUserId: options.actorUserId,
-    action: 'ledger.key_use',
+    action: 'ledger.key_reserve',
     entity: 'customer',
     entityId: String(options.customerId),
     details: { movementId, retailerId: options.retailerId, appType: options.appType, imei: options.imei },
   });
-  return { isCharged: true };
+  return { isReserved: true };
+};
+
+/**
+ * Spends the key reserved for a phone that has just enrolled (issue 27), in the enrolment's
+ * transaction: the open reservation of the customer or of its IMEI 1 (findOpenReservationForUpdate)
+ * is settled and a `key_use` movement takes the key from the `reserved` account to `consumption`.
+ * When that phone was already charged (a key_use of its IMEI and app_type exists) the key goes back
+ * to the retailer instead (a `release`). Nothing happens without an open reservation (the phone's
+ * QR reserved nothing because it was already charged). Returns whether a key was spent.
+ */
+export const spendReservedKey = async (
+  tx: DbOrTx,
+  options: { orgId: number; customerId: number; imei: string },
+): Promise<{ isSpent: boolean }> => {
+  const reservation = await repo.findOpenReservationForUpdate(tx, options.orgId, options);
+  if (!reservation) return { isSpent: false };
+  await repo.markReservationSettled(tx, reservation.id);
+  const consumption = await repo.ensureSystemAccount(tx, options.orgId, 'consumption');
+  const movementId = await postMovement(tx, {
+    orgId: options.orgId,
+    kind: 'key_use',
+    appType: reservation.appType,
+    quantity: 1,
+    fromAccountId: reservation.toAccountId,
+    toAccountId: consumption,
+    customerId: options.customerId,
+    imei: reservation.imei,
+  });
+  if (movementId === null) {
+    await returnReservation(tx, reservation, { kind: 'release', actorUserId: null, note: null });
+    return { isSpent: false };
+  }
+  await insertAudit(tx, {
+    orgId: options.orgId,
+    action: 'ledger.key_use',
+    entity: 'customer',
+    entityId: String(options.customerId),
+    details: {
+      movementId,
+      reserveMovementId: reservation.id,
+      retailerId: await repo.findAccountUserId(tx, reservation.fromAccountId),
+      appType: reservation.appType,
+      imei: reservation.imei ?? '',
+    },
+  });
+  return { isSpent: true };
+};
+
+/**
+ * Gives a settled-to-be reservation's key back to the account it came from, in the caller's
+ * transaction: a `release` (the QR lapsed, or the phone had been charged already) or a `refund`
+ * (the retailer returned it) movement from the `reserved` account, naming the customer and IMEI.
+ * The caller marks the reservation settled. Returns the movement id.
+ */
+export const returnReservation = async (
+  tx: DbOrTx,
+  reservation: repo.TOpenReservation,
+  options: { kind: 'release' | 'refund'; actorUserId: number | null; note: string | null },
+): Promise<number> => {
+  const movementId = await postMovement(tx, {
+    orgId: reservation.orgId,
+    kind: options.kind,
+    appType: reservation.appType,
+    quantity: 1,
+    fromAccountId: reservation.toAccountId,
+    toAccountId: reservation.fromAccountId,
+    customerId: reservation.customerId,
+    imei: reservation.imei,
+    actorUserId: options.actorUserId,
+    note: options.note,
+  });
+  return movementId!;
+};
+
+/** How long after its QR's token expired a reservation is returned, ms (an enrolment in flight wins). */
+export const RESERVATION_RETURN_GRACE_MS = 5 * 60_000;
+/** Most reservations one run of the return job takes. */
+const RESERVATION_RETURN_BATCH = 200;
+
+/**
+ * Returns the keys of reservations whose enrolment QR lapsed (issue 27: a device key is reserved
+ * when the QR is issued and comes back when its token expires): every open reservation with no
+ * device waiting to enrol on a token valid until `now` − RESERVATION_RETURN_GRACE_MS gets a
+ * `release` movement back to the retailer and a `ledger.key_release` audit entry, one transaction
+ * per batch (rows FOR UPDATE SKIP LOCKED, so processes side by side share the work). Returns how
+ * many keys came back.
+ */
+export const releaseLapsedReservations = async (db: Db, now = new Date()): Promise<number> => {
+  const before = new Date(now.getTime() - RESERVATION_RETURN_GRACE_MS);
+  let released = 0;
+  for (;;) {
+    const count = await db.transaction(async (tx) => {
+      const lapsed = await repo.findLapsedReservationsForUpdate(tx, before, RESERVATION_RETURN_BATCH);
+      for (const reservation of lapsed) {
+        await repo.markReservationSettled(tx, reservation.id);
+        const movementId = await returnReservation(tx, reservation, {
+          kind: 'release',
+          actorUserId: null,
+          note: null,
+        });
+        await insertAudit(tx, {
+          orgId: reservation.orgId,
+          action: 'ledger.key_release',
+          entity: 'customer',
+          entityId: String(reservation.customerId),
+          details: { movementId, reserveMovementId: reservation.id, appType: reservation.appType },
+        });
+      }
+      return lapsed.length;
+    });
+    released += count;
+    if (count < RESERVATION_RETURN_BATCH) return released;
+  }
 };
 
 /**
@@ -481,6 +620,8 @@ export const listTransactions = async (
 const KIND_LABELS: Record<TLedgerMovementKind, string> = {
   top_up: 'Top-up',
   transfer: 'Transfer',
+  reserve: 'Key reserved',
+  release: 'Reservation returned',
   key_use: 'Key used',
   refund: 'Refund',
   purchase: 'Purchase',

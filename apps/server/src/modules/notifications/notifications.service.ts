@@ -100,7 +100,7 @@ export const notifyLockFailed = async (
 };
 
 /**
- * After a key of `appType` was spent from user `userId`'s account, in the spend's transaction:
+ * After a key of `appType` left user `userId`'s account (reserved or spent), in that transaction:
  * when `balance` (what is left) is at or under the organisation's lowKeysThreshold (default 5),
  * `keys_low` to that user, at most once per app_type and +05:30 day.
  */

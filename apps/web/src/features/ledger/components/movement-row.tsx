@@ -1,9 +1,11 @@
 import type { TLedgerMovement, TLedgerMovementKind } from '@kisht/domain/ledger/ledger.schema';
 import AddCardIcon from '@mui/icons-material/AddCard';
+import HourglassTopIcon from '@mui/icons-material/HourglassTop';
 import PhonelinkLockIcon from '@mui/icons-material/PhonelinkLock';
 import ReplayIcon from '@mui/icons-material/Replay';
 import ShoppingCartIcon from '@mui/icons-material/ShoppingCart';
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
+import UndoIcon from '@mui/icons-material/Undo';
 import Avatar from '@mui/material/Avatar';
 import ListItem from '@mui/material/ListItem';
 import ListItemAvatar from '@mui/material/ListItemAvatar';
@@ -18,6 +20,8 @@ import { appTypeName } from '../app-type-label';
 const KIND_ICONS: Record<TLedgerMovementKind, ReactNode> = {
   top_up: <AddCardIcon />,
   transfer: <SwapHorizIcon />,
+  reserve: <HourglassTopIcon />,
+  release: <UndoIcon />,
   key_use: <PhonelinkLockIcon />,
   refund: <ReplayIcon />,
   purchase: <ShoppingCartIcon />,

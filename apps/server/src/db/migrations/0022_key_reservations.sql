@@ -1,0 +1,2 @@
+ALTER TABLE "ledger_movements" ADD COLUMN "settled_at" timestamp with time zone;--> statement-breakpoint
+CREATE UNIQUE INDEX "ledger_movements_open_reserve_uq" ON "ledger_movements" USING btree ("org_id","imei","app_type") WHERE kind = 'reserve' AND settled_at IS NULL;
