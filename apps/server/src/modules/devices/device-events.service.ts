@@ -232,7 +232,12 @@ export class DeviceEventRecorder {
     const hellos = recorded.filter((e) => e.event.type === 'hello') as TRoundEvent<THelloEvent>[];
     await this.guard(hellos, (said) =>
       this.dispatcher.publishSyncs(
-        said.map(({ device, event }) => ({ device, connectionId: event.connectionId, helloSeq: event.seq })),
+        // The policy as seen with the pending commands (TRoundWritten.helloDevices).
+        said.map(({ device, event }) => ({
+          device: written.helloDevices.get(device.id) ?? device,
+          connectionId: event.connectionId,
+          helloSeq: event.seq,
+        })),
         written.synced,
       ),
     );

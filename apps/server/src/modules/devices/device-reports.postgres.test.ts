@@ -85,4 +85,65 @@ describe.skipIf(!isReachable)('recordRound on PostgreSQL', () => {
     );
     expect(states).toEqual([{ reported_seq: '20', n: PHONES }]);
   }, 60_000);
+
+  it("answers a hello that waited for a command's commit with a sync whose policy matches its pending commands", async () => {
+    const deviceId = deviceIds[0]!;
+    const [before] = await queryRows<{ policy_version: number; org_id: number }>(
+      handle!.db,
+      sql`select policy_version::int, org_id from devices where id = ${deviceId}`,
+    );
+    // A lock being written (as the command gate does: the policy's new version and its command in
+    // one transaction) holds the phone's row while the phone's hello is recorded.
+    const writer = new pg.Client({ connectionString: scratch.url });
+    writer.on('error', () => {});
+    await writer.connect();
+    const commandId = '01900000-0000-7000-8000-00000000d00d';
+    try {
+      await writer.query('begin');
+      await writer.query(
+        'update devices set policy_version = policy_version + 1, desired_locked = true where id = $1',
+        [deviceId],
+      );
+      await writer.query(
+        `insert into device_commands (id, org_id, device_id, name, state, last_sent_at)
+         values ($1, $2, $3, 'lock', 'sent', now())`,
+        [commandId, before!.org_id, deviceId],
+      );
+      const hello = recordRound(
+        unretried!,
+        [{ deviceId, isLocked: false, isHello: true, connectionId: 'c-race', seq: 100, at: new Date() }],
+        new Date(),
+      );
+      // The round has taken its snapshot and waits for the row.
+      await waitForLockWait(handle!.db);
+      await writer.query('commit');
+      const written = await hello;
+      const synced = written.synced.filter((c) => c.deviceId === deviceId).map((c) => c.id);
+      const policyVersion = written.helloDevices.get(deviceId)!.policyVersion;
+      // Either both the new version and its command, or neither: never the version without it.
+      expect(
+        synced.includes(commandId)
+          ? policyVersion === before!.policy_version + 1
+          : policyVersion === before!.policy_version,
+      ).toBe(true);
+      // The locked row, as the round wrote it, is the newest.
+      expect(written.devices.find((d) => d.id === deviceId)!.policyVersion).toBe(before!.policy_version + 1);
+    } finally {
+      await writer.end();
+    }
+  });
 });
+
+/** Resolves once some session of the database waits for a row lock (the round behind the writer). */
+const waitForLockWait = async (db: DbOrTx): Promise<void> => {
+  for (let i = 0; i < 200; i += 1) {
+    const [row] = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock'`,
+    );
+    if (row!.n > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('the round never waited for the row lock');
+};

@@ -56,6 +56,16 @@ export type TRoundWritten = {
   acked: CommandRow[];
   /** The pending due commands of devices that said hello, marked sent (their sync carries them). */
   synced: CommandRow[];
+  /**
+   * The devices that said hello as the statement's snapshot saw them, the one `synced` was read
+   * in: their syncs' policies. On PostgreSQL a command committed while the round waited for a
+   * device's row lock is in `devices` (the locked row's newest version, with its policy version)
+   * but not in `synced` (the snapshot); a sync built from `devices` would carry that version
+   * without the command, and the phone, holding the command's own policy message of the same
+   * version, would apply the sync's and never acknowledge it. From the snapshot the sync carries
+   * the version before, the held message is newer and is applied and acknowledged.
+   */
+  helloDevices: Map<string, DeviceRow>;
   /** SIM changes recorded: the device and its slots before and after. */
   simChanges: { deviceId: string; before: TSimSlots; after: TSimSlots }[];
 };
@@ -77,7 +87,8 @@ const simKey = (list: ReturnType<typeof sql>) =>
  * an event newer than that report), acks moving their commands along the transition table (only
  * the device's own, never backwards; a done ack of a command cancelled after it was sent ends it
  * done, "ran before the cancel"; a done ack's result stored), and for a hello the device's pending
- * due commands marked sent, as its sync will carry them (an MQTT phone with its secret). Devices
+ * due commands marked sent, as its sync will carry them (an MQTT phone with its secret), with the
+ * device as the same snapshot saw it (`helloDevices`, the sync's policy). Devices
  * not enrolled change nothing. The round's devices are locked in id order first, so rounds of two
  * processes never deadlock each other (a deadlock with another writer is run again by the pool: db/client.ts).
  */
@@ -88,6 +99,7 @@ export const recordRound = async (db: DbOrTx, rows: TRoundRow[], seenAt: Date): 
   const ranBeforeCancel = COMMAND_TRANSITIONS.ran_before_cancel;
   const [result] = await queryRows<{
     devices: unknown;
+    seen: unknown;
     own: string[] | null;
     acked: unknown;
     synced: unknown;
@@ -120,6 +132,8 @@ export const recordRound = async (db: DbOrTx, rows: TRoundRow[], seenAt: Date): 
     -- rounds that share phones then wait for each other instead of deadlocking.
     o as (select d.* from devices d join v on v.id = d.id where d.enrolled_at is not null
           order by d.id for update of d),
+    -- The same rows unlocked: as the statement's snapshot saw them, like the commands below.
+    seen as (select d.* from devices d join v on v.id = d.id where v.is_hello and d.enrolled_at is not null),
     updated as (
       update devices d
       set last_seen_at = ${at},
@@ -178,6 +192,7 @@ export const recordRound = async (db: DbOrTx, rows: TRoundRow[], seenAt: Date): 
       returning c.*
     )
     select (select coalesce(jsonb_agg(to_jsonb(u)), '[]'::jsonb) from updated u) as devices,
+           (select coalesce(jsonb_agg(to_jsonb(s)), '[]'::jsonb) from seen s) as seen,
            (select array_agg(w.id) from own w) as own,
            (select coalesce(jsonb_agg(to_jsonb(a)), '[]'::jsonb) from acked a) as acked,
            (select coalesce(jsonb_agg(to_jsonb(s) order by s.device_id, s.created_at, s.id), '[]'::jsonb)
@@ -189,6 +204,7 @@ export const recordRound = async (db: DbOrTx, rows: TRoundRow[], seenAt: Date): 
     ownCommandIds: new Set(result?.own ?? []),
     acked: rowsFromJson(deviceCommands, result?.acked),
     synced: rowsFromJson(deviceCommands, result?.synced),
+    helloDevices: new Map(rowsFromJson(devices, result?.seen).map((device) => [device.id, device])),
     simChanges: (result?.changes ?? []).map((c) => ({
       deviceId: c.device_id,
       before: c.before,
