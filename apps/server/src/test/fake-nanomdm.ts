@@ -194,6 +194,8 @@ export class FakeIphone {
     this.profileIdentifier = String(profile.PayloadIdentifier);
     this.urlParams = Object.fromEntries(new URL(String(mdm.ServerURL)).searchParams);
     const base = { UDID: this.udid, Topic: String(mdm.Topic) };
+    // NanoMDM empties the enrolment's command queue on Authenticate (service/nanomdm/service.go).
+    this.queue.splice(0);
     return [
       await this.checkin('mdm.Authenticate', {
         ...base,

@@ -70,6 +70,13 @@ export const devicePolicyName = (enterpriseName: string, deviceId: string) =>
   `${enterpriseName}/policies/kisht-device-${deviceId}`;
 
 /**
+ * The policy of phones a re-enrolment took out of a Kisht device (issue 27), RELEASED_POLICY:
+ * `{enterprise}/policies/kisht-retired-{deviceId}`.
+ */
+export const retiredPolicyName = (enterpriseName: string, deviceId: string) =>
+  `${enterpriseName}/policies/kisht-retired-${deviceId}`;
+
+/**
  * The AMAPI Policy of a Kisht policy (device protocol §6): camera_lock → cameraAccess
  * CAMERA_ACCESS_DISABLED (else USER_CHOICE; cameraDisabled kept in step for older readers),
  * usb_debugging on (usb_on blocks it) → advancedSecurityOverrides.developerSettings
@@ -188,6 +195,24 @@ export class AndroidManagementBridge implements TDeviceBridge {
 
   /** AMAPI cannot take back an issued command; the cancelled row stays cancelled (a done ack is recorded as such). */
   cancel: NonNullable<TDeviceBridge['cancel']> = async () => {};
+
+  /**
+   * Releases the managed-Android phone a re-enrolment took out (issue 27), by its former AMAPI name:
+   * it is pointed at a policy of its own, RELEASED_POLICY under retiredPolicyName (not the device's
+   * policy, which the phone enrolling next is given), and a lost mode left on is stopped. As on
+   * release, AMAPI cannot leave a fully managed phone without factory-resetting it, so the phone
+   * stays in the enterprise, unrestricted. No mdm_commands row: its answers concern no command of
+   * the device now. Throws AmapiError when the API fails.
+   */
+  retire: NonNullable<TDeviceBridge['retire']> = async (device) => {
+    if (!device.mdmId) return;
+    const { client, enterpriseName } = this.deps;
+    const policyName = retiredPolicyName(enterpriseName, device.id);
+    await client.patchPolicy(policyName, RELEASED_POLICY);
+    await client.setDevicePolicy(device.mdmId, policyName);
+    if (LOST_MODE_FEATURES.some((feature) => device.reportedControls[feature] === true))
+      await client.issueCommand(device.mdmId, { type: 'STOP_LOST_MODE', stopLostModeParams: {} });
+  };
 
   private async deliverPolicy(device: DeviceRow, version: TPolicyVersion): Promise<void> {
     const { client, enterpriseName, db } = this.deps;

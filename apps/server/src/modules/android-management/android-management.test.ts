@@ -7,7 +7,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
 import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE, SECOND_ORG_ID, SECOND_RETAILER_MOBILE } from '../../db/seed/seed';
 import { type FakeAndroidManagement, startFakeAndroidManagement } from '../../test/fake-android-management';
-import { apiGet, apiPost, customerBody, customerIdNamed, recordConsent } from '../../test/fixtures';
+import {
+  apiGet,
+  apiPost,
+  customerBody,
+  customerIdNamed,
+  freshImei,
+  recordConsent,
+} from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { runAutoLockLadder } from '../devices/auto-lock.service';
 import { ZAmapiSyncResult } from './android-management.routes';
@@ -480,6 +487,60 @@ describe('managed-Android commands', () => {
     await bridge().pollOperations();
     const [command] = await commandsOf(customerId);
     expect(command).toMatchObject({ state: 'failed', error: expect.stringMatching(/offline for too long/) });
+  });
+});
+
+describe('re-enrolment of a managed-Android phone (issue 27)', () => {
+  it('points the old phone at a released policy of its own and stops its lost mode; the new phone gets the device policy', async () => {
+    const { customerId, device } = await enrolledManagedCustomer();
+    const camera = await apiPost(t, retailer, deviceControlPath('camera_lock'), {
+      customer_id: customerId,
+      enable: true,
+    });
+    expect(camera.body.data.state).toBe('done');
+    await queryRows(
+      t.app.ctx.db,
+      sql`update devices set reported_controls = reported_controls || '{"lost_mode":true}'::jsonb where id = ${device.id}`,
+    );
+    const ownPolicy = `${fake.enterpriseName}/policies/kisht-device-${device.id}`;
+    const imei1 = freshImei();
+    const answer = await apiPost(t, retailer, paths.devices.reEnrol, {
+      customer_id: customerId,
+      reason: 'replaced_under_warranty',
+      imei1,
+      imei2: freshImei(),
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.wasReleaseSent).toBe(true);
+    const retired = `${fake.enterpriseName}/policies/kisht-retired-${device.id}`;
+    expect(fake.devices.get(device.mdm_id!)!.policyName).toBe(retired);
+    expect(fake.policies.get(retired)).toMatchObject({
+      cameraAccess: 'CAMERA_ACCESS_USER_CHOICE',
+      advancedSecurityOverrides: { developerSettings: 'DEVELOPER_SETTINGS_ALLOWED' },
+    });
+    expect(issuedCommands().map((r) => (r.body as { type?: string }).type)).toEqual(['STOP_LOST_MODE']);
+    // Never a delete: it would wipe the phone.
+    expect(fake.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
+
+    // The new phone enrols from a new QR and is given the device's own policy; the old one stays released.
+    const qr = await apiGet(t, retailer, `${paths.customers.qrCode}?customer_id=${customerId}`);
+    expect(qr.status).toBe(200);
+    fake.enrolPhone({ tokenValue: tokenValueOf(qr.body.data.payload), imei: imei1 });
+    expect(
+      (await apiPost(t, retailer, paths.androidManagement.sync, { customer_id: customerId })).status,
+    ).toBe(200);
+    const now = await deviceRow(customerId);
+    expect(now.mdm_id).not.toBe(device.mdm_id);
+    expect(await statusOf(customerId)).toBe(1);
+    // A restriction of the new phone goes into the device's policy: the old phone stays released.
+    const again = await apiPost(t, retailer, deviceControlPath('camera_lock'), {
+      customer_id: customerId,
+      enable: true,
+    });
+    expect(again.body.data.state).toBe('done');
+    expect(fake.devices.get(now.mdm_id!)!.policyName).toBe(ownPolicy);
+    expect(fake.devices.get(device.mdm_id!)!.policyName).toBe(retired);
+    expect(fake.policies.get(retired)).toMatchObject({ cameraAccess: 'CAMERA_ACCESS_USER_CHOICE' });
   });
 });
 

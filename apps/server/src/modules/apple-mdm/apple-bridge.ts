@@ -405,6 +405,16 @@ export const createAppleBridge = (deps: TBridgeDeps): TDeviceBridge => {
       return lost;
     },
 
+    retire: async (device) => {
+      if (!device.mdmId) return;
+      // Queued for the old UDID only. NanoMDM empties an enrolment's queue on Authenticate
+      // (service/nanomdm/service.go), so the same iPhone wiped and enrolled again never runs it.
+      await client.enqueue(
+        device.mdmId,
+        toPlist(removeProfileCommand(randomUUID(), config.APPLE_MDM_PROFILE_IDENTIFIER)),
+      );
+    },
+
     cancel: async (command: CommandRow) => {
       // NanoMDM has no API to take a queued command back (its queue is only emptied by the phone).
       const isEnqueued =

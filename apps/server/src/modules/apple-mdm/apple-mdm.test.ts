@@ -76,9 +76,17 @@ const profileOf = async (app: TestApp, token: string, customerId: number) => {
   return { url: data.payload, xml: response.body };
 };
 
-const enrolledPhone = async (app: TestApp, nano: FakeNanoMdm, token: string, customerId: number) => {
+/** An iPhone (a new one, or `known` installing a new profile) enrolled from the customer's profile. */
+const enrolledPhone = async (
+  app: TestApp,
+  nano: FakeNanoMdm,
+  token: string,
+  customerId: number,
+  known?: FakeIphone,
+) => {
   const { xml } = await profileOf(app, token, customerId);
-  const phone = nano.phone(`00008110-${String(customerId).padStart(16, '0')}`, { serialNumber: SERIAL });
+  const phone =
+    known ?? nano.phone(`00008110-${String(customerId).padStart(16, '0')}`, { serialNumber: SERIAL });
   const answers = (await phone.installProfile(xml)) as {
     status: number;
     body: { data: { outcome: string } };
@@ -329,6 +337,37 @@ describe('Apple devices through NanoMDM', () => {
     });
     // The release follows the done ack (the commandDone hook), just after the command shows done.
     await waitUntil(async () => (await details(t, retailer, customerId)).status === 3);
+  });
+
+  it('re-enrols an iPhone: the old one runs RemoveProfile; the same iPhone wiped and enrolled again is not removed', async () => {
+    const { t, fake, retailer } = await start();
+    const customerId = await addAppleCustomer(t, retailer);
+    const phone = await enrolledPhone(t, fake, retailer, customerId);
+    const reEnrol = (reason: string) =>
+      apiPost(t, retailer, paths.devices.reEnrol, { customer_id: customerId, reason });
+
+    // A phone replaced under warranty, still online: NanoMDM pushes the release to it at once.
+    const replaced = await reEnrol('replaced_under_warranty');
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.data.wasReleaseSent).toBe(true);
+    await waitUntil(async () => phone.ran.at(-1)?.command.RequestType === 'RemoveProfile');
+    expect(lastRan(phone).command).toMatchObject({ Identifier: 'in.kisht.mdm.enrolment' });
+    // Its CheckOut concerns a UDID Kisht no longer knows: the customer stays waiting to enrol.
+    await waitUntil(async () => (await details(t, retailer, customerId)).status === 0);
+
+    // The same iPhone enrols again, is wiped while offline and re-enrolled by the shop: the release
+    // waits at NanoMDM for the old enrolment, and the new one (Authenticate) empties that queue.
+    await enrolledPhone(t, fake, retailer, customerId, phone);
+    phone.isOnline = false;
+    const wiped = await reEnrol('factory_reset');
+    expect(wiped.body.data.wasReleaseSent).toBe(true);
+    expect(phone.queue.map((q) => q.requestType)).toEqual(['RemoveProfile']);
+    const ranBefore = phone.ran.length;
+    await enrolledPhone(t, fake, retailer, customerId, phone);
+    expect(phone.queue).toEqual([]);
+    await phone.comeOnline();
+    expect(phone.ran.slice(ranBefore).map((q) => q.requestType)).not.toContain('RemoveProfile');
+    expect((await details(t, retailer, customerId)).status).toBe(1);
   });
 
   it('refuses a webhook with a bad X-Hmac-Signature (401, nothing written) and names the bad field of a signed one', async () => {

@@ -43,6 +43,13 @@ export type TDeviceBridge = {
    * logged, not thrown.
    */
   reconcile?: (now: Date) => Promise<string[]>;
+  /**
+   * Releases a phone of this channel that a re-enrolment took out (issue 27), by its former MDM id
+   * (`device` as it was before the re-enrolment), outside Kisht's command rows: the service lets
+   * it go unrestricted when it next checks in, and nothing it does touches the phone that enrols
+   * next. Throws when the service cannot be reached or refuses.
+   */
+  retire?: (device: DeviceRow) => Promise<void>;
 };
 
 /** The bridges by channel; `mqtt` phones are reached directly and never have one. */

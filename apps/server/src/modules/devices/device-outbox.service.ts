@@ -178,14 +178,25 @@ export class CommandDispatcher {
   }
 
   /**
-   * Retires a phone that a re-enrolment took out (issue 27) while it may still be connected: a
-   * signed `uninstall` command message goes to it (it releases itself; its ack names no command of
-   * ours, from a device no longer enrolled, and is ignored), and RETIRE_GRACE_MS later its
-   * connection to this broker is ended, unless a new phone enrolled meanwhile. MQTT phones only.
-   * Resolves whether the release went out; never throws.
+   * Retires a phone that a re-enrolment took out (issue 27), `device` as it was before: an MQTT
+   * phone that may still be connected gets a signed `uninstall` command message (it releases
+   * itself; its ack names no command of ours, from a device no longer enrolled, and is ignored),
+   * and RETIRE_GRACE_MS later its connection to this broker is ended, unless a new phone enrolled
+   * meanwhile; an MDM phone is released by its bridge (TDeviceBridge.retire) when its channel has
+   * one. Resolves whether the release went out; never throws.
    */
   async retireDevice(device: DeviceRow): Promise<boolean> {
-    if (device.channel !== 'mqtt') return false;
+    if (device.channel !== 'mqtt') {
+      const bridge = this.bridges[device.channel as keyof TDeviceBridges];
+      if (!device.mdmId || !bridge?.retire) return false;
+      try {
+        await bridge.retire(device);
+        return true;
+      } catch (error) {
+        this.log.warn({ err: error, deviceId: device.id }, 'release of a re-enrolled phone not sent');
+        return false;
+      }
+    }
     try {
       const key = await this.serverKeys.forOrg(device.orgId);
       const issuedAt = new Date();

@@ -28,7 +28,9 @@ const REASON_TEXT: Record<TReEnrolReason, string> = {
  * is another phone, and the customer made inactive again with the reason in the status history
  * (event `re_enrol`). The consent to remote locking, the loan, the EMIs and the payments stay.
  * After the commit, an old phone still connected to the embedded broker is sent a signed release
- * and disconnected (dispatcher.retireDevice). The new QR then comes from get_customers_qrCode as
+ * and disconnected, and an MDM phone is released through its service by its former id
+ * (dispatcher.retireDevice: an iPhone's MDM profile removed, a managed Android phone pointed at a
+ * released policy). The new QR then comes from get_customers_qrCode as
  * for any inactive customer: the same phone (IMEI 1 unchanged) costs no new key; another phone
  * costs one, as any enrolment of a new IMEI does.
  *
@@ -52,7 +54,9 @@ export const reEnrolDevice = async (
       },
     ]);
   }
-  const wasConnected = device.channel === 'mqtt' && device.isOnline && device.secretHash !== null;
+  // An MQTT phone is released only while connected; an MDM service holds the release for its phone.
+  const isReachable =
+    device.channel === 'mqtt' ? device.isOnline && device.secretHash !== null : device.mdmId !== null;
   const cancelled = await deps.db.transaction(async (tx) => {
     if (request.imei1 !== undefined && request.imei2 !== undefined) {
       await requireImeisFree(tx, customer.orgId, { imei1: request.imei1, imei2: request.imei2 }, device.id);
@@ -89,7 +93,7 @@ export const reEnrolDevice = async (
     });
     return ended.length;
   });
-  const wasReleaseSent = wasConnected ? await deps.dispatcher.retireDevice(device) : false;
+  const wasReleaseSent = isReachable ? await deps.dispatcher.retireDevice(device) : false;
   return { customerId: customer.id, status: 0, cancelledCommands: cancelled, wasReleaseSent };
 };
 
