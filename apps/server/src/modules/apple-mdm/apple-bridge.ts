@@ -11,7 +11,7 @@ import { ZLockScreen } from '@kisht/domain/devices/protocol.schema';
 import { paths } from '@kisht/domain/paths';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TConfig } from '../../config';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import type { TDeviceBridge } from '../devices/device-bridge';
 import type { CommandRow, DeviceRow } from '../devices/devices.service';
 import {
@@ -126,14 +126,15 @@ type TBridgeDeps = {
 export const createAppleBridge = (deps: TBridgeDeps): TDeviceBridge => {
   const { db, config, client, events, log } = deps;
 
-  /** Writes the mdm_commands row, then enqueues; a refused enqueue marks the row and throws. */
-  const enqueue = async (
+  /** The mdm_commands row of a command about to be enqueued (status `sent`). */
+  const recordSent = (
+    tx: DbOrTx,
     device: DeviceRow,
     command: TAppleCommand,
     link: { commandId?: string; policyVersion?: number },
     result: Record<string, unknown> | null = null,
-  ): Promise<void> => {
-    await repo.insertMdmCommand(db, {
+  ) =>
+    repo.insertMdmCommand(tx, {
       id: command.CommandUUID,
       orgId: device.orgId,
       deviceId: device.id,
@@ -143,6 +144,20 @@ export const createAppleBridge = (deps: TBridgeDeps): TDeviceBridge => {
       status: 'sent',
       result,
     });
+
+  /** Writes the mdm_commands row, then enqueues; a refused enqueue marks the row and throws. */
+  const enqueue = async (
+    device: DeviceRow,
+    command: TAppleCommand,
+    link: { commandId?: string; policyVersion?: number },
+    result: Record<string, unknown> | null = null,
+  ): Promise<void> => {
+    await recordSent(db, device, command, link, result);
+    await send(device, command);
+  };
+
+  /** Enqueues a recorded command at NanoMDM; a refused enqueue marks its row and throws. */
+  const send = async (device: DeviceRow, command: TAppleCommand): Promise<void> => {
     try {
       await client.enqueue(device.mdmId!, toPlist(command));
     } catch (error) {
@@ -388,10 +403,20 @@ export const createAppleBridge = (deps: TBridgeDeps): TDeviceBridge => {
     reconcile: async (now) => {
       const before = new Date(now.getTime() - config.NANOMDM_RECONCILE_AFTER_MS);
       const lost = await repo.markLostMdmCommands(db, before, RECONCILE_BATCH);
-      const asked = await repo.findAppleDevicesToAsk(db, before, RECONCILE_BATCH, now);
-      for (const device of asked) {
+      // Chosen and recorded under one lock, so two processes never ask one iPhone twice.
+      const asked = await db.transaction(async (tx) => {
+        await repo.lockAppleQuestions(tx);
+        const devices = await repo.findAppleDevicesToAsk(tx, before, RECONCILE_BATCH, now);
+        const questions = devices.map((device) => ({
+          device,
+          command: deviceInformationCommand(randomUUID()),
+        }));
+        for (const { device, command } of questions) await recordSent(tx, device, command, {});
+        return questions;
+      });
+      for (const { device, command } of asked) {
         try {
-          await enqueue(device, deviceInformationCommand(randomUUID()), {});
+          await send(device, command);
         } catch (error) {
           log.warn(
             { err: error, deviceId: device.id },

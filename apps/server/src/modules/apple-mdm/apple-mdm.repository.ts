@@ -317,12 +317,22 @@ export const markLostMdmCommands = async (db: DbOrTx, before: Date, limit: numbe
 };
 
 /**
+ * Serialises the choice of iPhones to ask (findAppleDevicesToAsk) across server processes until the
+ * caller's transaction ends (a transaction-scoped advisory lock): the next process to choose sees
+ * the questions the first recorded, and asks none of those phones again.
+ */
+export const lockAppleQuestions = async (tx: DbOrTx): Promise<void> => {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('kisht:apple-device-information'))`);
+};
+
+/**
  * iPhones to ask for their state (DeviceInformation), as none was asked since `before` (nor left
  * unanswered within a day): enrolled
  * ones with a command `sent` before `before` and still pending (its report may be lost: the answer
  * to the question comes after it, and markLostMdmCommands then knows), and ones tied to their
  * customer by Authenticate (mdm_id set) but never enrolled, whose enrolment has not expired (their
- * TokenUpdate's webhook may be lost: the answer finishes the enrolment). At most `limit`.
+ * TokenUpdate's webhook may be lost: the answer finishes the enrolment). At most `limit`. Read it
+ * under lockAppleQuestions and record the questions in the same transaction.
  */
 export const findAppleDevicesToAsk = async (
   db: DbOrTx,
