@@ -48,8 +48,35 @@ beforeAll(async () => {
     cookies: { keys: ['oidc-provider-test-cookie-key'] },
     findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id, ...accounts[id] }) }),
   });
-  server.on('request', provider.callback());
+  const handle = provider.callback();
+  server.on('request', (request, response) => {
+    if (isIdTokenForged && request.url?.startsWith('/token')) forgeIdTokenSignature(response);
+    handle(request, response);
+  });
 });
+
+/** While true, the token endpoint's ID tokens carry a signature changed by one character. */
+let isIdTokenForged = false;
+
+/**
+ * Changes one character in the middle of the signature of the ID token the provider answers (same
+ * length, so the Content-Length already set still holds): what a token not signed by the
+ * provider's key looks like to the client.
+ */
+const forgeIdTokenSignature = (response: import('node:http').ServerResponse) => {
+  const end = response.end.bind(response) as (chunk?: unknown, ...rest: unknown[]) => unknown;
+  response.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    if (chunk === undefined || typeof chunk === 'function') return end(chunk, ...rest);
+    const body = JSON.parse(String(chunk)) as { id_token?: string };
+    if (body.id_token) {
+      const [header, payload, signature] = body.id_token.split('.');
+      const at = Math.floor(signature!.length / 2);
+      const swapped = signature![at] === 'A' ? 'B' : 'A';
+      body.id_token = `${header}.${payload}.${signature!.slice(0, at)}${swapped}${signature!.slice(at + 1)}`;
+    }
+    return end(JSON.stringify(body), ...rest);
+  }) as typeof response.end;
+};
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
@@ -188,6 +215,21 @@ describe('Sign in with Google (local OpenID provider)', () => {
     const later = await signInAtProvider('g-ravi');
     const laterResult = await callback(later.callback, later.kishtCookie);
     expect((await complete(laterResult.get('oauth_ticket'))).status).toBe(200);
+  });
+
+  it('refuses an ID token whose signature is not the provider’s (OAUTH_FAILED, nothing linked)', async () => {
+    accounts['g-forged'] = { email: 'ravi.mobiles@example.in', email_verified: true };
+    const before = await counts();
+    const { kishtCookie, callback: back } = await signInAtProvider('g-forged');
+    isIdTokenForged = true;
+    try {
+      const result = await callback(back, kishtCookie);
+      expect(result.get('oauth_error')).toBe('OAUTH_FAILED');
+      expect(result.get('oauth_ticket')).toBeNull();
+    } finally {
+      isIdTokenForged = false;
+    }
+    expect(await counts()).toEqual(before);
   });
 
   it('refuses an unknown e-mail, an unverified one and a customer: OAUTH_NOT_LINKED, nothing created', async () => {

@@ -78,7 +78,14 @@ const providerConfiguration = (config: TConfig): Promise<client.Configuration> =
       config.GOOGLE_CLIENT_ID!,
       config.GOOGLE_CLIENT_SECRET!,
       undefined,
-      isHttp && config.NODE_ENV !== 'production' ? { execute: [client.allowInsecureRequests] } : undefined,
+      {
+        // The ID token's signature is checked against the provider's JWKS (openid-client v6 leaves
+        // it unchecked for a token from the token endpoint unless asked; issue 27).
+        execute: [
+          client.enableNonRepudiationChecks,
+          ...(isHttp && config.NODE_ENV !== 'production' ? [client.allowInsecureRequests] : []),
+        ],
+      },
     );
     found.catch(() => configurations.delete(key));
     configurations.set(key, found);
