@@ -116,3 +116,55 @@ test('lock, unlock with an offline code, then bulk: a paid-up phone left out of 
     await agent.stop();
   }
 });
+
+test('a phone whose SIM changed while it was off reconnects, tracking is turned on a second later: its first location report shows (issue 27)', async ({
+  page,
+  baseURL,
+}) => {
+  const agent = new AgentProcess('agent-first-location');
+  const statePath = join(mkdtempSync(join(tmpdir(), 'kisht-e2e-loc-')), 'device.json');
+  try {
+    await loginToDashboard(page, '9876543210');
+    const customerId = await addCustomerWithEnrolledPhone(page, baseURL, agent, {
+      firstName: 'Farhan',
+      lastName: 'Ali',
+      mobile: '9123400078',
+      imei1: '356938035643817',
+      imei2: '490154203237534',
+      pricePaise: 1_799_900,
+      loanAmountPaise: 1_500_000,
+      statePath,
+    });
+    // Off: another SIM goes in and the phone is somewhere else (the reference agent's own screens).
+    await agent.stop();
+    agentCli([
+      'sim',
+      '--slot',
+      '1',
+      '--iccid',
+      '8991000900000000456',
+      '--operator',
+      'Jio',
+      '--state',
+      statePath,
+    ]);
+    agentCli(['position', '--lat', '12.971600', '--lon', '77.594600', '--state', statePath]);
+    // On again: it reports the SIM, and the shop turns tracking on a second later.
+    agent.start(['run', '--state', statePath]);
+    await agent.waitFor(/report sim/);
+    await page.waitForTimeout(1_000);
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    const tracking = await page.request.post(`${baseURL}/api/device/tracking`, {
+      headers: { authorization: `Bearer ${token}` },
+      data: { customer_id: customerId, enable: true },
+    });
+    expect(tracking.status()).toBe(200);
+    await agent.waitFor(/report location 12\.971600,77\.594600/);
+    await page.goto(`/customer_details/${customerId}`);
+    await page.getByRole('tab', { name: 'Actions' }).click();
+    await expect(page.getByTestId('device-location-coordinates')).toContainText('12.971600');
+    await shot(page, '27-first-location-after-sim-change');
+  } finally {
+    await agent.stop();
+  }
+});
