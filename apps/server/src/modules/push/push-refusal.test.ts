@@ -166,7 +166,8 @@ describe('a push token FCM refuses shows on the device’s page (issue 27)', () 
     // The phone comes back with the same token: still refused, so the page still says so.
     await agent.start();
     await waitUntil(() => isOnline(customerId));
-    expect(await pushTokenOf(customerId)).toBe('fcm-token-other-project');
+    // Online comes with the connection; the token with the hello, recorded just after it.
+    await waitUntil(async () => (await pushTokenOf(customerId)) === 'fcm-token-other-project');
     expect((await details(customerId)).device.pushRefusal).toEqual(first);
 
     // Refused again once offline: the token is forgotten again, but recorded only once.
