@@ -1,6 +1,7 @@
 import type { TAppConfig, TOrgAppConfig } from '@kisht/domain/orgs/orgs.schema';
 import { createApi } from '@reduxjs/toolkit/query/react';
 import { BOOTSTRAP_API_BASE_URL, ORG_ID } from '../config';
+import { errorCodeMessage } from '../error-messages';
 import { i18n } from '../i18n';
 import type { TRequestContext } from './base-query';
 import { createBaseQuery } from './base-query';
@@ -132,6 +133,8 @@ export const appBaseQuery = createBaseQuery({
   fallbackMessage: () => i18n.t('errors.somethingWentWrong'),
   // No answer at all: say so, rather than that something went wrong (issue 12).
   offlineMessage: () => i18n.t('errors.offline'),
+  // A domain error in the user's language; the server's English message in English (issue 28).
+  codeMessage: (code) => errorCodeMessage(code),
 });
 
 /**

@@ -219,6 +219,21 @@ describe('createBaseQuery', () => {
     expect(result.error?.message).toBe('Kuch galat ho gaya');
   });
 
+  it("shows an error code's message in the user's language, else the server's (issue 28)", async () => {
+    const translated = createBaseQuery({
+      getContext: () => CONTEXT,
+      fetchFn: network.fetchFn,
+      codeMessage: (code) => (code === 'NO_KEYS' ? 'इस प्रकार की कोई की नहीं बची।' : null),
+    });
+    network.reply(409, { response: 'failure', message: 'No keys left', code: 'NO_KEYS', data: null });
+    expect((await translated('/api/x', queryApi(), {})).error).toMatchObject({
+      message: 'इस प्रकार की कोई की नहीं बची।',
+      code: 'NO_KEYS',
+    });
+    network.reply(409, { response: 'failure', message: 'Server words', code: 'SOMETHING_NEW', data: null });
+    expect((await translated('/api/x', queryApi(), {})).error?.message).toBe('Server words');
+  });
+
   it('turns a network failure into an error with the fallback message', async () => {
     const result = await baseQuery('/api/x', queryApi(), {});
     expect(result.error).toMatchObject({ status: 'FETCH_ERROR', message: DEFAULT_ERROR_MESSAGE });

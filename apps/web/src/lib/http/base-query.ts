@@ -89,6 +89,11 @@ export type TBaseQueryOptions = {
   fallbackMessage?: () => string;
   /** The message when the network fails (no answer at all), translated by the app; the fallback otherwise. */
   offlineMessage?: () => string;
+  /**
+   * The message of an error `code` the server sent, in the user's language, or null to show the
+   * server's own message (issue 28); none by default.
+   */
+  codeMessage?: (code: string) => string | null;
   /** The fetch to use; tests pass a fake network here. */
   fetchFn?: typeof fetch;
 };
@@ -176,15 +181,21 @@ export const createBaseQuery = (options: TBaseQueryOptions): TBaseQuery => {
     return { ...request, url, headers };
   };
 
-  const fail = (status: TApiError['status'], body: unknown, meta: FetchBaseQueryMeta | undefined) => ({
-    error: {
-      status,
-      message: readMessage(body) ?? (status === 'FETCH_ERROR' ? offlineMessage() : fallbackMessage()),
-      code: isRecord(body) ? nonEmptyString(body.code) : null,
-      fields: readFields(body),
-    },
-    ...(meta ? { meta } : {}),
-  });
+  const fail = (status: TApiError['status'], body: unknown, meta: FetchBaseQueryMeta | undefined) => {
+    const code = isRecord(body) ? nonEmptyString(body.code) : null;
+    return {
+      error: {
+        status,
+        message:
+          (code === null ? null : (options.codeMessage?.(code) ?? null)) ??
+          readMessage(body) ??
+          (status === 'FETCH_ERROR' ? offlineMessage() : fallbackMessage()),
+        code,
+        fields: readFields(body),
+      },
+      ...(meta ? { meta } : {}),
+    };
+  };
 
   return async (args, api, extraOptions) => {
     let request: FetchArgs;
