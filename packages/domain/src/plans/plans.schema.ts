@@ -57,6 +57,19 @@ export const ZPlan = z.object({
 });
 export type TPlan = z.infer<typeof ZPlan>;
 
+/**
+ * A plan as spec §3's plan calls answer it (get_plans_antihacking, get_plans_familycare; spec §3
+ * "Anti-hacking plan: id, name, app_type"): the plan with its app type named `app_type`.
+ */
+export const ZSellablePlan = ZPlan.omit({ appType: true }).extend({ app_type: z.number().int() });
+export type TSellablePlan = z.infer<typeof ZSellablePlan>;
+
+/** A plan as the sellable-plan calls name it (ZSellablePlan). */
+export const toSellablePlan = ({ appType, ...plan }: TPlan): TSellablePlan => ({
+  ...plan,
+  app_type: appType,
+});
+
 /** GET /api/plans: a plan list, optionally of one app_type or for one product; inactive plans only for the admin. */
 export const ZPlansQuery = z.object({
   app_type: z.coerce.number().pipe(ZPlanAppType).optional(),

@@ -356,16 +356,16 @@ describe('notifications generated where the events happen', () => {
     const customer = await t.tokenFor(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
     const plans = (await apiGet(t, retailer, paths.plans.antihacking)).body.data as {
       id: number;
-      appType: number;
+      app_type: number;
       name: string;
     }[];
-    const plan = plans.find((p) => p.appType === AppType.ANTI_HACKING_PRO)!;
+    const plan = plans.find((p) => p.app_type === AppType.ANTI_HACKING_PRO)!;
     const sold = await apiPost(t, retailer, paths.plans.sell, {
       firstName: 'Priya',
       lastName: 'Patel',
       mobile: DEMO_CUSTOMER_MOBILE.slice(3),
       plan_id: plan.id,
-      app_type: plan.appType,
+      app_type: plan.app_type,
       plan_name: plan.name,
     });
     expect(sold.status, JSON.stringify(sold.body)).toBe(200);

@@ -36,15 +36,15 @@ const runAgent = async (args: string[]) => {
 
 const sellAntihacking = async (imei?: string) => {
   const plans = await apiGet(t, retailer, paths.plans.antihacking);
-  const plan = (plans.body.data as { id: number; appType: number }[]).find(
-    (p) => p.appType === AppType.ANTI_HACKING_PRO,
+  const plan = (plans.body.data as { id: number; app_type: number }[]).find(
+    (p) => p.app_type === AppType.ANTI_HACKING_PRO,
   )!;
   const sold = await apiPost(t, retailer, paths.plans.sell, {
     firstName: 'Meena',
     lastName: 'Iyer',
     mobile: '9811122233',
     plan_id: plan.id,
-    app_type: plan.appType,
+    app_type: plan.app_type,
     plan_name: 'Anti-Hacking Pro',
     ...(imei ? { imei } : {}),
   });

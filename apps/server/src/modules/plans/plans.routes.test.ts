@@ -7,6 +7,7 @@ import {
   ZPlan,
   ZPlanActivation,
   ZRedeemActivationResponse,
+  ZSellablePlan,
   ZSellPlanResponseItem,
 } from '@kisht/domain/plans/plans.schema';
 import { sql } from 'drizzle-orm';
@@ -38,6 +39,8 @@ it.beforeEach(({ t: app, retailer: token }) => {
 
 const fieldsOf = (body: { fields?: { field: string }[] }) => (body.fields ?? []).map((f) => f.field);
 const plansOf = (body: { data: unknown }) => z.array(ZPlan).parse(body.data);
+/** get_plans_antihacking / get_plans_familycare's answer, strictly as spec §3 names it. */
+const sellableOf = (body: { data: unknown }) => z.array(ZSellablePlan.strict()).parse(body.data);
 
 const userId = async (orgId: number, mobile: string, userType: string) =>
   (
@@ -111,15 +114,17 @@ describe('catalogue', () => {
     ).toMatchObject({
       isActive: false,
     });
-    expect(plansOf((await apiGet(t, retailer, paths.plans.familycare)).body).map((p) => p.name)).toEqual([
+    expect(sellableOf((await apiGet(t, retailer, paths.plans.familycare)).body).map((p) => p.name)).toEqual([
       'Family Care Plus',
     ]);
-    expect(plansOf((await apiGet(t, admin, paths.plans.familycare)).body)).toHaveLength(2);
+    expect(sellableOf((await apiGet(t, admin, paths.plans.familycare)).body)).toHaveLength(2);
     expect((await apiGet(t, retailer, `${paths.plans.readById}?plan_id=${family.id}`)).status).toBe(404);
     expect((await apiGet(t, admin, `${paths.plans.readById}?plan_id=${family.id}`)).status).toBe(200);
 
-    const antihacking = plansOf((await apiGet(t, retailer, paths.plans.antihacking)).body);
-    expect(antihacking.map((p) => p.appType)).toEqual([
+    // Spec §3 names an anti-hacking plan's fields: id, name, app_type.
+    const antihacking = sellableOf((await apiGet(t, retailer, paths.plans.antihacking)).body);
+    expect(Object.keys(antihacking[0]!)).toEqual(expect.arrayContaining(['id', 'name', 'app_type']));
+    expect(antihacking.map((p) => p.app_type)).toEqual([
       AppType.ANTI_HACKING,
       AppType.ANTI_HACKING_PRO,
       AppType.ANTI_HACKING_PREMIUM,

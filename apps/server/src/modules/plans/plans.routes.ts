@@ -3,6 +3,7 @@ import { zEnvelope } from '@kisht/domain/common/envelope';
 import { paths } from '@kisht/domain/paths';
 import {
   ANTIHACKING_APP_TYPES,
+  toSellablePlan,
   ZActivationsQuery,
   ZPlan,
   ZPlanActivation,
@@ -11,6 +12,7 @@ import {
   ZRedeemActivationRequest,
   ZRedeemActivationResponse,
   ZSavePlanRequest,
+  ZSellablePlan,
   ZSellPlanRequest,
   ZSellPlanResponseItem,
 } from '@kisht/domain/plans/plans.schema';
@@ -80,22 +82,25 @@ export const plansRoutes = async (app: FastifyInstance, ctx: AppContext) => {
     {
       schema: {
         tags: ['plans'],
-        summary: 'The family-care plans (app_type 7)',
-        response: { 200: zEnvelope(z.array(ZPlan)) },
+        summary: 'The family-care plans (app_type 7), as spec §3 names a plan: id, name, app_type',
+        response: { 200: zEnvelope(z.array(ZSellablePlan)) },
       },
     },
-    async (request) => ok(await listPlans(ctx.db, request.actor, { appTypes: [AppType.FAMILY_CARE] })),
+    async (request) =>
+      ok((await listPlans(ctx.db, request.actor, { appTypes: [AppType.FAMILY_CARE] })).map(toSellablePlan)),
   );
   r.get(
     paths.plans.antihacking,
     {
       schema: {
         tags: ['plans'],
-        summary: 'The anti-hacking plans (app_types 8, 12 and 13)',
-        response: { 200: zEnvelope(z.array(ZPlan)) },
+        summary:
+          'The anti-hacking plans (app_types 8, 12 and 13), as spec §3 names a plan: id, name, app_type',
+        response: { 200: zEnvelope(z.array(ZSellablePlan)) },
       },
     },
-    async (request) => ok(await listPlans(ctx.db, request.actor, { appTypes: ANTIHACKING_APP_TYPES })),
+    async (request) =>
+      ok((await listPlans(ctx.db, request.actor, { appTypes: ANTIHACKING_APP_TYPES })).map(toSellablePlan)),
   );
   r.put(
     paths.plans.list,

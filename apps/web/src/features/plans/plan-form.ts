@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ZId, ZQueryId } from '@kisht/domain/common/identifiers';
-import { type TPlan, ZSellPlanRequest } from '@kisht/domain/plans/plans.schema';
+import { type TPlan, type TSellablePlan, ZSellPlanRequest } from '@kisht/domain/plans/plans.schema';
 import type { Path, Resolver } from 'react-hook-form';
 import { z } from 'zod';
 
@@ -77,15 +77,18 @@ export const readPlanPreselection = (params: URLSearchParams): TPlanPreselection
 };
 
 /** Whether a plan may be sold for a product (a plan naming no products applies to all). */
-export const isPlanForProduct = (plan: TPlan, productId: number | undefined): boolean =>
+export const isPlanForProduct = (plan: Pick<TPlan, 'productIds'>, productId: number | undefined): boolean =>
   productId === undefined || plan.productIds.length === 0 || plan.productIds.includes(productId);
 
 /**
  * The plan the URL pre-selects among those offered: the one with `plan_id`, else the first of
  * `app_type`; undefined when neither names an offered plan.
  */
-export const preselectedPlan = (plans: TPlan[], preselection: TPlanPreselection): TPlan | undefined =>
+export const preselectedPlan = (
+  plans: TSellablePlan[],
+  preselection: TPlanPreselection,
+): TSellablePlan | undefined =>
   plans.find((plan) => plan.id === preselection.planId) ??
   (preselection.appType === undefined
     ? undefined
-    : plans.find((plan) => plan.appType === preselection.appType));
+    : plans.find((plan) => plan.app_type === preselection.appType));

@@ -1,5 +1,5 @@
 import { paths } from '@kisht/domain/paths';
-import type { TPlan } from '@kisht/domain/plans/plans.schema';
+import type { TSellablePlan } from '@kisht/domain/plans/plans.schema';
 import { api, PLANS_CACHE_SECONDS } from '../../lib/http/api';
 import { PLANS_TAG } from '../../lib/http/tags';
 
@@ -13,8 +13,8 @@ export type TPlanKind = 'antihacking' | 'familycare';
  */
 export const plansApi = api.injectEndpoints({
   endpoints: (build) => ({
-    /** The active plans of a kind (spec §7 get_plans_antihacking / get_plans_familycare). */
-    getSellablePlans: build.query<TPlan[], TPlanKind>({
+    /** The active plans of a kind (spec §7 get_plans_antihacking / get_plans_familycare; spec §3 names: app_type). */
+    getSellablePlans: build.query<TSellablePlan[], TPlanKind>({
       query: (kind) => (kind === 'antihacking' ? paths.plans.antihacking : paths.plans.familycare),
       providesTags: [PLANS_TAG],
       keepUnusedDataFor: PLANS_CACHE_SECONDS,

@@ -1,4 +1,4 @@
-import type { TPlan, TSellPlanRequest } from '@kisht/domain/plans/plans.schema';
+import type { TSellPlanRequest } from '@kisht/domain/plans/plans.schema';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -75,7 +75,7 @@ export const PlanSaleForm = ({ kind, preselection, onSold }: TPlanSaleFormProps)
     const plan = offered.find((p) => p.id === values.plan_id);
     const request: TSellPlanRequest = {
       ...values,
-      app_type: (plan?.appType ?? null) as TSellPlanRequest['app_type'],
+      app_type: (plan?.app_type ?? null) as TSellPlanRequest['app_type'],
       ...(plan ? { plan_name: plan.name } : {}),
       ...(preselection.productId === undefined ? {} : { product_id: preselection.productId }),
     };
@@ -143,7 +143,7 @@ export const PlanSaleForm = ({ kind, preselection, onSold }: TPlanSaleFormProps)
                         },
                       }}
                     >
-                      {offered.map((plan: TPlan) => (
+                      {offered.map((plan) => (
                         <MenuItem
                           key={plan.id}
                           value={String(plan.id)}

@@ -1,5 +1,5 @@
 import { paths } from '@kisht/domain/paths';
-import type { TPlan, TPlanActivation } from '@kisht/domain/plans/plans.schema';
+import type { TPlanActivation, TSellablePlan } from '@kisht/domain/plans/plans.schema';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -29,10 +29,11 @@ afterEach(() => {
   localStorage.clear();
 });
 
-const plan = (overrides: Partial<TPlan>): TPlan => ({
+/** A plan as get_plans_antihacking / get_plans_familycare answer it (spec §3 names: app_type). */
+const plan = (overrides: Partial<TSellablePlan>): TSellablePlan => ({
   id: 1,
   name: 'Anti-Hacking',
-  appType: 8,
+  app_type: 8,
   pricePaise: 29_900,
   durationMonths: 12,
   description: '',
@@ -43,19 +44,19 @@ const plan = (overrides: Partial<TPlan>): TPlan => ({
 
 const ANTIHACKING_PLANS = [
   plan({ id: 1 }),
-  plan({ id: 2, name: 'Anti-Hacking Pro', appType: 12, pricePaise: 49_900 }),
+  plan({ id: 2, name: 'Anti-Hacking Pro', app_type: 12, pricePaise: 49_900 }),
   plan({
     id: 3,
     name: 'Anti-Hacking Premium',
-    appType: 13,
+    app_type: 13,
     pricePaise: 79_900,
     durationMonths: 24,
     productIds: [9],
   }),
 ];
 const FAMILY_PLANS = [
-  plan({ id: 4, name: 'Family Care', appType: 7, pricePaise: 39_900 }),
-  plan({ id: 5, name: 'Family Care Plus', appType: 7, pricePaise: 69_900, durationMonths: 24 }),
+  plan({ id: 4, name: 'Family Care', app_type: 7, pricePaise: 39_900 }),
+  plan({ id: 5, name: 'Family Care Plus', app_type: 7, pricePaise: 69_900, durationMonths: 24 }),
 ];
 
 const activation = (overrides: Partial<TPlanActivation>): TPlanActivation => ({
