@@ -29,7 +29,9 @@ export const addCustomerWithEnrolledPhone = async (
 ): Promise<number> => {
   const token = await page.evaluate(() => localStorage.getItem('token'));
   const auth = { authorization: `Bearer ${token}` };
-  const products = await (await page.request.get(`${baseURL}/api/products`, { headers: auth })).json();
+  const products = await (
+    await page.request.get(`${baseURL}/api/products?device_type=0`, { headers: auth })
+  ).json();
   const { statePath, ...fields } = customer;
   const created = await (
     await page.request.post(`${baseURL}/country/customerRegistrationByKegenUpdateV3`, {

@@ -84,8 +84,14 @@ export const addFamilyCustomerInUi = async (page: Page, customer: TFamilyCustome
   await page.getByLabel('IMEI 2').fill(customer.imei2);
   if (customer.serialNumber) await page.getByLabel('Serial number').fill(customer.serialNumber);
   await page.getByTestId('add-customer-next').click();
+  // Only the family's phones are offered (issue 28): an iPhone for Apple, an Android phone otherwise.
   await page.getByRole('combobox', { name: 'Product' }).click();
-  await page.getByRole('option', { name: /Redmi Note 14 5G/ }).click();
+  if (customer.deviceType === 'Apple')
+    await expect(page.getByRole('option', { name: /Redmi Note 14 5G/ })).toHaveCount(0);
+  else await expect(page.getByRole('option', { name: /iPhone/ })).toHaveCount(0);
+  await page
+    .getByRole('option', { name: customer.deviceType === 'Apple' ? /iPhone 15/ : /Redmi Note 14 5G/ })
+    .click();
   await page.getByTestId('add-customer-next').click();
   await page.getByLabel('Down payment (₹)').fill('2999');
   await page.getByRole('combobox', { name: 'Tenure' }).click();

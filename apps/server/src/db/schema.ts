@@ -239,14 +239,20 @@ export const orgCounters = pgTable(
 );
 
 /** Phone models an organisation sells. Price in paise. */
-export const products = pgTable('products', {
-  id: serial('id').primaryKey(),
-  orgId: integer('org_id').notNull(),
-  brand: text('brand').notNull(),
-  name: text('name').notNull(),
-  pricePaise: bigint('price_paise', { mode: 'number' }).notNull(),
-  createdAt: createdAt(),
-});
+export const products = pgTable(
+  'products',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    brand: text('brand').notNull(),
+    name: text('name').notNull(),
+    pricePaise: bigint('price_paise', { mode: 'number' }).notNull(),
+    /** The phone's platform (domain PRODUCT_PLATFORMS): an iPhone is financed as an Apple customer only. */
+    platform: text('platform').$type<'android' | 'ios'>().notNull().default('android'),
+    createdAt: createdAt(),
+  },
+  (t) => [check('products_platform_known', sql`${t.platform} in ('android', 'ios')`)],
+);
 
 /** Financers (NBFCs, banks) an organisation's loans can be booked with (financer_list). */
 export const financers = pgTable('financers', {

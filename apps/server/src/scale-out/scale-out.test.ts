@@ -159,7 +159,8 @@ type TPhone = {
 
 /** Adds a customer through `via`, fetches the QR there and enrols the real agent with it. */
 const enrolPhone = async (via: ServerProcess, mobile: string): Promise<TPhone> => {
-  const productId = (await call(via, 'GET', paths.catalogue.products, { token })).data[0].id;
+  const productId = (await call(via, 'GET', `${paths.catalogue.products}?device_type=0`, { token })).data[0]
+    .id;
   const body = customerBody(productId, { mobile });
   const created = await call(via, 'POST', paths.customers.create, { token, body });
   expect(created.status, JSON.stringify(created.body)).toBe(200);

@@ -205,7 +205,8 @@ export const enrolReferenceAgent = async (
   agentOptions: { pushToken?: string } = {},
 ) => {
   const { DeviceAgent } = await import('@kisht/device-agent/agent');
-  const productId = (await apiGet(t, token, paths.catalogue.products)).body.data[0].id as number;
+  const productId = (await apiGet(t, token, `${paths.catalogue.products}?device_type=0`)).body.data[0]
+    .id as number;
   const body = customerBody(productId);
   const customerId = (await apiPost(t, token, paths.customers.create, body)).body.data.id as number;
   await recordConsent(t, token, customerId);

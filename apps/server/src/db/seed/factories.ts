@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { TProductPlatform } from '@kisht/domain/catalogue/catalogue.schema';
 import { APP_TYPE_CODES } from '@kisht/domain/common/enums';
 import { imeiCheckDigit } from '@kisht/domain/common/identifiers';
 import { addDays, istDate } from '@kisht/domain/common/time';
@@ -82,10 +83,11 @@ export const createUser = async (
   return row!;
 };
 
+/** Phone models of an organisation's catalogue; `platform` defaults to android. Returns the rows. */
 export const createProducts = async (
   db: DbOrTx,
   orgId: number,
-  rows: { brand: string; name: string; pricePaise: number }[],
+  rows: { brand: string; name: string; pricePaise: number; platform?: TProductPlatform }[],
 ) =>
   db
     .insert(products)

@@ -45,7 +45,7 @@ export const DEMO_PRODUCTS = [
   { brand: 'realme', name: 'Narzo 70 Turbo 5G (6GB/128GB)', pricePaise: 1_699_900 },
   { brand: 'Motorola', name: 'moto g85 5G (8GB/128GB)', pricePaise: 1_799_900 },
   { brand: 'OnePlus', name: 'Nord CE4 Lite 5G (8GB/128GB)', pricePaise: 1_999_900 },
-  { brand: 'Apple', name: 'iPhone 15 (128GB)', pricePaise: 6_990_000 },
+  { brand: 'Apple', name: 'iPhone 15 (128GB)', pricePaise: 6_990_000, platform: 'ios' as const },
 ];
 
 /** Demo customers of org 41; daysAgo dates the loan, so Priya (locked) has an overdue instalment. */

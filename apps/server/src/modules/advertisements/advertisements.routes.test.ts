@@ -44,7 +44,8 @@ const writeCount = async (table: 'advertisements' | 'advertisement_sends' | 'med
   Number((await queryRows(t.app.ctx.db, sql.raw(`select count(*)::int as n from ${table}`)))[0]!.n);
 
 const addCustomer = async (token: string) => {
-  const productId = (await apiGet(t, token, paths.catalogue.products)).body.data[0].id as number;
+  const productId = (await apiGet(t, token, `${paths.catalogue.products}?device_type=0`)).body.data[0]
+    .id as number;
   return (await apiPost(t, token, paths.customers.create, customerBody(productId))).body.data.id as number;
 };
 

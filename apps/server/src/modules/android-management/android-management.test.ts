@@ -89,7 +89,8 @@ const makeOverdue = (customerId: number, days = 10) =>
 
 /** Adds a managed-Android customer (device_type 1, app_type 0) with consent recorded. */
 const addManagedCustomer = async (token = retailer) => {
-  const productId = (await apiGet(t, token, paths.catalogue.products)).body.data[0].id as number;
+  const productId = (await apiGet(t, token, `${paths.catalogue.products}?device_type=0`)).body.data[0]
+    .id as number;
   const body = customerBody(productId, { deviceType: 1, appType: 0 });
   const created = await apiPost(t, token, paths.customers.create, body);
   expect(created.status).toBe(200);

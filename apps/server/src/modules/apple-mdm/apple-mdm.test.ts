@@ -50,7 +50,7 @@ const start = async () => {
 
 /** Adds an Apple customer (device_type 3, app_type 2) with consent; returns its id. */
 const addAppleCustomer = async (app: TestApp, token: string, overrides: Record<string, unknown> = {}) => {
-  const productId = (await apiGet(app, token, paths.catalogue.products)).body.data[0].id;
+  const productId = (await apiGet(app, token, `${paths.catalogue.products}?device_type=3`)).body.data[0].id;
   const created = await apiPost(
     app,
     token,
@@ -524,7 +524,8 @@ describe('Apple devices through NanoMDM', () => {
   it('answers 400 naming the field, 409 for another family, 404 for another organisation’s customer on every Apple route', async () => {
     const { t, retailer } = await start();
     const customerId = await addAppleCustomer(t, retailer);
-    const productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id;
+    const productId = (await apiGet(t, retailer, `${paths.catalogue.products}?device_type=0`)).body.data[0]
+      .id;
     const android = (await apiPost(t, retailer, paths.customers.create, customerBody(productId))).body.data
       .id;
     const other = await t.tokenFor(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);

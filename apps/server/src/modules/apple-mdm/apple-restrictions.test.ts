@@ -47,7 +47,7 @@ const start = async (supervised = true): Promise<TCtx> => {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   fake.webhookUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}${paths.apple.webhook}`;
   const retailer = await t.tokenFor(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-  const productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id;
+  const productId = (await apiGet(t, retailer, `${paths.catalogue.products}?device_type=3`)).body.data[0].id;
   const created = await apiPost(
     t,
     retailer,

@@ -2,11 +2,14 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { financers, products } from '../../db/schema';
 
-export const listProducts = (db: DbOrTx, orgId: number) =>
+/** The organisation's products, by brand then name; of one platform when `platform` is given. */
+export const listProducts = (db: DbOrTx, orgId: number, platform?: 'android' | 'ios') =>
   db
     .select()
     .from(products)
-    .where(eq(products.orgId, orgId))
+    .where(
+      and(eq(products.orgId, orgId), platform === undefined ? undefined : eq(products.platform, platform)),
+    )
     .orderBy(asc(products.brand), asc(products.name));
 
 /** The organisation's brands, A to Z, with how many products each has. */

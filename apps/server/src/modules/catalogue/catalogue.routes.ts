@@ -1,4 +1,4 @@
-import { ZBrand, ZProduct } from '@kisht/domain/catalogue/catalogue.schema';
+import { ZBrand, ZProduct, ZProductsQuery } from '@kisht/domain/catalogue/catalogue.schema';
 import {
   ZCitiesQuery,
   ZCity,
@@ -25,11 +25,12 @@ export const catalogueRoutes = async (app: FastifyInstance, ctx: AppContext) => 
     {
       schema: {
         tags: ['catalogue'],
-        summary: 'Phone models and prices',
+        summary: 'Phone models and prices; with device_type only the phones of that device family',
+        querystring: ZProductsQuery,
         response: { 200: zEnvelope(z.array(ZProduct)) },
       },
     },
-    async (request) => ok(await listProducts(ctx.db, request.actor)),
+    async (request) => ok(await listProducts(ctx.db, request.actor, request.query.device_type)),
   );
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(

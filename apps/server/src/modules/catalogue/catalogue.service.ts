@@ -1,4 +1,4 @@
-import type { TBrand, TProduct } from '@kisht/domain/catalogue/catalogue.schema';
+import { productPlatformOf, type TBrand, type TProduct } from '@kisht/domain/catalogue/catalogue.schema';
 import type { TFinancer } from '@kisht/domain/catalogue/csc.schema';
 import type { DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
@@ -9,11 +9,21 @@ const toProduct = (row: Awaited<ReturnType<typeof repo.listProducts>>[number]): 
   brand: row.brand,
   name: row.name,
   pricePaise: row.pricePaise,
+  platform: row.platform,
 });
 
-/** The actor's organisation's catalogue, by brand then model. */
-export const listProducts = async (db: DbOrTx, actor: TActor): Promise<TProduct[]> =>
-  (await repo.listProducts(db, actor.orgId)).map(toProduct);
+/**
+ * The actor's organisation's catalogue, by brand then model; with `deviceType` (spec §1 device
+ * family) only the phones a customer of that family may have (productPlatformOf).
+ */
+export const listProducts = async (db: DbOrTx, actor: TActor, deviceType?: number): Promise<TProduct[]> =>
+  (
+    await repo.listProducts(
+      db,
+      actor.orgId,
+      deviceType === undefined ? undefined : productPlatformOf(deviceType),
+    )
+  ).map(toProduct);
 
 /** The brands of the actor's organisation's catalogue, A to Z, with their model counts (spec §7 brands). */
 export const listBrands = (db: DbOrTx, actor: TActor): Promise<TBrand[]> => repo.listBrands(db, actor.orgId);

@@ -26,7 +26,7 @@ let productId: number;
 it.beforeEach(async ({ t: app, retailer: token }) => {
   t = app;
   retailer = token;
-  productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id;
+  productId = (await apiGet(t, retailer, `${paths.catalogue.products}?device_type=0`)).body.data[0].id;
 });
 
 const countOf = async (table: string) =>

@@ -90,7 +90,8 @@ describe('status changes with an audit trail', () => {
 
 describe('EMI_EDIT before the first payment', () => {
   it('rebuilds the schedule with the new terms, and refuses after a payment', async () => {
-    const productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id;
+    const productId = (await apiGet(t, retailer, `${paths.catalogue.products}?device_type=0`)).body.data[0]
+      .id;
     const customer = (await apiPost(t, retailer, paths.customers.create, customerBody(productId))).body.data;
     const edited = await apiPost(t, retailer, paths.emi.editTerms, {
       customer_id: customer.id,

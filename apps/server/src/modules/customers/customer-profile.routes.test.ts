@@ -14,7 +14,7 @@ let productId: number;
 it.beforeEach(async ({ t: app, retailer: token }) => {
   t = app;
   retailer = token;
-  productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id;
+  productId = (await apiGet(t, retailer, `${paths.catalogue.products}?device_type=0`)).body.data[0].id;
 });
 
 const customers = async () =>
@@ -32,11 +32,12 @@ const ADDRESS = {
 describe('add customer: profile and loan options', () => {
   it('stores date of birth, address, financer, flat interest, processing fee and an Apple serial', async () => {
     const financer = (await financersOf(retailer))[1];
+    const iphone = (await apiGet(t, retailer, `${paths.catalogue.products}?device_type=3`)).body.data[0].id;
     const created = await apiPost(
       t,
       retailer,
       paths.customers.create,
-      customerBody(productId, {
+      customerBody(iphone, {
         dateOfBirth: '1994-08-15',
         address: ADDRESS,
         financerId: financer.id,

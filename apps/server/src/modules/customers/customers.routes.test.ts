@@ -16,7 +16,7 @@ let productId: number;
 it.beforeEach(async ({ t: app, retailer: token }) => {
   t = app;
   retailer = token;
-  productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id;
+  productId = (await apiGet(t, retailer, `${paths.catalogue.products}?device_type=0`)).body.data[0].id;
 });
 
 const count = async (table: string) =>
@@ -125,11 +125,49 @@ describe('add customer', () => {
   it("refuses another organisation's product with 404 and writes nothing", async ({
     otherRetailer: other,
   }) => {
-    const foreignProduct = (await apiGet(t, other, paths.catalogue.products)).body.data[0].id;
+    const foreignProduct = (await apiGet(t, other, `${paths.catalogue.products}?device_type=0`)).body.data[0]
+      .id;
     const before = await count('customers');
     const response = await apiPost(t, retailer, paths.customers.create, customerBody(foreignProduct));
     expect(response.status).toBe(404);
     expect(response.body).toMatchObject({ code: 'PRODUCT_NOT_FOUND', fields: [{ field: 'productId' }] });
+    expect(await count('customers')).toBe(before);
+  });
+
+  it("offers and takes only phones of the customer's device family (issue 28): 400 naming productId otherwise", async () => {
+    const list = async (query: string) =>
+      (await apiGet(t, retailer, `${paths.catalogue.products}${query}`)).body.data as {
+        id: number;
+        brand: string;
+        platform: string;
+      }[];
+    const all = await list('');
+    const android = await list('?device_type=0');
+    const apple = await list('?device_type=3');
+    expect(apple.length).toBeGreaterThan(0);
+    expect(android.length).toBeGreaterThan(0);
+    expect(apple.every((p) => p.platform === 'ios' && p.brand === 'Apple')).toBe(true);
+    expect(android.every((p) => p.platform === 'android' && p.brand !== 'Apple')).toBe(true);
+    expect(android.length + apple.length).toBe(all.length);
+    expect((await apiGet(t, retailer, `${paths.catalogue.products}?device_type=9`)).status).toBe(400);
+
+    const before = await count('customers');
+    const iphoneForAndroid = await apiPost(t, retailer, paths.customers.create, customerBody(apple[0]!.id));
+    expect(iphoneForAndroid.status).toBe(400);
+    expect(iphoneForAndroid.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      fields: [{ field: 'productId' }],
+    });
+    const androidForApple = await apiPost(
+      t,
+      retailer,
+      paths.customers.create,
+      customerBody(android[0]!.id, { deviceType: 3, appType: 2, serialNumber: 'F2LXK9ABCD99' }),
+    );
+    expect(androidForApple.status).toBe(400);
+    expect(androidForApple.body.fields).toEqual([
+      { field: 'productId', message: 'Choose an iPhone for an Apple customer' },
+    ]);
     expect(await count('customers')).toBe(before);
   });
 });

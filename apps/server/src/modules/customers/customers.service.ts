@@ -1,3 +1,4 @@
+import { productPlatformOf } from '@kisht/domain/catalogue/catalogue.schema';
 import { isHdbFinancer } from '@kisht/domain/catalogue/financer-handoff.schema';
 import {
   CUSTOMER_STATUS_WORDS,
@@ -45,7 +46,8 @@ import * as repo from './customers.repository';
 /**
  * Creates a customer (status inactive), their device and EMI schedule in one transaction
  * (spec §2 add_customer). The actor becomes the customer's retailer. Throws PRODUCT_NOT_FOUND for a
- * product outside the organisation, INVALID_LOAN_TERMS when the loan exceeds price − down
+ * product outside the organisation, VALIDATION_FAILED (field productId) for a phone of another
+ * device family than the customer's (productPlatformOf), INVALID_LOAN_TERMS when the loan exceeds price − down
  * payment, IMEI_IN_USE when either IMEI is already on a device of the organisation, NO_KEYS when
  * the retailer holds no key of the app_type and this IMEI was never charged for it (a check only).
  */
@@ -59,6 +61,18 @@ export const createCustomer = async (
   if (!product) {
     throw new AppError(AppErrorCode.PRODUCT_NOT_FOUND, 'Product not found', [
       { field: 'productId', message: 'Choose a product from the catalogue' },
+    ]);
+  }
+  // An iPhone is financed as an Apple customer, any other phone as an Android one (issue 28).
+  if (product.platform !== productPlatformOf(request.deviceType)) {
+    throw new AppError(AppErrorCode.VALIDATION_FAILED, "This phone is not of the customer's device family", [
+      {
+        field: 'productId',
+        message:
+          product.platform === 'ios'
+            ? 'An iPhone is financed as an Apple customer: choose Apple as the device family'
+            : 'Choose an iPhone for an Apple customer',
+      },
     ]);
   }
   if (request.financerId !== undefined && !(await findFinancer(db, actor, request.financerId))) {

@@ -142,7 +142,8 @@ beforeAll(async () => {
   const { db } = t.app.ctx;
   // Every spec §6 control offered where the family carries it: the gate, not the screen, decides.
   await patchOrganizationSettings(db, DEMO_ORG_ID, { allowedControls: [...CONTROL_FEATURES] });
-  const productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id as number;
+  const productId = (await apiGet(t, retailer, `${paths.catalogue.products}?device_type=0`)).body.data[0]
+    .id as number;
 
   // Paid up: a device-owner phone with the reference agent connected, every EMI paid, status 5.
   const paidUp = await enrolReferenceAgent(t, retailer, join(stateDir, 'paid-up.json'));
@@ -165,7 +166,11 @@ beforeAll(async () => {
     t,
     retailer,
     paths.customers.create,
-    customerBody(productId, { deviceType: 3, appType: 2, serialNumber: SERIAL }),
+    customerBody((await apiGet(t, retailer, `${paths.catalogue.products}?device_type=3`)).body.data[0].id, {
+      deviceType: 3,
+      appType: 2,
+      serialNumber: SERIAL,
+    }),
   );
   ids.removedApple = apple.body.data.id as number;
   await recordConsent(t, retailer, ids.removedApple);

@@ -154,7 +154,8 @@ describe('change_device_pinV1', () => {
   });
 
   it('refuses a link-based phone (its PIN cannot be set remotely) before using the OTP', async () => {
-    const productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id;
+    const productId = (await apiGet(t, retailer, `${paths.catalogue.products}?device_type=0`)).body.data[0]
+      .id;
     const linkBased = await apiPost(
       t,
       retailer,

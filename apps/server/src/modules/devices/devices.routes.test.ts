@@ -25,7 +25,7 @@ const enrol = (payload: Record<string, unknown>) =>
 
 /** Adds a customer and issues their QR; returns ids, IMEIs and the one-time token. */
 const newCustomerWithToken = async () => {
-  const productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id;
+  const productId = (await apiGet(t, retailer, `${paths.catalogue.products}?device_type=0`)).body.data[0].id;
   const body = customerBody(productId);
   const customer = (await apiPost(t, retailer, paths.customers.create, body)).body.data;
   await recordConsent(t, retailer, customer.id);
@@ -102,7 +102,8 @@ describe('device enrolment', () => {
   it('gives the enrolment QR as a PNG of the provisioning JSON, scoped to the retailer', async ({
     otherRetailer: other,
   }) => {
-    const productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id;
+    const productId = (await apiGet(t, retailer, `${paths.catalogue.products}?device_type=0`)).body.data[0]
+      .id;
     const customer = (await apiPost(t, retailer, paths.customers.create, customerBody(productId))).body.data;
     await recordConsent(t, retailer, customer.id);
     const png = await t.app.inject({

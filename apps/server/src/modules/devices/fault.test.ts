@@ -90,7 +90,7 @@ describe('fault: server and phones stop mid bulk lock', () => {
     app = await start(0);
     const port = (app.server.address() as AddressInfo).port;
     let token = await login();
-    const productId = (await call('GET', paths.catalogue.products, token)).data[0].id;
+    const productId = (await call('GET', `${paths.catalogue.products}?device_type=0`, token)).data[0].id;
     const customerIds: number[] = [];
     for (let i = 0; i < DEVICES; i += 1) {
       const body = customerBody(productId, { mobile: `91234000${String(20 + i)}` });

@@ -211,7 +211,8 @@ describe('re-enrolling a phone (issue 27)', () => {
     expect(foreign.status).toBe(404);
 
     // An IMEI another customer's phone holds.
-    const productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id as number;
+    const productId = (await apiGet(t, retailer, `${paths.catalogue.products}?device_type=0`)).body.data[0]
+      .id as number;
     const neighbour = customerBody(productId);
     const created = await apiPost(t, retailer, paths.customers.create, neighbour);
     expect(created.status).toBe(200);

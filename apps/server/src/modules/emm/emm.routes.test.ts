@@ -40,7 +40,7 @@ it.beforeEach(({ t: app, retailer: token, make: factories }) => {
 });
 
 const productOf = async (token: string) =>
-  (await apiGet(t, token, paths.catalogue.products)).body.data[0].id as number;
+  (await apiGet(t, token, `${paths.catalogue.products}?device_type=0`)).body.data[0].id as number;
 
 /** Adds a customer of device family `deviceType` (link-based by default) with their consent. */
 const addCustomer = async (
@@ -214,7 +214,8 @@ describe('link-based enrolment: deep link, APK and code', () => {
       expect(redirect.statusCode).toBe(302);
       expect(redirect.headers.location).toBe(elsewhere);
       const token = await withUrl.tokenFor(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
-      const productId = (await apiGet(withUrl, token, paths.catalogue.products)).body.data[0].id as number;
+      const productId = (await apiGet(withUrl, token, `${paths.catalogue.products}?device_type=0`)).body
+        .data[0].id as number;
       const created = await apiPost(
         withUrl,
         token,

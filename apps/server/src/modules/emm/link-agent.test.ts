@@ -46,7 +46,8 @@ const details = async (customerId: number) =>
 
 /** A link-based customer (device_type 2, app_type 1) with their consent recorded. */
 const addLinkCustomer = async () => {
-  const productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id as number;
+  const productId = (await apiGet(t, retailer, `${paths.catalogue.products}?device_type=0`)).body.data[0]
+    .id as number;
   const body = customerBody(productId, { deviceType: 2, appType: 1 });
   const customerId = (await apiPost(t, retailer, paths.customers.create, body)).body.data.id as number;
   expect((await recordConsent(t, retailer, customerId)).status).toBe(200);

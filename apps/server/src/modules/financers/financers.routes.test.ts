@@ -32,7 +32,7 @@ it.override('appOverrides', async ({}, { onCleanup }) => {
 it.beforeEach(async ({ t: app, retailer: token }) => {
   t = app;
   retailer = token;
-  productId = (await apiGet(t, retailer, paths.catalogue.products)).body.data[0].id;
+  productId = (await apiGet(t, retailer, `${paths.catalogue.products}?device_type=0`)).body.data[0].id;
   financers = (await apiPost(t, retailer, paths.catalogue.financers, {})).body.data;
 });
 

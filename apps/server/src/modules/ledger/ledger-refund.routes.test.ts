@@ -42,7 +42,8 @@ const balanceOf = async (token: string) => {
 
 /** Adds a customer with consent; returns its id and IMEIs. */
 const newCustomer = async (token: string) => {
-  const productId = (await apiGet(t, token, paths.catalogue.products)).body.data[0].id as number;
+  const productId = (await apiGet(t, token, `${paths.catalogue.products}?device_type=0`)).body.data[0]
+    .id as number;
   const body = customerBody(productId);
   const created = await apiPost(t, token, paths.customers.create, body);
   expect(created.status).toBe(200);

@@ -29,12 +29,13 @@ it.beforeEach(({ t: app, retailer: token }) => {
   retailer = token;
 });
 
-const productIdOf = async (token: string) =>
-  (await apiGet(t, token, paths.catalogue.products)).body.data[0].id as number;
+/** The first phone of the catalogue for a customer of `deviceType` (issue 28: the family's phones only). */
+const productIdOf = async (token: string, deviceType = 0) =>
+  (await apiGet(t, token, `${paths.catalogue.products}?device_type=${deviceType}`)).body.data[0].id as number;
 
 /** Adds a customer as `token` (overrides on the add-customer body); returns its id. */
 const addCustomer = async (token: string, overrides: Record<string, unknown> = {}) => {
-  const body = customerBody(await productIdOf(token), overrides);
+  const body = customerBody(await productIdOf(token, Number(overrides.deviceType ?? 0)), overrides);
   const created = await apiPost(t, token, paths.customers.create, body);
   expect(created.status).toBe(200);
   return { customerId: created.body.data.id as number, body };

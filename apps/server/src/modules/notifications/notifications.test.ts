@@ -184,7 +184,8 @@ describe('notifications generated where the events happen', () => {
     const mini = await t.tokenFor(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
     const miniId = await userIdOf(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE, 'miniretailer');
     const retailerId = await userIdOf(DEMO_ORG_ID, DEMO_RETAILER_MOBILE, 'retailer');
-    const productId = (await apiGet(t, mini, paths.catalogue.products)).body.data[0].id as number;
+    const productId = (await apiGet(t, mini, `${paths.catalogue.products}?device_type=0`)).body.data[0]
+      .id as number;
     const created = await apiPost(
       t,
       mini,

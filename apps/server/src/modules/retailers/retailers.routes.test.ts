@@ -115,7 +115,7 @@ describe('add_retailer and retailer_list', () => {
   });
 
   it('counts the customers each mini-retailer enrolled', async ({ miniRetailer: mini }) => {
-    const products = (await apiGet(t, mini, paths.catalogue.products)).body.data;
+    const products = (await apiGet(t, mini, `${paths.catalogue.products}?device_type=0`)).body.data;
     const { customerBody } = await import('../../test/fixtures');
     const created = await apiPost(t, mini, paths.customers.create, customerBody(products[0].id));
     expect(created.status).toBe(200);
@@ -418,7 +418,7 @@ describe('customers of mini-retailers', () => {
   }) => {
     const miniId = await userIdOf(DEMO_ORG_ID, DEMO_MINI_RETAILER_MOBILE);
     const retailerId = await userIdOf(DEMO_ORG_ID, DEMO_RETAILER_MOBILE, 'retailer');
-    const products = (await apiGet(t, mini, paths.catalogue.products)).body.data;
+    const products = (await apiGet(t, mini, `${paths.catalogue.products}?device_type=0`)).body.data;
     const { customerBody } = await import('../../test/fixtures');
     await apiPost(
       t,

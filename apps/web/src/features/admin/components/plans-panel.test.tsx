@@ -20,8 +20,8 @@ afterEach(() => {
 });
 
 const PRODUCTS: TProduct[] = [
-  { id: 1, brand: 'Xiaomi', name: 'Redmi Note 14 5G', pricePaise: 1_899_900 },
-  { id: 2, brand: 'Apple', name: 'iPhone 16', pricePaise: 7_990_000 },
+  { id: 1, brand: 'Xiaomi', name: 'Redmi Note 14 5G', pricePaise: 1_899_900, platform: 'android' },
+  { id: 2, brand: 'Apple', name: 'iPhone 16', pricePaise: 7_990_000, platform: 'ios' },
 ];
 const plan = (overrides: Partial<TPlan>): TPlan => ({
   id: 1,

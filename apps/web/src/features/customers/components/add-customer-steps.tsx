@@ -1,9 +1,11 @@
+import { productPlatformOf } from '@kisht/domain/catalogue/catalogue.schema';
 import { MOBILE_PREFIX } from '@kisht/domain/common/identifiers';
 import { defaultAppTypeOf, isAppTypeOfDeviceType } from '@kisht/domain/devices/device-families';
 import Grid from '@mui/material/Grid';
 import InputAdornment from '@mui/material/InputAdornment';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useEffect, useMemo } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { formatRupees } from '../../../lib/format';
@@ -164,15 +166,30 @@ export const DeviceStep = () => {
   );
 };
 
-/** Step 4: the phone model from the catalogue (its price prefills the loan) and the financer. */
+/**
+ * Step 4: the phone model from the catalogue (its price prefills the loan) and the financer. Only
+ * the phones of the device family chosen in step 3 are offered (iPhones for Apple, issue 28); a
+ * phone chosen before the family changed is let go.
+ */
 export const ProductStep = () => {
   const { t } = useTranslation();
-  const { setValue, getFieldState } = useFormContext<TAddCustomerValues>();
+  const { setValue, getFieldState, getValues, control } = useFormContext<TAddCustomerValues>();
+  const deviceType = useWatch({ control, name: 'deviceType' });
   const products = useListProductsQuery();
   const financers = useListFinancersQuery();
+  const platform = productPlatformOf(Number(deviceType));
+  const offered = useMemo(
+    () => (products.data ?? []).filter((product) => product.platform === platform),
+    [products.data, platform],
+  );
+  useEffect(() => {
+    const chosen = getValues('productId');
+    if (products.data && chosen && !offered.some((product) => product.id === chosen))
+      setValue('productId', 0);
+  }, [offered, products.data, getValues, setValue]);
 
   const handleProductChosen = (productId: string | number | undefined) => {
-    const product = products.data?.find((item) => item.id === productId);
+    const product = offered.find((item) => item.id === productId);
     if (!product) return;
     setValue('pricePaise', product.pricePaise, {
       shouldValidate: Boolean(getFieldState('pricePaise').error),
@@ -181,7 +198,7 @@ export const ProductStep = () => {
 
   const productHelper = products.isLoading
     ? t('addCustomer.productsLoading')
-    : products.data?.length === 0
+    : offered.length === 0
       ? t('addCustomer.productsEmpty')
       : undefined;
   const financerHelper = financers.data?.length === 0 ? t('addCustomer.financersEmpty') : undefined;
@@ -193,9 +210,9 @@ export const ProductStep = () => {
           name="productId"
           label={t('addCustomer.product')}
           required
-          disabled={!products.data?.length}
+          disabled={offered.length === 0}
           helperText={productHelper}
-          options={(products.data ?? []).map((product) => ({
+          options={offered.map((product) => ({
             value: product.id,
             label: t('addCustomer.productOption', {
               brand: product.brand,

@@ -21,8 +21,8 @@ const IMEI_1 = imei('35693803564380');
 const IMEI_2 = imei('35693803564381');
 
 const PRODUCTS: TProduct[] = [
-  { id: 1, brand: 'Xiaomi', name: 'Redmi Note 14 5G', pricePaise: 1_899_900 },
-  { id: 2, brand: 'Apple', name: 'iPhone 16', pricePaise: 7_990_000 },
+  { id: 1, brand: 'Xiaomi', name: 'Redmi Note 14 5G', pricePaise: 1_899_900, platform: 'android' },
+  { id: 2, brand: 'Apple', name: 'iPhone 16', pricePaise: 7_990_000, platform: 'ios' },
 ];
 const FINANCERS: TFinancer[] = [{ id: 7, name: 'Bajaj Finserv' }];
 const COUNTRIES: TCountry[] = [
@@ -246,7 +246,15 @@ describe('add_customer: a guided form in five steps', () => {
     await choose(/^App type/, 'Apple');
     await next('Product & financer');
 
-    // The serial number outlives its step.
+    // The serial number outlives its step. Only the family's phones are offered (issue 28).
+    fireEvent.mouseDown(screen.getByRole('combobox', { name: /^Product/ }));
+    const offered = within(await screen.findByRole('listbox'))
+      .getAllByRole('option')
+      .map((option) => option.textContent);
+    expect(offered.length).toBeGreaterThan(0);
+    expect(offered.every((name) => name?.includes('iPhone'))).toBe(true);
+    fireEvent.keyDown(screen.getByRole('listbox'), { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('listbox')).toBeNull());
     await choose(/^Product/, /iPhone 16/);
     await next('Loan');
     fireEvent.click(screen.getByTestId('add-customer-submit'));

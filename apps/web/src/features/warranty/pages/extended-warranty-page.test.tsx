@@ -53,8 +53,8 @@ const PLANS: TPlan[] = [
   },
 ];
 const PRODUCTS: TProduct[] = [
-  { id: 1, brand: 'Xiaomi', name: 'Redmi 13C', pricePaise: 999_900 },
-  { id: 2, brand: 'Samsung', name: 'Galaxy A15', pricePaise: 1_499_900 },
+  { id: 1, brand: 'Xiaomi', name: 'Redmi 13C', pricePaise: 999_900, platform: 'android' },
+  { id: 2, brand: 'Samsung', name: 'Galaxy A15', pricePaise: 1_499_900, platform: 'android' },
 ];
 
 const activation = (id: number, overrides: Partial<TPlanActivation> = {}): TPlanActivation => ({
