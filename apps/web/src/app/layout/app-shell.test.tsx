@@ -106,13 +106,13 @@ describe('app shell (spec §2, §3)', () => {
       'Send advertisement',
       'Pending commands',
       'SIM changes',
-      'Retailers',
-      'Top-up history',
+      'Device control settings',
       'Anti-hacking',
       'Family care',
       'Extended warranty',
       'Anti-theft',
-      'Device control settings',
+      'Retailers',
+      'Top-up history',
       'Language',
       'Sessions',
       'Help',
@@ -120,6 +120,14 @@ describe('app shell (spec §2, §3)', () => {
       'Privacy policy',
       'Log out',
     ]);
+    // In sections (issue 28), each under its heading.
+    expect(
+      within(drawer)
+        .getAllByRole('list')
+        .map((list) => list.getAttribute('aria-labelledby'))
+        .filter(Boolean)
+        .map((id) => document.getElementById(id!)?.textContent),
+    ).toEqual(['Phones', 'Protection plans', 'Keys & shops', 'Settings & help']);
     // …and the items this retailer does not see: the organisation admin's home, and payment_gateway
     // (its organisation's flag is off).
     expect(DRAWER_ITEMS).toHaveLength(22);

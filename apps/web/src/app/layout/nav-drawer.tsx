@@ -32,6 +32,7 @@ import List from '@mui/material/List';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
+import ListSubheader from '@mui/material/ListSubheader';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ParseKeys } from 'i18next';
@@ -59,24 +60,32 @@ type TDrawerItem = {
   route: TLinkableRouteKey;
   labelKey: ParseKeys;
   icon: SvgIconComponent;
+  /** The drawer's section it is listed under (issue 28: 22 entries in one list were hard to scan). */
+  group: TDrawerGroup;
   /** Whether the item is listed for a retailer or mini-retailer; listed for all of them when absent. */
   isShownTo?: (viewer: TDrawerViewer) => boolean;
 };
 
-/** What the navigation drawer lists, in order (log out comes last, after a divider). */
+/** The drawer's sections, in order; `main` has no heading. */
+export const DRAWER_GROUPS = ['main', 'phones', 'plans', 'shop', 'account'] as const;
+export type TDrawerGroup = (typeof DRAWER_GROUPS)[number];
+
+/** What the navigation drawer lists, in order, section by section (log out comes last, after a divider). */
 export const DRAWER_ITEMS: readonly TDrawerItem[] = [
   {
     route: 'admin',
+    group: 'main',
     labelKey: 'nav.admin',
     icon: AdminPanelSettingsIcon,
     isShownTo: ({ userType }) => userType === 'admin',
   },
-  { route: 'dashboard', labelKey: 'nav.dashboard', icon: SpaceDashboardIcon },
-  { route: 'customerList', labelKey: 'nav.customers', icon: PeopleIcon },
-  { route: 'addCustomer', labelKey: 'nav.addCustomer', icon: PersonAddIcon },
-  { route: 'upComingEmi', labelKey: 'nav.upcomingEmi', icon: EventIcon },
+  { route: 'dashboard', group: 'main', labelKey: 'nav.dashboard', icon: SpaceDashboardIcon },
+  { route: 'customerList', group: 'main', labelKey: 'nav.customers', icon: PeopleIcon },
+  { route: 'addCustomer', group: 'main', labelKey: 'nav.addCustomer', icon: PersonAddIcon },
+  { route: 'upComingEmi', group: 'main', labelKey: 'nav.upcomingEmi', icon: EventIcon },
   {
     route: 'multipleLockUnlock',
+    group: 'phones',
     labelKey: 'nav.multipleLockUnlock',
     icon: LockResetIcon,
     // Bulk lock needs the bulk_retailer flag (spec §6 default '0'), so it stays hidden until the
@@ -85,28 +94,31 @@ export const DRAWER_ITEMS: readonly TDrawerItem[] = [
   },
   {
     route: 'sendAdvertisement',
+    group: 'phones',
     labelKey: 'pages.send_advertisement',
     icon: CampaignIcon,
     // Sending an ad to phones needs feature access (spec §6).
     isShownTo: ({ userAccess }) => userAccess.feature_access === '1',
   },
-  { route: 'pendingCommands', labelKey: 'nav.pendingCommands', icon: PendingActionsIcon },
-  { route: 'simChanges', labelKey: 'nav.simChanges', icon: SimCardIcon },
+  { route: 'pendingCommands', group: 'phones', labelKey: 'nav.pendingCommands', icon: PendingActionsIcon },
+  { route: 'simChanges', group: 'phones', labelKey: 'nav.simChanges', icon: SimCardIcon },
   {
     route: 'retailerList',
+    group: 'shop',
     labelKey: 'nav.retailers',
     icon: StorefrontIcon,
     // Only a retailer has mini-retailers (the page refuses anyone else too).
     isShownTo: ({ userType }) => userType === 'retailer',
   },
-  { route: 'topUpHistory', labelKey: 'nav.topUpHistory', icon: HistoryIcon },
+  { route: 'topUpHistory', group: 'shop', labelKey: 'nav.topUpHistory', icon: HistoryIcon },
   // Protection plans (issue 14): sold by retailers and mini-retailers alike.
-  { route: 'antihacking', labelKey: 'pages.antihacking', icon: GppGoodIcon },
-  { route: 'familycare', labelKey: 'pages.familycare', icon: FamilyRestroomIcon },
-  { route: 'extendedWarranty', labelKey: 'pages.extended_warranty', icon: VerifiedUserIcon },
-  { route: 'antiTheft', labelKey: 'pages.anti_theft', icon: ShieldIcon },
+  { route: 'antihacking', group: 'plans', labelKey: 'pages.antihacking', icon: GppGoodIcon },
+  { route: 'familycare', group: 'plans', labelKey: 'pages.familycare', icon: FamilyRestroomIcon },
+  { route: 'extendedWarranty', group: 'plans', labelKey: 'pages.extended_warranty', icon: VerifiedUserIcon },
+  { route: 'antiTheft', group: 'plans', labelKey: 'pages.anti_theft', icon: ShieldIcon },
   {
     route: 'paymentGateway',
+    group: 'shop',
     labelKey: 'nav.paymentGateway',
     icon: ShoppingCartIcon,
     // Buying keys online is an organisation feature, off by default (spec §1).
@@ -114,30 +126,40 @@ export const DRAWER_ITEMS: readonly TDrawerItem[] = [
   },
   {
     route: 'deviceSettings',
+    group: 'phones',
     labelKey: 'nav.deviceSettings',
     icon: TuneIcon,
     // The organisation's settings are the retailer's to change, not a mini-retailer's.
     isShownTo: ({ userType }) => userType === 'retailer',
   },
-  { route: 'language', labelKey: 'nav.language', icon: TranslateIcon },
-  { route: 'sessions', labelKey: 'nav.sessions', icon: DevicesIcon },
-  { route: 'help', labelKey: 'nav.help', icon: HelpIcon },
-  { route: 'support', labelKey: 'nav.support', icon: SupportAgentIcon },
-  { route: 'privacyPolicy', labelKey: 'nav.privacyPolicy', icon: PolicyIcon },
+  { route: 'language', group: 'account', labelKey: 'nav.language', icon: TranslateIcon },
+  { route: 'sessions', group: 'account', labelKey: 'nav.sessions', icon: DevicesIcon },
+  { route: 'help', group: 'account', labelKey: 'nav.help', icon: HelpIcon },
+  { route: 'support', group: 'account', labelKey: 'nav.support', icon: SupportAgentIcon },
+  { route: 'privacyPolicy', group: 'account', labelKey: 'nav.privacyPolicy', icon: PolicyIcon },
 ];
 
 /**
- * The drawer items of a viewer: a customer user (spec §4) sees only the CUSTOMER_ROUTES ones, an
- * organisation admin only the ADMIN_ROUTES ones; a retailer or mini-retailer sees the others their
- * type and access flags allow.
+ * The drawer items of a viewer, section by section (DRAWER_GROUPS): a customer user (spec §4) sees
+ * only the CUSTOMER_ROUTES ones, an organisation admin only the ADMIN_ROUTES ones; a retailer or
+ * mini-retailer sees the others their type and access flags allow.
  */
 export const drawerItemsFor = (viewer: TDrawerViewer): readonly TDrawerItem[] => {
+  const bySection = (items: TDrawerItem[]) =>
+    items.sort((a, b) => DRAWER_GROUPS.indexOf(a.group) - DRAWER_GROUPS.indexOf(b.group));
   if (viewer.userType === 'customer')
-    return DRAWER_ITEMS.filter((item) => CUSTOMER_ROUTES.includes(item.route));
+    return bySection(DRAWER_ITEMS.filter((item) => CUSTOMER_ROUTES.includes(item.route)));
   // An organisation admin: the admin home, language, sessions and the pages they write.
-  if (viewer.userType === 'admin') return DRAWER_ITEMS.filter((item) => ADMIN_ROUTES.includes(item.route));
-  return DRAWER_ITEMS.filter((item) => item.isShownTo?.(viewer) ?? true);
+  if (viewer.userType === 'admin')
+    return bySection(DRAWER_ITEMS.filter((item) => ADMIN_ROUTES.includes(item.route)));
+  return bySection(DRAWER_ITEMS.filter((item) => item.isShownTo?.(viewer) ?? true));
 };
+
+/** The viewer's drawer items in sections (DRAWER_GROUPS order), each section with its items in order. */
+const sectionsOf = (items: readonly TDrawerItem[]) =>
+  DRAWER_GROUPS.map((group) => ({ group, items: items.filter((item) => item.group === group) })).filter(
+    (section) => section.items.length > 0,
+  );
 
 const selectIsDrawerOpen = (state: TStateWithUi) => state.ui.drawerOpen;
 
@@ -202,21 +224,35 @@ export const NavDrawer = ({ orgName, logoUrl, isLoggingOut, isCustomer, onLogout
           </Typography>
         </Stack>
         <Box sx={{ overflowY: 'auto', flex: 1 }}>
-          <List>
-            {drawerItemsFor(viewer).map(({ route, labelKey, icon: Icon }) => (
-              <ListItemButton
-                key={route}
-                selected={pathname === appPaths[route].path}
-                onClick={() => open(route)}
-                data-testid={`drawer-item-${route}`}
-              >
-                <ListItemIcon>
-                  <Icon />
-                </ListItemIcon>
-                <ListItemText primary={t(labelKey)} />
-              </ListItemButton>
-            ))}
-          </List>
+          {sectionsOf(drawerItemsFor(viewer)).map(({ group, items }) => (
+            <List
+              key={group}
+              dense
+              aria-labelledby={group === 'main' ? undefined : `drawer-section-${group}`}
+              data-testid={`drawer-section-${group}`}
+              subheader={
+                group === 'main' ? undefined : (
+                  <ListSubheader id={`drawer-section-${group}`} disableSticky sx={{ lineHeight: '36px' }}>
+                    {t(`nav.groups.${group}`)}
+                  </ListSubheader>
+                )
+              }
+            >
+              {items.map(({ route, labelKey, icon: Icon }) => (
+                <ListItemButton
+                  key={route}
+                  selected={pathname === appPaths[route].path}
+                  onClick={() => open(route)}
+                  data-testid={`drawer-item-${route}`}
+                >
+                  <ListItemIcon>
+                    <Icon />
+                  </ListItemIcon>
+                  <ListItemText primary={t(labelKey)} />
+                </ListItemButton>
+              ))}
+            </List>
+          ))}
           <Divider />
           <List>
             <ListItemButton onClick={onLogout} disabled={isLoggingOut} data-testid="drawer-logout">

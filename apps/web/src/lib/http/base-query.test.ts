@@ -225,10 +225,17 @@ describe('createBaseQuery', () => {
       fetchFn: network.fetchFn,
       codeMessage: (code) => (code === 'NO_KEYS' ? 'इस प्रकार की कोई की नहीं बची।' : null),
     });
-    network.reply(409, { response: 'failure', message: 'No keys left', code: 'NO_KEYS', data: null });
+    network.reply(409, {
+      response: 'failure',
+      message: 'No keys left',
+      code: 'NO_KEYS',
+      data: null,
+      fields: [{ field: 'appType', message: 'No keys left' }],
+    });
     expect((await translated('/api/x', queryApi(), {})).error).toMatchObject({
       message: 'इस प्रकार की कोई की नहीं बची।',
       code: 'NO_KEYS',
+      fields: [{ field: 'appType', message: 'इस प्रकार की कोई की नहीं बची।' }],
     });
     network.reply(409, { response: 'failure', message: 'Server words', code: 'SOMETHING_NEW', data: null });
     expect((await translated('/api/x', queryApi(), {})).error?.message).toBe('Server words');

@@ -1,4 +1,5 @@
 import type { TFieldError } from '@kisht/domain/common/envelope';
+import { AppErrorCode } from '@kisht/domain/common/errors';
 import type { BaseQueryFn, FetchArgs, FetchBaseQueryMeta } from '@reduxjs/toolkit/query';
 import { fetchBaseQuery } from '@reduxjs/toolkit/query';
 import { clearAllStorage } from '../auth-storage';
@@ -183,15 +184,22 @@ export const createBaseQuery = (options: TBaseQueryOptions): TBaseQuery => {
 
   const fail = (status: TApiError['status'], body: unknown, meta: FetchBaseQueryMeta | undefined) => {
     const code = isRecord(body) ? nonEmptyString(body.code) : null;
+    const translated = code === null ? null : (options.codeMessage?.(code) ?? null);
+    const fields = readFields(body);
     return {
       error: {
         status,
         message:
-          (code === null ? null : (options.codeMessage?.(code) ?? null)) ??
+          translated ??
           readMessage(body) ??
           (status === 'FETCH_ERROR' ? offlineMessage() : fallbackMessage()),
         code,
-        fields: readFields(body),
+        // The fields of any other error repeat its reason, so they take its translation too; a
+        // validation failure's each say what is wrong with that field, in the server's words.
+        fields:
+          translated === null || code === AppErrorCode.VALIDATION_FAILED
+            ? fields
+            : fields.map((field) => ({ ...field, message: translated })),
       },
       ...(meta ? { meta } : {}),
     };
