@@ -12,10 +12,11 @@ import { RefundKeyButton } from '../features/ledger/components/refund-key-button
 export const CustomerNavigateRoute = ({ screen = 'customerNavigate' }: { screen?: TEnrolmentScreen }) => (
   <CustomerNavigatePage
     screen={screen}
-    renderEnrolmentQr={(customer) => (
+    renderEnrolmentQr={(customer, waiting) => (
       <EnrolmentQrSection
         customerId={customer.id}
         customerName={`${customer.firstName} ${customer.lastName}`}
+        waiting={waiting}
       />
     )}
     renderReturnKey={(customer, onReturned) => (

@@ -90,7 +90,16 @@ const renderNavigate = () =>
     routes: [
       {
         path: appPaths.customerNavigate.path,
-        element: <CustomerNavigatePage renderEnrolmentQr={() => <p>enrolment QR</p>} />,
+        element: (
+          <CustomerNavigatePage
+            renderEnrolmentQr={(_customer, waiting) => (
+              <>
+                {waiting}
+                <p>enrolment QR</p>
+              </>
+            )}
+          />
+        ),
       },
       { path: appPaths.customerDetails.path, element: <p>customer details screen</p> },
     ],
@@ -225,7 +234,12 @@ describe('customer_navigate: the ledger\'s "Return key" slot', () => {
           path: appPaths.customerNavigate.path,
           element: (
             <CustomerNavigatePage
-              renderEnrolmentQr={() => <p>enrolment QR</p>}
+              renderEnrolmentQr={(_customer, waiting) => (
+                <>
+                  {waiting}
+                  <p>enrolment QR</p>
+                </>
+              )}
               renderReturnKey={(customer, onReturned) => (
                 <button type="button" onClick={onReturned}>
                   return key of {customer.id}
@@ -257,7 +271,12 @@ describe("emm_qr (the edit menu's EMM_QR_CODE; issue 15)", () => {
           element: (
             <CustomerNavigatePage
               screen="emmQr"
-              renderEnrolmentQr={(customer) => <p>enrolment QR of {customer.deviceType}</p>}
+              renderEnrolmentQr={(customer, waiting) => (
+                <>
+                  {waiting}
+                  <p>enrolment QR of {customer.deviceType}</p>
+                </>
+              )}
             />
           ),
         },

@@ -71,9 +71,11 @@ export type TEnrolmentScreen = 'customerNavigate' | 'emmQr';
 export type TCustomerNavigatePageProps = {
   /**
    * The devices feature's enrolment QR of the customer's phone with its instructions, composed in
-   * by app/ (features do not import each other).
+   * by app/ (features do not import each other). It shows `waiting` ("Waiting for the phone to
+   * enrol…") with the QR, and not when no QR could be made (issue 28: an iPhone whose MDM is not
+   * set up was told to wait for nothing).
    */
-  renderEnrolmentQr: (customer: TCustomerDetails) => ReactNode;
+  renderEnrolmentQr: (customer: TCustomerDetails, waiting: ReactNode) => ReactNode;
   /**
    * The ledger feature's "Return key" for a customer whose phone never enrolled; `onReturned`
    * hides the QR (voided by the refund) until the person asks for a new one (which costs a key).
@@ -168,13 +170,6 @@ const EnrolmentView = ({
       <CustomerSummaryHeader customer={customer} />
       {isInactive ? (
         <ConsentGate customerId={customerId}>
-          <Alert
-            severity="info"
-            icon={<CircularProgress size={20} aria-hidden="true" />}
-            data-testid="enrolment-waiting"
-          >
-            {t('enrolment.waiting')}
-          </Alert>
           {/* Only while the phone still has to enrol: each QR is a fresh one-time token. */}
           {isKeyReturned ? (
             <Alert
@@ -189,7 +184,16 @@ const EnrolmentView = ({
               {t('ledger.refund.returned')}
             </Alert>
           ) : (
-            renderEnrolmentQr(customer)
+            renderEnrolmentQr(
+              customer,
+              <Alert
+                severity="info"
+                icon={<CircularProgress size={20} aria-hidden="true" />}
+                data-testid="enrolment-waiting"
+              >
+                {t('enrolment.waiting')}
+              </Alert>,
+            )
           )}
           {!isKeyReturned &&
             customer.device.enrolledAt === null &&

@@ -70,7 +70,18 @@ const renderSection = () =>
   renderRoutes({
     i18n,
     url: '/qr',
-    routes: [{ path: '/qr', element: <EnrolmentQrSection customerId={5} customerName="Anita Rao" /> }],
+    routes: [
+      {
+        path: '/qr',
+        element: (
+          <EnrolmentQrSection
+            customerId={5}
+            customerName="Anita Rao"
+            waiting={<p data-testid="enrolment-waiting">Waiting</p>}
+          />
+        ),
+      },
+    ],
   });
 
 const instructions = async () => within(await screen.findByTestId('enrolment-instructions'));
@@ -85,6 +96,7 @@ describe('enrolment QR per device family (issue 15)', () => {
     const api = stubApi({ [paths.customers.qrCode]: () => QRS.android_provisioning });
     renderSection();
     expect(await screen.findByTestId('enrolment-qr')).toBeTruthy();
+    expect(screen.getByTestId('enrolment-waiting')).toBeTruthy();
     expect(screen.getByTestId<HTMLTextAreaElement>('enrolment-payload').value).toBe(PROVISIONING);
     expect(screen.getByLabelText('Enrolment payload')).toBeTruthy();
     const steps = await stepsText();
@@ -178,5 +190,7 @@ describe('enrolment QR per device family (issue 15)', () => {
     expect(alert.textContent).toContain('Apple device management (NanoMDM) is not set up for this server');
     expect(screen.queryByTestId('enrolment-qr')).toBeNull();
     expect(screen.queryByTestId('enrolment-instructions')).toBeNull();
+    // No QR, nothing to wait for (issue 28).
+    expect(screen.queryByTestId('enrolment-waiting')).toBeNull();
   });
 });

@@ -3,6 +3,7 @@ import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadError } from '../../../components/load-error';
 import { PageSkeleton } from '../../../components/page-skeleton';
@@ -11,7 +12,12 @@ import { useGetEnrolmentQrQuery } from '../device-api';
 import { EnrolmentInstructions } from './enrolment-instructions';
 import { EnrolmentQrCard } from './enrolment-qr-card';
 
-type TEnrolmentQrSectionProps = { customerId: number; customerName: string };
+type TEnrolmentQrSectionProps = {
+  customerId: number;
+  customerName: string;
+  /** Shown above the QR while there is one (the page's "waiting for the phone"); never without it. */
+  waiting?: ReactNode;
+};
 
 /**
  * The enrolment QR of customer_navigate and emm_qr for a phone still to enrol: a fresh one-time
@@ -20,12 +26,13 @@ type TEnrolmentQrSectionProps = { customerId: number; customerName: string };
  * the error with a retry. When the family's MDM (NanoMDM, Android Management API) is not set up on
  * the server (503 MDM_UNAVAILABLE) it says so in the server's words.
  */
-export const EnrolmentQrSection = ({ customerId, customerName }: TEnrolmentQrSectionProps) => {
+export const EnrolmentQrSection = ({ customerId, customerName, waiting }: TEnrolmentQrSectionProps) => {
   const { t } = useTranslation();
   const qr = useGetEnrolmentQrQuery(customerId);
   if (qr.data) {
     return (
       <Stack spacing={2}>
+        {waiting}
         <EnrolmentQrCard
           customerId={customerId}
           customerName={customerName}
