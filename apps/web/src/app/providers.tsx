@@ -1,3 +1,5 @@
+import GlobalStyles from '@mui/material/GlobalStyles';
+import type { Theme } from '@mui/material/styles';
 import { SnackbarProvider } from 'notistack';
 import { Suspense } from 'react';
 import { Provider as ReduxProvider, useSelector } from 'react-redux';
@@ -38,16 +40,29 @@ const AppContent = () => {
   return isSplashShown ? <SplashScreen /> : <RouterProvider router={router} />;
 };
 
+/** The toasts' container: below the app bar, so its menu and bell stay usable while one shows (issue 28). */
+const TOASTS_CLASS = 'kisht-toasts';
+
+/** Top of the toasts: under MUI's app bar (56 px on a phone, 64 px from `sm`) and the notch. */
+const toastsBelowAppBar = (theme: Theme) => ({
+  [`.${TOASTS_CLASS}`]: {
+    top: 'calc(env(safe-area-inset-top, 0px) + 64px) !important',
+    [theme.breakpoints.up('sm')]: { top: 'calc(env(safe-area-inset-top, 0px) + 72px) !important' },
+  },
+});
+
 /** Everything the app runs inside: store, translations, white-label theme, toasts and the router. */
 export const AppProviders = () => (
   <ReduxProvider store={store}>
     <Suspense fallback={<SplashScreen />}>
       <OrgThemeProvider>
+        <GlobalStyles styles={toastsBelowAppBar} />
         <SnackbarProvider
           maxSnack={MAX_TOASTS}
           preventDuplicate
           autoHideDuration={TOAST_DURATION_MS}
           anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
+          classes={{ containerAnchorOriginTopCenter: TOASTS_CLASS }}
         >
           <AppContent />
           <ReloadPrompt />
