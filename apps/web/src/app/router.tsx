@@ -154,8 +154,8 @@ const RetailerProfileRoute = lazy(() =>
 const EmiDetailsPage = lazy(() =>
   import('../features/emi/pages/emi-details-page').then((module) => ({ default: module.EmiDetailsPage })),
 );
-const UpcomingEmiPage = lazy(() =>
-  import('../features/emi/pages/upcoming-emi-page').then((module) => ({ default: module.UpcomingEmiPage })),
+const UpcomingEmiRoute = lazy(() =>
+  import('./upcoming-emi-route').then((module) => ({ default: module.UpcomingEmiRoute })),
 );
 
 /** Every protected screen with its page; the ones a customer user may open are CUSTOMER_ROUTES. */
@@ -173,7 +173,7 @@ const PROTECTED_PAGES: ReadonlyArray<{ route: TRouteKey; element: ReactNode }> =
   { route: 'witnessSignature', element: <SignaturePage kind="witness_signature" /> },
   { route: 'emiDetails', element: <EmiDetailsPage /> },
   { route: 'viewEmiDetails', element: <EmiDetailsPage isReadOnly /> },
-  { route: 'upComingEmi', element: <UpcomingEmiPage /> },
+  { route: 'upComingEmi', element: <UpcomingEmiRoute /> },
   { route: 'multipleLockUnlock', element: <MultipleLockUnlockPage /> },
   { route: 'sendAdvertisement', element: <SendAdvertisementPage /> },
   { route: 'simChanges', element: <SimChangesPage /> },

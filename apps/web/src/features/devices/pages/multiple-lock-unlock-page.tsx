@@ -14,7 +14,6 @@ import Stack from '@mui/material/Stack';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
-import type { ParseKeys } from 'i18next';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -24,6 +23,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { PageHeader } from '../../../components/page-header';
 import { useLockAccess, useUserAccess } from '../../../lib/http/access-api';
 import { appPaths, BATCH_ID_PARAM } from '../../../lib/paths';
+import { bulkConfirmCopy } from '../bulk-confirm';
 import { BulkProgressView } from '../components/bulk-progress-view';
 import { useBulkLockUnlockMutation, useGetBulkPreviewQuery } from '../device-api';
 
@@ -32,12 +32,6 @@ type TBulkFilter = NonNullable<TBulkLockRequest['filter']>;
 /** Who a request reaches: every customer a filter matches, or the ones chosen by hand. */
 type TBulkTarget = TBulkFilter | 'selection';
 const BULK_TARGETS: readonly TBulkTarget[] = ['all_enrolled', 'overdue', 'selection'];
-
-/** The confirmation's title when a filter names the customers and their number is not known (yet). */
-const FILTER_CONFIRM_TITLES: Record<TBulkAction, Record<TBulkFilter, ParseKeys>> = {
-  lock: { all_enrolled: 'bulkLock.confirm.lockAllEnrolled', overdue: 'bulkLock.confirm.lockOverdue' },
-  unlock: { all_enrolled: 'bulkLock.confirm.unlockAllEnrolled', overdue: 'bulkLock.confirm.unlockOverdue' },
-};
 
 /** The request a choice makes: the filter, or the chosen customers' ids. */
 export const bulkRequestOf = (
@@ -102,19 +96,11 @@ const BulkLockForm = ({ onSent }: TBulkLockFormProps) => {
     { skip: !isConfirming || target === 'selection' || action === undefined },
   );
   const phoneCount = target === 'selection' ? selection.size : preview.data?.total;
-  const confirmTitle = !action
-    ? ''
-    : phoneCount !== undefined
-      ? t(action === 'lock' ? 'bulkLock.confirm.lockCount' : 'bulkLock.confirm.unlockCount', {
-          count: phoneCount,
-        })
-      : t(FILTER_CONFIRM_TITLES[action][target as TBulkFilter]);
-  const confirmBody = [
-    t(action === 'unlock' ? 'bulkLock.confirm.unlockBody' : 'bulkLock.confirm.lockBody'),
-    phoneCount === undefined ? t('bulkLock.confirm.filterNote') : null,
-  ]
-    .filter(Boolean)
-    .join(' ');
+  const confirm = bulkConfirmCopy(t, {
+    action: action ?? 'lock',
+    filter: target === 'selection' ? null : target,
+    phoneCount,
+  });
 
   return (
     <Stack spacing={2}>
@@ -221,8 +207,8 @@ const BulkLockForm = ({ onSent }: TBulkLockFormProps) => {
       )}
       <ConfirmDialog
         isOpen={isConfirming}
-        title={confirmTitle}
-        body={confirmBody}
+        title={action ? confirm.title : ''}
+        body={confirm.body}
         confirmLabel={action ? t(`bulkLock.${action}`) : ''}
         confirmColor={action === 'unlock' ? 'success' : 'error'}
         confirmTestId="bulk-confirm"

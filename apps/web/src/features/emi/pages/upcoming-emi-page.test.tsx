@@ -145,6 +145,52 @@ describe('up_coming_emi (spec §2)', () => {
     expect(router.state.location.search).toBe('?customer_id=20');
   });
 
+  it('offers "Send reminder" and the lock on each overdue row, and "Lock all overdue" above them (issue 28)', async () => {
+    const api = stubApi({
+      [paths.emi.upcomingCounts]: () => ({ today: 0, week: 0, overdue: 2 }),
+      [paths.emi.upcoming]: (_request, url) => pageOf(url, 2, 7, 'overdue'),
+      [paths.emi.sendAlert]: () => ({
+        id: '0190f3a2-8000-7000-8000-000000000001',
+        name: 'emi_alert',
+        state: 'sent',
+        error: null,
+        createdAt: '2026-03-05T04:30:00.000Z',
+        updatedAt: '2026-03-05T04:30:00.000Z',
+      }),
+    });
+    renderRoutes({
+      i18n,
+      url: appPaths.upComingEmi.href('overdue'),
+      routes: [
+        {
+          path: appPaths.upComingEmi.path,
+          element: (
+            <UpcomingEmiPage
+              overdueActions={{
+                renderLock: (row) => <span data-testid={`lock-of-${row.customerId}`}>lock</span>,
+                renderLockAll: () => <span data-testid="lock-all">lock all</span>,
+              }}
+            />
+          ),
+        },
+      ],
+    });
+    const row = await screen.findByTestId('upcoming-row-7');
+    expect(within(row).getByTestId('lock-of-70')).toBeTruthy();
+    expect(screen.getByTestId('lock-all')).toBeTruthy();
+    fireEvent.click(within(row).getByTestId('overdue-remind-70'));
+    await waitFor(() => expect(api.requestsTo(paths.emi.sendAlert)).toHaveLength(1));
+    expect(await api.requestsTo(paths.emi.sendAlert)[0]!.json()).toEqual({ customer_id: 70 });
+  });
+
+  it('shows no lock or reminder on the Today tab', async () => {
+    stubUpcomingApi();
+    renderAt(appPaths.upComingEmi.href('today'));
+    const row = await screen.findByTestId('upcoming-row-1');
+    expect(within(row).queryByTestId('overdue-remind-10')).toBeNull();
+    expect(screen.queryByTestId('lock-all-overdue')).toBeNull();
+  });
+
   it('reads unknown or missing ranges as Today', () => {
     expect(readUpcomingRange(null)).toBe('today');
     expect(readUpcomingRange('month')).toBe('today');

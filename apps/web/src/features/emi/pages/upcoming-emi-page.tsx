@@ -1,5 +1,6 @@
 import type { TUpcomingEmiItem } from '@kisht/domain/emi/emi.schema';
 import { UPCOMING_RANGES } from '@kisht/domain/emi/emi.schema';
+import NotificationsActiveIcon from '@mui/icons-material/NotificationsActive';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -12,6 +13,8 @@ import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
+import { enqueueSnackbar } from 'notistack';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { LoadError } from '../../../components/load-error';
@@ -21,7 +24,11 @@ import { formatDate, formatMobile, formatRupees } from '../../../lib/format';
 import type { TUpcomingRange } from '../../../lib/paths';
 import { appPaths, UPCOMING_RANGE_PARAM } from '../../../lib/paths';
 import { InstalmentStatusChip } from '../components/instalment-status-chip';
-import { useGetUpcomingEmiCountsQuery, useGetUpcomingEmiInfiniteQuery } from '../emi-api';
+import {
+  useGetUpcomingEmiCountsQuery,
+  useGetUpcomingEmiInfiniteQuery,
+  useSendEmiAlertMutation,
+} from '../emi-api';
 
 /** The tab shown when the URL names none: what is due today. */
 export const DEFAULT_UPCOMING_RANGE: TUpcomingRange = 'today';
@@ -48,10 +55,49 @@ const uniqueItems = (pages: { items: TUpcomingEmiItem[] }[]): TUpcomingEmiItem[]
     });
 };
 
-const UpcomingEmiRow = ({ item, onOpen }: { item: TUpcomingEmiItem; onOpen: () => void }) => {
+/**
+ * "Send reminder" on an overdue row (issue 28): the emi_alert command (send_emialert, as emi_details
+ * sends it) with what is due; its state is toasted, a refusal by the store.
+ */
+const OverdueReminderButton = ({ item }: { item: TUpcomingEmiItem }) => {
+  const { t } = useTranslation();
+  const [sendEmiAlert, state] = useSendEmiAlertMutation();
+  const send = async () => {
+    const result = await sendEmiAlert({ customer_id: item.customerId });
+    if (result.data) enqueueSnackbar(t(`emi.alert.states.${result.data.state}`), { variant: 'success' });
+  };
+  return (
+    <Button
+      size="small"
+      variant="outlined"
+      startIcon={<NotificationsActiveIcon />}
+      onClick={() => void send()}
+      loading={state.isLoading}
+      data-testid={`overdue-remind-${item.customerId}`}
+    >
+      {t('upcoming.remind')}
+    </Button>
+  );
+};
+
+const UpcomingEmiRow = ({
+  item,
+  onOpen,
+  actions,
+}: {
+  item: TUpcomingEmiItem;
+  onOpen: () => void;
+  /** Buttons under the row (the Overdue tab's lock and reminder), outside its link. */
+  actions?: ReactNode;
+}) => {
   const { t } = useTranslation();
   return (
-    <ListItem disablePadding divider data-testid={`upcoming-row-${item.emiId}`}>
+    <ListItem
+      disablePadding
+      divider
+      data-testid={`upcoming-row-${item.emiId}`}
+      sx={{ flexDirection: 'column', alignItems: 'stretch' }}
+    >
       <ListItemButton onClick={onOpen} sx={{ py: 1.25, alignItems: 'flex-start' }}>
         <Stack sx={{ flex: 1, minWidth: 0 }} spacing={0.25}>
           <Typography variant="subtitle1" sx={{ fontWeight: 600 }} noWrap data-testid="upcoming-row-name">
@@ -75,12 +121,35 @@ const UpcomingEmiRow = ({ item, onOpen }: { item: TUpcomingEmiItem; onOpen: () =
           <InstalmentStatusChip status={item.status} />
         </Stack>
       </ListItemButton>
+      {actions ? (
+        <Stack direction="row" spacing={1} sx={{ px: 2, pb: 1.25, justifyContent: 'flex-end' }}>
+          {actions}
+        </Stack>
+      ) : null}
     </ListItem>
   );
 };
 
-/** One tab's list: the unpaid instalments in that range, page by page with "Load more". */
-const UpcomingList = ({ range }: { range: TUpcomingRange }) => {
+/**
+ * What the devices feature adds to the Overdue tab (issue 28), composed in by app/ (features do not
+ * import each other): "Lock" on each row and "Lock all overdue" above the list.
+ */
+export type TOverdueDeviceActions = {
+  renderLock: (item: TUpcomingEmiItem) => ReactNode;
+  renderLockAll: () => ReactNode;
+};
+
+/**
+ * One tab's list: the unpaid instalments in that range, page by page with "Load more"; on the
+ * Overdue tab each row offers "Lock" and "Send reminder", and "Lock all overdue" leads the list.
+ */
+const UpcomingList = ({
+  range,
+  overdueActions,
+}: {
+  range: TUpcomingRange;
+  overdueActions?: TOverdueDeviceActions | undefined;
+}) => {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const list = useGetUpcomingEmiInfiniteQuery(range, { refetchOnMountOrArgChange: true });
@@ -101,8 +170,14 @@ const UpcomingList = ({ range }: { range: TUpcomingRange }) => {
       </Card>
     );
   }
+  const isOverdue = range === 'overdue';
   return (
     <>
+      {isOverdue && overdueActions ? (
+        <Stack direction="row" sx={{ justifyContent: 'flex-end', mb: 2 }}>
+          {overdueActions.renderLockAll()}
+        </Stack>
+      ) : null}
       <Card
         sx={{ opacity: list.isFetching && !list.isFetchingNextPage ? 0.6 : 1, transition: 'opacity 150ms' }}
       >
@@ -112,6 +187,14 @@ const UpcomingList = ({ range }: { range: TUpcomingRange }) => {
               key={item.emiId}
               item={item}
               onOpen={() => navigate(appPaths.emiDetails.href(item.customerId))}
+              actions={
+                isOverdue ? (
+                  <>
+                    <OverdueReminderButton item={item} />
+                    {overdueActions?.renderLock(item)}
+                  </>
+                ) : undefined
+              }
             />
           ))}
         </List>
@@ -138,9 +221,10 @@ const UpcomingList = ({ range }: { range: TUpcomingRange }) => {
 /**
  * Spec §2 up_coming_emi: tabs Today / This week / Overdue with their counts; the tab lives in the
  * URL (`?range=`), so the dashboard links to a tab and Back restores it. Tapping a row opens
- * emi_details for that customer.
+ * emi_details for that customer. On the Overdue tab each row also sends a reminder to the phone
+ * and, with `overdueActions` (the devices feature's), locks it; "Lock all overdue" leads the list.
  */
-export const UpcomingEmiPage = () => {
+export const UpcomingEmiPage = ({ overdueActions }: { overdueActions?: TOverdueDeviceActions } = {}) => {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
@@ -186,7 +270,7 @@ export const UpcomingEmiPage = () => {
         </Tabs>
       </Box>
       <Box role="tabpanel" id={PANEL_ID} aria-labelledby={tabId(range)}>
-        <UpcomingList key={range} range={range} />
+        <UpcomingList key={range} range={range} overdueActions={overdueActions} />
       </Box>
     </>
   );
