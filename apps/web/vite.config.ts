@@ -9,6 +9,9 @@ const DEFAULT_API_PROXY = 'http://localhost:8080';
 /** Kisht's own brand colour (app/theme DEFAULT_PRIMARY_COLOR); organisations re-theme at run time. */
 const THEME_COLOR = '#1f4fd1';
 
+/** The translations' runtime cache (lib/offline-language.ts LOCALES_CACHE warms it). */
+const LOCALES_CACHE = 'kisht-locales';
+
 const buildProxy = (target: string): Record<string, ProxyOptions> => ({
   '/api': { target, changeOrigin: true },
   '/country': { target, changeOrigin: true },
@@ -45,6 +48,10 @@ const pwa = VitePWA({
     // No fonts: the Noto faces of all ten languages (app/theme/fonts.css) weigh ~1.2 MB, and a
     // phone needs the Latin one and its own language's; they are cached when first used (below).
     globPatterns: ['**/*.{js,css,html,json,svg,png}'],
+    // Nor the ten languages' strings (issue 28: a quarter of the precache): the one a phone shows
+    // (and English, its fallback) is kept by the runtime cache below, warmed by the app
+    // (lib/offline-language.ts); another is fetched when chosen.
+    globIgnores: ['locales/**'],
     navigateFallback: 'index.html',
     navigateFallbackDenylist: [
       /^\/api/,
@@ -60,7 +67,7 @@ const pwa = VitePWA({
         // Translations (spec §7 GET /locales/{lng}.json): served from cache, refreshed behind.
         urlPattern: ({ url }) => url.pathname.startsWith('/locales/') && url.pathname.endsWith('.json'),
         handler: 'StaleWhileRevalidate',
-        options: { cacheName: 'kisht-locales', expiration: { maxEntries: 20 } },
+        options: { cacheName: LOCALES_CACHE, expiration: { maxEntries: 20 } },
       },
       {
         // The bundled font files: content-hashed, so a cached copy never goes stale. 36 faces

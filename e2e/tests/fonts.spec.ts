@@ -99,13 +99,17 @@ test.describe('the bundled Noto faces draw every script (issue 12)', () => {
   });
 });
 
-test('the service worker caches the fonts a page uses, and precaches none', async ({ context, baseURL }) => {
+test('the service worker caches the fonts and the language a page uses, and precaches neither', async ({
+  context,
+  baseURL,
+}) => {
   const page = await openLogin(context, baseURL!, 'tm');
   await page.evaluate(() => navigator.serviceWorker.ready);
   await page.reload(); // now under the worker's control
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await page.evaluate(() => document.fonts.ready);
   const fontsIn = (pathnames: string[]) => pathnames.filter((path) => path.endsWith('.woff2'));
+  const localesIn = (pathnames: string[]) => pathnames.filter((path) => path.startsWith('/locales/'));
   await expect
     .poll(async () => {
       const cached = await page.evaluate(async () => {
@@ -120,10 +124,16 @@ test('the service worker caches the fonts a page uses, and precaches none', asyn
       return {
         precacheFonts: precache ? fontsIn(precache[1]) : 'no precache',
         runtimeFonts: fontsIn(cached['kisht-fonts'] ?? []),
+        // Issue 28: no language's strings in the precache; the one shown (and English, the
+        // fallback) kept at run time, no other.
+        precacheLocales: precache ? localesIn(precache[1]) : 'no precache',
+        runtimeLocales: localesIn(cached['kisht-locales'] ?? []).sort(),
       };
     })
     .toEqual({
       precacheFonts: [],
+      precacheLocales: [],
+      runtimeLocales: ['/locales/en.json', '/locales/tm.json'],
       runtimeFonts: expect.arrayContaining([
         expect.stringMatching(/noto-sans-tamil-tamil-400-normal-[\w-]+\.woff2$/),
         expect.stringMatching(/noto-sans-latin-400-normal-[\w-]+\.woff2$/),

@@ -4,6 +4,8 @@ import Button from '@mui/material/Button';
 import Snackbar from '@mui/material/Snackbar';
 import Stack from '@mui/material/Stack';
 import { useTranslation } from 'react-i18next';
+import { currentLanguage } from '../lib/i18n';
+import { keepLanguageOffline } from '../lib/offline-language';
 
 /** How long 'App ready to work offline' stays, ms; an update waiting stays until answered. */
 export const OFFLINE_READY_HIDE_MS = 6000;
@@ -21,6 +23,8 @@ export const ReloadPrompt = () => {
     needRefresh: [isRefreshNeeded, setIsRefreshNeeded],
     updateServiceWorker,
   } = useRegisterSW({
+    // The language shown is kept for offline use (the worker precaches none, issue 28).
+    onRegisteredSW: () => void keepLanguageOffline(currentLanguage()),
     onRegisterError: (error: unknown) => {
       console.error('Service worker registration failed', error);
     },
