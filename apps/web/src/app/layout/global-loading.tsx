@@ -29,7 +29,9 @@ export const isGlobalSpinnerSuppressed = (pathname: string): boolean =>
 
 /**
  * Spec §2, §4: a spinner while any API call runs (ui.apiLoading), except on the exception routes.
- * It floats under the app bar and lets clicks through, so polling never blocks the screen.
+ * It floats low on the screen, above the bottom navigation, so it never covers a page's title
+ * (issue 28: under the app bar it sat on them), and lets clicks through, so polling never blocks
+ * the screen.
  */
 export const GlobalSpinner = () => {
   const { t } = useTranslation();
@@ -40,7 +42,7 @@ export const GlobalSpinner = () => {
     <Box
       sx={{
         position: 'fixed',
-        top: 72,
+        bottom: { xs: 88, sm: 24 },
         left: 0,
         right: 0,
         display: 'flex',
