@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
 import * as repo from './ledger.repository';
-import { movementSeenBy, postMovement, returnReservation } from './ledger.service';
+import { movementSeenBy, postMovement } from './ledger.service';
 
 /**
  * The ledger's half of an enrolment key's refund (issue 13 "refunds"; the key-refund module checks
@@ -21,42 +21,21 @@ export const refundKeyUseOfCustomer = async (
   options: { actor: TActor; customerId: number; imei: string; note: string | null },
 ): Promise<TLedgerMovement> => {
   const { actor, customerId, note } = options;
+  // The key to give back: the QR's open reservation, or (a QR from before reservations) its key use.
   const reservation = await repo.findOpenReservationForUpdate(tx, actor.orgId, options);
-  if (reservation) {
-    await repo.markReservationSettled(tx, reservation.id);
-    const movementId = await returnReservation(tx, reservation, {
-      kind: 'refund',
-      actorUserId: actor.userId,
-      note,
-    });
-    await insertAudit(tx, {
-      orgId: actor.orgId,
-      actorUserId: actor.userId,
-      action: 'ledger.refund',
-      entity: 'customer',
-      entityId: String(customerId),
-      details: {
-        movementId,
-        keyUseMovementId: reservation.id,
-        appType: reservation.appType,
-        imei: reservation.imei,
-        note,
-      },
-    });
-    return movementSeenBy(tx, reservation.fromAccountId, movementId);
-  }
-  const keyUse = await repo.findUnrefundedKeyUseForUpdate(tx, actor.orgId, customerId);
-  if (!keyUse) throw new AppError(AppErrorCode.NOTHING_TO_WAIVE, 'No key was spent for this customer');
-  await repo.markKeyUseRefunded(tx, keyUse.id);
+  const taken = reservation ?? (await repo.findUnrefundedKeyUseForUpdate(tx, actor.orgId, customerId));
+  if (!taken) throw new AppError(AppErrorCode.NOTHING_TO_WAIVE, 'No key was spent for this customer');
+  if (reservation) await repo.markReservationSettled(tx, taken.id);
+  else await repo.markKeyUseRefunded(tx, taken.id);
   const movementId = await postMovement(tx, {
     orgId: actor.orgId,
     kind: 'refund',
-    appType: keyUse.appType,
+    appType: taken.appType,
     quantity: 1,
-    fromAccountId: keyUse.toAccountId,
-    toAccountId: keyUse.fromAccountId,
+    fromAccountId: taken.toAccountId,
+    toAccountId: taken.fromAccountId,
     customerId,
-    imei: keyUse.imei,
+    imei: taken.imei,
     actorUserId: actor.userId,
     note,
   });
@@ -68,11 +47,11 @@ export const refundKeyUseOfCustomer = async (
     entityId: String(customerId),
     details: {
       movementId: movementId!,
-      keyUseMovementId: keyUse.id,
-      appType: keyUse.appType,
-      imei: keyUse.imei,
+      keyUseMovementId: taken.id,
+      appType: taken.appType,
+      imei: taken.imei,
       note,
     },
   });
-  return movementSeenBy(tx, keyUse.fromAccountId, movementId!);
+  return movementSeenBy(tx, taken.fromAccountId, movementId!);
 };

@@ -133,24 +133,29 @@ const userNotFound = () =>
 
 const noKeys = (appType: number) => new AppError(AppErrorCode.NO_KEYS, noKeysMessage(appType));
 
+/** Where one of a retailer's keys goes: spent (`key_use`) or held by an enrolment QR (`reserve`, issue 27). */
+const KEY_DESTINATIONS = { key_use: 'consumption', reserve: 'reserved' } as const;
+
 /**
- * One key of `appType` from the retailer's account to the organisation's consumption account: a
- * `key_use` movement with what it was spent on. Null when the movement already exists (the unique
- * key use of a phone); NO_KEYS when the retailer has none left. A spend that leaves the retailer
- * at or under the organisation's lowKeysThreshold writes a `keys_low` notification (same transaction).
+ * One key of `appType` from the retailer's account to the organisation's consumption account (a
+ * `key_use` movement) or its reserved account (a `reserve`), with what it is for. Null when the
+ * movement already exists (the unique key use, or open reservation, of a phone); NO_KEYS when the
+ * retailer has none left. A movement that leaves the retailer at or under the organisation's
+ * lowKeysThreshold writes a `keys_low` notification (same transaction).
  */
-const spendOneKey = async (
+const takeOneKey = async (
   tx: DbOrTx,
   options: { orgId: number; retailerId: number; appType: number; actorUserId: number },
+  kind: keyof typeof KEY_DESTINATIONS,
   spentOn: Pick<TPostMovement, 'customerId' | 'imei' | 'planActivationId'>,
 ): Promise<number | null> => {
   const from = await repo.ensureUserAccount(tx, options.orgId, options.retailerId);
-  const to = await repo.ensureSystemAccount(tx, options.orgId, 'consumption');
+  const to = await repo.ensureSystemAccount(tx, options.orgId, KEY_DESTINATIONS[kind]);
   const movementId = await postMovement(
     tx,
     {
       orgId: options.orgId,
-      kind: 'key_use',
+      kind,
       appType: options.appType,
       quantity: 1,
       fromAccountId: from,
@@ -195,30 +200,11 @@ export const reserveEnrolmentKey = async (
   },
 ): Promise<{ isReserved: boolean }> => {
   if (await repo.hasKeyUse(tx, options.orgId, options.imei, options.appType)) return { isReserved: false };
-  const from = await repo.ensureUserAccount(tx, options.orgId, options.retailerId);
-  const to = await repo.ensureSystemAccount(tx, options.orgId, 'reserved');
-  const movementId = await postMovement(
-    tx,
-    {
-      orgId: options.orgId,
-      kind: 'reserve',
-      appType: options.appType,
-      quantity: 1,
-      fromAccountId: from,
-      toAccountId: to,
-      customerId: options.customerId,
-      imei: options.imei,
-      actorUserId: options.actorUserId,
-    },
-    () => noKeys(options.appType),
-  );
-  if (movementId === null) return { isReserved: false };
-  await notifyIfKeysLow(tx, {
-    orgId: options.orgId,
-    userId: options.retailerId,
-    appType: options.appType,
-    balance: await repo.findBalance(tx, from, options.appType),
+  const movementId = await takeOneKey(tx, options, 'reserve', {
+    customerId: options.customerId,
+    imei: options.imei,
   });
+  if (movementId === null) return { isReserved: false };
   await insertAudit(tx, {
     orgId: options.orgId,
     actorUserId: options.actorUserId,
@@ -257,7 +243,7 @@ export const spendReservedKey = async (
     imei: reservation.imei,
   });
   if (movementId === null) {
-    await returnReservation(tx, reservation, { kind: 'release', actorUserId: null, note: null });
+    await releaseReservation(tx, reservation);
     return { isSpent: false };
   }
   await insertAudit(tx, {
@@ -277,27 +263,21 @@ export const spendReservedKey = async (
 };
 
 /**
- * Gives a settled-to-be reservation's key back to the account it came from, in the caller's
- * transaction: a `release` (the QR lapsed, or the phone had been charged already) or a `refund`
- * (the retailer returned it) movement from the `reserved` account, naming the customer and IMEI.
- * The caller marks the reservation settled. Returns the movement id.
+ * Gives a reservation's key back to the account it came from, in the caller's transaction: a
+ * `release` movement from the `reserved` account (the QR lapsed, or the phone had been charged
+ * already), naming the customer and IMEI. The caller marks the reservation settled. Returns the
+ * movement id.
  */
-export const returnReservation = async (
-  tx: DbOrTx,
-  reservation: repo.TOpenReservation,
-  options: { kind: 'release' | 'refund'; actorUserId: number | null; note: string | null },
-): Promise<number> => {
+const releaseReservation = async (tx: DbOrTx, reservation: repo.TOpenReservation): Promise<number> => {
   const movementId = await postMovement(tx, {
     orgId: reservation.orgId,
-    kind: options.kind,
+    kind: 'release',
     appType: reservation.appType,
     quantity: 1,
     fromAccountId: reservation.toAccountId,
     toAccountId: reservation.fromAccountId,
     customerId: reservation.customerId,
     imei: reservation.imei,
-    actorUserId: options.actorUserId,
-    note: options.note,
   });
   return movementId!;
 };
@@ -323,11 +303,7 @@ export const releaseLapsedReservations = async (db: Db, now = new Date()): Promi
       const lapsed = await repo.findLapsedReservationsForUpdate(tx, before, RESERVATION_RETURN_BATCH);
       for (const reservation of lapsed) {
         await repo.markReservationSettled(tx, reservation.id);
-        const movementId = await returnReservation(tx, reservation, {
-          kind: 'release',
-          actorUserId: null,
-          note: null,
-        });
+        const movementId = await releaseReservation(tx, reservation);
         await insertAudit(tx, {
           orgId: reservation.orgId,
           action: 'ledger.key_release',
@@ -361,7 +337,7 @@ export const spendPlanKey = async (
     actorUserId: number;
   },
 ): Promise<void> => {
-  await spendOneKey(tx, options, {
+  await takeOneKey(tx, options, 'key_use', {
     customerId: options.customerId,
     planActivationId: options.planActivationId,
   });

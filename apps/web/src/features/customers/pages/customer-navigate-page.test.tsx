@@ -10,7 +10,7 @@ import { stubApi } from '../../../test/fake-api';
 import { createCustomerDetails, createDeviceSummary, createMedia } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render-app';
 import { createTestI18n } from '../../../test/test-i18n';
-import { CustomerNavigatePage } from './customer-navigate-page';
+import { CustomerNavigatePage, type TCustomerNavigatePageProps } from './customer-navigate-page';
 
 /** A stand-in for signature_pad (jsdom has no 2D canvas): a test draws a stroke with `draw()`. */
 const { pads, FakeSignaturePad } = vi.hoisted(() => {
@@ -83,6 +83,14 @@ const consentFor = (overrides: Partial<TCustomerConsent> = {}): TCustomerConsent
   ...overrides,
 });
 
+/** The devices feature's QR as the page composes it: the page's waiting notice, then the QR. */
+const stubEnrolmentQr: TCustomerNavigatePageProps['renderEnrolmentQr'] = (_customer, waiting) => (
+  <>
+    {waiting}
+    <p>enrolment QR</p>
+  </>
+);
+
 const renderNavigate = () =>
   renderRoutes({
     i18n,
@@ -90,16 +98,7 @@ const renderNavigate = () =>
     routes: [
       {
         path: appPaths.customerNavigate.path,
-        element: (
-          <CustomerNavigatePage
-            renderEnrolmentQr={(_customer, waiting) => (
-              <>
-                {waiting}
-                <p>enrolment QR</p>
-              </>
-            )}
-          />
-        ),
+        element: <CustomerNavigatePage renderEnrolmentQr={stubEnrolmentQr} />,
       },
       { path: appPaths.customerDetails.path, element: <p>customer details screen</p> },
     ],
@@ -234,12 +233,7 @@ describe('customer_navigate: the ledger\'s "Return key" slot', () => {
           path: appPaths.customerNavigate.path,
           element: (
             <CustomerNavigatePage
-              renderEnrolmentQr={(_customer, waiting) => (
-                <>
-                  {waiting}
-                  <p>enrolment QR</p>
-                </>
-              )}
+              renderEnrolmentQr={stubEnrolmentQr}
               renderReturnKey={(customer, onReturned) => (
                 <button type="button" onClick={onReturned}>
                   return key of {customer.id}
