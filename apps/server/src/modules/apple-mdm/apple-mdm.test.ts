@@ -191,6 +191,8 @@ describe('Apple devices through NanoMDM', () => {
         (await history(t, retailer, customerId)).filter((c) => c.name === 'location' && c.state === 'done')
           .length === 1,
     );
+    // The fix is stored just after the ack's round (device-events finishDone), so it is awaited too.
+    await waitUntil(async () => (await details(t, retailer, customerId)).device.lastLocation != null);
     expect((await details(t, retailer, customerId)).device.lastLocation).toMatchObject({
       latitude: '12.9716',
       longitude: '77.5946',
