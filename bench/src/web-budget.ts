@@ -6,7 +6,7 @@
  * and prints a table per route (file, raw, br) with totals. The brotli size is the `.br` file the
  * build wrote beside each asset (what the server sends), else the file compressed here with
  * brotliCompressSync (or the raw size when that is not smaller, as the server then sends the file).
- * Run: `npm run web-budget -w @kisht/bench` (BUDGET_KB=170, WEB_DIST=<dir>). Exits 1 when a route
+ * Run: `npm run web-budget -w @kisht/bench` (LOGIN_BUDGET_KB=120, BUDGET_KB=200, WEB_DIST=<dir>). Exits 1 when a route
  * is over its budget, 2 when the build is missing or does not match the route table below.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -16,29 +16,33 @@ import type { TManifest } from './support/vite-manifest';
 import { collectPageFiles, findEntryKey, findManifestKey } from './support/vite-manifest';
 
 const DIST = resolve(process.env.WEB_DIST ?? new URL('../../apps/web/dist', import.meta.url).pathname);
-const BUDGET_KB = Number(process.env.BUDGET_KB ?? 170);
+/** The budget of a signed-in page, KB brotli (issue 28: 200); /login has its own (LOGIN_BUDGET_KB, 120). */
+const BUDGET_KB = Number(process.env.BUDGET_KB ?? 200);
 /** 1 KB = 1,000 bytes, as Vite's build report and browsers' network panels count. */
 const BYTES_PER_KB = 1000;
 
 /**
- * What each route lazily imports on top of the entry (apps/web/src/app/router.tsx), as manifest
- * source names. The service worker's registration (workbox-window, a dynamic import of
- * components/reload-prompt.tsx) runs on every page at start, so every route counts it. A signed-in
- * page also loads the AppShell (app/layout/app-shell.tsx) while it is a lazy chunk of its own;
- * when it is not in the manifest it is part of the entry and counted there. The dashboard loads
- * the dashboard of the signed-in user's type (app/dashboard-route.tsx): the shop's is counted.
+ * What each route loads on top of the entry, as manifest source names. The sign-in screens start
+ * light (issue 28, apps/web/src/app/sign-in-start.tsx): /login is the entry alone, with no service
+ * worker registration yet. Every other page loads the app's module (app/full-app.tsx), which
+ * registers the service worker (workbox-window, a dynamic import of components/reload-prompt.tsx),
+ * the AppShell (app/layout/app-shell.tsx, a lazy chunk of its own; when it is not in the manifest
+ * it is part of the app's module and counted there) and the route's page. The dashboard loads the
+ * dashboard of the signed-in user's type (app/dashboard-route.tsx): the shop's is counted.
  */
-const ALWAYS_LOADED = ['workbox-window/build/workbox-window.prod.es5.mjs'];
-const ROUTES: ReadonlyArray<{ path: string; sources: string[] }> = [
-  { path: '/login', sources: ['src/app/login-route.tsx'] },
+const ROUTES: ReadonlyArray<{ path: string; sources: string[]; budgetKb: number }> = [
+  { path: '/login', sources: [], budgetKb: Number(process.env.LOGIN_BUDGET_KB ?? 120) },
   {
     // As a shop sees it (the demo retailer); a customer loads app/customer-dashboard.tsx instead.
     path: '/dashboard',
     sources: [
+      'src/app/full-app.tsx',
+      'workbox-window/build/workbox-window.prod.es5.mjs',
       'src/app/layout/app-shell.tsx',
       'src/app/dashboard-route.tsx',
       'src/app/retailer-dashboard.tsx',
     ],
+    budgetKb: BUDGET_KB,
   },
 ];
 
@@ -82,10 +86,10 @@ if (!indexHtml.includes(`/${entryFile}"`)) {
   process.exit(2);
 }
 
-console.log(`Web budget (issue 17): ${DIST}, brotli budget ${BUDGET_KB} KB per route (1 KB = 1,000 bytes)\n`);
+console.log(`Web budget (issues 17, 28): ${DIST}, brotli budget per route (1 KB = 1,000 bytes)\n`);
 const over: string[] = [];
 for (const route of ROUTES) {
-  const lazySources = [...ALWAYS_LOADED, ...route.sources].filter(
+  const lazySources = route.sources.filter(
     // The AppShell may be in the entry (not lazy): then it is counted with the entry.
     (source) => source !== 'src/app/layout/app-shell.tsx' || hasSource(source),
   );
@@ -100,15 +104,15 @@ for (const route of ROUTES) {
   for (const size of [...sizes].sort((a, b) => b.br - a.br)) {
     console.log(`  ${size.file.padEnd(width)}  ${kb(size.raw)}  ${kb(size.br)}`);
   }
-  const isOver = br > BUDGET_KB * BYTES_PER_KB;
+  const isOver = br > route.budgetKb * BYTES_PER_KB;
   console.log(
-    `  ${'total'.padEnd(width)}  ${kb(raw)}  ${kb(br)}  ${isOver ? 'OVER' : 'within'} ${BUDGET_KB} KB\n`,
+    `  ${'total'.padEnd(width)}  ${kb(raw)}  ${kb(br)}  ${isOver ? 'OVER' : 'within'} ${route.budgetKb} KB\n`,
   );
   if (isOver) over.push(`${route.path} ${(br / BYTES_PER_KB).toFixed(1)} KB`);
 }
 
 if (over.length > 0) {
-  console.error(`Over the ${BUDGET_KB} KB brotli budget: ${over.join(', ')}`);
+  console.error(`Over the brotli budget: ${over.join(', ')}`);
   process.exit(1);
 }
-console.log(`Every route is within ${BUDGET_KB} KB brotli.`);
+console.log('Every route is within its brotli budget.');

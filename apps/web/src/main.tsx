@@ -1,21 +1,15 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
 // The Noto faces of the ten languages, bundled with the app (the theme's font stack uses them).
 import './app/theme/fonts.css';
-import { startApp } from './app/bootstrap';
-import { AppProviders } from './app/providers';
-import { store } from './app/store';
-import { ORG_ID } from './lib/config';
-import { initI18n } from './lib/i18n';
-
-const translationsReady = initI18n();
-void startApp({ store, orgId: ORG_ID, translationsReady });
+import { startSignInLight, startsLight } from './app/sign-in-start';
+import { isSignedIn } from './lib/auth-storage';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
-createRoot(container).render(
-  <StrictMode>
-    <AppProviders />
-  </StrictMode>,
-);
+/** The app's module (MUI, router, store, i18next, every screen's routes): loaded once. */
+const loadApp = () => import('./app/full-app');
+const startApp = () => void loadApp().then(({ mountFullApp }) => mountFullApp(container));
+
+// Issue 28: the sign-in screens paint first, without the app; every other screen starts the app.
+if (startsLight(window.location, isSignedIn())) void startSignInLight(container, loadApp, startApp);
+else startApp();

@@ -6,27 +6,10 @@ import { Provider as ReduxProvider, useSelector } from 'react-redux';
 import { RouterProvider } from 'react-router';
 import { ReloadPrompt } from '../components/reload-prompt';
 import { SplashScreen } from '../components/splash-screen';
-import { ensureClientDefaults } from '../lib/client-storage';
-import { ORG_ID, rememberOrgId } from '../lib/config';
-import { setSessionGoneHandler } from '../lib/http/api';
-import { appPaths } from '../lib/paths';
-import { currentUserAgent } from '../lib/user-agent';
-import { createAppRouter } from './router';
+import type { TAppRouter } from './router';
 import type { TRootState } from './store';
 import { store } from './store';
 import { OrgThemeProvider } from './theme/org-theme-provider';
-
-const router = createAppRouter();
-
-// Spec §8: on 511 the base query has cleared all local storage; go to login. The app then writes
-// back what identifies this installation (its organisation, so a reload keeps the white label, and
-// the device defaults), none of which belongs to the session. Cached data is dropped at the next
-// sign-in (purgeSessionCache).
-setSessionGoneHandler(() => {
-  rememberOrgId(ORG_ID);
-  ensureClientDefaults({ storage: window.localStorage, userAgent: currentUserAgent() });
-  void router.navigate(appPaths.login.href(), { replace: true });
-});
 
 /** Spec §9: one toast at a time. */
 const MAX_TOASTS = 1;
@@ -35,7 +18,7 @@ const TOAST_DURATION_MS = 4000;
 const selectIsSplashShown = (state: TRootState) => state.ui.splashScreen;
 
 /** The splash screen until start-up is done (app/bootstrap.ts), then the routes. */
-const AppContent = () => {
+const AppContent = ({ router }: { router: TAppRouter }) => {
   const isSplashShown = useSelector(selectIsSplashShown);
   return isSplashShown ? <SplashScreen /> : <RouterProvider router={router} />;
 };
@@ -52,7 +35,7 @@ const toastsBelowAppBar = (theme: Theme) => ({
 });
 
 /** Everything the app runs inside: store, translations, white-label theme, toasts and the router. */
-export const AppProviders = () => (
+export const AppProviders = ({ router }: { router: TAppRouter }) => (
   <ReduxProvider store={store}>
     <Suspense fallback={<SplashScreen />}>
       <OrgThemeProvider>
@@ -64,7 +47,7 @@ export const AppProviders = () => (
           anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
           classes={{ containerAnchorOriginTopCenter: TOASTS_CLASS }}
         >
-          <AppContent />
+          <AppContent router={router} />
           <ReloadPrompt />
         </SnackbarProvider>
       </OrgThemeProvider>

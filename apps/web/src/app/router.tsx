@@ -15,18 +15,12 @@ import {
 } from './layout/require-auth';
 import { RootLayout } from './layout/root-layout';
 import { NotFoundPage } from './not-found-page';
+import { SignInRoute } from './sign-in-route';
 
 // One chunk per page (design §8: split by route). The signed-in frame (app bar, drawer, bottom
 // navigation) is a chunk of its own too, so the sign-in screens do not load it (issue 17).
 const AppShell = lazy(() => import('./layout/app-shell').then((module) => ({ default: module.AppShell })));
-const LoginRoute = lazy(() => import('./login-route').then((module) => ({ default: module.LoginRoute })));
 const AdminRoute = lazy(() => import('./admin-route').then((module) => ({ default: module.AdminRoute })));
-const OtpPage = lazy(() =>
-  import('../features/auth/pages/otp-page').then((module) => ({ default: module.OtpPage })),
-);
-const MpinPage = lazy(() =>
-  import('../features/auth/pages/mpin-page').then((module) => ({ default: module.MpinPage })),
-);
 const DashboardRoute = lazy(() =>
   import('./dashboard-route').then((module) => ({ default: module.DashboardRoute })),
 );
@@ -238,17 +232,13 @@ export const appRoutes: RouteObject[] = [
           </RedirectIfSignedIn>
         ),
         children: [
-          { path: appPaths.login.path, element: <LoginRoute /> },
-          { path: appPaths.otp.path, element: <OtpPage /> },
+          { path: appPaths.login.path, element: <SignInRoute /> },
+          { path: appPaths.otp.path, element: <SignInRoute /> },
         ],
       },
       {
         path: appPaths.mPin.path,
-        element: (
-          <PageSuspense>
-            <MpinPage />
-          </PageSuspense>
-        ),
+        element: <SignInRoute />,
       },
       {
         element: (
@@ -291,3 +281,4 @@ export const appRoutes: RouteObject[] = [
 
 /** The browser router of the app. */
 export const createAppRouter = () => createBrowserRouter(appRoutes);
+export type TAppRouter = ReturnType<typeof createAppRouter>;

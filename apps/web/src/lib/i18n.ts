@@ -4,53 +4,27 @@ import LanguageDetector from 'i18next-browser-languagedetector';
 import HttpBackend from 'i18next-http-backend';
 import { initReactI18next } from 'react-i18next';
 import type en from '../../public/locales/en.json';
+import {
+  FALLBACK_LANGUAGE,
+  isSupportedLanguage,
+  LANGUAGE_COOKIE,
+  LOCALES_LOAD_PATH,
+  SUPPORTED_LANGUAGES,
+  type TLanguage,
+} from './languages';
 import { STORAGE_KEYS } from './storage-keys';
 
-/** Interface languages of spec §1. */
-export const SUPPORTED_LANGUAGES = ['en', 'hn', 'mr', 'gj', 'sp', 'bd', 'kn', 'tg', 'tm', 'pp'] as const;
-export type TLanguage = (typeof SUPPORTED_LANGUAGES)[number];
-export const FALLBACK_LANGUAGE: TLanguage = 'en';
+export type { TLanguage } from './languages';
+export {
+  FALLBACK_LANGUAGE,
+  isSupportedLanguage,
+  LANGUAGE_BCP47,
+  LANGUAGE_COOKIE,
+  LANGUAGE_NATIVE_NAMES,
+  LOCALES_LOAD_PATH,
+  SUPPORTED_LANGUAGES,
+} from './languages';
 
-/**
- * Each language by its own name, as the language screen lists it. These are proper names shown
- * the same in every language (a Hindi speaker looks for "हिन्दी" whatever the app is showing), so
- * they are data here rather than translation keys.
- */
-export const LANGUAGE_NATIVE_NAMES: Record<TLanguage, string> = {
-  en: 'English',
-  hn: 'हिन्दी',
-  mr: 'मराठी',
-  gj: 'ગુજરાતી',
-  sp: 'Español',
-  bd: 'বাংলা',
-  kn: 'ಕನ್ನಡ',
-  tg: 'తెలుగు',
-  tm: 'தமிழ்',
-  pp: 'ਪੰਜਾਬੀ',
-};
-
-/**
- * The standard (BCP 47) tag of each language, for `lang` attributes read by screen readers and
- * fonts. The spec's own codes (hn, gj, sp…) stay the app's language ids and what <html lang>
- * carries for detection.
- */
-export const LANGUAGE_BCP47: Record<TLanguage, string> = {
-  en: 'en',
-  hn: 'hi',
-  mr: 'mr',
-  gj: 'gu',
-  sp: 'es',
-  bd: 'bn',
-  kn: 'kn',
-  tg: 'te',
-  tm: 'ta',
-  pp: 'pa',
-};
-
-/** Where translations are served from (spec §7: GET /locales/{lng}.json). */
-export const LOCALES_LOAD_PATH = '/locales/{{lng}}.json';
-/** The cookie the choice is cached in (spec §1). */
-export const LANGUAGE_COOKIE = 'i18next';
 /** Spec §1 detection order. */
 export const DETECTION_ORDER = ['cookie', 'htmlTag', 'localStorage', 'path', 'subdomain'];
 
@@ -64,9 +38,6 @@ declare module 'i18next' {
 
 /** The app's i18next instance. */
 export const i18n = i18next;
-
-export const isSupportedLanguage = (value: unknown): value is TLanguage =>
-  SUPPORTED_LANGUAGES.some((code) => code === value);
 
 /** The language an i18next instance (the app's by default) shows now, as a spec §1 code. */
 export const currentLanguage = (

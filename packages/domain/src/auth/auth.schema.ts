@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SIGN_IN_OTP_PURPOSES, USER_TYPES } from '../common/enums';
+import { MPIN_PATTERN, OTP_PATTERN } from '../common/identifier-rules';
 import { ZId, ZMobile } from '../common/identifiers';
 
 export const ZLoginWithOtpRequest = z.object({
@@ -35,7 +36,7 @@ export type TLoginWithOtpResponse = z.infer<typeof ZLoginWithOtpResponse>;
 export const ZVerifyOtpRequest = z.object({
   orgId: ZId,
   mobile: ZMobile,
-  otp: z.string().regex(/^\d{6}$/, 'OTP is 6 digits'),
+  otp: z.string().regex(OTP_PATTERN, 'OTP is 6 digits'),
 });
 export type TVerifyOtpRequest = z.input<typeof ZVerifyOtpRequest>;
 
@@ -58,7 +59,7 @@ export const ZAuthSession = z.object({
 export type TAuthSession = z.infer<typeof ZAuthSession>;
 
 /** An MPIN: exactly 4 digits. */
-export const ZMpin = z.string().regex(/^\d{4}$/, 'MPIN is 4 digits');
+export const ZMpin = z.string().regex(MPIN_PATTERN, 'MPIN is 4 digits');
 
 /** Ask for another sign-in OTP (LOGIN or FORGOT_PASSWORD: SIGN_IN_OTP_PURPOSES); refused inside the cool-down (429). */
 export const ZResendOtpRequest = z.object({
@@ -76,7 +77,7 @@ export type TForgotMpinRequest = z.input<typeof ZForgotMpinRequest>;
 export const ZResetMpinRequest = z.object({
   orgId: ZId,
   mobile: ZMobile,
-  otp: z.string().regex(/^\d{6}$/, 'OTP is 6 digits'),
+  otp: z.string().regex(OTP_PATTERN, 'OTP is 6 digits'),
   mpin: ZMpin,
 });
 export type TResetMpinRequest = z.input<typeof ZResetMpinRequest>;

@@ -48,3 +48,8 @@ export const normaliseIndianMobile = (value: string): string | null => {
 
 /** What is wrong with a mobile number normaliseIndianMobile refuses (ZMobile's issue message). */
 export const INVALID_MOBILE_MESSAGE = 'Enter a 10-digit mobile number starting with 6, 7, 8 or 9';
+
+/** A one-time password: 6 digits (auth ZVerifyOtpRequest; the sign-in screens check it without zod). */
+export const OTP_PATTERN = /^\d{6}$/;
+/** An MPIN: 4 digits (auth ZMpin; the sign-in screens check it without zod). */
+export const MPIN_PATTERN = /^\d{4}$/;

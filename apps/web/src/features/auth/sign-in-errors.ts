@@ -1,25 +1,15 @@
-import { INVALID_MOBILE_MESSAGE, normaliseIndianMobile } from '@kisht/domain/common/identifier-rules';
-import type { TFunction } from 'i18next';
-import type { FieldError } from 'react-hook-form';
-import { fieldErrorText } from '../../lib/form-errors';
+import type { TFieldError } from '@kisht/domain/common/envelope';
+import { MPIN_PATTERN, normaliseIndianMobile, OTP_PATTERN } from '@kisht/domain/common/identifier-rules';
+import type { TTranslate } from '../../lib/plain-i18n';
 
-// What the login screen needs of the sign-in forms, without zod: the login page is the first screen
-// most people open, and zod alone is ~23 KB brotli (issue 17). sign-in-form.ts (the schemas of the
-// other sign-in forms) re-exports all of this.
+// The sign-in forms' checks without zod or a form library (issue 28: the first screens load
+// neither), by the domain's own rules (identifier-rules: normaliseIndianMobile, OTP_PATTERN,
+// MPIN_PATTERN, which the request schemas use too); sign-in-errors.test.ts checks that both agree.
 
-/** Digits in an MPIN (domain ZMpin). */
+/** Digits in an MPIN (domain MPIN_PATTERN). */
 export const MPIN_LENGTH = 4;
-/** Digits in an OTP. */
+/** Digits in an OTP (domain OTP_PATTERN). */
 export const OTP_LENGTH = 6;
-
-/** Translation keys of the sign-in forms' own messages. */
-export type TSignInError =
-  | 'validation.required'
-  | 'validation.invalidMpin'
-  | 'validation.mpinMismatch'
-  | 'validation.invalidOtp'
-  | 'validation.invalidMobile'
-  | null;
 
 /** Keeps at most `length` digits of what was typed or pasted. */
 export const keepDigits = (raw: string, length: number): string => raw.replace(/\D/g, '').slice(0, length);
@@ -27,58 +17,72 @@ export const keepDigits = (raw: string, length: number): string => raw.replace(/
 /** The fields of the sign-in forms. */
 export type TSignInField = 'mobile' | 'otp' | 'mpin' | 'mpinConfirmation';
 
-/** What each field's problem is when it is not empty. */
-const FIELD_PROBLEM: Record<TSignInField, Exclude<TSignInError, 'validation.required' | null>> = {
-  mobile: 'validation.invalidMobile',
-  otp: 'validation.invalidOtp',
-  mpin: 'validation.invalidMpin',
-  mpinConfirmation: 'validation.mpinMismatch',
+/** Translation keys of the sign-in forms' own messages. */
+export type TSignInError =
+  | 'validation.required'
+  | 'validation.invalidMpin'
+  | 'validation.mpinMismatch'
+  | 'validation.invalidOtp'
+  | 'validation.invalidMobile';
+
+/**
+ * What is wrong with a sign-in field's value, as a translation key, or null when nothing is:
+ * 'This is a required field' when empty (spec §5); else a 10-digit Indian mobile, a 6-digit OTP, a
+ * 4-digit MPIN, or a confirmation equal to `mpin`.
+ */
+export const checkSignInField = (field: TSignInField, value: string, mpin = ''): TSignInError | null => {
+  if (value.trim() === '') return 'validation.required';
+  switch (field) {
+    case 'mobile':
+      return normaliseIndianMobile(value.trim()) ? null : 'validation.invalidMobile';
+    case 'otp':
+      return OTP_PATTERN.test(value) ? null : 'validation.invalidOtp';
+    case 'mpin':
+      return MPIN_PATTERN.test(value) ? null : 'validation.invalidMpin';
+    case 'mpinConfirmation':
+      return value === mpin ? null : 'validation.mpinMismatch';
+  }
 };
 
+/** The E.164 mobile of a checked local 10-digit number (checkSignInField found no problem). */
+export const e164Of = (localDigits: string): string =>
+  normaliseIndianMobile(localDigits.trim()) ?? localDigits;
+
+/** The text under each field of a sign-in form: translated checks, or the server's own words. */
+export type TSignInErrors = Partial<Record<TSignInField, string>>;
+
 /**
- * The translation key for a schema issue on a sign-in field: 'This is a required field' when the
- * field is empty (spec §5), else what that field's problem must be (a 4-digit MPIN, a 6-digit OTP,
- * an Indian mobile, the same MPIN twice). Null without an error.
+ * Checks `fields` of a form's `values` and words the problems (t): no key when all are fine.
+ * `values.mpin` is what a confirmation must equal.
  */
-export const signInErrorKey = (
-  field: TSignInField,
-  error: Pick<FieldError, 'message'> | undefined,
-  value: string,
-): TSignInError => {
-  if (!error) return null;
-  return value === '' ? 'validation.required' : FIELD_PROBLEM[field];
+export const checkSignInForm = (
+  t: TTranslate,
+  fields: readonly TSignInField[],
+  values: Partial<Record<TSignInField, string>>,
+): TSignInErrors => {
+  const errors: TSignInErrors = {};
+  for (const field of fields) {
+    const problem = checkSignInField(field, values[field] ?? '', values.mpin ?? '');
+    if (problem) errors[field] = t(problem);
+  }
+  return errors;
 };
 
-/**
- * The text under a sign-in field: the server's own words for a field error the server sent, else
- * the translated message of the schema's issue (signInErrorKey); null without an error.
- */
-export const signInErrorText = (
-  t: TFunction,
-  field: TSignInField,
-  error: FieldError | undefined,
-  value: string,
-): string | null =>
-  fieldErrorText(error, (own) => t(signInErrorKey(field, own, value) ?? 'validation.invalidValue'));
+/** The server's field errors (a 400's `fields`) on the form's own fields, in the server's words. */
+export const serverFieldErrors = (
+  fields: readonly TFieldError[],
+  own: readonly TSignInField[],
+): TSignInErrors => {
+  const errors: TSignInErrors = {};
+  for (const { field, message } of fields) {
+    const name = own.find((candidate) => candidate === field);
+    if (name) errors[name] ??= message;
+  }
+  return errors;
+};
 
-/** The login form's values: the local 10 digits as typed. */
-export type TMobileFormValues = { mobile: string };
-/** The login form's output: the mobile in E.164. */
-export type TMobileFormOutput = { mobile: string };
-
-/** What the login form's check found: the E.164 mobile, or the field's error. */
-export type TMobileFormCheck =
-  | { values: TMobileFormOutput; error: null }
-  | { values: null; error: FieldError };
-
-/**
- * Checks the login form (send a sign-in OTP) as ZMobileForm (domain ZLoginWithOtpRequest's ZMobile)
- * does, with the same rule (normaliseIndianMobile) and message, and turns the 10 digits into E.164;
- * the login page uses it so that it needs neither zod nor a form library (issue 17).
- * sign-in-form.test.ts checks that the two agree.
- */
-export const checkMobileForm = (values: TMobileFormValues): TMobileFormCheck => {
-  const mobile = normaliseIndianMobile(values.mobile.trim());
-  if (mobile) return { values: { mobile }, error: null };
-  return { values: null, error: { type: 'custom', message: INVALID_MOBILE_MESSAGE } };
+/** The form's errors with `field`'s replaced by what checking it again found (`found`). */
+export const recheck = (errors: TSignInErrors, field: TSignInField, found: TSignInErrors): TSignInErrors => {
+  const { [field]: _old, ...others } = errors;
+  return found[field] ? { ...others, [field]: found[field] } : others;
 };

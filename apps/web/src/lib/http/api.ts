@@ -13,6 +13,9 @@ export const setSessionGoneHandler = (handler: () => void): void => {
   sessionGoneHandler = handler;
 };
 
+/** Runs the app's session-gone handler (spec §8), for a call made outside the base query (a 511). */
+export const triggerSessionGone = (): void => sessionGoneHandler();
+
 /** Where the one api keeps its cache in the store. */
 export const API_REDUCER_PATH = 'api';
 

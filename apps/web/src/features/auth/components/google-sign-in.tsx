@@ -1,37 +1,34 @@
+import type { TAuthSession } from '@kisht/domain/auth/auth.schema';
+import type { TOauthUrl } from '@kisht/domain/auth/oauth.schema';
 import { OAUTH_RESULT_PARAMS } from '@kisht/domain/auth/oauth-params';
-import GoogleIcon from '@mui/icons-material/Google';
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
+import { paths } from '@kisht/domain/paths';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useDispatch, useSelector } from 'react-redux';
-import { useNavigate, useSearchParams } from 'react-router';
-import { saveAuthSession } from '../../../lib/auth-storage';
-import { purgeSessionCache } from '../../../lib/http/api';
-import { isApiError } from '../../../lib/http/base-query';
 import { appPaths } from '../../../lib/paths';
-import { selectAppConfig } from '../../../lib/ui-slice';
-import { useCompleteOauthMutation, useGetOauthUrlMutation } from '../auth-api';
+import type { TSignInEnv } from '../sign-in-env';
+import { SignInButton, SignInNotice } from './sign-in-ui';
 
 /** Leaves the browser for the provider (a seam for tests). */
 export const goToProvider = { assign: (url: string) => window.location.assign(url) };
 
+/** Google's "G", drawn in the button's colour. */
+const GoogleMark = () => (
+  <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" fill="currentColor">
+    <path d="M21.35 11.1H12v2.98h5.35c-.5 2.4-2.55 3.92-5.35 3.92a6 6 0 1 1 0-12c1.5 0 2.86.55 3.9 1.45l2.2-2.2A9.1 9.1 0 0 0 12 2.9a9.1 9.1 0 1 0 0 18.2c5.25 0 8.75-3.69 8.75-8.9 0-.37-.05-.74-.1-1.1Z" />
+  </svg>
+);
+
 /**
  * Sign in with Google on the login page: the button (only when the server's app config says
- * googleSignIn), and the way back: the callback puts `oauth_ticket` (exchanged once for the session)
- * or `oauth_error` in the login page's URL.
+ * googleSignIn), and the way back: the callback puts `oauth_ticket` (exchanged once for the
+ * session) or `oauth_error` in the login page's URL.
  */
-export const GoogleSignIn = ({ orgId }: { orgId: number }) => {
-  const { t } = useTranslation();
-  const dispatch = useDispatch();
-  const navigate = useNavigate();
-  const [searchParams, setSearchParams] = useSearchParams();
-  const isEnabled = useSelector(selectAppConfig)?.googleSignIn === true;
-  const [getOauthUrl, { isLoading: isStarting }] = useGetOauthUrlMutation();
-  const [completeOauth, { isLoading: isCompleting }] = useCompleteOauthMutation();
+export const GoogleSignIn = ({ env }: { env: TSignInEnv }) => {
+  const { t } = env;
   const [error, setError] = useState<string | null>(null);
-  const ticket = searchParams.get(OAUTH_RESULT_PARAMS.ticket);
-  const returnedError = searchParams.get(OAUTH_RESULT_PARAMS.error);
+  const [isBusy, setIsBusy] = useState(false);
+  const params = new URLSearchParams(env.location.search);
+  const ticket = params.get(OAUTH_RESULT_PARAMS.ticket);
+  const returnedError = params.get(OAUTH_RESULT_PARAMS.error);
   const handled = useRef<string | null>(null);
 
   useEffect(() => {
@@ -39,46 +36,51 @@ export const GoogleSignIn = ({ orgId }: { orgId: number }) => {
     if (!key || handled.current === key) return;
     handled.current = key;
     // The ticket works once: take it out of the address bar (and history) straight away.
-    setSearchParams({}, { replace: true });
+    env.navigate(appPaths.login.href(), { replace: true });
     if (returnedError) {
       setError(returnedError === 'OAUTH_NOT_LINKED' ? t('login.googleNotLinked') : t('login.googleFailed'));
       return;
     }
-    void completeOauth({ ticket: ticket! }).then((result) => {
-      if (!result.data) {
-        setError(isApiError(result.error) ? result.error.message : t('login.googleFailed'));
-        return;
-      }
-      dispatch(purgeSessionCache());
-      saveAuthSession(result.data);
-      navigate(appPaths.dashboard.href(), { replace: true });
-    });
-  }, [ticket, returnedError, completeOauth, dispatch, navigate, setSearchParams, t]);
+    setIsBusy(true);
+    void env
+      .call<TAuthSession>({ url: paths.oauth.complete, method: 'POST', body: { ticket } })
+      .then((result) => {
+        setIsBusy(false);
+        if (!result.data) {
+          setError(result.error.message);
+          return;
+        }
+        env.keepSession(result.data);
+        env.navigate(appPaths.dashboard.href(), { replace: true });
+      });
+  }, [ticket, returnedError, env, t]);
 
   const start = async () => {
     setError(null);
-    const result = await getOauthUrl(orgId);
+    setIsBusy(true);
+    const result = await env.call<TOauthUrl>({ url: paths.oauth.url, params: { org_id: env.brand.orgId } });
+    setIsBusy(false);
     if (result.data) goToProvider.assign(result.data.url);
-    else setError(isApiError(result.error) ? result.error.message : t('login.googleFailed'));
+    else setError(result.error.message);
   };
 
   return (
     <>
       {error && (
-        <Alert severity="error" data-testid="google-error">
+        <SignInNotice severity="error" testId="google-error">
           {error}
-        </Alert>
+        </SignInNotice>
       )}
-      {isEnabled && (
-        <Button
+      {env.googleSignIn && (
+        <SignInButton
           variant="outlined"
-          startIcon={<GoogleIcon />}
-          loading={isStarting || isCompleting}
+          icon={<GoogleMark />}
+          isLoading={isBusy}
           onClick={() => void start()}
-          data-testid="login-with-google"
+          testId="login-with-google"
         >
           {t('login.withGoogle')}
-        </Button>
+        </SignInButton>
       )}
     </>
   );

@@ -1,106 +1,98 @@
-import Button from '@mui/material/Button';
-import Divider from '@mui/material/Divider';
-import Stack from '@mui/material/Stack';
-import type { ReactNode } from 'react';
-import { Controller, type Resolver, type ResolverResult, useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
-import { applyServerFieldErrors } from '../../../lib/form-errors';
-import { isApiError } from '../../../lib/http/base-query';
-import { useOrgId } from '../../../lib/http/org-config-api';
+import type { TLoginWithOtpResponse } from '@kisht/domain/auth/auth.schema';
+import { MOBILE_PREFIX } from '@kisht/domain/common/identifier-rules';
+import { paths } from '@kisht/domain/paths';
+import { useState } from 'react';
+import { toLocalMobileDigits } from '../../../lib/mobile-input';
 import { appPaths } from '../../../lib/paths';
-import { useLoginWithOtpMutation } from '../auth-api';
-import { AuthLayout } from '../components/auth-layout';
 import { GoogleSignIn } from '../components/google-sign-in';
-import { MobileField } from '../components/mobile-field';
+import { SignInScreen } from '../components/sign-in-screen';
+import { SignInButton, SignInDivider, SignInField, SignInForm, SignInNotice } from '../components/sign-in-ui';
 import { saveOtpChallenge, toOtpChallenge } from '../otp-challenge';
-// sign-in-errors, not sign-in-form: the first screen checks the mobile without zod (~23 KB brotli,
-// issue 17), with the same rule and message as ZMobileForm (sign-in-form.test.ts).
-import {
-  checkMobileForm,
-  signInErrorText,
-  type TMobileFormOutput,
-  type TMobileFormValues,
-} from '../sign-in-errors';
-
-/** react-hook-form's resolver over checkMobileForm: the E.164 mobile, or the field's error. */
-const mobileFormResolver: Resolver<TMobileFormValues, unknown, TMobileFormOutput> = async (
-  values,
-): Promise<ResolverResult<TMobileFormValues, TMobileFormOutput>> => {
-  const checked = checkMobileForm(values);
-  if (checked.values) return { values: checked.values, errors: {} };
-  return { values: {}, errors: { mobile: checked.error } };
-};
-const formFieldOf = (requestField: string) => (requestField === 'mobile' ? ('mobile' as const) : null);
+import type { TSignInEnv } from '../sign-in-env';
+import { checkSignInForm, e164Of, serverFieldErrors, type TSignInErrors } from '../sign-in-errors';
 
 /**
  * Spec §2 login: the mobile number to send a sign-in OTP to, or the way to the MPIN login, or Sign
- * in with Google when the server offers it. `footer` (composed by app/): what else the screen offers
- * (the join request).
+ * in with Google when the server offers it, and what app/ composes under it (the join request).
+ * A number typed and left is checked from then on; an empty field only on submit.
  */
-export const LoginPage = ({ footer }: { footer?: ReactNode }) => {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const orgId = useOrgId();
-  const [loginWithOtp, { isLoading }] = useLoginWithOtpMutation();
-  const form = useForm<TMobileFormValues, unknown, TMobileFormOutput>({
-    resolver: mobileFormResolver,
-    defaultValues: { mobile: '' },
-  });
+export const LoginPage = ({ env }: { env: TSignInEnv }) => {
+  const { t } = env;
+  const [mobile, setMobile] = useState('');
+  const [isChecked, setIsChecked] = useState(false);
+  const [errors, setErrors] = useState<TSignInErrors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [isBusy, setIsBusy] = useState(false);
 
-  // The schema's ZMobile has turned the 10 digits into E.164.
-  const handleSubmit = form.handleSubmit(async ({ mobile }) => {
-    const result = await loginWithOtp({ orgId, mobile });
+  const check = (value: string) => checkSignInForm(t, ['mobile'], { mobile: value });
+
+  const submit = async () => {
+    const found = check(mobile);
+    setIsChecked(true);
+    setErrors(found);
+    if (found.mobile) return;
+    setFailure(null);
+    setIsBusy(true);
+    const e164 = e164Of(mobile);
+    const result = await env.call<TLoginWithOtpResponse>({
+      url: paths.auth.loginWithOtp,
+      method: 'POST',
+      body: { orgId: env.brand.orgId, mobile: e164 },
+    });
+    setIsBusy(false);
     if (!result.data) {
-      if (isApiError(result.error)) applyServerFieldErrors(result.error, form.setError, formFieldOf);
+      setErrors(serverFieldErrors(result.error.fields, ['mobile']));
+      setFailure(result.error.message);
       return;
     }
-    const challenge = toOtpChallenge(mobile, result.data, 'LOGIN');
+    const challenge = toOtpChallenge(e164, result.data, 'LOGIN');
     saveOtpChallenge(challenge);
-    navigate(appPaths.otp.href(), { state: challenge });
-  });
+    env.navigate(appPaths.otp.href(), { state: challenge });
+  };
 
   return (
-    <AuthLayout title={t('login.title')} subtitle={t('login.subtitle')}>
-      <Stack component="form" spacing={3} noValidate onSubmit={(event) => void handleSubmit(event)}>
-        <Controller
-          control={form.control}
+    <SignInScreen env={env} title={t('login.title')} subtitle={t('login.subtitle')}>
+      <SignInForm onSubmit={() => void submit()}>
+        {failure ? (
+          <SignInNotice severity="error" testId="sign-in-error">
+            {failure}
+          </SignInNotice>
+        ) : null}
+        <SignInField
+          label={t('login.mobileLabel')}
           name="mobile"
-          render={({ field, fieldState }) => (
-            <MobileField
-              label={t('login.mobileLabel')}
-              value={field.value}
-              // A number typed and left is checked from then on; an empty field only on submit.
-              onChange={(mobile) => {
-                field.onChange(mobile);
-                if (form.getFieldState('mobile').isTouched) void form.trigger('mobile');
-              }}
-              onBlur={() => {
-                if (field.value === '') return;
-                field.onBlur();
-                void form.trigger('mobile');
-              }}
-              inputRef={field.ref}
-              error={signInErrorText(t, 'mobile', fieldState.error, field.value)}
-              testId="login-mobile"
-              autoFocus
-            />
-          )}
+          type="tel"
+          prefix={MOBILE_PREFIX}
+          autoComplete="tel-national"
+          value={mobile}
+          onChange={(typed) => {
+            const digits = toLocalMobileDigits(typed);
+            setMobile(digits);
+            if (isChecked) setErrors(check(digits));
+          }}
+          onBlur={() => {
+            if (mobile === '') return;
+            setIsChecked(true);
+            setErrors(check(mobile));
+          }}
+          error={errors.mobile ?? null}
+          testId="login-mobile"
+          autoFocus
         />
-        <Button type="submit" variant="contained" size="large" loading={isLoading} data-testid="login-submit">
+        <SignInButton type="submit" variant="contained" isLoading={isBusy} testId="login-submit">
           {t('login.submit')}
-        </Button>
-        <Divider />
-        <Button
+        </SignInButton>
+        <SignInDivider />
+        <SignInButton
           variant="outlined"
-          onClick={() => navigate(appPaths.mPin.href('login'))}
-          data-testid="login-with-mpin"
+          onClick={() => env.navigate(appPaths.mPin.href('login'))}
+          testId="login-with-mpin"
         >
           {t('login.withMpin')}
-        </Button>
-        <GoogleSignIn orgId={orgId} />
-        {footer}
-      </Stack>
-    </AuthLayout>
+        </SignInButton>
+        <GoogleSignIn env={env} />
+        {env.loginFooter}
+      </SignInForm>
+    </SignInScreen>
   );
 };

@@ -1,195 +1,229 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import Button from '@mui/material/Button';
-import Stack from '@mui/material/Stack';
-import { enqueueSnackbar } from 'notistack';
-import type { Path } from 'react-hook-form';
-import { Controller, useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
-import { useDispatch } from 'react-redux';
-import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { getRememberedPhone, isSignedIn, markHasMpin, saveAuthSession } from '../../../lib/auth-storage';
-import { applyServerFieldErrors } from '../../../lib/form-errors';
-import { purgeSessionCache } from '../../../lib/http/api';
-import { isApiError } from '../../../lib/http/base-query';
-import { useOrgId } from '../../../lib/http/org-config-api';
+import type { TAuthSession, TCurrentUser, TLoginWithOtpResponse } from '@kisht/domain/auth/auth.schema';
+import { MOBILE_PREFIX } from '@kisht/domain/common/identifier-rules';
+import { paths } from '@kisht/domain/paths';
+import { useEffect, useState } from 'react';
+import { getRememberedPhone, isSignedIn, markHasMpin } from '../../../lib/auth-storage';
 import { toLocalMobileDigits } from '../../../lib/mobile-input';
-import type { TMpinMode } from '../../../lib/paths';
 import { appPaths, MPIN_MODE_PARAM } from '../../../lib/paths';
-import { useForgotMpinMutation, useLoginWithMpinMutation, useSetMpinMutation } from '../auth-api';
-import { AuthLayout } from '../components/auth-layout';
-import { MobileField } from '../components/mobile-field';
-import { MpinController } from '../components/mpin-field';
+import { SignInScreen } from '../components/sign-in-screen';
+import { SignInButton, SignInField, SignInForm, SignInNotice, SignInRow } from '../components/sign-in-ui';
 import { saveOtpChallenge, toOtpChallenge } from '../otp-challenge';
-import type { TMpinLoginFormOutput, TMpinLoginFormValues, TSetMpinFormValues } from '../sign-in-form';
-import { mobileFromState, signInErrorText, ZMobileForm, ZMpinLoginForm, ZSetMpinForm } from '../sign-in-form';
+import type { TSignInEnv } from '../sign-in-env';
+import {
+  checkSignInForm,
+  e164Of,
+  keepDigits,
+  MPIN_LENGTH,
+  recheck,
+  serverFieldErrors,
+  type TSignInErrors,
+  type TSignInField,
+} from '../sign-in-errors';
 
-/** Log in: the mobile (sent E.164) and the MPIN, by domain ZMpinLoginRequest. */
-const mpinLoginResolver = zodResolver<TMpinLoginFormValues, unknown, TMpinLoginFormOutput>(ZMpinLoginForm);
-/** Set an MPIN: the MPIN by domain ZSetMpinRequest, typed twice. */
-const setMpinResolver = zodResolver<TSetMpinFormValues, unknown, TSetMpinFormValues>(ZSetMpinForm);
-
-/** The request fields the server may name in its field errors, as the forms' fields. */
-const SERVER_FIELDS: ReadonlyArray<Path<TMpinLoginFormValues>> = ['mobile', 'mpin'];
-const formFieldOf = (requestField: string) => SERVER_FIELDS.find((field) => field === requestField) ?? null;
-const mpinFieldOf = (requestField: string) => (requestField === 'mpin' ? ('mpin' as const) : null);
+/** The mobile to prefill from the state the screen was opened with (after an MPIN reset), if any. */
+const mobileFromState = (state: unknown): string | null => {
+  if (typeof state !== 'object' || state === null) return null;
+  const { mobile } = state as Record<string, unknown>;
+  return typeof mobile === 'string' ? mobile : null;
+};
 
 /** Log in with mobile and MPIN; or ask for an OTP to reset a forgotten MPIN. */
-const MpinLoginForm = () => {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const location = useLocation();
-  const dispatch = useDispatch();
-  const orgId = useOrgId();
-  const [loginWithMpin, { isLoading: isLoggingIn }] = useLoginWithMpinMutation();
-  const [forgotMpin, { isLoading: isSendingOtp }] = useForgotMpinMutation();
-  const form = useForm<TMpinLoginFormValues, unknown, TMpinLoginFormOutput>({
-    resolver: mpinLoginResolver,
-    defaultValues: {
-      mobile: toLocalMobileDigits(mobileFromState(location.state) ?? getRememberedPhone() ?? ''),
-      mpin: '',
-    },
-  });
-  const hasMobile = form.getValues('mobile') !== '';
+const MpinLoginForm = ({ env }: { env: TSignInEnv }) => {
+  const { t } = env;
+  const [values, setValues] = useState(() => ({
+    mobile: toLocalMobileDigits(mobileFromState(env.location.state) ?? getRememberedPhone() ?? ''),
+    mpin: '',
+  }));
+  const [hasMobile] = useState(values.mobile !== '');
+  const [errors, setErrors] = useState<TSignInErrors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState<'login' | 'forgot' | null>(null);
 
-  // The schema's ZMobile has turned the 10 digits into E.164.
-  const handleSubmit = form.handleSubmit(async ({ mobile, mpin }) => {
-    const result = await loginWithMpin({ orgId, mobile, mpin });
+  const change = (field: 'mobile' | 'mpin', value: string) => {
+    const next = { ...values, [field]: value };
+    setValues(next);
+    if (errors[field]) setErrors(recheck(errors, field, checkSignInForm(t, [field], next)));
+  };
+
+  const failWith = (error: { message: string; fields: { field: string; message: string }[] }) => {
+    setErrors(serverFieldErrors(error.fields, ['mobile', 'mpin']));
+    setFailure(error.message);
+  };
+
+  const login = async () => {
+    const found = checkSignInForm(t, ['mobile', 'mpin'], values);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    setFailure(null);
+    setBusy('login');
+    const result = await env.call<TAuthSession>({
+      url: paths.auth.loginWithMpin,
+      method: 'POST',
+      body: { orgId: env.brand.orgId, mobile: e164Of(values.mobile), mpin: values.mpin },
+    });
+    setBusy(null);
     if (!result.data) {
-      // The server's message (wrong MPIN, locked) has been toasted; let them try again.
-      form.setValue('mpin', '', { shouldValidate: true });
-      if (isApiError(result.error)) applyServerFieldErrors(result.error, form.setError, formFieldOf);
-      return;
+      // Wrong MPIN, or locked: the server's words show; the MPIN empties for another try.
+      setValues({ ...values, mpin: '' });
+      return failWith(result.error);
     }
-    dispatch(purgeSessionCache());
-    saveAuthSession(result.data);
-    navigate(appPaths.dashboard.href(), { replace: true });
-  });
+    env.keepSession(result.data);
+    env.navigate(appPaths.dashboard.href(), { replace: true });
+  };
 
   /** "Forgot MPIN?" needs only the mobile: only its check is shown. */
-  const handleForgot = async () => {
-    if (!(await form.trigger('mobile'))) return;
-    const { mobile } = ZMobileForm.parse({ mobile: form.getValues('mobile') });
-    const result = await forgotMpin({ orgId, mobile });
-    if (!result.data) {
-      if (isApiError(result.error)) applyServerFieldErrors(result.error, form.setError, formFieldOf);
-      return;
-    }
+  const forgot = async () => {
+    const found = checkSignInForm(t, ['mobile'], values);
+    setErrors(found);
+    if (found.mobile) return;
+    setFailure(null);
+    setBusy('forgot');
+    const mobile = e164Of(values.mobile);
+    const result = await env.call<TLoginWithOtpResponse>({
+      url: paths.auth.forgotMpin,
+      method: 'POST',
+      body: { orgId: env.brand.orgId, mobile },
+    });
+    setBusy(null);
+    if (!result.data) return failWith(result.error);
     const challenge = toOtpChallenge(mobile, result.data, 'FORGOT_PASSWORD');
     saveOtpChallenge(challenge);
-    navigate(appPaths.otp.href(), { state: challenge });
+    env.navigate(appPaths.otp.href(), { state: challenge });
   };
 
   return (
-    <AuthLayout title={t('mpin.loginTitle')} subtitle={t('mpin.loginSubtitle')}>
-      <Stack component="form" spacing={1.5} noValidate onSubmit={(event) => void handleSubmit(event)}>
-        <Controller
-          control={form.control}
+    <SignInScreen env={env} title={t('mpin.loginTitle')} subtitle={t('mpin.loginSubtitle')}>
+      <SignInForm onSubmit={() => void login()}>
+        {failure ? (
+          <SignInNotice severity="error" testId="sign-in-error">
+            {failure}
+          </SignInNotice>
+        ) : null}
+        <SignInField
+          label={t('mpin.mobileLabel')}
           name="mobile"
-          render={({ field, fieldState }) => (
-            <MobileField
-              label={t('mpin.mobileLabel')}
-              value={field.value}
-              // Once "Forgot MPIN?" has shown the mobile's check, it follows what is typed.
-              onChange={(mobile) => {
-                field.onChange(mobile);
-                if (fieldState.error) void form.trigger('mobile');
-              }}
-              inputRef={field.ref}
-              error={signInErrorText(t, 'mobile', fieldState.error, field.value)}
-              testId="mpin-mobile"
-              autoFocus={!hasMobile}
-            />
-          )}
+          type="tel"
+          prefix={MOBILE_PREFIX}
+          autoComplete="tel-national"
+          value={values.mobile}
+          onChange={(typed) => change('mobile', toLocalMobileDigits(typed))}
+          error={errors.mobile ?? null}
+          testId="mpin-mobile"
+          autoFocus={!hasMobile}
         />
-        <MpinController
-          control={form.control}
-          name="mpin"
+        <SignInField
           label={t('mpin.label')}
-          testId="mpin-input"
+          name="mpin"
+          type="password"
+          isCode
           autoComplete="current-password"
+          value={values.mpin}
+          onChange={(typed) => change('mpin', keepDigits(typed, MPIN_LENGTH))}
+          error={errors.mpin ?? null}
+          testId="mpin-input"
           autoFocus={hasMobile}
         />
-        <Button
+        <SignInButton
           type="submit"
           variant="contained"
-          size="large"
-          loading={isLoggingIn}
-          data-testid="mpin-login-submit"
+          isLoading={busy === 'login'}
+          testId="mpin-login-submit"
         >
           {t('mpin.submit')}
-        </Button>
-        <Stack direction="row" sx={{ justifyContent: 'space-between', flexWrap: 'wrap' }}>
-          <Button onClick={() => navigate(appPaths.login.href())} data-testid="mpin-use-otp">
+        </SignInButton>
+        <SignInRow>
+          <SignInButton onClick={() => env.navigate(appPaths.login.href())} testId="mpin-use-otp">
             {t('mpin.useOtp')}
-          </Button>
-          <Button onClick={handleForgot} loading={isSendingOtp} data-testid="mpin-forgot">
+          </SignInButton>
+          <SignInButton onClick={() => void forgot()} isLoading={busy === 'forgot'} testId="mpin-forgot">
             {t('mpin.forgot')}
-          </Button>
-        </Stack>
-      </Stack>
-    </AuthLayout>
+          </SignInButton>
+        </SignInRow>
+      </SignInForm>
+    </SignInScreen>
   );
 };
 
 /** Offered right after an OTP login to someone without an MPIN: choose one (twice) or skip. */
-const SetMpinForm = () => {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const [setMpinCall, { isLoading }] = useSetMpinMutation();
-  const form = useForm<TSetMpinFormValues, unknown, TSetMpinFormValues>({
-    resolver: setMpinResolver,
-    defaultValues: { mpin: '', mpinConfirmation: '' },
-  });
+const SetMpinForm = ({ env }: { env: TSignInEnv }) => {
+  const { t } = env;
+  const [values, setValues] = useState({ mpin: '', mpinConfirmation: '' });
+  const [errors, setErrors] = useState<TSignInErrors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [isBusy, setIsBusy] = useState(false);
+  const fields: TSignInField[] = ['mpin', 'mpinConfirmation'];
 
-  const goOn = () => navigate(appPaths.dashboard.href(), { replace: true });
+  const goOn = () => env.navigate(appPaths.dashboard.href(), { replace: true });
 
-  const handleSubmit = form.handleSubmit(async ({ mpin }) => {
-    const result = await setMpinCall({ mpin });
+  const change = (field: 'mpin' | 'mpinConfirmation', value: string) => {
+    const next = { ...values, [field]: value };
+    setValues(next);
+    if (errors[field]) setErrors(recheck(errors, field, checkSignInForm(t, [field], next)));
+  };
+
+  const submit = async () => {
+    const found = checkSignInForm(t, fields, values);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    setFailure(null);
+    setIsBusy(true);
+    const result = await env.call<TCurrentUser>({
+      url: paths.auth.setMpin,
+      method: 'POST',
+      body: { mpin: values.mpin },
+    });
+    setIsBusy(false);
     if (!result.data) {
-      if (isApiError(result.error)) applyServerFieldErrors(result.error, form.setError, mpinFieldOf);
+      setErrors(serverFieldErrors(result.error.fields, ['mpin']));
+      setFailure(result.error.message);
       return;
     }
     markHasMpin(result.data.hasMpin);
-    enqueueSnackbar(t('mpin.setDone'), { variant: 'success' });
+    env.notify?.(t('mpin.setDone'));
     goOn();
-  });
+  };
 
   return (
-    <AuthLayout title={t('mpin.setTitle')} subtitle={t('mpin.setSubtitle')}>
-      <Stack component="form" spacing={1.5} noValidate onSubmit={(event) => void handleSubmit(event)}>
-        <MpinController
-          control={form.control}
-          name="mpin"
+    <SignInScreen env={env} title={t('mpin.setTitle')} subtitle={t('mpin.setSubtitle')}>
+      <SignInForm onSubmit={() => void submit()}>
+        {failure ? (
+          <SignInNotice severity="error" testId="sign-in-error">
+            {failure}
+          </SignInNotice>
+        ) : null}
+        <SignInField
           label={t('mpin.newLabel')}
-          testId="mpin-new"
+          name="mpin"
+          type="password"
+          isCode
           autoComplete="new-password"
+          value={values.mpin}
+          onChange={(typed) => change('mpin', keepDigits(typed, MPIN_LENGTH))}
+          error={errors.mpin ?? null}
+          testId="mpin-new"
           autoFocus
         />
-        <MpinController
-          control={form.control}
-          name="mpinConfirmation"
+        <SignInField
           label={t('mpin.confirmLabel')}
-          testId="mpin-confirm"
+          name="mpinConfirmation"
+          type="password"
+          isCode
           autoComplete="new-password"
+          value={values.mpinConfirmation}
+          onChange={(typed) => change('mpinConfirmation', keepDigits(typed, MPIN_LENGTH))}
+          error={errors.mpinConfirmation ?? null}
+          testId="mpin-confirm"
         />
-        <Button
-          type="submit"
-          variant="contained"
-          size="large"
-          loading={isLoading}
-          data-testid="mpin-set-submit"
-        >
+        <SignInButton type="submit" variant="contained" isLoading={isBusy} testId="mpin-set-submit">
           {t('mpin.setSubmit')}
-        </Button>
-        <Button onClick={goOn} data-testid="mpin-skip">
+        </SignInButton>
+        <SignInButton onClick={goOn} testId="mpin-skip">
           {t('mpin.skip')}
-        </Button>
-      </Stack>
-    </AuthLayout>
+        </SignInButton>
+      </SignInForm>
+    </SignInScreen>
   );
 };
-
-const modeOf = (value: string | null): TMpinMode => (value === 'set' ? 'set' : 'login');
 
 /**
  * Spec §2 m_pin (4-digit MPIN). `?mode=set`: offered after an OTP login to someone without an
@@ -197,9 +231,15 @@ const modeOf = (value: string | null): TMpinMode => (value === 'set' ? 'set' : '
  * (prefilled from local storage `phone`) and MPIN sign in; "Forgot MPIN?" sends an OTP and opens
  * the OTP screen in forgot mode. Someone signed in is sent to the dashboard.
  */
-export const MpinPage = () => {
-  const [searchParams] = useSearchParams();
-  const mode = modeOf(searchParams.get(MPIN_MODE_PARAM));
-  if (mode === 'set') return isSignedIn() ? <SetMpinForm /> : <Navigate to={appPaths.login.href()} replace />;
-  return isSignedIn() ? <Navigate to={appPaths.dashboard.href()} replace /> : <MpinLoginForm />;
+export const MpinPage = ({ env }: { env: TSignInEnv }) => {
+  const isSetMode = new URLSearchParams(env.location.search).get(MPIN_MODE_PARAM) === 'set';
+  const signedIn = isSignedIn();
+  // Where this mode does not belong: set needs a session, login must not have one.
+  const elsewhere =
+    isSetMode === signedIn ? null : isSetMode ? appPaths.login.href() : appPaths.dashboard.href();
+  useEffect(() => {
+    if (elsewhere) env.navigate(elsewhere, { replace: true });
+  }, [elsewhere, env]);
+  if (elsewhere) return null;
+  return isSetMode ? <SetMpinForm env={env} /> : <MpinLoginForm env={env} />;
 };

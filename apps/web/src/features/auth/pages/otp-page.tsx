@@ -1,42 +1,30 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
-import { enqueueSnackbar } from 'notistack';
+import type { TAuthSession, TLoginWithOtpResponse } from '@kisht/domain/auth/auth.schema';
+import { formatIndianMobile } from '@kisht/domain/common/format';
+import { paths } from '@kisht/domain/paths';
 import { useEffect, useState } from 'react';
-import type { Path } from 'react-hook-form';
-import { Controller, useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
-import { useDispatch } from 'react-redux';
-import { Navigate, useLocation, useNavigate } from 'react-router';
-import { z } from 'zod';
-import { saveAuthSession } from '../../../lib/auth-storage';
-import { applyServerFieldErrors } from '../../../lib/form-errors';
-import { formatMobile } from '../../../lib/format';
-import { purgeSessionCache } from '../../../lib/http/api';
-import { isApiError } from '../../../lib/http/base-query';
-import { useOrgId } from '../../../lib/http/org-config-api';
 import { appPaths } from '../../../lib/paths';
-import { useResendOtpMutation, useResetMpinMutation, useVerifyOtpMutation } from '../auth-api';
-import { AuthLayout } from '../components/auth-layout';
-import { MpinController } from '../components/mpin-field';
+import { SignInScreen } from '../components/sign-in-screen';
+import {
+  SignInButton,
+  SignInCaption,
+  SignInField,
+  SignInForm,
+  SignInNotice,
+  SignInRow,
+} from '../components/sign-in-ui';
 import type { TOtpChallenge } from '../otp-challenge';
 import { clearOtpChallenge, readOtpChallenge, saveOtpChallenge, toOtpChallenge } from '../otp-challenge';
-import type { TMpinLoginState, TResetMpinFormValues } from '../sign-in-form';
-import { keepDigits, OTP_LENGTH, signInErrorText, ZOtpForm, ZResetMpinForm } from '../sign-in-form';
-
-/** Forgot mode: the OTP, the new MPIN and its confirmation (domain ZResetMpinRequest). */
-const resetResolver = zodResolver<TResetMpinFormValues, unknown, TResetMpinFormValues>(ZResetMpinForm);
-/** Sign-in mode: only the OTP is checked (domain ZVerifyOtpRequest); the MPIN fields are not shown. */
-const signInResolver = zodResolver<TResetMpinFormValues, unknown, TResetMpinFormValues>(
-  ZOtpForm.extend({ mpin: z.string(), mpinConfirmation: z.string() }),
-);
-
-/** The request fields the server may name in its field errors, as the form's fields. */
-const SERVER_FIELDS: ReadonlyArray<Path<TResetMpinFormValues>> = ['otp', 'mpin'];
-const formFieldOf = (requestField: string) => SERVER_FIELDS.find((field) => field === requestField) ?? null;
+import type { TSignInEnv } from '../sign-in-env';
+import {
+  checkSignInForm,
+  keepDigits,
+  MPIN_LENGTH,
+  OTP_LENGTH,
+  recheck,
+  serverFieldErrors,
+  type TSignInErrors,
+  type TSignInField,
+} from '../sign-in-errors';
 
 /** Whole seconds until `at` (epoch ms), ticking once a second; 0 once it has passed. */
 const useSecondsUntil = (at: number): number => {
@@ -49,177 +37,176 @@ const useSecondsUntil = (at: number): number => {
   return Math.max(0, Math.ceil((at - now) / 1000));
 };
 
-const OtpForm = ({ initialChallenge }: { initialChallenge: TOtpChallenge }) => {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const dispatch = useDispatch();
-  const orgId = useOrgId();
-  const [verifyOtp, { isLoading: isVerifying }] = useVerifyOtpMutation();
-  const [resetMpin, { isLoading: isResetting }] = useResetMpinMutation();
-  const [resendOtp, { isLoading: isResending }] = useResendOtpMutation();
+/** The state the MPIN login is opened with after a reset: the E.164 mobile to prefill. */
+export type TMpinLoginState = { mobile: string };
+
+const OtpForm = ({ env, initialChallenge }: { env: TSignInEnv; initialChallenge: TOtpChallenge }) => {
+  const { t } = env;
   const [challenge, setChallenge] = useState(initialChallenge);
+  const [values, setValues] = useState({ otp: '', mpin: '', mpinConfirmation: '' });
+  const [errors, setErrors] = useState<TSignInErrors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState<'submit' | 'resend' | null>(null);
   const secondsToResend = useSecondsUntil(challenge.resendAt);
   const isForgot = challenge.purpose === 'FORGOT_PASSWORD';
-  const form = useForm<TResetMpinFormValues, unknown, TResetMpinFormValues>({
-    resolver: isForgot ? resetResolver : signInResolver,
-    defaultValues: { otp: '', mpin: '', mpinConfirmation: '' },
-  });
+  // Sign-in mode checks only the OTP; forgot mode also the new MPIN, typed twice.
+  const fields: TSignInField[] = isForgot ? ['otp', 'mpin', 'mpinConfirmation'] : ['otp'];
 
-  /** Puts the server's words about a field under it; other failures are toasted by the store. */
-  const showFieldErrors = (error: unknown) => {
-    if (isApiError(error)) applyServerFieldErrors(error, form.setError, formFieldOf);
+  const change = (field: TSignInField, value: string) => {
+    const next = { ...values, [field]: value };
+    setValues(next);
+    // A field with an error is checked again as it is typed.
+    if (errors[field]) setErrors(recheck(errors, field, checkSignInForm(t, [field], next)));
   };
 
-  const signIn = async (otp: string) => {
-    const result = await verifyOtp({ orgId, mobile: challenge.mobile, otp });
-    if (!result.data) {
-      showFieldErrors(result.error);
-      return;
+  const failWith = (error: { message: string; fields: { field: string; message: string }[] }) => {
+    setErrors(serverFieldErrors(error.fields, ['otp', 'mpin']));
+    setFailure(error.message);
+  };
+
+  const submit = async () => {
+    const found = checkSignInForm(t, fields, values);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    setFailure(null);
+    setBusy('submit');
+    if (isForgot) {
+      const result = await env.call<null>({
+        url: paths.auth.resetMpin,
+        method: 'POST',
+        body: { orgId: env.brand.orgId, mobile: challenge.mobile, otp: values.otp, mpin: values.mpin },
+      });
+      setBusy(null);
+      if (result.error) return failWith(result.error);
+      clearOtpChallenge();
+      env.notify?.(t('otp.resetDone'));
+      const state: TMpinLoginState = { mobile: challenge.mobile };
+      return env.navigate(appPaths.mPin.href('login'), { replace: true, state });
     }
-    dispatch(purgeSessionCache());
-    saveAuthSession(result.data);
+    const result = await env.call<TAuthSession>({
+      url: paths.auth.verifyOtp,
+      method: 'POST',
+      body: { orgId: env.brand.orgId, mobile: challenge.mobile, otp: values.otp },
+    });
+    setBusy(null);
+    if (!result.data) return failWith(result.error);
+    env.keepSession(result.data);
     clearOtpChallenge();
     // Someone without an MPIN is offered to set one (they may skip).
-    navigate(result.data.user.hasMpin ? appPaths.dashboard.href() : appPaths.mPin.href('set'), {
+    env.navigate(result.data.user.hasMpin ? appPaths.dashboard.href() : appPaths.mPin.href('set'), {
       replace: true,
     });
   };
 
-  const reset = async (otp: string, mpin: string) => {
-    const result = await resetMpin({ orgId, mobile: challenge.mobile, otp, mpin });
-    if (result.error) {
-      showFieldErrors(result.error);
-      return;
-    }
-    clearOtpChallenge();
-    enqueueSnackbar(t('otp.resetDone'), { variant: 'success' });
-    const state: TMpinLoginState = { mobile: challenge.mobile };
-    navigate(appPaths.mPin.href('login'), { replace: true, state });
-  };
-
-  const handleSubmit = form.handleSubmit(async (values) => {
-    if (isForgot) await reset(values.otp, values.mpin);
-    else await signIn(values.otp);
-  });
-
-  const handleResend = async () => {
-    const result = await resendOtp({ orgId, mobile: challenge.mobile, purpose: challenge.purpose });
-    if (!result.data) return;
+  const resend = async () => {
+    setFailure(null);
+    setBusy('resend');
+    const result = await env.call<TLoginWithOtpResponse>({
+      url: paths.auth.resendOtp,
+      method: 'POST',
+      body: { orgId: env.brand.orgId, mobile: challenge.mobile, purpose: challenge.purpose },
+    });
+    setBusy(null);
+    if (!result.data) return setFailure(result.error.message);
     const next = toOtpChallenge(challenge.mobile, result.data, challenge.purpose);
     saveOtpChallenge(next);
     setChallenge(next);
     // A fresh OTP: its field empties and the checks start over; the MPINs typed stay.
-    form.reset({ ...form.getValues(), otp: '' });
-    if (!next.isDelayed) enqueueSnackbar(t('otp.resent'), { variant: 'success' });
+    setValues({ ...values, otp: '' });
+    setErrors({});
+    if (!next.isDelayed) env.notify?.(t('otp.resent'));
   };
 
-  const handleBack = () => {
+  const back = () => {
     clearOtpChallenge();
     if (isForgot) {
       const state: TMpinLoginState = { mobile: challenge.mobile };
-      navigate(appPaths.mPin.href('login'), { replace: true, state });
+      env.navigate(appPaths.mPin.href('login'), { replace: true, state });
     } else {
-      navigate(appPaths.login.href(), { replace: true });
+      env.navigate(appPaths.login.href(), { replace: true });
     }
   };
 
-  const mobile = formatMobile(challenge.mobile);
+  const mobile = formatIndianMobile(challenge.mobile);
   return (
-    <AuthLayout
+    <SignInScreen
+      env={env}
       title={isForgot ? t('otp.forgotTitle') : t('otp.title')}
       subtitle={isForgot ? t('otp.forgotSentTo', { mobile }) : t('otp.sentTo', { mobile })}
     >
-      <Stack
-        component="form"
-        spacing={isForgot ? 1.5 : 3}
-        noValidate
-        onSubmit={(event) => void handleSubmit(event)}
-      >
+      <SignInForm onSubmit={() => void submit()}>
         {challenge.isDelayed ? (
-          <Alert severity="warning" data-testid="otp-delayed">
+          <SignInNotice severity="warning" testId="otp-delayed">
             {t('otp.delayed')}
-          </Alert>
+          </SignInNotice>
         ) : null}
         {challenge.devOtp ? (
-          <Alert severity="info" data-testid="dev-otp-banner">
+          <SignInNotice severity="info" testId="dev-otp-banner">
             {t('otp.devBanner', { otp: challenge.devOtp })}
-          </Alert>
+          </SignInNotice>
         ) : null}
-        <Controller
-          control={form.control}
+        {failure ? (
+          <SignInNotice severity="error" testId="sign-in-error">
+            {failure}
+          </SignInNotice>
+        ) : null}
+        <SignInField
+          label={t('otp.label')}
           name="otp"
-          render={({ field, fieldState }) => {
-            const message = signInErrorText(t, 'otp', fieldState.error, field.value);
-            return (
-              <TextField
-                label={t('otp.label')}
-                name={field.name}
-                value={field.value}
-                inputRef={field.ref}
-                onBlur={field.onBlur}
-                onChange={(event) => field.onChange(keepDigits(event.target.value, OTP_LENGTH))}
-                error={Boolean(message)}
-                helperText={message ?? ' '}
-                autoFocus
-                required
-                slotProps={{
-                  htmlInput: {
-                    inputMode: 'numeric',
-                    autoComplete: 'one-time-code',
-                    'data-testid': 'otp-input',
-                    style: { letterSpacing: '0.5em', fontSize: 22, textAlign: 'center' },
-                  },
-                }}
-              />
-            );
-          }}
+          isCode
+          autoComplete="one-time-code"
+          value={values.otp}
+          onChange={(typed) => change('otp', keepDigits(typed, OTP_LENGTH))}
+          error={errors.otp ?? null}
+          testId="otp-input"
+          autoFocus
         />
         {isForgot ? (
           <>
-            <MpinController
-              control={form.control}
-              name="mpin"
+            <SignInField
               label={t('otp.newMpin')}
+              name="mpin"
+              type="password"
+              isCode
+              autoComplete="new-password"
+              value={values.mpin}
+              onChange={(typed) => change('mpin', keepDigits(typed, MPIN_LENGTH))}
+              error={errors.mpin ?? null}
               testId="reset-mpin-new"
-              autoComplete="new-password"
             />
-            <MpinController
-              control={form.control}
-              name="mpinConfirmation"
+            <SignInField
               label={t('otp.confirmMpin')}
-              testId="reset-mpin-confirm"
+              name="mpinConfirmation"
+              type="password"
+              isCode
               autoComplete="new-password"
+              value={values.mpinConfirmation}
+              onChange={(typed) => change('mpinConfirmation', keepDigits(typed, MPIN_LENGTH))}
+              error={errors.mpinConfirmation ?? null}
+              testId="reset-mpin-confirm"
             />
           </>
         ) : null}
-        <Button
-          type="submit"
-          variant="contained"
-          size="large"
-          loading={isVerifying || isResetting}
-          data-testid="otp-submit"
-        >
+        <SignInButton type="submit" variant="contained" isLoading={busy === 'submit'} testId="otp-submit">
           {isForgot ? t('otp.resetSubmit') : t('otp.submit')}
-        </Button>
+        </SignInButton>
         {/* The server answers alike for every number (issue 12): say why an SMS may never come. */}
-        <Typography variant="caption" color="text.secondary" data-testid="otp-only-registered">
-          {t('otp.onlyRegistered')}
-        </Typography>
-        <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
-          <Button onClick={handleBack} data-testid="otp-change-number">
+        <SignInCaption testId="otp-only-registered">{t('otp.onlyRegistered')}</SignInCaption>
+        <SignInRow>
+          <SignInButton onClick={back} testId="otp-change-number">
             {isForgot ? t('otp.backToMpin') : t('otp.changeNumber')}
-          </Button>
-          <Button
-            onClick={handleResend}
+          </SignInButton>
+          <SignInButton
+            onClick={() => void resend()}
             disabled={secondsToResend > 0}
-            loading={isResending}
-            data-testid="otp-resend"
+            isLoading={busy === 'resend'}
+            testId="otp-resend"
           >
             {secondsToResend > 0 ? t('otp.resendIn', { seconds: secondsToResend }) : t('otp.resend')}
-          </Button>
-        </Stack>
-      </Stack>
-    </AuthLayout>
+          </SignInButton>
+        </SignInRow>
+      </SignInForm>
+    </SignInScreen>
   );
 };
 
@@ -230,10 +217,12 @@ const OtpForm = ({ initialChallenge }: { initialChallenge: TOtpChallenge }) => {
  * the MPIN login opens. Both can resend the OTP once the cool-down has run out. The server gives
  * the same answer for a number with no account (no SMS is sent), so the screen says that only
  * registered numbers get an OTP; when the SMS service was slow it says the SMS is on its way.
+ * Without a challenge (opened directly) it goes to login.
  */
-export const OtpPage = () => {
-  const location = useLocation();
-  const challenge = readOtpChallenge(location.state);
-  if (!challenge) return <Navigate to={appPaths.login.href()} replace />;
-  return <OtpForm initialChallenge={challenge} />;
+export const OtpPage = ({ env }: { env: TSignInEnv }) => {
+  const challenge = readOtpChallenge(env.location.state);
+  useEffect(() => {
+    if (!challenge) env.navigate(appPaths.login.href(), { replace: true });
+  }, [challenge, env]);
+  return challenge ? <OtpForm env={env} initialChallenge={challenge} /> : null;
 };

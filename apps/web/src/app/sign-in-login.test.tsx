@@ -3,13 +3,12 @@ import { paths } from '@kisht/domain/paths';
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import en from '../../../../public/locales/en.json';
-import { appPaths } from '../../../lib/paths';
-import { stubApi } from '../../../test/fake-api';
-import { renderRoutes } from '../../../test/render-app';
-import { createTestI18n } from '../../../test/test-i18n';
-import { LoginPage } from './login-page';
-import { OtpPage } from './otp-page';
+import en from '../../public/locales/en.json';
+import { appPaths } from '../lib/paths';
+import { stubApi } from '../test/fake-api';
+import { renderRoutes } from '../test/render-app';
+import { createTestI18n } from '../test/test-i18n';
+import { SignInRoute } from './sign-in-route';
 
 let i18n: TI18n;
 beforeAll(async () => {
@@ -25,8 +24,8 @@ afterEach(() => {
 });
 
 const routes = [
-  { path: appPaths.login.path, element: <LoginPage /> },
-  { path: appPaths.otp.path, element: <OtpPage /> },
+  { path: appPaths.login.path, element: <SignInRoute /> },
+  { path: appPaths.otp.path, element: <SignInRoute /> },
 ];
 
 /** Asks for an OTP for a number on the login screen; the server answers `answer`. */

@@ -3,13 +3,13 @@ import { paths } from '@kisht/domain/paths';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { appPaths } from '../../../lib/paths';
-import { appConfigLoaded } from '../../../lib/ui-slice';
-import { failureResponse, stubApi } from '../../../test/fake-api';
-import { renderRoutes } from '../../../test/render-app';
-import { createTestI18n } from '../../../test/test-i18n';
-import { LoginPage } from '../pages/login-page';
-import { goToProvider } from './google-sign-in';
+import { goToProvider } from '../features/auth/components/google-sign-in';
+import { appPaths } from '../lib/paths';
+import { appConfigLoaded } from '../lib/ui-slice';
+import { failureResponse, stubApi } from '../test/fake-api';
+import { renderRoutes } from '../test/render-app';
+import { createTestI18n } from '../test/test-i18n';
+import { SignInRoute } from './sign-in-route';
 
 let i18n: TI18n;
 beforeAll(async () => {
@@ -33,7 +33,7 @@ const APP_CONFIG: TAppConfig = {
 };
 
 const routes = [
-  { path: appPaths.login.path, element: <LoginPage /> },
+  { path: appPaths.login.path, element: <SignInRoute /> },
   { path: appPaths.dashboard.path, element: <p data-testid="dashboard-here">dashboard</p> },
 ];
 

@@ -2,16 +2,14 @@ import { paths } from '@kisht/domain/paths';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import en from '../../../../public/locales/en.json';
-import { appPaths } from '../../../lib/paths';
-import { failureResponse, stubApi } from '../../../test/fake-api';
-import { renderRoutes } from '../../../test/render-app';
-import { createTestI18n } from '../../../test/test-i18n';
-import type { TOtpChallenge } from '../otp-challenge';
-import { saveOtpChallenge } from '../otp-challenge';
-import { LoginPage } from './login-page';
-import { MpinPage } from './mpin-page';
-import { OtpPage } from './otp-page';
+import en from '../../public/locales/en.json';
+import type { TOtpChallenge } from '../features/auth/otp-challenge';
+import { saveOtpChallenge } from '../features/auth/otp-challenge';
+import { appPaths } from '../lib/paths';
+import { failureResponse, stubApi } from '../test/fake-api';
+import { renderRoutes } from '../test/render-app';
+import { createTestI18n } from '../test/test-i18n';
+import { SignInRoute } from './sign-in-route';
 
 let i18n: TI18n;
 beforeAll(async () => {
@@ -27,9 +25,9 @@ afterEach(() => {
 });
 
 const routes = [
-  { path: appPaths.login.path, element: <LoginPage /> },
-  { path: appPaths.otp.path, element: <OtpPage /> },
-  { path: appPaths.mPin.path, element: <MpinPage /> },
+  { path: appPaths.login.path, element: <SignInRoute /> },
+  { path: appPaths.otp.path, element: <SignInRoute /> },
+  { path: appPaths.mPin.path, element: <SignInRoute /> },
 ];
 
 const type = (testId: string, value: string) =>
