@@ -98,6 +98,11 @@ export const ZOrgPageView = z.object({
   /** ISO 8601 instant of the last edit, or null for the built-in text. */
   updatedAt: z.string().nullable(),
   supportContact: ZSupportContact.nullable(),
+  /**
+   * When the page fell back: the organisation's pages that are there in `requestedLanguage` (its own
+   * text or the built-in one), so the app can say which to read instead (issue 28). Empty otherwise.
+   */
+  pagesInLanguage: z.array(ZOrgPage),
 });
 export type TOrgPageView = z.infer<typeof ZOrgPageView>;
 

@@ -11,6 +11,13 @@ export const findOrgPages = (db: DbOrTx, orgId: number, page: OrgPageRow['page']
     .from(orgPages)
     .where(and(eq(orgPages.orgId, orgId), eq(orgPages.page, page), inArray(orgPages.language, languages)));
 
+/** Which pages the organisation has written in which of `languages` (every page). */
+export const findWrittenLanguages = (db: DbOrTx, orgId: number, languages: string[]) =>
+  db
+    .select({ page: orgPages.page, language: orgPages.language })
+    .from(orgPages)
+    .where(and(eq(orgPages.orgId, orgId), inArray(orgPages.language, languages)));
+
 /** Writes (or rewrites) one page in one language; returns the row as stored. */
 export const upsertOrgPage = async (
   db: DbOrTx,

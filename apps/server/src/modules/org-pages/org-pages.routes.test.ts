@@ -49,7 +49,13 @@ describe('reading a page', () => {
     retailer,
   }) => {
     const hindi = pageOf((await apiGet(t, retailer, `${paths.orgPages.help}?language=hn`)).body);
-    expect(hindi).toMatchObject({ page: 'help', language: 'hn', requestedLanguage: 'hn', isFallback: false });
+    expect(hindi).toMatchObject({
+      page: 'help',
+      language: 'hn',
+      requestedLanguage: 'hn',
+      isFallback: false,
+      pagesInLanguage: [],
+    });
     expect(hindi.bodyMarkdown).toContain('## EMI का भुगतान');
     expect(hindi.bodyMarkdown).toContain('Kisht Demo');
     expect(hindi.updatedAt).not.toBeNull();
@@ -60,6 +66,8 @@ describe('reading a page', () => {
       requestedLanguage: 'tm',
       isFallback: true,
       isDefault: false,
+      // Nothing of the demo organisation is in Tamil.
+      pagesInLanguage: [],
     });
     expect(tamil.bodyMarkdown).toContain('## What we keep');
     expect(tamil.supportContact).toBeNull();
@@ -99,7 +107,13 @@ describe('reading a page', () => {
       isFallback: true,
       isDefault: false,
       bodyMarkdown: '# Call us',
+      // Help and the privacy policy are still served in Hindi (built-in); support is not.
+      pagesInLanguage: ['help', 'privacy_policy'],
     });
+    // A page the organisation wrote in Tamil is named when another page falls back from Tamil.
+    await apiPut(t, admin, paths.orgPages.help, { language: 'tm', bodyMarkdown: '# உதவி' });
+    const tamil = pageOf((await apiGet(t, admin, `${paths.orgPages.support}?language=tm`)).body);
+    expect(tamil).toMatchObject({ language: 'en', isFallback: true, pagesInLanguage: ['help'] });
   });
 
   it('refuses an unknown language, naming it', async () => {

@@ -35,6 +35,21 @@ const defaultValuesOf = async (db: DbOrTx, orgId: number): Promise<TOrgPageDefau
 };
 
 /**
+ * The organisation's pages getOrgPage serves in `language`, in ORG_PAGES order: those it wrote in
+ * it, and, of those it wrote in neither it nor English, those with a built-in text in it.
+ */
+const pagesIn = async (db: DbOrTx, orgId: number, language: TOrgPageLanguage): Promise<TOrgPage[]> => {
+  const written = await repo.findWrittenLanguages(db, orgId, [language, ORG_PAGE_FALLBACK_LANGUAGE]);
+  const has = (page: TOrgPage, inLanguage: string) =>
+    written.some((row) => row.page === page && row.language === inLanguage);
+  return ORG_PAGES.filter(
+    (page) =>
+      has(page, language) ||
+      (!has(page, ORG_PAGE_FALLBACK_LANGUAGE) && defaultOrgPageLanguages(page).includes(language)),
+  );
+};
+
+/**
  * One page of the actor's organisation in `language` (GET /api/org_pages/{page}; everyone signed in,
  * customers too). Served in this order: the organisation's text in `language`, its English text,
  * the built-in text in `language`, the built-in English text (org-page-defaults.ts), so a page is
@@ -50,11 +65,12 @@ export const getOrgPage = async (
   const rows = await repo.findOrgPages(db, actor.orgId, page, [language, ORG_PAGE_FALLBACK_LANGUAGE]);
   const own = rows.find((row) => row.language === language) ?? rows.find((row) => row.language === 'en');
   const supportContact = page === 'support' ? await getSupportContact(db, actor.orgId) : null;
-  const base = { page, requestedLanguage: language, supportContact };
+  const base = { page, requestedLanguage: language, supportContact, pagesInLanguage: [] };
   if (own) {
     const served = own.language as TOrgPageLanguage;
     return {
       ...base,
+      ...(served === language ? {} : { pagesInLanguage: await pagesIn(db, actor.orgId, language) }),
       language: served,
       isFallback: served !== language,
       isDefault: false,
@@ -67,6 +83,7 @@ export const getOrgPage = async (
   const served = inLanguage === null ? ORG_PAGE_FALLBACK_LANGUAGE : language;
   return {
     ...base,
+    ...(served === language ? {} : { pagesInLanguage: await pagesIn(db, actor.orgId, language) }),
     language: served,
     isFallback: served !== language,
     isDefault: true,

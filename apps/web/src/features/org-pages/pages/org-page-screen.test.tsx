@@ -29,6 +29,7 @@ const view = (overrides: Partial<TOrgPageView>): TOrgPageView => ({
   bodyMarkdown: '# Help',
   updatedAt: '2026-11-01T10:00:00.000Z',
   supportContact: null,
+  pagesInLanguage: [],
   ...overrides,
 });
 
@@ -63,8 +64,31 @@ describe('help, support and privacy_policy screens (issue 16)', () => {
       [paths.orgPages.help]: () => view({ requestedLanguage: 'tm', isFallback: true, bodyMarkdown: 'Hello' }),
     });
     renderRoutes({ routes: [{ path: '/help', element: <HelpPage /> }], url: '/help', i18n });
-    expect((await screen.findByTestId('org-page-fallback')).textContent).toContain('English');
+    const fallback = await screen.findByTestId('org-page-fallback');
+    expect(fallback.textContent).toContain('English');
+    // Nothing is in Tamil: it says so, and links nothing.
+    expect(fallback.textContent).toContain(tm.orgPages.noneInLanguage.replace('{{language}}', 'தமிழ்'));
+    expect(screen.queryByTestId('org-page-in-language')).toBeNull();
     expect(new URL(api.requestsTo(paths.orgPages.help)[0]!.url).searchParams.get('language')).toBe('tm');
+  });
+
+  it('names, with links, the pages there are in the app language when this one fell back (issue 28)', async () => {
+    await i18n.changeLanguage('tm');
+    stubApi({
+      [paths.orgPages.support]: () =>
+        view({
+          page: 'support',
+          requestedLanguage: 'tm',
+          isFallback: true,
+          pagesInLanguage: ['help', 'privacy_policy'],
+        }),
+    });
+    renderRoutes({ routes: [{ path: '/support', element: <SupportPage /> }], url: '/support', i18n });
+    const inLanguage = await screen.findByTestId('org-page-in-language');
+    expect(inLanguage.textContent).toContain(tm.orgPages.inLanguage.replace('{{language}}', 'தமிழ்'));
+    expect(screen.getByTestId('org-page-link-help').getAttribute('href')).toBe('/help');
+    expect(screen.getByTestId('org-page-link-help').textContent).toBe(tm.pages.help);
+    expect(screen.getByTestId('org-page-link-privacy_policy').getAttribute('href')).toBe('/privacy_policy');
   });
 
   it('offers call, WhatsApp and e-mail on support', async () => {
