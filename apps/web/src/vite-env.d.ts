@@ -1,5 +1,6 @@
 /// <reference types="vite/client" />
 /// <reference types="vite-plugin-pwa/react" />
+/// <reference types="vite-plugin-pwa/client" />
 
 // An interface, not a type: it merges into Vite's own ImportMetaEnv declaration.
 interface ImportMetaEnv {

@@ -17,6 +17,7 @@ import { appPaths } from '../lib/paths';
 import { loadTranslations, type TTranslate } from '../lib/plain-i18n';
 import { currentUserAgent } from '../lib/user-agent';
 import { JOIN_PARAM } from './join-param';
+import { SignInReloadPrompt } from './sign-in-reload-prompt';
 
 /*
  * The light start (issue 28): on /login, /otp and /m_pin the first screen paints with React and
@@ -133,7 +134,12 @@ const LightSignIn = ({ start }: { start: TLightStart }) => {
     [t, location, context, orgConfig, language, appConfig, handOff],
   );
 
-  return <SignInScreens env={env} />;
+  return (
+    <>
+      <SignInScreens env={env} />
+      <SignInReloadPrompt t={t} language={language} />
+    </>
+  );
 };
 
 /**

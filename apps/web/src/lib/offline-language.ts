@@ -1,4 +1,4 @@
-import { LOCALES_LOAD_PATH, type TLanguage } from './i18n';
+import { LOCALES_LOAD_PATH, type TLanguage } from './languages';
 
 /** The service worker's runtime cache of translations (vite.config.ts workbox runtimeCaching). */
 export const LOCALES_CACHE = 'kisht-locales';

@@ -208,3 +208,38 @@ export const SignInCaption = ({ testId, children }: { testId?: string; children:
     {children}
   </p>
 );
+
+/**
+ * The service worker's prompt on the sign-in screens (spec §2, §4, as components/reload-prompt.tsx
+ * says it in the app): `message`, Reload when an update waits (`onReload`), and Close.
+ */
+export const SignInToast = ({
+  message,
+  reloadLabel,
+  closeLabel,
+  onReload,
+  onClose,
+}: {
+  message: string;
+  reloadLabel: string;
+  closeLabel: string;
+  onReload: (() => void) | null;
+  onClose: () => void;
+}) => (
+  <div className={css.toast} role="status" data-testid="reload-prompt">
+    <span data-testid="reload-prompt-message">{message}</span>
+    {onReload ? (
+      <button type="button" className={css.toastButton} onClick={onReload} data-testid="reload-prompt-reload">
+        {reloadLabel}
+      </button>
+    ) : null}
+    <button
+      type="button"
+      className={`${css.toastButton} ${css.toastClose}`}
+      onClick={onClose}
+      data-testid="reload-prompt-close"
+    >
+      {closeLabel}
+    </button>
+  </div>
+);
