@@ -1,24 +1,12 @@
 import multipart from '@fastify/multipart';
-import {
-  ZAdImageQuery,
-  ZAdvertisement,
-  ZAdvertisementIdQuery,
-  ZAdvertisementPreviewQuery,
-  ZAdvertisementSendProgress,
-  ZAdvertisementSendQuery,
-  ZAdvertisementUploadFields,
-  ZCurrentAdvertisement,
-  ZSendAdvertisementRequest,
-} from '@kisht/domain/advertisements/advertisements.schema';
-import { zEnvelope } from '@kisht/domain/common/envelope';
-import { ZBulkPreview } from '@kisht/domain/devices/devices.schema';
+import { ZAdvertisementUploadFields } from '@kisht/domain/advertisements/advertisements.schema';
+import { advertisementsContract } from '@kisht/domain/contract/advertisements';
 import { MAX_UPLOAD_BYTES } from '@kisht/domain/media/media.schema';
-import { paths } from '@kisht/domain/paths';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { publicBaseUrl } from '../../lib/base-url';
 import type { AppContext } from '../../lib/context';
+import { contractRoute } from '../../lib/contract-route';
 import { ok } from '../../lib/envelope';
 import { readUploadWithOptionalFile } from '../../lib/multipart';
 import { sendStoredFile } from '../../lib/stored-file-reply';
@@ -39,21 +27,17 @@ const IMAGE_RATE_LIMIT = { rateLimit: { max: 60, timeWindow: '1 minute' } };
 
 /** The phone's fetch of an advertisement image by its signed, expiring address (no session; issue 16). */
 export const advertisementsPublicRoutes = async (app: FastifyInstance, ctx: AppContext) => {
-  app.withTypeProvider<ZodTypeProvider>().get(
-    paths.advertisements.deviceImage,
-    {
-      config: IMAGE_RATE_LIMIT,
-      schema: {
-        tags: ['advertisements'],
-        summary: 'The phone fetches an advertisement image (signed address from its show_ad command)',
-        querystring: ZAdImageQuery,
-      },
-    },
-    async (request, reply) => {
+  app.withTypeProvider<ZodTypeProvider>().route({
+    ...contractRoute(advertisementsContract.deviceImage, {
+      tags: ['advertisements'],
+      summary: 'The phone fetches an advertisement image (signed address from its show_ad command)',
+    }),
+    config: IMAGE_RATE_LIMIT,
+    handler: async (request, reply) => {
       const image = await readDeviceAdImage(ctx.db, ctx.config.JWT_SECRET, request.query);
       return sendStoredFile(reply, image, { cacheControl: 'private, max-age=300' });
     },
-  );
+  });
 };
 
 /** send_advertisement (issue 16, spec §2): compose, list, show and send a retailer's advertisements. */
@@ -64,91 +48,65 @@ export const advertisementsRoutes = async (app: FastifyInstance, ctx: AppContext
   });
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.post(
-    paths.advertisements.upload,
-    {
-      bodyLimit: MAX_UPLOAD_BYTES + 64 * 1024,
-      schema: {
-        tags: ['advertisements'],
-        summary: 'A new advertisement: title, text and an optional JPEG/PNG image (spec §5 compressed)',
-        description:
-          'multipart/form-data with the text fields `title` (1–80) and `text` (0–500) first and an optional `file` (at most 5 MB; the type is sniffed from the bytes; an image at most 8000 px a side and 40 megapixels).',
-        consumes: ['multipart/form-data'],
-        response: { 200: zEnvelope(ZAdvertisement) },
-      },
-    },
-    async (request) => {
+  r.route({
+    ...contractRoute(advertisementsContract.upload, {
+      tags: ['advertisements'],
+      summary: 'A new advertisement: title, text and an optional JPEG/PNG image (spec §5 compressed)',
+      description:
+        'multipart/form-data with the text fields `title` (1–80) and `text` (0–500) first and an optional `file` (at most 5 MB; the type is sniffed from the bytes; an image at most 8000 px a side and 40 megapixels).',
+      consumes: ['multipart/form-data'],
+    }),
+    bodyLimit: MAX_UPLOAD_BYTES + 64 * 1024,
+    handler: async (request) => {
       const { fields, bytes } = await readUploadWithOptionalFile(request, ZAdvertisementUploadFields);
       return ok(
         await createAdvertisement(ctx.db, { actor: request.actor, fields, bytes }),
         'Advertisement saved',
       );
     },
-  );
+  });
 
-  r.get(
-    paths.advertisements.list,
-    {
-      schema: {
-        tags: ['advertisements'],
-        summary: 'Your advertisements, newest first, with their sends’ delivery counts',
-        response: { 200: zEnvelope(z.array(ZAdvertisement)) },
-      },
-    },
-    async (request) => ok(await listAdvertisements(ctx.db, request.actor)),
-  );
+  r.route({
+    ...contractRoute(advertisementsContract.list, {
+      tags: ['advertisements'],
+      summary: 'Your advertisements, newest first, with their sends’ delivery counts',
+    }),
+    handler: async (request) => ok(await listAdvertisements(ctx.db, request.actor)),
+  });
 
-  r.get(
-    paths.advertisements.current,
-    {
-      schema: {
-        tags: ['advertisements'],
-        summary: 'The advertisement the app shows: your newest, or your retailer’s newest for a customer',
-        response: { 200: zEnvelope(ZCurrentAdvertisement) },
-      },
-    },
-    async (request) => ok(await currentAdvertisement(ctx.db, request.actor)),
-  );
+  r.route({
+    ...contractRoute(advertisementsContract.current, {
+      tags: ['advertisements'],
+      summary: 'The advertisement the app shows: your newest, or your retailer’s newest for a customer',
+    }),
+    handler: async (request) => ok(await currentAdvertisement(ctx.db, request.actor)),
+  });
 
-  r.get(
-    paths.advertisements.image,
-    {
-      schema: {
-        tags: ['advertisements'],
-        summary: 'An advertisement’s image (bytes)',
-        querystring: ZAdvertisementIdQuery,
-      },
-    },
-    async (request, reply) => {
+  r.route({
+    ...contractRoute(advertisementsContract.image, {
+      tags: ['advertisements'],
+      summary: 'An advertisement’s image (bytes)',
+    }),
+    handler: async (request, reply) => {
       const image = await readAdvertisementImage(ctx.db, request.actor, request.query.advertisement_id);
       return sendStoredFile(reply, image, { cacheControl: 'private, max-age=300' });
     },
-  );
+  });
 
-  r.get(
-    paths.advertisements.sendPreview,
-    {
-      schema: {
-        tags: ['advertisements'],
-        summary: 'How many phones a filter or status would show the advertisement on (nothing is sent)',
-        querystring: ZAdvertisementPreviewQuery,
-        response: { 200: zEnvelope(ZBulkPreview) },
-      },
-    },
-    async (request) => ok(await previewAdvertisementSend(ctx.db, request.actor, request.query)),
-  );
+  r.route({
+    ...contractRoute(advertisementsContract.sendPreview, {
+      tags: ['advertisements'],
+      summary: 'How many phones a filter or status would show the advertisement on (nothing is sent)',
+    }),
+    handler: async (request) => ok(await previewAdvertisementSend(ctx.db, request.actor, request.query)),
+  });
 
-  r.post(
-    paths.advertisements.send,
-    {
-      schema: {
-        tags: ['advertisements'],
-        summary: 'Show the advertisement on the chosen customers’ phones (a show_ad command each)',
-        body: ZSendAdvertisementRequest,
-        response: { 200: zEnvelope(ZAdvertisementSendProgress) },
-      },
-    },
-    async (request) =>
+  r.route({
+    ...contractRoute(advertisementsContract.send, {
+      tags: ['advertisements'],
+      summary: 'Show the advertisement on the chosen customers’ phones (a show_ad command each)',
+    }),
+    handler: async (request) =>
       ok(
         await sendAdvertisement(
           { db: ctx.db, dispatcher: ctx.dispatcher, secret: ctx.config.JWT_SECRET },
@@ -156,18 +114,14 @@ export const advertisementsRoutes = async (app: FastifyInstance, ctx: AppContext
         ),
         'Advertisement sent',
       ),
-  );
+  });
 
-  r.get(
-    paths.advertisements.sendStatus,
-    {
-      schema: {
-        tags: ['advertisements'],
-        summary: 'Delivery progress of an advertisement send',
-        querystring: ZAdvertisementSendQuery,
-        response: { 200: zEnvelope(ZAdvertisementSendProgress) },
-      },
-    },
-    async (request) => ok(await getAdvertisementSendProgress(ctx.db, request.actor, request.query.send_id)),
-  );
+  r.route({
+    ...contractRoute(advertisementsContract.sendStatus, {
+      tags: ['advertisements'],
+      summary: 'Delivery progress of an advertisement send',
+    }),
+    handler: async (request) =>
+      ok(await getAdvertisementSendProgress(ctx.db, request.actor, request.query.send_id)),
+  });
 };

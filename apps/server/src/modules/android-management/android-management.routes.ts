@@ -1,31 +1,14 @@
 import { DeviceType } from '@kisht/domain/common/enums';
-import { zEnvelope } from '@kisht/domain/common/envelope';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
-import { ZDeviceCommandRequest } from '@kisht/domain/devices/devices.schema';
-import { paths } from '@kisht/domain/paths';
+import { androidManagementContract, type TAmapiSyncResult } from '@kisht/domain/contract/android-management';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../lib/context';
+import { contractRoute } from '../../lib/contract-route';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
 import { findCustomerForActor, findCustomerOfFamily } from '../scope/scope.service';
 import { AndroidManagementBridge } from './android-management.service';
-
-/**
- * amapi_sync's answer: where the customer's managed-Android phone stands after asking the Android
- * Management API (issue 15). `mdmId` is the AMAPI device name; `state` AMAPI's device state.
- */
-export const ZAmapiSyncResult = z.object({
-  customerId: z.number().int(),
-  /** The customer's status after the sync (spec §4: 1 install once enrolled, 3 uninstall once deleted). */
-  status: z.number().int(),
-  isEnrolled: z.boolean(),
-  mdmId: z.string().nullable(),
-  /** AMAPI Device.state (ACTIVE, DISABLED, LOST, …), or null before enrolment. */
-  state: z.string().nullable(),
-});
-export type TAmapiSyncResult = z.infer<typeof ZAmapiSyncResult>;
 
 /**
  * Managed-Android routes (issue 15): POST amapi_sync asks the Android Management API now about one
@@ -35,18 +18,13 @@ export type TAmapiSyncResult = z.infer<typeof ZAmapiSyncResult>;
 export const androidManagementRoutes = async (app: FastifyInstance, ctx: AppContext) => {
   requireSession(app, ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
-  r.post(
-    paths.androidManagement.sync,
-    {
-      schema: {
-        tags: ['devices'],
-        summary:
-          "Ask Google's Android Management API whether the customer's managed-Android phone enrolled (or was deleted)",
-        body: ZDeviceCommandRequest,
-        response: { 200: zEnvelope(ZAmapiSyncResult) },
-      },
-    },
-    async (request) => {
+  r.route({
+    ...contractRoute(androidManagementContract.sync, {
+      tags: ['devices'],
+      summary:
+        "Ask Google's Android Management API whether the customer's managed-Android phone enrolled (or was deleted)",
+    }),
+    handler: async (request) => {
       const { customer, device } = await findCustomerOfFamily(
         ctx.db,
         request.actor,
@@ -75,5 +53,5 @@ export const androidManagementRoutes = async (app: FastifyInstance, ctx: AppCont
         state: after.device.mdmId ? (info?.state ?? null) : null,
       });
     },
-  );
+  });
 };

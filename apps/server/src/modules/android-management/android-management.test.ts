@@ -1,4 +1,5 @@
 import { addDays, istDate } from '@kisht/domain/common/time';
+import { ZAmapiSyncResult } from '@kisht/domain/contract/android-management';
 import { ZEnrolmentQr } from '@kisht/domain/customers/customers.schema';
 import { ZBulkProgress, ZDeviceCommand } from '@kisht/domain/devices/devices.schema';
 import { deviceControlPath, paths } from '@kisht/domain/paths';
@@ -17,7 +18,6 @@ import {
 } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { runAutoLockLadder } from '../devices/auto-lock.service';
-import { ZAmapiSyncResult } from './android-management.routes';
 import type { AndroidManagementBridge } from './android-management.service';
 
 /**

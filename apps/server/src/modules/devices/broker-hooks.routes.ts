@@ -1,19 +1,18 @@
 import { timingSafeEqual } from 'node:crypto';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
+import { devicesContract } from '@kisht/domain/contract/devices';
 import {
   type TBrokerAclRequest,
   type TBrokerAuthRequest,
   type TBrokerHookAnswer,
-  ZBrokerAclRequest,
-  ZBrokerAuthRequest,
   ZBrokerHookAnswer,
 } from '@kisht/domain/devices/devices.schema';
 import { cmdTopic, evtTopic } from '@kisht/domain/devices/protocol.schema';
-import { paths } from '@kisht/domain/paths';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { TConfig } from '../../config';
 import type { AppContext } from '../../lib/context';
+import { contractRoute } from '../../lib/contract-route';
 import { isValidDeviceSecret } from './devices.service';
 
 const sameSecret = (given: string, expected: string): boolean => {
@@ -75,42 +74,41 @@ export const brokerAclAnswer = (config: TConfig, request: TBrokerAclRequest): TB
 
 /**
  * The external broker's HTTP auth hooks (design §5 with MQTT_URL: EMQX's HTTP authentication and
- * authorisation). Off (404) unless BROKER_HOOK_SECRET is set; the broker sends it as a bearer token
- * (403 otherwise). They answer in the broker's format, `{ result, is_superuser }`, not the API
- * envelope. Bad input is a 400 naming the field, as everywhere.
+ * authorisation). Off unless BROKER_HOOK_SECRET is set: they are registered (they are routes of
+ * the wire contract) but answer as an unknown route (404) and stay out of /docs. The broker sends
+ * the secret as a bearer token (403 otherwise). They answer in the broker's format,
+ * `{ result, is_superuser }`, not the API envelope. Bad input is a 400 naming the field, as everywhere.
  */
 export const brokerHookRoutes = async (app: FastifyInstance, ctx: AppContext) => {
   const secret = ctx.config.BROKER_HOOK_SECRET;
-  if (!secret) return;
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const requireBroker = async (request: FastifyRequest) => {
+  const requireBroker = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!secret) return reply.callNotFound();
     const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
     if (!sameSecret(given, secret)) throw new AppError(AppErrorCode.FORBIDDEN, 'Only the broker calls this');
   };
-  r.post(
-    paths.devices.brokerAuth,
-    {
-      onRequest: requireBroker,
-      schema: {
-        tags: ['devices'],
-        summary: 'External broker: may this client connect? (EMQX HTTP authentication)',
-        body: ZBrokerAuthRequest,
-        response: { 200: ZBrokerHookAnswer },
-      },
-    },
-    async (request) => brokerAuthAnswer(ctx, request.body),
-  );
-  r.post(
-    paths.devices.brokerAcl,
-    {
-      onRequest: requireBroker,
-      schema: {
-        tags: ['devices'],
-        summary: 'External broker: may this client publish or subscribe here? (EMQX HTTP authorisation)',
-        body: ZBrokerAclRequest,
-        response: { 200: ZBrokerHookAnswer },
-      },
-    },
-    async (request) => brokerAclAnswer(ctx.config, request.body),
-  );
+  /** A hook's route: the contract's, with the broker's answer (not the envelope) as its response. */
+  const hookRoute = <C extends typeof devicesContract.brokerAuth | typeof devicesContract.brokerAcl>(
+    contract: C,
+    summary: string,
+  ) => {
+    const route = contractRoute(contract, { tags: ['devices'], summary, hide: !secret });
+    return { ...route, schema: { ...route.schema, response: { 200: ZBrokerHookAnswer } } };
+  };
+  r.route({
+    ...hookRoute(
+      devicesContract.brokerAuth,
+      'External broker: may this client connect? (EMQX HTTP authentication)',
+    ),
+    onRequest: requireBroker,
+    handler: async (request) => brokerAuthAnswer(ctx, request.body),
+  });
+  r.route({
+    ...hookRoute(
+      devicesContract.brokerAcl,
+      'External broker: may this client publish or subscribe here? (EMQX HTTP authorisation)',
+    ),
+    onRequest: requireBroker,
+    handler: async (request) => brokerAclAnswer(ctx.config, request.body),
+  });
 };

@@ -1,17 +1,10 @@
-import { zEnvelope } from '@kisht/domain/common/envelope';
-import { ZCustomerIdQuery, ZEnrolmentQr } from '@kisht/domain/customers/customers.schema';
-import {
-  ZEnrolDeviceRequest,
-  ZEnrolDeviceResponse,
-  ZReEnrolRequest,
-  ZReEnrolResponse,
-} from '@kisht/domain/devices/devices.schema';
-import { paths } from '@kisht/domain/paths';
+import { devicesContract } from '@kisht/domain/contract/devices';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import QRCode from 'qrcode';
 import { publicBaseUrl } from '../../lib/base-url';
 import type { AppContext } from '../../lib/context';
+import { contractRoute } from '../../lib/contract-route';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
 import { findCustomerForActor } from '../scope/scope.service';
@@ -20,23 +13,18 @@ import { reEnrolDevice } from './re-enrolment.service';
 
 /** The device's own enrolment call (design §5); authenticated by the one-time token. */
 export const enrolmentRoutes = async (app: FastifyInstance, ctx: AppContext) => {
-  app.withTypeProvider<ZodTypeProvider>().post(
-    paths.devices.enrol,
-    {
-      config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
-      schema: {
-        tags: ['devices'],
-        summary: 'Enrol a phone with the token from its QR; returns MQTT credentials',
-        body: ZEnrolDeviceRequest,
-        response: { 200: zEnvelope(ZEnrolDeviceResponse) },
-      },
-    },
-    async (request) =>
+  app.withTypeProvider<ZodTypeProvider>().route({
+    ...contractRoute(devicesContract.enrol, {
+      tags: ['devices'],
+      summary: 'Enrol a phone with the token from its QR; returns MQTT credentials',
+    }),
+    config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+    handler: async (request) =>
       ok(
         await enrolDevice(ctx, { request: request.body, baseUrl: publicBaseUrl(ctx.config, request) }),
         'Enrolled',
       ),
-  );
+  });
 };
 
 /**
@@ -59,31 +47,22 @@ export const enrolmentQrRoutes = async (app: FastifyInstance, ctx: AppContext) =
     return { customerId: customer.id, qr };
   };
 
-  r.get(
-    paths.customers.qrCode,
-    {
-      schema: {
-        tags: ['customers'],
-        summary:
-          "Enrolment QR for an inactive customer, by device family (Android provisioning JSON, the link-based app's deep link, the Android Management API's QR, the Apple enrolment profile URL), with a one-time token",
-        querystring: ZCustomerIdQuery,
-        response: { 200: zEnvelope(ZEnrolmentQr) },
-      },
-    },
-    async (request) => ok((await issueQrFor(request)).qr),
-  );
+  r.route({
+    ...contractRoute(devicesContract.qrCode, {
+      tags: ['customers'],
+      summary:
+        "Enrolment QR for an inactive customer, by device family (Android provisioning JSON, the link-based app's deep link, the Android Management API's QR, the Apple enrolment profile URL), with a one-time token",
+    }),
+    handler: async (request) => ok((await issueQrFor(request)).qr),
+  });
 
-  r.get(
-    paths.customers.qrCodePng,
-    {
-      schema: {
-        tags: ['customers'],
-        summary:
-          'Enrolment QR as a PNG (512 px, error correction M) for an inactive customer: the provisioning JSON with a fresh one-time token',
-        querystring: ZCustomerIdQuery,
-      },
-    },
-    async (request, reply) => {
+  r.route({
+    ...contractRoute(devicesContract.qrCodePng, {
+      tags: ['customers'],
+      summary:
+        'Enrolment QR as a PNG (512 px, error correction M) for an inactive customer: the provisioning JSON with a fresh one-time token',
+    }),
+    handler: async (request, reply) => {
       const { customerId, qr } = await issueQrFor(request);
       const png = await QRCode.toBuffer(qr.payload, {
         type: 'png',
@@ -98,23 +77,18 @@ export const enrolmentQrRoutes = async (app: FastifyInstance, ctx: AppContext) =
         .header('content-disposition', `inline; filename="kisht-enrolment-${customerId}.png"`)
         .send(png);
     },
-  );
+  });
 
-  r.post(
-    paths.devices.reEnrol,
-    {
-      schema: {
-        tags: ['devices'],
-        summary:
-          "Re-enrol a customer's wiped, replaced or lost phone: revoke the old phone, keep the consent and the loan, make the customer inactive for a new enrolment QR (issue 27)",
-        body: ZReEnrolRequest,
-        response: { 200: zEnvelope(ZReEnrolResponse) },
-      },
-    },
-    async (request) =>
+  r.route({
+    ...contractRoute(devicesContract.reEnrol, {
+      tags: ['devices'],
+      summary:
+        "Re-enrol a customer's wiped, replaced or lost phone: revoke the old phone, keep the consent and the loan, make the customer inactive for a new enrolment QR (issue 27)",
+    }),
+    handler: async (request) =>
       ok(
         await reEnrolDevice(ctx, { actor: request.actor, request: request.body }),
         'The phone was taken out. Make the new enrolment QR for the customer',
       ),
-  );
+  });
 };

@@ -1,20 +1,11 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { zEnvelope } from '@kisht/domain/common/envelope';
-import { ZCustomerIdQuery, ZEnrolmentQr } from '@kisht/domain/customers/customers.schema';
-import {
-  ZDeepLinkQuery,
-  ZEnrolmentCode,
-  ZEnrolmentCodeState,
-  ZExchangeEnrolmentCodeRequest,
-  ZExchangeEnrolmentCodeResponse,
-  ZGenerateLinkCodeRequest,
-} from '@kisht/domain/devices/link-enrolment';
-import { paths } from '@kisht/domain/paths';
+import { emmContract } from '@kisht/domain/contract/emm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { publicBaseUrl } from '../../lib/base-url';
 import type { AppContext } from '../../lib/context';
+import { contractRoute } from '../../lib/contract-route';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
 import { exchangeEnrolmentCode } from '../devices/enrolment-code.service';
@@ -51,31 +42,25 @@ const LANDING_RATE_LIMIT = { rateLimit: { max: 60, timeWindow: '1 minute' } };
 /** Public downloads and calls of the enrolment flows (no session: a phone, not the app, calls them). */
 export const emmPublicRoutes = async (app: FastifyInstance, ctx: AppContext) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  r.get(
-    paths.emm.dpcApk,
-    {
-      schema: {
-        tags: ['enrolment'],
-        summary: "The device policy controller's APK (a placeholder on a demo server)",
-      },
-    },
-    async (_request, reply) =>
+  r.route({
+    ...contractRoute(emmContract.dpcApk, {
+      tags: ['enrolment'],
+      summary: "The device policy controller's APK (a placeholder on a demo server)",
+    }),
+    handler: async (_request, reply) =>
       reply
         .header('content-type', 'text/plain; charset=utf-8')
         .header('content-disposition', 'attachment; filename="kisht-dpc-PLACEHOLDER.txt"')
         .send(DPC_PLACEHOLDER_TEXT),
-  );
+  });
 
-  r.get(
-    paths.emm.linkApk,
-    {
-      schema: {
-        tags: ['enrolment'],
-        summary:
-          "The link-based app's APK (linkflapk): LINK_APP_APK_FILE, a redirect to LINK_APP_DOWNLOAD_URL, or a named placeholder on a demo server",
-      },
-    },
-    async (_request, reply) => {
+  r.route({
+    ...contractRoute(emmContract.linkApk, {
+      tags: ['enrolment'],
+      summary:
+        "The link-based app's APK (linkflapk): LINK_APP_APK_FILE, a redirect to LINK_APP_DOWNLOAD_URL, or a named placeholder on a demo server",
+    }),
+    handler: async (_request, reply) => {
       const { LINK_APP_APK_FILE: file, LINK_APP_DOWNLOAD_URL: elsewhere } = ctx.config;
       if (file) {
         const { size } = await stat(file);
@@ -91,20 +76,16 @@ export const emmPublicRoutes = async (app: FastifyInstance, ctx: AppContext) => 
         .header('content-disposition', 'attachment; filename="kisht-link-PLACEHOLDER.txt"')
         .send(LINK_APP_PLACEHOLDER_TEXT);
     },
-  );
+  });
 
-  r.get(
-    paths.emm.deepLinkLanding,
-    {
-      config: LANDING_RATE_LIMIT,
-      schema: {
-        tags: ['enrolment'],
-        summary:
-          'The deep link a link-based customer opens: an HTML page with the APK download, the steps, and the kisht://enrol link (410 once expired or used)',
-        querystring: ZDeepLinkQuery,
-      },
-    },
-    async (request, reply) => {
+  r.route({
+    ...contractRoute(emmContract.deepLinkLanding, {
+      tags: ['enrolment'],
+      summary:
+        'The deep link a link-based customer opens: an HTML page with the APK download, the steps, and the kisht://enrol link (410 once expired or used)',
+    }),
+    config: LANDING_RATE_LIMIT,
+    handler: async (request, reply) => {
       const page = await deepLinkLandingPage(ctx, {
         orgId: request.query.org_id,
         token: request.query.token,
@@ -125,21 +106,16 @@ export const emmPublicRoutes = async (app: FastifyInstance, ctx: AppContext) => 
           .send(page.html)
       );
     },
-  );
+  });
 
-  r.post(
-    paths.emm.exchangeCode,
-    {
-      config: EXCHANGE_RATE_LIMIT,
-      schema: {
-        tags: ['enrolment'],
-        summary:
-          'The link-based app exchanges a typed enrolment code for a one-time enrolment token and the server URL (404 "Code not found")',
-        body: ZExchangeEnrolmentCodeRequest,
-        response: { 200: zEnvelope(ZExchangeEnrolmentCodeResponse) },
-      },
-    },
-    async (request) =>
+  r.route({
+    ...contractRoute(emmContract.exchangeCode, {
+      tags: ['enrolment'],
+      summary:
+        'The link-based app exchanges a typed enrolment code for a one-time enrolment token and the server URL (404 "Code not found")',
+    }),
+    config: EXCHANGE_RATE_LIMIT,
+    handler: async (request) =>
       ok(
         await exchangeEnrolmentCode(ctx.db, {
           orgId: request.body.orgId,
@@ -148,7 +124,7 @@ export const emmPublicRoutes = async (app: FastifyInstance, ctx: AppContext) => 
         }),
         'Code accepted',
       ),
-  );
+  });
 };
 
 /**
@@ -159,18 +135,13 @@ export const emmRoutes = async (app: FastifyInstance, ctx: AppContext) => {
   requireSession(app, ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.post(
-    paths.emm.generateCodeLinkfl,
-    {
-      schema: {
-        tags: ['enrolment'],
-        summary:
-          'A fresh link-based enrolment (generate_code_linkfl): deep link, APK location and enrolment code, with a one-time token (reserves a key as the enrolment QR does)',
-        body: ZGenerateLinkCodeRequest,
-        response: { 200: zEnvelope(ZEnrolmentQr) },
-      },
-    },
-    async (request) =>
+  r.route({
+    ...contractRoute(emmContract.generateCodeLinkfl, {
+      tags: ['enrolment'],
+      summary:
+        'A fresh link-based enrolment (generate_code_linkfl): deep link, APK location and enrolment code, with a one-time token (reserves a key as the enrolment QR does)',
+    }),
+    handler: async (request) =>
       ok(
         await issueLinkEnrolment(ctx, {
           actor: request.actor,
@@ -178,20 +149,15 @@ export const emmRoutes = async (app: FastifyInstance, ctx: AppContext) => {
           baseUrl: publicBaseUrl(ctx.config, request),
         }),
       ),
-  );
+  });
 
-  r.get(
-    paths.customers.deepLink,
-    {
-      schema: {
-        tags: ['enrolment'],
-        summary:
-          "The link-based customer's deep link (get_deep_link), with a fresh one-time token, the APK location and an enrolment code",
-        querystring: ZCustomerIdQuery,
-        response: { 200: zEnvelope(ZEnrolmentQr) },
-      },
-    },
-    async (request) =>
+  r.route({
+    ...contractRoute(emmContract.deepLink, {
+      tags: ['enrolment'],
+      summary:
+        "The link-based customer's deep link (get_deep_link), with a fresh one-time token, the APK location and an enrolment code",
+    }),
+    handler: async (request) =>
       ok(
         await issueLinkEnrolment(ctx, {
           actor: request.actor,
@@ -199,20 +165,15 @@ export const emmRoutes = async (app: FastifyInstance, ctx: AppContext) => {
           baseUrl: publicBaseUrl(ctx.config, request),
         }),
       ),
-  );
+  });
 
-  r.post(
-    paths.customers.generateEmmCode,
-    {
-      schema: {
-        tags: ['enrolment'],
-        summary:
-          'A fresh enrolment code for a link-based customer (generate_emm_code): the code the app accepts typed in, valid until the enrolment token expires',
-        body: ZGenerateLinkCodeRequest,
-        response: { 200: zEnvelope(ZEnrolmentCode) },
-      },
-    },
-    async (request) =>
+  r.route({
+    ...contractRoute(emmContract.generateEmmCode, {
+      tags: ['enrolment'],
+      summary:
+        'A fresh enrolment code for a link-based customer (generate_emm_code): the code the app accepts typed in, valid until the enrolment token expires',
+    }),
+    handler: async (request) =>
       ok(
         await generateEmmCode(ctx, {
           actor: request.actor,
@@ -220,19 +181,15 @@ export const emmRoutes = async (app: FastifyInstance, ctx: AppContext) => {
           baseUrl: publicBaseUrl(ctx.config, request),
         }),
       ),
-  );
+  });
 
-  r.get(
-    paths.customers.keygen,
-    {
-      schema: {
-        tags: ['enrolment'],
-        summary:
-          "The state of a link-based customer's enrolment (get_customers_keygen): code issued, expires, used",
-        querystring: ZCustomerIdQuery,
-        response: { 200: zEnvelope(ZEnrolmentCodeState) },
-      },
-    },
-    async (request) => ok(await getEnrolmentCodeState(ctx.db, request.actor, request.query.customer_id)),
-  );
+  r.route({
+    ...contractRoute(emmContract.keygen, {
+      tags: ['enrolment'],
+      summary:
+        "The state of a link-based customer's enrolment (get_customers_keygen): code issued, expires, used",
+    }),
+    handler: async (request) =>
+      ok(await getEnrolmentCodeState(ctx.db, request.actor, request.query.customer_id)),
+  });
 };

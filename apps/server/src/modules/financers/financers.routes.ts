@@ -1,11 +1,9 @@
-import { ZCreateHdbRequest } from '@kisht/domain/catalogue/financer-handoff.schema';
-import { zEnvelope } from '@kisht/domain/common/envelope';
-import { ZCustomerDetails } from '@kisht/domain/customers/customers.schema';
-import { paths } from '@kisht/domain/paths';
+import { financersContract } from '@kisht/domain/contract/financers';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { startProtectedJob } from '../../jobs/scheduler';
 import type { AppContext } from '../../lib/context';
+import { contractRoute } from '../../lib/contract-route';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
 import { createFinancerGateway, handOffDueCustomers, requestHdbHandoff } from './financers.service';
@@ -41,17 +39,12 @@ export const financersRoutes = async (app: FastifyInstance, ctx: AppContext) => 
 
   requireSession(app, ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
-  r.post(
-    paths.customers.createHdb,
-    {
-      schema: {
-        tags: ['customers'],
-        summary: 'Hand the customer to HDB now (create-customer-hdb); answers the details with the reference',
-        body: ZCreateHdbRequest,
-        response: { 200: zEnvelope(ZCustomerDetails) },
-      },
-    },
-    async (request) =>
+  r.route({
+    ...contractRoute(financersContract.createHdb, {
+      tags: ['customers'],
+      summary: 'Hand the customer to HDB now (create-customer-hdb); answers the details with the reference',
+    }),
+    handler: async (request) =>
       ok(
         await requestHdbHandoff({
           db: ctx.db,
@@ -62,5 +55,5 @@ export const financersRoutes = async (app: FastifyInstance, ctx: AppContext) => 
         }),
         'Customer sent to HDB',
       ),
-  );
+  });
 };

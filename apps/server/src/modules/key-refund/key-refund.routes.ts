@@ -1,9 +1,8 @@
-import { zEnvelope } from '@kisht/domain/common/envelope';
-import { ZLedgerMovement, ZRefundKeyRequest } from '@kisht/domain/ledger/ledger.schema';
-import { paths } from '@kisht/domain/paths';
+import { keyRefundContract } from '@kisht/domain/contract/key-refund';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../lib/context';
+import { contractRoute } from '../../lib/contract-route';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
 import { refundEnrolmentKey } from './key-refund.service';
@@ -13,18 +12,13 @@ export const keyRefundRoutes = async (app: FastifyInstance, ctx: AppContext) => 
   requireSession(app, ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.post(
-    paths.ledger.refundKey,
-    {
-      schema: {
-        tags: ['ledger'],
-        summary:
-          'Return the key an enrolment QR reserved, for your customer whose phone never enrolled (the QR stops working)',
-        body: ZRefundKeyRequest,
-        response: { 200: zEnvelope(ZLedgerMovement) },
-      },
-    },
-    async (request) =>
+  r.route({
+    ...contractRoute(keyRefundContract.refundKey, {
+      tags: ['ledger'],
+      summary:
+        'Return the key an enrolment QR reserved, for your customer whose phone never enrolled (the QR stops working)',
+    }),
+    handler: async (request) =>
       ok(await refundEnrolmentKey(ctx.db, { actor: request.actor, request: request.body }), 'Key returned'),
-  );
+  });
 };

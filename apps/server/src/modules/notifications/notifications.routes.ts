@@ -1,15 +1,8 @@
-import { zEnvelope } from '@kisht/domain/common/envelope';
-import {
-  ZMarkNotificationsReadRequest,
-  ZMarkNotificationsReadResponse,
-  ZNotificationPage,
-  ZNotificationsQuery,
-  ZUnreadCount,
-} from '@kisht/domain/notifications/notifications.schema';
-import { paths } from '@kisht/domain/paths';
+import { notificationsContract } from '@kisht/domain/contract/notifications';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../lib/context';
+import { contractRoute } from '../../lib/contract-route';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
 import { countMyUnread, listMyNotifications, markMyNotificationsRead } from './notifications.service';
@@ -22,39 +15,25 @@ import { countMyUnread, listMyNotifications, markMyNotificationsRead } from './n
 export const notificationsRoutes = async (app: FastifyInstance, ctx: AppContext) => {
   requireSession(app, ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
-  r.get(
-    paths.notifications.list,
-    {
-      schema: {
-        tags: ['notifications'],
-        summary: 'Your notifications, newest first (unread=true: only unread ones)',
-        querystring: ZNotificationsQuery,
-        response: { 200: zEnvelope(ZNotificationPage) },
-      },
-    },
-    async (request) => ok(await listMyNotifications(ctx.db, request.actor, request.query)),
-  );
-  r.get(
-    paths.notifications.unreadCount,
-    {
-      schema: {
-        tags: ['notifications'],
-        summary: 'How many of your notifications are unread',
-        response: { 200: zEnvelope(ZUnreadCount) },
-      },
-    },
-    async (request) => ok(await countMyUnread(ctx.db, request.actor)),
-  );
-  r.post(
-    paths.notifications.read,
-    {
-      schema: {
-        tags: ['notifications'],
-        summary: 'Mark some of your notifications (ids) or all of them (all: true) read',
-        body: ZMarkNotificationsReadRequest,
-        response: { 200: zEnvelope(ZMarkNotificationsReadResponse) },
-      },
-    },
-    async (request) => ok(await markMyNotificationsRead(ctx.db, request.actor, request.body)),
-  );
+  r.route({
+    ...contractRoute(notificationsContract.list, {
+      tags: ['notifications'],
+      summary: 'Your notifications, newest first (unread=true: only unread ones)',
+    }),
+    handler: async (request) => ok(await listMyNotifications(ctx.db, request.actor, request.query)),
+  });
+  r.route({
+    ...contractRoute(notificationsContract.unreadCount, {
+      tags: ['notifications'],
+      summary: 'How many of your notifications are unread',
+    }),
+    handler: async (request) => ok(await countMyUnread(ctx.db, request.actor)),
+  });
+  r.route({
+    ...contractRoute(notificationsContract.read, {
+      tags: ['notifications'],
+      summary: 'Mark some of your notifications (ids) or all of them (all: true) read',
+    }),
+    handler: async (request) => ok(await markMyNotificationsRead(ctx.db, request.actor, request.body)),
+  });
 };

@@ -1,16 +1,9 @@
-import { ZAuthSession } from '@kisht/domain/auth/auth.schema';
-import {
-  ZOauthCallbackQuery,
-  ZOauthCompleteRequest,
-  ZOauthUrl,
-  ZOauthUrlQuery,
-} from '@kisht/domain/auth/oauth.schema';
-import { zEnvelope } from '@kisht/domain/common/envelope';
-import { paths } from '@kisht/domain/paths';
+import { oauthContract } from '@kisht/domain/contract/oauth';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { clientInfoFrom } from '../../lib/client-info';
 import type { AppContext } from '../../lib/context';
+import { contractRoute } from '../../lib/contract-route';
 import { ok } from '../../lib/envelope';
 import { completeGoogleSignIn, finishGoogleSignIn, startGoogleSignIn } from './oauth.service';
 
@@ -26,18 +19,13 @@ const baseUrlOf = (ctx: AppContext, request: FastifyRequest): string =>
 export const oauthRoutes = async (app: FastifyInstance, ctx: AppContext) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const deps = { db: ctx.db, config: ctx.config, log: app.log };
-  r.get(
-    paths.oauth.url,
-    {
-      config: START_RATE_LIMIT,
-      schema: {
-        tags: ['auth'],
-        summary: 'Start Sign in with Google: the authorization URL (404 when Google sign-in is not set up)',
-        querystring: ZOauthUrlQuery,
-        response: { 200: zEnvelope(ZOauthUrl) },
-      },
-    },
-    async (request, reply) => {
+  r.route({
+    ...contractRoute(oauthContract.url, {
+      tags: ['auth'],
+      summary: 'Start Sign in with Google: the authorization URL (404 when Google sign-in is not set up)',
+    }),
+    config: START_RATE_LIMIT,
+    handler: async (request, reply) => {
       const started = await startGoogleSignIn(deps, {
         orgId: request.query.org_id,
         baseUrl: baseUrlOf(ctx, request),
@@ -46,18 +34,14 @@ export const oauthRoutes = async (app: FastifyInstance, ctx: AppContext) => {
       reply.header('cache-control', 'no-store');
       return ok({ url: started.url });
     },
-  );
-  r.get(
-    paths.oauth.callback,
-    {
-      config: CHECK_RATE_LIMIT,
-      schema: {
-        tags: ['auth'],
-        summary: "The provider's redirect back: 302 to the login page with a one-time ticket or an error",
-        querystring: ZOauthCallbackQuery,
-      },
-    },
-    async (request, reply) => {
+  });
+  r.route({
+    ...contractRoute(oauthContract.callback, {
+      tags: ['auth'],
+      summary: "The provider's redirect back: 302 to the login page with a one-time ticket or an error",
+    }),
+    config: CHECK_RATE_LIMIT,
+    handler: async (request, reply) => {
       const finished = await finishGoogleSignIn(deps, {
         baseUrl: baseUrlOf(ctx, request),
         query: request.query,
@@ -68,18 +52,13 @@ export const oauthRoutes = async (app: FastifyInstance, ctx: AppContext) => {
       reply.header('cache-control', 'no-store');
       return reply.redirect(finished.location, 302);
     },
-  );
-  r.post(
-    paths.oauth.complete,
-    {
-      config: CHECK_RATE_LIMIT,
-      schema: {
-        tags: ['auth'],
-        summary: 'Exchange the one-time Google sign-in ticket for a session',
-        body: ZOauthCompleteRequest,
-        response: { 200: zEnvelope(ZAuthSession) },
-      },
-    },
-    async (request) => ok(await completeGoogleSignIn(deps, request.body), 'Logged in'),
-  );
+  });
+  r.route({
+    ...contractRoute(oauthContract.complete, {
+      tags: ['auth'],
+      summary: 'Exchange the one-time Google sign-in ticket for a session',
+    }),
+    config: CHECK_RATE_LIMIT,
+    handler: async (request) => ok(await completeGoogleSignIn(deps, request.body), 'Logged in'),
+  });
 };

@@ -1,16 +1,9 @@
-import { zEnvelope } from '@kisht/domain/common/envelope';
-import {
-  ORG_PAGES,
-  ZOrgPageQuery,
-  ZOrgPageView,
-  ZSaveOrgPageRequest,
-  ZSaveSupportContactRequest,
-  ZSupportContact,
-} from '@kisht/domain/org-pages/org-pages.schema';
-import { orgPagePath, paths } from '@kisht/domain/paths';
+import { orgPagesContract } from '@kisht/domain/contract/org-pages';
+import { ORG_PAGES } from '@kisht/domain/org-pages/org-pages.schema';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../lib/context';
+import { contractRoute } from '../../lib/contract-route';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
 import { getOrgPage, saveOrgPage, saveSupportContact } from './org-pages.service';
@@ -24,41 +17,28 @@ export const orgPagesRoutes = async (app: FastifyInstance, ctx: AppContext) => {
   requireSession(app, ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
   for (const page of ORG_PAGES) {
-    r.get(
-      orgPagePath(page),
-      {
-        schema: {
-          tags: ['org-pages'],
-          summary: `The organisation’s ${page} page in a language (else English, else the built-in text)`,
-          querystring: ZOrgPageQuery,
-          response: { 200: zEnvelope(ZOrgPageView) },
-        },
-      },
-      async (request) => ok(await getOrgPage(ctx.db, request.actor, page, request.query.language)),
-    );
-    r.put(
-      orgPagePath(page),
-      {
-        schema: {
-          tags: ['org-pages'],
-          summary: `Write the organisation’s ${page} page in one language (organisation admin)`,
-          body: ZSaveOrgPageRequest,
-          response: { 200: zEnvelope(ZOrgPageView) },
-        },
-      },
-      async (request) => ok(await saveOrgPage(ctx.db, request.actor, page, request.body), 'Page saved'),
-    );
-  }
-  r.put(
-    paths.orgPages.supportContact,
-    {
-      schema: {
+    r.route({
+      ...contractRoute(orgPagesContract.getPage.group[page], {
         tags: ['org-pages'],
-        summary: 'Set the phone, WhatsApp and e-mail the support page offers (organisation admin)',
-        body: ZSaveSupportContactRequest,
-        response: { 200: zEnvelope(ZSupportContact) },
-      },
-    },
-    async (request) => ok(await saveSupportContact(ctx.db, request.actor, request.body), 'Contact saved'),
-  );
+        summary: `The organisation’s ${page} page in a language (else English, else the built-in text)`,
+      }),
+      handler: async (request) => ok(await getOrgPage(ctx.db, request.actor, page, request.query.language)),
+    });
+    r.route({
+      ...contractRoute(orgPagesContract.savePage.group[page], {
+        tags: ['org-pages'],
+        summary: `Write the organisation’s ${page} page in one language (organisation admin)`,
+      }),
+      handler: async (request) =>
+        ok(await saveOrgPage(ctx.db, request.actor, page, request.body), 'Page saved'),
+    });
+  }
+  r.route({
+    ...contractRoute(orgPagesContract.saveSupportContact, {
+      tags: ['org-pages'],
+      summary: 'Set the phone, WhatsApp and e-mail the support page offers (organisation admin)',
+    }),
+    handler: async (request) =>
+      ok(await saveSupportContact(ctx.db, request.actor, request.body), 'Contact saved'),
+  });
 };

@@ -1,20 +1,10 @@
 import type { AddressInfo } from 'node:net';
-import { zEnvelope } from '@kisht/domain/common/envelope';
+import { paymentsContract } from '@kisht/domain/contract/payments';
 import { paths } from '@kisht/domain/paths';
-import {
-  ZCheckoutOrder,
-  ZCheckoutResult,
-  ZInstalmentOrderRequest,
-  ZKeyPrices,
-  ZPaymentOrderStatus,
-  ZPaymentQuote,
-  ZPaymentQuoteRequest,
-  ZPaymentStatusQuery,
-} from '@kisht/domain/payments/payments.schema';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../lib/context';
+import { contractRoute } from '../../lib/contract-route';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
 import { createGatewayProvider } from './gateway-provider';
@@ -60,21 +50,17 @@ export const paymentsRoutes = async (app: FastifyInstance, ctx: AppContext) => {
       { parseAs: 'buffer', bodyLimit: 1024 * 1024 },
       (_request, body, done) => done(null, body),
     );
-    scope.withTypeProvider<ZodTypeProvider>().post(
-      paths.payments.webhook,
-      {
-        schema: {
-          tags: ['payments'],
-          summary: 'Payment gateway webhook (payment.captured, order.paid), signed with X-Razorpay-Signature',
-          description:
-            'Called by the gateway, not the app. X-Razorpay-Signature must be the hex HMAC-SHA256 of ' +
-            'the raw body under the webhook secret (else 400 PAYMENT_SIGNATURE_INVALID). A paid order ' +
-            'is settled once, also when the checkout callback reports it too; events for unknown ' +
-            'orders are acknowledged and ignored.',
-          response: { 200: zEnvelope(z.object({ outcome: z.enum(['settled', 'ignored']) })) },
-        },
-      },
-      async (request) => {
+    scope.withTypeProvider<ZodTypeProvider>().route({
+      ...contractRoute(paymentsContract.webhook, {
+        tags: ['payments'],
+        summary: 'Payment gateway webhook (payment.captured, order.paid), signed with X-Razorpay-Signature',
+        description:
+          'Called by the gateway, not the app. X-Razorpay-Signature must be the hex HMAC-SHA256 of ' +
+          'the raw body under the webhook secret (else 400 PAYMENT_SIGNATURE_INVALID). A paid order ' +
+          'is settled once, also when the checkout callback reports it too; events for unknown ' +
+          'orders are acknowledged and ignored.',
+      }),
+      handler: async (request) => {
         const signature = request.headers['x-razorpay-signature'];
         const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         return ok(
@@ -84,58 +70,40 @@ export const paymentsRoutes = async (app: FastifyInstance, ctx: AppContext) => {
           }),
         );
       },
-    );
+    });
   });
 
   await app.register(async (scope) => {
     requireSession(scope, ctx);
     const r = scope.withTypeProvider<ZodTypeProvider>();
-    r.get(
-      paths.admin.keyPrices,
-      {
-        schema: {
-          tags: ['payments'],
-          summary: "The organisation's price per key, by app_type, for online purchase (admin)",
-          response: { 200: zEnvelope(ZKeyPrices) },
-        },
-      },
-      async (request) => ok(await getKeyPrices(ctx.db, request.actor)),
-    );
-    r.put(
-      paths.admin.keyPrices,
-      {
-        schema: {
-          tags: ['payments'],
-          summary: 'Set the price per key, by app_type (admin); an app_type left out cannot be bought',
-          body: ZKeyPrices,
-          response: { 200: zEnvelope(ZKeyPrices) },
-        },
-      },
-      async (request) => ok(await saveKeyPrices(ctx.db, request.actor, request.body), 'Prices saved'),
-    );
-    r.post(
-      paths.payments.validate,
-      {
-        schema: {
-          tags: ['payments'],
-          summary: 'What keys cost (retailers); 409 PRICES_NOT_SET "Please contact admin for prices"',
-          body: ZPaymentQuoteRequest,
-          response: { 200: zEnvelope(ZPaymentQuote) },
-        },
-      },
-      async (request) => ok(await quoteKeyPurchase(ctx.db, request.actor, request.body)),
-    );
-    r.post(
-      paths.payments.create,
-      {
-        schema: {
-          tags: ['payments'],
-          summary: 'Order keys online: a gateway order to open the checkout with (retailers)',
-          body: ZPaymentQuoteRequest,
-          response: { 200: zEnvelope(ZCheckoutOrder) },
-        },
-      },
-      async (request) =>
+    r.route({
+      ...contractRoute(paymentsContract.getKeyPrices, {
+        tags: ['payments'],
+        summary: "The organisation's price per key, by app_type, for online purchase (admin)",
+      }),
+      handler: async (request) => ok(await getKeyPrices(ctx.db, request.actor)),
+    });
+    r.route({
+      ...contractRoute(paymentsContract.saveKeyPrices, {
+        tags: ['payments'],
+        summary: 'Set the price per key, by app_type (admin); an app_type left out cannot be bought',
+      }),
+      handler: async (request) =>
+        ok(await saveKeyPrices(ctx.db, request.actor, request.body), 'Prices saved'),
+    });
+    r.route({
+      ...contractRoute(paymentsContract.validate, {
+        tags: ['payments'],
+        summary: 'What keys cost (retailers); 409 PRICES_NOT_SET "Please contact admin for prices"',
+      }),
+      handler: async (request) => ok(await quoteKeyPurchase(ctx.db, request.actor, request.body)),
+    });
+    r.route({
+      ...contractRoute(paymentsContract.create, {
+        tags: ['payments'],
+        summary: 'Order keys online: a gateway order to open the checkout with (retailers)',
+      }),
+      handler: async (request) =>
         ok(
           await createKeyOrder(deps, {
             actor: request.actor,
@@ -143,18 +111,13 @@ export const paymentsRoutes = async (app: FastifyInstance, ctx: AppContext) => {
             requestHostname: request.hostname,
           }),
         ),
-    );
-    r.post(
-      paths.payments.instalment,
-      {
-        schema: {
-          tags: ['payments'],
-          summary: 'Pay your own loan online: a gateway order for what is due (customers)',
-          body: ZInstalmentOrderRequest,
-          response: { 200: zEnvelope(ZCheckoutOrder) },
-        },
-      },
-      async (request) =>
+    });
+    r.route({
+      ...contractRoute(paymentsContract.instalment, {
+        tags: ['payments'],
+        summary: 'Pay your own loan online: a gateway order for what is due (customers)',
+      }),
+      handler: async (request) =>
         ok(
           await createInstalmentOrder(deps, {
             actor: request.actor,
@@ -162,32 +125,22 @@ export const paymentsRoutes = async (app: FastifyInstance, ctx: AppContext) => {
             requestHostname: request.hostname,
           }),
         ),
-    );
-    r.post(
-      paths.payments.verify,
-      {
-        schema: {
-          tags: ['payments'],
-          summary: "The checkout's success callback: verify razorpay_signature, then credit or record once",
-          body: ZCheckoutResult,
-          response: { 200: zEnvelope(ZPaymentOrderStatus) },
-        },
-      },
-      async (request) =>
+    });
+    r.route({
+      ...contractRoute(paymentsContract.verify, {
+        tags: ['payments'],
+        summary: "The checkout's success callback: verify razorpay_signature, then credit or record once",
+      }),
+      handler: async (request) =>
         ok(await verifyCheckout(deps, { actor: request.actor, result: request.body }), 'Payment received'),
-    );
-    r.get(
-      paths.payments.status,
-      {
-        schema: {
-          tags: ['payments'],
-          summary: 'One of your payment orders: created, paid or failed',
-          querystring: ZPaymentStatusQuery,
-          response: { 200: zEnvelope(ZPaymentOrderStatus) },
-        },
-      },
-      async (request) =>
+    });
+    r.route({
+      ...contractRoute(paymentsContract.status, {
+        tags: ['payments'],
+        summary: 'One of your payment orders: created, paid or failed',
+      }),
+      handler: async (request) =>
         ok(await getOrderStatus(deps, { actor: request.actor, orderId: request.query.order_id })),
-    );
+    });
   });
 };

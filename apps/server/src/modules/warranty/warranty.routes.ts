@@ -1,8 +1,8 @@
-import { paths } from '@kisht/domain/paths';
-import { ZWarrantyCertificateQuery } from '@kisht/domain/plans/warranty.schema';
+import { warrantyContract } from '@kisht/domain/contract/warranty';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../lib/context';
+import { contractRoute } from '../../lib/contract-route';
 import { sendStoredFile } from '../../lib/stored-file-reply';
 import { requireSession } from '../../plugins/auth';
 import { renderWarrantyCertificate } from './warranty.service';
@@ -13,18 +13,14 @@ import { renderWarrantyCertificate } from './warranty.service';
  */
 export const warrantyRoutes = async (app: FastifyInstance, ctx: AppContext) => {
   requireSession(app, ctx);
-  app.withTypeProvider<ZodTypeProvider>().get(
-    paths.plans.warrantyCertificate,
-    {
-      schema: {
-        tags: ['plans'],
-        summary:
-          'The PDF certificate of an extended warranty you may see, in one of the app languages (default en)',
-        querystring: ZWarrantyCertificateQuery,
-        produces: ['application/pdf'],
-      },
-    },
-    async (request, reply) => {
+  app.withTypeProvider<ZodTypeProvider>().route({
+    ...contractRoute(warrantyContract.certificate, {
+      tags: ['plans'],
+      summary:
+        'The PDF certificate of an extended warranty you may see, in one of the app languages (default en)',
+      produces: ['application/pdf'],
+    }),
+    handler: async (request, reply) => {
       const { pdf, code } = await renderWarrantyCertificate(ctx.db, {
         actor: request.actor,
         activationId: request.query.activation_id,
@@ -36,5 +32,5 @@ export const warrantyRoutes = async (app: FastifyInstance, ctx: AppContext) => {
         { cacheControl: 'private, no-store', disposition: `attachment; filename="warranty-${code}.pdf"` },
       );
     },
-  );
+  });
 };

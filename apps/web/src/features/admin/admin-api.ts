@@ -1,16 +1,23 @@
-import type {
-  TDecideSignupRequest,
-  TSignupRequestItem,
-  TSignupStatus,
-} from '@kisht/domain/joining/joining.schema';
-import type { TAdminRetailer, TCreditKeysRequest, TLedgerMovement } from '@kisht/domain/ledger/ledger.schema';
+import type { TContractBody, TContractData } from '@kisht/domain/contract/define';
+import type { joiningContract } from '@kisht/domain/contract/joining';
+import type { ledgerContract } from '@kisht/domain/contract/ledger';
+import type { paymentsContract } from '@kisht/domain/contract/payments';
+import type { plansContract } from '@kisht/domain/contract/plans';
+import type { TSignupStatus } from '@kisht/domain/joining/joining.schema';
 import { paths } from '@kisht/domain/paths';
-import type { TKeyPrices } from '@kisht/domain/payments/payments.schema';
-import type { TPlan, TSavePlanRequest } from '@kisht/domain/plans/plans.schema';
 import { api } from '../../lib/http/api';
+import { contractRequest } from '../../lib/http/contract-request';
 import { plansApi, type TPlansFilter } from '../../lib/http/plans-api';
 
 const SIGNUP_LIST_TAG = { type: 'SignupRequest', id: 'LIST' } as const;
+
+type TListSignupRequests = (typeof joiningContract)['listSignupRequests'];
+type TDecideSignup = (typeof joiningContract)['decideSignup'];
+type TAdminRetailers = (typeof ledgerContract)['adminRetailers'];
+type TCreditKeys = (typeof ledgerContract)['creditKeys'];
+type TGetKeyPrices = (typeof paymentsContract)['getKeyPrices'];
+type TSaveKeyPrices = (typeof paymentsContract)['saveKeyPrices'];
+type TSavePlan = (typeof plansContract)['save'];
 
 /**
  * The organisation's plans (issue 14), inactive ones too (the admin edits them): lib/http/plans-api's
@@ -26,38 +33,49 @@ export const ALL_PLANS: TPlansFilter = {};
 export const adminApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** Join requests of one status or all, pending first then newest. */
-    listSignupRequests: build.query<TSignupRequestItem[], TSignupStatus | 'all'>({
-      query: (status) => ({ url: paths.admin.signupRequests, params: { status } }),
+    listSignupRequests: build.query<TContractData<TListSignupRequests>, TSignupStatus | 'all'>({
+      query: (status) =>
+        contractRequest<TListSignupRequests>(
+          { path: paths.admin.signupRequests, method: 'GET' },
+          { params: { status } },
+        ),
       providesTags: (_result, _error, status) => [SIGNUP_LIST_TAG, { type: 'SignupRequest', id: status }],
     }),
     /** Approve (creates the retailer, SMS) or decline (SMS); the lists and the retailer search change. */
-    decideSignupRequest: build.mutation<TSignupRequestItem, TDecideSignupRequest>({
-      query: (body) => ({ url: paths.admin.decideSignup, method: 'POST', body }),
+    decideSignupRequest: build.mutation<TContractData<TDecideSignup>, TContractBody<TDecideSignup>>({
+      query: (body) =>
+        contractRequest<TDecideSignup>({ path: paths.admin.decideSignup, method: 'POST' }, { body }),
       invalidatesTags: [SIGNUP_LIST_TAG, { type: 'AdminRetailer', id: 'LIST' }],
     }),
     /** The organisation's retailers matching a name, shop or mobile fragment. */
-    listAdminRetailers: build.query<TAdminRetailer[], string>({
-      query: (search) => ({ url: paths.admin.retailers, params: search ? { search } : {} }),
+    listAdminRetailers: build.query<TContractData<TAdminRetailers>, string>({
+      query: (search) =>
+        contractRequest<TAdminRetailers>(
+          { path: paths.admin.retailers, method: 'GET' },
+          { params: search ? { search } : {} },
+        ),
       providesTags: (_result, _error, search) => [
         { type: 'AdminRetailer', id: 'LIST' },
         { type: 'AdminRetailer', id: `search:${search}` },
       ],
     }),
     /** Credits keys of an app_type to a retailer (a top-up in its ledger). */
-    creditKeys: build.mutation<TLedgerMovement, TCreditKeysRequest>({
-      query: (body) => ({ url: paths.admin.creditKeys, method: 'POST', body }),
+    creditKeys: build.mutation<TContractData<TCreditKeys>, TContractBody<TCreditKeys>>({
+      query: (body) =>
+        contractRequest<TCreditKeys>({ path: paths.admin.creditKeys, method: 'POST' }, { body }),
     }),
-    getKeyPrices: build.query<TKeyPrices, void>({
-      query: () => paths.admin.keyPrices,
+    getKeyPrices: build.query<TContractData<TGetKeyPrices>, void>({
+      query: () => contractRequest<TGetKeyPrices>({ path: paths.admin.keyPrices, method: 'GET' }),
       providesTags: ['KeyPrices'],
     }),
-    saveKeyPrices: build.mutation<TKeyPrices, TKeyPrices>({
-      query: (body) => ({ url: paths.admin.keyPrices, method: 'PUT', body }),
+    saveKeyPrices: build.mutation<TContractData<TSaveKeyPrices>, TContractBody<TSaveKeyPrices>>({
+      query: (body) =>
+        contractRequest<TSaveKeyPrices>({ path: paths.admin.keyPrices, method: 'PUT' }, { body }),
       invalidatesTags: ['KeyPrices'],
     }),
     /** Creates (no id) or edits a plan; the saved plan replaces its row in the admin's list (ALL_PLANS). */
-    savePlan: build.mutation<TPlan, TSavePlanRequest>({
-      query: (body) => ({ url: paths.plans.list, method: 'PUT', body }),
+    savePlan: build.mutation<TContractData<TSavePlan>, TContractBody<TSavePlan>>({
+      query: (body) => contractRequest<TSavePlan>({ path: paths.plans.list, method: 'PUT' }, { body }),
       async onQueryStarted(_body, { dispatch, queryFulfilled }) {
         const { data: saved } = await queryFulfilled.catch(() => ({ data: null }));
         if (!saved) return;

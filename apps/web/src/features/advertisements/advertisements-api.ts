@@ -1,12 +1,16 @@
-import type {
-  TAdvertisement,
-  TAdvertisementSendProgress,
-  TSendAdvertisementRequest,
-} from '@kisht/domain/advertisements/advertisements.schema';
-import type { TBulkPreview } from '@kisht/domain/devices/devices.schema';
+import type { advertisementsContract } from '@kisht/domain/contract/advertisements';
+import type { TContractBody, TContractData } from '@kisht/domain/contract/define';
 import { paths } from '@kisht/domain/paths';
 import { api } from '../../lib/http/api';
+import { contractRequest } from '../../lib/http/contract-request';
 import { toUploadBody } from '../../lib/upload-file';
+
+type TList = (typeof advertisementsContract)['list'];
+type TCurrent = (typeof advertisementsContract)['current'];
+type TUpload = (typeof advertisementsContract)['upload'];
+type TSendPreview = (typeof advertisementsContract)['sendPreview'];
+type TSend = (typeof advertisementsContract)['send'];
+type TSendStatus = (typeof advertisementsContract)['sendStatus'];
 
 /** What compose saves: a title, a text and an optional image (already compressed, spec §5). */
 export type TComposeAd = { title: string; text: string; image: File | null };
@@ -17,21 +21,21 @@ export type TComposeAd = { title: string; text: string; image: File | null };
  */
 export const advertisementsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    listAdvertisements: build.query<TAdvertisement[], void>({
-      query: () => paths.advertisements.list,
+    listAdvertisements: build.query<TContractData<TList>, void>({
+      query: () => contractRequest<TList>({ path: paths.advertisements.list, method: 'GET' }),
     }),
     /** The ad the app shows: own newest, or (a customer) their retailer's newest; null for none. */
-    getCurrentAdvertisement: build.query<TAdvertisement | null, void>({
-      query: () => paths.advertisements.current,
+    getCurrentAdvertisement: build.query<TContractData<TCurrent>, void>({
+      query: () => contractRequest<TCurrent>({ path: paths.advertisements.current, method: 'GET' }),
     }),
-    createAdvertisement: build.mutation<TAdvertisement, TComposeAd>({
+    createAdvertisement: build.mutation<TContractData<TUpload>, TComposeAd>({
       query: ({ title, text, image }) => {
         const body = image ? toUploadBody({ title, text }, image) : new FormData();
         if (!image) {
           body.append('title', title);
           body.append('text', text);
         }
-        return { url: paths.advertisements.upload, method: 'POST', body };
+        return contractRequest<TUpload>({ path: paths.advertisements.upload, method: 'POST' }, { body });
       },
       // The new ad is the actor's newest: the one the dashboard shows from now on.
       onQueryStarted: async (_request, { dispatch, queryFulfilled }) => {
@@ -42,19 +46,24 @@ export const advertisementsApi = api.injectEndpoints({
     }),
     /** How many phones a filter would reach (chosen customers are counted here). */
     getAdvertisementSendPreview: build.query<
-      TBulkPreview,
+      TContractData<TSendPreview>,
       { advertisementId: number; filter: 'all_enrolled' | 'overdue' }
     >({
-      query: ({ advertisementId, filter }) => ({
-        url: paths.advertisements.sendPreview,
-        params: { advertisement_id: advertisementId, filter },
-      }),
+      query: ({ advertisementId, filter }) =>
+        contractRequest<TSendPreview>(
+          { path: paths.advertisements.sendPreview, method: 'GET' },
+          { params: { advertisement_id: advertisementId, filter } },
+        ),
     }),
-    sendAdvertisement: build.mutation<TAdvertisementSendProgress, TSendAdvertisementRequest>({
-      query: (body) => ({ url: paths.advertisements.send, method: 'POST', body }),
+    sendAdvertisement: build.mutation<TContractData<TSend>, TContractBody<TSend>>({
+      query: (body) => contractRequest<TSend>({ path: paths.advertisements.send, method: 'POST' }, { body }),
     }),
-    getAdvertisementSend: build.query<TAdvertisementSendProgress, string>({
-      query: (sendId) => ({ url: paths.advertisements.sendStatus, params: { send_id: sendId } }),
+    getAdvertisementSend: build.query<TContractData<TSendStatus>, string>({
+      query: (sendId) =>
+        contractRequest<TSendStatus>(
+          { path: paths.advertisements.sendStatus, method: 'GET' },
+          { params: { send_id: sendId } },
+        ),
     }),
   }),
 });

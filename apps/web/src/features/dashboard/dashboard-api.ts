@@ -1,7 +1,12 @@
-import type { TTotalOutstanding } from '@kisht/domain/emi/emi.schema';
+import type { customersContract } from '@kisht/domain/contract/customers';
+import type { TContractData } from '@kisht/domain/contract/define';
+import type { emiContract } from '@kisht/domain/contract/emi';
 import { paths } from '@kisht/domain/paths';
-import type { TDashboard } from '@kisht/domain/stats/stats.schema';
 import { api } from '../../lib/http/api';
+import { contractRequest } from '../../lib/http/contract-request';
+
+type TDashboard = (typeof customersContract)['dashboard'];
+type TTotalOutstanding = (typeof emiContract)['totalOutstanding'];
 
 export const dashboardApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -9,16 +14,17 @@ export const dashboardApi = api.injectEndpoints({
      * Customer counts by status of all the actor's shops, or (a retailer) of one shop: itself or a
      * mini-retailer, `retailer_id`. The cache key is that shop id.
      */
-    getDashboard: build.query<TDashboard, number | undefined>({
+    getDashboard: build.query<TContractData<TDashboard>, number | undefined>({
       query: (retailerId) =>
-        retailerId === undefined
-          ? paths.stats.dashboard
-          : { url: paths.stats.dashboard, params: { retailer_id: retailerId } },
+        contractRequest<TDashboard>(
+          { path: paths.stats.dashboard, method: 'GET' },
+          retailerId === undefined ? {} : { params: { retailer_id: retailerId } },
+        ),
       providesTags: ['Dashboard'],
     }),
     /** Money figures of the actor's customers, paise: outstanding, overdue, collected (month, all). */
-    getTotalOutstanding: build.query<TTotalOutstanding, void>({
-      query: () => paths.stats.totalOutstanding,
+    getTotalOutstanding: build.query<TContractData<TTotalOutstanding>, void>({
+      query: () => contractRequest<TTotalOutstanding>({ path: paths.stats.totalOutstanding, method: 'GET' }),
       providesTags: ['Outstanding'],
     }),
   }),

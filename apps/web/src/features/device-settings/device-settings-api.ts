@@ -1,6 +1,11 @@
-import type { TDeviceControlSettings } from '@kisht/domain/devices/devices.schema';
+import type { TContractBody, TContractData } from '@kisht/domain/contract/define';
+import type { devicesContract } from '@kisht/domain/contract/devices';
 import { paths } from '@kisht/domain/paths';
 import { api } from '../../lib/http/api';
+import { contractRequest } from '../../lib/http/contract-request';
+
+type TGetDeviceSettings = (typeof devicesContract)['getDeviceSettings'];
+type TSaveDeviceSettings = (typeof devicesContract)['saveDeviceSettings'];
 
 /** The organisation's one settings record (the organisation comes from the session). */
 const DEVICE_SETTINGS_TAG = { type: 'DeviceSettings', id: 'ORG' } as const;
@@ -11,13 +16,17 @@ const DEVICE_SETTINGS_TAG = { type: 'DeviceSettings', id: 'ORG' } as const;
  */
 export const deviceSettingsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getDeviceSettings: build.query<TDeviceControlSettings, void>({
-      query: () => paths.orgs.deviceSettings,
+    getDeviceSettings: build.query<TContractData<TGetDeviceSettings>, void>({
+      query: () => contractRequest<TGetDeviceSettings>({ path: paths.orgs.deviceSettings, method: 'GET' }),
       providesTags: [DEVICE_SETTINGS_TAG],
     }),
     /** Saves the whole record; the answer is the saved settings, put straight into the cache. */
-    saveDeviceSettings: build.mutation<TDeviceControlSettings, TDeviceControlSettings>({
-      query: (body) => ({ url: paths.orgs.deviceSettings, method: 'PUT', body }),
+    saveDeviceSettings: build.mutation<
+      TContractData<TSaveDeviceSettings>,
+      TContractBody<TSaveDeviceSettings>
+    >({
+      query: (body) =>
+        contractRequest<TSaveDeviceSettings>({ path: paths.orgs.deviceSettings, method: 'PUT' }, { body }),
       onQueryStarted: async (_settings, { dispatch, queryFulfilled }): Promise<void> => {
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
         if (data) dispatch(deviceSettingsApi.util.upsertQueryData('getDeviceSettings', undefined, data));

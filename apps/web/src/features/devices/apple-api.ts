@@ -1,8 +1,12 @@
-import type { TAppleDetails } from '@kisht/domain/apple/apple.schema';
-import type { TDeviceCommand, TDeviceCommandRequest } from '@kisht/domain/devices/devices.schema';
+import type { appleMdmContract } from '@kisht/domain/contract/apple-mdm';
+import type { TContractBody, TContractData, TGroupRoute } from '@kisht/domain/contract/define';
 import { paths } from '@kisht/domain/paths';
 import { api } from '../../lib/http/api';
+import { contractRequest } from '../../lib/http/contract-request';
 import { commandHistoryTag, customerTag } from '../../lib/http/tags';
+
+type TAppleDetailsRoute = (typeof appleMdmContract)['details'];
+type TAppleCommandRoute = TGroupRoute<(typeof appleMdmContract)['command']>;
 
 /** One Apple customer's MDM details (apple_details, apple_sync). */
 const appleDetailsTag = (customerId: number) => ({ type: 'AppleDetails', id: customerId }) as const;
@@ -18,6 +22,10 @@ const invalidatedByCommand = (customerId: number) => [
   customerTag(customerId),
 ];
 
+/** An Apple command's request: its route's path, the customer in the body. */
+const appleCommand = (path: TAppleCommandRoute['path'], body: TContractBody<TAppleCommandRoute>) =>
+  contractRequest<TAppleCommandRoute>({ path, method: 'POST' }, { body });
+
 /**
  * An iPhone through NanoMDM (issue 15): what it reported (apple_details) and the commands a person
  * sends from apple_details and apple_sync. Each command answers the command row (TDeviceCommand),
@@ -26,23 +34,33 @@ const invalidatedByCommand = (customerId: number) => [
 export const appleApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** apple_details: what the iPhone last reported, its enrolment and its newest sync. Key: the customer. */
-    getAppleDetails: build.query<TAppleDetails, number>({
-      query: (customerId) => ({ url: paths.apple.details, params: { customer_id: customerId } }),
+    getAppleDetails: build.query<TContractData<TAppleDetailsRoute>, number>({
+      query: (customerId) =>
+        contractRequest<TAppleDetailsRoute>(
+          { path: paths.apple.details, method: 'GET' },
+          { params: { customer_id: customerId } },
+        ),
       providesTags: (_result, _error, customerId) => [appleDetailsTag(customerId)],
     }),
     /** apple_request_sync: ask the iPhone for its DeviceInformation (apple_sync, CHECK_STATUS). */
-    requestAppleSync: build.mutation<TDeviceCommand, TDeviceCommandRequest>({
-      query: (body) => ({ url: paths.apple.requestSync, method: 'POST', body }),
+    requestAppleSync: build.mutation<TContractData<TAppleCommandRoute>, TContractBody<TAppleCommandRoute>>({
+      query: (body) => appleCommand(paths.apple.requestSync, body),
       invalidatesTags: (_result, _error, { customer_id }) => invalidatedByCommand(customer_id),
     }),
     /** installAppleOneModeApp: install the Kisht one-mode app on the iPhone (InstallApplication). */
-    installAppleOneModeApp: build.mutation<TDeviceCommand, TDeviceCommandRequest>({
-      query: (body) => ({ url: paths.apple.installOneModeApp, method: 'POST', body }),
+    installAppleOneModeApp: build.mutation<
+      TContractData<TAppleCommandRoute>,
+      TContractBody<TAppleCommandRoute>
+    >({
+      query: (body) => appleCommand(paths.apple.installOneModeApp, body),
       invalidatesTags: (_result, _error, { customer_id }) => invalidatedByCommand(customer_id),
     }),
     /** disable_activation_lock: fetch the Activation Lock bypass code (a supervised iPhone's). */
-    disableActivationLock: build.mutation<TDeviceCommand, TDeviceCommandRequest>({
-      query: (body) => ({ url: paths.apple.disableActivationLock, method: 'POST', body }),
+    disableActivationLock: build.mutation<
+      TContractData<TAppleCommandRoute>,
+      TContractBody<TAppleCommandRoute>
+    >({
+      query: (body) => appleCommand(paths.apple.disableActivationLock, body),
       invalidatesTags: (_result, _error, { customer_id }) => invalidatedByCommand(customer_id),
     }),
   }),

@@ -1,13 +1,13 @@
-import type {
-  TOrgPage,
-  TOrgPageLanguage,
-  TOrgPageView,
-  TSaveOrgPageRequest,
-  TSaveSupportContactRequest,
-  TSupportContact,
-} from '@kisht/domain/org-pages/org-pages.schema';
+import type { TContractBody, TContractData, TGroupRoute } from '@kisht/domain/contract/define';
+import type { orgPagesContract } from '@kisht/domain/contract/org-pages';
+import type { TOrgPage, TOrgPageLanguage } from '@kisht/domain/org-pages/org-pages.schema';
 import { orgPagePath, paths } from '@kisht/domain/paths';
 import { api } from '../../lib/http/api';
+import { contractRequest } from '../../lib/http/contract-request';
+
+type TGetPage = TGroupRoute<(typeof orgPagesContract)['getPage']>;
+type TSavePage = TGroupRoute<(typeof orgPagesContract)['savePage']>;
+type TSaveSupportContact = (typeof orgPagesContract)['saveSupportContact'];
 
 /** The cache key of a page: which page in which language (the organisation is the session's). */
 export type TOrgPageArgs = { page: TOrgPage; language: TOrgPageLanguage };
@@ -23,18 +23,27 @@ const pageTag = ({ page, language }: TOrgPageArgs) =>
 export const orgPagesApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** A page in a language, as served (it may have fallen back to English or the built-in text). */
-    getOrgPage: build.query<TOrgPageView, TOrgPageArgs>({
-      query: ({ page, language }) => ({ url: orgPagePath(page), params: { language } }),
+    getOrgPage: build.query<TContractData<TGetPage>, TOrgPageArgs>({
+      query: ({ page, language }) =>
+        contractRequest<TGetPage>({ path: orgPagePath(page), method: 'GET' }, { params: { language } }),
       providesTags: (_result, _error, args) => [pageTag(args), { type: 'OrgPage', id: args.page }],
     }),
     /** The admin writes a page in a language. */
-    saveOrgPage: build.mutation<TOrgPageView, { page: TOrgPage } & TSaveOrgPageRequest>({
-      query: ({ page, ...body }) => ({ url: orgPagePath(page), method: 'PUT', body }),
+    saveOrgPage: build.mutation<TContractData<TSavePage>, { page: TOrgPage } & TContractBody<TSavePage>>({
+      query: ({ page, ...body }) =>
+        contractRequest<TSavePage>({ path: orgPagePath(page), method: 'PUT' }, { body }),
       invalidatesTags: (_result, error, { page }) => (error ? [] : [{ type: 'OrgPage', id: page }]),
     }),
     /** The admin sets the support page's phone, WhatsApp and e-mail. */
-    saveSupportContact: build.mutation<TSupportContact, TSaveSupportContactRequest>({
-      query: (body) => ({ url: paths.orgPages.supportContact, method: 'PUT', body }),
+    saveSupportContact: build.mutation<
+      TContractData<TSaveSupportContact>,
+      TContractBody<TSaveSupportContact>
+    >({
+      query: (body) =>
+        contractRequest<TSaveSupportContact>(
+          { path: paths.orgPages.supportContact, method: 'PUT' },
+          { body },
+        ),
       invalidatesTags: (_result, error) => (error ? [] : [{ type: 'OrgPage', id: 'support' }]),
     }),
   }),

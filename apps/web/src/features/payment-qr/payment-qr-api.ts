@@ -1,7 +1,15 @@
+import type { TContractBody, TContractData } from '@kisht/domain/contract/define';
+import type { paymentQrContract } from '@kisht/domain/contract/payment-qr';
 import { paths } from '@kisht/domain/paths';
-import type { TPaymentQrSettings, TSavePaymentQrRequest } from '@kisht/domain/users/payment-qr.schema';
+import type { TPaymentQrSettings } from '@kisht/domain/users/payment-qr.schema';
 import { api } from '../../lib/http/api';
+import { contractRequest } from '../../lib/http/contract-request';
 import { toUploadBody } from '../../lib/upload-file';
+
+type TGet = (typeof paymentQrContract)['get'];
+type TSave = (typeof paymentQrContract)['save'];
+type TUploadImage = (typeof paymentQrContract)['uploadImage'];
+type TDeleteImage = (typeof paymentQrContract)['deleteImage'];
 
 /**
  * retailer_payment_qr: the signed-in retailer's (or mini-retailer's) own UPI ID, payee name,
@@ -23,22 +31,26 @@ export const paymentQrApi = api.injectEndpoints({
         if (data) dispatch(paymentQrApi.util.upsertQueryData('getPaymentQr', undefined, data));
       };
     return {
-      getPaymentQr: build.query<TPaymentQrSettings, void>({
-        query: () => paths.users.paymentQr,
+      getPaymentQr: build.query<TContractData<TGet>, void>({
+        query: () => contractRequest<TGet>({ path: paths.users.paymentQr, method: 'GET' }),
       }),
       /** Sets the UPI ID and payee name. */
-      savePaymentQr: build.mutation<TPaymentQrSettings, TSavePaymentQrRequest>({
-        query: (body) => ({ url: paths.users.paymentQr, method: 'PUT', body }),
+      savePaymentQr: build.mutation<TContractData<TSave>, TContractBody<TSave>>({
+        query: (body) => contractRequest<TSave>({ path: paths.users.paymentQr, method: 'PUT' }, { body }),
         onQueryStarted: intoCache(),
       }),
       /** Uploads the shop's own QR image (already compressed, spec §5) as multipart `file`. */
-      uploadPaymentQrImage: build.mutation<TPaymentQrSettings, File>({
-        query: (file) => ({ url: paths.users.paymentQrImage, method: 'POST', body: toUploadBody({}, file) }),
+      uploadPaymentQrImage: build.mutation<TContractData<TUploadImage>, File>({
+        query: (file) =>
+          contractRequest<TUploadImage>(
+            { path: paths.users.paymentQrImage, method: 'POST' },
+            { body: toUploadBody({}, file) },
+          ),
         onQueryStarted: intoCache(),
       }),
       /** Removes the uploaded QR image; customers see the generated QR again. */
-      deletePaymentQrImage: build.mutation<TPaymentQrSettings, void>({
-        query: () => ({ url: paths.users.paymentQrImage, method: 'DELETE' }),
+      deletePaymentQrImage: build.mutation<TContractData<TDeleteImage>, void>({
+        query: () => contractRequest<TDeleteImage>({ path: paths.users.paymentQrImage, method: 'DELETE' }),
         onQueryStarted: intoCache(),
       }),
     };

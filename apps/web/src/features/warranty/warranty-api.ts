@@ -1,9 +1,11 @@
 import { AppType } from '@kisht/domain/common/enums';
+import type { warrantyContract } from '@kisht/domain/contract/warranty';
 import { paths } from '@kisht/domain/paths';
 import type { TCertificateLanguage } from '@kisht/domain/plans/warranty.schema';
 import type { BaseQueryApi } from '@reduxjs/toolkit/query';
 import { appBaseQuery } from '../../lib/http/api';
-import { blobRequest, type TApiError } from '../../lib/http/base-query';
+import type { TApiError } from '../../lib/http/base-query';
+import { contractBlobRequest } from '../../lib/http/contract-download';
 import type { TActivationsFilter, TPlansFilter } from '../../lib/http/plans-api';
 
 /** extended_warranty's plans (GET plans?app_type=5, lib/http/plans-api's listPlans). */
@@ -13,6 +15,8 @@ export const WARRANTY_PLANS: TPlansFilter = { appType: AppType.EXTENDED_WARRANTY
  * listActivations): a seller its own and its mini-retailers' sales, a customer their own.
  */
 export const WARRANTIES: TActivationsFilter = { appTypes: String(AppType.EXTENDED_WARRANTY) };
+
+type TCertificate = (typeof warrantyContract)['certificate'];
 
 /** The store parts a direct base-query call needs: its state (the request context) and dispatch. */
 type TStoreAccess = Pick<BaseQueryApi, 'getState' | 'dispatch'>;
@@ -37,10 +41,10 @@ export const fetchWarrantyCertificate = async (
     type: 'query',
   };
   const result = await appBaseQuery(
-    blobRequest(paths.plans.warrantyCertificate, {
-      activation_id: options.activationId,
-      lang: options.language,
-    }),
+    contractBlobRequest<TCertificate>(
+      { path: paths.plans.warrantyCertificate, method: 'GET' },
+      { activation_id: options.activationId, lang: options.language },
+    ),
     queryApi,
     {},
   );

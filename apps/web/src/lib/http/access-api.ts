@@ -1,7 +1,13 @@
+import type { TContractData } from '@kisht/domain/contract/define';
+import type { devicesContract } from '@kisht/domain/contract/devices';
 import { DEFAULT_LOCK_ACCESS, DEFAULT_USER_ACCESS } from '@kisht/domain/devices/access-defaults';
 import type { TLockAccess, TUserAccess } from '@kisht/domain/devices/devices.schema';
 import { paths } from '@kisht/domain/paths';
 import { api } from './api';
+import { contractRequest } from './contract-request';
+
+type TUserAccessRoute = (typeof devicesContract)['userAccess'];
+type TLockAccessRoute = (typeof devicesContract)['lockAccess'];
 
 /**
  * The signed-in person's access flags (spec §6): user access (api/user/user_access) and lock
@@ -10,12 +16,12 @@ import { api } from './api';
  */
 export const accessApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getUserAccess: build.query<TUserAccess, void>({
-      query: () => paths.users.userAccess,
+    getUserAccess: build.query<TContractData<TUserAccessRoute>, void>({
+      query: () => contractRequest<TUserAccessRoute>({ path: paths.users.userAccess, method: 'GET' }),
       providesTags: [{ type: 'Access', id: 'USER' }],
     }),
-    getLockAccess: build.query<TLockAccess, void>({
-      query: () => paths.users.lockAccess,
+    getLockAccess: build.query<TContractData<TLockAccessRoute>, void>({
+      query: () => contractRequest<TLockAccessRoute>({ path: paths.users.lockAccess, method: 'GET' }),
       providesTags: [{ type: 'Access', id: 'LOCK' }],
     }),
   }),

@@ -1,12 +1,13 @@
+import type { TContractBody, TContractData } from '@kisht/domain/contract/define';
+import type { plansContract } from '@kisht/domain/contract/plans';
 import { paths } from '@kisht/domain/paths';
-import type {
-  TPlan,
-  TPlanActivation,
-  TSellPlanRequest,
-  TSellPlanResponseItem,
-} from '@kisht/domain/plans/plans.schema';
 import { api, PLANS_CACHE_SECONDS } from './api';
+import { contractRequest } from './contract-request';
 import { KEY_BALANCES_TAG, PLAN_ACTIVATIONS_TAG, PLANS_TAG } from './tags';
+
+type TList = (typeof plansContract)['list'];
+type TSell = (typeof plansContract)['sell'];
+type TActivations = (typeof plansContract)['activations'];
 
 /**
  * What GET plans is asked (each is its own cached list): the plans of one app_type, those that
@@ -18,7 +19,7 @@ export type TPlansFilter = { appType?: number; productId?: number };
 export type TActivationsFilter = { appTypes: string } | { customerId: number };
 
 /** A plan sold: data[0] of the answer (the activation code and the activation) and the server's message. */
-export type TPlanSale = TSellPlanResponseItem & { message: string };
+export type TPlanSale = TContractData<TSell>[number] & { message: string };
 
 /**
  * Protection plans (issue 14) that more than one feature reads: the plans list, a sale and the
@@ -31,14 +32,17 @@ export type TPlanSale = TSellPlanResponseItem & { message: string };
 export const plansApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** GET plans (?app_type=, ?product_id=): the plans of the filter. */
-    listPlans: build.query<TPlan[], TPlansFilter>({
-      query: ({ appType, productId }) => ({
-        url: paths.plans.list,
-        params: {
-          ...(appType === undefined ? {} : { app_type: appType }),
-          ...(productId === undefined ? {} : { product_id: productId }),
-        },
-      }),
+    listPlans: build.query<TContractData<TList>, TPlansFilter>({
+      query: ({ appType, productId }) =>
+        contractRequest<TList>(
+          { path: paths.plans.list, method: 'GET' },
+          {
+            params: {
+              ...(appType === undefined ? {} : { app_type: appType }),
+              ...(productId === undefined ? {} : { product_id: productId }),
+            },
+          },
+        ),
       providesTags: [PLANS_TAG],
       keepUnusedDataFor: PLANS_CACHE_SECONDS,
     }),
@@ -46,25 +50,27 @@ export const plansApi = api.injectEndpoints({
      * Sells a plan (POST paths.plans.sell, spec §3 "add anti-hacking customer"): data[0].antihacking_code
      * is the activation code, data[0].activation the sale; the server's message comes with it.
      */
-    sellPlan: build.mutation<TPlanSale, TSellPlanRequest>({
+    sellPlan: build.mutation<TPlanSale, TContractBody<TSell>>({
       query: (body) => ({
-        url: paths.plans.sell,
-        method: 'POST',
-        body,
+        ...contractRequest<TSell>({ path: paths.plans.sell, method: 'POST' }, { body }),
         responseHandler: keepEnvelopeMessage,
       }),
-      transformResponse: ({ items, message }: { items: TSellPlanResponseItem[]; message: string }) => ({
+      transformResponse: ({ items, message }: { items: TContractData<TSell>; message: string }) => ({
         ...items[0]!,
         message,
       }),
       invalidatesTags: (result) => (result ? [PLAN_ACTIVATIONS_TAG, KEY_BALANCES_TAG] : []),
     }),
     /** GET plans/activations: plans sold, newest first, of some app_types or one customer's. */
-    listActivations: build.query<TPlanActivation[], TActivationsFilter>({
-      query: (filter) => ({
-        url: paths.plans.activations,
-        params: 'customerId' in filter ? { customer_id: filter.customerId } : { app_type: filter.appTypes },
-      }),
+    listActivations: build.query<TContractData<TActivations>, TActivationsFilter>({
+      query: (filter) =>
+        contractRequest<TActivations>(
+          { path: paths.plans.activations, method: 'GET' },
+          {
+            params:
+              'customerId' in filter ? { customer_id: filter.customerId } : { app_type: filter.appTypes },
+          },
+        ),
       providesTags: [PLAN_ACTIVATIONS_TAG],
       keepUnusedDataFor: PLANS_CACHE_SECONDS,
     }),

@@ -1,6 +1,10 @@
-import type { TProduct } from '@kisht/domain/catalogue/catalogue.schema';
+import type { catalogueContract } from '@kisht/domain/contract/catalogue';
+import type { TContractData } from '@kisht/domain/contract/define';
 import { paths } from '@kisht/domain/paths';
 import { api } from './api';
+import { contractRequest } from './contract-request';
+
+type TProducts = (typeof catalogueContract)['products'];
 
 /**
  * The organisation's products (brand and model), which more than one feature offers: add_customer's
@@ -10,8 +14,8 @@ import { api } from './api';
 export const productsApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** GET /api/products. */
-    listProducts: build.query<TProduct[], void>({
-      query: () => paths.catalogue.products,
+    listProducts: build.query<TContractData<TProducts>, void>({
+      query: () => contractRequest<TProducts>({ path: paths.catalogue.products, method: 'GET' }),
       providesTags: ['Product'],
     }),
   }),

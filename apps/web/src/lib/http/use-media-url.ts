@@ -1,10 +1,13 @@
+import type { mediaContract } from '@kisht/domain/contract/media';
 import { paths } from '@kisht/domain/paths';
 import type { BaseQueryApi } from '@reduxjs/toolkit/query';
 import { useEffect, useState } from 'react';
 import { useStore } from 'react-redux';
 import { appBaseQuery } from './api';
 import type { TApiError } from './base-query';
-import { blobRequest } from './base-query';
+import { contractBlobRequest } from './contract-download';
+
+type TMediaFile = (typeof mediaContract)['file'];
 
 /** The store parts a direct base-query call needs: its state (the request context) and dispatch. */
 type TStoreAccess = Pick<BaseQueryApi, 'getState' | 'dispatch'>;
@@ -29,7 +32,11 @@ export const fetchMediaBlob = async (
     endpoint: 'mediaFile',
     type: 'query',
   };
-  const result = await appBaseQuery(blobRequest(paths.media.file, { image_name: imageName }), queryApi, {});
+  const result = await appBaseQuery(
+    contractBlobRequest<TMediaFile>({ path: paths.media.file, method: 'GET' }, { image_name: imageName }),
+    queryApi,
+    {},
+  );
   if (result.error) return { error: result.error };
   return { blob: result.data as Blob };
 };

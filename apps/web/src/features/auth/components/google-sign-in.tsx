@@ -1,11 +1,14 @@
-import type { TAuthSession } from '@kisht/domain/auth/auth.schema';
-import type { TOauthUrl } from '@kisht/domain/auth/oauth.schema';
 import { OAUTH_RESULT_PARAMS } from '@kisht/domain/auth/oauth-params';
+import type { TContractBody, TContractData, TContractQuery } from '@kisht/domain/contract/define';
+import type { oauthContract } from '@kisht/domain/contract/oauth';
 import { paths } from '@kisht/domain/paths';
 import { useEffect, useRef, useState } from 'react';
 import { appPaths } from '../../../lib/paths';
 import type { TSignInEnv } from '../sign-in-env';
 import { SignInButton, SignInNotice } from './sign-in-ui';
+
+type TOauthUrl = (typeof oauthContract)['url'];
+type TOauthComplete = (typeof oauthContract)['complete'];
 
 /** Leaves the browser for the provider (a seam for tests). */
 export const goToProvider = { assign: (url: string) => window.location.assign(url) };
@@ -37,13 +40,15 @@ export const GoogleSignIn = ({ env }: { env: TSignInEnv }) => {
     handled.current = key;
     // The ticket works once: take it out of the address bar (and history) straight away.
     env.navigate(appPaths.login.href(), { replace: true });
-    if (returnedError) {
+    // Without a ticket the key was the error the callback returned.
+    if (returnedError || ticket === null) {
       setError(returnedError === 'OAUTH_NOT_LINKED' ? t('login.googleNotLinked') : t('login.googleFailed'));
       return;
     }
     setIsBusy(true);
+    const body: TContractBody<TOauthComplete> = { ticket };
     void env
-      .call<TAuthSession>({ url: paths.oauth.complete, method: 'POST', body: { ticket } })
+      .call<TContractData<TOauthComplete>>({ url: paths.oauth.complete, method: 'POST', body })
       .then((result) => {
         setIsBusy(false);
         if (!result.data) {
@@ -58,7 +63,8 @@ export const GoogleSignIn = ({ env }: { env: TSignInEnv }) => {
   const start = async () => {
     setError(null);
     setIsBusy(true);
-    const result = await env.call<TOauthUrl>({ url: paths.oauth.url, params: { org_id: env.brand.orgId } });
+    const query = { org_id: env.brand.orgId } satisfies TContractQuery<TOauthUrl>;
+    const result = await env.call<TContractData<TOauthUrl>>({ url: paths.oauth.url, params: query });
     setIsBusy(false);
     if (result.data) goToProvider.assign(result.data.url);
     else setError(result.error.message);

@@ -1,5 +1,6 @@
-import type { TLoginWithOtpResponse } from '@kisht/domain/auth/auth.schema';
 import { MOBILE_PREFIX } from '@kisht/domain/common/identifier-rules';
+import type { authContract } from '@kisht/domain/contract/auth';
+import type { TContractBody, TContractData } from '@kisht/domain/contract/define';
 import { paths } from '@kisht/domain/paths';
 import { useState } from 'react';
 import { toLocalMobileDigits } from '../../../lib/mobile-input';
@@ -10,6 +11,8 @@ import { SignInButton, SignInDivider, SignInField, SignInForm, SignInNotice } fr
 import { saveOtpChallenge, toOtpChallenge } from '../otp-challenge';
 import type { TSignInEnv } from '../sign-in-env';
 import { checkSignInForm, e164Of, serverFieldErrors, type TSignInErrors } from '../sign-in-errors';
+
+type TLoginWithOtp = (typeof authContract)['loginWithOtp'];
 
 /**
  * Spec §2 login: the mobile number to send a sign-in OTP to, or the way to the MPIN login, or Sign
@@ -34,10 +37,11 @@ export const LoginPage = ({ env }: { env: TSignInEnv }) => {
     setFailure(null);
     setIsBusy(true);
     const e164 = e164Of(mobile);
-    const result = await env.call<TLoginWithOtpResponse>({
+    const body: TContractBody<TLoginWithOtp> = { orgId: env.brand.orgId, mobile: e164 };
+    const result = await env.call<TContractData<TLoginWithOtp>>({
       url: paths.auth.loginWithOtp,
       method: 'POST',
-      body: { orgId: env.brand.orgId, mobile: e164 },
+      body,
     });
     setIsBusy(false);
     if (!result.data) {

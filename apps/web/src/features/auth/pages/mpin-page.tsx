@@ -1,5 +1,6 @@
-import type { TAuthSession, TCurrentUser, TLoginWithOtpResponse } from '@kisht/domain/auth/auth.schema';
 import { MOBILE_PREFIX } from '@kisht/domain/common/identifier-rules';
+import type { authContract } from '@kisht/domain/contract/auth';
+import type { TContractBody, TContractData } from '@kisht/domain/contract/define';
 import { paths } from '@kisht/domain/paths';
 import { useEffect, useState } from 'react';
 import { getRememberedPhone, isSignedIn, markHasMpin } from '../../../lib/auth-storage';
@@ -19,6 +20,10 @@ import {
   type TSignInErrors,
   type TSignInField,
 } from '../sign-in-errors';
+
+type TLoginWithMpin = (typeof authContract)['loginWithMpin'];
+type TForgotMpin = (typeof authContract)['forgotMpin'];
+type TSetMpin = (typeof authContract)['setMpin'];
 
 /** The mobile to prefill from the state the screen was opened with (after an MPIN reset), if any. */
 const mobileFromState = (state: unknown): string | null => {
@@ -56,10 +61,15 @@ const MpinLoginForm = ({ env }: { env: TSignInEnv }) => {
     if (Object.keys(found).length > 0) return;
     setFailure(null);
     setBusy('login');
-    const result = await env.call<TAuthSession>({
+    const body: TContractBody<TLoginWithMpin> = {
+      orgId: env.brand.orgId,
+      mobile: e164Of(values.mobile),
+      mpin: values.mpin,
+    };
+    const result = await env.call<TContractData<TLoginWithMpin>>({
       url: paths.auth.loginWithMpin,
       method: 'POST',
-      body: { orgId: env.brand.orgId, mobile: e164Of(values.mobile), mpin: values.mpin },
+      body,
     });
     setBusy(null);
     if (!result.data) {
@@ -79,10 +89,11 @@ const MpinLoginForm = ({ env }: { env: TSignInEnv }) => {
     setFailure(null);
     setBusy('forgot');
     const mobile = e164Of(values.mobile);
-    const result = await env.call<TLoginWithOtpResponse>({
+    const body: TContractBody<TForgotMpin> = { orgId: env.brand.orgId, mobile };
+    const result = await env.call<TContractData<TForgotMpin>>({
       url: paths.auth.forgotMpin,
       method: 'POST',
-      body: { orgId: env.brand.orgId, mobile },
+      body,
     });
     setBusy(null);
     if (!result.data) return failWith(result.error);
@@ -167,11 +178,8 @@ const SetMpinForm = ({ env }: { env: TSignInEnv }) => {
     if (Object.keys(found).length > 0) return;
     setFailure(null);
     setIsBusy(true);
-    const result = await env.call<TCurrentUser>({
-      url: paths.auth.setMpin,
-      method: 'POST',
-      body: { mpin: values.mpin },
-    });
+    const body: TContractBody<TSetMpin> = { mpin: values.mpin };
+    const result = await env.call<TContractData<TSetMpin>>({ url: paths.auth.setMpin, method: 'POST', body });
     setIsBusy(false);
     if (!result.data) {
       setErrors(serverFieldErrors(result.error.fields, ['mpin']));

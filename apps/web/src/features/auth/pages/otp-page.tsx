@@ -1,5 +1,6 @@
-import type { TAuthSession, TLoginWithOtpResponse } from '@kisht/domain/auth/auth.schema';
 import { formatIndianMobile } from '@kisht/domain/common/format';
+import type { authContract } from '@kisht/domain/contract/auth';
+import type { TContractBody, TContractData } from '@kisht/domain/contract/define';
 import { paths } from '@kisht/domain/paths';
 import { useEffect, useState } from 'react';
 import { appPaths } from '../../../lib/paths';
@@ -25,6 +26,10 @@ import {
   type TSignInErrors,
   type TSignInField,
 } from '../sign-in-errors';
+
+type TResetMpin = (typeof authContract)['resetMpin'];
+type TVerifyOtp = (typeof authContract)['verifyOtp'];
+type TResendOtp = (typeof authContract)['resendOtp'];
 
 /** Whole seconds until `at` (epoch ms), ticking once a second; 0 once it has passed. */
 const useSecondsUntil = (at: number): number => {
@@ -71,10 +76,16 @@ const OtpForm = ({ env, initialChallenge }: { env: TSignInEnv; initialChallenge:
     setFailure(null);
     setBusy('submit');
     if (isForgot) {
-      const result = await env.call<null>({
+      const body: TContractBody<TResetMpin> = {
+        orgId: env.brand.orgId,
+        mobile: challenge.mobile,
+        otp: values.otp,
+        mpin: values.mpin,
+      };
+      const result = await env.call<TContractData<TResetMpin>>({
         url: paths.auth.resetMpin,
         method: 'POST',
-        body: { orgId: env.brand.orgId, mobile: challenge.mobile, otp: values.otp, mpin: values.mpin },
+        body,
       });
       setBusy(null);
       if (result.error) return failWith(result.error);
@@ -83,10 +94,15 @@ const OtpForm = ({ env, initialChallenge }: { env: TSignInEnv; initialChallenge:
       const state: TMpinLoginState = { mobile: challenge.mobile };
       return env.navigate(appPaths.mPin.href('login'), { replace: true, state });
     }
-    const result = await env.call<TAuthSession>({
+    const body: TContractBody<TVerifyOtp> = {
+      orgId: env.brand.orgId,
+      mobile: challenge.mobile,
+      otp: values.otp,
+    };
+    const result = await env.call<TContractData<TVerifyOtp>>({
       url: paths.auth.verifyOtp,
       method: 'POST',
-      body: { orgId: env.brand.orgId, mobile: challenge.mobile, otp: values.otp },
+      body,
     });
     setBusy(null);
     if (!result.data) return failWith(result.error);
@@ -101,10 +117,15 @@ const OtpForm = ({ env, initialChallenge }: { env: TSignInEnv; initialChallenge:
   const resend = async () => {
     setFailure(null);
     setBusy('resend');
-    const result = await env.call<TLoginWithOtpResponse>({
+    const body: TContractBody<TResendOtp> = {
+      orgId: env.brand.orgId,
+      mobile: challenge.mobile,
+      purpose: challenge.purpose,
+    };
+    const result = await env.call<TContractData<TResendOtp>>({
       url: paths.auth.resendOtp,
       method: 'POST',
-      body: { orgId: env.brand.orgId, mobile: challenge.mobile, purpose: challenge.purpose },
+      body,
     });
     setBusy(null);
     if (!result.data) return setFailure(result.error.message);

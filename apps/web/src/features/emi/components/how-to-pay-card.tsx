@@ -1,3 +1,4 @@
+import type { paymentQrContract } from '@kisht/domain/contract/payment-qr';
 import type { TMyLoan } from '@kisht/domain/emi/emi.schema';
 import { paths } from '@kisht/domain/paths';
 import Box from '@mui/material/Box';
@@ -9,7 +10,10 @@ import Typography from '@mui/material/Typography';
 import { QRCodeSVG } from 'qrcode.react';
 import { useTranslation } from 'react-i18next';
 import { DetailList } from '../../../components/detail-list';
+import { contractBlobSource } from '../../../lib/http/contract-download';
 import { useBlobUrl } from '../../../lib/http/use-blob-url';
+
+type TCustomerQrImage = (typeof paymentQrContract)['customerImage'];
 
 /** On-screen size of the UPI QR code, CSS px. */
 const UPI_QR_SIZE = 200;
@@ -17,7 +21,12 @@ const UPI_QR_SIZE = 200;
 /** The retailer's uploaded QR image (fetched with the session's headers), for a loan of this customer. */
 const ShopQrImage = ({ customerId, retailerName }: { customerId: number; retailerName: string }) => {
   const { t } = useTranslation();
-  const image = useBlobUrl({ url: paths.users.paymentQrImage, params: { customer_id: customerId } });
+  const image = useBlobUrl(
+    contractBlobSource<TCustomerQrImage>(
+      { path: paths.users.paymentQrImage, method: 'GET' },
+      { customer_id: customerId },
+    ),
+  );
   return (
     <Stack spacing={1.5} sx={{ alignItems: 'center' }}>
       {image.url ? (

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import type { retailersContract } from '@kisht/domain/contract/retailers';
 import { paths } from '@kisht/domain/paths';
 import type { TPaymentQrSettings, TSavePaymentQrRequest } from '@kisht/domain/users/payment-qr.schema';
 import {
@@ -31,6 +32,7 @@ import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { applyServerFieldErrors, fieldErrorText } from '../../../lib/form-errors';
 import { isApiError } from '../../../lib/http/base-query';
+import { contractBlobSource } from '../../../lib/http/contract-download';
 import { useBlobUrl } from '../../../lib/http/use-blob-url';
 import { prepareUploadFile } from '../../../lib/upload-file';
 import {
@@ -39,6 +41,9 @@ import {
   useSavePaymentQrMutation,
   useUploadPaymentQrImageMutation,
 } from '../payment-qr-api';
+
+/** The users' own images route (profile image, signature, payment QR): the uploaded QR here. */
+type TUserImage = (typeof retailersContract)['image'];
 
 /** On-screen QR size, CSS px: fits a 320 px-wide phone with page padding. */
 const QR_SIZE = 240;
@@ -176,7 +181,11 @@ const QrImageCard = ({ settings }: { settings: TPaymentQrSettings }) => {
   const [problem, setProblem] = useState<string | null>(null);
   const image = useBlobUrl(
     settings.qrImage
-      ? { url: paths.users.image, params: { kind: 'payment_qr' }, version: settings.qrImage.uploadedAt }
+      ? contractBlobSource<TUserImage>(
+          { path: paths.users.image, method: 'GET' },
+          { kind: 'payment_qr' },
+          settings.qrImage.uploadedAt,
+        )
       : null,
   );
 

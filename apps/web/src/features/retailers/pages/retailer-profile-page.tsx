@@ -1,3 +1,4 @@
+import type { retailersContract } from '@kisht/domain/contract/retailers';
 import { formatAddress } from '@kisht/domain/customers/customers.rules';
 import { paths } from '@kisht/domain/paths';
 import type { TRetailer, TUpdateRetailerRequest } from '@kisht/domain/retailers/retailers.schema';
@@ -23,6 +24,7 @@ import { SignaturePadCard } from '../../../components/signature-pad-card';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { formatMobile } from '../../../lib/format';
 import { isApiError } from '../../../lib/http/base-query';
+import { contractBlobSource } from '../../../lib/http/contract-download';
 import { useBlobUrl } from '../../../lib/http/use-blob-url';
 import { appPaths } from '../../../lib/paths';
 import { prepareUploadFile, uploadAccept } from '../../../lib/upload-file';
@@ -43,6 +45,9 @@ import {
   useUploadProfileImageMutation,
 } from '../retailers-api';
 import { retailerFormPath } from './add-retailer-page';
+
+/** The users' own images route (profile image, signature, payment QR): the profile image here. */
+type TUserImage = (typeof retailersContract)['image'];
 
 /** Slots the app fills from other features (the ledger's key balances and transfer button). */
 export type TRetailerProfileSlots = {
@@ -71,12 +76,11 @@ const ProfileImage = ({ retailer, userId }: { retailer: TRetailer; userId?: numb
   const [version, setVersion] = useState(0);
   const image = useBlobUrl(
     retailer.hasProfileImage
-      ? {
-          url: paths.users.image,
-          params:
-            userId === undefined ? { kind: 'profile_image' } : { user_id: userId, kind: 'profile_image' },
-          version: String(version),
-        }
+      ? contractBlobSource<TUserImage>(
+          { path: paths.users.image, method: 'GET' },
+          userId === undefined ? { kind: 'profile_image' } : { user_id: userId, kind: 'profile_image' },
+          String(version),
+        )
       : null,
   );
   const pick = async (file: File) => {
