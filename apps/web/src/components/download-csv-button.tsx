@@ -3,6 +3,7 @@ import Button from '@mui/material/Button';
 import { enqueueSnackbar } from 'notistack';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isApiError } from '../lib/http/base-query';
 import { saveTextFile } from '../lib/save-file';
 
 type TDownloadCsvButtonProps = {
@@ -10,7 +11,8 @@ type TDownloadCsvButtonProps = {
   fileName: string;
   /**
    * Fetches the CSV text through the api (an endpoint built with lib/http fileRequest, so it carries
-   * the same headers as every call). A rejection has already been toasted by the store.
+   * the same headers as every call). A rejection has already been toasted by the store, except
+   * when the network gave no answer (a read offline), which this button says itself.
    */
   fetchCsv: () => Promise<string>;
   testId: string;
@@ -27,8 +29,11 @@ export const DownloadCsvButton = ({ fileName, fetchCsv, testId }: TDownloadCsvBu
       const text = await fetchCsv();
       saveTextFile({ text, fileName });
       enqueueSnackbar(t('csv.saved', { fileName }), { variant: 'success' });
-    } catch {
-      // The failure's message has been toasted (app/store apiErrorToast).
+    } catch (error) {
+      // The store toasts a failed read (app/store apiErrorToast) but not an unanswered one, which
+      // a screen shows in place; a download has no place, so it says so here (issue 28).
+      if (isApiError(error) && error.status === 'FETCH_ERROR')
+        enqueueSnackbar(error.message, { variant: 'error' });
     } finally {
       setIsBusy(false);
     }

@@ -21,6 +21,13 @@ const storage = (): Storage => window.localStorage;
 /** The session's bearer token, or null when nobody is signed in. */
 export const getToken = (from: Storage = storage()): string | null => from.getItem(AUTH_STORAGE_KEYS.token);
 
+/**
+ * Whether `token` (what a call was sent with) is the session stored now: not null, and not
+ * replaced by a logout or another sign-in since. A 511 ends only that session (spec §8).
+ */
+export const isStoredSession = (token: string | null, from: Storage = storage()): boolean =>
+  token !== null && getToken(from) === token;
+
 /** True while a session token is stored. */
 export const isSignedIn = (): boolean => Boolean(getToken());
 

@@ -7,9 +7,11 @@ import { I18nextProvider } from 'react-i18next';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { offlineReadStore } from '../../lib/http/offline-reads';
 import { appPaths } from '../../lib/paths';
 import { orgConfigLoaded } from '../../lib/ui-slice';
 import { stubApi } from '../../test/fake-api';
+import { stubIndexedDb } from '../../test/fake-indexeddb';
 import { createTestI18n } from '../../test/test-i18n';
 import { createAppStore } from '../store';
 import { AppShell } from './app-shell';
@@ -79,6 +81,20 @@ const renderShell = (mainLayout: TOrgAppConfig['mainLayout'], url: string = appP
 };
 
 describe('app shell (spec §2, §3)', () => {
+  it('log out forgets the reads saved for offline use, so the next person on the phone never sees them (issue 28)', async () => {
+    stubIndexedDb();
+    localStorage.setItem('token', 'jwt-123');
+    localStorage.setItem('user_id', '12');
+    const savedList = '12:/api/customer?page=1&pageSize=20&status=all';
+    await offlineReadStore.save(savedList, { data: { items: [], total: 0 }, savedAt: Date.now() });
+    stubApi({ [paths.users.userAccess]: () => userAccess(), [paths.auth.logout]: () => null });
+    const { router } = renderShell('default');
+    fireEvent.click(screen.getByTestId('logout-button'));
+    await waitFor(() => expect(router.state.location.pathname).toBe(appPaths.login.path));
+    expect(await offlineReadStore.load(savedList)).toBeUndefined();
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+
   it("shows the organisation's name and initial in the app bar", () => {
     renderShell('default');
     expect(screen.getByTestId('app-bar-org-name').textContent).toBe('Kisht Demo');

@@ -22,6 +22,8 @@ import { PageSkeleton } from '../../components/page-skeleton';
 import { useLogoutMutation } from '../../features/auth/auth-api';
 import { NotificationBell } from '../../features/notifications/components/notification-bell';
 import { clearSession, getUserType, isCustomerUser } from '../../lib/auth-storage';
+import { clearOfflineReads } from '../../lib/http/offline-reads';
+import { savedReadsForgotten } from '../../lib/http/offline-reads-slice';
 import { useOrgConfig } from '../../lib/http/org-config-api';
 import { appPaths } from '../../lib/paths';
 import type { TMainScreenTab, TStateWithUi } from '../../lib/ui-slice';
@@ -88,9 +90,12 @@ export const AppShell = () => {
     setIsLoggingOut(true);
     // Revoke the session on the server if we can; sign out locally whatever the answer. The phone
     // and MPIN flag stay for the MPIN login. Cached data is dropped at the next sign-in
-    // (purgeSessionCache), after these screens have gone.
+    // (purgeSessionCache), after these screens have gone; the reads saved for offline use go now,
+    // so the next person on this phone never sees them (issue 28).
     await logout();
     clearSession();
+    await clearOfflineReads();
+    dispatch(savedReadsForgotten());
     dispatch(setDrawerOpen(false));
     navigate(appPaths.login.href(), { replace: true });
   };

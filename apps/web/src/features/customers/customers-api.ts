@@ -1,34 +1,45 @@
-import type { TCity, TCountry, TFinancer, TState } from '@kisht/domain/catalogue/csc.schema';
-import type {
-  TConsentText,
-  TCustomerConsent,
-  TMyConsent,
-  TRecordConsentRequest,
-} from '@kisht/domain/customers/consent.schema';
+import type { androidManagementContract } from '@kisht/domain/contract/android-management';
+import type { catalogueContract } from '@kisht/domain/contract/catalogue';
+import type { customerDetailsContract } from '@kisht/domain/contract/customer-details';
+import type { customersContract } from '@kisht/domain/contract/customers';
+import type { TContractBody, TContractData, TContractQuery } from '@kisht/domain/contract/define';
+import type { devicesContract } from '@kisht/domain/contract/devices';
+import type { emiContract } from '@kisht/domain/contract/emi';
+import type { mediaContract } from '@kisht/domain/contract/media';
 import type { TConsentLanguage } from '@kisht/domain/customers/consent-texts';
-import type {
-  TCreateCustomerRequest,
-  TCustomerDetails,
-  TLoanDefaults,
-  TStatusChange,
-  TUpdateImeiRequest,
-  TUpdateStatusRequest,
-} from '@kisht/domain/customers/customers.schema';
-import type { TReEnrolRequest, TReEnrolResponse } from '@kisht/domain/devices/devices.schema';
-import type { TEditEmiTermsRequest, TEmiDetails } from '@kisht/domain/emi/emi.schema';
-import type {
-  TCustomerMedia,
-  TDeleteMediaRequest,
-  TDocumentType,
-  TMedia,
-  TMediaKind,
-} from '@kisht/domain/media/media.schema';
+import type { TDocumentType, TMediaKind } from '@kisht/domain/media/media.schema';
 import { paths } from '@kisht/domain/paths';
 import { api } from '../../lib/http/api';
-import { fileRequest } from '../../lib/http/base-query';
+import { contractFileRequest } from '../../lib/http/contract-download';
+import { contractRequest } from '../../lib/http/contract-request';
 import type { TCustomerListArgs } from '../../lib/http/customer-list-api';
+import { READABLE_OFFLINE } from '../../lib/http/offline-reads';
 import { CUSTOMER_LIST_TAG, customerTag } from '../../lib/http/tags';
 import { toUploadBody } from '../../lib/upload-file';
+
+type TCustomersCsv = (typeof emiContract)['customersCsv'];
+type TEditTerms = (typeof emiContract)['editTerms'];
+type TDetails = (typeof customerDetailsContract)['details'];
+type TCreate = (typeof customerDetailsContract)['create'];
+type TUpdateImei = (typeof customerDetailsContract)['updateImei'];
+type TUpdateStatus = (typeof customerDetailsContract)['updateStatus'];
+type TFinancers = (typeof catalogueContract)['financers'];
+type TCountries = (typeof catalogueContract)['countries'];
+type TStates = (typeof catalogueContract)['states'];
+type TCities = (typeof catalogueContract)['cities'];
+type TGetCustomerMedia = (typeof mediaContract)['customerMedia'];
+type TUploadImage = (typeof mediaContract)['uploadImage'];
+type TUploadDocument = (typeof mediaContract)['uploadDocument'];
+type TUploadSignature = (typeof mediaContract)['uploadSignature'];
+type TDeleteDocument = (typeof mediaContract)['deleteDocument'];
+type TAmapiSync = (typeof androidManagementContract)['sync'];
+type TReEnrol = (typeof devicesContract)['reEnrol'];
+type TGetLoanDefaults = (typeof customersContract)['loanDefaults'];
+type TGetConsentText = (typeof customersContract)['consentText'];
+type TConsent = (typeof customersContract)['consent'];
+type TRecordConsent = (typeof customersContract)['recordConsent'];
+type TMyConsents = (typeof customersContract)['myConsents'];
+type TStatusHistory = (typeof customersContract)['statusHistory'];
 
 /**
  * The country-state-city data does not change while the app runs, so it stays cached for a day
@@ -40,9 +51,9 @@ export const CSC_CACHE_SECONDS = 24 * 60 * 60;
 export type TCustomerCsvArgs = TCustomerListArgs;
 
 /** The states of a country (csc states route). */
-export type TStatesArgs = { country: string };
+export type TStatesArgs = TContractQuery<TStates>;
 /** The cities of a state of a country (csc cities route). */
-export type TCitiesArgs = { country: string; state: string };
+export type TCitiesArgs = TContractQuery<TCities>;
 
 /** The customer photo or the invoice attachment (upload_customer_details). */
 export type TCustomerImageKind = Extract<TMediaKind, 'customer_profile' | 'customer_invoice_attachment'>;
@@ -71,104 +82,124 @@ export const customersApi = api.injectEndpoints({
     /** The list, filtered like the screen, as a CSV file (text), with the same headers as every call. */
     getCustomersCsv: build.query<string, TCustomerCsvArgs>({
       query: ({ search, status, retailerId }) =>
-        fileRequest(paths.customers.listCsv, {
-          status,
-          ...(search ? { search } : {}),
-          ...(retailerId === undefined ? {} : { retailer_id: retailerId }),
-        }),
+        contractFileRequest<TCustomersCsv>(
+          { path: paths.customers.listCsv, method: 'GET' },
+          {
+            status,
+            ...(search ? { search } : {}),
+            ...(retailerId === undefined ? {} : { retailer_id: retailerId }),
+          },
+        ),
       keepUnusedDataFor: 0,
     }),
-    getCustomerDetails: build.query<TCustomerDetails, number>({
-      query: (customerId) => ({ url: paths.customers.details, params: { customer_id: customerId } }),
+    /** customer_details: one customer, their phone and loan with its EMIs; readable offline (issue 28). */
+    getCustomerDetails: build.query<TContractData<TDetails>, number>({
+      query: (customerId) =>
+        contractRequest<TDetails>(
+          { path: paths.customers.details, method: 'GET' },
+          { params: { customer_id: customerId } },
+        ),
       providesTags: (_result, _error, customerId) => [{ type: 'Customer', id: customerId }],
+      extraOptions: READABLE_OFFLINE,
     }),
-    createCustomer: build.mutation<TCustomerDetails, TCreateCustomerRequest>({
-      query: (body) => ({ url: paths.customers.create, method: 'POST', body }),
+    createCustomer: build.mutation<TContractData<TCreate>, TContractBody<TCreate>>({
+      query: (body) => contractRequest<TCreate>({ path: paths.customers.create, method: 'POST' }, { body }),
       // A new loan adds to what is outstanding and to the EMIs coming up.
       invalidatesTags: [CUSTOMER_LIST_TAG, 'Dashboard', 'Outstanding', 'UpcomingEmi'],
     }),
     /** financer_list: the organisation's financers. Spec §7: a POST with no body. */
-    listFinancers: build.query<TFinancer[], void>({
-      query: () => ({ url: paths.catalogue.financers, method: 'POST' }),
+    listFinancers: build.query<TContractData<TFinancers>, void>({
+      query: () => contractRequest<TFinancers>({ path: paths.catalogue.financers, method: 'POST' }),
       providesTags: ['Financer'],
     }),
-    listCountries: build.query<TCountry[], void>({
-      query: () => paths.catalogue.countries,
+    listCountries: build.query<TContractData<TCountries>, void>({
+      query: () => contractRequest<TCountries>({ path: paths.catalogue.countries, method: 'GET' }),
       keepUnusedDataFor: CSC_CACHE_SECONDS,
     }),
     /** The cache key is the country code. */
-    listStates: build.query<TState[], TStatesArgs>({
-      query: ({ country }) => ({ url: paths.catalogue.states, params: { country } }),
+    listStates: build.query<TContractData<TStates>, TStatesArgs>({
+      query: ({ country }) =>
+        contractRequest<TStates>({ path: paths.catalogue.states, method: 'GET' }, { params: { country } }),
       keepUnusedDataFor: CSC_CACHE_SECONDS,
     }),
     /** The cache key is the country and state codes. */
-    listCities: build.query<TCity[], TCitiesArgs>({
-      query: ({ country, state }) => ({ url: paths.catalogue.cities, params: { country, state } }),
+    listCities: build.query<TContractData<TCities>, TCitiesArgs>({
+      query: ({ country, state }) =>
+        contractRequest<TCities>(
+          { path: paths.catalogue.cities, method: 'GET' },
+          { params: { country, state } },
+        ),
       keepUnusedDataFor: CSC_CACHE_SECONDS,
     }),
     /** customer_documents: the newest photo, invoice and signatures, and every document. */
-    getCustomerMedia: build.query<TCustomerMedia, number>({
-      query: (customerId) => ({ url: paths.customers.documents, params: { customer_id: customerId } }),
+    getCustomerMedia: build.query<TContractData<TGetCustomerMedia>, number>({
+      query: (customerId) =>
+        contractRequest<TGetCustomerMedia>(
+          { path: paths.customers.documents, method: 'GET' },
+          { params: { customer_id: customerId } },
+        ),
       providesTags: (_result, _error, customerId) => [mediaTag(customerId)],
     }),
-    /** The customer photo or the invoice attachment; a new photo changes the details' photoImageName. */
     /**
      * amapi_sync (issue 15): ask Google's Android Management API now whether the customer's
      * managed-Android phone has enrolled; the customer's details follow what it found.
      */
-    syncManagedAndroid: build.mutation<unknown, number>({
-      query: (customerId) => ({
-        url: paths.androidManagement.sync,
-        method: 'POST',
-        body: { customer_id: customerId },
-      }),
+    syncManagedAndroid: build.mutation<TContractData<TAmapiSync>, number>({
+      query: (customerId) =>
+        contractRequest<TAmapiSync>(
+          { path: paths.androidManagement.sync, method: 'POST' },
+          { body: { customer_id: customerId } },
+        ),
       invalidatesTags: (_result, _error, customerId) => [customerTag(customerId)],
     }),
-    uploadCustomerImage: build.mutation<TMedia, TUploadImageArgs>({
-      query: ({ customerId, kind, file }) => ({
-        url: paths.customers.uploadImage,
-        method: 'POST',
-        body: toUploadBody({ customer_id: customerId, kind }, file),
-      }),
+    /** The customer photo or the invoice attachment; a new photo changes the details' photoImageName. */
+    uploadCustomerImage: build.mutation<TContractData<TUploadImage>, TUploadImageArgs>({
+      query: ({ customerId, kind, file }) =>
+        contractRequest<TUploadImage>(
+          { path: paths.customers.uploadImage, method: 'POST' },
+          { body: toUploadBody({ customer_id: customerId, kind }, file) },
+        ),
       invalidatesTags: (_result, _error, { customerId }) => [mediaTag(customerId), customerTag(customerId)],
     }),
-    uploadCustomerDocument: build.mutation<TMedia, TUploadDocumentArgs>({
-      query: ({ customerId, documentType, file }) => ({
-        url: paths.customers.documents,
-        method: 'POST',
-        body: toUploadBody({ customer_id: customerId, document_type: documentType }, file),
-      }),
+    uploadCustomerDocument: build.mutation<TContractData<TUploadDocument>, TUploadDocumentArgs>({
+      query: ({ customerId, documentType, file }) =>
+        contractRequest<TUploadDocument>(
+          { path: paths.customers.documents, method: 'POST' },
+          { body: toUploadBody({ customer_id: customerId, document_type: documentType }, file) },
+        ),
       invalidatesTags: (_result, _error, { customerId }) => [mediaTag(customerId)],
     }),
     /** Deletes one document; the answer is the customer's media without it. */
-    deleteCustomerDocument: build.mutation<TCustomerMedia, TDeleteMediaRequest>({
-      query: (body) => ({ url: paths.customers.deleteDocument, method: 'POST', body }),
+    deleteCustomerDocument: build.mutation<TContractData<TDeleteDocument>, TContractBody<TDeleteDocument>>({
+      query: (body) =>
+        contractRequest<TDeleteDocument>({ path: paths.customers.deleteDocument, method: 'POST' }, { body }),
       invalidatesTags: (_result, _error, { customer_id }) => [mediaTag(customer_id)],
     }),
-    uploadSignature: build.mutation<TMedia, TUploadSignatureArgs>({
-      query: ({ customerId, kind, file }) => ({
-        url: paths.customers.signature,
-        method: 'POST',
-        body: toUploadBody({ customer_id: customerId, kind }, file),
-      }),
+    uploadSignature: build.mutation<TContractData<TUploadSignature>, TUploadSignatureArgs>({
+      query: ({ customerId, kind, file }) =>
+        contractRequest<TUploadSignature>(
+          { path: paths.customers.signature, method: 'POST' },
+          { body: toUploadBody({ customer_id: customerId, kind }, file) },
+        ),
       invalidatesTags: (_result, _error, { customerId }) => [mediaTag(customerId)],
     }),
     /** IMEI_EDIT: the IMEIs show on the details and in the list (its search finds them). */
-    updateImei: build.mutation<TCustomerDetails, TUpdateImeiRequest>({
-      query: (body) => ({ url: paths.customers.updateImei, method: 'POST', body }),
+    updateImei: build.mutation<TContractData<TUpdateImei>, TContractBody<TUpdateImei>>({
+      query: (body) =>
+        contractRequest<TUpdateImei>({ path: paths.customers.updateImei, method: 'POST' }, { body }),
       invalidatesTags: (_result, _error, { customer_id }) => [customerTag(customer_id), CUSTOMER_LIST_TAG],
     }),
     /** RE_ENROL (issue 27): the customer becomes inactive, their phone revoked; details and list are stale. */
-    reEnrol: build.mutation<TReEnrolResponse, TReEnrolRequest>({
-      query: (body) => ({ url: paths.devices.reEnrol, method: 'POST', body }),
+    reEnrol: build.mutation<TContractData<TReEnrol>, TContractBody<TReEnrol>>({
+      query: (body) => contractRequest<TReEnrol>({ path: paths.devices.reEnrol, method: 'POST' }, { body }),
       invalidatesTags: (_result, _error, { customer_id }) => [customerTag(customer_id), CUSTOMER_LIST_TAG],
     }),
     /**
      * EMI_EDIT: new loan terms rebuild the schedule, so the details, the EMI screen, the dashboard
      * figures and the upcoming EMIs are stale.
      */
-    editEmiTerms: build.mutation<TEmiDetails, TEditEmiTermsRequest>({
-      query: (body) => ({ url: paths.emi.editTerms, method: 'POST', body }),
+    editEmiTerms: build.mutation<TContractData<TEditTerms>, TContractBody<TEditTerms>>({
+      query: (body) => contractRequest<TEditTerms>({ path: paths.emi.editTerms, method: 'POST' }, { body }),
       invalidatesTags: (_result, _error, { customer_id }) => [
         customerTag(customer_id),
         { type: 'Emi', id: customer_id },
@@ -178,8 +209,9 @@ export const customersApi = api.injectEndpoints({
       ],
     }),
     /** A status change by hand: the details, the list row, the trail and the dashboard counts. */
-    updateCustomerStatus: build.mutation<TCustomerDetails, TUpdateStatusRequest>({
-      query: (body) => ({ url: paths.customers.updateStatus, method: 'POST', body }),
+    updateCustomerStatus: build.mutation<TContractData<TUpdateStatus>, TContractBody<TUpdateStatus>>({
+      query: (body) =>
+        contractRequest<TUpdateStatus>({ path: paths.customers.updateStatus, method: 'POST' }, { body }),
       invalidatesTags: (_result, _error, { customer_id }) => [
         customerTag(customer_id),
         statusHistoryTag(customer_id),
@@ -188,35 +220,49 @@ export const customersApi = api.injectEndpoints({
       ],
     }),
     /** The organisation's loan terms the add-customer form starts with (its annual rate). */
-    getLoanDefaults: build.query<TLoanDefaults, void>({
-      query: () => paths.customers.loanDefaults,
+    getLoanDefaults: build.query<TContractData<TGetLoanDefaults>, void>({
+      query: () => contractRequest<TGetLoanDefaults>({ path: paths.customers.loanDefaults, method: 'GET' }),
     }),
     /** The consent to remote locking in the chosen language, with its version (cache key: customer and language). */
-    getConsentText: build.query<TConsentText, TConsentTextArgs>({
-      query: ({ customerId, language }) => ({
-        url: paths.customers.consentText,
-        params: { customer_id: customerId, language },
-      }),
+    getConsentText: build.query<TContractData<TGetConsentText>, TConsentTextArgs>({
+      query: ({ customerId, language }) =>
+        contractRequest<TGetConsentText>(
+          { path: paths.customers.consentText, method: 'GET' },
+          { params: { customer_id: customerId, language } },
+        ),
     }),
     /** The customer's recorded consent, or null while none is recorded (the enrolment QR needs one). */
-    getCustomerConsent: build.query<TCustomerConsent | null, number>({
-      query: (customerId) => ({ url: paths.customers.consent, params: { customer_id: customerId } }),
+    getCustomerConsent: build.query<TContractData<TConsent>, number>({
+      query: (customerId) =>
+        contractRequest<TConsent>(
+          { path: paths.customers.consent, method: 'GET' },
+          { params: { customer_id: customerId } },
+        ),
       providesTags: (_result, _error, customerId) => [consentTag(customerId)],
+      // Shown on customer_details' customer tab, which reads offline (issue 28).
+      extraOptions: READABLE_OFFLINE,
     }),
     /** Records the consent; the signature (uploaded first) becomes the customer's signature too. */
-    recordConsent: build.mutation<TCustomerConsent, TRecordConsentRequest>({
-      query: (body) => ({ url: paths.customers.consent, method: 'POST', body }),
+    recordConsent: build.mutation<TContractData<TRecordConsent>, TContractBody<TRecordConsent>>({
+      query: (body) =>
+        contractRequest<TRecordConsent>({ path: paths.customers.consent, method: 'POST' }, { body }),
       invalidatesTags: (_result, _error, { customer_id }) => [consentTag(customer_id), mediaTag(customer_id)],
     }),
     /** The logged-in customer's own consents (their view). */
-    getMyConsents: build.query<TMyConsent[], void>({
-      query: () => paths.customers.myConsents,
+    getMyConsents: build.query<TContractData<TMyConsents>, void>({
+      query: () => contractRequest<TMyConsents>({ path: paths.customers.myConsents, method: 'GET' }),
       providesTags: [MY_CONSENTS_TAG],
     }),
     /** The status trail, newest first. */
-    getStatusHistory: build.query<TStatusChange[], number>({
-      query: (customerId) => ({ url: paths.customers.statusHistory, params: { customer_id: customerId } }),
+    getStatusHistory: build.query<TContractData<TStatusHistory>, number>({
+      query: (customerId) =>
+        contractRequest<TStatusHistory>(
+          { path: paths.customers.statusHistory, method: 'GET' },
+          { params: { customer_id: customerId } },
+        ),
       providesTags: (_result, _error, customerId) => [statusHistoryTag(customerId)],
+      // Shown on customer_details' customer tab, which reads offline (issue 28).
+      extraOptions: READABLE_OFFLINE,
     }),
   }),
 });

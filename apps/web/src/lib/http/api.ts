@@ -5,6 +5,7 @@ import { errorCodeMessage } from '../error-messages';
 import { i18n } from '../i18n';
 import type { TRequestContext } from './base-query';
 import { createBaseQuery } from './base-query';
+import { offlineReadStore } from './offline-reads';
 
 let sessionGoneHandler: () => void = () => {};
 
@@ -138,6 +139,10 @@ export const appBaseQuery = createBaseQuery({
   offlineMessage: () => i18n.t('errors.offline'),
   // A domain error in the user's language; the server's English message in English (issue 28).
   codeMessage: (code) => errorCodeMessage(code),
+  // Issue 28: the customer list, details, EMI schedule and upcoming EMIs read offline as last
+  // fetched; a change made offline is refused with this message, never kept to send later.
+  offlineReads: offlineReadStore,
+  needsConnectionMessage: () => i18n.t('errors.needsConnection'),
 });
 
 /**
@@ -149,6 +154,9 @@ export const api = createApi({
   baseQuery: appBaseQuery,
   tagTypes: TAG_TYPES,
   keepUnusedDataFor: DEFAULT_CACHE_SECONDS,
+  // Back online, what a screen shows is fetched again, so a saved read's "as of" gives way to
+  // fresh data without the person asking (issue 28).
+  refetchOnReconnect: true,
   endpoints: () => ({}),
 });
 

@@ -277,6 +277,23 @@ describe('createBaseQuery', () => {
     expect(sessionGoneCalls).toBe(1);
   });
 
+  it('leaves storage alone on a 511 answering a call made before a logout (that session is gone already)', async () => {
+    localStorage.setItem('token', 'jwt-old');
+    localStorage.setItem('phone', '+919876543211');
+    // The person logs out while the call is on its way: the token goes, the phone stays.
+    network.replyWith(() => {
+      localStorage.removeItem('token');
+      return new Response(JSON.stringify({ response: 'failure', message: 'Session expired', data: null }), {
+        status: SESSION_GONE_STATUS,
+        headers: { 'content-type': 'application/json' },
+      });
+    });
+    const result = await baseQuery('/api/customer', queryApi(), {});
+    expect(result.error?.status).toBe(SESSION_GONE_STATUS);
+    expect(localStorage.getItem('phone')).toBe('+919876543211');
+    expect(sessionGoneCalls).toBe(0);
+  });
+
   it('does not clear storage on other failures', async () => {
     localStorage.setItem('token', 'jwt-123');
     network.reply(401, { response: 'failure', message: 'Nope', code: 'FORBIDDEN', data: null });

@@ -1,15 +1,30 @@
 import type { TFieldError } from '@kisht/domain/common/envelope';
 import { AppErrorCode } from '@kisht/domain/common/errors';
-import type { BaseQueryFn, FetchArgs, FetchBaseQueryMeta } from '@reduxjs/toolkit/query';
+import type { BaseQueryApi, BaseQueryFn, FetchArgs, FetchBaseQueryMeta } from '@reduxjs/toolkit/query';
 import { fetchBaseQuery } from '@reduxjs/toolkit/query';
-import { clearAllStorage } from '../auth-storage';
+import { clearAllStorage, getToken, getUserId, isStoredSession } from '../auth-storage';
 import { currentUserAgent } from '../user-agent';
 import { buildClientHeaders } from './client-headers';
+import type { TOfflineReadOptions, TOfflineReadStore } from './offline-reads';
+import { clearOfflineReads, offlineReadKey } from './offline-reads';
+import {
+  freshReadFetched,
+  savedReadServed,
+  savedReadsForgotten,
+  selectSavedReadTime,
+} from './offline-reads-slice';
 
 /** Spec §8: HTTP 511 from any call means the session is gone. */
 export const SESSION_GONE_STATUS = 511;
 /** Spec §8 fallback when neither the error nor its data carries a message. */
 export const DEFAULT_ERROR_MESSAGE = 'Something went wrong';
+/** The message of a change refused offline, when the app gives no translation. */
+export const DEFAULT_NEEDS_CONNECTION_MESSAGE = 'This needs a connection. Nothing was sent.';
+/**
+ * The `code` of a change (a mutation: a command, a payment, an edit) refused because the browser
+ * is offline (issue 28): it was never sent, and nothing keeps it to send later.
+ */
+export const NEEDS_CONNECTION_CODE = 'NEEDS_CONNECTION';
 
 /** The one error shape every endpoint rejects with. */
 export type TApiError = {
@@ -27,7 +42,16 @@ export type TApiError = {
 export const isApiError = (error: unknown): error is TApiError =>
   typeof error === 'object' && error !== null && 'status' in error && 'message' in error && 'fields' in error;
 
-export type TBaseQuery = BaseQueryFn<string | FetchArgs, unknown, TApiError, object, FetchBaseQueryMeta>;
+/** What an endpoint may pass as `extraOptions` (offline-reads.ts READABLE_OFFLINE). */
+export type TBaseQueryExtraOptions = TOfflineReadOptions;
+
+export type TBaseQuery = BaseQueryFn<
+  string | FetchArgs,
+  unknown,
+  TApiError,
+  TBaseQueryExtraOptions,
+  FetchBaseQueryMeta
+>;
 
 /**
  * The response handler of file exports (CSV): a JSON body (the failure envelope) is parsed, any
@@ -97,6 +121,15 @@ export type TBaseQueryOptions = {
   codeMessage?: (code: string) => string | null;
   /** The fetch to use; tests pass a fake network here. */
   fetchFn?: typeof fetch;
+  /**
+   * Where the answers of endpoints readable offline are saved and served from when the network does
+   * not answer (offline-reads.ts); none by default, and then nothing is saved.
+   */
+  offlineReads?: TOfflineReadStore;
+  /** Whether the browser says it has a network; navigator.onLine by default. */
+  isOnline?: () => boolean;
+  /** The message of a change refused offline, translated by the app; DEFAULT_NEEDS_CONNECTION_MESSAGE otherwise. */
+  needsConnectionMessage?: () => string;
 };
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -153,15 +186,24 @@ export const resolveRequestUrl = (baseUrl: string, url: string): string => {
  * auth-session made for the request's pathname and the request token). It unwraps the
  * `{ response, message, data }` envelope to `data`, and turns every failure into a TApiError. A failure is raised when the status
  * is 400 or `response` is 'failure' (spec §8), and for any other non-2xx status or network error.
- * On 511 it clears all local storage and calls onSessionGone (spec §8). A file request
- * (fileRequest) that succeeds with a non-JSON body resolves to that body's text, a blob request
- * (blobRequest) to its Blob.
+ * On 511 it clears all local storage and the saved reads and calls onSessionGone (spec §8). A file
+ * request (fileRequest) that succeeds with a non-JSON body resolves to that body's text, a blob
+ * request (blobRequest) to its Blob.
+ *
+ * Offline (issue 28): a mutation is refused while the browser says it is offline, before anything
+ * is sent (NEEDS_CONNECTION_CODE; nothing is queued). A query whose endpoint is readable offline
+ * (`extraOptions: READABLE_OFFLINE`) has each successful GET answer saved under the signed-in
+ * user and its URL; when the network gives no answer (FETCH_ERROR) the saved answer is returned
+ * instead, and the offlineReads slice records when it was fetched, for the screen's "as of".
  */
 export const createBaseQuery = (options: TBaseQueryOptions): TBaseQuery => {
   const storage = options.storage ?? (() => window.localStorage);
   const userAgent = options.userAgent ?? currentUserAgent;
   const fallbackMessage = options.fallbackMessage ?? (() => DEFAULT_ERROR_MESSAGE);
   const offlineMessage = options.offlineMessage ?? fallbackMessage;
+  const isOnline = options.isOnline ?? (() => navigator.onLine);
+  const needsConnectionMessage = options.needsConnectionMessage ?? (() => DEFAULT_NEEDS_CONNECTION_MESSAGE);
+  const { offlineReads } = options;
   // The URL handed to it is already absolute (resolveRequestUrl), so it needs no baseUrl.
   const rawBaseQuery = fetchBaseQuery(options.fetchFn ? { fetchFn: options.fetchFn } : {});
 
@@ -205,7 +247,60 @@ export const createBaseQuery = (options: TBaseQueryOptions): TBaseQuery => {
     };
   };
 
+  /**
+   * Where a query readable offline is saved (offline-reads.ts): a GET of an endpoint that asks for
+   * it, by a signed-in user, with a store to save in; null for anything else.
+   */
+  const savedReadOf = (
+    args: string | FetchArgs,
+    type: BaseQueryApi['type'],
+    extraOptions: TBaseQueryExtraOptions | undefined,
+  ): { userId: number; key: string } | null => {
+    if (!offlineReads || type !== 'query' || !extraOptions?.isReadableOffline) return null;
+    const request: FetchArgs = typeof args === 'string' ? { url: args } : args;
+    if ((request.method ?? 'GET').toUpperCase() !== 'GET') return null;
+    const userId = getUserId(storage());
+    return userId === null ? null : { userId, key: offlineReadKey(userId, request) };
+  };
+
+  /** The user whose saved reads alone are kept, once this page load has made it so. */
+  let keptUserId: number | null = null;
+  /**
+   * Saves an answer for offline reading. The first save of a user in this page load drops what
+   * other users saved (someone else signed in on this phone without logging out): a phone keeps
+   * one person's saved reads at most.
+   */
+  const saveRead = async (target: { userId: number; key: string }, data: unknown) => {
+    if (!offlineReads) return;
+    const savedAt = Date.now();
+    if (keptUserId !== target.userId) {
+      await offlineReads.dropOtherUsers(target.userId);
+      keptUserId = target.userId;
+    }
+    await offlineReads.save(target.key, { data, savedAt });
+  };
+
+  /** The saved read under `key`, or undefined (none, or no IndexedDB). */
+  const loadSavedRead = async (key: string) => {
+    try {
+      return await offlineReads?.load(key);
+    } catch {
+      return undefined;
+    }
+  };
+
   return async (args, api, extraOptions) => {
+    // Issue 28: a change made offline is refused before anything is sent, never kept to send later.
+    if (api.type === 'mutation' && !isOnline()) {
+      return {
+        error: {
+          status: 'CUSTOM_ERROR',
+          message: needsConnectionMessage(),
+          code: NEEDS_CONNECTION_CODE,
+          fields: [],
+        },
+      };
+    }
     let request: FetchArgs;
     try {
       request = await prepareRequest(args, api.getState);
@@ -213,13 +308,33 @@ export const createBaseQuery = (options: TBaseQueryOptions): TBaseQuery => {
       // A header the browser refuses, or no Web Crypto: fail like a network error, never throw.
       return fail('CUSTOM_ERROR', null, undefined);
     }
+    const savedRead = savedReadOf(args, api.type, extraOptions);
+    const sentToken = getToken(storage());
     const result = await rawBaseQuery(request, api, extraOptions);
     const httpStatus = result.meta?.response?.status;
 
+    // A 511 ends the session the call was made with (spec §8). One that answers a call made before
+    // a logout or another sign-in (its session is not the stored one) changes nothing: it would
+    // otherwise wipe what the logout keeps (the phone for the MPIN login) or the new session.
+    if (httpStatus === SESSION_GONE_STATUS && !isStoredSession(sentToken, storage())) {
+      return fail(SESSION_GONE_STATUS, result.error?.data, result.meta);
+    }
     if (httpStatus === SESSION_GONE_STATUS) {
       clearAllStorage(storage());
+      if (offlineReads) void clearOfflineReads(offlineReads);
+      api.dispatch(savedReadsForgotten());
       options.onSessionGone?.();
       return fail(SESSION_GONE_STATUS, result.error?.data, result.meta);
+    }
+    if (result.error?.status === 'FETCH_ERROR' && savedRead !== null) {
+      // No answer at all (offline): the last answer saved, and when it was fetched (issue 28).
+      const saved = await loadSavedRead(savedRead.key);
+      if (saved) {
+        if (api.queryCacheKey) {
+          api.dispatch(savedReadServed({ queryCacheKey: api.queryCacheKey, savedAt: saved.savedAt }));
+        }
+        return { data: saved.data };
+      }
     }
     if (result.error) {
       return fail(result.error.status, result.error.data, result.meta);
@@ -235,6 +350,15 @@ export const createBaseQuery = (options: TBaseQueryOptions): TBaseQuery => {
     }
     if (httpStatus === 400 || !isRecord(body) || body.response !== 'success') {
       return fail(httpStatus ?? 'PARSING_ERROR', body, result.meta);
+    }
+    if (savedRead !== null) {
+      // Kept for offline reading; the answer does not wait for the disk, and a failure to save
+      // (no IndexedDB, storage full) only means this read is not there offline.
+      saveRead(savedRead, body.data).catch(() => undefined);
+      const { queryCacheKey } = api;
+      if (queryCacheKey && selectSavedReadTime(api.getState(), queryCacheKey) !== null) {
+        api.dispatch(freshReadFetched({ queryCacheKey }));
+      }
     }
     return { data: body.data, ...(result.meta ? { meta: result.meta } : {}) };
   };

@@ -1,9 +1,16 @@
-import type { TAppConfig, TOrgAppConfig } from '@kisht/domain/orgs/orgs.schema';
+import type { TContractData } from '@kisht/domain/contract/define';
+import type { orgsContract } from '@kisht/domain/contract/orgs';
+import type { TOrgAppConfig } from '@kisht/domain/orgs/orgs.schema';
 import { paths } from '@kisht/domain/paths';
 import { useSelector } from 'react-redux';
 import { ORG_ID } from '../config';
 import { selectOrgConfig } from '../ui-slice';
 import { api } from './api';
+import { contractRequest } from './contract-request';
+import { READABLE_OFFLINE } from './offline-reads';
+
+type TAppConfigRoute = (typeof orgsContract)['appConfig'];
+type TClientConfigRoute = (typeof orgsContract)['clientConfig'];
 
 /** How long the public configs stay cached once unused, seconds; they change rarely. */
 const CONFIG_CACHE_SECONDS = 60 * 60;
@@ -15,13 +22,19 @@ const CONFIG_CACHE_SECONDS = 60 * 60;
  */
 export const orgConfigApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getOrgAppConfig: build.query<TOrgAppConfig, number>({
-      query: (orgId) => ({ url: paths.orgs.appConfig, params: { org_id: orgId } }),
+    getOrgAppConfig: build.query<TContractData<TAppConfigRoute>, number>({
+      query: (orgId) =>
+        contractRequest<TAppConfigRoute>(
+          { path: paths.orgs.appConfig, method: 'GET' },
+          { params: { org_id: orgId } },
+        ),
       providesTags: (_result, _error, orgId) => [{ type: 'OrgConfig', id: orgId }],
       keepUnusedDataFor: CONFIG_CACHE_SECONDS,
+      // Offline, the app keeps the organisation's look and rules (issue 28); it is public data.
+      extraOptions: READABLE_OFFLINE,
     }),
-    getClientConfig: build.query<TAppConfig, void>({
-      query: () => paths.orgs.clientConfig,
+    getClientConfig: build.query<TContractData<TClientConfigRoute>, void>({
+      query: () => contractRequest<TClientConfigRoute>({ path: paths.orgs.clientConfig, method: 'GET' }),
       keepUnusedDataFor: CONFIG_CACHE_SECONDS,
     }),
   }),

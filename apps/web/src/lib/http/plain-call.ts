@@ -1,4 +1,4 @@
-import { clearAllStorage } from '../auth-storage';
+import { clearAllStorage, getToken, isStoredSession } from '../auth-storage';
 import { currentUserAgent } from '../user-agent';
 import { buildClientHeaders } from './client-headers';
 import {
@@ -38,7 +38,8 @@ export type TPlainResult<T> = { data: T; error?: undefined } | { data?: undefine
 /**
  * One API call without RTK Query, for the sign-in screens that open before the store loads (issue
  * 28): the same URL, spec §7 headers (buildClientHeaders), envelope and spec §8 failures as the
- * base query. On 511 it clears local storage and calls onSessionGone. Never throws.
+ * base query. On 511 it clears local storage and calls onSessionGone, when the session the call was made with
+ * is still the stored one. Never throws.
  */
 export const plainCall = async <T>(
   context: TPlainCallContext,
@@ -64,6 +65,7 @@ export const plainCall = async <T>(
     // A header the browser refuses, or no Web Crypto: fail like a network error, never throw.
     return fail('CUSTOM_ERROR', null);
   }
+  const sentToken = getToken();
   let response: Response;
   try {
     response = await fetch(url, {
@@ -84,7 +86,8 @@ export const plainCall = async <T>(
   } catch {
     return fail(response.ok ? 'PARSING_ERROR' : response.status, null);
   }
-  if (response.status === SESSION_GONE_STATUS) {
+  // Only the session the call was made with ends (base-query.ts: the same rule).
+  if (response.status === SESSION_GONE_STATUS && isStoredSession(sentToken)) {
     clearAllStorage();
     context.onSessionGone?.();
     return fail(SESSION_GONE_STATUS, body);

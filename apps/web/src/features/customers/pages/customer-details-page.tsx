@@ -19,9 +19,11 @@ import { DetailList } from '../../../components/detail-list';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
+import { SavedReadNotice } from '../../../components/saved-read-notice';
 import { SectionCard } from '../../../components/section-card';
 import { bpsToPercent, formatDate, formatDateTime, formatMobile, formatRupees } from '../../../lib/format';
 import { api } from '../../../lib/http/api';
+import { useSavedReadTime } from '../../../lib/http/offline-reads-slice';
 import { customerTag } from '../../../lib/http/tags';
 import type { TCustomerDetailsTab } from '../../../lib/paths';
 import {
@@ -342,6 +344,8 @@ const CustomerDetailsView = ({
  * tabs' commands can be scheduled for later; the history reads them "Scheduled for …" (with
  * Cancel) and is read again when one falls due. The lock card and the device and actions tabs
  * come from the devices feature (`renderLockCard`, `renderCommandsTab`; app/customer-details-route).
+ * Offline, the details (and the EMI schedule in them) are those last fetched, under a notice
+ * saying as of when (issue 28); a command or edit tried then is refused by the base query.
  */
 export const CustomerDetailsPage = ({
   hasPendingCommand,
@@ -359,6 +363,8 @@ export const CustomerDetailsPage = ({
     skipPollingIfUnfocused: !hasPendingCommand,
     refetchOnMountOrArgChange: true,
   });
+  // Offline, the details as last fetched (issue 28), and since when.
+  const savedAt = useSavedReadTime(details);
 
   // When the last command ends, the details are read once more: the history may have seen it end
   // first, and what it produced (a location, SIMs, the reported toggles) lives in the details.
@@ -376,12 +382,15 @@ export const CustomerDetailsPage = ({
     if (details.isLoading) return <PageSkeleton />;
     if (!details.data) return <LoadError message={details.error?.message} onRetry={details.refetch} />;
     return (
-      <CustomerDetailsView
-        customer={details.data}
-        hasPendingCommand={hasPendingCommand}
-        renderLockCard={renderLockCard}
-        renderCommandsTab={renderCommandsTab}
-      />
+      <>
+        {savedAt === null ? null : <SavedReadNotice savedAt={savedAt} onRetry={details.refetch} />}
+        <CustomerDetailsView
+          customer={details.data}
+          hasPendingCommand={hasPendingCommand}
+          renderLockCard={renderLockCard}
+          renderCommandsTab={renderCommandsTab}
+        />
+      </>
     );
   };
 

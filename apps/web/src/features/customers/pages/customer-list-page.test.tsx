@@ -259,7 +259,7 @@ describe('customer list offline: the last data it had, not an error', () => {
     return { api, goOffline };
   };
 
-  it('keeps showing the loaded rows with an "offline, showing last loaded" notice when a refresh fails', async () => {
+  it('keeps showing the loaded rows with an "offline, as of" notice when a refresh fails', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-01-15T05:00:00Z'));
     const { api, goOffline } = stubFlakyList(3);
@@ -273,9 +273,9 @@ describe('customer list offline: the last data it had, not an error', () => {
     vi.setSystemTime(new Date('2026-01-15T05:01:00Z'));
     await act(() => router.navigate(appPaths.customerList.href()));
     await waitFor(() => expect(api.requestsTo(paths.customers.list)).toHaveLength(2));
-    const notice = await screen.findByTestId('customer-list-stale');
+    const notice = await screen.findByTestId('saved-read-notice');
     expect(notice.textContent).toContain(
-      'You are offline. Showing the list as last loaded on 15-01-2026 10:30 AM.',
+      'You are offline. Showing what was saved as of 15-01-2026 10:30 AM.',
     );
     expect(screen.getByTestId('customer-row-3')).toBeTruthy();
     expect(screen.getByText('3 customers')).toBeTruthy();
@@ -295,7 +295,7 @@ describe('customer list offline: the last data it had, not an error', () => {
     });
     goOffline();
     await act(() => router.navigate(appPaths.customerList.href()));
-    expect(await screen.findByTestId('customer-list-stale')).toBeTruthy();
+    expect(await screen.findByTestId('saved-read-notice')).toBeTruthy();
     expect(screen.getByTestId('customer-row-1')).toBeTruthy();
     expect(screen.getByTestId('customer-row-2')).toBeTruthy();
     // What it cannot show it does not pretend to: no "loading more" row offline.

@@ -21,12 +21,14 @@ import { DownloadCsvButton } from '../../../components/download-csv-button';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
+import { SavedReadNotice } from '../../../components/saved-read-notice';
 import type { TShopOption } from '../../../components/shop-picker';
 import { ShopPicker } from '../../../components/shop-picker';
 import { formatDateTime } from '../../../lib/format';
 import { isApiError } from '../../../lib/http/base-query';
 import type { TCustomerListArgs } from '../../../lib/http/customer-list-api';
 import { customerListApi, useListCustomersInfiniteQuery } from '../../../lib/http/customer-list-api';
+import { useSavedReadTime } from '../../../lib/http/offline-reads-slice';
 import { useOrgConfig } from '../../../lib/http/org-config-api';
 import type { TCustomerListFilters } from '../../../lib/paths';
 import { appPaths, readRetailerIdParam } from '../../../lib/paths';
@@ -85,8 +87,9 @@ type TCustomerResultsProps = {
 };
 
 /**
- * Shown above the rows when a refresh failed: the list is what was last loaded (and when), offline
- * or because the server could not be reached, with a retry.
+ * Shown above the rows when a refresh failed: the list is what was last loaded, with a retry;
+ * offline, as of when (the one offline notice of every screen read offline, issue 28), else that
+ * the server could not refresh it.
  */
 const StaleListNotice = ({
   loadedAt,
@@ -98,6 +101,7 @@ const StaleListNotice = ({
   onRetry: () => void;
 }) => {
   const { t } = useTranslation();
+  if (isOffline && loadedAt !== undefined) return <SavedReadNotice savedAt={loadedAt} onRetry={onRetry} />;
   const time =
     loadedAt === undefined ? t('common.notAvailable') : formatDateTime(new Date(loadedAt).toISOString());
   return (
@@ -112,18 +116,18 @@ const StaleListNotice = ({
         </Button>
       }
     >
-      {isOffline
-        ? t('customers.offlineShowingLast', { time })
-        : t('customers.refreshFailedShowingLast', { time })}
+      {t('customers.refreshFailedShowingLast', { time })}
     </Alert>
   );
 };
 
 /**
  * One filtered list: loading, error, empty, or the virtualised rows that load more as they scroll.
- * When a refresh fails (offline, server unreachable) the rows it had stay, from the api cache or,
- * once the cache has let them go, from the customerList slice's last loaded rows, under a notice
- * saying so; an error shows only when this list never loaded.
+ * Offline, the list's pages come from the saved reads (issue 28: also after a reload) under a
+ * notice saying as of when. When a refresh fails otherwise (server unreachable, or nothing saved)
+ * the rows it had stay, from the api cache or, once the cache has let them go, from the
+ * customerList slice's last loaded rows, under a notice saying so; an error shows only when this
+ * list never loaded.
  */
 const CustomerResults = ({ filters, restore, onOpen, onClearFilters }: TCustomerResultsProps) => {
   const { t } = useTranslation();
@@ -139,7 +143,9 @@ const CustomerResults = ({ filters, restore, onOpen, onClearFilters }: TCustomer
     lastLoadedListOf(selectCustomerList(state), listKey),
   );
   const loaded = list.data;
-  const loadedAtMs = list.fulfilledTimeStamp;
+  // Rows served from the saved reads were loaded when they were saved, not when served.
+  const savedAt = useSavedReadTime(list);
+  const loadedAtMs = savedAt ?? list.fulfilledTimeStamp;
 
   // Each successful load is kept as the list's last loaded rows (for when the cache is gone).
   useEffect(() => {
@@ -161,7 +167,9 @@ const CustomerResults = ({ filters, restore, onOpen, onClearFilters }: TCustomer
   // A failed refresh (not a failed next page, which the list's last row offers to retry).
   const hasRefreshFailed = list.isError && !list.isFetchNextPageError;
   const notice =
-    hasRefreshFailed || (snapshot && !list.isFetching) ? (
+    loaded && savedAt !== null ? (
+      <SavedReadNotice savedAt={savedAt} onRetry={list.refetch} />
+    ) : hasRefreshFailed || (snapshot && !list.isFetching) ? (
       <StaleListNotice
         loadedAt={loaded ? loadedAtMs : snapshot ? Date.parse(snapshot.loadedAt) : undefined}
         isOffline={!navigator.onLine || (isApiError(list.error) && list.error.status === 'FETCH_ERROR')}

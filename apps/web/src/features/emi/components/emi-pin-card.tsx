@@ -13,15 +13,24 @@ import { LoadError } from '../../../components/load-error';
 import { formatDateTime } from '../../../lib/format';
 import { useGetCustomerEmiPinQuery, useRotateEmiPinMutation } from '../emi-api';
 
+type TEmiPinCardProps = {
+  customerId: number;
+  /**
+   * The page shows the schedule saved for offline reading (issue 28): the PIN is not kept on the
+   * phone, so the card says so instead of asking for it.
+   */
+  isOffline?: boolean;
+};
+
 /**
  * The customer's EMI PIN on emi_details (customer_emi_pin; the server issues one on the first
  * ask): the customer quotes it when paying, so a payment is matched to the loan. Copy puts it on
  * the clipboard; "Issue new PIN" asks first, as the old PIN stops matching.
  * Memoised: typing in the page's payment form does not re-render it.
  */
-export const EmiPinCard = memo(({ customerId }: { customerId: number }) => {
+export const EmiPinCard = memo(({ customerId, isOffline = false }: TEmiPinCardProps) => {
   const { t } = useTranslation();
-  const pin = useGetCustomerEmiPinQuery(customerId);
+  const pin = useGetCustomerEmiPinQuery(customerId, { skip: isOffline });
   const [rotateEmiPin, { isLoading: isRotating }] = useRotateEmiPinMutation();
   const [isConfirmOpen, setIsConfirmOpen] = useState(false);
   const current = pin.data?.emiPin;
@@ -45,6 +54,13 @@ export const EmiPinCard = memo(({ customerId }: { customerId: number }) => {
   };
 
   const renderPin = () => {
+    if (isOffline) {
+      return (
+        <Typography variant="body2" color="textSecondary" data-testid="emi-pin-offline">
+          {t('common.notKeptOffline')}
+        </Typography>
+      );
+    }
     if (pin.isLoading) return <Skeleton variant="rounded" height={56} data-testid="emi-pin-loading" />;
     if (!pin.data) return <LoadError message={pin.error?.message} onRetry={pin.refetch} />;
     return (

@@ -23,8 +23,10 @@ import { DownloadCsvButton } from '../../../components/download-csv-button';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
+import { SavedReadNotice } from '../../../components/saved-read-notice';
 import { applyServerFieldErrors, SERVER_ERROR_TYPE } from '../../../lib/form-errors';
 import type { TApiError } from '../../../lib/http/base-query';
+import { useSavedReadTime } from '../../../lib/http/offline-reads-slice';
 import { appPaths, CUSTOMER_ID_PARAM, parseCustomerId } from '../../../lib/paths';
 import { useGoBack } from '../../../lib/use-go-back';
 import { EmiPinCard } from '../components/emi-pin-card';
@@ -67,12 +69,17 @@ const Section = ({ title, children, testId }: { title: string; children: ReactNo
   </Card>
 );
 
-type TEmiDetailsViewProps = { details: TEmiDetails; isReadOnly: boolean };
+type TEmiDetailsViewProps = {
+  details: TEmiDetails;
+  isReadOnly: boolean;
+  /** The schedule is the one saved for offline reading (issue 28): the EMI PIN is not kept. */
+  isReadOffline: boolean;
+};
 
 /** The row action the retailer chose; kept while its dialog closes, so the dialog does not empty. */
 type TChosenAction = { action: TInstalmentAction; instalment: TInstalmentRow; isOpen: boolean };
 
-const EmiDetailsView = ({ details, isReadOnly }: TEmiDetailsViewProps) => {
+const EmiDetailsView = ({ details, isReadOnly, isReadOffline }: TEmiDetailsViewProps) => {
   const { t } = useTranslation();
   const [recordPayment, { isLoading: isSaving }] = useRecordPaymentMutation();
   const [receipt, setReceipt] = useState<TPaymentReceipt | null>(null);
@@ -189,7 +196,7 @@ const EmiDetailsView = ({ details, isReadOnly }: TEmiDetailsViewProps) => {
           isSaving={isSaving}
         />
       ) : null}
-      {isReadOnly ? null : <EmiPinCard customerId={details.customerId} />}
+      {isReadOnly ? null : <EmiPinCard customerId={details.customerId} isOffline={isReadOffline} />}
       {isReadOnly || isLoanCompleted ? null : <EmiReminderCard customerId={details.customerId} />}
       <Section title={t('emi.payments.title')} testId="emi-payments-card">
         <PaymentList payments={details.payments} />
@@ -226,7 +233,8 @@ const EmiDetailsView = ({ details, isReadOnly }: TEmiDetailsViewProps) => {
  * schedule. On emi_details the retailer ticks unpaid instalments and records a payment against
  * them (a receipt follows), levies a due penalty or waives an instalment or its penalty from a
  * row's actions menu, sends an EMI reminder to the customer's phone, and sees, copies or renews
- * the customer's EMI PIN.
+ * the customer's EMI PIN. Offline, the schedule is the one last fetched, under a notice saying as
+ * of when (issue 28); a payment tried then is refused by the base query, never kept to send later.
  */
 export const EmiDetailsPage = ({ isReadOnly = false }: { isReadOnly?: boolean }) => {
   const { t } = useTranslation();
@@ -237,12 +245,18 @@ export const EmiDetailsPage = ({ isReadOnly = false }: { isReadOnly?: boolean })
   );
   const details = useGetEmiDetailsQuery(customerId, { skip: !customerId, refetchOnMountOrArgChange: true });
   const [fetchScheduleCsv] = useLazyGetEmiScheduleCsvQuery();
+  const savedAt = useSavedReadTime(details);
 
   const renderBody = () => {
     if (!customerId) return <LoadError message={t('errors.customerNotFound')} />;
     if (details.isLoading) return <PageSkeleton />;
     if (!details.data) return <LoadError message={details.error?.message} onRetry={details.refetch} />;
-    return <EmiDetailsView details={details.data} isReadOnly={isReadOnly} />;
+    return (
+      <>
+        {savedAt === null ? null : <SavedReadNotice savedAt={savedAt} onRetry={details.refetch} />}
+        <EmiDetailsView details={details.data} isReadOnly={isReadOnly} isReadOffline={savedAt !== null} />
+      </>
+    );
   };
 
   return (

@@ -20,7 +20,9 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
+import { SavedReadNotice } from '../../../components/saved-read-notice';
 import { formatDate, formatMobile, formatRupees } from '../../../lib/format';
+import { useSavedReadTime } from '../../../lib/http/offline-reads-slice';
 import type { TUpcomingRange } from '../../../lib/paths';
 import { appPaths, UPCOMING_RANGE_PARAM } from '../../../lib/paths';
 import { InstalmentStatusChip } from '../components/instalment-status-chip';
@@ -142,6 +144,7 @@ export type TOverdueDeviceActions = {
 /**
  * One tab's list: the unpaid instalments in that range, page by page with "Load more"; on the
  * Overdue tab each row offers "Lock" and "Send reminder", and "Lock all overdue" leads the list.
+ * Offline, the pages last fetched, under a notice saying as of when (issue 28).
  */
 const UpcomingList = ({
   range,
@@ -153,26 +156,32 @@ const UpcomingList = ({
   const { t } = useTranslation();
   const navigate = useNavigate();
   const list = useGetUpcomingEmiInfiniteQuery(range, { refetchOnMountOrArgChange: true });
+  const savedAt = useSavedReadTime(list);
 
   if (list.isLoading) return <PageSkeleton />;
   if (!list.data) return <LoadError message={list.error?.message} onRetry={list.refetch} />;
 
+  const notice = savedAt === null ? null : <SavedReadNotice savedAt={savedAt} onRetry={list.refetch} />;
   const items = uniqueItems(list.data.pages);
   const total = list.data.pages.at(-1)?.total ?? items.length;
   if (items.length === 0) {
     return (
-      <Card>
-        <CardContent sx={{ textAlign: 'center', py: 5 }}>
-          <Typography color="textSecondary" data-testid="upcoming-empty">
-            {t(`upcoming.empty.${range}`)}
-          </Typography>
-        </CardContent>
-      </Card>
+      <>
+        {notice}
+        <Card>
+          <CardContent sx={{ textAlign: 'center', py: 5 }}>
+            <Typography color="textSecondary" data-testid="upcoming-empty">
+              {t(`upcoming.empty.${range}`)}
+            </Typography>
+          </CardContent>
+        </Card>
+      </>
     );
   }
   const isOverdue = range === 'overdue';
   return (
     <>
+      {notice}
       {isOverdue && overdueActions ? (
         <Stack direction="row" sx={{ justifyContent: 'flex-end', mb: 2 }}>
           {overdueActions.renderLockAll()}
