@@ -12,6 +12,7 @@ import {
   e164Of,
   keepDigits,
   recheck,
+  refusalOf,
   serverFieldErrors,
 } from './sign-in-errors';
 
@@ -73,6 +74,16 @@ describe('sign-in form errors', () => {
         ['otp', 'mpin'],
       ),
     ).toEqual({ otp: 'This OTP has expired' });
+  });
+
+  it('shows a refusal under the fields it names, and above the form only when it names none of them', () => {
+    expect(
+      refusalOf({ message: 'Wrong OTP', fields: [{ field: 'otp', message: 'Wrong OTP' }] }, ['otp']),
+    ).toEqual({ errors: { otp: 'Wrong OTP' }, failure: null });
+    expect(refusalOf({ message: 'Too many tries', fields: [] }, ['otp'])).toEqual({
+      errors: {},
+      failure: 'Too many tries',
+    });
   });
 
   it("replaces one field's error on a new check, leaving the others", () => {

@@ -86,3 +86,15 @@ export const recheck = (errors: TSignInErrors, field: TSignInField, found: TSign
   const { [field]: _old, ...others } = errors;
   return found[field] ? { ...others, [field]: found[field] } : others;
 };
+
+/**
+ * How a refused call shows on a sign-in form: the server's words under the form's own fields it
+ * names, and its message above the form only when it named none of them (it would say the same).
+ */
+export const refusalOf = (
+  error: { message: string; fields: readonly TFieldError[] },
+  own: readonly TSignInField[],
+): { errors: TSignInErrors; failure: string | null } => {
+  const errors = serverFieldErrors(error.fields, own);
+  return { errors, failure: Object.keys(errors).length > 0 ? null : error.message };
+};

@@ -10,7 +10,7 @@ import { SignInScreen } from '../components/sign-in-screen';
 import { SignInButton, SignInDivider, SignInField, SignInForm, SignInNotice } from '../components/sign-in-ui';
 import { saveOtpChallenge, toOtpChallenge } from '../otp-challenge';
 import type { TSignInEnv } from '../sign-in-env';
-import { checkSignInForm, e164Of, serverFieldErrors, type TSignInErrors } from '../sign-in-errors';
+import { checkSignInForm, e164Of, refusalOf, type TSignInErrors } from '../sign-in-errors';
 
 type TLoginWithOtp = (typeof authContract)['loginWithOtp'];
 
@@ -45,8 +45,9 @@ export const LoginPage = ({ env }: { env: TSignInEnv }) => {
     });
     setIsBusy(false);
     if (!result.data) {
-      setErrors(serverFieldErrors(result.error.fields, ['mobile']));
-      setFailure(result.error.message);
+      const refusal = refusalOf(result.error, ['mobile']);
+      setErrors(refusal.errors);
+      setFailure(refusal.failure);
       return;
     }
     const challenge = toOtpChallenge(e164, result.data, 'LOGIN');

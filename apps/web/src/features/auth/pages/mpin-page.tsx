@@ -16,7 +16,7 @@ import {
   keepDigits,
   MPIN_LENGTH,
   recheck,
-  serverFieldErrors,
+  refusalOf,
   type TSignInErrors,
   type TSignInField,
 } from '../sign-in-errors';
@@ -51,8 +51,9 @@ const MpinLoginForm = ({ env }: { env: TSignInEnv }) => {
   };
 
   const failWith = (error: { message: string; fields: { field: string; message: string }[] }) => {
-    setErrors(serverFieldErrors(error.fields, ['mobile', 'mpin']));
-    setFailure(error.message);
+    const refusal = refusalOf(error, ['mobile', 'mpin']);
+    setErrors(refusal.errors);
+    setFailure(refusal.failure);
   };
 
   const login = async () => {
@@ -182,8 +183,9 @@ const SetMpinForm = ({ env }: { env: TSignInEnv }) => {
     const result = await env.call<TContractData<TSetMpin>>({ url: paths.auth.setMpin, method: 'POST', body });
     setIsBusy(false);
     if (!result.data) {
-      setErrors(serverFieldErrors(result.error.fields, ['mpin']));
-      setFailure(result.error.message);
+      const refusal = refusalOf(result.error, ['mpin']);
+      setErrors(refusal.errors);
+      setFailure(refusal.failure);
       return;
     }
     markHasMpin(result.data.hasMpin);

@@ -22,7 +22,7 @@ import {
   MPIN_LENGTH,
   OTP_LENGTH,
   recheck,
-  serverFieldErrors,
+  refusalOf,
   type TSignInErrors,
   type TSignInField,
 } from '../sign-in-errors';
@@ -65,8 +65,9 @@ const OtpForm = ({ env, initialChallenge }: { env: TSignInEnv; initialChallenge:
   };
 
   const failWith = (error: { message: string; fields: { field: string; message: string }[] }) => {
-    setErrors(serverFieldErrors(error.fields, ['otp', 'mpin']));
-    setFailure(error.message);
+    const refusal = refusalOf(error, ['otp', 'mpin']);
+    setErrors(refusal.errors);
+    setFailure(refusal.failure);
   };
 
   const submit = async () => {
