@@ -1,10 +1,16 @@
-import type { TFieldError } from '@kisht/domain/common/envelope';
-import { AppErrorCode } from '@kisht/domain/common/errors';
 import type { BaseQueryApi, BaseQueryFn, FetchArgs, FetchBaseQueryMeta } from '@reduxjs/toolkit/query';
 import { fetchBaseQuery } from '@reduxjs/toolkit/query';
 import { clearAllStorage, getToken, getUserId, isStoredSession } from '../auth-storage';
 import { currentUserAgent } from '../user-agent';
 import { buildClientHeaders } from './client-headers';
+import {
+  apiErrorOf,
+  DEFAULT_ERROR_MESSAGE,
+  isRecord,
+  resolveRequestUrl,
+  SESSION_GONE_STATUS,
+  type TApiError,
+} from './envelope';
 import type { TOfflineReadOptions, TOfflineReadStore } from './offline-reads';
 import { clearOfflineReads, offlineReadKey } from './offline-reads';
 import {
@@ -14,10 +20,6 @@ import {
   selectSavedReadTime,
 } from './offline-reads-slice';
 
-/** Spec §8: HTTP 511 from any call means the session is gone. */
-export const SESSION_GONE_STATUS = 511;
-/** Spec §8 fallback when neither the error nor its data carries a message. */
-export const DEFAULT_ERROR_MESSAGE = 'Something went wrong';
 /** The message of a change refused offline, when the app gives no translation. */
 export const DEFAULT_NEEDS_CONNECTION_MESSAGE = 'This needs a connection. Nothing was sent.';
 /**
@@ -26,21 +28,10 @@ export const DEFAULT_NEEDS_CONNECTION_MESSAGE = 'This needs a connection. Nothin
  */
 export const NEEDS_CONNECTION_CODE = 'NEEDS_CONNECTION';
 
-/** The one error shape every endpoint rejects with. */
-export type TApiError = {
-  /** HTTP status, or fetchBaseQuery's FETCH_ERROR / PARSING_ERROR / TIMEOUT_ERROR. */
-  status: number | 'FETCH_ERROR' | 'PARSING_ERROR' | 'TIMEOUT_ERROR' | 'CUSTOM_ERROR';
-  /** What to show the person (spec §8 rules), never empty. */
-  message: string;
-  /** Stable AppErrorCode from the server, when it sent one. */
-  code: string | null;
-  /** Failing fields of a validation error, empty otherwise. */
-  fields: TFieldError[];
-};
-
-/** Whether a mutation's or query's error is the base query's TApiError (not a thrown one). */
-export const isApiError = (error: unknown): error is TApiError =>
-  typeof error === 'object' && error !== null && 'status' in error && 'message' in error && 'fields' in error;
+// The envelope, its failures and the request URL are read as the sign-in screens' plain calls
+// read them (envelope.ts); re-exported here for the rest of the app.
+export type { TApiError } from './envelope';
+export { DEFAULT_ERROR_MESSAGE, isApiError, resolveRequestUrl, SESSION_GONE_STATUS } from './envelope';
 
 /** What an endpoint may pass as `extraOptions` (offline-reads.ts READABLE_OFFLINE). */
 export type TBaseQueryExtraOptions = TOfflineReadOptions;
@@ -132,28 +123,9 @@ export type TBaseQueryOptions = {
   needsConnectionMessage?: () => string;
 };
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null;
-
 /** A Blob from any realm (the test environment's fetch makes Node's, not the DOM's). */
 const isBlob = (value: unknown): value is Blob =>
   isRecord(value) && typeof value.arrayBuffer === 'function' && typeof value.size === 'number';
-
-const nonEmptyString = (value: unknown): string | null =>
-  typeof value === 'string' && value.trim() !== '' ? value : null;
-
-/** Spec §8: the error's message, else its data's message. */
-const readMessage = (body: unknown): string | null => {
-  if (!isRecord(body)) return null;
-  return nonEmptyString(body.message) ?? (isRecord(body.data) ? nonEmptyString(body.data.message) : null);
-};
-
-const readFields = (body: unknown): TFieldError[] => {
-  if (!isRecord(body) || !Array.isArray(body.fields)) return [];
-  return body.fields.filter(
-    (f): f is TFieldError => isRecord(f) && typeof f.field === 'string' && typeof f.message === 'string',
-  );
-};
 
 /** FetchArgs headers in any of their shapes, as Headers (undefined values dropped). */
 const toHeaders = (given: FetchArgs['headers']): Headers => {
@@ -168,15 +140,6 @@ const toHeaders = (given: FetchArgs['headers']): Headers => {
     for (const [name, value] of Object.entries(given)) if (value !== undefined) headers.set(name, value);
   }
   return headers;
-};
-
-const ABSOLUTE_URL = /^[a-z][a-z\d+.-]*:\/\//i;
-
-/** The absolute URL of a request: `url` under `baseUrl`, or under the app's origin when baseUrl is ''. */
-export const resolveRequestUrl = (baseUrl: string, url: string): string => {
-  if (ABSOLUTE_URL.test(url)) return url;
-  const base = (baseUrl || window.location.origin).replace(/\/+$/, '');
-  return `${base}/${url.replace(/^\/+/, '')}`;
 };
 
 /**
@@ -224,28 +187,14 @@ export const createBaseQuery = (options: TBaseQueryOptions): TBaseQuery => {
     return { ...request, url, headers };
   };
 
-  const fail = (status: TApiError['status'], body: unknown, meta: FetchBaseQueryMeta | undefined) => {
-    const code = isRecord(body) ? nonEmptyString(body.code) : null;
-    const translated = code === null ? null : (options.codeMessage?.(code) ?? null);
-    const fields = readFields(body);
-    return {
-      error: {
-        status,
-        message:
-          translated ??
-          readMessage(body) ??
-          (status === 'FETCH_ERROR' ? offlineMessage() : fallbackMessage()),
-        code,
-        // The fields of any other error repeat its reason, so they take its translation too; a
-        // validation failure's each say what is wrong with that field, in the server's words.
-        fields:
-          translated === null || code === AppErrorCode.VALIDATION_FAILED
-            ? fields
-            : fields.map((field) => ({ ...field, message: translated })),
-      },
-      ...(meta ? { meta } : {}),
-    };
-  };
+  const fail = (status: TApiError['status'], body: unknown, meta: FetchBaseQueryMeta | undefined) => ({
+    error: apiErrorOf(status, body, {
+      fallbackMessage,
+      offlineMessage,
+      ...(options.codeMessage ? { codeMessage: options.codeMessage } : {}),
+    }),
+    ...(meta ? { meta } : {}),
+  });
 
   /**
    * Where a query readable offline is saved (offline-reads.ts): a GET of an endpoint that asks for

@@ -10,16 +10,8 @@ import { SignInScreen } from '../components/sign-in-screen';
 import { SignInButton, SignInField, SignInForm, SignInNotice, SignInRow } from '../components/sign-in-ui';
 import { saveOtpChallenge, toOtpChallenge } from '../otp-challenge';
 import type { TSignInEnv } from '../sign-in-env';
-import {
-  checkSignInForm,
-  e164Of,
-  keepDigits,
-  MPIN_LENGTH,
-  recheck,
-  refusalOf,
-  type TSignInErrors,
-  type TSignInField,
-} from '../sign-in-errors';
+import { e164Of, keepDigits, MPIN_LENGTH } from '../sign-in-errors';
+import { useSignInForm } from '../use-sign-in-form';
 
 type TLoginWithMpin = (typeof authContract)['loginWithMpin'];
 type TForgotMpin = (typeof authContract)['forgotMpin'];
@@ -35,32 +27,20 @@ const mobileFromState = (state: unknown): string | null => {
 /** Log in with mobile and MPIN; or ask for an OTP to reset a forgotten MPIN. */
 const MpinLoginForm = ({ env }: { env: TSignInEnv }) => {
   const { t } = env;
-  const [values, setValues] = useState(() => ({
-    mobile: toLocalMobileDigits(mobileFromState(env.location.state) ?? getRememberedPhone() ?? ''),
-    mpin: '',
-  }));
+  const form = useSignInForm(
+    t,
+    () => ({
+      mobile: toLocalMobileDigits(mobileFromState(env.location.state) ?? getRememberedPhone() ?? ''),
+      mpin: '',
+    }),
+    ['mobile', 'mpin'],
+  );
+  const { values, errors, failure, change } = form;
   const [hasMobile] = useState(values.mobile !== '');
-  const [errors, setErrors] = useState<TSignInErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState<'login' | 'forgot' | null>(null);
 
-  const change = (field: 'mobile' | 'mpin', value: string) => {
-    const next = { ...values, [field]: value };
-    setValues(next);
-    if (errors[field]) setErrors(recheck(errors, field, checkSignInForm(t, [field], next)));
-  };
-
-  const failWith = (error: { message: string; fields: { field: string; message: string }[] }) => {
-    const refusal = refusalOf(error, ['mobile', 'mpin']);
-    setErrors(refusal.errors);
-    setFailure(refusal.failure);
-  };
-
   const login = async () => {
-    const found = checkSignInForm(t, ['mobile', 'mpin'], values);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    setFailure(null);
+    if (!form.check(['mobile', 'mpin'])) return;
     setBusy('login');
     const body: TContractBody<TLoginWithMpin> = {
       orgId: env.brand.orgId,
@@ -75,8 +55,8 @@ const MpinLoginForm = ({ env }: { env: TSignInEnv }) => {
     setBusy(null);
     if (!result.data) {
       // Wrong MPIN, or locked: the server's words show; the MPIN empties for another try.
-      setValues({ ...values, mpin: '' });
-      return failWith(result.error);
+      form.setValues({ ...values, mpin: '' });
+      return form.refuse(result.error);
     }
     env.keepSession(result.data);
     env.navigate(appPaths.dashboard.href(), { replace: true });
@@ -84,10 +64,7 @@ const MpinLoginForm = ({ env }: { env: TSignInEnv }) => {
 
   /** "Forgot MPIN?" needs only the mobile: only its check is shown. */
   const forgot = async () => {
-    const found = checkSignInForm(t, ['mobile'], values);
-    setErrors(found);
-    if (found.mobile) return;
-    setFailure(null);
+    if (!form.check(['mobile'])) return;
     setBusy('forgot');
     const mobile = e164Of(values.mobile);
     const body: TContractBody<TForgotMpin> = { orgId: env.brand.orgId, mobile };
@@ -97,7 +74,7 @@ const MpinLoginForm = ({ env }: { env: TSignInEnv }) => {
       body,
     });
     setBusy(null);
-    if (!result.data) return failWith(result.error);
+    if (!result.data) return form.refuse(result.error);
     const challenge = toOtpChallenge(mobile, result.data, 'FORGOT_PASSWORD');
     saveOtpChallenge(challenge);
     env.navigate(appPaths.otp.href(), { state: challenge });
@@ -159,35 +136,19 @@ const MpinLoginForm = ({ env }: { env: TSignInEnv }) => {
 /** Offered right after an OTP login to someone without an MPIN: choose one (twice) or skip. */
 const SetMpinForm = ({ env }: { env: TSignInEnv }) => {
   const { t } = env;
-  const [values, setValues] = useState({ mpin: '', mpinConfirmation: '' });
-  const [errors, setErrors] = useState<TSignInErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  const form = useSignInForm(t, { mpin: '', mpinConfirmation: '' }, ['mpin']);
+  const { values, errors, failure, change } = form;
   const [isBusy, setIsBusy] = useState(false);
-  const fields: TSignInField[] = ['mpin', 'mpinConfirmation'];
 
   const goOn = () => env.navigate(appPaths.dashboard.href(), { replace: true });
 
-  const change = (field: 'mpin' | 'mpinConfirmation', value: string) => {
-    const next = { ...values, [field]: value };
-    setValues(next);
-    if (errors[field]) setErrors(recheck(errors, field, checkSignInForm(t, [field], next)));
-  };
-
   const submit = async () => {
-    const found = checkSignInForm(t, fields, values);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    setFailure(null);
+    if (!form.check(['mpin', 'mpinConfirmation'])) return;
     setIsBusy(true);
     const body: TContractBody<TSetMpin> = { mpin: values.mpin };
     const result = await env.call<TContractData<TSetMpin>>({ url: paths.auth.setMpin, method: 'POST', body });
     setIsBusy(false);
-    if (!result.data) {
-      const refusal = refusalOf(result.error, ['mpin']);
-      setErrors(refusal.errors);
-      setFailure(refusal.failure);
-      return;
-    }
+    if (!result.data) return form.refuse(result.error);
     markHasMpin(result.data.hasMpin);
     env.notify?.(t('mpin.setDone'));
     goOn();

@@ -16,16 +16,8 @@ import {
 import type { TOtpChallenge } from '../otp-challenge';
 import { clearOtpChallenge, readOtpChallenge, saveOtpChallenge, toOtpChallenge } from '../otp-challenge';
 import type { TSignInEnv } from '../sign-in-env';
-import {
-  checkSignInForm,
-  keepDigits,
-  MPIN_LENGTH,
-  OTP_LENGTH,
-  recheck,
-  refusalOf,
-  type TSignInErrors,
-  type TSignInField,
-} from '../sign-in-errors';
+import { keepDigits, MPIN_LENGTH, OTP_LENGTH } from '../sign-in-errors';
+import { useSignInForm } from '../use-sign-in-form';
 
 type TResetMpin = (typeof authContract)['resetMpin'];
 type TVerifyOtp = (typeof authContract)['verifyOtp'];
@@ -48,33 +40,18 @@ export type TMpinLoginState = { mobile: string };
 const OtpForm = ({ env, initialChallenge }: { env: TSignInEnv; initialChallenge: TOtpChallenge }) => {
   const { t } = env;
   const [challenge, setChallenge] = useState(initialChallenge);
-  const [values, setValues] = useState({ otp: '', mpin: '', mpinConfirmation: '' });
-  const [errors, setErrors] = useState<TSignInErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  const form = useSignInForm(t, { otp: '', mpin: '', mpinConfirmation: '' }, ['otp', 'mpin']);
+  const { values, errors, failure, change } = form;
   const [busy, setBusy] = useState<'submit' | 'resend' | null>(null);
   const secondsToResend = useSecondsUntil(challenge.resendAt);
   const isForgot = challenge.purpose === 'FORGOT_PASSWORD';
   // Sign-in mode checks only the OTP; forgot mode also the new MPIN, typed twice.
-  const fields: TSignInField[] = isForgot ? ['otp', 'mpin', 'mpinConfirmation'] : ['otp'];
-
-  const change = (field: TSignInField, value: string) => {
-    const next = { ...values, [field]: value };
-    setValues(next);
-    // A field with an error is checked again as it is typed.
-    if (errors[field]) setErrors(recheck(errors, field, checkSignInForm(t, [field], next)));
-  };
-
-  const failWith = (error: { message: string; fields: { field: string; message: string }[] }) => {
-    const refusal = refusalOf(error, ['otp', 'mpin']);
-    setErrors(refusal.errors);
-    setFailure(refusal.failure);
-  };
+  const fields: ('otp' | 'mpin' | 'mpinConfirmation')[] = isForgot
+    ? ['otp', 'mpin', 'mpinConfirmation']
+    : ['otp'];
 
   const submit = async () => {
-    const found = checkSignInForm(t, fields, values);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    setFailure(null);
+    if (!form.check(fields)) return;
     setBusy('submit');
     if (isForgot) {
       const body: TContractBody<TResetMpin> = {
@@ -89,7 +66,7 @@ const OtpForm = ({ env, initialChallenge }: { env: TSignInEnv; initialChallenge:
         body,
       });
       setBusy(null);
-      if (result.error) return failWith(result.error);
+      if (result.error) return form.refuse(result.error);
       clearOtpChallenge();
       env.notify?.(t('otp.resetDone'));
       const state: TMpinLoginState = { mobile: challenge.mobile };
@@ -106,7 +83,7 @@ const OtpForm = ({ env, initialChallenge }: { env: TSignInEnv; initialChallenge:
       body,
     });
     setBusy(null);
-    if (!result.data) return failWith(result.error);
+    if (!result.data) return form.refuse(result.error);
     env.keepSession(result.data);
     clearOtpChallenge();
     // Someone without an MPIN is offered to set one (they may skip).
@@ -116,7 +93,7 @@ const OtpForm = ({ env, initialChallenge }: { env: TSignInEnv; initialChallenge:
   };
 
   const resend = async () => {
-    setFailure(null);
+    form.setFailure(null);
     setBusy('resend');
     const body: TContractBody<TResendOtp> = {
       orgId: env.brand.orgId,
@@ -129,13 +106,13 @@ const OtpForm = ({ env, initialChallenge }: { env: TSignInEnv; initialChallenge:
       body,
     });
     setBusy(null);
-    if (!result.data) return setFailure(result.error.message);
+    if (!result.data) return form.setFailure(result.error.message);
     const next = toOtpChallenge(challenge.mobile, result.data, challenge.purpose);
     saveOtpChallenge(next);
     setChallenge(next);
     // A fresh OTP: its field empties and the checks start over; the MPINs typed stay.
-    setValues({ ...values, otp: '' });
-    setErrors({});
+    form.setValues({ ...values, otp: '' });
+    form.setErrors({});
     if (!next.isDelayed) env.notify?.(t('otp.resent'));
   };
 
