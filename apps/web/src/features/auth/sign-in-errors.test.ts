@@ -76,10 +76,17 @@ describe('sign-in form errors', () => {
     ).toEqual({ otp: 'This OTP has expired' });
   });
 
-  it('shows a refusal under the fields it names, and above the form only when it names none of them', () => {
+  it('shows a refusal under the fields it names, and above the form unless a field says the same', () => {
     expect(
       refusalOf({ message: 'Wrong OTP', fields: [{ field: 'otp', message: 'Wrong OTP' }] }, ['otp']),
     ).toEqual({ errors: { otp: 'Wrong OTP' }, failure: null });
+    // The field says less than the message: both show.
+    expect(
+      refusalOf(
+        { message: 'Incorrect MPIN. 4 tries left', fields: [{ field: 'mpin', message: 'Incorrect MPIN' }] },
+        ['mobile', 'mpin'],
+      ),
+    ).toEqual({ errors: { mpin: 'Incorrect MPIN' }, failure: 'Incorrect MPIN. 4 tries left' });
     expect(refusalOf({ message: 'Too many tries', fields: [] }, ['otp'])).toEqual({
       errors: {},
       failure: 'Too many tries',

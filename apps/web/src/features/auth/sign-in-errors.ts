@@ -89,12 +89,13 @@ export const recheck = (errors: TSignInErrors, field: TSignInField, found: TSign
 
 /**
  * How a refused call shows on a sign-in form: the server's words under the form's own fields it
- * names, and its message above the form only when it named none of them (it would say the same).
+ * names, and its message above the form unless a field already says exactly that ('Incorrect MPIN'
+ * under the MPIN, 'Incorrect MPIN. 4 tries left' above).
  */
 export const refusalOf = (
   error: { message: string; fields: readonly TFieldError[] },
   own: readonly TSignInField[],
 ): { errors: TSignInErrors; failure: string | null } => {
   const errors = serverFieldErrors(error.fields, own);
-  return { errors, failure: Object.keys(errors).length > 0 ? null : error.message };
+  return { errors, failure: Object.values(errors).includes(error.message) ? null : error.message };
 };
