@@ -1,9 +1,6 @@
-import { ensureClientDefaults } from '../lib/client-storage';
-import { rememberOrgId } from '../lib/config';
 import { orgConfigApi } from '../lib/http/org-config-api';
-import { installNativeBridge, requestDeviceDetails } from '../lib/native-bridge';
+import { startInstallation } from '../lib/installation';
 import { appConfigLoaded, hideSplashScreen, orgConfigLoaded } from '../lib/ui-slice';
-import { currentUserAgent } from '../lib/user-agent';
 import type { TAppStore } from './store';
 
 /** Spec §2 splash: shown at least this long, ms, so it does not flash. */
@@ -42,10 +39,7 @@ export const startApp = async (options: {
   const startedAt = Date.now();
   // Handled now, not when awaited below: a failure to load translations must not go unhandled.
   const translationsReady = options.translationsReady.catch(() => undefined);
-  rememberOrgId(orgId);
-  ensureClientDefaults({ storage: window.localStorage, userAgent: currentUserAgent() });
-  installNativeBridge();
-  requestDeviceDetails();
+  startInstallation(orgId);
 
   const orgConfig = await fetchOnce(store.dispatch(orgConfigApi.endpoints.getOrgAppConfig.initiate(orgId)));
   if (orgConfig) store.dispatch(orgConfigLoaded(orgConfig));

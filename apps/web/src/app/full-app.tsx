@@ -1,11 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { ensureClientDefaults } from '../lib/client-storage';
-import { ORG_ID, rememberOrgId } from '../lib/config';
+import { ORG_ID } from '../lib/config';
 import { setSessionGoneHandler } from '../lib/http/api';
 import { initI18n } from '../lib/i18n';
+import { rememberInstallation } from '../lib/installation';
 import { appPaths } from '../lib/paths';
-import { currentUserAgent } from '../lib/user-agent';
 import { startApp } from './bootstrap';
 import { AppProviders } from './providers';
 import { createAppRouter } from './router';
@@ -26,8 +25,7 @@ export const mountFullApp = (container: HTMLElement): void => {
   // and the device defaults), none of which belongs to the session. Cached data is dropped at the
   // next sign-in (purgeSessionCache).
   setSessionGoneHandler(() => {
-    rememberOrgId(ORG_ID);
-    ensureClientDefaults({ storage: window.localStorage, userAgent: currentUserAgent() });
+    rememberInstallation();
     void router.navigate(appPaths.login.href(), { replace: true });
   });
   createRoot(container).render(

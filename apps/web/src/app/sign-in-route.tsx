@@ -10,7 +10,7 @@ import { SignInScreens } from '../features/auth/sign-in-screens';
 import { JoinRequestLink } from '../features/joining/components/join-request-link';
 import { saveAuthSession } from '../lib/auth-storage';
 import { ORG_ID } from '../lib/config';
-import { errorCodeMessage } from '../lib/error-messages';
+import { errorWordsIn } from '../lib/error-codes';
 import { purgeSessionCache, triggerSessionGone } from '../lib/http/api';
 import { plainCall, type TPlainRequest } from '../lib/http/plain-call';
 import { currentLanguage } from '../lib/i18n';
@@ -46,11 +46,7 @@ export const SignInRoute = () => {
             baseUrl: orgConfig?.apiBaseUrl ?? '',
             orgId,
             requestTokenSecret: appConfig?.requestTokenSecret ?? null,
-            words: {
-              fallbackMessage: () => translate('errors.somethingWentWrong'),
-              offlineMessage: () => translate('errors.offline'),
-              codeMessage: (code) => errorCodeMessage(code, i18n),
-            },
+            words: errorWordsIn(translate, language),
             onSessionGone: triggerSessionGone,
           },
           request,
@@ -74,7 +70,7 @@ export const SignInRoute = () => {
         />
       ),
     };
-  }, [t, i18n, location, navigate, dispatch, orgConfig, appConfig, language, isJoinAsked]);
+  }, [t, location, navigate, dispatch, orgConfig, appConfig, language, isJoinAsked]);
 
   return <SignInScreens env={env} />;
 };

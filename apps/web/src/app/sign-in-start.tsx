@@ -7,15 +7,13 @@ import { SignInButton } from '../features/auth/components/sign-in-ui';
 import { brandOf, type TSignInEnv, type TSignInLocation } from '../features/auth/sign-in-env';
 import { isSignInPath, SignInScreens } from '../features/auth/sign-in-screens';
 import { saveAuthSession } from '../lib/auth-storage';
-import { ensureClientDefaults } from '../lib/client-storage';
-import { BOOTSTRAP_API_BASE_URL, ORG_ID, rememberOrgId } from '../lib/config';
-import { errorCodeMessageIn } from '../lib/error-codes';
+import { BOOTSTRAP_API_BASE_URL, ORG_ID } from '../lib/config';
+import { errorWordsIn } from '../lib/error-codes';
 import { plainCall, type TPlainCallContext, type TPlainRequest } from '../lib/http/plain-call';
+import { rememberInstallation, startInstallation } from '../lib/installation';
 import { detectLanguage, type TLanguage } from '../lib/languages';
-import { installNativeBridge, requestDeviceDetails } from '../lib/native-bridge';
 import { appPaths } from '../lib/paths';
 import { loadTranslations, type TTranslate } from '../lib/plain-i18n';
-import { currentUserAgent } from '../lib/user-agent';
 import { JOIN_PARAM } from './join-param';
 import { SignInReloadPrompt } from './sign-in-reload-prompt';
 
@@ -64,13 +62,9 @@ const LightSignIn = ({ start }: { start: TLightStart }) => {
       baseUrl,
       orgId: orgConfig?.orgId ?? ORG_ID,
       requestTokenSecret: appConfig?.requestTokenSecret ?? null,
-      words: {
-        fallbackMessage: () => t('errors.somethingWentWrong'),
-        offlineMessage: () => t('errors.offline'),
-        codeMessage: (code) => errorCodeMessageIn(code, language, t),
-      },
+      words: errorWordsIn(t, language),
       onSessionGone: () => {
-        rememberOrgId(ORG_ID);
+        rememberInstallation();
         window.history.replaceState(null, '', appPaths.login.href());
         setLocation(currentLocation());
       },
@@ -153,10 +147,7 @@ export const startSignInLight = async (
   loadApp: () => Promise<unknown>,
   startApp: () => void,
 ): Promise<void> => {
-  rememberOrgId(ORG_ID);
-  ensureClientDefaults({ storage: window.localStorage, userAgent: currentUserAgent() });
-  installNativeBridge();
-  requestDeviceDetails();
+  startInstallation();
   const requested = detectLanguage();
   document.documentElement.lang = requested;
   const bootstrap: TPlainCallContext = {

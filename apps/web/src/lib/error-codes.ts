@@ -1,4 +1,5 @@
 import { AppErrorCode, type TAppErrorCode } from '@kisht/domain/common/errors';
+import type { TErrorWords } from './http/envelope';
 import { FALLBACK_LANGUAGE, type TLanguage } from './languages';
 
 // Error codes and their messages without i18next: the sign-in screens word failures before the
@@ -25,3 +26,13 @@ export const errorCodeMessageIn = (
   if (!isAppErrorCode(code) || language === FALLBACK_LANGUAGE) return null;
   return translate(errorCodeKey(code));
 };
+
+/**
+ * How a failed call is worded in `language` by `t` (lib/http/envelope TErrorWords): the generic
+ * and the offline message, and the domain codes' translations (errorCodeMessageIn).
+ */
+export const errorWordsIn = (t: (key: string) => string, language: TLanguage): TErrorWords => ({
+  fallbackMessage: () => t('errors.somethingWentWrong'),
+  offlineMessage: () => t('errors.offline'),
+  codeMessage: (code) => errorCodeMessageIn(code, language, t),
+});

@@ -1,13 +1,11 @@
 import type { TContractQuery, TRouteContract } from '@kisht/domain/contract/define';
 import type { FetchArgs } from '@reduxjs/toolkit/query';
 import { blobRequest, fileRequest } from './base-query';
+import type { TRouteOf } from './contract-request';
 import type { TBlobSource } from './use-blob-url';
 
 /** A route of the wire contract that answers a download (`response: 'file'`: a CSV, an image, a PDF). */
 type TDownloadRoute = TRouteContract & { method: 'GET'; response: 'file' };
-
-/** The route a download goes to: the contract's path and method (the compiler refuses any other). */
-type TDownloadRouteOf<C extends TDownloadRoute> = Pick<C, 'method' | 'path'>;
 
 /** A download's query as the base-query helpers take it (the contract's query type checks it first). */
 const toParams = (params: unknown) => params as Record<string, string | number>;
@@ -18,7 +16,7 @@ const toParams = (params: unknown) => params as Record<string, string | number>;
  * fileRequest, which resolves to the file's text. `accept` as fileRequest's.
  */
 export const contractFileRequest = <C extends TDownloadRoute>(
-  route: TDownloadRouteOf<C>,
+  route: TRouteOf<C>,
   params: TContractQuery<C>,
   accept?: string,
 ): FetchArgs => fileRequest(route.path, toParams(params), accept);
@@ -28,7 +26,7 @@ export const contractFileRequest = <C extends TDownloadRoute>(
  * base-query call: contractRequest's checks on lib/http blobRequest, which resolves to the Blob.
  */
 export const contractBlobRequest = <C extends TDownloadRoute>(
-  route: TDownloadRouteOf<C>,
+  route: TRouteOf<C>,
   params: TContractQuery<C>,
 ): FetchArgs => blobRequest(route.path, toParams(params));
 
@@ -37,7 +35,7 @@ export const contractBlobRequest = <C extends TDownloadRoute>(
  * path (checked with its method) and query; `version` changes when the file behind them does.
  */
 export const contractBlobSource = <C extends TDownloadRoute>(
-  route: TDownloadRouteOf<C>,
+  route: TRouteOf<C>,
   params: TContractQuery<C>,
   version?: string,
 ): TBlobSource => ({

@@ -2,7 +2,7 @@ import type { TContractBody, TContractQuery, TRouteContract } from '@kisht/domai
 import type { FetchArgs } from '@reduxjs/toolkit/query';
 
 /** The route a call goes to: the contract's path and method (the compiler refuses any other). */
-type TRouteOf<C extends TRouteContract> = Pick<C, 'method' | 'path'>;
+export type TRouteOf<C extends TRouteContract> = Pick<C, 'method' | 'path'>;
 
 /**
  * The RTK Query request of a route of the wire contract (domain contract/routes.ts, issue 28):

@@ -60,8 +60,19 @@ export const SignInFrame = ({
   );
 };
 
-/** A sign-in form: fields and buttons stacked; submitting runs `onSubmit` without a page load. */
-export const SignInForm = ({ onSubmit, children }: { onSubmit: () => void; children: ReactNode }) => (
+/**
+ * A sign-in form: fields and buttons stacked, under the refusal of its last call (`failure`, or
+ * null); submitting runs `onSubmit` without a page load.
+ */
+export const SignInForm = ({
+  onSubmit,
+  failure,
+  children,
+}: {
+  onSubmit: () => void;
+  failure: string | null;
+  children: ReactNode;
+}) => (
   <form
     className={css.form}
     noValidate
@@ -70,11 +81,16 @@ export const SignInForm = ({ onSubmit, children }: { onSubmit: () => void; child
       onSubmit();
     }}
   >
+    {failure ? (
+      <SignInNotice severity="error" testId="sign-in-error">
+        {failure}
+      </SignInNotice>
+    ) : null}
     {children}
   </form>
 );
 
-type TFieldProps = {
+export type TSignInFieldProps = {
   label: string;
   value: string;
   /** What was typed, as the field keeps it (the caller filters digits). */
@@ -109,7 +125,7 @@ export const SignInField = ({
   autoFocus,
   name,
   inputRef,
-}: TFieldProps) => {
+}: TSignInFieldProps) => {
   const id = useId();
   return (
     <div className={error ? `${css.field} ${css.invalid}` : css.field}>

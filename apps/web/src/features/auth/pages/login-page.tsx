@@ -1,13 +1,12 @@
-import { MOBILE_PREFIX } from '@kisht/domain/common/identifier-rules';
 import type { authContract } from '@kisht/domain/contract/auth';
 import type { TContractBody, TContractData } from '@kisht/domain/contract/define';
 import { paths } from '@kisht/domain/paths';
 import { useState } from 'react';
-import { toLocalMobileDigits } from '../../../lib/mobile-input';
 import { appPaths } from '../../../lib/paths';
 import { GoogleSignIn } from '../components/google-sign-in';
+import { SignInMobileField } from '../components/sign-in-fields';
 import { SignInScreen } from '../components/sign-in-screen';
-import { SignInButton, SignInDivider, SignInField, SignInForm, SignInNotice } from '../components/sign-in-ui';
+import { SignInButton, SignInDivider, SignInForm } from '../components/sign-in-ui';
 import { saveOtpChallenge, toOtpChallenge } from '../otp-challenge';
 import type { TSignInEnv } from '../sign-in-env';
 import { checkSignInForm, e164Of, refusalOf, type TSignInErrors } from '../sign-in-errors';
@@ -57,21 +56,11 @@ export const LoginPage = ({ env }: { env: TSignInEnv }) => {
 
   return (
     <SignInScreen env={env} title={t('login.title')} subtitle={t('login.subtitle')}>
-      <SignInForm onSubmit={() => void submit()}>
-        {failure ? (
-          <SignInNotice severity="error" testId="sign-in-error">
-            {failure}
-          </SignInNotice>
-        ) : null}
-        <SignInField
+      <SignInForm onSubmit={() => void submit()} failure={failure}>
+        <SignInMobileField
           label={t('login.mobileLabel')}
-          name="mobile"
-          type="tel"
-          prefix={MOBILE_PREFIX}
-          autoComplete="tel-national"
           value={mobile}
-          onChange={(typed) => {
-            const digits = toLocalMobileDigits(typed);
+          onChange={(digits) => {
             setMobile(digits);
             if (isChecked) setErrors(check(digits));
           }}

@@ -1,4 +1,3 @@
-import { MOBILE_PREFIX } from '@kisht/domain/common/identifier-rules';
 import type { authContract } from '@kisht/domain/contract/auth';
 import type { TContractBody, TContractData } from '@kisht/domain/contract/define';
 import { paths } from '@kisht/domain/paths';
@@ -6,11 +5,12 @@ import { useEffect, useState } from 'react';
 import { getRememberedPhone, isSignedIn, markHasMpin } from '../../../lib/auth-storage';
 import { toLocalMobileDigits } from '../../../lib/mobile-input';
 import { appPaths, MPIN_MODE_PARAM } from '../../../lib/paths';
+import { SignInMobileField, SignInMpinField } from '../components/sign-in-fields';
 import { SignInScreen } from '../components/sign-in-screen';
-import { SignInButton, SignInField, SignInForm, SignInNotice, SignInRow } from '../components/sign-in-ui';
+import { SignInButton, SignInForm, SignInRow } from '../components/sign-in-ui';
 import { saveOtpChallenge, toOtpChallenge } from '../otp-challenge';
 import type { TSignInEnv } from '../sign-in-env';
-import { e164Of, keepDigits, MPIN_LENGTH } from '../sign-in-errors';
+import { e164Of } from '../sign-in-errors';
 import { useSignInForm } from '../use-sign-in-form';
 
 type TLoginWithMpin = (typeof authContract)['loginWithMpin'];
@@ -82,32 +82,21 @@ const MpinLoginForm = ({ env }: { env: TSignInEnv }) => {
 
   return (
     <SignInScreen env={env} title={t('mpin.loginTitle')} subtitle={t('mpin.loginSubtitle')}>
-      <SignInForm onSubmit={() => void login()}>
-        {failure ? (
-          <SignInNotice severity="error" testId="sign-in-error">
-            {failure}
-          </SignInNotice>
-        ) : null}
-        <SignInField
+      <SignInForm onSubmit={() => void login()} failure={failure}>
+        <SignInMobileField
           label={t('mpin.mobileLabel')}
-          name="mobile"
-          type="tel"
-          prefix={MOBILE_PREFIX}
-          autoComplete="tel-national"
           value={values.mobile}
-          onChange={(typed) => change('mobile', toLocalMobileDigits(typed))}
+          onChange={(digits) => change('mobile', digits)}
           error={errors.mobile ?? null}
           testId="mpin-mobile"
           autoFocus={!hasMobile}
         />
-        <SignInField
+        <SignInMpinField
           label={t('mpin.label')}
           name="mpin"
-          type="password"
-          isCode
           autoComplete="current-password"
           value={values.mpin}
-          onChange={(typed) => change('mpin', keepDigits(typed, MPIN_LENGTH))}
+          onChange={(digits) => change('mpin', digits)}
           error={errors.mpin ?? null}
           testId="mpin-input"
           autoFocus={hasMobile}
@@ -156,32 +145,23 @@ const SetMpinForm = ({ env }: { env: TSignInEnv }) => {
 
   return (
     <SignInScreen env={env} title={t('mpin.setTitle')} subtitle={t('mpin.setSubtitle')}>
-      <SignInForm onSubmit={() => void submit()}>
-        {failure ? (
-          <SignInNotice severity="error" testId="sign-in-error">
-            {failure}
-          </SignInNotice>
-        ) : null}
-        <SignInField
+      <SignInForm onSubmit={() => void submit()} failure={failure}>
+        <SignInMpinField
           label={t('mpin.newLabel')}
           name="mpin"
-          type="password"
-          isCode
           autoComplete="new-password"
           value={values.mpin}
-          onChange={(typed) => change('mpin', keepDigits(typed, MPIN_LENGTH))}
+          onChange={(digits) => change('mpin', digits)}
           error={errors.mpin ?? null}
           testId="mpin-new"
           autoFocus
         />
-        <SignInField
+        <SignInMpinField
           label={t('mpin.confirmLabel')}
           name="mpinConfirmation"
-          type="password"
-          isCode
           autoComplete="new-password"
           value={values.mpinConfirmation}
-          onChange={(typed) => change('mpinConfirmation', keepDigits(typed, MPIN_LENGTH))}
+          onChange={(digits) => change('mpinConfirmation', digits)}
           error={errors.mpinConfirmation ?? null}
           testId="mpin-confirm"
         />

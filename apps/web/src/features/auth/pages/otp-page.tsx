@@ -4,6 +4,7 @@ import type { TContractBody, TContractData } from '@kisht/domain/contract/define
 import { paths } from '@kisht/domain/paths';
 import { useEffect, useState } from 'react';
 import { appPaths } from '../../../lib/paths';
+import { SignInMpinField } from '../components/sign-in-fields';
 import { SignInScreen } from '../components/sign-in-screen';
 import {
   SignInButton,
@@ -16,7 +17,7 @@ import {
 import type { TOtpChallenge } from '../otp-challenge';
 import { clearOtpChallenge, readOtpChallenge, saveOtpChallenge, toOtpChallenge } from '../otp-challenge';
 import type { TSignInEnv } from '../sign-in-env';
-import { keepDigits, MPIN_LENGTH, OTP_LENGTH } from '../sign-in-errors';
+import { keepDigits, OTP_LENGTH } from '../sign-in-errors';
 import { useSignInForm } from '../use-sign-in-form';
 
 type TResetMpin = (typeof authContract)['resetMpin'];
@@ -133,7 +134,7 @@ const OtpForm = ({ env, initialChallenge }: { env: TSignInEnv; initialChallenge:
       title={isForgot ? t('otp.forgotTitle') : t('otp.title')}
       subtitle={isForgot ? t('otp.forgotSentTo', { mobile }) : t('otp.sentTo', { mobile })}
     >
-      <SignInForm onSubmit={() => void submit()}>
+      <SignInForm onSubmit={() => void submit()} failure={failure}>
         {challenge.isDelayed ? (
           <SignInNotice severity="warning" testId="otp-delayed">
             {t('otp.delayed')}
@@ -142,11 +143,6 @@ const OtpForm = ({ env, initialChallenge }: { env: TSignInEnv; initialChallenge:
         {challenge.devOtp ? (
           <SignInNotice severity="info" testId="dev-otp-banner">
             {t('otp.devBanner', { otp: challenge.devOtp })}
-          </SignInNotice>
-        ) : null}
-        {failure ? (
-          <SignInNotice severity="error" testId="sign-in-error">
-            {failure}
           </SignInNotice>
         ) : null}
         <SignInField
@@ -162,25 +158,21 @@ const OtpForm = ({ env, initialChallenge }: { env: TSignInEnv; initialChallenge:
         />
         {isForgot ? (
           <>
-            <SignInField
+            <SignInMpinField
               label={t('otp.newMpin')}
               name="mpin"
-              type="password"
-              isCode
               autoComplete="new-password"
               value={values.mpin}
-              onChange={(typed) => change('mpin', keepDigits(typed, MPIN_LENGTH))}
+              onChange={(digits) => change('mpin', digits)}
               error={errors.mpin ?? null}
               testId="reset-mpin-new"
             />
-            <SignInField
+            <SignInMpinField
               label={t('otp.confirmMpin')}
               name="mpinConfirmation"
-              type="password"
-              isCode
               autoComplete="new-password"
               value={values.mpinConfirmation}
-              onChange={(typed) => change('mpinConfirmation', keepDigits(typed, MPIN_LENGTH))}
+              onChange={(digits) => change('mpinConfirmation', digits)}
               error={errors.mpinConfirmation ?? null}
               testId="reset-mpin-confirm"
             />
