@@ -38,6 +38,7 @@ import { applePublicRoutes, appleRoutes } from './modules/apple-mdm/apple-mdm.ro
 import { createNanoMdmClient } from './modules/apple-mdm/nanomdm.client';
 import { authPublicRoutes, authSessionRoutes } from './modules/auth/auth.routes';
 import { catalogueRoutes } from './modules/catalogue/catalogue.routes';
+import { collectionsRoutes } from './modules/collections/collections.routes';
 import { customerDetailsRoutes } from './modules/customer-details/customer-details.routes';
 import { customersRoutes } from './modules/customers/customers.routes';
 import { brokerHookRoutes } from './modules/devices/broker-hooks.routes';
@@ -295,6 +296,7 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
   await app.register(appleRoutes, ctx);
   await app.register(androidManagementRoutes, ctx);
   await app.register(emiRoutes, ctx);
+  await app.register(collectionsRoutes, ctx);
   await app.register(mediaRoutes, ctx);
   await app.register(paymentQrRoutes, ctx);
   await app.register(paymentsRoutes, ctx);

@@ -157,6 +157,14 @@ export const paths = {
     /** POST TRedeemActivationRequest (public, the app on the phone) → TRedeemActivationResponse. */
     redeem: '/api/plans/redeem',
   },
+  collections: {
+    /** GET TCollectionsQuery → TCollectionsSummary (issue 29). */
+    summary: '/api/collections/summary',
+    /** GET TCollectionsCustomersQuery → TCollectionsCustomersPage: the loans of a DPD bucket. */
+    customers: '/api/collections/customers',
+    /** GET TCollectionsExportQuery → text/csv or an .xlsx workbook. */
+    export: '/api/collections/export',
+  },
   stats: {
     /** GET → TDashboard. */
     dashboard: '/api/stats/get_keygen_dashboardV1',

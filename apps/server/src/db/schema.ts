@@ -573,7 +573,11 @@ export const paymentAllocations = pgTable(
       .references(() => emis.id),
     amountPaise: bigint('amount_paise', { mode: 'number' }).notNull(),
   },
-  (t) => [index('payment_allocations_payment_idx').on(t.paymentId)],
+  (t) => [
+    index('payment_allocations_payment_idx').on(t.paymentId),
+    // What was paid towards an instalment (collections: efficiency and roll rates, issue 29).
+    index('payment_allocations_emi_idx').on(t.emiId),
+  ],
 );
 
 /**

@@ -3,6 +3,7 @@ import { androidManagementContract } from './android-management';
 import { appleMdmContract } from './apple-mdm';
 import { authContract } from './auth';
 import { catalogueContract } from './catalogue';
+import { collectionsContract } from './collections';
 import { customerDetailsContract } from './customer-details';
 import { customersContract } from './customers';
 import { isRouteGroup, type TRouteContract } from './define';
@@ -38,6 +39,7 @@ export const CONTRACT = {
   appleMdm: appleMdmContract,
   auth: authContract,
   catalogue: catalogueContract,
+  collections: collectionsContract,
   customerDetails: customerDetailsContract,
   customers: customersContract,
   devices: devicesContract,

@@ -1,0 +1,1 @@
+CREATE INDEX "payment_allocations_emi_idx" ON "payment_allocations" USING btree ("emi_id");
