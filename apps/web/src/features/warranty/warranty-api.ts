@@ -2,10 +2,9 @@ import { AppType } from '@kisht/domain/common/enums';
 import type { warrantyContract } from '@kisht/domain/contract/warranty';
 import { paths } from '@kisht/domain/paths';
 import type { TCertificateLanguage } from '@kisht/domain/plans/warranty.schema';
-import type { BaseQueryApi } from '@reduxjs/toolkit/query';
-import { appBaseQuery } from '../../lib/http/api';
 import type { TApiError } from '../../lib/http/base-query';
 import { contractBlobRequest } from '../../lib/http/contract-download';
+import { fetchBlob, type TStoreAccess } from '../../lib/http/direct-blob';
 import type { TActivationsFilter, TPlansFilter } from '../../lib/http/plans-api';
 
 /** extended_warranty's plans (GET plans?app_type=5, lib/http/plans-api's listPlans). */
@@ -18,36 +17,21 @@ export const WARRANTIES: TActivationsFilter = { appTypes: String(AppType.EXTENDE
 
 type TCertificate = (typeof warrantyContract)['certificate'];
 
-/** The store parts a direct base-query call needs: its state (the request context) and dispatch. */
-type TStoreAccess = Pick<BaseQueryApi, 'getState' | 'dispatch'>;
-
 /**
  * Fetches a warranty's PDF certificate (GET paths.plans.warrantyCertificate) in `language` through
  * the app's base query, so it carries the same spec §7 headers, 511 handling and error messages as
  * every call; a blob request (the PDF is binary, which a text file request would garble). Resolves
  * to the PDF's Blob or the TApiError; never throws. The Blob stays out of the store.
  */
-export const fetchWarrantyCertificate = async (
+export const fetchWarrantyCertificate = (
   options: { activationId: number; language: TCertificateLanguage },
   store: TStoreAccess,
-): Promise<{ blob: Blob } | { error: TApiError }> => {
-  const queryApi: BaseQueryApi = {
-    signal: new AbortController().signal,
-    abort: () => undefined,
-    dispatch: store.dispatch,
-    getState: store.getState,
-    extra: undefined,
-    endpoint: 'warrantyCertificate',
-    type: 'query',
-  };
-  const result = await appBaseQuery(
+): Promise<{ blob: Blob } | { error: TApiError }> =>
+  fetchBlob(
     contractBlobRequest<TCertificate>(
       { path: paths.plans.warrantyCertificate, method: 'GET' },
       { activation_id: options.activationId, lang: options.language },
     ),
-    queryApi,
-    {},
+    store,
+    'warrantyCertificate',
   );
-  if (result.error) return { error: result.error };
-  return { blob: result.data as Blob };
-};

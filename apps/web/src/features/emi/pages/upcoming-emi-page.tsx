@@ -1,6 +1,5 @@
 import type { TUpcomingEmiItem } from '@kisht/domain/emi/emi.schema';
 import { UPCOMING_RANGES } from '@kisht/domain/emi/emi.schema';
-import NotificationsActiveIcon from '@mui/icons-material/NotificationsActive';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -13,7 +12,6 @@ import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
-import { enqueueSnackbar } from 'notistack';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -26,11 +24,8 @@ import { useSavedReadTime } from '../../../lib/http/offline-reads-slice';
 import type { TUpcomingRange } from '../../../lib/paths';
 import { appPaths, UPCOMING_RANGE_PARAM } from '../../../lib/paths';
 import { InstalmentStatusChip } from '../components/instalment-status-chip';
-import {
-  useGetUpcomingEmiCountsQuery,
-  useGetUpcomingEmiInfiniteQuery,
-  useSendEmiAlertMutation,
-} from '../emi-api';
+import { SendReminderButton } from '../components/send-reminder-button';
+import { useGetUpcomingEmiCountsQuery, useGetUpcomingEmiInfiniteQuery } from '../emi-api';
 
 /** The tab shown when the URL names none: what is due today. */
 export const DEFAULT_UPCOMING_RANGE: TUpcomingRange = 'today';
@@ -55,31 +50,6 @@ const uniqueItems = (pages: { items: TUpcomingEmiItem[] }[]): TUpcomingEmiItem[]
       seen.add(item.emiId);
       return true;
     });
-};
-
-/**
- * "Send reminder" on an overdue row (issue 28): the emi_alert command (send_emialert, as emi_details
- * sends it) with what is due; its state is toasted, a refusal by the store.
- */
-const OverdueReminderButton = ({ item }: { item: TUpcomingEmiItem }) => {
-  const { t } = useTranslation();
-  const [sendEmiAlert, state] = useSendEmiAlertMutation();
-  const send = async () => {
-    const result = await sendEmiAlert({ customer_id: item.customerId });
-    if (result.data) enqueueSnackbar(t(`emi.alert.states.${result.data.state}`), { variant: 'success' });
-  };
-  return (
-    <Button
-      size="small"
-      variant="outlined"
-      startIcon={<NotificationsActiveIcon />}
-      onClick={() => void send()}
-      loading={state.isLoading}
-      data-testid={`overdue-remind-${item.customerId}`}
-    >
-      {t('upcoming.remind')}
-    </Button>
-  );
 };
 
 const UpcomingEmiRow = ({
@@ -199,7 +169,10 @@ const UpcomingList = ({
               actions={
                 isOverdue ? (
                   <>
-                    <OverdueReminderButton item={item} />
+                    <SendReminderButton
+                      customerId={item.customerId}
+                      testId={`overdue-remind-${item.customerId}`}
+                    />
                     {overdueActions?.renderLock(item)}
                   </>
                 ) : undefined
