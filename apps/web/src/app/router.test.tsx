@@ -63,6 +63,7 @@ const urlOf = (key: TRouteKey): string => {
   ) {
     return appPaths[key].href(5);
   }
+  if (key === 'collectionsLoans') return appPaths[key].href('1_30');
   return appPaths[key].href();
 };
 

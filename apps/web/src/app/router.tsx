@@ -148,6 +148,12 @@ const RetailerProfileRoute = lazy(() =>
 const EmiDetailsPage = lazy(() =>
   import('../features/emi/pages/emi-details-page').then((module) => ({ default: module.EmiDetailsPage })),
 );
+const CollectionsRoute = lazy(() =>
+  import('./collections-route').then((module) => ({ default: module.CollectionsRoute })),
+);
+const CollectionsLoansRoute = lazy(() =>
+  import('./collections-route').then((module) => ({ default: module.CollectionsLoansRoute })),
+);
 const UpcomingEmiRoute = lazy(() =>
   import('./upcoming-emi-route').then((module) => ({ default: module.UpcomingEmiRoute })),
 );
@@ -168,6 +174,8 @@ const PROTECTED_PAGES: ReadonlyArray<{ route: TRouteKey; element: ReactNode }> =
   { route: 'emiDetails', element: <EmiDetailsPage /> },
   { route: 'viewEmiDetails', element: <EmiDetailsPage isReadOnly /> },
   { route: 'upComingEmi', element: <UpcomingEmiRoute /> },
+  { route: 'collections', element: <CollectionsRoute /> },
+  { route: 'collectionsLoans', element: <CollectionsLoansRoute /> },
   { route: 'multipleLockUnlock', element: <MultipleLockUnlockPage /> },
   { route: 'sendAdvertisement', element: <SendAdvertisementPage /> },
   { route: 'simChanges', element: <SimChangesPage /> },
@@ -249,10 +257,18 @@ export const appRoutes: RouteObject[] = [
           </RequireAuth>
         ),
         children: [
-          // Language and sessions: everyone's. The admin home: the organisation admin's only.
-          ...PROTECTED_PAGES.filter(({ route }) => ADMIN_ROUTES.includes(route) && route !== 'admin').map(
-            toRouteObject,
-          ),
+          // Language, sessions and the help pages: everyone's. The admin home: the organisation admin's only.
+          ...PROTECTED_PAGES.filter(
+            ({ route }) => ADMIN_ROUTES.includes(route) && CUSTOMER_ROUTES.includes(route),
+          ).map(toRouteObject),
+          {
+            // The collections view (issue 29): the shops' and the organisation admin's, not customers'.
+            element: <RequireRetailer />,
+            children: PROTECTED_PAGES.filter(
+              ({ route }) =>
+                ADMIN_ROUTES.includes(route) && !CUSTOMER_ROUTES.includes(route) && route !== 'admin',
+            ).map(toRouteObject),
+          },
           {
             element: <RequireAdmin />,
             children: PROTECTED_PAGES.filter(({ route }) => route === 'admin').map(toRouteObject),

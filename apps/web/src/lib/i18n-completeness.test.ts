@@ -40,8 +40,21 @@ const SAME_AS_ENGLISH_KEYS: ReadonlySet<string> = new Set([
   'devicePlatforms.linux',
 ]);
 
-/** Brand names and codes that stay as they are in every language. */
-const UNTRANSLATED_TOKENS = ['Kisht', 'IMEI', 'EMI', 'OTP', 'MPIN', 'UPI', 'QR', 'SIM', 'PNG', 'N/A', '₹'];
+/** Brand names and codes that stay as they are in every language (PAR: portfolio at risk, issue 29). */
+const UNTRANSLATED_TOKENS = [
+  'Kisht',
+  'IMEI',
+  'EMI',
+  'OTP',
+  'MPIN',
+  'UPI',
+  'QR',
+  'SIM',
+  'PNG',
+  'N/A',
+  '₹',
+  'PAR',
+];
 
 /**
  * Whether a text has nothing to translate: once placeholders, brand names and codes, digits and

@@ -48,10 +48,20 @@ describe('route table (spec §2)', () => {
   it('has exactly one route for every spec segment, and the product screens beyond them', () => {
     const segments = ROUTE_KEYS.map(routeSegment);
     expect([...segments].sort()).toEqual(
-      [...SPEC_SEGMENTS, 'pending_commands', 'device_settings', 'admin', 'notifications'].sort(),
+      [
+        ...SPEC_SEGMENTS,
+        'pending_commands',
+        'device_settings',
+        'admin',
+        'notifications',
+        'collections',
+        'collections_loans',
+      ].sort(),
     );
     expect(PRODUCT_ROUTES.map(routeSegment).sort()).toEqual([
       'admin',
+      'collections',
+      'collections_loans',
       'device_settings',
       'notifications',
       'pending_commands',

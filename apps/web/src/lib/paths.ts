@@ -1,3 +1,4 @@
+import type { TDpdBucket } from '@kisht/domain/collections/collections.rules';
 import type { TCustomerStatusWord } from '@kisht/domain/common/enums';
 import type { UPCOMING_RANGES } from '@kisht/domain/emi/emi.schema';
 
@@ -55,6 +56,9 @@ export const CUSTOMER_DETAILS_TABS = ['customer', 'device', 'actions'] as const;
 export type TCustomerDetailsTab = (typeof CUSTOMER_DETAILS_TABS)[number];
 /** Query parameter carrying the customer_details tab (absent for the first, customer). */
 export const CUSTOMER_DETAILS_TAB_PARAM = 'tab';
+
+/** Query parameter of collections_loans carrying the days-past-due bucket it lists (issue 29). */
+export const BUCKET_PARAM = 'bucket';
 
 /** Query parameter carrying the bulk request multiple_lock_unlock shows the progress of. */
 export const BATCH_ID_PARAM = 'batch_id';
@@ -127,6 +131,17 @@ export const appPaths = {
     href: (userId?: number) => withQuery('/retailer_profile', { user_id: userId }),
   },
   sendAdvertisement: plain('/send_advertisement'),
+  /** The collections view (issue 29); with a retailer id, that shop's loans only. */
+  collections: {
+    path: '/collections',
+    href: (retailerId?: number) => withQuery('/collections', { [RETAILER_ID_PARAM]: retailerId }),
+  },
+  /** The open loans of one days-past-due bucket (issue 29), with Lock and Remind. */
+  collectionsLoans: {
+    path: '/collections_loans',
+    href: (bucket: TDpdBucket, retailerId?: number) =>
+      withQuery('/collections_loans', { [BUCKET_PARAM]: bucket, [RETAILER_ID_PARAM]: retailerId }),
+  },
   upComingEmi: {
     path: '/up_coming_emi',
     href: (range?: TUpcomingRange) => withQuery('/up_coming_emi', { [UPCOMING_RANGE_PARAM]: range }),
@@ -222,6 +237,8 @@ export type TLinkableRouteKey = {
  */
 export const PRODUCT_ROUTES: readonly TRouteKey[] = [
   'pendingCommands',
+  'collections',
+  'collectionsLoans',
   'deviceSettings',
   'admin',
   'notifications',
@@ -253,6 +270,8 @@ export const CUSTOMER_ROUTES: readonly TRouteKey[] = [
  */
 export const ADMIN_ROUTES: readonly TRouteKey[] = [
   'admin',
+  'collections',
+  'collectionsLoans',
   'language',
   'sessions',
   'help',

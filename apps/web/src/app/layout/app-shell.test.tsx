@@ -118,6 +118,7 @@ describe('app shell (spec §2, §3)', () => {
       'Customers',
       'Add customer',
       'Upcoming EMIs',
+      'Collections',
       'Multiple lock/unlock',
       'Send advertisement',
       'Pending commands',
@@ -146,7 +147,7 @@ describe('app shell (spec §2, §3)', () => {
     ).toEqual(['Phones', 'Protection plans', 'Keys & shops', 'Settings & help']);
     // …and the items this retailer does not see: the organisation admin's home, and payment_gateway
     // (its organisation's flag is off).
-    expect(DRAWER_ITEMS).toHaveLength(22);
+    expect(DRAWER_ITEMS).toHaveLength(23);
     fireEvent.click(screen.getByTestId('drawer-item-sessions'));
     expect(router.state.location.pathname).toBe(appPaths.sessions.path);
     expect(store.getState().ui.drawerOpen).toBe(false);

@@ -9,6 +9,7 @@ import FamilyRestroomIcon from '@mui/icons-material/FamilyRestroom';
 import GppGoodIcon from '@mui/icons-material/GppGood';
 import HelpIcon from '@mui/icons-material/Help';
 import HistoryIcon from '@mui/icons-material/History';
+import InsightsIcon from '@mui/icons-material/Insights';
 import LockResetIcon from '@mui/icons-material/LockReset';
 import LogoutIcon from '@mui/icons-material/Logout';
 import PendingActionsIcon from '@mui/icons-material/PendingActions';
@@ -83,6 +84,8 @@ export const DRAWER_ITEMS: readonly TDrawerItem[] = [
   { route: 'customerList', group: 'main', labelKey: 'nav.customers', icon: PeopleIcon },
   { route: 'addCustomer', group: 'main', labelKey: 'nav.addCustomer', icon: PersonAddIcon },
   { route: 'upComingEmi', group: 'main', labelKey: 'nav.upcomingEmi', icon: EventIcon },
+  // Issue 29: who is late by how much; shops and the organisation admin.
+  { route: 'collections', group: 'main', labelKey: 'nav.collections', icon: InsightsIcon },
   {
     route: 'multipleLockUnlock',
     group: 'phones',
