@@ -68,11 +68,14 @@ import { paymentQrRoutes } from './modules/payment-qr/payment-qr.routes';
 import { paymentsRoutes } from './modules/payments/payments.routes';
 import { plansPublicRoutes, plansRoutes } from './modules/plans/plans.routes';
 import { createPushGateway, type TPushGateway } from './modules/push/push.service';
+import { remindersRoutes } from './modules/reminders/reminders.routes';
 import { retailerRoutes } from './modules/retailers/retailers.routes';
 import { createSmsTransport } from './modules/sms/create-sms-transport';
 import { SmsOutbox } from './modules/sms/sms.service';
 import type { SmsTransport } from './modules/sms/sms.transport';
 import { warrantyRoutes } from './modules/warranty/warranty.routes';
+import { createWhatsAppTransport } from './modules/whatsapp/create-whatsapp-transport';
+import type { WhatsAppTransport } from './modules/whatsapp/whatsapp.transport';
 import { registerClientContract } from './plugins/client-contract';
 import { registerErrorHandling } from './plugins/errors';
 import { registerInputGuard } from './plugins/input-guard';
@@ -85,6 +88,8 @@ export type BuildAppOptions = {
   pglite?: PGlite;
   /** Replaces the SMS gateway transport under the outbox (tests capture messages or fake a gateway). */
   sms?: SmsTransport;
+  /** Replaces the WhatsApp transport chosen from config (tests capture reminders). */
+  whatsapp?: WhatsAppTransport;
   /** Replaces the wake-up push gateway chosen from config (FCM_SERVICE_ACCOUNT_FILE). */
   push?: TPushGateway;
   /** Writes log lines (JSON, one a line) here instead of stdout or pino-pretty (tests read them). */
@@ -227,7 +232,8 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
 
   const smsTransport = options.sms ?? createSmsTransport(config, app.log);
   const sms = new SmsOutbox({ db, transport: smsTransport, config, log: app.log });
-  const ctx: AppContext = { db, config, sms, dispatcher, deviceEvents };
+  const whatsapp = options.whatsapp ?? createWhatsAppTransport(config, app.log);
+  const ctx: AppContext = { db, config, sms, whatsapp, dispatcher, deviceEvents };
   deviceEvents.hooks = {
     simChanged: (change) => notifySimChange(ctx, change),
     offlineLock: (report) => recordOfflineLock(ctx, { deviceId: report.device.id, data: report.data }),
@@ -297,6 +303,7 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
   await app.register(androidManagementRoutes, ctx);
   await app.register(emiRoutes, ctx);
   await app.register(collectionsRoutes, ctx);
+  await app.register(remindersRoutes, ctx);
   await app.register(mediaRoutes, ctx);
   await app.register(paymentQrRoutes, ctx);
   await app.register(paymentsRoutes, ctx);
@@ -318,7 +325,11 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
 
   const stopJobs =
     config.JOBS_INTERVAL_MINUTES > 0
-      ? startJobs({ db, dispatcher, sms }, config.JOBS_INTERVAL_MINUTES * 60_000, app.log)
+      ? startJobs(
+          { db, dispatcher, sms, whatsapp, whatsappTemplate: config.WHATSAPP_TEMPLATE_EMI_REMINDER },
+          config.JOBS_INTERVAL_MINUTES * 60_000,
+          app.log,
+        )
       : () => {};
   const stopAndroidManagementJobs =
     androidManagement && config.JOBS_INTERVAL_MINUTES > 0

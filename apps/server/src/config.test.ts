@@ -95,6 +95,7 @@ describe('loadConfig', () => {
       SMS_TEMPLATE_WARRANTY: '6650a1f0d6fc05123a4b0003',
       SMS_TEMPLATE_SIGNUP_APPROVED: '6650a1f0d6fc05123a4b0004',
       SMS_TEMPLATE_SIGNUP_DECLINED: '6650a1f0d6fc05123a4b0005',
+      SMS_TEMPLATE_EMI_REMINDER: '6650a1f0d6fc05123a4b0006',
     };
     const REQUIRED = Object.keys(MSG91).filter((key) => key !== 'SMS_PROVIDER');
 

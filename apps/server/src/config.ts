@@ -52,6 +52,14 @@ const ZSmsTemplateId = z
   .regex(/^[A-Za-z0-9_-]{1,64}$/, "the template's id as the MSG91 panel shows it")
   .optional();
 
+/** What production with WHATSAPP_PROVIDER=cloud needs: the number, a token, and the webhook's secrets. */
+const WHATSAPP_REQUIRED_KEYS = [
+  'WHATSAPP_PHONE_NUMBER_ID',
+  'WHATSAPP_ACCESS_TOKEN',
+  'WHATSAPP_APP_SECRET',
+  'WHATSAPP_VERIFY_TOKEN',
+] as const;
+
 /** What production with SMS_PROVIDER=msg91 needs: MSG91's auth key, the DLT header, every template. */
 const MSG91_REQUIRED_KEYS = [
   'MSG91_AUTH_KEY',
@@ -61,6 +69,7 @@ const MSG91_REQUIRED_KEYS = [
   'SMS_TEMPLATE_WARRANTY',
   'SMS_TEMPLATE_SIGNUP_APPROVED',
   'SMS_TEMPLATE_SIGNUP_DECLINED',
+  'SMS_TEMPLATE_EMI_REMINDER',
 ] as const;
 
 /**
@@ -178,6 +187,33 @@ export const ZConfig = z
     SMS_TEMPLATE_SIGNUP_APPROVED: ZSmsTemplateId,
     /** …and of its refusal (two texts, so two DLT templates). */
     SMS_TEMPLATE_SIGNUP_DECLINED: ZSmsTemplateId,
+    /** …of the payment reminder to the customer (issue 29). */
+    SMS_TEMPLATE_EMI_REMINDER: ZSmsTemplateId,
+    /**
+     * Payment reminders on WhatsApp (issue 29, docs/whatsapp.md): `log` writes them to the server
+     * log (development, tests); `cloud` sends them through the WhatsApp Business Cloud API.
+     */
+    WHATSAPP_PROVIDER: z.enum(['log', 'cloud']).default('log'),
+    /** The Cloud API's base with its version; messages go to {base}/{phone-number-id}/messages. */
+    WHATSAPP_API_URL: z.string().url().default('https://graph.facebook.com/v21.0'),
+    /** The business phone number's id (WhatsApp Manager → API setup). */
+    WHATSAPP_PHONE_NUMBER_ID: z
+      .string()
+      .regex(/^\d{5,20}$/, 'the phone number id, digits only')
+      .optional(),
+    /** A system user's permanent access token, sent as the Bearer token. */
+    WHATSAPP_ACCESS_TOKEN: z.string().regex(/^\S+$/, 'the access token, without spaces').optional(),
+    /** The Meta app's secret: the webhook's X-Hub-Signature-256 is an HMAC under it. */
+    WHATSAPP_APP_SECRET: z.string().min(8).optional(),
+    /** The verify token given to Meta when the webhook was subscribed. */
+    WHATSAPP_VERIFY_TOKEN: z.string().min(8).optional(),
+    /** The approved template's name (four body variables: company, name, amount, due date). */
+    WHATSAPP_TEMPLATE_EMI_REMINDER: z
+      .string()
+      .regex(/^[a-z0-9_]{1,512}$/)
+      .default('emi_reminder'),
+    /** How long one WhatsApp send may take before it is abandoned, ms. */
+    WHATSAPP_SEND_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
     /** How long one try to hand an SMS to the gateway may take before it is abandoned, ms. */
     SMS_SEND_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
     /**
@@ -437,6 +473,17 @@ export const ZConfig = z
         path: ['SMS_WEBHOOK_URL'],
         message: 'SMS_WEBHOOK_URL must be set in production',
       });
+    }
+    if (config.WHATSAPP_PROVIDER === 'cloud') {
+      for (const key of WHATSAPP_REQUIRED_KEYS) {
+        if (!config[key]) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: `${key} must be set in production with WHATSAPP_PROVIDER=cloud`,
+          });
+        }
+      }
     }
     if (config.SMS_PROVIDER === 'msg91') {
       // Indian operators drop an SMS without its DLT header and template (docs/sms.md).

@@ -165,6 +165,16 @@ export const paths = {
     /** GET TCollectionsExportQuery → text/csv or an .xlsx workbook. */
     export: '/api/collections/export',
   },
+  reminders: {
+    /** GET → TReminderSettings | null; PUT TReminderSettingsRequest (retailer) → the same (issue 29). */
+    settings: '/api/reminders/settings',
+    /** GET ?customer_id= → TCustomerReminders. */
+    ofCustomer: '/api/reminders/customer',
+    /** POST TWhatsAppOptOutRequest → TCustomerReminders. */
+    whatsappOptOut: '/api/reminders/whatsapp_opt_out',
+    /** GET (Meta's verification) and POST (signed delivery statuses): the WhatsApp Cloud API's webhook. */
+    whatsappWebhook: '/api/webhooks/whatsapp',
+  },
   stats: {
     /** GET → TDashboard. */
     dashboard: '/api/stats/get_keygen_dashboardV1',

@@ -76,6 +76,11 @@ export const organizations = pgTable('organizations', {
       lowKeysThreshold?: number;
       /** An "offline for N days" notification after this many days without a check-in; default 3. */
       offlineNotifyDays?: number;
+      /**
+       * Payment reminders (issue 29): the days from a due date an unpaid instalment is reminded on
+       * (negative: before) and the channels; absent: none.
+       */
+      reminders?: { offsetsDays: number[]; channels: Array<'phone' | 'sms' | 'whatsapp'> };
     }>()
     .notNull()
     .default({}),
@@ -296,6 +301,8 @@ export const customers = pgTable(
     /** Hand-off to the financer: null (none needed), pending, done or failed (then retried). */
     financerHandoffStatus: text('financer_handoff_status').$type<'pending' | 'done' | 'failed'>(),
     dateOfBirth: date('date_of_birth', { mode: 'string' }),
+    /** The customer refused WhatsApp reminders (issue 29); SMS and the phone still remind them. */
+    whatsappOptOut: boolean('whatsapp_opt_out').notNull().default(false),
     /** customer_emi_pin: 6-digit payment reference, unique in the organisation; null until issued. */
     emiPin: text('emi_pin'),
     emiPinUpdatedAt: timestamp('emi_pin_updated_at', { withTimezone: true }),
@@ -577,6 +584,50 @@ export const paymentAllocations = pgTable(
     index('payment_allocations_payment_idx').on(t.paymentId),
     // What was paid towards an instalment (collections: efficiency and roll rates, issue 29).
     index('payment_allocations_emi_idx').on(t.emiId),
+  ],
+);
+
+/**
+ * The payment-reminder outbox (issue 29): one row per instalment, schedule offset and channel,
+ * written when it falls due (unique, so each is sent once), sent when `send_after` has come and the
+ * quiet hours are over, and then followed to delivered and read by the channel's reports.
+ */
+export const reminders = pgTable(
+  'reminders',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    /** Its instalment; a schedule rebuilt before any payment (EMI_EDIT) takes its reminders with it. */
+    emiId: integer('emi_id')
+      .notNull()
+      .references(() => emis.id, { onDelete: 'cascade' }),
+    /** Days from the instalment's due date (negative: before). */
+    offsetDays: integer('offset_days').notNull(),
+    channel: text('channel').$type<'phone' | 'sms' | 'whatsapp'>().notNull(),
+    state: text('state')
+      .$type<'queued' | 'sent' | 'delivered' | 'read' | 'failed' | 'cancelled'>()
+      .notNull()
+      .default('queued'),
+    /** Not before this instant (the end of the quiet hours when it fell due in them). */
+    sendAfter: timestamp('send_after', { withTimezone: true }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    /** Why it failed or was cancelled. */
+    lastError: text('last_error'),
+    /** The channel's id of what was sent: WhatsApp's wamid, the SMS outbox row, the command id. */
+    providerRef: text('provider_ref'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('reminders_emi_offset_channel_uq').on(t.emiId, t.offsetDays, t.channel),
+    index('reminders_due_idx').on(t.sendAfter).where(sql`state = 'queued'`),
+    index('reminders_customer_idx').on(t.customerId, t.createdAt),
+    index('reminders_provider_ref_idx').on(t.providerRef),
   ],
 );
 

@@ -12,7 +12,7 @@ import {
 } from '../modules/devices/command-jobs.service';
 import type { CommandDispatcher } from '../modules/devices/device-outbox.service';
 import { releaseLapsedReservations } from '../modules/ledger/ledger.service';
-import type { SmsOutbox } from '../modules/sms/sms.service';
+import { deliverReminders, planReminders, type TReminderDeps } from '../modules/reminders/reminders.service';
 import { notificationsJob } from './notifications.job';
 import { warrantyReminderJob } from './warranty-reminders.job';
 
@@ -24,6 +24,8 @@ export const SCHEDULED_COMMANDS_INTERVAL_MS = 30_000;
 
 /** How often the SMS outbox is checked for SMS to try again (more often when intervalMs is shorter). */
 export const SMS_OUTBOX_INTERVAL_MS = 10_000;
+/** How often payment reminders are planned and sent at most, ms (issue 29). */
+export const REMINDERS_INTERVAL_MS = 5 * 60_000;
 
 /** A cron pattern that matches every second; croner's `interval` option then spaces the runs. */
 const EVERY_SECOND = '* * * * * *';
@@ -80,7 +82,7 @@ export const startProtectedJob = ({
  * function that stops the jobs.
  */
 export const startJobs = (
-  deps: { db: Db; dispatcher: CommandDispatcher; sms: SmsOutbox },
+  deps: Omit<TReminderDeps, 'log'>,
   intervalMs: number,
   log: FastifyBaseLogger,
 ): (() => void) => {
@@ -106,6 +108,19 @@ export const startJobs = (
         // One debug line per run (the scale-out test counts them per process).
         log.debug({ job: 'auto-lock', reminders, locks }, 'auto-lock ladder ran');
         if (reminders + locks > 0) log.info(`auto-lock ladder: ${reminders} reminders, ${locks} locks`);
+      },
+    }),
+    startProtectedJob({
+      // Payment reminders (issue 29): planned for today and sent, outside the quiet hours, every
+      // few minutes (so a reminder held overnight goes soon after 09:00 +05:30).
+      name: 'payment reminders',
+      intervalMs: Math.min(intervalMs, REMINDERS_INTERVAL_MS),
+      log,
+      run: async () => {
+        const planned = await planReminders(deps.db);
+        const sent = await deliverReminders({ ...deps, log });
+        if (planned + sent > 0)
+          log.info({ job: 'payment reminders', planned, sent }, 'payment reminders ran');
       },
     }),
     startProtectedJob({

@@ -12,6 +12,7 @@ import { RECORDED_PAYMENT_MODES, ZPenaltyRule } from '../emi/emi.schema';
 import { DOCUMENT_TYPES, MEDIA_KINDS } from '../media/media.schema';
 import { ORG_PAGE_LANGUAGES, ORG_PAGES, ZSupportContact } from '../org-pages/org-pages.schema';
 import { PAYMENT_PURPOSES } from '../payments/payments.schema';
+import { ZReminderSettings } from '../reminders/reminders.schema';
 
 /*
  * The audit log (design §6: "audit every command and every money movement, as typed audit
@@ -513,6 +514,20 @@ export const ZOrgDeviceSettingsAuditEvent = member(
   z.strictObject({ before: ZDeviceControlSettings, after: ZDeviceControlSettings }),
 );
 
+/** Payment reminders (issue 29): the organisation's schedule replaced, before and after (null: none). */
+export const ZOrgRemindersAuditEvent = member(
+  z.literal('org.reminders'),
+  'organization',
+  z.strictObject({ before: ZReminderSettings.nullable(), after: ZReminderSettings.nullable() }),
+);
+
+/** The customer refused (or accepted again) WhatsApp reminders (issue 29). */
+export const ZCustomerWhatsAppOptOutAuditEvent = member(
+  z.literal('customer.whatsapp_opt_out'),
+  'customer',
+  z.strictObject({ optOut: z.boolean() }),
+);
+
 /** The admin set how customers reach the organisation (issue 16), before (null: none) and after. */
 export const ZOrgSupportContactAuditEvent = member(
   z.literal('org.support_contact'),
@@ -812,6 +827,8 @@ export const ZAuditEvent = z.discriminatedUnion('action', [
   ZRetailerUpdateOwnAuditEvent,
   ZSignupDecisionAuditEvent,
   ZOrgDeviceSettingsAuditEvent,
+  ZOrgRemindersAuditEvent,
+  ZCustomerWhatsAppOptOutAuditEvent,
   ZOrgSupportContactAuditEvent,
   ZOrgPageUpdateAuditEvent,
   ZAdvertisementCreateAuditEvent,

@@ -23,6 +23,7 @@ import { orgsContract } from './orgs';
 import { paymentQrContract } from './payment-qr';
 import { paymentsContract } from './payments';
 import { plansContract } from './plans';
+import { remindersContract } from './reminders';
 import { retailersContract } from './retailers';
 import { warrantyContract } from './warranty';
 
@@ -58,6 +59,7 @@ export const CONTRACT = {
   paymentQr: paymentQrContract,
   payments: paymentsContract,
   plans: plansContract,
+  reminders: remindersContract,
   retailers: retailersContract,
   warranty: warrantyContract,
 } as const;

@@ -8,6 +8,7 @@ import { getAutoLockLadder, listAutoLockLadders } from '../orgs/orgs.service';
 import {
   dispatchOutcome,
   enqueueOrders,
+  loadTargets,
   loadTargetsOfDevices,
   type TCommandTarget,
   type TGateDeps,
@@ -180,4 +181,33 @@ export const autoUnlockIfCleared = async (
   if (!outcome || outcome.commands.length === 0) return false;
   await dispatchOutcome(deps.dispatcher, outcome);
   return true;
+};
+
+/**
+ * A payment reminder on the phone (issue 29, modules/reminders): the emi_alert command with what
+ * is due (`args`, the command catalogue's emi_alert arguments), as the ladder writes its own (no
+ * user), through the command gate and out after commit. Answers the command's id, or why the gate
+ * refused it (a phone never enrolled, a released customer, a family without the command) or that
+ * the customer has no phone.
+ */
+export const remindOnPhone = async (
+  deps: TGateDeps,
+  options: { orgId: number; customerId: number; args: Record<string, unknown>; today?: string },
+): Promise<{ commandId: string } | { refused: string }> => {
+  const today = options.today ?? istDate();
+  const [target] = await loadTargets(
+    deps.db,
+    { orgId: options.orgId },
+    { customerIds: [options.customerId] },
+    today,
+  );
+  if (!target) return { refused: 'The customer has no phone' };
+  const outcome = await deps.db.transaction((tx) =>
+    enqueueOrders(tx, [systemOrder(target, 'emi_alert', options.args)], { onRefused: 'skip' }),
+  );
+  const [refusal] = outcome.refused;
+  if (refusal) return { refused: refusal.refusal.message };
+  await dispatchOutcome(deps.dispatcher, outcome);
+  const [command] = outcome.commands;
+  return command ? { commandId: command.id } : { refused: 'Nothing was written' };
 };

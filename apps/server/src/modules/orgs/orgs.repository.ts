@@ -18,6 +18,13 @@ export const findOrganizationsWithAutoLock = (db: DbOrTx) =>
     .from(organizations)
     .where(sql`${organizations.settings} ? 'autoLock'`);
 
+/** The organisations with a payment-reminder schedule (issue 29). */
+export const findOrganizationsWithReminders = (db: DbOrTx) =>
+  db
+    .select({ id: organizations.id, settings: organizations.settings })
+    .from(organizations)
+    .where(sql`${organizations.settings} ? 'reminders'`);
+
 /** Replaces an organisation's settings document. */
 export const updateOrganizationSettings = async (db: DbOrTx, id: number, settings: TOrgSettings) => {
   await db.update(organizations).set({ settings }).where(eq(organizations.id, id));

@@ -3,6 +3,7 @@ import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import type { TDeviceControlSettings } from '@kisht/domain/devices/devices.schema';
 import type { TPenaltyRule } from '@kisht/domain/emi/emi.schema';
 import type { TAppConfig, TOrgAppConfig } from '@kisht/domain/orgs/orgs.schema';
+import type { TReminderSettings } from '@kisht/domain/reminders/reminders.schema';
 import type { TConfig } from '../../config';
 
 /** Spec §7: default cache 300 s; plans cache 5 s. */
@@ -15,6 +16,7 @@ import { insertAudit } from '../audit/audit.repository';
 import {
   findOrganization,
   findOrganizationsWithAutoLock,
+  findOrganizationsWithReminders,
   setOrganizationSetting,
   updateOrganizationSettings,
 } from './orgs.repository';
@@ -192,3 +194,44 @@ export const getClientConfig = (config: TConfig): TAppConfig => ({
   plansCacheSeconds: PLANS_CACHE_SECONDS,
   googleSignIn: Boolean(config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET),
 });
+
+/** The payment-reminder schedule (issue 29) of an organisation or an actor's, or null for none. */
+export const getReminderSchedule = async (
+  db: DbOrTx,
+  who: number | TActor,
+): Promise<TReminderSettings | null> => (await organizationOf(db, who))?.settings.reminders ?? null;
+
+/** Every organisation that sends payment reminders, with its schedule. */
+export const listReminderSchedules = async (db: DbOrTx) =>
+  (await findOrganizationsWithReminders(db)).flatMap((org) =>
+    org.settings.reminders ? [{ orgId: org.id, schedule: org.settings.reminders }] : [],
+  );
+
+/**
+ * Replaces the actor's organisation's payment-reminder schedule (null: none; the days sorted)
+ * inside the caller's transaction, keeping its other settings, with an audit entry of before and
+ * after. Throws FORBIDDEN unless the actor is a retailer.
+ */
+export const writeReminderSchedule = async (
+  tx: DbOrTx,
+  actor: TActor,
+  next: TReminderSettings | null,
+): Promise<void> => {
+  if (actor.userType !== 'retailer') {
+    throw new AppError(AppErrorCode.FORBIDDEN, 'Only the retailer can change these settings');
+  }
+  const { settings } = await actorOrganization(tx, actor);
+  const { reminders: before, ...kept } = settings;
+  const after = next
+    ? { offsetsDays: [...next.offsetsDays].sort((a, b) => a - b), channels: [...next.channels] }
+    : null;
+  await updateOrganizationSettings(tx, actor.orgId, { ...kept, ...(after ? { reminders: after } : {}) });
+  await insertAudit(tx, {
+    orgId: actor.orgId,
+    actorUserId: actor.userId,
+    action: 'org.reminders',
+    entity: 'organization',
+    entityId: String(actor.orgId),
+    details: { before: before ?? null, after },
+  });
+};

@@ -19,7 +19,9 @@ export type TSmsPurpose =
   /** The organisation admin's answer to a join request (modules/joining). */
   | 'SIGNUP_DECISION'
   /** An extended warranty ends within 30 days (modules/warranty). */
-  | 'WARRANTY_EXPIRY';
+  | 'WARRANTY_EXPIRY'
+  /** An instalment is due soon, today or overdue (modules/reminders, issue 29). */
+  | 'EMI_REMINDER';
 
 /** A DLT template's placeholder, as every DLT platform writes it. */
 export const DLT_PLACEHOLDER = '{#var#}';
@@ -58,6 +60,15 @@ export const SMS_TEMPLATES = {
     text: '{#var#}: Dear {#var#}, the extended warranty {#var#} of your phone{#var#} ends on {#var#}. Visit your shop to renew it.',
     variables: ['company', 'name', 'code', 'imei', 'endsOn'],
     configKey: 'SMS_TEMPLATE_WARRANTY',
+  },
+  /**
+   * A payment reminder to the customer (modules/reminders, issue 29); `when` is "is due on
+   * DD-MM-YYYY", "is due today" or "was due on DD-MM-YYYY".
+   */
+  EMI_REMINDER: {
+    text: '{#var#}: Dear {#var#}, your EMI of {#var#} {#var#}. Please pay at your shop or with your EMI PIN.',
+    variables: ['company', 'name', 'amount', 'when'],
+    configKey: 'SMS_TEMPLATE_EMI_REMINDER',
   },
   /** A join request approved (modules/joining). */
   SIGNUP_APPROVED: {
@@ -98,6 +109,7 @@ export const SMS_KINDS_BY_PURPOSE: Readonly<Record<TSmsPurpose, readonly TSmsKin
   SIM_CHANGE: ['SIM_CHANGE'],
   SIGNUP_DECISION: ['SIGNUP_APPROVED', 'SIGNUP_DECLINED'],
   WARRANTY_EXPIRY: ['WARRANTY_EXPIRY'],
+  EMI_REMINDER: ['EMI_REMINDER'],
 };
 
 const isSmsKind = (kind: unknown): kind is TSmsKind =>
