@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { upiPayLink } from './upi';
+import { instalmentReference, parseInstalmentReference, upiPayLink } from './upi';
 
 describe('upiPayLink (NPCI UPI linking specification)', () => {
   it('makes a standing shop link without an amount', () => {
@@ -27,5 +27,29 @@ describe('upiPayLink (NPCI UPI linking specification)', () => {
     const link = upiPayLink({ vpa: 'ravi@ybl', payeeName: 'रवि मोबाइल' });
     expect(new URL(link.replace('upi://', 'http://')).searchParams.get('pn')).toBe('रवि मोबाइल');
     expect(link).not.toMatch(/[^\x21-\x7e]/);
+  });
+});
+
+describe('instalment payment references (issue 29)', () => {
+  it('names the customer and instalment in the intent as tr, and reads them back', () => {
+    const link = upiPayLink({
+      vpa: 'ravimobiles@okaxis',
+      payeeName: 'Ravi Mobiles',
+      amountPaise: 249_881,
+      reference: instalmentReference(1234, 2),
+      note: 'EMI 2',
+    });
+    expect(link).toBe(
+      'upi://pay?pa=ravimobiles@okaxis&pn=Ravi%20Mobiles&am=2498.81&tr=KSH1234I2&cu=INR&tn=EMI%202',
+    );
+    expect(parseInstalmentReference('KSH1234I2')).toEqual({ customerId: 1234, instalmentNo: 2 });
+    expect(parseInstalmentReference(' ksh1234i2 ')).toEqual({ customerId: 1234, instalmentNo: 2 });
+    expect(['', 'KSH1234', 'KSHxI2', 'ABC1234I2', 'KSH1I1234'].map(parseInstalmentReference)).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 });

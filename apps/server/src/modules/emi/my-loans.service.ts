@@ -2,7 +2,7 @@ import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import { istDate } from '@kisht/domain/common/time';
 import { borrowerDue } from '@kisht/domain/emi/emi.rules';
 import type { TMyInstalmentRow, TMyLoan } from '@kisht/domain/emi/emi.schema';
-import { upiPayLink } from '@kisht/domain/users/upi';
+import { instalmentReference, upiPayLink } from '@kisht/domain/users/upi';
 import type { DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { findUser } from '../auth/auth.service';
@@ -49,6 +49,7 @@ export const listMyLoans = async (db: DbOrTx, actor: TActor): Promise<TMyLoan[]>
                   vpa: loan.retailerUpiId,
                   payeeName: loan.retailerUpiPayeeName ?? loan.retailerName,
                   amountPaise: next.totalDuePaise,
+                  reference: instalmentReference(loan.customerId, next.instalmentNo),
                   note: loan.emiPin
                     ? `EMI PIN ${loan.emiPin} EMI ${next.instalmentNo}`
                     : `EMI ${next.instalmentNo} loan ${loan.customerId}`,
