@@ -29,6 +29,10 @@ test('the collections view shows loans by days past due, drills into a bucket, d
   await expect(late).toContainText(/1 loan · ₹[\d,]+\.\d{2} overdue/);
   await expect(page.getByTestId('collections-par30')).toContainText('%');
   await expect(page.getByTestId('collections-roll-rates').getByRole('row')).toHaveCount(7);
+  // The payment-reminder schedule sits on the same view; the demo organisation starts without one.
+  await expect(page.getByTestId('reminder-settings-summary')).toHaveText(
+    'No payment reminders are sent. The retailer can turn them on.',
+  );
   await shot(page, 'collections-en');
 
   const csv = page.waitForEvent('download');

@@ -8,6 +8,7 @@ import { DeviceControlCard } from '../features/devices/components/device-control
 import { commandFactsOf } from '../features/devices/device-controls';
 import { useHasPendingDeviceCommand } from '../features/devices/use-pending-device-command';
 import { CustomerPlansCard } from '../features/plans/components/customer-plans-card';
+import { CustomerRemindersCard } from '../features/reminders/components/customer-reminders-card';
 import { useSavedReadTime } from '../lib/http/offline-reads-slice';
 import { CUSTOMER_ID_PARAM, parseCustomerId } from '../lib/paths';
 
@@ -16,7 +17,8 @@ import { CUSTOMER_ID_PARAM, parseCustomerId } from '../lib/paths';
  * lock card and device and actions tabs composed in (features do not import each other). Whether
  * a command is on its way is read here, from the cached details and command history, so the page
  * polls every second until the phone reports back. Under it, once the customer has loaded, the
- * plans feature's card of the plans sold to them, with their codes, and the customers feature's
+ * plans feature's card of the plans sold to them, with their codes, the reminders feature's card of
+ * their payment reminders (issue 29), and the customers feature's
  * "Add a protection plan" to sell one more (issue 14: a plan sold to an existing customer). Offline,
  * while the details are those saved (issue 28), the plans card says the plans sold are not kept.
  */
@@ -42,6 +44,9 @@ export const CustomerDetailsRoute = () => {
       {cached.data ? (
         <Box sx={{ mt: 2 }}>
           <CustomerPlansCard customerId={cached.data.id} isOffline={isReadOffline} />
+          <Box sx={{ mt: 2 }}>
+            <CustomerRemindersCard customerId={cached.data.id} isOffline={isReadOffline} />
+          </Box>
           <Box sx={{ mt: 2 }}>
             <AddCustomerPlanStep customerId={cached.data.id} canSkip={false} />
           </Box>

@@ -34,6 +34,8 @@ export const stubCustomerDetailsApi = ({
     // The customer tab's consent section: answered, so no read stays pending (RTK Query holds
     // tag invalidations until none is).
     [paths.customers.consent]: () => null,
+    // The reminders card under the page (issue 29), for the same reason.
+    [paths.reminders.ofCustomer]: () => ({ whatsappOptOut: false, items: [] }),
     ...handlers,
   });
 

@@ -54,6 +54,8 @@ const UNTRANSLATED_TOKENS = [
   'N/A',
   '₹',
   'PAR',
+  'SMS',
+  'WhatsApp',
 ];
 
 /**

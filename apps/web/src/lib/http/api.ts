@@ -74,6 +74,8 @@ export const TAG_TYPES = [
   'Notification',
   /** The organisation's help, support and privacy pages (id: `${page}:${language}`) and support contact. */
   'OrgPage',
+  /** Payment reminders (issue 29): the schedule (id: 'SETTINGS') and a customer's (id: customer id). */
+  'Reminder',
 ] as const;
 /** Tags of data that belongs to the signed-in person (everything but the public org config). */
 const SESSION_SCOPED_TAGS = [
@@ -102,6 +104,7 @@ const SESSION_SCOPED_TAGS = [
   'AppleDetails',
   'Notification',
   'OrgPage',
+  'Reminder',
 ] as const;
 
 /** The part of the store the base query reads (the ui slice's configs), typed here to keep lib/http free of it. */

@@ -12,7 +12,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, type ReactNode, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { DownloadCsvButton } from '../../../components/download-csv-button';
@@ -173,6 +173,8 @@ const Shops = ({
 type TCollectionsPageProps = {
   /** The shops a retailer can narrow the view to (composed in by the app); undefined hides the picker. */
   shopOptions?: TShopOption[] | undefined;
+  /** The payment-reminder schedule's card (the reminders feature's), composed in by the app. */
+  remindersCard?: ReactNode;
 };
 
 /**
@@ -181,7 +183,7 @@ type TCollectionsPageProps = {
  * month-to-month roll rates and, with more than one shop, each shop's PAR 30; CSV and Excel
  * downloads. The shop and the period are kept in the URL.
  */
-export const CollectionsPage = ({ shopOptions }: TCollectionsPageProps) => {
+export const CollectionsPage = ({ shopOptions, remindersCard }: TCollectionsPageProps) => {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [searchParams, setSearchParams] = useSearchParams();
@@ -310,6 +312,8 @@ export const CollectionsPage = ({ shopOptions }: TCollectionsPageProps) => {
           <Shops summary={data} onOpen={(shopId) => setParam(RETAILER_ID_PARAM, String(shopId))} />
         </SectionCard>
       ) : null}
+
+      {remindersCard}
 
       <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
         <DownloadCsvButton
