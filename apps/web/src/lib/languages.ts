@@ -1,11 +1,12 @@
+import { LANGUAGE_BCP47, SPEC_LANGUAGES, type TSpecLanguage } from '@kisht/domain/common/languages';
 import { STORAGE_KEYS } from './storage-keys';
 
 // The languages and how the chosen one is found, without i18next: the sign-in screens use them
 // before the i18n runtime loads (issue 28); lib/i18n.ts re-exports them.
 
-/** Interface languages of spec §1. */
-export const SUPPORTED_LANGUAGES = ['en', 'hn', 'mr', 'gj', 'sp', 'bd', 'kn', 'tg', 'tm', 'pp'] as const;
-export type TLanguage = (typeof SUPPORTED_LANGUAGES)[number];
+/** Interface languages of spec §1 (the domain's list). */
+export const SUPPORTED_LANGUAGES = SPEC_LANGUAGES;
+export type TLanguage = TSpecLanguage;
 export const FALLBACK_LANGUAGE: TLanguage = 'en';
 
 /**
@@ -28,21 +29,10 @@ export const LANGUAGE_NATIVE_NAMES: Record<TLanguage, string> = {
 
 /**
  * The standard (BCP 47) tag of each language, for `lang` attributes read by screen readers and
- * fonts. The spec's own codes (hn, gj, sp…) stay the app's language ids and what <html lang>
- * carries for detection.
+ * fonts (the domain's table). The spec's own codes (hn, gj, sp…) stay the app's language ids and
+ * what <html lang> carries for detection.
  */
-export const LANGUAGE_BCP47: Record<TLanguage, string> = {
-  en: 'en',
-  hn: 'hi',
-  mr: 'mr',
-  gj: 'gu',
-  sp: 'es',
-  bd: 'bn',
-  kn: 'kn',
-  tg: 'te',
-  tm: 'ta',
-  pp: 'pa',
-};
+export { LANGUAGE_BCP47 };
 
 /** Where translations are served from (spec §7: GET /locales/{lng}.json). */
 export const LOCALES_LOAD_PATH = '/locales/{{lng}}.json';

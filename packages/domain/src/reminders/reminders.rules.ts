@@ -1,4 +1,5 @@
 import { CustomerStatus } from '../common/enums';
+import { LANGUAGE_BCP47 } from '../common/languages';
 import { addDays, istDate, istWallClock, istWallClockToMs } from '../common/time';
 
 /*
@@ -73,18 +74,7 @@ export const reminderStageOf = (offsetDays: number): TReminderStage =>
   offsetDays < 0 ? 'before' : offsetDays === 0 ? 'on_the_day' : 'after';
 
 /**
- * The WhatsApp template language of each of the spec's language codes (WhatsApp's codes: ISO 639-1
- * as its supported-languages list gives them; hn, gj, sp, bd, tg, tm and pp are the spec's own).
+ * The WhatsApp template language of each of the spec's language codes: WhatsApp names its
+ * template languages by the same ISO 639-1 tags as LANGUAGE_BCP47 (hn → hi, tm → ta…).
  */
-export const WHATSAPP_LANGUAGE_CODES: Readonly<Record<string, string>> = {
-  en: 'en',
-  hn: 'hi',
-  mr: 'mr',
-  gj: 'gu',
-  sp: 'es',
-  bd: 'bn',
-  kn: 'kn',
-  tg: 'te',
-  tm: 'ta',
-  pp: 'pa',
-};
+export const WHATSAPP_LANGUAGE_CODES: Readonly<Record<string, string>> = LANGUAGE_BCP47;
