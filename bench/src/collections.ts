@@ -65,7 +65,11 @@ const main = async () => {
     { pglite, sms: { send: async () => {} } },
   );
   const login = async (orgId: number, mobile: string) => {
-    const sent = await app.inject({ method: 'POST', url: paths.auth.loginWithOtp, payload: { orgId, mobile } });
+    const sent = await app.inject({
+      method: 'POST',
+      url: paths.auth.loginWithOtp,
+      payload: { orgId, mobile },
+    });
     const otp = sent.json().data.devOtp;
     const verified = await app.inject({
       method: 'POST',
