@@ -97,19 +97,25 @@ const sendOne = async (deps: TReminderDeps, row: repo.TClaimedReminder, now: Dat
   }
   const amount = formatRupees(owedPaise);
   if (row.channel === 'sms') {
-    const smsId = await deps.sms.queueSms(deps.db, {
-      orgId: row.orgId,
-      mobile: row.mobile,
-      purpose: 'EMI_REMINDER',
-      content: {
-        kind: 'EMI_REMINDER',
-        variables: {
-          company: row.companyName,
-          name: row.firstName,
-          amount,
-          when: whenText(row.offsetDays, row.dueDate),
+    // The SMS row and the reminder's move to sent commit together, so a crash between them cannot
+    // queue a second SMS when the lease runs out.
+    const smsId = await deps.db.transaction(async (tx) => {
+      const id = await deps.sms.queueSms(tx, {
+        orgId: row.orgId,
+        mobile: row.mobile,
+        purpose: 'EMI_REMINDER',
+        content: {
+          kind: 'EMI_REMINDER',
+          variables: {
+            company: row.companyName,
+            name: row.firstName,
+            amount,
+            when: whenText(row.offsetDays, row.dueDate),
+          },
         },
-      },
+      });
+      await repo.finishReminder(tx, row.id, { state: 'sent', providerRef: `sms:${id}`, at: now });
+      return id;
     });
     deps.sms.deliverInBackground(smsId);
     return { state: 'sent', providerRef: `sms:${smsId}`, at: now };
