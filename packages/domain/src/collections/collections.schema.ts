@@ -7,10 +7,12 @@ import { DPD_BUCKET_KEYS } from './collections.rules';
 export const MAX_EFFICIENCY_PERIOD_DAYS = 366;
 
 /** A real calendar date, YYYY-MM-DD (not 2026-02-31). */
-const ZCalendarDate = ZIsoDate.refine(
-  (value) => new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value,
-  'Not a calendar date',
-);
+const ZCalendarDate = ZIsoDate.refine((value) => {
+  const date = new Date(`${value}T00:00:00Z`);
+  // An impossible date (2026-13-45) is an Invalid Date, whose toISOString throws; 2026-02-31 is
+  // 3 March, which the comparison refuses.
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}, 'Not a calendar date');
 
 const ZPeriod = z
   .object({

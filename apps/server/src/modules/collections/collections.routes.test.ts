@@ -316,6 +316,8 @@ describe('collections routes: scope and bad input', () => {
       [`${paths.collections.customers}?bucket=2_5`, 'bucket'],
       [`${paths.collections.customers}`, 'bucket'],
       [`${paths.collections.summary}?from=2026-02-31`, 'from'],
+      [`${paths.collections.summary}?from=2026-13-45`, 'from'],
+      [`${paths.collections.export}?format=csv&to=0000-99-99`, 'to'],
       [`${paths.collections.summary}?from=2026-11-10&to=2026-11-01`, 'to'],
       [`${paths.collections.summary}?from=2024-01-01&to=2026-11-01`, 'to'],
       [`${paths.collections.summary}?retailer_id=x`, 'retailer_id'],
