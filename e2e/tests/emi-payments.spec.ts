@@ -70,7 +70,7 @@ test('a customer logs in and sees only their own loan and how to pay', async ({ 
   await expect(page.getByTestId('my-loan-lock-status')).toHaveText('Locked');
   await expect(page.getByTestId('my-loan-pay-upi')).toHaveAttribute(
     'href',
-    /^upi:\/\/pay\?pa=ravimobiles@okaxis&pn=Ravi%20Mobiles&am=\d+\.\d{2}&cu=INR/,
+    /^upi:\/\/pay\?pa=ravimobiles@okaxis&pn=Ravi%20Mobiles&am=\d+\.\d{2}&tr=KSH\d+I\d+&cu=INR/,
   );
   await expect(loan).toBeVisible();
   await expect(page.getByTestId('nav-customers')).toHaveCount(0);
