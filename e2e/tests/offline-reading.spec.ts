@@ -47,12 +47,17 @@ test('offline, the customer list, details, EMI schedule and upcoming EMIs read a
   await expect(page.getByTestId('upcoming-list')).toContainText('Priya Patel');
   await page.goto('/customer_list');
   await expect(aarav).toBeVisible();
+  // The list as it was read online, newest first. Other journeys on this server add customers, so
+  // which seeded ones are on the first page varies: the offline list is checked against this one.
+  const firstRow = page.getByTestId(/^customer-row-\d+$/).first();
+  const firstOnline = (await firstRow.textContent()) ?? '';
+  expect(firstOnline).not.toBe('');
 
   await context.setOffline(true);
   await page.reload();
   await expect(page.getByTestId('saved-read-notice')).toContainText(AS_OF);
   await expect(aarav).toBeVisible();
-  await expect(page.getByTestId('customer-list')).toContainText('Priya Patel');
+  await expect(firstRow).toHaveText(firstOnline);
   await expect(page.getByText(UNANSWERED)).toHaveCount(0);
   await shot(page, '173-offline-customer-list');
 
