@@ -44,7 +44,11 @@ test('offline, the customer list, details, EMI schedule and upcoming EMIs read a
   const emiDetailsUrl = page.url();
   await expect(page.getByTestId('emi-payments-card')).toBeVisible();
   await page.goto('/up_coming_emi?range=overdue');
-  await expect(page.getByTestId('upcoming-list')).toContainText('Priya Patel');
+  // Who is overdue depends on what other journeys on this server paid or added: the offline tab is
+  // checked against what was read here.
+  const overdueRow = page.getByTestId(/^upcoming-row-\d+$/).first();
+  const overdueOnline = (await overdueRow.textContent()) ?? '';
+  expect(overdueOnline).not.toBe('');
   await page.goto('/customer_list');
   await expect(aarav).toBeVisible();
   // The list as it was read online, newest first. Other journeys on this server add customers, so
@@ -63,7 +67,7 @@ test('offline, the customer list, details, EMI schedule and upcoming EMIs read a
 
   await page.goto('/up_coming_emi?range=overdue');
   await expect(page.getByTestId('saved-read-notice')).toContainText(AS_OF);
-  await expect(page.getByTestId('upcoming-list')).toContainText('Priya Patel');
+  await expect(overdueRow).toHaveText(overdueOnline);
   await expect(page.getByText(UNANSWERED)).toHaveCount(0);
   await page.goto(emiDetailsUrl);
   await expect(page.getByTestId('saved-read-notice')).toContainText(AS_OF);
