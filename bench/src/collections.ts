@@ -20,6 +20,7 @@ import {
   seedDemo,
 } from '@kisht/server/db/seed/seed';
 import { seedManyCustomers } from './seed-customers';
+import { loginInProcess } from './support/in-process-login';
 
 const LOANS = Number(process.env.LOANS ?? 10_000);
 const SAMPLES = Number(process.env.SAMPLES ?? 20);
@@ -64,20 +65,7 @@ const main = async () => {
     loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED_DEMO: 'false', WEB_DIST_DIR: '/nonexistent' }),
     { pglite, sms: { send: async () => {} } },
   );
-  const login = async (orgId: number, mobile: string) => {
-    const sent = await app.inject({
-      method: 'POST',
-      url: paths.auth.loginWithOtp,
-      payload: { orgId, mobile },
-    });
-    const otp = sent.json().data.devOtp;
-    const verified = await app.inject({
-      method: 'POST',
-      url: paths.auth.verifyOtp,
-      payload: { orgId, mobile, otp },
-    });
-    return verified.json().data.token as string;
-  };
+  const login = async (orgId: number, mobile: string) => (await loginInProcess(app, orgId, mobile)).token;
   const big = await login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
   const small = await login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
 

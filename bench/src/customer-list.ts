@@ -19,6 +19,7 @@ import {
   seedDemo,
 } from '@kisht/server/db/seed/seed';
 import { seedManyCustomers } from './seed-customers';
+import { loginInProcess } from './support/in-process-login';
 
 const CUSTOMERS = Number(process.env.CUSTOMERS ?? 100_000);
 const SAMPLES = Number(process.env.SAMPLES ?? 200);
@@ -55,20 +56,7 @@ const main = async () => {
       sms: { send: async () => {} },
     },
   );
-  const login = async (orgId: number, mobile: string) => {
-    const sent = await app.inject({
-      method: 'POST',
-      url: paths.auth.loginWithOtp,
-      payload: { orgId, mobile },
-    });
-    const otp = sent.json().data.devOtp;
-    const verified = await app.inject({
-      method: 'POST',
-      url: paths.auth.verifyOtp,
-      payload: { orgId, mobile, otp },
-    });
-    return verified.json().data.token as string;
-  };
+  const login = async (orgId: number, mobile: string) => (await loginInProcess(app, orgId, mobile)).token;
   const big = await login(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
   const small = await login(SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
 
