@@ -378,6 +378,13 @@ export const devices = pgTable(
      * organisation's setting, copied at enrolment and with every change of it.
      */
     desiredOfflineLockAfterMs: bigint('desired_offline_lock_after_ms', { mode: 'number' }),
+    /**
+     * The paid-through date the policy carries (device protocol §12.5, issue 29), UTC: the phone
+     * locks itself once this passes, even offline. The end of the oldest unpaid instalment's due
+     * day (+05:30) plus the organisation's grace days; null: none (a paid-up loan, or the
+     * organisation turned the paid-through lock off).
+     */
+    desiredPaidThrough: timestamp('desired_paid_through', { withTimezone: true }),
     /** The device policy's version: one more with every change of desired_locked or desired_controls. */
     policyVersion: bigint('policy_version', { mode: 'number' }).notNull().default(0),
     /** When the current policy version was made (its issuedAt). */

@@ -1,0 +1,1 @@
+ALTER TABLE "devices" ADD COLUMN "desired_paid_through" timestamp with time zone;
