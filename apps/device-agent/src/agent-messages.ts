@@ -135,7 +135,7 @@ export class AgentMessages {
 
   /**
    * Applies a policy version (device protocol §6) if it is newer than the one held: takes its
-   * offline limit and lock screen, runs the commands that move each feature from the held policy
+   * offline limit, paid-through date (§12.5) and lock screen, runs the commands that move each feature from the held policy
    * to this one (the lock from the phone's actual lock state; an offline code or offline lock made after this
    * version was issued keeps its lock state), saves, acks each command the version carries
    * (received, then done, or failed for a feature that could not be applied, which keeps its held
@@ -180,6 +180,8 @@ export class AgentMessages {
       locked: state.isLocked,
       controls: { ...version.policy.controls },
       ...(limit === undefined ? {} : { offlineLockAfterMs: limit }),
+      // The paid-through date (§12.5) is the version's own: left out, the version has none.
+      ...(version.policy.paidThrough ? { paidThrough: version.policy.paidThrough } : {}),
       ...(lockScreen === undefined ? {} : { lockScreen }),
     };
     for (const feature of failures.keys()) {
@@ -223,7 +225,8 @@ export class AgentMessages {
     if (hasChanged) core.emitter.emit('state', core.reportedState);
     core.emitter.emit('policy', { version: version.version, policy: version.policy });
     this.#followTracking(wasTracking);
-    if (isLimitChanged) this.parts.offline.sync();
+    // The version may carry a new limit or paid-through date (§12.2, §12.5): re-arm both.
+    this.parts.offline.sync();
   }
 
   /**

@@ -6,6 +6,7 @@ import {
   type TOfflineCodeAction,
   verifyOfflineCode,
 } from '@kisht/domain/devices/offline-code';
+import { paidThroughLockAt } from '@kisht/domain/devices/paid-through';
 import type { AgentCore, TOfflineCodeOutcome } from './agent-core';
 import type { AgentReports } from './agent-reports';
 import { applyCommand } from './commands';
@@ -24,11 +25,14 @@ export class DeviceUninstalledError extends Error {
 
 /**
  * The phone with no network (design §5, device protocol §12): offline codes (a challenge shown,
- * a code typed in, verified here, burnt once used) and the offline limit (the phone locks itself
- * when it has been out of touch too long, but never once the broker refused it: released).
+ * a code typed in, verified here, burnt once used), the offline limit (the phone locks itself
+ * when it has been out of touch too long) and the paid-through date (it locks itself when the
+ * date its policy carries passes, online or not, §12.5); neither lock once the broker refused it
+ * (released).
  */
 export class AgentOffline {
   #timer: NodeJS.Timeout | undefined;
+  #paidThroughTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly core: AgentCore,
@@ -201,11 +205,24 @@ export class AgentOffline {
   }
 
   /**
-   * While started and not checked in (no hello on this connection), arms a timer for the offline
-   * limit, or locks now if it has run out and the device is unlocked.
+   * When the phone locks itself for the paid-through date of the policy it holds (device protocol
+   * §12.5; domain paidThroughLockAt), ms since the epoch, or null when that version never does.
+   */
+  get paidThroughLockAt(): number | null {
+    const held = this.core.state.policy;
+    if (!held) return null;
+    const eventsAt = this.core.state.offlineEvents.map((event) => Date.parse(event.at) || 0);
+    return paidThroughLockAt({ paidThrough: held.policy.paidThrough, issuedAt: held.issuedAt }, eventsAt);
+  }
+
+  /**
+   * Arms both self-locks: the offline limit while started and not checked in (no hello on this
+   * connection), and the paid-through date while started, online or not (§12.5); either locks now
+   * if its time has come and the device is unlocked.
    */
   sync(): void {
     this.stop();
+    this.#syncPaidThrough();
     const dueAt = this.#dueAt();
     if (dueAt === undefined || !this.#mayLock()) return;
     const wait = dueAt - Date.now();
@@ -218,10 +235,58 @@ export class AgentOffline {
     this.core.enqueue(() => this.#lockForLimit()).catch((error: Error) => this.core.warn(error));
   }
 
-  /** Disarms the offline limit's timer. */
+  /** Disarms the offline limit's and the paid-through date's timers. */
   stop(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    clearTimeout(this.#paidThroughTimer);
+    this.#paidThroughTimer = undefined;
+  }
+
+  /** True while the paid-through date may lock: started, not stopping, not released or uninstalled. */
+  #mayLockForDate(): boolean {
+    const { state } = this.core;
+    return this.core.client !== undefined && !this.isStopping() && !state.uninstalled && !state.refusedAt;
+  }
+
+  /** Arms a timer for the paid-through date, or locks now if it has passed and the phone is unlocked. */
+  #syncPaidThrough(): void {
+    const lockAt = this.paidThroughLockAt;
+    if (lockAt === null || !this.#mayLockForDate()) return;
+    const wait = lockAt - Date.now();
+    if (wait > 0) {
+      this.#paidThroughTimer = setTimeout(() => this.sync(), Math.min(wait, MAX_TIMER_MS));
+      this.#paidThroughTimer.unref();
+      return;
+    }
+    if (this.core.state.isLocked) return;
+    this.core.enqueue(() => this.#lockForDate()).catch((error: Error) => this.core.warn(error));
+  }
+
+  /** The paid-through lock (queued): locks as the lock command would, saves, records the event. */
+  async #lockForDate(): Promise<void> {
+    const state = this.core.state;
+    const lockAt = this.paidThroughLockAt;
+    // A newer policy moved the date, or already locked, stopped or released: nothing to do.
+    if (lockAt === null || Date.now() < lockAt || state.isLocked || !this.#mayLockForDate()) return;
+    const applied = applyCommand(state, { name: 'lock', args: {} });
+    if ('error' in applied) throw new Error(`cannot lock: ${applied.error}`);
+    const event: TOfflineEvent = {
+      id: randomUUID(),
+      source: 'paid_through',
+      action: 'lock',
+      at: new Date().toISOString(),
+      paidThrough: new Date(lockAt).toISOString(),
+      isReportPending: true,
+    };
+    await this.core.commit({
+      ...applied.state,
+      offlineEvents: rememberOfflineEvent(state.offlineEvents, event),
+    });
+    this.core.emitter.emit('offline', event);
+    // Online, the server hears at once; offline, after the next hello.
+    if (this.core.hasSaidHello)
+      void this.reports.flushOfflineReports().catch((error: Error) => this.core.warn(error));
   }
 
   /** The offline auto-lock (queued): locks as the lock command would, saves, records the event. */

@@ -3,6 +3,7 @@ import { access } from 'node:fs/promises';
 import { type TFieldError, ZFailure, zEnvelope } from '@kisht/domain/common/envelope';
 import { ZEnrolDeviceRequest, ZEnrolDeviceResponse } from '@kisht/domain/devices/devices.schema';
 import type { TOfflineCodeAction } from '@kisht/domain/devices/offline-code';
+import { paidThroughCountdown } from '@kisht/domain/devices/paid-through';
 import {
   type TAppRemovedData,
   type TLocationFix,
@@ -366,6 +367,25 @@ export class DeviceAgent extends EventEmitter<TDeviceAgentEvents> {
    */
   get lockScreen(): TLockScreenView | null {
     return lockScreenOf(this.#core.state);
+  }
+
+  /**
+   * The paid-through date of the policy the phone holds (device protocol §12.5), ISO 8601 UTC, or
+   * null when it has none (a paid-up loan, an older server).
+   */
+  get paidThrough(): string | null {
+    return this.#core.state.policy?.policy.paidThrough ?? null;
+  }
+
+  /**
+   * The countdown the phone shows before it locks itself for its paid-through date (§12.5): when,
+   * ISO 8601 UTC, and the ms left, from PAID_THROUGH_COUNTDOWN_MS before; null otherwise (no date,
+   * further away, passed, or a version that does not lock for it).
+   */
+  get paidThroughCountdown(): { lockAt: string; msLeft: number } | null {
+    const lockAt = this.#offline.paidThroughLockAt;
+    const countdown = paidThroughCountdown(lockAt, Date.now());
+    return countdown && lockAt !== null ? { lockAt: new Date(lockAt).toISOString(), ...countdown } : null;
   }
 
   /** True once an uninstall command was applied: start() refuses from then on. */

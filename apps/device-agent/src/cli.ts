@@ -1,6 +1,8 @@
 import { unwatchFile, watchFile } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { formatIstDateTime } from '@kisht/domain/common/time';
 import { OFFLINE_CODE_ACTIONS, OFFLINE_CODE_MAX_WRONG_TRIES } from '@kisht/domain/devices/offline-code';
+import { paidThroughCountdown, paidThroughLockAt } from '@kisht/domain/devices/paid-through';
 import type { TSimSlot } from '@kisht/domain/devices/protocol.schema';
 import { paths } from '@kisht/domain/paths';
 import { DeviceAgent, type TAgentOptions, type TEnrolOptions, type TPositionInput } from './agent';
@@ -285,6 +287,27 @@ const inboxLines = (state: TAgentStateFile): string[] => {
   ];
 };
 
+/**
+ * The paid-through date the phone holds (device protocol §12.5) in +05:30, and the countdown it
+ * shows from PAID_THROUGH_COUNTDOWN_MS before it would lock itself.
+ */
+const paidThroughLines = (state: TAgentStateFile): string[] => {
+  const held = state.policy;
+  const paidThrough = held?.policy.paidThrough;
+  if (!held || !paidThrough) return ['paid through: no date (never locks itself for it)'];
+  const eventsAt = state.offlineEvents.map((event) => Date.parse(event.at) || 0);
+  const lockAt = paidThroughLockAt({ paidThrough, issuedAt: held.issuedAt }, eventsAt);
+  const countdown = paidThroughCountdown(lockAt, Date.now());
+  return [
+    `paid through: ${formatIstDateTime(paidThrough)}`,
+    ...(countdown
+      ? [
+          `reminder: pay before ${formatIstDateTime(paidThrough)}; this phone locks itself in ${Math.ceil(countdown.msLeft / 3_600_000)} h`,
+        ]
+      : []),
+  ];
+};
+
 /** The simulated phone's state beyond the lock, one line each, for `status`. */
 const statusDetails = (state: TAgentStateFile): string[] => {
   const controls = Object.entries(state.controls).filter(([feature]) => feature !== 'lock');
@@ -303,6 +326,7 @@ const statusDetails = (state: TAgentStateFile): string[] => {
     `last EMI alert: ${lastAlert ? JSON.stringify(lastAlert) : 'none'}`,
     `boots: ${state.bootCount}`,
     ...inboxLines(state),
+    ...paidThroughLines(state),
     ...(state.isLocked ? [lockScreenLine(state)] : []),
     // This phone never blocks emergency calls, locked or not (device protocol §9.2).
     'Emergency calls: allowed',

@@ -133,6 +133,18 @@ export class ServerSimulator {
     return id;
   }
 
+  /**
+   * Gives the device's policy the paid-through date `paidThrough` (device protocol §12.5; ISO 8601
+   * UTC, null for none) as a new version issued now, and publishes it.
+   */
+  async setPaidThrough(deviceId: string, paidThrough: string | null): Promise<void> {
+    const device = this.#device(deviceId);
+    device.policy = { ...device.policy, paidThrough };
+    device.version += 1;
+    device.issuedAt = new Date().toISOString();
+    await this.publishPolicy(deviceId);
+  }
+
   /** Publishes the device's current policy version. */
   async publishPolicy(deviceId: string): Promise<void> {
     await this.publish(deviceId, this.sign({ type: 'policy', deviceId, ...this.policyOf(deviceId) }));

@@ -59,13 +59,14 @@ const ZLostModeState = z.object({ message: z.string(), phone: z.string().optiona
 
 /**
  * Something the phone did offline that the server must hear about: an accepted offline code
- * (source `offline_code`) or the offline auto-lock (source `offline_limit`). Each becomes one
+ * (source `offline_code`), the offline auto-lock (source `offline_limit`) or the paid-through
+ * lock (source `paid_through`, device protocol §12.5). Each becomes one
  * 'offline_lock' report (see offlineReportData).
  */
 export const ZOfflineEvent = z.object({
   /** Random id, to find the event again once its report reached the broker. */
   id: z.string().min(1),
-  source: z.enum(['offline_code', 'offline_limit']),
+  source: z.enum(['offline_code', 'offline_limit', 'paid_through']),
   action: z.enum(OFFLINE_CODE_ACTIONS),
   /** When it happened, ISO 8601 UTC. */
   at: z.string(),
@@ -73,16 +74,21 @@ export const ZOfflineEvent = z.object({
   challenge: z.string().optional(),
   /** offline_limit: the last check-in before the auto-lock. */
   lastCheckInAt: z.string().optional(),
+  /** paid_through: the paid-through date that passed (device protocol §12.5). */
+  paidThrough: z.string().optional(),
   /** True until the 'offline_lock' report reached the broker; sent after the next hello. */
   isReportPending: z.boolean(),
 });
 export type TOfflineEvent = z.infer<typeof ZOfflineEvent>;
 
 /** The `data` of the 'offline_lock' report of an offline event. */
-export const offlineReportData = (event: TOfflineEvent): Record<string, unknown> =>
-  event.source === 'offline_code'
-    ? { action: event.action, challenge: event.challenge, at: event.at, source: event.source }
-    : { action: event.action, source: event.source, lastCheckInAt: event.lastCheckInAt, at: event.at };
+export const offlineReportData = (event: TOfflineEvent): Record<string, unknown> => {
+  if (event.source === 'offline_code')
+    return { action: event.action, challenge: event.challenge, at: event.at, source: event.source };
+  if (event.source === 'paid_through')
+    return { action: event.action, source: event.source, paidThrough: event.paidThrough, at: event.at };
+  return { action: event.action, source: event.source, lastCheckInAt: event.lastCheckInAt, at: event.at };
+};
 
 /** A new offline challenge: OFFLINE_CHALLENGE_DIGITS crypto-random digits, never equal to `previous`. */
 export const newOfflineChallenge = (previous?: string): string => {

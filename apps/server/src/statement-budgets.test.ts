@@ -164,6 +164,25 @@ describe('statement budgets of the hot requests (issue 26)', () => {
     expectWithin('payment', (await pay(instalments[1]!.id)).statements, 10);
   });
 
+  it('a payment that settles an instalment, moving the phone’s paid-through date, takes at most 12', async () => {
+    const emi = await apiGet(t, token, `${paths.emi.details}?customer_id=${customerId}`);
+    const unpaid = (emi.body.data.instalments as { id: number; outstandingPaise: number }[]).filter(
+      (i) => i.outstandingPaise > 0,
+    );
+    expect(unpaid.length).toBeGreaterThan(1);
+    const settle = (instalment: { id: number; outstandingPaise: number }) =>
+      request('POST', paths.emi.pay, {
+        customer_id: customerId,
+        emi_ids: [instalment.id],
+        amountPaise: instalment.outstandingPaise,
+        mode: 'cash',
+      });
+    const settled = await settle(unpaid[0]!);
+    expect(settled.body.data.receiptNo).toBeTruthy();
+    // The two more: the phone's command target read once, and the gate's one write (issue 29).
+    expectWithin('settling payment', settled.statements, 12);
+  });
+
   it('the customer list takes at most 3 statements, the details 4, the EMI details 4', async () => {
     const list = () => request('GET', `${paths.customers.list}?pageSize=20`);
     await list();

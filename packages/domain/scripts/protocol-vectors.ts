@@ -249,6 +249,95 @@ const signedMessages = (sealedPin: string, pinCommandId: string) => {
   };
 };
 
+/**
+ * The paid-through date (docs/device-protocol.md §12.5), written out again: what the server puts
+ * in the policy (start, +05:30, of the day after the oldest unpaid due date plus the grace days)
+ * and what the phone decides at a moment for the version it holds (lock, wait, or never for this
+ * version), with the countdown from 3 days before.
+ */
+const paidThrough = () => {
+  const DAY_MS = 86_400_000;
+  const IST_MS = 330 * 60_000;
+  const dateFor = (dueDate: string, graceDays: number) =>
+    new Date(Date.parse(`${dueDate}T00:00:00Z`) + (graceDays + 1) * DAY_MS - IST_MS).toISOString();
+  const dates = [
+    { oldestUnpaidDueDate: '2026-12-10', graceDays: 3 },
+    { oldestUnpaidDueDate: '2026-12-31', graceDays: 0 },
+    { oldestUnpaidDueDate: '2027-02-27', graceDays: 2 },
+  ].map((given) => ({ ...given, paidThrough: dateFor(given.oldestUnpaidDueDate, given.graceDays) }));
+  const date = '2026-12-13T18:30:00.000Z';
+  const at = (offsetMs: number) => new Date(Date.parse(date) + offsetMs).toISOString();
+  const decide = (
+    held: { paidThrough: string | null; issuedAt: string },
+    offlineEventsAt: string[],
+    now: string,
+  ) => {
+    if (held.paidThrough === null || Date.parse(held.issuedAt) >= Date.parse(held.paidThrough))
+      return { decision: 'never', countdownMs: null };
+    const lockAt = Date.parse(held.paidThrough);
+    if (offlineEventsAt.some((event) => Date.parse(event) >= lockAt))
+      return { decision: 'never', countdownMs: null };
+    const left = lockAt - Date.parse(now);
+    if (left <= 0) return { decision: 'lock', countdownMs: null };
+    return { decision: 'wait', countdownMs: left <= 3 * DAY_MS ? left : null };
+  };
+  const issuedBefore = at(-10 * DAY_MS);
+  const cases = [
+    {
+      why: 'no date (paid up)',
+      held: { paidThrough: null, issuedAt: issuedBefore },
+      offlineEventsAt: [],
+      now: at(DAY_MS),
+    },
+    {
+      why: 'a week before: no countdown yet',
+      held: { paidThrough: date, issuedAt: issuedBefore },
+      offlineEventsAt: [],
+      now: at(-7 * DAY_MS),
+    },
+    {
+      why: 'three days before: the countdown starts',
+      held: { paidThrough: date, issuedAt: issuedBefore },
+      offlineEventsAt: [],
+      now: at(-3 * DAY_MS),
+    },
+    {
+      why: 'an hour before',
+      held: { paidThrough: date, issuedAt: issuedBefore },
+      offlineEventsAt: [],
+      now: at(-3_600_000),
+    },
+    {
+      why: 'the moment it passes',
+      held: { paidThrough: date, issuedAt: issuedBefore },
+      offlineEventsAt: [],
+      now: at(0),
+    },
+    {
+      why: 'a day after, offline all along',
+      held: { paidThrough: date, issuedAt: issuedBefore },
+      offlineEventsAt: [at(-DAY_MS)],
+      now: at(DAY_MS),
+    },
+    {
+      why: 'a version issued after its date (a retailer unlocked)',
+      held: { paidThrough: date, issuedAt: at(60_000) },
+      offlineEventsAt: [],
+      now: at(DAY_MS),
+    },
+    {
+      why: 'an offline unlock code accepted after the date',
+      held: { paidThrough: date, issuedAt: issuedBefore },
+      offlineEventsAt: [at(3_600_000)],
+      now: at(DAY_MS),
+    },
+  ];
+  return {
+    dates,
+    decisions: cases.map((given) => ({ ...given, ...decide(given.held, given.offlineEventsAt, given.now) })),
+  };
+};
+
 /** Every vector group, as docs/protocol/vectors.json holds them. */
 export const protocolVectors = () => {
   const pins = sealedPins();
@@ -259,6 +348,7 @@ export const protocolVectors = () => {
     offlineCodes: offlineCodes(),
     sealedPins: pins,
     signedMessages: signedMessages(pinCommand.sealed, pinCommand.commandId),
+    paidThrough: paidThrough(),
   };
 };
 export type TProtocolVectors = ReturnType<typeof protocolVectors>;

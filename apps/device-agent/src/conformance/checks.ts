@@ -17,6 +17,7 @@ import {
   type TServerMessage,
   type TSimSlot,
   ZLocationFix,
+  ZOfflineLockData,
   ZSimSlot,
 } from '@kisht/domain/devices/protocol.schema';
 import { generateServerKey, privateKeyOf, signServerMessage } from '@kisht/domain/devices/server-message';
@@ -768,6 +769,51 @@ const buildChecks = (
         const id = await ctx.send('set_offline_limit', { offlineLockAfterMs: -5 });
         const final = await ctx.waitForFinal(id, 'set_offline_limit with a negative limit', afterSeq);
         if (final.status !== 'failed') fail(`a negative offline limit was acked ${final.status}`);
+      },
+    },
+    {
+      name: 'paid-through: the date passing locks the phone by itself and reports offline_lock (source paid_through)',
+      run: async (ctx) => {
+        await ctx.waitUntilConnected();
+        await ctx.apply('unlock');
+        const afterSeq = ctx.seq;
+        const paidThrough = new Date(Date.now() + 1_000).toISOString();
+        await ctx.server.setPaidThrough(ctx.deviceId, paidThrough);
+        const report = await ctx.waitFor(
+          () => ctx.reportsAfter(afterSeq, 'offline_lock').find((r) => r.data.source === 'paid_through'),
+          'offline_lock report (source paid_through) once the date passed',
+        );
+        const parsed = ZOfflineLockData.safeParse(report.data);
+        const data = parsed.success && parsed.data.source === 'paid_through' ? parsed.data : undefined;
+        if (!data) fail(`the paid-through report has data ${JSON.stringify(report.data)}`);
+        else if (data.paidThrough !== paidThrough)
+          fail(`the report names the date ${data.paidThrough}, not ${paidThrough}`);
+        if (report.state.isLocked !== true)
+          fail('the phone reports itself unlocked after its paid-through lock');
+        // A version issued after the date (the server's unlock) frees it, and it stays free.
+        await ctx.server.setPaidThrough(ctx.deviceId, null);
+        await ctx.apply('unlock');
+        await sleep(ctx.settleMs);
+        if (ctx.latestState()?.isLocked !== false) fail('the phone did not stay unlocked after the unlock');
+      },
+    },
+    {
+      name: 'paid-through: no date (paid up), or a version issued after its own date, never locks the phone',
+      run: async (ctx) => {
+        await ctx.waitUntilConnected();
+        await ctx.apply('unlock');
+        const afterSeq = ctx.seq;
+        // Issued now, for a date already past: the server left the phone unlocked on purpose.
+        await ctx.server.setPaidThrough(ctx.deviceId, new Date(Date.now() - 60_000).toISOString());
+        await sleep(Math.max(ctx.settleMs, 1_000));
+        // No date at all (a paid-up loan), past a moment the phone would otherwise have locked.
+        await ctx.server.setPaidThrough(ctx.deviceId, null);
+        await sleep(Math.max(ctx.settleMs, 1_000));
+        const selfLock = ctx
+          .reportsAfter(afterSeq, 'offline_lock')
+          .find((r) => r.data.source === 'paid_through');
+        if (selfLock) fail(`the phone locked itself with no date due: ${JSON.stringify(selfLock.data)}`);
+        if (ctx.latestState()?.isLocked !== false) fail('the phone is locked with no date due');
       },
     },
     {

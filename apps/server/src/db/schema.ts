@@ -48,6 +48,12 @@ export const organizations = pgTable('organizations', {
       allowedControls?: string[];
       /** Phones lock themselves after this many hours without a check-in (design §5); absent: never. */
       offlineLockAfterHours?: number;
+      /**
+       * Grace days after an unpaid instalment's due date before the phone locks itself for its
+       * paid-through date (device protocol §12.5); null: the paid-through lock is off; absent:
+       * DEFAULT_PAID_THROUGH_GRACE_DAYS.
+       */
+      paidThroughGraceDays?: number | null;
       /** Hours after which an undelivered command expires; absent means commands never expire. */
       commandExpiryHours?: number;
       /**

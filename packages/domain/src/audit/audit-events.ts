@@ -7,7 +7,12 @@ import { commandSpecOf } from '../devices/command-catalogue';
 import { ZDeviceControlSettings, ZLockAccess, ZUserAccess } from '../devices/devices.schema';
 import { LOCK_REASON_CATEGORIES } from '../devices/lock-reasons';
 import { OFFLINE_CODE_ACTIONS } from '../devices/offline-code';
-import { ZOfflineCodeLockData, ZOfflineLimitLockData, ZSimSlot } from '../devices/protocol.schema';
+import {
+  ZOfflineCodeLockData,
+  ZOfflineLimitLockData,
+  ZPaidThroughLockData,
+  ZSimSlot,
+} from '../devices/protocol.schema';
 import { RECORDED_PAYMENT_MODES, ZPenaltyRule } from '../emi/emi.schema';
 import { DOCUMENT_TYPES, MEDIA_KINDS } from '../media/media.schema';
 import { ORG_PAGE_LANGUAGES, ORG_PAGES, ZSupportContact } from '../org-pages/org-pages.schema';
@@ -389,6 +394,40 @@ export const ZPaymentsPaidAuditEvent = member(
   ]),
 );
 
+/**
+ * A UPI AutoPay mandate was set up, or moved by a token event or a cancellation (issue 29,
+ * docs/autopay.md): the customer, the move (autopay.rules MANDATE_TRANSITIONS) and who made it.
+ */
+export const ZAutopayMandateAuditEvent = member(
+  z.literal('autopay.mandate'),
+  'autopay_mandate',
+  z.strictObject({
+    customerId: z.number().int(),
+    event: z.enum(['set_up', 'confirmed', 'rejected', 'paused', 'resumed', 'cancelled', 'expired']),
+    from: z.string().nullable(),
+    to: z.string(),
+    maxAmountPaise: ZPaise,
+    by: z.enum(['customer', 'shop', 'gateway']),
+  }),
+);
+
+/** A UPI AutoPay charge attempt of an instalment was created, captured (and recorded) or failed. */
+export const ZAutopayChargeAuditEvent = member(
+  z.literal('autopay.charge'),
+  'autopay_charge',
+  z.strictObject({
+    customerId: z.number().int(),
+    emiId: z.number().int(),
+    attempt: z.number().int(),
+    amountPaise: ZPaise,
+    status: z.enum(['created', 'captured', 'failed']),
+    gatewayOrderId: z.string().nullable(),
+    gatewayPaymentId: z.string().nullable(),
+    failureReason: z.string().nullable(),
+    receiptNo: z.string().nullable(),
+  }),
+);
+
 // Users, retailers and the organisation (spec §2 retailer screens, §6 access flags).
 
 /** A shop account was linked to a Google account at its first Google sign-in (docs/google-sign-in.md). */
@@ -668,7 +707,8 @@ export const ZDeviceOfflineCodeAuditEvent = member(
 
 /**
  * A phone locked or unlocked itself offline (device protocol §12.3) and the policy followed; or,
- * for a paid-up customer, its lock was undone (lock_undone). Details: the report's data.
+ * for a paid-up customer (or, for a paid-through lock, one with nothing overdue any more), its
+ * lock was undone (lock_undone). Details: the report's data.
  */
 export const ZDeviceOfflineLockAuditEvent = member(
   z.enum(prefixed('device.offline_', ['lock', 'unlock', 'lock_undone'] as const)),
@@ -676,6 +716,7 @@ export const ZDeviceOfflineLockAuditEvent = member(
   z.union([
     z.strictObject({ deviceId: z.string(), ...ZOfflineCodeLockData.shape }),
     z.strictObject({ deviceId: z.string(), ...ZOfflineLimitLockData.shape }),
+    z.strictObject({ deviceId: z.string(), ...ZPaidThroughLockData.shape }),
   ]),
 );
 
@@ -787,6 +828,8 @@ export const ZAppleCheckoutAuditEvent = member(
  * action or a wrong details shape) and, under test, parses every entry with this schema.
  */
 export const ZAuditEvent = z.discriminatedUnion('action', [
+  ZAutopayMandateAuditEvent,
+  ZAutopayChargeAuditEvent,
   ZCustomerCreateAuditEvent,
   ZCustomerStatusAuditEvent,
   ZCustomerImeiEditAuditEvent,

@@ -29,14 +29,17 @@ export type TCommandEffect = 'restricts' | 'frees' | 'neutral' | 'releases';
 
 /**
  * Intents of the gate that are not command names (they write no command row or no device message
- * of their own): an offline lock or unlock code (device protocol §12.1), and a change of the
- * offline limit a policy carries (§12.2) to a limit or to none.
+ * of their own): an offline lock or unlock code (device protocol §12.1), a change of the
+ * offline limit a policy carries (§12.2) to a limit or to none, and of its paid-through date
+ * (§12.5) to a date or to none.
  */
 export const GATE_ONLY_INTENTS = [
   'offline_code_lock',
   'offline_code_unlock',
   'offline_limit_set',
   'offline_limit_clear',
+  'paid_through_set',
+  'paid_through_clear',
 ] as const;
 export type TGateOnlyIntent = (typeof GATE_ONLY_INTENTS)[number];
 
@@ -75,6 +78,8 @@ export const COMMAND_RULES: Readonly<Record<TGateCommand, TCommandRule>> = {
   offline_code_unlock: FREES,
   offline_limit_set: restricts(),
   offline_limit_clear: FREES,
+  paid_through_set: restricts(),
+  paid_through_clear: FREES,
   set_offline_limit: restricts(),
   app_lock: restricts(),
   app_unlock: FREES,

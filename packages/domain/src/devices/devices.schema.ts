@@ -5,6 +5,7 @@ import { ZId, ZImei } from '../common/identifiers';
 import { devicePinProblem } from './device-pin';
 import { LOCK_REASON_CATEGORIES, LOCK_REASON_MAX, LOCK_REASON_MIN } from './lock-reasons';
 import { OFFLINE_CODE_ACTIONS } from './offline-code';
+import { MAX_PAID_THROUGH_GRACE_DAYS } from './paid-through';
 import { LOCK_SCREEN_TEXT_MAX, ZLocationFix, ZServerKey, ZSimSlot } from './protocol.schema';
 
 /** A command as the API shows it (design §5 lifecycle). Times are ISO 8601 UTC. */
@@ -440,6 +441,12 @@ export const ZDeviceControlSettings = z.object({
     })
     .nullable(),
   lockScreenText: ZLockScreenText.nullable(),
+  /**
+   * Days after an unpaid instalment's due date before the phone locks itself for its paid-through
+   * date, even offline (device protocol §12.5, issue 29); null: the paid-through lock is off.
+   * Left out of a change: kept as it is (DEFAULT_PAID_THROUGH_GRACE_DAYS until one is set).
+   */
+  paidThroughGraceDays: z.number().int().min(0).max(MAX_PAID_THROUGH_GRACE_DAYS).nullable().optional(),
 });
 export type TDeviceControlSettings = z.infer<typeof ZDeviceControlSettings>;
 

@@ -6,8 +6,10 @@ import {
   protocolVectorsText,
   type TProtocolVectors,
 } from '../../scripts/protocol-vectors';
+import { CustomerStatus, DeviceType } from '../common/enums';
 import { unsealDevicePin } from './device-pin';
 import { offlineCodeFor, offlineCodeKey, offlineCodeSlot, verifyOfflineCode } from './offline-code';
+import { paidThroughCountdown, paidThroughFor, paidThroughLockAt } from './paid-through';
 import { type TServerMessage, ZServerMessage } from './protocol.schema';
 import { openServerMessage, privateKeyOf, publicKeyOf, signBody, signServerMessage } from './server-message';
 
@@ -19,7 +21,7 @@ import { openServerMessage, privateKeyOf, publicKeyOf, signBody, signServerMessa
 
 const VECTORS_PATH = new URL(`../../../../${PROTOCOL_VECTORS_FILE}`, import.meta.url);
 const vectorsText = readFileSync(VECTORS_PATH, 'utf8');
-const { offlineCodes, sealedPins, signedMessages } = JSON.parse(vectorsText) as TProtocolVectors;
+const { offlineCodes, sealedPins, signedMessages, paidThrough } = JSON.parse(vectorsText) as TProtocolVectors;
 
 it('vectors.json is what scripts/protocol-vectors.ts generates', () => {
   expect(vectorsText, `${PROTOCOL_VECTORS_FILE} is stale: run \`npm run protocol:docs\``).toBe(
@@ -87,5 +89,32 @@ describe('signed messages', () => {
 
   it.each(signedMessages.mustRefuse)('refuses an envelope when $why', ({ envelope, refusal }) => {
     expect(openServerMessage(envelope, { kid, publicKey }, deviceId)).toMatchObject({ refusal });
+  });
+});
+
+describe('paid-through date', () => {
+  it.each(paidThrough.dates)(
+    'due $oldestUnpaidDueDate with $graceDays grace days → $paidThrough',
+    (vector) => {
+      const date = paidThroughFor({
+        status: CustomerStatus.INSTALL,
+        deviceType: DeviceType.DEVICE_POLICY_CONTROLLER,
+        oldestUnpaidDueDate: vector.oldestUnpaidDueDate,
+        graceDays: vector.graceDays,
+      });
+      expect(date?.toISOString()).toBe(vector.paidThrough);
+    },
+  );
+
+  it.each(paidThrough.decisions)('$why → $decision', (vector) => {
+    expect(paidThrough.decisions.length).toBeGreaterThan(0);
+    const lockAt = paidThroughLockAt(
+      vector.held,
+      vector.offlineEventsAt.map((at) => Date.parse(at)),
+    );
+    const now = Date.parse(vector.now);
+    const decision = lockAt === null ? 'never' : now >= lockAt ? 'lock' : 'wait';
+    expect(decision).toBe(vector.decision);
+    expect(paidThroughCountdown(lockAt, now)?.msLeft ?? null).toBe(vector.countdownMs);
   });
 });

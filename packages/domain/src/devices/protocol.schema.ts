@@ -97,6 +97,12 @@ export const ZPolicy = z.object({
    */
   offlineLockAfterMs: z.number().int().positive().nullable().optional(),
   /**
+   * The paid-through date (device protocol §12.5, issue 29), ISO 8601 UTC: once it passes the
+   * phone locks itself, even offline (paid-through.ts paidThroughLockAt); null: no date, the phone
+   * never locks itself for it (a paid-up loan). Left out: none (an older server).
+   */
+  paidThrough: z.string().datetime({ offset: true }).nullable().optional(),
+  /**
    * What the lock screen shows (device protocol §9.2), from the newest lock; null: none yet (show
    * the retailer of the enrol answer). Left out: keep the one the phone has.
    */
@@ -347,18 +353,31 @@ export const ZOfflineLimitLockData = z.object({
   at: z.string(),
 });
 
+/** The `data` of an 'offline_lock' report of the paid-through lock (§12.5): the date that passed. */
+export const ZPaidThroughLockData = z.object({
+  source: z.literal('paid_through'),
+  action: z.literal('lock'),
+  paidThrough: z.string(),
+  at: z.string(),
+});
+
 /**
  * The `data` of an 'offline_lock' report (device protocol §12.3): a lock state the phone changed
- * with no network, by an offline code or by its offline limit; `at` is when, ISO 8601 UTC.
+ * by itself, by an offline code, its offline limit or its paid-through date; `at` is when, ISO
+ * 8601 UTC.
  */
-export const ZOfflineLockData = z.discriminatedUnion('source', [ZOfflineCodeLockData, ZOfflineLimitLockData]);
+export const ZOfflineLockData = z.discriminatedUnion('source', [
+  ZOfflineCodeLockData,
+  ZOfflineLimitLockData,
+  ZPaidThroughLockData,
+]);
 export type TOfflineLockData = z.infer<typeof ZOfflineLockData>;
 
 /**
  * Something the device noticed by itself: a SIM change (kind 'sim', data { sims }), a location
  * fix while tracking is on (kind 'location', data TLocationFix), a lock state the phone changed
  * with no network (kind 'offline_lock', data { action: 'lock' | 'unlock', source: 'offline_code'
- * (with challenge) | 'offline_limit' (with lastCheckInAt), at }), or the link-based app being
+ * (with challenge) | 'offline_limit' (with lastCheckInAt) | 'paid_through' (with paidThrough), at }), or the link-based app being
  * removed (kind 'app_removed', data TAppRemovedData); see docs/device-protocol.md §12.
  */
 export const ZReportEvent = z.object({

@@ -18,6 +18,7 @@ import {
 } from '@kisht/domain/devices/device-policy';
 import { lockScreenFor } from '@kisht/domain/devices/devices.rules';
 import { lostModeMessage, type TLockReason } from '@kisht/domain/devices/lock-reasons';
+import { paidThroughFor, paidThroughGraceDaysOf } from '@kisht/domain/devices/paid-through';
 import { INITIAL_POLICY } from '@kisht/domain/devices/protocol.schema';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db, DbOrTx } from '../../db/client';
@@ -257,6 +258,7 @@ const mergeEdit = (
   controls: into?.controls || edit.controls ? { ...into?.controls, ...edit.controls } : undefined,
   offlineLockAfterMs:
     edit.offlineLockAfterMs !== undefined ? edit.offlineLockAfterMs : into?.offlineLockAfterMs,
+  paidThrough: edit.paidThrough !== undefined ? edit.paidThrough : into?.paidThrough,
   lockScreen: edit.lockScreen ?? into?.lockScreen,
   replacesControls: edit.replacesControls ?? into?.replacesControls,
 });
@@ -571,6 +573,41 @@ export const offlineLimitOrder = (
   });
   const wanted = order(ms);
   return ms !== null && !judgeOrder(wanted).ok ? order(null) : wanted;
+};
+
+/**
+ * The paid-through date a target's policy should carry now (device protocol §12.5; domain
+ * paid-through.ts paidThroughFor): from its oldest unpaid instalment and the organisation's grace
+ * days; null for none.
+ */
+export const paidThroughOfTarget = (target: TCommandTarget): Date | null =>
+  paidThroughFor({
+    status: target.status,
+    deviceType: target.deviceType,
+    oldestUnpaidDueDate: target.oldestUnpaidDueDate,
+    graceDays: paidThroughGraceDaysOf(target.orgSettings),
+  });
+
+/**
+ * The order that gives a target's policy its paid-through date as it should be now
+ * (paidThroughOfTarget), with `extra` policy fields, or null when the policy already carries that
+ * date (nothing to tell the phone). A date is a restriction: a released phone's order is refused.
+ */
+export const paidThroughOrder = (
+  target: TCommandTarget,
+  extra: Omit<gateRepo.TPolicyEdit, 'deviceId' | 'paidThrough'> = {},
+): TOrder | null => {
+  const paidThrough = paidThroughOfTarget(target);
+  const held = target.device.desiredPaidThrough;
+  if (Object.keys(extra).length === 0 && (held?.getTime() ?? null) === (paidThrough?.getTime() ?? null))
+    return null;
+  return {
+    target,
+    name: paidThrough === null ? 'paid_through_clear' : 'paid_through_set',
+    policy: { ...extra, paidThrough },
+    needsEnrolment: false,
+    audit: null,
+  };
 };
 
 /** Re-exported for the intents that end commands as the gate does (a payoff, a release, a cancel). */

@@ -48,7 +48,7 @@ const lockScreenOf = (device: DeviceRow): TLockScreen | null => {
 
 /**
  * A device's current policy version as it goes out (device protocol §6): the desired lock state,
- * toggles, offline limit and lock screen (§9.2), and the pending lock/toggle commands it carries
+ * toggles, offline limit, paid-through date (§12.5) and lock screen (§9.2), and the pending lock/toggle commands it carries
  * out (`commands`, oldest first).
  */
 export const policyVersionOf = (device: DeviceRow, commands: CommandRow[]): TPolicyVersion => ({
@@ -57,6 +57,7 @@ export const policyVersionOf = (device: DeviceRow, commands: CommandRow[]): TPol
     locked: device.desiredLocked,
     controls: device.desiredControls,
     offlineLockAfterMs: device.desiredOfflineLockAfterMs,
+    paidThrough: device.desiredPaidThrough?.toISOString() ?? null,
     lockScreen: lockScreenOf(device),
   },
   commands: commands.map((command) => ({ id: command.id, name: command.name })),

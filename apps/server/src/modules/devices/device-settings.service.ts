@@ -6,14 +6,17 @@ import {
   enqueueOrders,
   loadTargets,
   offlineLimitOrder,
+  paidThroughOfTarget,
+  paidThroughOrder,
   type TGateDeps,
 } from './command-gate';
 import { offlineLimitMs } from './enrolment.service';
 
 /**
  * Saves the organisation's device-control settings (device_settings PUT; see
- * writeDeviceControlSettings) and, when the offline limit changed, gives every enrolled phone a
- * new policy version carrying it (device protocol §6, §12.2) through the command gate, in the same
+ * writeDeviceControlSettings) and, when the offline limit or the paid-through grace days changed,
+ * gives every enrolled phone a new policy version carrying the limit (device protocol §6, §12.2)
+ * or its paid-through date (§12.5) through the command gate, in the same
  * transaction: a paid-up customer's phone gets no limit (it would restrict it), a released one
  * nothing. Publishing
  * runs in the background after commit; a phone that is off gets the newest version with its next
@@ -27,14 +30,26 @@ export const saveDeviceControlSettings = async (
 ): Promise<{ settings: TDeviceControlSettings; phonesTold: number }> => {
   const outcome = await deps.db.transaction(async (tx) => {
     const before = await writeDeviceControlSettings(tx, actor, next);
-    if (before.offlineLockAfterHours === next.offlineLockAfterHours) return null;
+    const isLimitChanged = before.offlineLockAfterHours !== next.offlineLockAfterHours;
+    const isGraceChanged =
+      next.paidThroughGraceDays !== undefined && before.paidThroughGraceDays !== next.paidThroughGraceDays;
+    if (!isLimitChanged && !isGraceChanged) return null;
+    // Read after the write: the targets carry the new settings (the grace days of their dates).
     const targets = await loadTargets(tx, { orgId: actor.orgId }, { filter: 'all_enrolled' });
     const offlineLockAfterMs = offlineLimitMs(next.offlineLockAfterHours);
     return enqueueOrders(
       tx,
       targets
         .filter((target) => target.device.secretHash)
-        .map((target) => offlineLimitOrder(target, offlineLockAfterMs)),
+        .flatMap((target) =>
+          isLimitChanged
+            ? offlineLimitOrder(
+                target,
+                offlineLockAfterMs,
+                isGraceChanged ? { paidThrough: paidThroughOfTarget(target) } : {},
+              )
+            : (paidThroughOrder(target) ?? []),
+        ),
       { onRefused: 'skip' },
     );
   });

@@ -21,7 +21,7 @@ import { hasRecordedConsent } from '../customers/consent.service';
 import { markCustomerInstalled } from '../customers/customers.service';
 import { reserveEnrolmentKey, spendReservedKey } from '../ledger/ledger.service';
 import { getDeviceSettings } from '../orgs/orgs.service';
-import { enqueueOrders, loadTargetsOfDevices, offlineLimitOrder } from './command-gate';
+import { enqueueOrders, loadTargetsOfDevices, offlineLimitOrder, paidThroughOfTarget } from './command-gate';
 import type { TDeviceBridges } from './device-bridge';
 import type { DeviceRow } from './devices.repository';
 import * as devicesRepo from './devices.repository';
@@ -271,7 +271,8 @@ export const enrolDevice = async (
  * What every family's enrolment records once its device row is marked enrolled, in the caller's
  * transaction: the phone's policy starts from the initial one (unlocked, nothing restricted)
  * through the command gate, with the offline limit `offlineLockAfterMs` (ms; null for none, as an
- * MDM phone runs no Kisht app) unless the rules refuse it (a loan paid off before the phone
+ * MDM phone runs no Kisht app) and, for a phone of Kisht's app, the paid-through date
+ * (paidThroughOfTarget, device protocol §12.5) unless the rules refuse it (a loan paid off before the phone
  * enrolled); the key its QR reserved is spent (ledger spendReservedKey); the customer becomes
  * installed (status 1); and a `device.enrol` audit entry names the
  * device and, for an MDM phone, its `channel` and MDM id. Not published: the phone fetches its
@@ -289,6 +290,8 @@ export const recordEnrolment = async (
     locked: false,
     controls: {},
     replacesControls: true,
+    // Only a phone that runs Kisht's app acts on its paid-through date (device protocol §12.5).
+    paidThrough: channel === null ? paidThroughOfTarget(target) : null,
   });
   await enqueueOrders(tx, [order], { onRefused: 'throw' });
   await spendReservedKey(tx, { orgId: device.orgId, customerId: device.customerId, imei: device.imei1 });

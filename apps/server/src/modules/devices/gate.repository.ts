@@ -67,6 +67,8 @@ export type TPolicyEdit = {
   controls?: Record<string, { on: boolean; args?: Record<string, unknown> }> | undefined;
   /** The offline limit in ms, null for none; undefined leaves it. */
   offlineLockAfterMs?: number | null | undefined;
+  /** The paid-through date (device protocol §12.5), UTC, null for none; undefined leaves it. */
+  paidThrough?: Date | null | undefined;
   /** What the lock screen shows from this version on (device protocol §9.2); undefined leaves it. */
   lockScreen?: TLockScreen | undefined;
   /** Every control replaced by `controls` (a reset), instead of merged into the current ones. */
@@ -95,6 +97,8 @@ const policyEditsOf = (edits: TPolicyEdit[], at: Date): SQL => sql`
                                   else d.desired_controls || coalesce(v.controls::jsonb, '{}'::jsonb) end,
           desired_offline_lock_after_ms = case when v.sets_offline then v.offline_ms
                                                else d.desired_offline_lock_after_ms end,
+          desired_paid_through = case when v.sets_paid_through then v.paid_through
+                                      else d.desired_paid_through end,
           desired_lock_screen = coalesce(v.lock_screen::jsonb, d.desired_lock_screen),
           policy_version = d.policy_version + 1,
           policy_updated_at = ${at.toISOString()}::timestamptz
@@ -105,8 +109,11 @@ const policyEditsOf = (edits: TPolicyEdit[], at: Date): SQL => sql`
         ${sql.param(edits.map((e) => e.replacesControls === true))}::boolean[],
         ${sql.param(edits.map((e) => e.offlineLockAfterMs !== undefined))}::boolean[],
         ${sql.param(edits.map((e) => e.offlineLockAfterMs ?? null))}::bigint[],
-        ${jsons(edits.map((e) => e.lockScreen ?? null))}
-      ) as v (id, locked, controls, replaces_controls, sets_offline, offline_ms, lock_screen)`;
+        ${jsons(edits.map((e) => e.lockScreen ?? null))},
+        ${sql.param(edits.map((e) => e.paidThrough !== undefined))}::boolean[],
+        ${stamps(edits.map((e) => e.paidThrough ?? null))}
+      ) as v (id, locked, controls, replaces_controls, sets_offline, offline_ms, lock_screen,
+              sets_paid_through, paid_through)`;
 
 /**
  * Takes scheduled commands that came due out of waiting (run_at cleared), each with the notAfter

@@ -9,6 +9,7 @@ import {
   enqueueOrders,
   loadTargets,
   loadTargetsOfDevices,
+  paidThroughOfTarget,
   type TCommandTarget,
   type TGateDeps,
   type TGateOutcome,
@@ -36,7 +37,8 @@ const RESTRICTING_TOGGLES = COMMAND_CATALOGUE.filter(
  * Frees the phone of a loan that just reached EMIs completed (status 5), in the caller's
  * transaction (the payment's or waiver's, so the payoff commits with the status): every pending
  * restricting command (scheduled ones too) is cancelled with why, and through the command gate the
- * phone gets a new policy version with every restriction off and no offline limit: an `unlock`
+ * phone gets a new policy version with every restriction off, no offline limit and no paid-through
+ * date (device protocol §12.5): an `unlock`
  * (always, so the history shows the payoff and the phone acknowledges the version) and the off
  * half of each restricting toggle that is on (wanted or reported); one `device.payoff` audit
  * entry. A phone that never enrolled gets nothing (its enrolment will start it free). Publish the
@@ -66,7 +68,7 @@ export const freePhoneOnPayoff = async (
       device.desiredControls[spec.feature]?.on === true || device.reportedControls[spec.feature] === true,
   );
   const orders: TOrder[] = [
-    freeOrder(target, 'unlock', { offlineLockAfterMs: null }),
+    freeOrder(target, 'unlock', { offlineLockAfterMs: null, paidThrough: null }),
     ...freeing.map((spec) => freeOrder(target, spec.off!)),
   ];
   const outcome = await enqueueOrders(tx, orders, { onRefused: 'throw' });
@@ -101,11 +103,13 @@ const auditPayoff = (
   });
 
 /**
- * A phone locked or unlocked itself offline (an offline code, or its offline limit; `data` is the
- * 'offline_lock' report's, device protocol §12.3): the policy follows as a new version, so no
- * policy sent later undoes what the phone did, and it is audited with the report's data. A lock is
- * judged like any restriction (issue 25): for a paid-up customer the phone gets a new policy that
- * frees it (unlocked, no offline limit) instead, so the lock screen never comes back; a released
+ * A phone locked or unlocked itself offline (an offline code, its offline limit, or its
+ * paid-through date; `data` is the 'offline_lock' report's, device protocol §12.3): the policy
+ * follows as a new version, so no policy sent later undoes what the phone did, and it is audited
+ * with the report's data. A lock is judged like any restriction (issue 25): for a paid-up customer
+ * the phone gets a new policy that frees it (unlocked, no offline limit or date) instead, so the
+ * lock screen never comes back; a paid-through lock is one for the overdue EMI, so with nothing
+ * overdue any more (paid while the phone was away) the phone is unlocked and gets its new date; a released
  * phone's report changes nothing, nor does a report whose data the protocol does not describe.
  */
 export const recordOfflineLock = async (
@@ -128,23 +132,38 @@ export const recordOfflineLock = async (
         entityId: String(target.customerId),
         details: { deviceId: target.device.id, ...data },
       });
+    // A lock for the paid-through date is a lock for the overdue EMI: kept only while something
+    // is still overdue (the customer may have paid while the phone was away) and on a family
+    // that may be locked for a payment.
+    const isPaidThrough = data.source === 'paid_through';
     const follow: TOrder = {
       target,
       name: action === 'lock' ? 'offline_code_lock' : 'offline_code_unlock',
-      reason: { category: 'other', note: 'the phone locked itself offline' },
+      reason: isPaidThrough
+        ? { category: 'overdue_emi' }
+        : { category: 'other', note: 'the phone locked itself offline' },
       policy: { locked: action === 'lock' },
       needsEnrolment: false,
       audit: audit(action),
     };
     const written = await enqueueOrders(tx, [follow], { onRefused: 'skip' });
     if (written.refused.length === 0 || action === 'unlock') return written;
-    const undo: TOrder = {
-      target,
-      name: 'offline_limit_clear',
-      policy: { locked: false, offlineLockAfterMs: null },
-      needsEnrolment: false,
-      audit: audit('lock_undone'),
-    };
+    const paidThrough = isPaidThrough ? paidThroughOfTarget(target) : null;
+    const undo: TOrder = isPaidThrough
+      ? {
+          target,
+          name: paidThrough ? 'paid_through_set' : 'paid_through_clear',
+          policy: { locked: false, paidThrough },
+          needsEnrolment: false,
+          audit: audit('lock_undone'),
+        }
+      : {
+          target,
+          name: 'offline_limit_clear',
+          policy: { locked: false, offlineLockAfterMs: null, paidThrough: null },
+          needsEnrolment: false,
+          audit: audit('lock_undone'),
+        };
     return enqueueOrders(tx, [undo], { onRefused: 'skip' });
   });
   if (outcome) await dispatchOutcome(deps.dispatcher, outcome);

@@ -23,6 +23,8 @@ export type TCommandTargetRow = {
   retailerPhone: string;
   /** The unpaid part of the customer's instalments due before `today` (+05:30), paise. */
   overduePaise: number;
+  /** The due date (YYYY-MM-DD) of the customer's oldest instalment not fully paid, or null. */
+  oldestUnpaidDueDate: string | null;
   /** The organisation's settings document (allowed list, command expiry, offline limit, lock-screen text). */
   orgSettings: (typeof organizations.$inferSelect)['settings'];
   device: DeviceRow;
@@ -78,6 +80,8 @@ export const findCommandTargets = async (
       retailerName: users.name,
       retailerPhone: users.mobile,
       overduePaise: overdue,
+      oldestUnpaidDueDate: sql<string | null>`(select min(e.due_date)::text from ${emis} e
+        where e.customer_id = ${customers.id} and e.paid_paise < e.amount_paise)`,
       orgSettings: organizations.settings,
       device: devices,
     })

@@ -41,15 +41,15 @@ export const countUnpaidOfCustomer = async (db: DbOrTx, customerId: number): Pro
 
 /**
  * Applies a payment's allocations to its customer's instalments (paid += amount), writes the
- * allocations, and answers how many of the customer's instalments are still unpaid after it, in
- * one statement (issue 26). Instalments must be the customer's, each once.
+ * allocations, and answers how many of the customer's instalments are still unpaid after it and
+ * how many it settled (paid in full), in one statement (issue 26). Instalments must be the customer's, each once.
  */
 export const applyAllocations = async (
   db: DbOrTx,
   options: { paymentId: number; customerId: number; allocations: { emiId: number; amountPaise: number }[] },
-): Promise<number> => {
+): Promise<{ unpaid: number; settled: number }> => {
   const { allocations } = options;
-  const [row] = await queryRows<{ unpaid: number }>(
+  const [row] = await queryRows<{ unpaid: number; settled: number }>(
     db,
     sql`with v as (
           select * from unnest(${sql.param(allocations.map((a) => a.emiId))}::int[],
@@ -67,9 +67,10 @@ export const applyAllocations = async (
         select ((select count(*) from emis e where e.customer_id = ${options.customerId}
                    and e.id <> all(${sql.param(allocations.map((a) => a.emiId))}::int[])
                    and e.paid_paise < e.amount_paise)
-              + (select count(*) from paid p where p.paid_paise < p.amount_paise))::int as unpaid`,
+              + (select count(*) from paid p where p.paid_paise < p.amount_paise))::int as unpaid,
+               (select count(*) from paid p where p.paid_paise >= p.amount_paise)::int as settled`,
   );
-  return row?.unpaid ?? 0;
+  return { unpaid: row?.unpaid ?? 0, settled: row?.settled ?? 0 };
 };
 
 /** org_counters name of the organisation's running receipt number. */

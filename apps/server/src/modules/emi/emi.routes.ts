@@ -76,7 +76,7 @@ export const emiRoutes = async (app: FastifyInstance, ctx: AppContext) => {
       summary: 'Edit the loan terms before the first payment; the schedule is rebuilt (EMI_EDIT)',
     }),
     handler: async (request) => {
-      await editEmiTerms(ctx.db, { actor: request.actor, request: request.body });
+      await editEmiTerms(ctx, { actor: request.actor, request: request.body });
       return ok(await getEmiDetails(ctx.db, request.actor, request.body.customer_id), 'EMI terms updated');
     },
   });

@@ -38,6 +38,7 @@ import { markLoanCompleted } from '../customers/customers.service';
 import { autoUnlockIfCleared } from '../devices/auto-lock.service';
 import { loadTargetForActor, sendOneShotCommand } from '../devices/control-commands.service';
 import { accessFlagsFor, parseCommandArgs } from '../devices/devices.service';
+import { refreshPaidThrough } from '../devices/paid-through.service';
 import {
   freePhoneOnPayoff,
   publishAfterCommit,
@@ -240,7 +241,7 @@ export const recordPayment = async (
         idempotencyFingerprint: key?.fingerprint ?? null,
       });
       if (!payment) throw new KeyAlreadyHeld();
-      const unpaid = await repo.applyAllocations(tx, {
+      const { unpaid, settled } = await repo.applyAllocations(tx, {
         paymentId: payment.id,
         customerId: customer.id,
         allocations: allocations.map((a) => ({ emiId: a.instalmentId, amountPaise: a.amountPaise })),
@@ -248,6 +249,10 @@ export const recordPayment = async (
       const isPaidOff = unpaid === 0;
       if (isPaidOff)
         payoff = await completeLoan(tx, { orgId, customerId: customer.id, actorUserId: actor.userId });
+      // A payment that settles an instalment moves the phone's paid-through date (issue 29, the
+      // oldest unpaid due date) with a new policy version; one that settles none cannot move it.
+      else if (device.enrolledAt && settled > 0)
+        payoff = await refreshPaidThrough(tx, [device.id], deps.dispatcher.liveChannels);
       await notifyAboutCustomer(tx, {
         orgId,
         customerId: customer.id,
@@ -383,16 +388,18 @@ export const getTotalOutstanding = async (db: DbOrTx, actor: TActor): Promise<TT
 };
 
 /**
- * EMI_EDIT: replaces the loan terms and rebuilds the schedule, only while nothing has been paid.
+ * EMI_EDIT: replaces the loan terms and rebuilds the schedule, only while nothing has been paid;
+ * an enrolled phone gets its paid-through date for the new schedule (issue 29).
  * Throws CUSTOMER_NOT_FOUND outside scope, EMI_ALREADY_PAID after any payment, INVALID_LOAN_TERMS
  * when the loan exceeds price − down payment.
  */
 export const editEmiTerms = async (
-  db: Db,
+  deps: TGateDeps,
   options: { actor: TActor; request: z.output<typeof ZEditEmiTermsRequest> },
 ): Promise<void> => {
+  const { db } = deps;
   const { actor, request } = options;
-  const { customer } = await findCustomerForActor(db, actor, request.customer_id);
+  const { customer, device } = await findCustomerForActor(db, actor, request.customer_id);
   if (request.loanAmountPaise > customer.pricePaise - customer.downPaymentPaise) {
     throw new AppError(
       AppErrorCode.INVALID_LOAN_TERMS,
@@ -410,7 +417,7 @@ export const editEmiTerms = async (
       (await repo.findEmisOfCustomer(db, customer.id))[0]?.dueDate ??
       addDays(istDate(), 30),
   });
-  await db.transaction(async (tx) => {
+  const moved = await db.transaction(async (tx) => {
     const current = await repo.lockEmis(
       tx,
       customer.id,
@@ -449,7 +456,10 @@ export const editEmiTerms = async (
         },
       },
     });
+    // The new schedule may move the phone's paid-through date (issue 29).
+    return device.enrolledAt ? refreshPaidThrough(tx, [device.id], deps.dispatcher.liveChannels) : null;
   });
+  if (moved) await publishAfterCommit(deps.dispatcher, moved);
 };
 
 const emiNotFound = () =>
@@ -503,7 +513,7 @@ export const updateEmiStatus = async (
 ): Promise<void> => {
   const { db } = deps;
   const { actor, request } = options;
-  const { customer } = await findCustomerForActor(db, actor, request.customer_id);
+  const { customer, device } = await findCustomerForActor(db, actor, request.customer_id);
   const payoff = await db.transaction(async (tx) => {
     const emi = await repo.lockEmi(tx, customer.id, request.emi_id);
     if (!emi) throw emiNotFound();
@@ -521,7 +531,9 @@ export const updateEmiStatus = async (
     const isPaidOff = (await repo.countUnpaidOfCustomer(tx, customer.id)) === 0;
     const payoff = isPaidOff
       ? await completeLoan(tx, { orgId: customer.orgId, customerId: customer.id, actorUserId: actor.userId })
-      : null;
+      : device.enrolledAt
+        ? await refreshPaidThrough(tx, [device.id], deps.dispatcher.liveChannels)
+        : null;
     await insertAudit(tx, {
       orgId: customer.orgId,
       actorUserId: actor.userId,

@@ -48,6 +48,8 @@ describe('device_settings', () => {
       commandExpiryHours: null,
       autoLock: null,
       lockScreenText: null,
+      // The paid-through lock is on by default (issue 29).
+      paidThroughGraceDays: 3,
     });
     const penalty = (await settingsOf(DEMO_ORG_ID)).penalty;
     expect(penalty).toBeDefined();
@@ -56,10 +58,13 @@ describe('device_settings', () => {
     expect(saved.status).toBe(200);
     // The seed's three enrolled phones of organisation 41 are told the new offline limit.
     expect(saved.body.message).toBe('Settings saved; 3 phones get the new offline limit');
-    expect(saved.body.data).toEqual(fullSettings);
+    expect(saved.body.data).toEqual({ ...fullSettings, paidThroughGraceDays: 3 });
     expect(await settingsOf(DEMO_ORG_ID)).toMatchObject({ ...fullSettings, penalty });
     // A mini-retailer reads the same settings (and may not change them, below).
-    expect((await apiGet(t, mini, paths.orgs.deviceSettings)).body.data).toEqual(fullSettings);
+    expect((await apiGet(t, mini, paths.orgs.deviceSettings)).body.data).toEqual({
+      ...fullSettings,
+      paidThroughGraceDays: 3,
+    });
 
     const cleared = await apiPut(t, retailer, paths.orgs.deviceSettings, {
       allowedControls: null,

@@ -1,6 +1,7 @@
 import type { TControlFeature } from '@kisht/domain/common/enums';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import type { TDeviceControlSettings } from '@kisht/domain/devices/devices.schema';
+import { paidThroughGraceDaysOf } from '@kisht/domain/devices/paid-through';
 import type { TPenaltyRule } from '@kisht/domain/emi/emi.schema';
 import type { TAppConfig, TOrgAppConfig } from '@kisht/domain/orgs/orgs.schema';
 import type { TReminderSettings } from '@kisht/domain/reminders/reminders.schema';
@@ -99,6 +100,7 @@ const deviceControlSettingsOf = (settings: TOrgSettings): TDeviceControlSettings
   commandExpiryHours: settings.commandExpiryHours ?? null,
   autoLock: settings.autoLock ?? null,
   lockScreenText: settings.lockScreenText ?? null,
+  paidThroughGraceDays: paidThroughGraceDaysOf(settings),
 });
 
 /** The actor's organisation; throws NOT_FOUND when it is gone. */
@@ -125,7 +127,8 @@ export const getDeviceControlSettings = async (
 /**
  * Replaces the device-control settings of the actor's organisation inside the caller's transaction
  * (a null removes a setting: no allowed list, no offline limit, commands never expire, no
- * auto-lock, no lock-screen text), keeping its other settings, with an audit entry of before and after; returns the
+ * auto-lock, no lock-screen text, no paid-through lock; paid-through grace days left out are kept),
+ * keeping its other settings, with an audit entry of before and after; returns the
  * settings as they were. Throws FORBIDDEN unless the actor is a retailer.
  */
 export const writeDeviceControlSettings = async (
@@ -153,6 +156,8 @@ export const writeDeviceControlSettings = async (
     ...(next.commandExpiryHours ? { commandExpiryHours: next.commandExpiryHours } : {}),
     ...(next.autoLock ? { autoLock: next.autoLock } : {}),
     ...(next.lockScreenText ? { lockScreenText: next.lockScreenText } : {}),
+    // Left out: kept as it was (`kept`); null turns the paid-through lock off.
+    ...(next.paidThroughGraceDays !== undefined ? { paidThroughGraceDays: next.paidThroughGraceDays } : {}),
   });
   await insertAudit(tx, {
     orgId: actor.orgId,
