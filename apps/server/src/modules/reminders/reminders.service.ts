@@ -77,7 +77,10 @@ const whenText = (offsetDays: number, dueDate: string) => {
 
 type TSendOutcome = Parameters<typeof repo.finishReminder>[2];
 
-const sendOne = async (deps: TReminderDeps, row: repo.TClaimedReminder, now: Date): Promise<TSendOutcome> => {
+/** What sending one reminder came to; `isRecorded`: already written with what it sent (an SMS). */
+type TSent = TSendOutcome & { isRecorded?: true };
+
+const sendOne = async (deps: TReminderDeps, row: repo.TClaimedReminder, now: Date): Promise<TSent> => {
   const owedPaise = row.amountPaise - row.paidPaise;
   if (owedPaise <= 0) return { state: 'cancelled', error: 'Paid before it was sent' };
   if (!REMINDED_STATUSES.includes(row.status))
@@ -118,7 +121,7 @@ const sendOne = async (deps: TReminderDeps, row: repo.TClaimedReminder, now: Dat
       return id;
     });
     deps.sms.deliverInBackground(smsId);
-    return { state: 'sent', providerRef: `sms:${smsId}`, at: now };
+    return { state: 'sent', providerRef: `sms:${smsId}`, at: now, isRecorded: true };
   }
   if (row.whatsappOptOut) return { state: 'cancelled', error: 'The customer refused WhatsApp' };
   try {
@@ -150,7 +153,7 @@ export const deliverReminders = async (deps: TReminderDeps, now: Date = new Date
   const claimed = await repo.claimDueReminders(deps.db, { now, leaseMs: LEASE_MS, limit: BATCH });
   let sent = 0;
   for (const row of claimed) {
-    let outcome: TSendOutcome;
+    let outcome: TSent;
     try {
       outcome = await sendOne(deps, row, now);
     } catch (error) {
@@ -160,7 +163,7 @@ export const deliverReminders = async (deps: TReminderDeps, now: Date = new Date
     if (outcome.state === 'queued' && row.attempts >= MAX_ATTEMPTS) {
       outcome = { state: 'failed', error: outcome.error };
     }
-    await repo.finishReminder(deps.db, row.id, outcome);
+    if (!outcome.isRecorded) await repo.finishReminder(deps.db, row.id, outcome);
     if (outcome.state === 'sent') sent += 1;
   }
   return sent;
