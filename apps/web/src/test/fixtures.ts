@@ -20,6 +20,7 @@ export const createDeviceSummary = (overrides: Partial<TDeviceSummary> = {}): TD
   lockStatus: 0,
   lastSeenAt: '2026-01-15T07:05:00Z',
   isOnline: true,
+  paidThrough: '2026-02-17T18:30:00.000Z',
   pendingCommand: null,
   lastCommand: null,
   controls: {},

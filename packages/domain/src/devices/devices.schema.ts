@@ -31,6 +31,11 @@ export const ZDeviceSummary = z.object({
   lockStatus: z.number().int().nullable(),
   lastSeenAt: z.string().nullable(),
   isOnline: z.boolean(),
+  /**
+   * The paid-through date the phone's policy carries (device protocol §12.5, issue 29), ISO 8601
+   * UTC: the phone locks itself once it passes, even offline; null: none (paid up, or off).
+   */
+  paidThrough: z.string().nullable(),
   /** The newest command still on its way (queued, sent or received), if any. */
   pendingCommand: ZDeviceCommand.nullable(),
   /** The newest command in any state, so a screen can tell how a command it sent ended. */

@@ -109,6 +109,7 @@ export const getDeviceSummary = async (
     lockStatus: device.reportedLocked ? 1 : 0,
     lastSeenAt: device.lastSeenAt?.toISOString() ?? null,
     isOnline: device.isOnline,
+    paidThrough: device.desiredPaidThrough?.toISOString() ?? null,
     pendingCommand: newestPending ? toCommand(newestPending) : null,
     lastCommand: last ? toCommand(last) : null,
     controls: device.reportedControls,

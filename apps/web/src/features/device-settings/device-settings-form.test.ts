@@ -14,11 +14,13 @@ const ALL_OFF: TDeviceControlSettings = {
   commandExpiryHours: null,
   autoLock: null,
   lockScreenText: null,
+  paidThroughGraceDays: null,
 };
 
 describe('device settings form ↔ TDeviceControlSettings', () => {
   it('reads the bounds from the domain schema', () => {
     expect(NUMBER_BOUNDS).toEqual({
+      paidThroughGraceDays: { min: 0, max: 90 },
       offlineLockAfterHours: { min: 1, max: 720 },
       commandExpiryHours: { min: 1, max: 720 },
       'autoLock.reminderDaysBefore': { min: 0, max: 30 },
@@ -30,6 +32,7 @@ describe('device settings form ↔ TDeviceControlSettings', () => {
     const form = formFromSettings(ALL_OFF);
     expect(form.useFamilyDefaults).toBe(true);
     expect(form.hasOfflineLimit).toBe(false);
+    expect(form.hasPaidThrough).toBe(false);
     expect(form.hasCommandExpiry).toBe(false);
     expect(form.hasAutoLock).toBe(false);
     // Turning the defaults off starts from every feature ticked, not from none.
@@ -44,10 +47,12 @@ describe('device settings form ↔ TDeviceControlSettings', () => {
       commandExpiryHours: 720,
       autoLock: { reminderDaysBefore: 0, lockAfterDaysOverdue: null, autoUnlock: false },
       lockScreenText: 'Pay by UPI to ravimobiles@okaxis\nor at Shop 4',
+      paidThroughGraceDays: 5,
     };
     const form = formFromSettings(settings);
     expect(form).toMatchObject({ hasLockScreenText: true, lockScreenText: settings.lockScreenText });
     expect(form.offlineLockAfterHours).toBe('72');
+    expect(form).toMatchObject({ hasPaidThrough: true, paidThroughGraceDays: '5' });
     expect(form.autoLock).toMatchObject({ hasReminder: true, reminderDaysBefore: '0', hasLock: false });
     expect(settingsFromForm(form)).toEqual(settings);
   });

@@ -7,6 +7,7 @@ import {
   LOCK_SCREEN_TEXT_MIN,
   ZDeviceControlSettings,
 } from '@kisht/domain/devices/devices.schema';
+import { DEFAULT_PAID_THROUGH_GRACE_DAYS } from '@kisht/domain/devices/paid-through';
 import { LOCK_SCREEN_TEXT_MAX } from '@kisht/domain/devices/protocol.schema';
 import type { ParseKeys } from 'i18next';
 import type { Resolver } from 'react-hook-form';
@@ -36,6 +37,9 @@ export type TDeviceSettingsForm = {
   /** The phone family's defaults (allowedControls null), or the ticked list. */
   useFamilyDefaults: boolean;
   allowedControls: TControlFeature[];
+  /** The paid-through lock (device protocol §12.5): on with its grace days, or off. */
+  hasPaidThrough: boolean;
+  paidThroughGraceDays: string;
   hasOfflineLimit: boolean;
   offlineLockAfterHours: string;
   hasCommandExpiry: boolean;
@@ -62,6 +66,7 @@ export const LOCK_SCREEN_TEXT_BOUNDS = {
 
 /** The fields that hold a typed number, by their settings path. */
 export type TNumberField =
+  | 'paidThroughGraceDays'
   | 'offlineLockAfterHours'
   | 'commandExpiryHours'
   | 'autoLock.reminderDaysBefore'
@@ -72,6 +77,10 @@ const autoLockShape = settingsShape.autoLock.unwrap().shape;
 
 /** The bounds of each number, read from the domain schema (so screen and server agree). */
 export const NUMBER_BOUNDS: Record<TNumberField, { min: number; max: number }> = {
+  paidThroughGraceDays: {
+    min: settingsShape.paidThroughGraceDays.unwrap().unwrap().minValue ?? 0,
+    max: settingsShape.paidThroughGraceDays.unwrap().unwrap().maxValue ?? 90,
+  },
   offlineLockAfterHours: {
     min: settingsShape.offlineLockAfterHours.unwrap().minValue ?? 1,
     max: settingsShape.offlineLockAfterHours.unwrap().maxValue ?? 720,
@@ -92,6 +101,7 @@ export const NUMBER_BOUNDS: Record<TNumberField, { min: number; max: number }> =
 
 /** The message of a number outside its bounds (or not a whole number). */
 export const NUMBER_ERROR_KEYS: Record<TNumberField, ParseKeys> = {
+  paidThroughGraceDays: 'deviceSettings.errors.days',
   offlineLockAfterHours: 'deviceSettings.errors.hours',
   commandExpiryHours: 'deviceSettings.errors.hours',
   'autoLock.reminderDaysBefore': 'deviceSettings.errors.days',
@@ -100,6 +110,7 @@ export const NUMBER_ERROR_KEYS: Record<TNumberField, ParseKeys> = {
 
 /** What each number field starts with when its switch is first turned on. */
 const SUGGESTED = {
+  paidThroughGraceDays: String(DEFAULT_PAID_THROUGH_GRACE_DAYS),
   offlineLockAfterHours: '72',
   commandExpiryHours: '48',
   reminderDaysBefore: '3',
@@ -124,6 +135,8 @@ export const formFromSettings = (settings: TDeviceControlSettings): TDeviceSetti
   return {
     useFamilyDefaults: settings.allowedControls === null,
     allowedControls: SETTINGS_FEATURES.filter((feature) => listed.has(feature)),
+    hasPaidThrough: settings.paidThroughGraceDays !== null,
+    paidThroughGraceDays: textOf(settings.paidThroughGraceDays ?? null, SUGGESTED.paidThroughGraceDays),
     hasOfflineLimit: settings.offlineLockAfterHours !== null,
     offlineLockAfterHours: textOf(settings.offlineLockAfterHours, SUGGESTED.offlineLockAfterHours),
     hasCommandExpiry: settings.commandExpiryHours !== null,
@@ -150,6 +163,7 @@ export const settingsFromForm = (form: TDeviceSettingsForm): TDeviceControlSetti
     ? null
     : SETTINGS_FEATURES.filter((feature) => form.allowedControls.includes(feature)),
   offlineLockAfterHours: form.hasOfflineLimit ? numberOf(form.offlineLockAfterHours) : null,
+  paidThroughGraceDays: form.hasPaidThrough ? numberOf(form.paidThroughGraceDays) : null,
   commandExpiryHours: form.hasCommandExpiry ? numberOf(form.commandExpiryHours) : null,
   autoLock: form.hasAutoLock
     ? {

@@ -24,13 +24,17 @@ afterEach(() => {
   localStorage.clear();
 });
 
-/** The organisation's settings as seeded: family defaults, a 72-hour offline limit, no expiry, no ladder. */
+/**
+ * The organisation's settings as seeded: family defaults, a 72-hour offline limit, no expiry, no
+ * ladder, the paid-through lock with its default 3 grace days.
+ */
 const SAVED: TDeviceControlSettings = {
   allowedControls: null,
   offlineLockAfterHours: 72,
   commandExpiryHours: null,
   autoLock: null,
   lockScreenText: null,
+  paidThroughGraceDays: 3,
 };
 
 const stubSettingsApi = (get: TFakeHandler, put?: TFakeHandler) =>
@@ -117,6 +121,7 @@ describe('device_settings', () => {
       commandExpiryHours: 24,
       autoLock: { reminderDaysBefore: 2, lockAfterDaysOverdue: 5, autoUnlock: true },
       lockScreenText: 'Pay by UPI to ravimobiles@okaxis\nor at Shop 4, Andheri West',
+      paidThroughGraceDays: 3,
     });
     expect(await screen.findByText('Settings saved')).toBeTruthy();
     // Saved: the form is clean again.
@@ -134,6 +139,7 @@ describe('device_settings', () => {
         commandExpiryHours: 12,
         autoLock: { reminderDaysBefore: 1, lockAfterDaysOverdue: 3, autoUnlock: true },
         lockScreenText: 'UPI ravimobiles@okaxis',
+        paidThroughGraceDays: 5,
       }),
       async (request) => {
         saved = await request.json();
@@ -143,6 +149,8 @@ describe('device_settings', () => {
     renderPage();
     await screen.findByTestId('device-settings-form');
     click('device-settings-use-defaults');
+    expect(screen.getByTestId<HTMLInputElement>('device-settings-grace-days').value).toBe('5');
+    click('device-settings-paid-through');
     click('device-settings-offline-limit');
     click('device-settings-expiry');
     click('device-settings-auto-lock-on');
@@ -158,6 +166,7 @@ describe('device_settings', () => {
       commandExpiryHours: null,
       autoLock: null,
       lockScreenText: null,
+      paidThroughGraceDays: null,
     });
   });
 

@@ -247,16 +247,38 @@ const AllowedControlsSection = ({ form }: { form: TSettingsFormApi }) => {
   );
 };
 
-/** The offline limit and the command expiry: each off, or a number of hours. */
+/**
+ * The paid-through lock (grace days, or off), the offline limit and the command expiry: each off,
+ * or a number of days or hours.
+ */
 const TimingSection = ({ form }: { form: TSettingsFormApi }) => {
   const { t } = useTranslation();
-  const [hasOfflineLimit, hasCommandExpiry] = useWatch({
+  const [hasPaidThrough, hasOfflineLimit, hasCommandExpiry] = useWatch({
     control: form.control,
-    name: ['hasOfflineLimit', 'hasCommandExpiry'],
+    name: ['hasPaidThrough', 'hasOfflineLimit', 'hasCommandExpiry'],
   });
   return (
     <SettingsSection title={t('deviceSettings.timing.title')} testId="device-settings-timing">
       <Stack spacing={1.5}>
+        <SwitchField
+          control={form.control}
+          name="hasPaidThrough"
+          label={t('deviceSettings.timing.paidThrough')}
+          helperText={t(
+            hasPaidThrough ? 'deviceSettings.timing.paidThroughOn' : 'deviceSettings.timing.paidThroughOff',
+          )}
+          testId="device-settings-paid-through"
+        />
+        {hasPaidThrough ? (
+          <NumberField
+            form={form}
+            name="paidThroughGraceDays"
+            label={t('deviceSettings.timing.graceDays')}
+            unit={t('deviceSettings.daysUnit')}
+            helperText={t('deviceSettings.rangeHelp', NUMBER_BOUNDS.paidThroughGraceDays)}
+            testId="device-settings-grace-days"
+          />
+        ) : null}
         <SwitchField
           control={form.control}
           name="hasOfflineLimit"

@@ -216,6 +216,11 @@ export const DeviceControlCard = ({
                   ? t('device.lastSeen', { time: formatDateTime(device.lastSeenAt) })
                   : t('device.neverSeen')}
               </Typography>
+              {device.paidThrough ? (
+                <Typography variant="body2" color="textSecondary" data-testid="device-paid-through">
+                  {t('device.paidThrough', { time: formatDateTime(device.paidThrough) })}
+                </Typography>
+              ) : null}
             </Stack>
             {isEnrolled ? (
               <Chip
