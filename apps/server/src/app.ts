@@ -37,6 +37,7 @@ import { createAppleBridge } from './modules/apple-mdm/apple-bridge';
 import { applePublicRoutes, appleRoutes } from './modules/apple-mdm/apple-mdm.routes';
 import { createNanoMdmClient } from './modules/apple-mdm/nanomdm.client';
 import { authPublicRoutes, authSessionRoutes } from './modules/auth/auth.routes';
+import { autopayRoutes } from './modules/autopay/autopay.routes';
 import { catalogueRoutes } from './modules/catalogue/catalogue.routes';
 import { collectionsRoutes } from './modules/collections/collections.routes';
 import { customerDetailsRoutes } from './modules/customer-details/customer-details.routes';
@@ -307,6 +308,7 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
   await app.register(mediaRoutes, ctx);
   await app.register(paymentQrRoutes, ctx);
   await app.register(paymentsRoutes, ctx);
+  await app.register(autopayRoutes, ctx);
   await app.register(financersRoutes, ctx);
   await app.register(retailerRoutes, ctx);
   await app.register(joiningPublicRoutes, ctx);

@@ -125,6 +125,15 @@ export const paths = {
     /** GET ?order_id= → TPaymentOrderStatus. */
     status: '/api/payments/status',
   },
+  autopay: {
+    /**
+     * GET ?customer_id= → TMandate | null; POST TSetUpMandateRequest → TMandate (the UPI AutoPay
+     * authorisation to show the customer); DELETE ?customer_id= → TMandate (cancelled).
+     */
+    mandate: '/api/autopay/mandate',
+    /** POST (gateway → us, X-Razorpay-Signature): token.*, payment.captured/failed, qr_code.credited. */
+    webhook: '/api/autopay/webhook',
+  },
   catalogue: {
     /** GET → TProduct[]. */
     products: '/api/products',

@@ -1179,3 +1179,84 @@ export const orgPages = pgTable(
   },
   (t) => [uniqueIndex('org_pages_pk').on(t.orgId, t.page, t.language)],
 );
+
+/**
+ * A customer's UPI AutoPay mandate at the payment gateway (issue 29, docs/autopay.md; Razorpay
+ * model: a gateway customer, an authorisation order with a recurring token, the token's id once
+ * the customer approves it). `status` follows the domain's mandate transition table
+ * (autopay.rules). At most one live (created, active, paused) mandate per customer.
+ */
+export const autopayMandates = pgTable(
+  'autopay_mandates',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    status: text('status')
+      .$type<'created' | 'active' | 'paused' | 'cancelled' | 'rejected' | 'expired'>()
+      .notNull()
+      .default('created'),
+    maxAmountPaise: bigint('max_amount_paise', { mode: 'number' }).notNull(),
+    frequency: text('frequency').notNull(),
+    expireAt: timestamp('expire_at', { withTimezone: true }).notNull(),
+    gatewayCustomerId: text('gateway_customer_id').notNull(),
+    authOrderId: text('auth_order_id').notNull(),
+    /** The UPI intent (`upi://mandate…`) the customer's app opens to approve it. */
+    authLink: text('auth_link'),
+    tokenId: text('token_id'),
+    /** Who ended it (customer, shop, gateway) and why, once final. */
+    endedBy: text('ended_by').$type<'customer' | 'shop' | 'gateway'>(),
+    endReason: text('end_reason'),
+    createdBy: integer('created_by').references(() => users.id),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('autopay_mandates_live_uq')
+      .on(t.customerId)
+      .where(sql`status in ('created', 'active', 'paused')`),
+    uniqueIndex('autopay_mandates_auth_order_uq').on(t.authOrderId),
+    uniqueIndex('autopay_mandates_token_uq').on(t.tokenId),
+    index('autopay_mandates_active_idx').on(t.status).where(sql`status = 'active'`),
+  ],
+);
+
+/**
+ * One charge attempt of one instalment on a mandate: a gateway order and a recurring payment.
+ * The unique (emi, attempt) makes the charge job idempotent across runs and processes; `payment_id`
+ * is the payment recorded (emi recordPayment) once the gateway captured it.
+ */
+export const autopayCharges = pgTable(
+  'autopay_charges',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id').notNull(),
+    mandateId: integer('mandate_id')
+      .notNull()
+      .references(() => autopayMandates.id),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    emiId: integer('emi_id')
+      .notNull()
+      .references(() => emis.id),
+    attempt: smallint('attempt').notNull(),
+    amountPaise: bigint('amount_paise', { mode: 'number' }).notNull(),
+    status: text('status').$type<'created' | 'captured' | 'failed'>().notNull().default('created'),
+    /** The +05:30 day the attempt was made. */
+    chargeDate: date('charge_date', { mode: 'string' }).notNull(),
+    gatewayOrderId: text('gateway_order_id'),
+    gatewayPaymentId: text('gateway_payment_id'),
+    failureReason: text('failure_reason'),
+    paymentId: integer('payment_id'),
+    createdAt: createdAt(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('autopay_charges_emi_attempt_uq').on(t.emiId, t.attempt),
+    uniqueIndex('autopay_charges_gateway_order_uq').on(t.gatewayOrderId),
+    index('autopay_charges_mandate_idx').on(t.mandateId, t.createdAt),
+  ],
+);

@@ -2,6 +2,7 @@ import { advertisementsContract } from './advertisements';
 import { androidManagementContract } from './android-management';
 import { appleMdmContract } from './apple-mdm';
 import { authContract } from './auth';
+import { autopayContract } from './autopay';
 import { catalogueContract } from './catalogue';
 import { collectionsContract } from './collections';
 import { customerDetailsContract } from './customer-details';
@@ -39,6 +40,7 @@ export const CONTRACT = {
   androidManagement: androidManagementContract,
   appleMdm: appleMdmContract,
   auth: authContract,
+  autopay: autopayContract,
   catalogue: catalogueContract,
   collections: collectionsContract,
   customerDetails: customerDetailsContract,

@@ -10,7 +10,13 @@ import { checkoutSignature, hmacSha256Hex } from './payment-gateway';
  * `/v1/checkout.js` defining `window.Razorpay` (an in-page "Pay ₹X" / "Fail" / "Cancel" dialog),
  * and `POST /v1/checkout/pay`, which the dialog calls to capture: the answer is what the real
  * checkout hands its `handler` (razorpay_order_id, razorpay_payment_id and the HMAC signature), and
- * a signed `payment.captured` webhook goes to the webhook URL. Money is never real.
+ * a signed `payment.captured` webhook goes to the webhook URL. For UPI AutoPay (docs/autopay.md)
+ * it also speaks `POST /v1/customers`, mandate orders (`method: upi`, `customer_id`, `token`),
+ * `POST /v1/payments/create/upi` (intent link), `GET`/`DELETE /v1/customers/{id}/tokens[/{token}]`,
+ * `POST /v1/payments/create/recurring` and `POST /v1/payments/qr_codes`, with test hooks that play
+ * the customer's UPI app and bank (approveMandate, tokenEvent, settleRecurring, creditQr) and, for
+ * a person, `GET /v1/fake/mandates/{order id}` (an approve/decline page) and `POST
+ * /v1/fake/recurring/{payment id} {outcome}`. Money is never real.
  */
 export type TFakeGateway = {
   /** Base URL, e.g. http://127.0.0.1:43121 (the adapter's RAZORPAY_API_URL). */
@@ -36,6 +42,29 @@ export type TFakeGateway = {
     orderId: string,
     event?: 'payment.captured' | 'order.paid',
   ) => { body: string; signature: string };
+  /** UPI AutoPay: gateway customers, tokens (mandates), recurring payments and UPI QR codes by id. */
+  customers: Map<string, { id: string; name: string; contact: string }>;
+  tokens: Map<string, TFakeToken>;
+  recurringPayments: Map<string, TFakeRecurringPayment>;
+  qrCodes: Map<string, TFakeQrCode>;
+  /**
+   * Test hook: the customer approves (or declines) the mandate of an authorisation order in their
+   * UPI app: a token is made (confirmed or rejected) and its signed webhook (token.confirmed /
+   * token.rejected) answered and delivered to the webhook URL, if any.
+   */
+  approveMandate: (
+    authOrderId: string,
+    outcome?: 'confirmed' | 'rejected',
+  ) => { tokenId: string; body: string; signature: string };
+  /** Test hook: the customer pauses, resumes or cancels a token in their UPI app (signed webhook). */
+  tokenEvent: (
+    tokenId: string,
+    event: 'token.paused' | 'token.confirmed' | 'token.cancelled',
+  ) => { body: string; signature: string };
+  /** Test hook: the bank's answer to a recurring debit: payment.captured or payment.failed (signed webhook). */
+  settleRecurring: (paymentId: string, outcome: 'captured' | 'failed') => { body: string; signature: string };
+  /** Test hook: a payment into a UPI QR code (qr_code.credited, signed), by default its fixed amount. */
+  creditQr: (qrId: string, amountPaise?: number) => { paymentId: string; body: string; signature: string };
   /** Resolves when every webhook delivery started so far has ended. */
   settled: () => Promise<void>;
   close: () => Promise<void>;
@@ -49,6 +78,40 @@ export type TFakeOrder = {
   notes: Record<string, string>;
   status: 'created' | 'paid';
   payments: { id: string; amount: number; status: 'captured' | 'failed'; createdAt: number }[];
+  /** An authorisation order of a mandate: method upi, the customer and the recurring token terms. */
+  customerId?: string;
+  token?: { max_amount: number; expire_at: number; frequency: string };
+  /** The order's payment_capture, when sent (a recurring debit's order needs true). */
+  paymentCapture?: boolean;
+};
+
+/** A recurring token (UPI AutoPay mandate) at the fake. */
+export type TFakeToken = {
+  id: string;
+  customerId: string;
+  authOrderId: string;
+  maxAmount: number;
+  expireAt: number;
+  frequency: string;
+  status: 'initiated' | 'confirmed' | 'rejected' | 'paused' | 'cancelled';
+};
+
+/** A recurring debit at the fake: created, then captured or failed by settleRecurring. */
+export type TFakeRecurringPayment = {
+  id: string;
+  orderId: string;
+  tokenId: string;
+  amount: number;
+  notes: Record<string, string>;
+  status: 'created' | 'captured' | 'failed';
+};
+
+/** A UPI QR code at the fake. */
+export type TFakeQrCode = {
+  id: string;
+  amount: number;
+  notes: Record<string, string>;
+  status: 'active' | 'closed';
 };
 
 export type TFakeCheckoutResult = {
@@ -154,6 +217,8 @@ export const startFakeGateway = async (
     keySecret?: string;
     webhookSecret?: string;
     webhookUrl?: () => string | null;
+    /** Where AutoPay's events (token.*, recurring payments, QR codes) go; by default webhookUrl. */
+    autopayWebhookUrl?: () => string | null;
     host?: string;
     port?: number;
   } = {},
@@ -165,6 +230,10 @@ export const startFakeGateway = async (
   const requests: TFakeGateway['requests'] = [];
   const webhookDeliveries: TFakeGateway['webhookDeliveries'] = [];
   const pending = new Set<Promise<void>>();
+  const customers: TFakeGateway['customers'] = new Map();
+  const tokens = new Map<string, TFakeToken>();
+  const recurringPayments = new Map<string, TFakeRecurringPayment>();
+  const qrCodes = new Map<string, TFakeQrCode>();
   const expectedAuth = `Basic ${Buffer.from(`${keyId}:${keySecret}`).toString('base64')}`;
 
   const app: FastifyInstance = Fastify({ logger: false });
@@ -276,6 +345,27 @@ export const startFakeGateway = async (
     const notes = (body.notes ?? {}) as Record<string, string>;
     if (typeof notes !== 'object' || Object.keys(notes).length > 15)
       return badRequest(reply, 'notes: at most 15 keys', 'notes');
+    let mandate: Pick<TFakeOrder, 'customerId' | 'token'> = {};
+    if (body.token !== undefined) {
+      const token = body.token as Record<string, unknown>;
+      if (body.method !== 'upi') return badRequest(reply, 'method must be upi for a UPI mandate', 'method');
+      if (typeof body.customer_id !== 'string' || !customers.has(body.customer_id))
+        return badRequest(reply, 'The customer_id provided does not exist', 'customer_id');
+      if (
+        typeof token.max_amount !== 'number' ||
+        !Number.isInteger(token.max_amount) ||
+        token.max_amount < 100
+      )
+        return badRequest(reply, 'token.max_amount: an integer of at least 100 paise', 'token.max_amount');
+      if (typeof token.expire_at !== 'number' || token.expire_at * 1000 <= Date.now())
+        return badRequest(reply, 'token.expire_at must be in the future', 'token.expire_at');
+      if (token.frequency !== 'as_presented' && token.frequency !== 'monthly')
+        return badRequest(reply, 'token.frequency: as_presented or monthly for UPI', 'token.frequency');
+      mandate = {
+        customerId: body.customer_id,
+        token: { max_amount: token.max_amount, expire_at: token.expire_at, frequency: token.frequency },
+      };
+    }
     const order: TFakeOrder = {
       id: gatewayId('order'),
       amount: body.amount,
@@ -284,6 +374,8 @@ export const startFakeGateway = async (
       notes,
       status: 'created',
       payments: [],
+      ...mandate,
+      ...(typeof body.payment_capture === 'boolean' ? { paymentCapture: body.payment_capture } : {}),
     };
     orders.set(order.id, order);
     return orderEntity(order);
@@ -295,6 +387,250 @@ export const startFakeGateway = async (
     if (!order) return badRequest(reply, 'The id provided does not exist', 'id');
     const items = order.payments.map((p) => paymentEntity(order, p));
     return { entity: 'collection', count: items.length, items };
+  });
+
+  const sendEvent = (event: string, payload: Record<string, unknown>) => {
+    const body = JSON.stringify({
+      entity: 'event',
+      account_id: 'acc_FakeGateway0001',
+      event,
+      contains: Object.keys(payload),
+      payload,
+      created_at: Math.floor(Date.now() / 1000),
+    });
+    const signature = hmacSha256Hex(webhookSecret, body);
+    const url = (options.autopayWebhookUrl ?? options.webhookUrl)?.();
+    if (url) {
+      const delivery = fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-razorpay-signature': signature },
+        body,
+        signal: AbortSignal.timeout(10_000),
+      })
+        .then(
+          (response) => response.status,
+          () => 0,
+        )
+        .then((status) => {
+          webhookDeliveries.push({ event, orderId: '', status });
+        });
+      pending.add(delivery);
+      void delivery.finally(() => pending.delete(delivery));
+    }
+    return { body, signature };
+  };
+  const tokenEntity = (token: TFakeToken) => ({
+    id: token.id,
+    entity: 'token',
+    customer_id: token.customerId,
+    method: 'upi',
+    recurring: true,
+    recurring_details: {
+      status: token.status,
+      failure_reason: token.status === 'rejected' ? 'declined' : null,
+    },
+    max_amount: token.maxAmount,
+    expired_at: token.expireAt,
+    frequency: token.frequency,
+  });
+
+  const approve = (authOrderId: string, outcome: 'confirmed' | 'rejected') => {
+    const order = orders.get(authOrderId);
+    if (!order?.token || !order.customerId) throw new Error(`fake gateway: no mandate order ${authOrderId}`);
+    const token: TFakeToken = {
+      id: gatewayId('token'),
+      customerId: order.customerId,
+      authOrderId,
+      maxAmount: order.token.max_amount,
+      expireAt: order.token.expire_at,
+      frequency: order.token.frequency,
+      status: outcome,
+    };
+    tokens.set(token.id, token);
+    if (outcome === 'confirmed') order.status = 'paid';
+    const event = sendEvent(`token.${outcome}`, { token: { entity: tokenEntity(token) } });
+    return { tokenId: token.id, ...event };
+  };
+  const settleRecurring = (paymentId: string, outcome: 'captured' | 'failed') => {
+    const payment = recurringPayments.get(paymentId);
+    if (!payment) throw new Error(`fake gateway: no recurring payment ${paymentId}`);
+    payment.status = outcome;
+    const order = orders.get(payment.orderId);
+    if (order && outcome === 'captured') order.status = 'paid';
+    const token = tokens.get(payment.tokenId);
+    return sendEvent(outcome === 'captured' ? 'payment.captured' : 'payment.failed', {
+      payment: {
+        entity: {
+          id: payment.id,
+          entity: 'payment',
+          amount: payment.amount,
+          currency: 'INR',
+          status: outcome,
+          order_id: payment.orderId,
+          method: 'upi',
+          customer_id: token?.customerId ?? null,
+          token_id: payment.tokenId,
+          recurring: true,
+          notes: payment.notes,
+          error_code: outcome === 'failed' ? 'BAD_REQUEST_ERROR' : null,
+          error_reason: outcome === 'failed' ? 'insufficient_funds' : null,
+          error_description: outcome === 'failed' ? 'Debit failed: insufficient balance' : null,
+          created_at: Math.floor(Date.now() / 1000),
+        },
+      },
+    });
+  };
+
+  app.post('/v1/customers', async (request, reply) => {
+    if (!requireAuth(request, reply)) return reply;
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    if (typeof body.name !== 'string' || body.name.length === 0 || body.name.length > 50)
+      return badRequest(reply, 'name: 1 to 50 characters', 'name');
+    if (typeof body.contact !== 'string' || !/^\+?\d{8,15}$/.test(body.contact))
+      return badRequest(reply, 'contact is invalid', 'contact');
+    const existing = [...customers.values()].find((c) => c.contact === body.contact);
+    if (existing) {
+      if (body.fail_existing !== '0')
+        return badRequest(reply, 'Customer already exists for the merchant', null);
+      return { ...existing, entity: 'customer' };
+    }
+    const customer = { id: gatewayId('cust'), name: body.name, contact: body.contact };
+    customers.set(customer.id, customer);
+    return { ...customer, entity: 'customer' };
+  });
+
+  app.post('/v1/payments/create/upi', async (request, reply) => {
+    if (!requireAuth(request, reply)) return reply;
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const order = typeof body.order_id === 'string' ? orders.get(body.order_id) : undefined;
+    if (!order?.token)
+      return badRequest(reply, 'The order_id is not a mandate authorisation order', 'order_id');
+    if (body.customer_id !== order.customerId)
+      return badRequest(reply, 'customer_id does not match the order', 'customer_id');
+    if (body.amount !== order.amount) return badRequest(reply, 'amount does not match the order', 'amount');
+    if ((body.upi as { flow?: unknown } | undefined)?.flow !== 'intent')
+      return badRequest(reply, 'Only the intent flow is supported for UPI AutoPay registration', 'upi.flow');
+    const paymentId = gatewayId('pay');
+    const link = `upi://mandate?pa=kisht.fake@razorpay&pn=Kisht%20Fake&tr=${order.id}&am=${(order.token.max_amount / 100).toFixed(2)}&cu=INR&mc=5732&purpose=14&recur=ASPRESENTED`;
+    return { razorpay_payment_id: paymentId, link };
+  });
+
+  app.get<{ Params: { id: string } }>('/v1/customers/:id/tokens', async (request, reply) => {
+    if (!requireAuth(request, reply)) return reply;
+    if (!customers.has(request.params.id)) return badRequest(reply, 'The id provided does not exist', 'id');
+    const items = [...tokens.values()].filter((t) => t.customerId === request.params.id).map(tokenEntity);
+    return { entity: 'collection', count: items.length, items };
+  });
+
+  app.delete<{ Params: { id: string; token: string } }>(
+    '/v1/customers/:id/tokens/:token',
+    async (request, reply) => {
+      if (!requireAuth(request, reply)) return reply;
+      const token = tokens.get(request.params.token);
+      if (!token || token.customerId !== request.params.id)
+        return badRequest(reply, 'The id provided does not exist', 'token');
+      token.status = 'cancelled';
+      sendEvent('token.cancelled', { token: { entity: tokenEntity(token) } });
+      return { deleted: true };
+    },
+  );
+
+  app.post('/v1/payments/create/recurring', async (request, reply) => {
+    if (!requireAuth(request, reply)) return reply;
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const order = typeof body.order_id === 'string' ? orders.get(body.order_id) : undefined;
+    if (!order) return badRequest(reply, 'The order_id provided does not exist', 'order_id');
+    const token = typeof body.token === 'string' ? tokens.get(body.token) : undefined;
+    if (!token || token.customerId !== body.customer_id)
+      return badRequest(reply, 'The token provided does not exist for this customer', 'token');
+    if (token.status !== 'confirmed') return badRequest(reply, `The token is ${token.status}`, 'token');
+    if (body.recurring !== '1' && body.recurring !== true)
+      return badRequest(reply, 'recurring must be 1', 'recurring');
+    if (body.amount !== order.amount) return badRequest(reply, 'amount does not match the order', 'amount');
+    if (order.paymentCapture !== true)
+      return badRequest(reply, 'The order of a recurring payment must have payment_capture true', 'order_id');
+    if (order.amount > token.maxAmount)
+      return badRequest(reply, 'amount exceeds the mandate max_amount', 'amount');
+    if ([...recurringPayments.values()].some((p) => p.orderId === order.id))
+      return badRequest(reply, 'A payment was already created for this order', 'order_id');
+    const payment: TFakeRecurringPayment = {
+      id: gatewayId('pay'),
+      orderId: order.id,
+      tokenId: token.id,
+      amount: order.amount,
+      notes: { ...order.notes, ...((body.notes as Record<string, string> | undefined) ?? {}) },
+      status: 'created',
+    };
+    recurringPayments.set(payment.id, payment);
+    return { razorpay_payment_id: payment.id, razorpay_order_id: order.id };
+  });
+
+  app.post('/v1/payments/qr_codes', async (request, reply) => {
+    if (!requireAuth(request, reply)) return reply;
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    if (body.type !== 'upi_qr') return badRequest(reply, 'type must be upi_qr', 'type');
+    if (body.fixed_amount !== true || typeof body.payment_amount !== 'number' || body.payment_amount < 100)
+      return badRequest(reply, 'payment_amount: at least 100 paise with fixed_amount', 'payment_amount');
+    const qr: TFakeQrCode = {
+      id: gatewayId('qr'),
+      amount: body.payment_amount,
+      notes: (body.notes as Record<string, string> | undefined) ?? {},
+      status: 'active',
+    };
+    qrCodes.set(qr.id, qr);
+    return {
+      id: qr.id,
+      entity: 'qr_code',
+      type: 'upi_qr',
+      usage: body.usage ?? 'single_use',
+      fixed_amount: true,
+      payment_amount: qr.amount,
+      status: qr.status,
+      notes: qr.notes,
+      image_url: `https://fake.razorpay.invalid/qr/${qr.id}.png`,
+    };
+  });
+
+  // The customer's UPI app, for a person trying AutoPay against the fake (no real UPI app can open
+  // the fake's upi://mandate link): a page that approves or declines the mandate of an order.
+  app.get<{ Params: { orderId: string } }>('/v1/fake/mandates/:orderId', async (request, reply) => {
+    const order = orders.get(request.params.orderId);
+    if (!order?.token) return badRequest(reply, 'No mandate order with this id', 'orderId', 404);
+    const id = JSON.stringify(order.id);
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(`<!doctype html><meta name="viewport" content="width=device-width">
+<title>Fake UPI app</title><body style="font-family:sans-serif;text-align:center;padding:24px">
+<p>Test gateway: approve UPI AutoPay up to &#8377;${(order.token.max_amount / 100).toFixed(2)} per debit?</p>
+<button id="approve" style="padding:10px 24px;font-size:16px">Approve</button>
+<button id="decline" style="padding:10px 24px;font-size:16px">Decline</button><p id="done"></p>
+<script>
+function send(outcome) {
+  fetch('/v1/fake/mandates/' + encodeURIComponent(${id}), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ outcome: outcome }) })
+    .then(function (r) { return r.json(); }).then(function (r) { document.getElementById('done').textContent = r.status || r.error.description; });
+}
+document.getElementById('approve').onclick = function () { send('confirmed'); };
+document.getElementById('decline').onclick = function () { send('rejected'); };
+</script></body>`);
+  });
+  app.post<{ Params: { orderId: string } }>('/v1/fake/mandates/:orderId', async (request, reply) => {
+    const order = orders.get(request.params.orderId);
+    if (!order?.token) return badRequest(reply, 'No mandate order with this id', 'orderId', 404);
+    if ([...tokens.values()].some((t) => t.authOrderId === order.id))
+      return badRequest(reply, 'This mandate was already answered', 'orderId', 409);
+    const outcome =
+      (request.body as { outcome?: unknown } | null)?.outcome === 'rejected' ? 'rejected' : 'confirmed';
+    approve(order.id, outcome);
+    return { status: outcome };
+  });
+  // A bank's answer to a recurring debit, for a person trying AutoPay against the fake.
+  app.post<{ Params: { paymentId: string } }>('/v1/fake/recurring/:paymentId', async (request, reply) => {
+    if (!recurringPayments.has(request.params.paymentId))
+      return badRequest(reply, 'No recurring payment with this id', 'paymentId', 404);
+    const outcome =
+      (request.body as { outcome?: unknown } | null)?.outcome === 'failed' ? 'failed' : 'captured';
+    settleRecurring(request.params.paymentId, outcome);
+    return { status: outcome };
   });
 
   app.get('/v1/checkout.js', async (_request, reply) =>
@@ -356,6 +692,57 @@ export const startFakeGateway = async (
       };
     },
     webhookFor,
+    customers,
+    tokens,
+    recurringPayments,
+    qrCodes,
+    approveMandate: (authOrderId, outcome = 'confirmed') => approve(authOrderId, outcome),
+    tokenEvent: (tokenId, event) => {
+      const token = tokens.get(tokenId);
+      if (!token) throw new Error(`fake gateway: no token ${tokenId}`);
+      token.status =
+        event === 'token.paused' ? 'paused' : event === 'token.cancelled' ? 'cancelled' : 'confirmed';
+      return sendEvent(event, { token: { entity: tokenEntity(token) } });
+    },
+    settleRecurring: (paymentId, outcome) => settleRecurring(paymentId, outcome),
+    creditQr: (qrId, amountPaise) => {
+      const qr = qrCodes.get(qrId);
+      if (!qr) throw new Error(`fake gateway: no QR code ${qrId}`);
+      const paymentId = gatewayId('pay');
+      qr.status = 'closed';
+      const event = sendEvent('qr_code.credited', {
+        payment: {
+          entity: {
+            id: paymentId,
+            entity: 'payment',
+            amount: amountPaise ?? qr.amount,
+            currency: 'INR',
+            status: 'captured',
+            order_id: null,
+            method: 'upi',
+            captured: true,
+            notes: [],
+            created_at: Math.floor(Date.now() / 1000),
+          },
+        },
+        qr_code: {
+          entity: {
+            id: qr.id,
+            entity: 'qr_code',
+            type: 'upi_qr',
+            usage: 'single_use',
+            fixed_amount: true,
+            payment_amount: qr.amount,
+            payments_amount_received: amountPaise ?? qr.amount,
+            payments_count_received: 1,
+            status: 'closed',
+            close_reason: 'paid',
+            notes: qr.notes,
+          },
+        },
+      });
+      return { paymentId, ...event };
+    },
     settled: async () => {
       while (pending.size > 0) await Promise.all([...pending]);
     },

@@ -30,7 +30,83 @@ export type TPaymentGateway = {
    * and webhook were both lost. Throws AppError(PAYMENT_GATEWAY_UNAVAILABLE).
    */
   fetchOrderPayments: (orderId: string) => Promise<TGatewayPayment[]>;
+  /**
+   * UPI AutoPay (docs/autopay.md): a gateway customer (POST /v1/customers, fail_existing "0", so
+   * the same contact answers the existing one). Throws PAYMENT_GATEWAY_UNAVAILABLE.
+   */
+  createCustomer: (customer: { name: string; contact: string; notes: Record<string, string> }) => Promise<{
+    id: string;
+  }>;
+  /**
+   * The mandate's authorisation order (POST /v1/orders with method "upi", customer_id and the
+   * recurring `token` {max_amount paise, expire_at unix seconds, frequency}). Throws
+   * PAYMENT_GATEWAY_UNAVAILABLE.
+   */
+  createMandateOrder: (order: TCreateMandateOrder) => Promise<TGatewayOrder>;
+  /**
+   * The authorisation payment as a UPI intent (POST /v1/payments/create/upi, recurring, flow
+   * "intent"): answers the payment id and the `upi://mandate` link the customer's UPI app opens
+   * (shown as a QR). Throws PAYMENT_GATEWAY_UNAVAILABLE.
+   */
+  createMandateIntent: (intent: {
+    orderId: string;
+    customerId: string;
+    amountPaise: number;
+    contact: string;
+  }) => Promise<{ paymentId: string; link: string }>;
+  /** The customer's tokens (GET /v1/customers/{id}/tokens). Throws PAYMENT_GATEWAY_UNAVAILABLE. */
+  fetchTokens: (customerId: string) => Promise<TGatewayToken[]>;
+  /** Cancels a token (DELETE /v1/customers/{id}/tokens/{token}). Throws PAYMENT_GATEWAY_UNAVAILABLE. */
+  cancelToken: (customerId: string, tokenId: string) => Promise<void>;
+  /**
+   * A subsequent debit on a confirmed token (POST /v1/payments/create/recurring with the order
+   * created for it, `token`, `recurring: "1"`): answers the gateway payment id; the outcome comes
+   * by webhook (payment.captured / payment.failed). Throws PAYMENT_GATEWAY_UNAVAILABLE.
+   */
+  createRecurringPayment: (payment: TCreateRecurringPayment) => Promise<{ paymentId: string }>;
+  /**
+   * A single-use UPI QR for an exact amount (POST /v1/payments/qr_codes, type upi_qr,
+   * fixed_amount), its notes carrying the instalment reference `tr`; paid by `qr_code.credited`.
+   * Throws PAYMENT_GATEWAY_UNAVAILABLE.
+   */
+  createUpiQr: (qr: {
+    amountPaise: number;
+    name: string;
+    description: string;
+    closeBy: Date;
+    notes: Record<string, string>;
+  }) => Promise<{ id: string; imageUrl: string | null }>;
 };
+
+/** An authorisation order for a UPI AutoPay mandate: amount paise, recurring token terms. */
+export type TCreateMandateOrder = {
+  amountPaise: number;
+  customerId: string;
+  receipt: string;
+  notes: Record<string, string>;
+  token: { maxAmountPaise: number; expireAt: Date; frequency: string };
+};
+
+/** A recurring debit: the order created for it, the token, amount paise, notes. */
+export type TCreateRecurringPayment = {
+  orderId: string;
+  customerId: string;
+  tokenId: string;
+  amountPaise: number;
+  contact: string;
+  description: string;
+  notes: Record<string, string>;
+};
+
+/** The gateway's token entity (a UPI AutoPay mandate), as far as Kisht reads it. */
+export const ZGatewayToken = z.object({
+  id: z.string().min(1),
+  method: z.string().optional(),
+  recurring_details: z
+    .object({ status: z.string(), failure_reason: z.string().nullable().optional() })
+    .optional(),
+});
+export type TGatewayToken = z.infer<typeof ZGatewayToken>;
 
 /** An order to create: amount in paise, currency, our receipt (≤ 40 characters) and notes. */
 export type TCreateGatewayOrder = {
@@ -38,6 +114,8 @@ export type TCreateGatewayOrder = {
   currency: 'INR';
   receipt: string;
   notes: Record<string, string>;
+  /** Sent as `payment_capture` when given (a recurring debit's order must auto-capture: true). */
+  paymentCapture?: boolean;
 };
 
 /** The gateway's order entity, as far as Kisht reads it. */
@@ -118,7 +196,12 @@ export const createRazorpayGateway = (options: {
         async () => {
           const response = await fetchFn(`${base}${path}`, {
             ...init,
-            headers: { authorization, 'content-type': 'application/json', accept: 'application/json' },
+            // A body-less call (GET, DELETE) sends no content-type, which a JSON server would refuse.
+            headers: {
+              authorization,
+              accept: 'application/json',
+              ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+            },
             signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
           });
           const text = await response.text();
@@ -145,6 +228,7 @@ export const createRazorpayGateway = (options: {
             currency: order.currency,
             receipt: order.receipt,
             notes: order.notes,
+            ...(order.paymentCapture === undefined ? {} : { payment_capture: order.paymentCapture }),
           }),
         },
         ZGatewayOrder,
@@ -162,5 +246,123 @@ export const createRazorpayGateway = (options: {
           z.object({ items: z.array(ZGatewayPayment) }),
         )
       ).items,
+    createCustomer: (customer) =>
+      call(
+        'create customer',
+        '/v1/customers',
+        {
+          method: 'POST',
+          body: JSON.stringify({
+            name: customer.name,
+            contact: customer.contact,
+            fail_existing: '0',
+            notes: customer.notes,
+          }),
+        },
+        z.object({ id: z.string().min(1) }),
+      ),
+    createMandateOrder: (order) =>
+      call(
+        'create mandate order',
+        '/v1/orders',
+        {
+          method: 'POST',
+          body: JSON.stringify({
+            amount: order.amountPaise,
+            currency: 'INR',
+            method: 'upi',
+            customer_id: order.customerId,
+            receipt: order.receipt,
+            notes: order.notes,
+            token: {
+              max_amount: order.token.maxAmountPaise,
+              expire_at: Math.floor(order.token.expireAt.getTime() / 1000),
+              frequency: order.token.frequency,
+            },
+          }),
+        },
+        ZGatewayOrder,
+      ),
+    createMandateIntent: async (intent) => {
+      const answer = await call(
+        'create mandate intent',
+        '/v1/payments/create/upi',
+        {
+          method: 'POST',
+          body: JSON.stringify({
+            amount: intent.amountPaise,
+            currency: 'INR',
+            order_id: intent.orderId,
+            customer_id: intent.customerId,
+            contact: intent.contact,
+            method: 'upi',
+            recurring: '1',
+            upi: { flow: 'intent' },
+          }),
+        },
+        z.object({ razorpay_payment_id: z.string().min(1), link: z.string().min(1) }),
+      );
+      return { paymentId: answer.razorpay_payment_id, link: answer.link };
+    },
+    fetchTokens: async (customerId) =>
+      (
+        await call(
+          'customer tokens',
+          `/v1/customers/${encodeURIComponent(customerId)}/tokens`,
+          { method: 'GET' },
+          z.object({ items: z.array(ZGatewayToken) }),
+        )
+      ).items,
+    cancelToken: async (customerId, tokenId) => {
+      await call(
+        'cancel token',
+        `/v1/customers/${encodeURIComponent(customerId)}/tokens/${encodeURIComponent(tokenId)}`,
+        { method: 'DELETE' },
+        z.unknown(),
+      );
+    },
+    createRecurringPayment: async (payment) => {
+      const answer = await call(
+        'create recurring payment',
+        '/v1/payments/create/recurring',
+        {
+          method: 'POST',
+          body: JSON.stringify({
+            amount: payment.amountPaise,
+            currency: 'INR',
+            order_id: payment.orderId,
+            customer_id: payment.customerId,
+            token: payment.tokenId,
+            recurring: '1',
+            contact: payment.contact,
+            description: payment.description,
+            notes: payment.notes,
+          }),
+        },
+        z.object({ razorpay_payment_id: z.string().min(1) }),
+      );
+      return { paymentId: answer.razorpay_payment_id };
+    },
+    createUpiQr: async (qr) => {
+      const answer = await call(
+        'create QR code',
+        '/v1/payments/qr_codes',
+        {
+          method: 'POST',
+          body: JSON.stringify({
+            type: 'upi_qr',
+            name: qr.name,
+            usage: 'single_use',
+            fixed_amount: true,
+            payment_amount: qr.amountPaise,
+            description: qr.description,
+            close_by: Math.floor(qr.closeBy.getTime() / 1000),
+            notes: qr.notes,
+          }),
+        },
+        z.object({ id: z.string().min(1), image_url: z.string().nullable().optional() }),
+      );
+      return { id: answer.id, imageUrl: answer.image_url ?? null };
+    },
   };
 };
