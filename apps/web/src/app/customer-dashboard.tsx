@@ -1,4 +1,5 @@
 import { CurrentAdCard } from '../features/advertisements/components/current-ad-card';
+import { AutopayCard } from '../features/autopay/components/autopay-card';
 import { MyConsentsSection } from '../features/customers/components/my-consents-section';
 import { BirthdayBanner } from '../features/dashboard/components/birthday-banner';
 import { MyLoanPage } from '../features/emi/pages/my-loan-page';
@@ -7,7 +8,8 @@ import { MyWarrantiesSection } from '../features/warranty/components/my-warranti
 
 /**
  * A customer's dashboard (dashboard-route.tsx): the birthday banner, the current ad, "My loan"
- * with "Pay online" in each loan, their consent to remote locking and their extended warranties.
+ * with "Pay online" and, once their shop set it up, their UPI AutoPay (see, cancel) in each loan,
+ * their consent to remote locking and their extended warranties.
  */
 export const CustomerDashboard = () => (
   <>
@@ -15,7 +17,10 @@ export const CustomerDashboard = () => (
     <CurrentAdCard />
     <MyLoanPage
       renderPayOnline={(loan) => (
-        <PayOnlineButton customerId={loan.customerId} isOwing={loan.totals.outstandingPaise > 0} />
+        <>
+          <PayOnlineButton customerId={loan.customerId} isOwing={loan.totals.outstandingPaise > 0} />
+          <AutopayCard customerId={loan.customerId} canSetUp={false} />
+        </>
       )}
     />
     <MyConsentsSection />

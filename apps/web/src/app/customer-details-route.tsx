@@ -1,5 +1,6 @@
 import Box from '@mui/material/Box';
 import { useParams } from 'react-router';
+import { AutopayCard } from '../features/autopay/components/autopay-card';
 import { AddCustomerPlanStep } from '../features/customers/components/add-customer-plan-step';
 import { customersApi } from '../features/customers/customers-api';
 import { CustomerDetailsPage } from '../features/customers/pages/customer-details-page';
@@ -18,7 +19,7 @@ import { CUSTOMER_ID_PARAM, parseCustomerId } from '../lib/paths';
  * a command is on its way is read here, from the cached details and command history, so the page
  * polls every second until the phone reports back. Under it, once the customer has loaded, the
  * plans feature's card of the plans sold to them, with their codes, the reminders feature's card of
- * their payment reminders (issue 29), and the customers feature's
+ * their payment reminders (issue 29), the autopay feature's UPI AutoPay card (issue 29), and the customers feature's
  * "Add a protection plan" to sell one more (issue 14: a plan sold to an existing customer). Offline,
  * while the details are those saved (issue 28), the plans card says the plans sold are not kept.
  */
@@ -46,6 +47,9 @@ export const CustomerDetailsRoute = () => {
           <CustomerPlansCard customerId={cached.data.id} isOffline={isReadOffline} />
           <Box sx={{ mt: 2 }}>
             <CustomerRemindersCard customerId={cached.data.id} isOffline={isReadOffline} />
+          </Box>
+          <Box sx={{ mt: 2 }}>
+            <AutopayCard customerId={cached.data.id} isOffline={isReadOffline} />
           </Box>
           <Box sx={{ mt: 2 }}>
             <AddCustomerPlanStep customerId={cached.data.id} canSkip={false} />

@@ -36,6 +36,8 @@ export const stubCustomerDetailsApi = ({
     [paths.customers.consent]: () => null,
     // The reminders card under the page (issue 29), for the same reason.
     [paths.reminders.ofCustomer]: () => ({ whatsappOptOut: false, items: [] }),
+    // The UPI AutoPay card (issue 29): none set up.
+    [paths.autopay.mandate]: () => null,
     ...handlers,
   });
 

@@ -76,6 +76,8 @@ export const TAG_TYPES = [
   'OrgPage',
   /** Payment reminders (issue 29): the schedule (id: 'SETTINGS') and a customer's (id: customer id). */
   'Reminder',
+  /** A customer's UPI AutoPay mandate and its charges (issue 29; id: customer id). */
+  'Autopay',
 ] as const;
 /** Tags of data that belongs to the signed-in person (everything but the public org config). */
 const SESSION_SCOPED_TAGS = [
@@ -105,6 +107,7 @@ const SESSION_SCOPED_TAGS = [
   'Notification',
   'OrgPage',
   'Reminder',
+  'Autopay',
 ] as const;
 
 /** The part of the store the base query reads (the ui slice's configs), typed here to keep lib/http free of it. */

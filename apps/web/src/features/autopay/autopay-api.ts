@@ -1,0 +1,42 @@
+import type { autopayContract } from '@kisht/domain/contract/autopay';
+import type { TContractBody, TContractData } from '@kisht/domain/contract/define';
+import { paths } from '@kisht/domain/paths';
+import { api } from '../../lib/http/api';
+import { contractRequest } from '../../lib/http/contract-request';
+
+type TGet = (typeof autopayContract)['get'];
+type TSetUp = (typeof autopayContract)['setUp'];
+type TCancel = (typeof autopayContract)['cancel'];
+
+const customerTag = (customerId: number) => ({ type: 'Autopay', id: customerId }) as const;
+
+/** UPI AutoPay (issue 29): a customer's mandate, set up and cancelled. Tags by customer id. */
+export const autopayApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    /** The customer's mandate with its charges, or null when none was set up. */
+    getMandate: build.query<TContractData<TGet>, number>({
+      query: (customerId) =>
+        contractRequest<TGet>(
+          { path: paths.autopay.mandate, method: 'GET' },
+          { params: { customer_id: customerId } },
+        ),
+      providesTags: (_result, _error, customerId) => [customerTag(customerId)],
+    }),
+    /** Sets up AutoPay: answers the mandate with the authorisation link the customer's UPI app opens. */
+    setUpMandate: build.mutation<TContractData<TSetUp>, TContractBody<TSetUp>>({
+      query: (body) => contractRequest<TSetUp>({ path: paths.autopay.mandate, method: 'POST' }, { body }),
+      invalidatesTags: (_result, _error, body) => [customerTag(body.customer_id)],
+    }),
+    /** Cancels the customer's AutoPay (at the gateway too). */
+    cancelMandate: build.mutation<TContractData<TCancel>, number>({
+      query: (customerId) =>
+        contractRequest<TCancel>(
+          { path: paths.autopay.mandate, method: 'DELETE' },
+          { params: { customer_id: customerId } },
+        ),
+      invalidatesTags: (_result, _error, customerId) => [customerTag(customerId)],
+    }),
+  }),
+});
+
+export const { useGetMandateQuery, useSetUpMandateMutation, useCancelMandateMutation } = autopayApi;
