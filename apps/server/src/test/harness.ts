@@ -29,7 +29,11 @@ export type TestApp = {
  */
 export const createTestApp = async (
   overrides: Record<string, string> = {},
-  options: { smsDelayMs?: number } = {},
+  options: {
+    smsDelayMs?: number;
+    /** The SMS gateway to send through instead of the in-memory one (then `sms` stays empty). */
+    smsTransport?: SmsTransport;
+  } = {},
 ): Promise<TestApp> => {
   const config: TConfig = loadConfig({
     NODE_ENV: 'test',
@@ -50,7 +54,10 @@ export const createTestApp = async (
       sent.push(message);
     },
   };
-  const app = isPostgresRun() ? await buildPostgresApp(config, sms) : await buildPgliteApp(config, sms);
+  const transport = options.smsTransport ?? sms;
+  const app = isPostgresRun()
+    ? await buildPostgresApp(config, transport)
+    : await buildPgliteApp(config, transport);
   const login = async (orgId: number, mobile: string) => {
     const requested = await app.inject({
       method: 'POST',
