@@ -9,6 +9,7 @@ import {
   renderConsentText,
   type TConsentLanguage,
 } from '@kisht/domain/customers/consent-texts';
+import { DEFAULT_PAID_THROUGH_GRACE_DAYS, paidThroughFor } from '@kisht/domain/devices/paid-through';
 import { addMonthsToDate, buildEmiSchedule } from '@kisht/domain/emi/emi.rules';
 import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
@@ -198,6 +199,16 @@ export const createCustomerWithLoan = async (db: DbOrTx, input: CustomerFactoryI
       secretHash: input.isEnrolled ? sha256Hex(randomBytes(32).toString('hex')) : null,
       reportedLocked: input.isLocked ?? false,
       desiredLocked: input.isLocked ?? false,
+      // The paid-through date its policy would carry (device protocol §12.5), default grace days.
+      desiredPaidThrough: input.isEnrolled
+        ? paidThroughFor({
+            status: input.status ?? 0,
+            deviceType: 0,
+            oldestUnpaidDueDate:
+              schedule.find((i) => i.instalmentNo > (input.paidInstalments ?? 0))?.dueDate ?? null,
+            graceDays: DEFAULT_PAID_THROUGH_GRACE_DAYS,
+          })
+        : null,
     })
     .returning();
   await db.insert(emis).values(
