@@ -1,4 +1,3 @@
-import type { AddressInfo } from 'node:net';
 import { autopayContract } from '@kisht/domain/contract/autopay';
 import { paths } from '@kisht/domain/paths';
 import type { FastifyInstance } from 'fastify';
@@ -8,7 +7,7 @@ import type { AppContext } from '../../lib/context';
 import { contractRoute } from '../../lib/contract-route';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
-import { createGatewayProvider } from '../payments/gateway-provider';
+import { createGatewayProvider, loopbackUrlOf } from '../payments/gateway-provider';
 import {
   cancelMandate,
   getMandate,
@@ -21,14 +20,6 @@ import {
 /** How often the "autopay charges" job runs at most, ms (it only charges in the 09:00–21:00 +05:30 window). */
 export const AUTOPAY_JOB_INTERVAL_MS = 15 * 60_000;
 
-/** Where the in-process fake gateway reaches this server's AutoPay webhook. */
-const ownWebhookUrl = (app: FastifyInstance) => (): string | null => {
-  const address = app.server.address() as AddressInfo | string | null;
-  return address && typeof address === 'object'
-    ? `http://127.0.0.1:${address.port}${paths.autopay.webhook}`
-    : null;
-};
-
 /**
  * UPI AutoPay (issue 29, docs/autopay.md): a customer's mandate read, set up and cancelled
  * (session routes), the gateway's signed webhook (public, raw body; configure it at the gateway for
@@ -37,7 +28,10 @@ const ownWebhookUrl = (app: FastifyInstance) => (): string | null => {
  * JOBS_INTERVAL_MINUTES is 0). The gateway is chosen from config as for payments.
  */
 export const autopayRoutes = async (app: FastifyInstance, ctx: AppContext) => {
-  const gateways = createGatewayProvider(ctx.config, { webhookUrl: ownWebhookUrl(app), log: app.log });
+  const gateways = createGatewayProvider(ctx.config, {
+    webhookUrl: loopbackUrlOf(app, paths.autopay.webhook),
+    log: app.log,
+  });
   const deps: TAutopayDeps = { db: ctx.db, dispatcher: ctx.dispatcher, gateways, log: app.log };
   const job =
     ctx.config.JOBS_INTERVAL_MINUTES > 0

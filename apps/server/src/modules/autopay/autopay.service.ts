@@ -21,6 +21,7 @@ import { insertAudit } from '../audit/audit.repository';
 import type { CommandDispatcher } from '../devices/device-outbox.service';
 import { recordPayment } from '../emi/emi.service';
 import type { TGatewayProvider } from '../payments/gateway-provider';
+import { verifiedWebhookEvent } from '../payments/payment-gateway';
 import { findCustomerForActor, isOwnLoanOfCustomerUser } from '../scope/scope.service';
 import * as repo from './autopay.repository';
 
@@ -641,17 +642,8 @@ export const handleAutopayWebhook = async (
   deps: TAutopayDeps,
   options: { rawBody: Buffer; signature: string | undefined },
 ): Promise<{ outcome: 'applied' | 'ignored' }> => {
-  const gateway = await deps.gateways.get();
-  if (!gateway.verifyWebhookSignature(options.rawBody, options.signature))
-    throw new AppError(AppErrorCode.PAYMENT_SIGNATURE_INVALID, 'The webhook signature does not match', [
-      { field: 'X-Razorpay-Signature', message: 'Signature does not match' },
-    ]);
-  let parsed: TAutopayEvent;
-  try {
-    parsed = ZAutopayEvent.parse(JSON.parse(options.rawBody.toString('utf8')));
-  } catch {
-    return { outcome: 'ignored' };
-  }
+  const parsed = verifiedWebhookEvent(await deps.gateways.get(), options, ZAutopayEvent);
+  if (!parsed) return { outcome: 'ignored' };
   if (parsed.event.startsWith('token.')) return { outcome: await onTokenEvent(deps, parsed) };
   const payment = parsed.payload.payment?.entity;
   if (!payment) return { outcome: 'ignored' };

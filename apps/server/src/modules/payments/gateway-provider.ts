@@ -1,5 +1,6 @@
+import type { AddressInfo } from 'node:net';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { TConfig } from '../../config';
 import { startFakeGateway, type TFakeGateway } from './fake-gateway';
 import { createRazorpayGateway, type TPaymentGateway } from './payment-gateway';
@@ -28,6 +29,15 @@ const none = () =>
     AppErrorCode.PAYMENT_GATEWAY_UNAVAILABLE,
     'Online payment is not set up on this server. Nothing was charged',
   );
+
+/**
+ * Where a gateway on this machine (the in-process fake) reaches `path` of this server: its
+ * loopback address once it listens, else null.
+ */
+export const loopbackUrlOf = (app: FastifyInstance, path: string) => (): string | null => {
+  const address = app.server.address() as AddressInfo | string | null;
+  return address && typeof address === 'object' ? `http://127.0.0.1:${address.port}${path}` : null;
+};
 
 /** Builds the provider from config; `webhookUrl` says where the in-process fake posts webhooks. */
 export const createGatewayProvider = (

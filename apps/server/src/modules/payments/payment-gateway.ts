@@ -128,6 +128,28 @@ export const ZGatewayOrder = z.object({
 });
 export type TGatewayOrder = z.infer<typeof ZGatewayOrder>;
 
+/**
+ * A gateway webhook's event, read only after its X-Razorpay-Signature checks out over the exact
+ * body bytes: the body parsed by `schema`, or null for a body that is not such an event (the
+ * caller acknowledges and ignores it). Throws AppError(PAYMENT_SIGNATURE_INVALID, field
+ * X-Razorpay-Signature) for a signature that does not match; nothing is read then.
+ */
+export const verifiedWebhookEvent = <T>(
+  gateway: Pick<TPaymentGateway, 'verifyWebhookSignature'>,
+  options: { rawBody: Buffer; signature: string | undefined },
+  schema: z.ZodType<T>,
+): T | null => {
+  if (!gateway.verifyWebhookSignature(options.rawBody, options.signature))
+    throw new AppError(AppErrorCode.PAYMENT_SIGNATURE_INVALID, 'The webhook signature does not match', [
+      { field: 'X-Razorpay-Signature', message: 'Signature does not match' },
+    ]);
+  try {
+    return schema.parse(JSON.parse(options.rawBody.toString('utf8')));
+  } catch {
+    return null;
+  }
+};
+
 /** The gateway's payment entity, as far as Kisht reads it. */
 export const ZGatewayPayment = z.object({
   id: z.string().min(1),

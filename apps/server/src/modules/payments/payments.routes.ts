@@ -1,4 +1,3 @@
-import type { AddressInfo } from 'node:net';
 import { paymentsContract } from '@kisht/domain/contract/payments';
 import { paths } from '@kisht/domain/paths';
 import type { FastifyInstance } from 'fastify';
@@ -7,7 +6,7 @@ import type { AppContext } from '../../lib/context';
 import { contractRoute } from '../../lib/contract-route';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
-import { createGatewayProvider } from './gateway-provider';
+import { createGatewayProvider, loopbackUrlOf } from './gateway-provider';
 import {
   createInstalmentOrder,
   createKeyOrder,
@@ -20,14 +19,6 @@ import {
   verifyCheckout,
 } from './payments.service';
 
-/** Where this server is reached by a gateway running on the same machine (the in-process fake). */
-const ownWebhookUrl = (app: FastifyInstance) => (): string | null => {
-  const address = app.server.address() as AddressInfo | string | null;
-  return address && typeof address === 'object'
-    ? `http://127.0.0.1:${address.port}${paths.payments.webhook}`
-    : null;
-};
-
 /**
  * payment_gateway (issue 13 "Payments"; Razorpay model, docs/payment-gateway.md): admin key prices,
  * quotes and orders for keys, a customer's instalment order, the checkout callback, order status
@@ -35,7 +26,10 @@ const ownWebhookUrl = (app: FastifyInstance) => (): string | null => {
  * from config (createGatewayProvider).
  */
 export const paymentsRoutes = async (app: FastifyInstance, ctx: AppContext) => {
-  const gateways = createGatewayProvider(ctx.config, { webhookUrl: ownWebhookUrl(app), log: app.log });
+  const gateways = createGatewayProvider(ctx.config, {
+    webhookUrl: loopbackUrlOf(app, paths.payments.webhook),
+    log: app.log,
+  });
   app.addHook('onClose', async () => {
     await gateways.close();
   });

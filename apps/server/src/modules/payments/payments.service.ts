@@ -23,7 +23,7 @@ import { listMyLoans } from '../emi/my-loans.service';
 import { creditPurchasedKeys } from '../ledger/ledger.service';
 import { findCustomerForActor } from '../scope/scope.service';
 import type { TGatewayProvider } from './gateway-provider';
-import type { TPaymentGateway } from './payment-gateway';
+import { type TPaymentGateway, verifiedWebhookEvent } from './payment-gateway';
 import * as repo from './payments.repository';
 
 /** What the payment operations need: the database, the device outbox (auto-unlock), the gateway. */
@@ -422,17 +422,8 @@ export const handleWebhook = async (
   deps: TPaymentsDeps,
   options: { rawBody: Buffer; signature: string | undefined },
 ): Promise<{ outcome: 'settled' | 'ignored' }> => {
-  const gateway = await deps.gateways.get();
-  if (!gateway.verifyWebhookSignature(options.rawBody, options.signature))
-    throw new AppError(AppErrorCode.PAYMENT_SIGNATURE_INVALID, 'The webhook signature does not match', [
-      { field: 'X-Razorpay-Signature', message: 'Signature does not match' },
-    ]);
-  let parsed: z.infer<typeof ZWebhookEvent>;
-  try {
-    parsed = ZWebhookEvent.parse(JSON.parse(options.rawBody.toString('utf8')));
-  } catch {
-    return { outcome: 'ignored' };
-  }
+  const parsed = verifiedWebhookEvent(await deps.gateways.get(), options, ZWebhookEvent);
+  if (!parsed) return { outcome: 'ignored' };
   const payment = parsed.payload.payment?.entity;
   if (!PAID_EVENTS.has(parsed.event) || !payment?.order_id) return { outcome: 'ignored' };
   const order = await repo.findOrderByGatewayId(deps.db, payment.order_id);
