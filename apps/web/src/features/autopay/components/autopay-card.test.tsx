@@ -4,7 +4,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import type { i18n as TI18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stubApi } from '../../../test/fake-api';
-import { renderRoutes } from '../../../test/render-app';
+import { fakeOrgConfig, renderRoutes } from '../../../test/render-app';
 import { createTestI18n } from '../../../test/test-i18n';
 import { AutopayCard } from './autopay-card';
 
@@ -36,9 +36,10 @@ const mandate = (overrides: Partial<TMandate> = {}): TMandate => ({
   ...overrides,
 });
 
-const renderCard = (props: { canSetUp?: boolean } = {}) =>
+const renderCard = (props: { canSetUp?: boolean } = {}, isGatewayOn = true) =>
   renderRoutes({
     i18n,
+    orgConfig: fakeOrgConfig({ features: { witnessLayout: false, paymentGateway: isGatewayOn } }),
     url: '/x',
     routes: [{ path: '/x', element: <AutopayCard customerId={5} {...props} /> }],
   });
@@ -126,11 +127,20 @@ describe('the UPI AutoPay card (issue 29)', () => {
     cleanup();
     renderRoutes({
       i18n,
+      orgConfig: fakeOrgConfig({ features: { witnessLayout: false, paymentGateway: true } }),
       url: '/x',
       routes: [{ path: '/x', element: <AutopayCard customerId={5} isOffline /> }],
     });
     expect((await screen.findByTestId('autopay-card')).textContent).toContain(
       i18n.t('common.notKeptOffline'),
     );
+  });
+
+  it('draws nothing and reads nothing for an organisation without the payment gateway', async () => {
+    const api = stubApi({ [paths.autopay.mandate]: () => null });
+    renderCard({}, false);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByTestId('autopay-card')).toBeNull();
+    expect(api.requestsTo(paths.autopay.mandate)).toHaveLength(0);
   });
 });

@@ -11,10 +11,12 @@ import Typography from '@mui/material/Typography';
 import { QRCodeSVG } from 'qrcode.react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSelector } from 'react-redux';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { LoadError } from '../../../components/load-error';
 import { SectionCard } from '../../../components/section-card';
 import { formatDate, formatRupees } from '../../../lib/format';
+import { selectOrgConfig } from '../../../lib/ui-slice';
 import { useCancelMandateMutation, useGetMandateQuery, useSetUpMandateMutation } from '../autopay-api';
 
 type TState = TMandate['state'];
@@ -54,11 +56,14 @@ export const AutopayCard = ({
   canSetUp?: boolean;
 }) => {
   const { t } = useTranslation();
-  const mandate = useGetMandateQuery(customerId, { skip: isOffline });
+  // Without the organisation's payment gateway there is no AutoPay to set up or show.
+  const isGatewayOn = useSelector(selectOrgConfig)?.features.paymentGateway === true;
+  const mandate = useGetMandateQuery(customerId, { skip: isOffline || !isGatewayOn });
   const [setUp, settingUp] = useSetUpMandateMutation();
   const [cancel, cancelling] = useCancelMandateMutation();
   const [isConfirming, setIsConfirming] = useState(false);
   const title = t('autopay.card.title');
+  if (!isGatewayOn) return null;
   if (isOffline) {
     return (
       <SectionCard title={title} testId="autopay-card">

@@ -81,6 +81,11 @@ export type TCustomerNavigatePageProps = {
    * hides the QR (voided by the refund) until the person asks for a new one (which costs a key).
    */
   renderReturnKey?: (customer: TCustomerDetails, onReturned: () => void) => ReactNode;
+  /**
+   * The autopay feature's UPI AutoPay card (issue 29), so a mandate can be set up as the customer
+   * is added, while the phone enrols or after.
+   */
+  renderAutopay?: (customer: TCustomerDetails) => ReactNode;
 };
 
 /** The enrolled customer on emm_qr: no QR (the server issues none), and the way to their details. */
@@ -118,6 +123,7 @@ const EnrolmentView = ({
   screen,
   renderEnrolmentQr,
   renderReturnKey,
+  renderAutopay,
 }: TCustomerNavigatePageProps & { customerId: number; screen: TEnrolmentScreen }) => {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -220,6 +226,7 @@ const EnrolmentView = ({
           </CardContent>
         </Card>
       )}
+      {renderAutopay?.(customer)}
     </Stack>
   );
 };
@@ -228,13 +235,14 @@ const EnrolmentView = ({
  * Spec §2 customer_navigate?customer_id= and emm_qr?customer_id=: for an inactive customer, their
  * consent to remote locking (recorded here when missing), then the enrolment QR of their phone with
  * the instructions of its family (`renderEnrolmentQr`), polling until the phone enrols, then a way
- * on to customer_details. A customer who is no longer inactive when the page opens is sent to
+ * on to customer_details; under it, UPI AutoPay to set up (`renderAutopay`). A customer who is no longer inactive when the page opens is sent to
  * customer_details from customer_navigate (spec §2: only an inactive customer goes there),
  * replacing the entry; emm_qr says the phone is already enrolled instead.
  */
 export const CustomerNavigatePage = ({
   renderEnrolmentQr,
   renderReturnKey,
+  renderAutopay,
   screen = 'customerNavigate',
 }: TCustomerNavigatePageProps & { screen?: TEnrolmentScreen }) => {
   const { t } = useTranslation();
@@ -255,6 +263,7 @@ export const CustomerNavigatePage = ({
           screen={screen}
           renderEnrolmentQr={renderEnrolmentQr}
           renderReturnKey={renderReturnKey}
+          renderAutopay={renderAutopay}
         />
       ) : (
         <LoadError message={t('errors.customerNotFound')} />
