@@ -7,7 +7,7 @@ import type { AppContext } from '../../lib/context';
 import { contractRoute } from '../../lib/contract-route';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
-import { createGatewayProvider, loopbackUrlOf } from '../payments/gateway-provider';
+import { createGatewayProvider, loopbackUrlOf, registerGatewayWebhook } from '../payments/gateway-provider';
 import {
   cancelMandate,
   getMandate,
@@ -52,15 +52,11 @@ export const autopayRoutes = async (app: FastifyInstance, ctx: AppContext) => {
     await gateways.close();
   });
 
-  await app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser(
-      'application/json',
-      { parseAs: 'buffer', bodyLimit: 1024 * 1024 },
-      (_request, body, done) => done(null, body),
-    );
-    scope.withTypeProvider<ZodTypeProvider>().route({
-      ...contractRoute(autopayContract.webhook, {
+  await registerGatewayWebhook(
+    app,
+    {
+      contract: autopayContract.webhook,
+      docs: {
         tags: ['autopay'],
         summary:
           'AutoPay webhook (token.*, payment.captured/failed, qr_code.credited), signed with X-Razorpay-Signature',
@@ -68,18 +64,10 @@ export const autopayRoutes = async (app: FastifyInstance, ctx: AppContext) => {
           'Called by the gateway, not the app. X-Razorpay-Signature must be the hex HMAC-SHA256 of the raw ' +
           'body under the webhook secret (else 400 PAYMENT_SIGNATURE_INVALID). Events about unknown tokens, ' +
           'orders or references are acknowledged and ignored.',
-      }),
-      handler: async (request) => {
-        const signature = request.headers['x-razorpay-signature'];
-        return ok(
-          await handleAutopayWebhook(deps, {
-            rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
-            signature: typeof signature === 'string' ? signature : undefined,
-          }),
-        );
       },
-    });
-  });
+    },
+    (input) => handleAutopayWebhook(deps, input),
+  );
 
   await app.register(async (scope) => {
     requireSession(scope, ctx);

@@ -1,7 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
+import type { TRouteContract } from '@kisht/domain/contract/define';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { TConfig } from '../../config';
+import { contractRoute, type TRouteDocs } from '../../lib/contract-route';
+import { ok } from '../../lib/envelope';
 import { startFakeGateway, type TFakeGateway } from './fake-gateway';
 import { createRazorpayGateway, type TPaymentGateway } from './payment-gateway';
 
@@ -105,4 +108,40 @@ export const createGatewayProvider = (
       if (started) await (await started).close();
     },
   };
+};
+
+/** What a gateway webhook's handler gets: the exact body bytes and the X-Razorpay-Signature header. */
+export type TGatewayWebhookInput = { rawBody: Buffer; signature: string | undefined };
+
+/**
+ * Registers a gateway webhook route (public; payments and AutoPay): its own scope keeps a JSON
+ * body as the bytes that were signed (anything else is 415; at most 1 MiB), and the handler's
+ * answer goes out in the envelope. `handle` checks the signature (payment-gateway
+ * verifiedWebhookEvent).
+ */
+export const registerGatewayWebhook = async (
+  app: FastifyInstance,
+  route: { contract: TRouteContract; docs: TRouteDocs },
+  handle: (input: TGatewayWebhookInput) => Promise<unknown>,
+): Promise<void> => {
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(
+      'application/json',
+      { parseAs: 'buffer', bodyLimit: 1024 * 1024 },
+      (_request, body, done) => done(null, body),
+    );
+    scope.route({
+      ...contractRoute(route.contract, route.docs),
+      handler: async (request) => {
+        const signature = request.headers['x-razorpay-signature'];
+        return ok(
+          await handle({
+            rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+            signature: typeof signature === 'string' ? signature : undefined,
+          }),
+        );
+      },
+    });
+  });
 };

@@ -6,7 +6,7 @@ import type { AppContext } from '../../lib/context';
 import { contractRoute } from '../../lib/contract-route';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
-import { createGatewayProvider, loopbackUrlOf } from './gateway-provider';
+import { createGatewayProvider, loopbackUrlOf, registerGatewayWebhook } from './gateway-provider';
 import {
   createInstalmentOrder,
   createKeyOrder,
@@ -36,16 +36,11 @@ export const paymentsRoutes = async (app: FastifyInstance, ctx: AppContext) => {
   const deps: TPaymentsDeps = { db: ctx.db, dispatcher: ctx.dispatcher, gateways, log: app.log };
 
   // The webhook: public, signed over the exact body bytes, so this scope keeps them raw.
-  await app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    // Only JSON, as the gateway sends it (anything else is 415), kept as the bytes that were signed.
-    scope.addContentTypeParser(
-      'application/json',
-      { parseAs: 'buffer', bodyLimit: 1024 * 1024 },
-      (_request, body, done) => done(null, body),
-    );
-    scope.withTypeProvider<ZodTypeProvider>().route({
-      ...contractRoute(paymentsContract.webhook, {
+  await registerGatewayWebhook(
+    app,
+    {
+      contract: paymentsContract.webhook,
+      docs: {
         tags: ['payments'],
         summary: 'Payment gateway webhook (payment.captured, order.paid), signed with X-Razorpay-Signature',
         description:
@@ -53,19 +48,10 @@ export const paymentsRoutes = async (app: FastifyInstance, ctx: AppContext) => {
           'the raw body under the webhook secret (else 400 PAYMENT_SIGNATURE_INVALID). A paid order ' +
           'is settled once, also when the checkout callback reports it too; events for unknown ' +
           'orders are acknowledged and ignored.',
-      }),
-      handler: async (request) => {
-        const signature = request.headers['x-razorpay-signature'];
-        const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        return ok(
-          await handleWebhook(deps, {
-            rawBody,
-            signature: typeof signature === 'string' ? signature : undefined,
-          }),
-        );
       },
-    });
-  });
+    },
+    (input) => handleWebhook(deps, input),
+  );
 
   await app.register(async (scope) => {
     requireSession(scope, ctx);
