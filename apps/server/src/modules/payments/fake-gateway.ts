@@ -276,32 +276,30 @@ export const startFakeGateway = async (
     notes: order.notes,
   });
 
-  const webhookFor: TFakeGateway['webhookFor'] = (orderId, event = 'payment.captured') => {
-    const order = orders.get(orderId);
-    const payment = order?.payments.find((p) => p.status === 'captured');
-    if (!order || !payment) throw new Error(`fake gateway: no captured payment of ${orderId}`);
+  /** A webhook event as the gateway sends it (its envelope around `payload`), signed. */
+  const signedEvent = (event: string, payload: Record<string, unknown>) => {
     const body = JSON.stringify({
       entity: 'event',
       account_id: 'acc_FakeGateway0001',
       event,
-      contains: event === 'order.paid' ? ['payment', 'order'] : ['payment'],
-      payload: {
-        payment: { entity: paymentEntity(order, payment) },
-        ...(event === 'order.paid' ? { order: { entity: orderEntity(order) } } : {}),
-      },
+      contains: Object.keys(payload),
+      payload,
       created_at: Math.floor(Date.now() / 1000),
     });
     return { body, signature: hmacSha256Hex(webhookSecret, body) };
   };
 
-  const deliver = (orderId: string) => {
-    const url = options.webhookUrl?.();
+  /** Posts a signed event to `url` (none: nothing) and records the delivery's status (0: no answer). */
+  const post = (
+    url: string | null | undefined,
+    signed: { body: string; signature: string },
+    record: { event: string; orderId: string },
+  ) => {
     if (!url) return;
-    const { body, signature } = webhookFor(orderId);
     const delivery = fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-razorpay-signature': signature },
-      body,
+      headers: { 'content-type': 'application/json', 'x-razorpay-signature': signed.signature },
+      body: signed.body,
       signal: AbortSignal.timeout(10_000),
     })
       .then(
@@ -309,10 +307,25 @@ export const startFakeGateway = async (
         () => 0,
       )
       .then((status) => {
-        webhookDeliveries.push({ event: 'payment.captured', orderId, status });
+        webhookDeliveries.push({ ...record, status });
       });
     pending.add(delivery);
     void delivery.finally(() => pending.delete(delivery));
+  };
+
+  const webhookFor: TFakeGateway['webhookFor'] = (orderId, event = 'payment.captured') => {
+    const order = orders.get(orderId);
+    const payment = order?.payments.find((p) => p.status === 'captured');
+    if (!order || !payment) throw new Error(`fake gateway: no captured payment of ${orderId}`);
+    return signedEvent(event, {
+      payment: { entity: paymentEntity(order, payment) },
+      ...(event === 'order.paid' ? { order: { entity: orderEntity(order) } } : {}),
+    });
+  };
+
+  const deliver = (orderId: string) => {
+    const url = options.webhookUrl?.();
+    if (url) post(url, webhookFor(orderId), { event: 'payment.captured', orderId });
   };
 
   const capture = (orderId: string, outcome: 'pay' | 'fail', withWebhook: boolean) => {
@@ -390,34 +403,9 @@ export const startFakeGateway = async (
   });
 
   const sendEvent = (event: string, payload: Record<string, unknown>) => {
-    const body = JSON.stringify({
-      entity: 'event',
-      account_id: 'acc_FakeGateway0001',
-      event,
-      contains: Object.keys(payload),
-      payload,
-      created_at: Math.floor(Date.now() / 1000),
-    });
-    const signature = hmacSha256Hex(webhookSecret, body);
-    const url = (options.autopayWebhookUrl ?? options.webhookUrl)?.();
-    if (url) {
-      const delivery = fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-razorpay-signature': signature },
-        body,
-        signal: AbortSignal.timeout(10_000),
-      })
-        .then(
-          (response) => response.status,
-          () => 0,
-        )
-        .then((status) => {
-          webhookDeliveries.push({ event, orderId: '', status });
-        });
-      pending.add(delivery);
-      void delivery.finally(() => pending.delete(delivery));
-    }
-    return { body, signature };
+    const signed = signedEvent(event, payload);
+    post((options.autopayWebhookUrl ?? options.webhookUrl)?.(), signed, { event, orderId: '' });
+    return signed;
   };
   const tokenEntity = (token: TFakeToken) => ({
     id: token.id,
