@@ -3,19 +3,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DeviceAgent } from '@kisht/device-agent/agent';
 import { ZMandate } from '@kisht/domain/autopay/autopay.schema';
-import { addDays, IST_OFFSET_MINUTES, istDate } from '@kisht/domain/common/time';
+import { addDays, istDate } from '@kisht/domain/common/time';
 import { paths } from '@kisht/domain/paths';
 import { instalmentReference } from '@kisht/domain/users/upi';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from './db/client';
 import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from './db/seed/seed';
-import { runAutopayCharges, type TAutopayDeps } from './modules/autopay/autopay.service';
+import { runAutopayCharges } from './modules/autopay/autopay.service';
 import { runAutoLockLadder } from './modules/devices/auto-lock.service';
 import { startFakeGateway, type TFakeGateway } from './modules/payments/fake-gateway';
-import { createRazorpayGateway } from './modules/payments/payment-gateway';
 import { deliverReminders, planReminders } from './modules/reminders/reminders.service';
 import { createMsg91SmsTransport } from './modules/sms/msg91.transport';
+import {
+  autopayDepsFor,
+  fakeGatewayConfig,
+  istMorningOf,
+  postAutopayWebhook,
+} from './test/fake-gateway-fixtures';
 import { FAKE_MSG91_ACCOUNT, startFakeMsg91, type TFakeMsg91 } from './test/fake-msg91';
 import { FAKE_WHATSAPP_ACCOUNT, startFakeWhatsApp } from './test/fake-whatsapp';
 import { apiPost, apiPut, enrolReferenceAgent, waitUntil } from './test/fixtures';
@@ -44,11 +49,7 @@ beforeEach(async () => {
   msg91 = await startFakeMsg91();
   t = await createTestApp(
     {
-      RAZORPAY_KEY_ID: gateway.keyId,
-      RAZORPAY_KEY_SECRET: gateway.keySecret,
-      RAZORPAY_WEBHOOK_SECRET: gateway.webhookSecret,
-      RAZORPAY_API_URL: gateway.url,
-      RAZORPAY_CHECKOUT_URL: gateway.checkoutScriptUrl,
+      ...fakeGatewayConfig(gateway),
       WHATSAPP_PROVIDER: 'cloud',
       WHATSAPP_API_URL: whatsapp.url,
       WHATSAPP_PHONE_NUMBER_ID: FAKE_WHATSAPP_ACCOUNT.phoneNumberId,
@@ -77,37 +78,12 @@ afterEach(async () => {
   rmSync(stateDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
-/** 10:00 +05:30 on a calendar date, as a UTC instant. */
-const morningOf = (isoDate: string) =>
-  new Date(Date.parse(`${isoDate}T10:00:00Z`) - IST_OFFSET_MINUTES * 60_000);
+const morningOf = istMorningOf;
+const postWebhook = (event: { body: string; signature: string }) => postAutopayWebhook(t, event);
+const autopayDeps = () => autopayDepsFor(t, gateway);
 
 /** The paid-through date of an oldest unpaid due date with the default 3 grace days, ISO 8601 UTC. */
 const paidThroughFor = (dueDate: string) => new Date(`${addDays(dueDate, 4)}T00:00:00+05:30`).toISOString();
-
-const postWebhook = (event: { body: string; signature: string }) =>
-  t.app.inject({
-    method: 'POST',
-    url: paths.autopay.webhook,
-    headers: { 'content-type': 'application/json', 'x-razorpay-signature': event.signature },
-    payload: event.body,
-  });
-
-const autopayDeps = (): TAutopayDeps => {
-  const client = createRazorpayGateway({
-    apiUrl: gateway.url,
-    keyId: gateway.keyId,
-    keySecret: gateway.keySecret,
-    webhookSecret: gateway.webhookSecret,
-    checkoutScriptUrl: gateway.checkoutScriptUrl,
-    retryMinTimeoutMs: 10,
-  });
-  return {
-    db: t.app.ctx.db,
-    dispatcher: t.app.ctx.dispatcher,
-    gateways: { get: async () => client, fake: () => null, close: async () => {} },
-    log: t.app.log,
-  };
-};
 
 /**
  * An enrolled customer (reference agent) whose instalments fall due from `firstDue` a month apart

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { ZMandate } from '@kisht/domain/autopay/autopay.schema';
-import { addDays, IST_OFFSET_MINUTES } from '@kisht/domain/common/time';
+import { addDays } from '@kisht/domain/common/time';
 import { paths } from '@kisht/domain/paths';
 import { instalmentReference } from '@kisht/domain/users/upi';
 import { sql } from 'drizzle-orm';
@@ -8,13 +8,19 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
 import { createCustomerWithLoan } from '../../db/seed/factories';
 import { DEMO_CUSTOMER_MOBILE, DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
+import {
+  autopayDepsFor,
+  fakeGatewayConfig,
+  istMorningOf,
+  postAutopayWebhook,
+} from '../../test/fake-gateway-fixtures';
 import { apiGet, apiPost, customerIdNamed } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { routeTest as it, type TTestFactories } from '../../test/route-test';
 import { startFakeGateway, type TFakeGateway } from '../payments/fake-gateway';
-import { createRazorpayGateway, hmacSha256Hex } from '../payments/payment-gateway';
+import { hmacSha256Hex } from '../payments/payment-gateway';
 import { planReminders } from '../reminders/reminders.service';
-import { runAutopayCharges, type TAutopayDeps } from './autopay.service';
+import { runAutopayCharges } from './autopay.service';
 
 /**
  * UPI AutoPay against the fake gateway (Razorpay's HTTP: customers, a mandate order with a
@@ -33,13 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.close();
 });
-it.override('appOverrides', () => ({
-  RAZORPAY_KEY_ID: fake.keyId,
-  RAZORPAY_KEY_SECRET: fake.keySecret,
-  RAZORPAY_WEBHOOK_SECRET: fake.webhookSecret,
-  RAZORPAY_API_URL: fake.url,
-  RAZORPAY_CHECKOUT_URL: fake.checkoutScriptUrl,
-}));
+it.override('appOverrides', () => fakeGatewayConfig(fake));
 it.beforeEach(({ t: app, retailer: token }) => {
   t = app;
   retailer = token;
@@ -47,33 +47,11 @@ it.beforeEach(({ t: app, retailer: token }) => {
 
 const fieldsOf = (body: { fields?: { field: string }[] }) => (body.fields ?? []).map((f) => f.field);
 const mandateUrl = (customerId: number | string) => `${paths.autopay.mandate}?customer_id=${customerId}`;
+const postWebhook = (event: { body: string; signature: string }) => postAutopayWebhook(t, event);
+const jobDeps = () => autopayDepsFor(t, fake);
+const morningOf = istMorningOf;
 const apiDelete = (token: string, url: string) =>
   t.app.inject({ method: 'DELETE', url, headers: { authorization: `Bearer ${token}` } });
-const postWebhook = (event: { body: string; signature: string }) =>
-  t.app.inject({
-    method: 'POST',
-    url: paths.autopay.webhook,
-    headers: { 'content-type': 'application/json', 'x-razorpay-signature': event.signature },
-    payload: event.body,
-  });
-
-/** The job's dependencies on this test's app, with the fake as its gateway. */
-const jobDeps = (): TAutopayDeps => {
-  const gateway = createRazorpayGateway({
-    apiUrl: fake.url,
-    keyId: fake.keyId,
-    keySecret: fake.keySecret,
-    webhookSecret: fake.webhookSecret,
-    checkoutScriptUrl: fake.checkoutScriptUrl,
-    retryMinTimeoutMs: 10,
-  });
-  return {
-    db: t.app.ctx.db,
-    dispatcher: t.app.ctx.dispatcher,
-    gateways: { get: async () => gateway, fake: () => null, close: async () => {} },
-    log: t.app.log,
-  };
-};
 
 /**
  * The newest mandate order at the fake for a customer id (the fake outlives each test's database,
@@ -81,10 +59,6 @@ const jobDeps = (): TAutopayDeps => {
  */
 const newestOrderOf = (customerId: number) =>
   [...fake.orders.values()].filter((o) => o.notes.customerId === String(customerId)).at(-1)!;
-
-/** 10:00 +05:30 on a calendar date, as a UTC instant. */
-const morningOf = (isoDate: string) =>
-  new Date(Date.parse(`${isoDate}T10:00:00Z`) - IST_OFFSET_MINUTES * 60_000);
 
 const count = async (query: ReturnType<typeof sql>) =>
   Number((await queryRows<{ n: number }>(t.app.ctx.db, query))[0]!.n);

@@ -18,6 +18,7 @@ import {
   SECOND_ORG_ID,
   SECOND_RETAILER_MOBILE,
 } from '../../db/seed/seed';
+import { fakeGatewayConfig } from '../../test/fake-gateway-fixtures';
 import { apiGet, apiPost, apiPut, customerIdNamed, waitUntil } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { routeTest as it } from '../../test/route-test';
@@ -33,14 +34,6 @@ let fake: TFakeGateway;
 let t: TestApp;
 let retailer: string;
 
-const gatewayConfig = (gateway: TFakeGateway) => ({
-  RAZORPAY_KEY_ID: gateway.keyId,
-  RAZORPAY_KEY_SECRET: gateway.keySecret,
-  RAZORPAY_WEBHOOK_SECRET: gateway.webhookSecret,
-  RAZORPAY_API_URL: gateway.url,
-  RAZORPAY_CHECKOUT_URL: gateway.checkoutScriptUrl,
-});
-
 beforeAll(async () => {
   fake = await startFakeGateway();
 });
@@ -48,7 +41,7 @@ afterAll(async () => {
   await fake.close();
 });
 // Each test's app talks to the fake gateway, which is up by the time the app is built.
-it.override('appOverrides', () => gatewayConfig(fake));
+it.override('appOverrides', () => fakeGatewayConfig(fake));
 // The file's helpers below act as the test's app and retailer (routeTest fixtures).
 it.beforeEach(({ t: app, retailer: token }) => {
   t = app;
@@ -530,7 +523,7 @@ describe('a customer pays an instalment online', () => {
 describe('the gateway down', () => {
   it('answers 503 PAYMENT_GATEWAY_UNAVAILABLE and writes nothing', async () => {
     const gone = await startFakeGateway();
-    const app = await createTestApp(gatewayConfig(gone));
+    const app = await createTestApp(fakeGatewayConfig(gone));
     try {
       await gone.close();
       const token = await app.tokenFor(DEMO_ORG_ID, DEMO_RETAILER_MOBILE);
