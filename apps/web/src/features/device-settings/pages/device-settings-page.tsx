@@ -15,6 +15,7 @@ import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import type { ParseKeys } from 'i18next';
 import { enqueueSnackbar } from 'notistack';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
@@ -248,77 +249,80 @@ const AllowedControlsSection = ({ form }: { form: TSettingsFormApi }) => {
 };
 
 /**
- * The paid-through lock (grace days, or off), the offline limit and the command expiry: each off,
- * or a number of days or hours.
+ * The "off, or a number" settings of the timing section, in the order shown: the paid-through
+ * lock (grace days), the offline limit (hours) and the command expiry (hours). Each is a switch
+ * (its explanation for on and for off) and, while on, its number.
  */
+const TIMING_SETTINGS = [
+  {
+    isOn: 'hasPaidThrough',
+    number: 'paidThroughGraceDays',
+    label: 'deviceSettings.timing.paidThrough',
+    on: 'deviceSettings.timing.paidThroughOn',
+    off: 'deviceSettings.timing.paidThroughOff',
+    numberLabel: 'deviceSettings.timing.graceDays',
+    unit: 'deviceSettings.daysUnit',
+    testIds: ['device-settings-paid-through', 'device-settings-grace-days'],
+  },
+  {
+    isOn: 'hasOfflineLimit',
+    number: 'offlineLockAfterHours',
+    label: 'deviceSettings.timing.offlineLimit',
+    on: 'deviceSettings.timing.offlineLimitOn',
+    off: 'deviceSettings.timing.offlineLimitOff',
+    numberLabel: 'deviceSettings.timing.offlineHours',
+    unit: 'deviceSettings.hoursUnit',
+    testIds: ['device-settings-offline-limit', 'device-settings-offline-hours'],
+  },
+  {
+    isOn: 'hasCommandExpiry',
+    number: 'commandExpiryHours',
+    label: 'deviceSettings.timing.expiry',
+    on: 'deviceSettings.timing.expiryOn',
+    off: 'deviceSettings.timing.expiryOff',
+    numberLabel: 'deviceSettings.timing.expiryHours',
+    unit: 'deviceSettings.hoursUnit',
+    testIds: ['device-settings-expiry', 'device-settings-expiry-hours'],
+  },
+] as const satisfies readonly {
+  isOn: FieldPath<TDeviceSettingsForm>;
+  number: TNumberField;
+  label: ParseKeys;
+  on: ParseKeys;
+  off: ParseKeys;
+  numberLabel: ParseKeys;
+  unit: ParseKeys;
+  testIds: readonly [string, string];
+}[];
+
+/** The timing section: each of TIMING_SETTINGS off, or a number of days or hours. */
 const TimingSection = ({ form }: { form: TSettingsFormApi }) => {
   const { t } = useTranslation();
-  const [hasPaidThrough, hasOfflineLimit, hasCommandExpiry] = useWatch({
-    control: form.control,
-    name: ['hasPaidThrough', 'hasOfflineLimit', 'hasCommandExpiry'],
-  });
+  const isOn = useWatch({ control: form.control, name: TIMING_SETTINGS.map((setting) => setting.isOn) });
   return (
     <SettingsSection title={t('deviceSettings.timing.title')} testId="device-settings-timing">
       <Stack spacing={1.5}>
-        <SwitchField
-          control={form.control}
-          name="hasPaidThrough"
-          label={t('deviceSettings.timing.paidThrough')}
-          helperText={t(
-            hasPaidThrough ? 'deviceSettings.timing.paidThroughOn' : 'deviceSettings.timing.paidThroughOff',
-          )}
-          testId="device-settings-paid-through"
-        />
-        {hasPaidThrough ? (
-          <NumberField
-            form={form}
-            name="paidThroughGraceDays"
-            label={t('deviceSettings.timing.graceDays')}
-            unit={t('deviceSettings.daysUnit')}
-            helperText={t('deviceSettings.rangeHelp', NUMBER_BOUNDS.paidThroughGraceDays)}
-            testId="device-settings-grace-days"
-          />
-        ) : null}
-        <SwitchField
-          control={form.control}
-          name="hasOfflineLimit"
-          label={t('deviceSettings.timing.offlineLimit')}
-          helperText={t(
-            hasOfflineLimit
-              ? 'deviceSettings.timing.offlineLimitOn'
-              : 'deviceSettings.timing.offlineLimitOff',
-          )}
-          testId="device-settings-offline-limit"
-        />
-        {hasOfflineLimit ? (
-          <NumberField
-            form={form}
-            name="offlineLockAfterHours"
-            label={t('deviceSettings.timing.offlineHours')}
-            unit={t('deviceSettings.hoursUnit')}
-            helperText={t('deviceSettings.rangeHelp', NUMBER_BOUNDS.offlineLockAfterHours)}
-            testId="device-settings-offline-hours"
-          />
-        ) : null}
-        <SwitchField
-          control={form.control}
-          name="hasCommandExpiry"
-          label={t('deviceSettings.timing.expiry')}
-          helperText={t(
-            hasCommandExpiry ? 'deviceSettings.timing.expiryOn' : 'deviceSettings.timing.expiryOff',
-          )}
-          testId="device-settings-expiry"
-        />
-        {hasCommandExpiry ? (
-          <NumberField
-            form={form}
-            name="commandExpiryHours"
-            label={t('deviceSettings.timing.expiryHours')}
-            unit={t('deviceSettings.hoursUnit')}
-            helperText={t('deviceSettings.rangeHelp', NUMBER_BOUNDS.commandExpiryHours)}
-            testId="device-settings-expiry-hours"
-          />
-        ) : null}
+        {TIMING_SETTINGS.map((setting, index) => (
+          <Stack key={setting.isOn} spacing={1.5}>
+            <SwitchField
+              control={form.control}
+              name={setting.isOn}
+              label={t(setting.label)}
+              helperText={t(isOn[index] ? setting.on : setting.off)}
+              testId={setting.testIds[0]}
+            />
+            {isOn[index] ? (
+              <NumberField
+                form={form}
+                name={setting.number}
+                label={t(setting.numberLabel)}
+                unit={t(setting.unit)}
+                helperText={t('deviceSettings.rangeHelp', NUMBER_BOUNDS[setting.number])}
+                testId={setting.testIds[1]}
+              />
+            ) : null}
+          </Stack>
+        ))}
       </Stack>
     </SettingsSection>
   );
