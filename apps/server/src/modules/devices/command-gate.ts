@@ -590,21 +590,16 @@ export const paidThroughOfTarget = (target: TCommandTarget): Date | null =>
 
 /**
  * The order that gives a target's policy its paid-through date as it should be now
- * (paidThroughOfTarget), with `extra` policy fields, or null when the policy already carries that
- * date (nothing to tell the phone). A date is a restriction: a released phone's order is refused.
+ * (paidThroughOfTarget), or null when the policy already carries that date (nothing to tell the
+ * phone). A date is a restriction: a released phone's order is refused.
  */
-export const paidThroughOrder = (
-  target: TCommandTarget,
-  extra: Omit<gateRepo.TPolicyEdit, 'deviceId' | 'paidThrough'> = {},
-): TOrder | null => {
+export const paidThroughOrder = (target: TCommandTarget): TOrder | null => {
   const paidThrough = paidThroughOfTarget(target);
-  const held = target.device.desiredPaidThrough;
-  if (Object.keys(extra).length === 0 && (held?.getTime() ?? null) === (paidThrough?.getTime() ?? null))
-    return null;
+  if ((target.device.desiredPaidThrough?.getTime() ?? null) === (paidThrough?.getTime() ?? null)) return null;
   return {
     target,
     name: paidThrough === null ? 'paid_through_clear' : 'paid_through_set',
-    policy: { ...extra, paidThrough },
+    policy: { paidThrough },
     needsEnrolment: false,
     audit: null,
   };
