@@ -209,10 +209,7 @@ export class AgentOffline {
    * §12.5; domain paidThroughLockAt), ms since the epoch, or null when that version never does.
    */
   get paidThroughLockAt(): number | null {
-    const held = this.core.state.policy;
-    if (!held) return null;
-    const eventsAt = this.core.state.offlineEvents.map((event) => Date.parse(event.at) || 0);
-    return paidThroughLockAt({ paidThrough: held.policy.paidThrough, issuedAt: held.issuedAt }, eventsAt);
+    return paidThroughLockAtOf(this.core.state);
   }
 
   /**
@@ -316,3 +313,15 @@ export class AgentOffline {
 /** `events` with `event` appended, dropping the oldest beyond OFFLINE_EVENTS_LIMIT. */
 const rememberOfflineEvent = (events: readonly TOfflineEvent[], event: TOfflineEvent): TOfflineEvent[] =>
   [...events, event].slice(-OFFLINE_EVENTS_LIMIT);
+
+/**
+ * When a phone in state `state` locks itself for the paid-through date of the policy it holds
+ * (device protocol §12.5; domain paidThroughLockAt over its offline events), ms since the epoch,
+ * or null when that version never does.
+ */
+export const paidThroughLockAtOf = (state: TAgentStateFile): number | null => {
+  const held = state.policy;
+  if (!held) return null;
+  const eventsAt = state.offlineEvents.map((event) => Date.parse(event.at) || 0);
+  return paidThroughLockAt({ paidThrough: held.policy.paidThrough, issuedAt: held.issuedAt }, eventsAt);
+};

@@ -2,10 +2,11 @@ import { unwatchFile, watchFile } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { formatIstDateTime } from '@kisht/domain/common/time';
 import { OFFLINE_CODE_ACTIONS, OFFLINE_CODE_MAX_WRONG_TRIES } from '@kisht/domain/devices/offline-code';
-import { paidThroughCountdown, paidThroughLockAt } from '@kisht/domain/devices/paid-through';
+import { paidThroughCountdown } from '@kisht/domain/devices/paid-through';
 import type { TSimSlot } from '@kisht/domain/devices/protocol.schema';
 import { paths } from '@kisht/domain/paths';
 import { DeviceAgent, type TAgentOptions, type TEnrolOptions, type TPositionInput } from './agent';
+import { paidThroughLockAtOf } from './agent-offline';
 import { inboxOf } from './commands';
 import { lockScreenOf } from './lock-screen';
 import { DEFAULT_STATE_PATH, readStateFile, resolveStatePath, type TAgentStateFile } from './state';
@@ -292,12 +293,9 @@ const inboxLines = (state: TAgentStateFile): string[] => {
  * shows from PAID_THROUGH_COUNTDOWN_MS before it would lock itself.
  */
 const paidThroughLines = (state: TAgentStateFile): string[] => {
-  const held = state.policy;
-  const paidThrough = held?.policy.paidThrough;
-  if (!held || !paidThrough) return ['paid through: no date (never locks itself for it)'];
-  const eventsAt = state.offlineEvents.map((event) => Date.parse(event.at) || 0);
-  const lockAt = paidThroughLockAt({ paidThrough, issuedAt: held.issuedAt }, eventsAt);
-  const countdown = paidThroughCountdown(lockAt, Date.now());
+  const paidThrough = state.policy?.policy.paidThrough;
+  if (!paidThrough) return ['paid through: no date (never locks itself for it)'];
+  const countdown = paidThroughCountdown(paidThroughLockAtOf(state), Date.now());
   return [
     `paid through: ${formatIstDateTime(paidThrough)}`,
     ...(countdown
