@@ -6,7 +6,6 @@ import {
   enqueueOrders,
   loadTargets,
   offlineLimitOrder,
-  paidThroughOfTarget,
   paidThroughOrder,
   type TGateDeps,
 } from './command-gate';
@@ -41,15 +40,14 @@ export const saveDeviceControlSettings = async (
       tx,
       targets
         .filter((target) => target.device.secretHash)
-        .flatMap((target) =>
-          isLimitChanged
-            ? offlineLimitOrder(
-                target,
-                offlineLockAfterMs,
-                isGraceChanged ? { paidThrough: paidThroughOfTarget(target) } : {},
-              )
-            : (paidThroughOrder(target) ?? []),
-        ),
+        // Both changed: the gate merges a phone's two edits into one new version (enqueueOrders).
+        .flatMap((target) => {
+          const paidThrough = isGraceChanged ? paidThroughOrder(target) : null;
+          return [
+            ...(isLimitChanged ? [offlineLimitOrder(target, offlineLockAfterMs)] : []),
+            ...(paidThrough ? [paidThrough] : []),
+          ];
+        }),
       { onRefused: 'skip' },
     );
   });
