@@ -131,6 +131,8 @@ export const paths = {
      * authorisation to show the customer); DELETE ?customer_id= → TMandate (cancelled).
      */
     mandate: '/api/autopay/mandate',
+    /** POST TInstalmentQrRequest → TInstalmentQr: a gateway UPI QR for the oldest unpaid instalment. */
+    instalmentQr: '/api/autopay/instalment_qr',
     /** POST (gateway → us, X-Razorpay-Signature): token.*, payment.captured/failed, qr_code.credited. */
     webhook: '/api/autopay/webhook',
   },

@@ -60,3 +60,27 @@ export const ZMandate = z.object({
   charges: z.array(ZMandateCharge),
 });
 export type TMandate = z.infer<typeof ZMandate>;
+
+/**
+ * POST paths.autopay.instalmentQr: a single-use gateway UPI QR for the customer's oldest unpaid
+ * instalment (issue 29), made by the shop (retailer, mini-retailer, admin) or by the customer for
+ * their own loan.
+ */
+export const ZInstalmentQrRequest = z.object({ customer_id: ZId });
+export type TInstalmentQrRequest = z.input<typeof ZInstalmentQrRequest>;
+
+/**
+ * A gateway UPI QR for one instalment: `imageUrl` is the gateway's image of the QR; a payment to it
+ * carries `reference` (the instalment's `tr`, KSH<customer>I<instalment>) and is recorded against
+ * that instalment by the gateway's `qr_code.credited` webhook. Amount in integer paise; `closeBy`
+ * UTC, after which the gateway closes the QR.
+ */
+export const ZInstalmentQr = z.object({
+  qrId: z.string(),
+  imageUrl: z.string(),
+  instalmentNo: z.number().int().positive(),
+  amountPaise: z.number().int().positive(),
+  reference: z.string(),
+  closeBy: z.string(),
+});
+export type TInstalmentQr = z.infer<typeof ZInstalmentQr>;

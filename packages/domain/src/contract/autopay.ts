@@ -1,4 +1,10 @@
-import { ZMandate, ZMandateQuery, ZSetUpMandateRequest } from '../autopay/autopay.schema';
+import {
+  ZInstalmentQr,
+  ZInstalmentQrRequest,
+  ZMandate,
+  ZMandateQuery,
+  ZSetUpMandateRequest,
+} from '../autopay/autopay.schema';
 import { paths } from '../paths';
 import { defineRoutes } from './define';
 
@@ -21,6 +27,16 @@ export const autopayContract = defineRoutes({
     path: paths.autopay.mandate,
     query: ZMandateQuery,
     response: ZMandate.nullable(),
+  },
+  /**
+   * A single-use gateway UPI QR for the oldest unpaid instalment, carrying its `tr` reference: paid,
+   * it is recorded against that instalment and the phone unlocked (webhook qr_code.credited).
+   */
+  instalmentQr: {
+    method: 'POST',
+    path: paths.autopay.instalmentQr,
+    body: ZInstalmentQrRequest,
+    response: ZInstalmentQr,
   },
   /** Token, payment and QR-code events, signed over the raw body with X-Razorpay-Signature. */
   webhook: { method: 'POST', path: paths.autopay.webhook, response: 'protocol' },

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { ZMandate } from '@kisht/domain/autopay/autopay.schema';
+import { ZInstalmentQr, ZMandate } from '@kisht/domain/autopay/autopay.schema';
 import { addDays } from '@kisht/domain/common/time';
 import { paths } from '@kisht/domain/paths';
 import { instalmentReference } from '@kisht/domain/users/upi';
@@ -407,6 +407,67 @@ describe('payments matched by their tr reference', () => {
     expect(forged.statusCode).toBe(400);
     expect(forged.json().code).toBe('PAYMENT_SIGNATURE_INVALID');
     expect(await count(sql`select count(*)::int as n from payments where mode = 'online'`)).toBe(0);
+  });
+});
+
+describe('a gateway UPI QR per instalment', () => {
+  it('is made for the oldest unpaid instalment with its tr, its image served; paid, it settles that instalment', async () => {
+    const priya = await customerIdNamed(t, retailer, 'Priya');
+    const oldest = (await instalmentsOf(priya)).find((i) => i.paid_paise < i.amount_paise)!;
+    const made = await apiPost(t, retailer, paths.autopay.instalmentQr, { customer_id: priya });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const qr = ZInstalmentQr.parse(made.body.data);
+    expect(qr).toMatchObject({
+      instalmentNo: oldest.instalment_no,
+      amountPaise: oldest.amount_paise - oldest.paid_paise,
+      reference: instalmentReference(priya, oldest.instalment_no),
+    });
+    expect(fake.qrCodes.get(qr.qrId)!.notes).toMatchObject({ tr: qr.reference, orgId: String(DEMO_ORG_ID) });
+    const image = await fetch(qr.imageUrl);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    expect((await image.arrayBuffer()).byteLength).toBeGreaterThan(100);
+    // The customer user makes one for their own loan too.
+    const priyaUser = await t.tokenFor(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
+    const own = await apiPost(t, priyaUser, paths.autopay.instalmentQr, { customer_id: priya });
+    expect(own.status, JSON.stringify(own.body)).toBe(200);
+    expect(await count(sql`select count(*)::int as n from payments where mode = 'online'`)).toBe(0);
+    expect((await postWebhook(fake.creditQr(qr.qrId))).json().data.outcome).toBe('applied');
+    const paid = (await instalmentsOf(priya)).find((i) => i.id === oldest.id)!;
+    expect(paid.paid_paise).toBe(oldest.amount_paise);
+  });
+
+  it("refuses bad input naming the field, another organisation's or retailer's customer (404), a paid-up loan, a gateway turned off; makes no QR", async ({
+    make,
+    otherRetailer,
+  }) => {
+    const before = fake.qrCodes.size;
+    for (const body of [{}, { customer_id: 'abc' }, { customer_id: 0 }, { customer_id: 1.5 }]) {
+      const refused = await apiPost(t, retailer, paths.autopay.instalmentQr, body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(fieldsOf(refused.body)).toEqual(['customer_id']);
+    }
+    const { customer } = await make.customer({ mobile: '+919822220013' });
+    await make.user({ mobile: '+919800000779', name: 'Other Shop', userType: 'retailer' });
+    const otherShop = await t.tokenFor(DEMO_ORG_ID, '+919800000779');
+    const priyaUser = await t.tokenFor(DEMO_ORG_ID, DEMO_CUSTOMER_MOBILE);
+    for (const token of [otherRetailer, otherShop, priyaUser])
+      expect((await apiPost(t, token, paths.autopay.instalmentQr, { customer_id: customer.id })).status).toBe(
+        404,
+      );
+    await t.app.ctx.db.execute(
+      sql`update emis set paid_paise = amount_paise where customer_id = ${customer.id}`,
+    );
+    const paidUp = await apiPost(t, retailer, paths.autopay.instalmentQr, { customer_id: customer.id });
+    expect(paidUp.status).toBe(400);
+    expect(fieldsOf(paidUp.body)).toEqual(['customer_id']);
+    await t.app.ctx.db.execute(
+      sql`update organizations set features = features || '{"paymentGateway": false}'::jsonb where id = ${DEMO_ORG_ID}`,
+    );
+    const priya = await customerIdNamed(t, retailer, 'Priya');
+    const off = await apiPost(t, retailer, paths.autopay.instalmentQr, { customer_id: priya });
+    expect(off.status).toBe(409);
+    expect(off.body.code).toBe('PAYMENT_GATEWAY_DISABLED');
+    expect(fake.qrCodes.size).toBe(before);
   });
 });
 

@@ -10,6 +10,7 @@ import { requireSession } from '../../plugins/auth';
 import { createGatewayProvider, loopbackUrlOf, registerGatewayWebhook } from '../payments/gateway-provider';
 import {
   cancelMandate,
+  createInstalmentQr,
   getMandate,
   handleAutopayWebhook,
   runAutopayCharges,
@@ -93,6 +94,21 @@ export const autopayRoutes = async (app: FastifyInstance, ctx: AppContext) => {
             requestHostname: request.hostname,
           }),
           'Show the customer the QR to approve AutoPay',
+        ),
+    });
+    r.route({
+      ...contractRoute(autopayContract.instalmentQr, {
+        tags: ['autopay'],
+        summary: 'A single-use gateway UPI QR for the oldest unpaid instalment, matched to it by its tr',
+      }),
+      handler: async (request) =>
+        ok(
+          await createInstalmentQr(deps, {
+            actor: request.actor,
+            request: request.body,
+            requestHostname: request.hostname,
+          }),
+          'Scan with any UPI app to pay this EMI',
         ),
     });
     r.route({

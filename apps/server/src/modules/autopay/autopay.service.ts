@@ -9,7 +9,12 @@ import {
   type TMandateEvent,
   type TMandateState,
 } from '@kisht/domain/autopay/autopay.rules';
-import type { TMandate, TSetUpMandateRequest } from '@kisht/domain/autopay/autopay.schema';
+import type {
+  TInstalmentQr,
+  TInstalmentQrRequest,
+  TMandate,
+  TSetUpMandateRequest,
+} from '@kisht/domain/autopay/autopay.schema';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import { istDate } from '@kisht/domain/common/time';
 import { instalmentReference, parseInstalmentReference } from '@kisht/domain/users/upi';
@@ -234,6 +239,57 @@ export const setUpMandate = async (
   const mandate = row ?? (await repo.findLiveMandate(deps.db, customer.id));
   if (!mandate) throw customerNotFound();
   return mandateOf(deps.db, mandate);
+};
+
+/** How long a gateway UPI QR for an instalment stays payable, ms: the gateway closes it after. */
+export const INSTALMENT_QR_TTL_MS = 24 * 60 * 60_000;
+
+/**
+ * A single-use gateway UPI QR for the customer's oldest unpaid instalment (paths.autopay.instalmentQr
+ * POST; issue 29): for exactly what that instalment still owes, its notes carrying the instalment's
+ * `tr` reference (instalmentReference) and the organisation, closed by the gateway after
+ * INSTALMENT_QR_TTL_MS. Paid, the gateway's `qr_code.credited` records it against that instalment
+ * and unlocks the phone (onReferencedPayment). Shops within scope and the customer user for their
+ * own loan. Nothing is written here. Throws CUSTOMER_NOT_FOUND (404) outside the actor's scope,
+ * PAYMENT_GATEWAY_DISABLED (409) when the organisation's flag is off, INVALID_PAYMENT (400,
+ * customer_id) when nothing is owed, PAYMENT_GATEWAY_UNAVAILABLE (503).
+ */
+export const createInstalmentQr = async (
+  deps: TAutopayDeps,
+  options: { actor: TActor; request: TInstalmentQrRequest; requestHostname?: string },
+): Promise<TInstalmentQr> => {
+  const customer = await reachCustomer(deps.db, options.actor, options.request.customer_id, true);
+  if (!(await repo.isGatewayOn(deps.db, customer.orgId)))
+    throw new AppError(
+      AppErrorCode.PAYMENT_GATEWAY_DISABLED,
+      'Online payment is not available for your organisation',
+    );
+  const oldest = (await repo.listInstalments(deps.db, customer.id)).find((i) => i.paidPaise < i.amountPaise);
+  const owedPaise = oldest ? oldest.amountPaise - oldest.paidPaise : 0;
+  if (!oldest || owedPaise < MIN_CHARGE_PAISE)
+    throw new AppError(AppErrorCode.INVALID_PAYMENT, 'Nothing is due on this loan', [
+      { field: 'customer_id', message: 'Nothing is due on this loan' },
+    ]);
+  const reference = instalmentReference(customer.id, oldest.instalmentNo);
+  const closeBy = new Date(Date.now() + INSTALMENT_QR_TTL_MS);
+  const gateway = await deps.gateways.get(options.requestHostname);
+  const qr = await gateway.createUpiQr({
+    amountPaise: owedPaise,
+    name: customer.name.slice(0, 50) || 'Customer',
+    description: `EMI ${oldest.instalmentNo}`,
+    closeBy,
+    notes: { tr: reference, orgId: String(customer.orgId), customerId: String(customer.id) },
+  });
+  if (!qr.imageUrl)
+    throw new AppError(AppErrorCode.PAYMENT_GATEWAY_UNAVAILABLE, 'The gateway answered no QR image');
+  return {
+    qrId: qr.id,
+    imageUrl: qr.imageUrl,
+    instalmentNo: oldest.instalmentNo,
+    amountPaise: owedPaise,
+    reference,
+    closeBy: closeBy.toISOString(),
+  };
 };
 
 /**

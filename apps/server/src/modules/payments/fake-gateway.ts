@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import QRCode from 'qrcode';
 import { checkoutSignature, hmacSha256Hex } from './payment-gateway';
 
 /**
@@ -15,8 +16,11 @@ import { checkoutSignature, hmacSha256Hex } from './payment-gateway';
  * `POST /v1/payments/create/upi` (intent link), `GET`/`DELETE /v1/customers/{id}/tokens[/{token}]`,
  * `POST /v1/payments/create/recurring` and `POST /v1/payments/qr_codes`, with test hooks that play
  * the customer's UPI app and bank (approveMandate, tokenEvent, settleRecurring, creditQr) and, for
- * a person, `GET /v1/fake/mandates/{order id}` (an approve/decline page) and `POST
- * /v1/fake/recurring/{payment id} {outcome}`. Money is never real.
+ * a person, `GET /v1/fake/mandates/{order id}` (an approve/decline page), `GET
+ * /v1/fake/recurring?tr=` (the recurring debits carrying an instalment reference) and `POST
+ * /v1/fake/recurring/{payment id} {outcome}` (the bank's answer), and a QR code's image (`GET
+ * /v1/fake/qr_codes/{id}.png`, its `image_url`) and a page that pays it as a UPI app would (`GET`
+ * and `POST /v1/fake/qr_codes/{id}`). Money is never real.
  */
 export type TFakeGateway = {
   /** Base URL, e.g. http://127.0.0.1:43121 (the adapter's RAZORPAY_API_URL). */
@@ -439,6 +443,47 @@ export const startFakeGateway = async (
     const event = sendEvent(`token.${outcome}`, { token: { entity: tokenEntity(token) } });
     return { tokenId: token.id, ...event };
   };
+  /** The fake's own base URL (known once it listens), for the image_url of its QR codes. */
+  let selfUrl = '';
+  const creditQr = (qrId: string, amountPaise?: number) => {
+    const qr = qrCodes.get(qrId);
+    if (!qr) throw new Error(`fake gateway: no QR code ${qrId}`);
+    const paymentId = gatewayId('pay');
+    qr.status = 'closed';
+    const event = sendEvent('qr_code.credited', {
+      payment: {
+        entity: {
+          id: paymentId,
+          entity: 'payment',
+          amount: amountPaise ?? qr.amount,
+          currency: 'INR',
+          status: 'captured',
+          order_id: null,
+          method: 'upi',
+          captured: true,
+          notes: [],
+          created_at: Math.floor(Date.now() / 1000),
+        },
+      },
+      qr_code: {
+        entity: {
+          id: qr.id,
+          entity: 'qr_code',
+          type: 'upi_qr',
+          usage: 'single_use',
+          fixed_amount: true,
+          payment_amount: qr.amount,
+          payments_amount_received: amountPaise ?? qr.amount,
+          payments_count_received: 1,
+          status: 'closed',
+          close_reason: 'paid',
+          notes: qr.notes,
+        },
+      },
+    });
+    return { paymentId, ...event };
+  };
+
   const settleRecurring = (paymentId: string, outcome: 'captured' | 'failed') => {
     const payment = recurringPayments.get(paymentId);
     if (!payment) throw new Error(`fake gateway: no recurring payment ${paymentId}`);
@@ -575,7 +620,7 @@ export const startFakeGateway = async (
       payment_amount: qr.amount,
       status: qr.status,
       notes: qr.notes,
-      image_url: `https://fake.razorpay.invalid/qr/${qr.id}.png`,
+      image_url: `${selfUrl}/v1/fake/qr_codes/${qr.id}.png`,
     };
   });
 
@@ -610,6 +655,41 @@ document.getElementById('decline').onclick = function () { send('rejected'); };
       (request.body as { outcome?: unknown } | null)?.outcome === 'rejected' ? 'rejected' : 'confirmed';
     approve(order.id, outcome);
     return { status: outcome };
+  });
+  app.get<{ Querystring: { tr?: string } }>('/v1/fake/recurring', async (request) => {
+    const items = [...recurringPayments.values()].filter(
+      (p) => request.query.tr === undefined || p.notes.tr === request.query.tr,
+    );
+    return { entity: 'collection', count: items.length, items };
+  });
+  // A UPI QR code's image (what image_url points at) and a page that plays the UPI app paying it.
+  app.get<{ Params: { file: string } }>('/v1/fake/qr_codes/:file', async (request, reply) => {
+    const isImage = request.params.file.endsWith('.png');
+    const qr = qrCodes.get(request.params.file.replace(/\.png$/, ''));
+    if (!qr) return badRequest(reply, 'No QR code with this id', 'id', 404);
+    const upiLink = `upi://pay?pa=kisht.fake@razorpay&pn=Kisht%20Fake&tr=${qr.id}&am=${(qr.amount / 100).toFixed(2)}&cu=INR`;
+    if (isImage)
+      return reply.type('image/png').send(await QRCode.toBuffer(upiLink, { margin: 2, width: 240 }));
+    const id = JSON.stringify(qr.id);
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(`<!doctype html><meta name="viewport" content="width=device-width">
+<title>Fake UPI app</title><body style="font-family:sans-serif;text-align:center;padding:24px">
+<p>Test gateway: pay &#8377;${(qr.amount / 100).toFixed(2)} to this UPI QR?</p>
+<button id="pay" style="padding:10px 24px;font-size:16px">Pay</button><p id="done"></p>
+<script>
+document.getElementById('pay').onclick = function () {
+  fetch('/v1/fake/qr_codes/' + encodeURIComponent(${id}), { method: 'POST' })
+    .then(function (r) { return r.json(); }).then(function (r) { document.getElementById('done').textContent = r.status || r.error.description; });
+};
+</script></body>`);
+  });
+  app.post<{ Params: { file: string } }>('/v1/fake/qr_codes/:file', async (request, reply) => {
+    const qr = qrCodes.get(request.params.file);
+    if (!qr) return badRequest(reply, 'No QR code with this id', 'id', 404);
+    if (qr.status !== 'active') return badRequest(reply, 'This QR code is closed', 'id', 409);
+    creditQr(qr.id);
+    return { status: 'paid' };
   });
   // A bank's answer to a recurring debit, for a person trying AutoPay against the fake.
   app.post<{ Params: { paymentId: string } }>('/v1/fake/recurring/:paymentId', async (request, reply) => {
@@ -661,6 +741,7 @@ document.getElementById('decline').onclick = function () { send('rejected'); };
   await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   const { port } = app.server.address() as AddressInfo;
   const url = `http://${options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1'}:${port}`;
+  selfUrl = url;
   return {
     url,
     checkoutScriptUrl: `${url}/v1/checkout.js`,
@@ -693,44 +774,7 @@ document.getElementById('decline').onclick = function () { send('rejected'); };
       return sendEvent(event, { token: { entity: tokenEntity(token) } });
     },
     settleRecurring: (paymentId, outcome) => settleRecurring(paymentId, outcome),
-    creditQr: (qrId, amountPaise) => {
-      const qr = qrCodes.get(qrId);
-      if (!qr) throw new Error(`fake gateway: no QR code ${qrId}`);
-      const paymentId = gatewayId('pay');
-      qr.status = 'closed';
-      const event = sendEvent('qr_code.credited', {
-        payment: {
-          entity: {
-            id: paymentId,
-            entity: 'payment',
-            amount: amountPaise ?? qr.amount,
-            currency: 'INR',
-            status: 'captured',
-            order_id: null,
-            method: 'upi',
-            captured: true,
-            notes: [],
-            created_at: Math.floor(Date.now() / 1000),
-          },
-        },
-        qr_code: {
-          entity: {
-            id: qr.id,
-            entity: 'qr_code',
-            type: 'upi_qr',
-            usage: 'single_use',
-            fixed_amount: true,
-            payment_amount: qr.amount,
-            payments_amount_received: amountPaise ?? qr.amount,
-            payments_count_received: 1,
-            status: 'closed',
-            close_reason: 'paid',
-            notes: qr.notes,
-          },
-        },
-      });
-      return { paymentId, ...event };
-    },
+    creditQr,
     settled: async () => {
       while (pending.size > 0) await Promise.all([...pending]);
     },
