@@ -125,6 +125,13 @@ export const paths = {
     /** GET ?order_id= → TPaymentOrderStatus. */
     status: '/api/payments/status',
   },
+  jobClock: {
+    /**
+     * POST {job, at} → {job, at, counts}: runs a periodic job as if it were `at` (server config
+     * JOB_CLOCK only, never in production; not in the API contract).
+     */
+    run: '/api/dev/job_clock',
+  },
   autopay: {
     /**
      * GET ?customer_id= → TMandate | null; POST TSetUpMandateRequest → TMandate (the UPI AutoPay

@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import { useParams } from 'react-router';
 import { AutopayCard } from '../features/autopay/components/autopay-card';
+import { InstalmentQrButton } from '../features/autopay/components/instalment-qr-button';
 import { AddCustomerPlanStep } from '../features/customers/components/add-customer-plan-step';
 import { customersApi } from '../features/customers/customers-api';
 import { CustomerDetailsPage } from '../features/customers/pages/customer-details-page';
@@ -19,8 +20,9 @@ import { CUSTOMER_ID_PARAM, parseCustomerId } from '../lib/paths';
  * a command is on its way is read here, from the cached details and command history, so the page
  * polls every second until the phone reports back. Under it, once the customer has loaded, the
  * plans feature's card of the plans sold to them, with their codes, the reminders feature's card of
- * their payment reminders (issue 29), the autopay feature's UPI AutoPay card (issue 29), and the customers feature's
- * "Add a protection plan" to sell one more (issue 14: a plan sold to an existing customer). Offline,
+ * their payment reminders (issue 29), the autopay feature's UPI AutoPay card and, online, its
+ * "Pay by UPI QR" for the oldest unpaid instalment (issue 29), and the customers feature's "Add a
+ * protection plan" to sell one more (issue 14: a plan sold to an existing customer). Offline,
  * while the details are those saved (issue 28), the plans card says the plans sold are not kept.
  */
 export const CustomerDetailsRoute = () => {
@@ -51,6 +53,14 @@ export const CustomerDetailsRoute = () => {
           <Box sx={{ mt: 2 }}>
             <AutopayCard customerId={cached.data.id} isOffline={isReadOffline} />
           </Box>
+          {isReadOffline ? null : (
+            <Box sx={{ mt: 2 }}>
+              <InstalmentQrButton
+                customerId={cached.data.id}
+                isOwing={cached.data.emis.some((emi) => emi.paidPaise < emi.amountPaise)}
+              />
+            </Box>
+          )}
           <Box sx={{ mt: 2 }}>
             <AddCustomerPlanStep customerId={cached.data.id} canSkip={false} />
           </Box>

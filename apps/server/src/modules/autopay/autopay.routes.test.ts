@@ -436,7 +436,7 @@ describe('a gateway UPI QR per instalment', () => {
     expect(paid.paid_paise).toBe(oldest.amount_paise);
   });
 
-  it("refuses bad input naming the field, another organisation's or retailer's customer (404), a paid-up loan, a gateway turned off; makes no QR", async ({
+  it("refuses bad input naming the field, another organisation's or retailer's customer (404), a paid-up loan (409), a gateway turned off; makes no QR", async ({
     make,
     otherRetailer,
   }) => {
@@ -458,7 +458,8 @@ describe('a gateway UPI QR per instalment', () => {
       sql`update emis set paid_paise = amount_paise where customer_id = ${customer.id}`,
     );
     const paidUp = await apiPost(t, retailer, paths.autopay.instalmentQr, { customer_id: customer.id });
-    expect(paidUp.status).toBe(400);
+    expect(paidUp.status).toBe(409);
+    expect(paidUp.body.code).toBe('NOTHING_DUE');
     expect(fieldsOf(paidUp.body)).toEqual(['customer_id']);
     await t.app.ctx.db.execute(
       sql`update organizations set features = features || '{"paymentGateway": false}'::jsonb where id = ${DEMO_ORG_ID}`,

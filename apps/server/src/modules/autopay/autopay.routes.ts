@@ -34,6 +34,7 @@ export const autopayRoutes = async (app: FastifyInstance, ctx: AppContext) => {
     log: app.log,
   });
   const deps: TAutopayDeps = { db: ctx.db, dispatcher: ctx.dispatcher, gateways, log: app.log };
+  ctx.jobs.register('autopay_charges', async (at) => ({ created: await runAutopayCharges(deps, at) }));
   const job =
     ctx.config.JOBS_INTERVAL_MINUTES > 0
       ? startProtectedJob({

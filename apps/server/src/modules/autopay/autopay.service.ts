@@ -251,7 +251,7 @@ export const INSTALMENT_QR_TTL_MS = 24 * 60 * 60_000;
  * INSTALMENT_QR_TTL_MS. Paid, the gateway's `qr_code.credited` records it against that instalment
  * and unlocks the phone (onReferencedPayment). Shops within scope and the customer user for their
  * own loan. Nothing is written here. Throws CUSTOMER_NOT_FOUND (404) outside the actor's scope,
- * PAYMENT_GATEWAY_DISABLED (409) when the organisation's flag is off, INVALID_PAYMENT (400,
+ * PAYMENT_GATEWAY_DISABLED (409) when the organisation's flag is off, NOTHING_DUE (409,
  * customer_id) when nothing is owed, PAYMENT_GATEWAY_UNAVAILABLE (503).
  */
 export const createInstalmentQr = async (
@@ -267,7 +267,7 @@ export const createInstalmentQr = async (
   const oldest = (await repo.listInstalments(deps.db, customer.id)).find((i) => i.paidPaise < i.amountPaise);
   const owedPaise = oldest ? oldest.amountPaise - oldest.paidPaise : 0;
   if (!oldest || owedPaise < MIN_CHARGE_PAISE)
-    throw new AppError(AppErrorCode.INVALID_PAYMENT, 'Nothing is due on this loan', [
+    throw new AppError(AppErrorCode.NOTHING_DUE, 'Nothing is due on this loan', [
       { field: 'customer_id', message: 'Nothing is due on this loan' },
     ]);
   const reference = instalmentReference(customer.id, oldest.instalmentNo);

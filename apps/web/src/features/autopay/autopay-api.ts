@@ -7,10 +7,14 @@ import { contractRequest } from '../../lib/http/contract-request';
 type TGet = (typeof autopayContract)['get'];
 type TSetUp = (typeof autopayContract)['setUp'];
 type TCancel = (typeof autopayContract)['cancel'];
+type TInstalmentQr = (typeof autopayContract)['instalmentQr'];
 
 const customerTag = (customerId: number) => ({ type: 'Autopay', id: customerId }) as const;
 
-/** UPI AutoPay (issue 29): a customer's mandate, set up and cancelled. Tags by customer id. */
+/**
+ * UPI AutoPay (issue 29): a customer's mandate, set up and cancelled, and a one-off UPI QR for the
+ * instalment due. Tags by customer id.
+ */
 export const autopayApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** The customer's mandate with its charges, or null when none was set up. */
@@ -36,7 +40,20 @@ export const autopayApi = api.injectEndpoints({
         ),
       invalidatesTags: (_result, _error, customerId) => [customerTag(customerId)],
     }),
+    /**
+     * A single-use gateway UPI QR for the customer's oldest unpaid instalment. Nothing cached
+     * changes until it is paid (the gateway's webhook records that), so it invalidates no tags.
+     */
+    createInstalmentQr: build.mutation<TContractData<TInstalmentQr>, TContractBody<TInstalmentQr>>({
+      query: (body) =>
+        contractRequest<TInstalmentQr>({ path: paths.autopay.instalmentQr, method: 'POST' }, { body }),
+    }),
   }),
 });
 
-export const { useGetMandateQuery, useSetUpMandateMutation, useCancelMandateMutation } = autopayApi;
+export const {
+  useGetMandateQuery,
+  useSetUpMandateMutation,
+  useCancelMandateMutation,
+  useCreateInstalmentQrMutation,
+} = autopayApi;
