@@ -22,8 +22,9 @@ import type { StatementCounter } from './db/statement-counter';
 import { createEmbeddedBroker, createExternalBus, type EmbeddedBroker } from './device-channel/broker';
 import { probeBrokerLockdown } from './device-channel/broker-probe';
 import type { DeviceBus } from './device-channel/bus';
-import { startJobs } from './jobs/scheduler';
+import { registerClockedJobs, startJobs } from './jobs/scheduler';
 import type { AppContext } from './lib/context';
+import { JobRunners } from './lib/job-runners';
 import {
   advertisementsPublicRoutes,
   advertisementsRoutes,
@@ -56,6 +57,7 @@ import { emiRoutes } from './modules/emi/emi.routes';
 import { emmPublicRoutes, emmRoutes } from './modules/emm/emm.routes';
 import { recordAppRemoved } from './modules/emm/emm.service';
 import { financersRoutes } from './modules/financers/financers.routes';
+import { jobClockRoutes } from './modules/job-clock/job-clock.routes';
 import { joiningAdminRoutes, joiningPublicRoutes } from './modules/joining/joining.routes';
 import { keyRefundRoutes } from './modules/key-refund/key-refund.routes';
 import { ledgerRoutes } from './modules/ledger/ledger.routes';
@@ -234,7 +236,10 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
   const smsTransport = options.sms ?? createSmsTransport(config, app.log);
   const sms = new SmsOutbox({ db, transport: smsTransport, config, log: app.log });
   const whatsapp = options.whatsapp ?? createWhatsAppTransport(config, app.log);
-  const ctx: AppContext = { db, config, sms, whatsapp, dispatcher, deviceEvents };
+  const jobs = new JobRunners();
+  const ctx: AppContext = { db, config, sms, whatsapp, dispatcher, deviceEvents, jobs };
+  const jobDeps = { db, dispatcher, sms, whatsapp, whatsappTemplate: config.WHATSAPP_TEMPLATE_EMI_REMINDER };
+  registerClockedJobs(jobs, jobDeps, app.log);
   deviceEvents.hooks = {
     simChanged: (change) => notifySimChange(ctx, change),
     offlineLock: (report) => recordOfflineLock(ctx, { deviceId: report.device.id, data: report.data }),
@@ -324,14 +329,12 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
   await app.register(messagesRoutes, ctx);
   await app.register(advertisementsPublicRoutes, ctx);
   await app.register(advertisementsRoutes, ctx);
+  // Never in production (config refuses JOB_CLOCK there).
+  if (config.JOB_CLOCK) await app.register(jobClockRoutes, ctx);
 
   const stopJobs =
     config.JOBS_INTERVAL_MINUTES > 0
-      ? startJobs(
-          { db, dispatcher, sms, whatsapp, whatsappTemplate: config.WHATSAPP_TEMPLATE_EMI_REMINDER },
-          config.JOBS_INTERVAL_MINUTES * 60_000,
-          app.log,
-        )
+      ? startJobs(jobDeps, config.JOBS_INTERVAL_MINUTES * 60_000, app.log)
       : () => {};
   const stopAndroidManagementJobs =
     androidManagement && config.JOBS_INTERVAL_MINUTES > 0

@@ -304,6 +304,12 @@ export const ZConfig = z
      * outside production. Refused in production.
      */
     SEED_DEMO: ZBooleanFlag.optional(),
+    /**
+     * The job clock (modules/job-clock): POST paths.jobClock.run runs a periodic job as if it were
+     * a given instant (the debit of a due date, the reminders and the ladder after grace), for
+     * journeys and demos that cannot wait for the calendar. Off by default; refused in production.
+     */
+    JOB_CLOCK: ZBooleanFlag.default(false),
     WEB_DIST_DIR: z.string().optional(),
     /**
      * HDB Financial Services' customer API (docs/financers.md): base URL of the hand-off of HDB
@@ -422,6 +428,13 @@ export const ZConfig = z
           message: `MQTT_BROKER_AUTH=external needs ${key}: an enrolled phone's credentials, with which the server checks at start that the broker keeps one phone from another's commands`,
         });
       }
+    }
+    if (config.JOB_CLOCK) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['JOB_CLOCK'],
+        message: 'JOB_CLOCK runs the jobs at any instant anyone names; it is refused in production',
+      });
     }
     if (config.SEED_DEMO) {
       ctx.addIssue({

@@ -1,6 +1,7 @@
+import { istDate } from '@kisht/domain/common/time';
 import { Cron } from 'croner';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/client';
+import type { JobRunners } from '../lib/job-runners';
 import { markMaturingLoans } from '../modules/customers/customers.service';
 import { runAutoLockLadder } from '../modules/devices/auto-lock.service';
 import { resumeStaleBulkBatches } from '../modules/devices/bulk-batches.service';
@@ -10,7 +11,6 @@ import {
   reconcileDeviceServices,
   redeliverUnacknowledgedCommands,
 } from '../modules/devices/command-jobs.service';
-import type { CommandDispatcher } from '../modules/devices/device-outbox.service';
 import { releaseLapsedReservations } from '../modules/ledger/ledger.service';
 import { deliverReminders, planReminders, type TReminderDeps } from '../modules/reminders/reminders.service';
 import { notificationsJob } from './notifications.job';
@@ -67,6 +67,33 @@ export const startProtectedJob = ({
 };
 
 /**
+ * One run of the payment reminders (issue 29) as if it were `at` (UTC): today's reminders planned
+ * (planReminders), then those due sent outside the quiet hours (deliverReminders). Answers how many
+ * were planned and sent.
+ */
+export const runPaymentReminders = async (
+  deps: TReminderDeps,
+  at: Date = new Date(),
+): Promise<{ planned: number; sent: number }> => {
+  const planned = await planReminders(deps.db, at);
+  const sent = await deliverReminders(deps, at);
+  return { planned, sent };
+};
+
+/**
+ * Registers the jobs of this scheduler that the job clock may run at another instant: the payment
+ * reminders and the auto-lock ladder (on the +05:30 date of that instant).
+ */
+export const registerClockedJobs = (
+  jobs: JobRunners,
+  deps: Omit<TReminderDeps, 'log'>,
+  log: FastifyBaseLogger,
+): void => {
+  jobs.register('payment_reminders', (at) => runPaymentReminders({ ...deps, log }, at));
+  jobs.register('auto_lock', (at) => runAutoLockLadder(deps, istDate(at)));
+};
+
+/**
  * Periodic jobs (design §1 jobs): the EMIs-maturing rule, the auto-lock ladder (reminder
  * wallpaper, lock when overdue), the expiry of undelivered commands in organisations that set one
  * (design §5: nothing expires silently), the return of keys reserved by enrolment QRs that lapsed
@@ -117,8 +144,7 @@ export const startJobs = (
       intervalMs: Math.min(intervalMs, REMINDERS_INTERVAL_MS),
       log,
       run: async () => {
-        const planned = await planReminders(deps.db);
-        const sent = await deliverReminders({ ...deps, log });
+        const { planned, sent } = await runPaymentReminders({ ...deps, log });
         if (planned + sent > 0)
           log.info({ job: 'payment reminders', planned, sent }, 'payment reminders ran');
       },

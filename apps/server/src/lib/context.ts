@@ -4,6 +4,7 @@ import type { DeviceEventRecorder } from '../modules/devices/device-events.servi
 import type { CommandDispatcher } from '../modules/devices/device-outbox.service';
 import type { SmsOutbox } from '../modules/sms/sms.service';
 import type { WhatsAppTransport } from '../modules/whatsapp/whatsapp.transport';
+import type { JobRunners } from './job-runners';
 
 /** What every module gets from buildApp: the database, config and shared services. */
 export type AppContext = {
@@ -17,4 +18,6 @@ export type AppContext = {
   dispatcher: CommandDispatcher;
   /** Records what devices report (acks, state, reports); answers hellos through the dispatcher. */
   deviceEvents: DeviceEventRecorder;
+  /** The periodic jobs by name, each runnable at a given instant (the job clock). */
+  jobs: JobRunners;
 };
