@@ -3,12 +3,16 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARTIFACTS, EXIT_WITH_PARENT, REPO_ROOT } from './server';
 
-/** What apps/server/src/test/fake-mdm-main.ts prints: its URLs and the Kisht server's env for it. */
+/**
+ * What apps/server/src/test/fake-mdm-main.ts prints: its URLs, the Kisht server's env for the MDM
+ * fakes and, apart, for the messaging fakes (MSG91, WhatsApp Cloud API).
+ */
 export type TFakeMdmInfo = {
   controlUrl: string;
   nanomdmUrl: string;
   amapiUrl: string;
   env: Record<string, string>;
+  messagingEnv: Record<string, string>;
 };
 
 /**

@@ -163,6 +163,11 @@ export const ZConfig = z
      * production SMS go to the server log whichever is set.
      */
     SMS_PROVIDER: z.enum(['webhook', 'msg91']).default('webhook'),
+    /**
+     * Outside production SMS only go to the server log, unless this is true: then they go through
+     * SMS_PROVIDER too (the Playwright journeys point MSG91_API_URL at the local fake MSG91).
+     */
+    SMS_PROVIDER_OUTSIDE_PRODUCTION: ZBooleanFlag.default(false),
     /** Where SMS go in production with SMS_PROVIDER=webhook: POST {to, text} as JSON. */
     SMS_WEBHOOK_URL: z.string().url().optional(),
     /** The DLT header (sender id) the SMS carry: the 6 letters registered on the DLT platform. */

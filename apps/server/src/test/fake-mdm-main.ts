@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { paths } from '@kisht/domain/paths';
 import { type FakeAndroidManagement, startFakeAndroidManagement } from './fake-android-management';
+import { FAKE_MSG91_ACCOUNT, startFakeMsg91, type TFakeMsg91 } from './fake-msg91';
 import { type FakeIphone, type FakeNanoMdm, startFakeNanoMdm } from './fake-nanomdm';
+import { FAKE_WHATSAPP_ACCOUNT, startFakeWhatsApp, type TFakeWhatsApp } from './fake-whatsapp';
 
 /**
  * The MDM fakes as one process, for the Playwright journeys' server (e2e/support/global-setup.ts)
@@ -31,7 +33,9 @@ import { type FakeIphone, type FakeNanoMdm, startFakeNanoMdm } from './fake-nano
  * - `POST /control/amapi/enrol {qrPayload, imei, serialNumber?}`: a phone scans the managed-Android
  *   QR (the enrolment token in its admin extras bundle) → the AMAPI Device;
  * - `GET /control/amapi/devices`: the enterprise's devices; `GET /control/amapi/commands`: the
- *   commands issued (devices.issueCommand bodies, with the answered status).
+ *   commands issued (devices.issueCommand bodies, with the answered status);
+ * - `GET /control/sms`: the SMS the fake MSG91 accepted (template id, mobile, variables);
+ *   `GET /control/whatsapp`: the template messages the fake WhatsApp Cloud API accepted.
  */
 
 const json = (response: ServerResponse, status: number, body: unknown) => {
@@ -73,10 +77,12 @@ const enrolmentTokenOf = (qrPayload: string): string => {
   return token;
 };
 
+/** The fakes a control request may act on. */
+type TFakes = { nano: FakeNanoMdm; amapi: FakeAndroidManagement; msg91: TFakeMsg91; whatsapp: TFakeWhatsApp };
+
 const handleControl = async (
   request: IncomingMessage,
-  nano: FakeNanoMdm,
-  amapi: FakeAndroidManagement,
+  { nano, amapi, msg91, whatsapp }: TFakes,
 ): Promise<[number, unknown]> => {
   const url = new URL(request.url ?? '/', 'http://control');
   const route = `${request.method} ${url.pathname}`;
@@ -148,6 +154,10 @@ const handleControl = async (
           .filter((r) => r.method === 'POST' && r.path.endsWith(':issueCommand'))
           .map((r) => ({ device: r.path.slice(0, -':issueCommand'.length), body: r.body, status: r.status })),
       ];
+    case 'GET /control/sms':
+      return [200, msg91.received];
+    case 'GET /control/whatsapp':
+      return [200, whatsapp.sent];
     default:
       return [404, { error: `no control route ${route}` }];
   }
@@ -175,6 +185,8 @@ const main = async () => {
   const webhookSecret = randomBytes(24).toString('hex');
   const nano = await startFakeNanoMdm(apiKey, webhookSecret, port === 0 ? 0 : port + 1);
   const amapi = await startFakeAndroidManagement({ port: port === 0 ? 0 : port + 2 });
+  const msg91 = await startFakeMsg91();
+  const whatsapp = await startFakeWhatsApp();
   if (args['kisht-url']) nano.webhookUrl = `${args['kisht-url'].replace(/\/+$/, '')}${paths.apple.webhook}`;
 
   const env = {
@@ -190,6 +202,25 @@ const main = async () => {
     AMAPI_ENTERPRISE_NAME: amapi.enterpriseName,
     AMAPI_ACCESS_TOKEN: amapi.token,
   };
+  const messagingEnv = {
+    SMS_PROVIDER: 'msg91',
+    SMS_PROVIDER_OUTSIDE_PRODUCTION: 'true',
+    MSG91_API_URL: msg91.url,
+    MSG91_AUTH_KEY: FAKE_MSG91_ACCOUNT.authKey,
+    SMS_SENDER_ID: FAKE_MSG91_ACCOUNT.senderId,
+    SMS_TEMPLATE_OTP: FAKE_MSG91_ACCOUNT.templateIds.OTP,
+    SMS_TEMPLATE_SIM_CHANGE: FAKE_MSG91_ACCOUNT.templateIds.SIM_CHANGE,
+    SMS_TEMPLATE_WARRANTY: FAKE_MSG91_ACCOUNT.templateIds.WARRANTY_EXPIRY,
+    SMS_TEMPLATE_SIGNUP_APPROVED: FAKE_MSG91_ACCOUNT.templateIds.SIGNUP_APPROVED,
+    SMS_TEMPLATE_SIGNUP_DECLINED: FAKE_MSG91_ACCOUNT.templateIds.SIGNUP_DECLINED,
+    SMS_TEMPLATE_EMI_REMINDER: FAKE_MSG91_ACCOUNT.templateIds.EMI_REMINDER,
+    WHATSAPP_PROVIDER: 'cloud',
+    WHATSAPP_API_URL: whatsapp.url,
+    WHATSAPP_PHONE_NUMBER_ID: FAKE_WHATSAPP_ACCOUNT.phoneNumberId,
+    WHATSAPP_ACCESS_TOKEN: FAKE_WHATSAPP_ACCOUNT.accessToken,
+    WHATSAPP_APP_SECRET: randomBytes(16).toString('hex'),
+    WHATSAPP_VERIFY_TOKEN: randomBytes(8).toString('hex'),
+  };
 
   const control = createServer((request, response) => {
     // The settings as shell lines, for `eval "$(curl -s <controlUrl>/control/env)"` (README step 6).
@@ -198,7 +229,7 @@ const main = async () => {
       response.end(`${shellExports(env)}\n`);
       return;
     }
-    handleControl(request, nano, amapi).then(
+    handleControl(request, { nano, amapi, msg91, whatsapp }).then(
       ([status, body]) => json(response, status, body),
       (error: unknown) => json(response, 400, { error: (error as Error).message ?? String(error) }),
     );
@@ -212,7 +243,7 @@ const main = async () => {
   });
   const stop = async () => {
     control.close();
-    await Promise.all([nano.close(), amapi.close()]);
+    await Promise.all([nano.close(), amapi.close(), msg91.close(), whatsapp.close()]);
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop());
@@ -221,7 +252,7 @@ const main = async () => {
   process.stdout.write(
     args.exports
       ? `${shellExports({ KISHT_FAKE_MDM_CONTROL_URL: controlUrl, ...env })}\n`
-      : `${JSON.stringify({ controlUrl, nanomdmUrl: nano.url, amapiUrl: amapi.url, env })}\n`,
+      : `${JSON.stringify({ controlUrl, nanomdmUrl: nano.url, amapiUrl: amapi.url, env, messagingEnv })}\n`,
   );
 };
 

@@ -309,4 +309,17 @@ describe('createSmsTransport: the gateway the configuration names (issue 27)', (
     expect(fake.requests()).toBe(0);
     expect(info).toHaveBeenCalledWith({ to: DEMO_RETAILER_MOBILE }, '[dev SMS] hello');
   });
+
+  it('outside production sends through MSG91 when SMS_PROVIDER_OUTSIDE_PRODUCTION says so (a local fake)', async () => {
+    fake = await startFakeMsg91();
+    const transport = createSmsTransport(
+      {
+        ...loadConfig({ NODE_ENV: 'test', SMS_PROVIDER_OUTSIDE_PRODUCTION: 'true', ...MSG91_ENV }),
+        MSG91_API_URL: fake.url,
+      },
+      SILENT_LOG,
+    );
+    await transport.send({ to: DEMO_RETAILER_MOBILE, text: 'not sent' }, { template: OTP });
+    expect(fake.received.map((sms) => sms.templateId)).toEqual([FAKE_MSG91_ACCOUNT.templateIds.OTP]);
+  });
 });

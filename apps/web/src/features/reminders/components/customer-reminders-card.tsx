@@ -83,6 +83,7 @@ export const CustomerRemindersCard = ({
                 {CHANNEL_ICONS[reminder.channel]}
               </ListItemIcon>
               <ListItemText
+                sx={{ pr: 1 }}
                 primary={t('reminders.card.line', {
                   no: reminder.instalmentNo,
                   date: formatDate(reminder.dueDate),
@@ -97,6 +98,7 @@ export const CustomerRemindersCard = ({
               />
               <Chip
                 size="small"
+                sx={{ flexShrink: 0 }}
                 label={t(stateKey(reminder.state))}
                 color={STATE_COLOURS[reminder.state]}
                 variant={
