@@ -265,6 +265,46 @@ describe('charging on the due date', () => {
     ]);
   });
 
+  it('a debit captured after the loan was paid at the shop is refunded once, the part still owed recorded', async ({
+    make,
+  }) => {
+    const { customerId, tokenId } = await activeMandateFor(make);
+    const instalments = await instalmentsOf(customerId);
+    const first = instalments[0]!;
+    expect(await runAutopayCharges(jobDeps(), morningOf(first.due_date))).toBe(1);
+    const [debit] = [...fake.recurringPayments.values()].filter((p) => p.tokenId === tokenId);
+    // The customer pays at the shop before the debit lands: all but ₹300 of the loan.
+    const leftPaise = 30_000;
+    await t.app.ctx.db.execute(
+      sql`update emis set paid_paise = amount_paise where customer_id = ${customerId}`,
+    );
+    await t.app.ctx.db.execute(
+      sql`update emis set paid_paise = amount_paise - ${leftPaise}
+          where customer_id = ${customerId} and instalment_no = ${instalments.at(-1)!.instalment_no}`,
+    );
+    const captured = fake.settleRecurring(debit!.id, 'captured');
+    await postWebhook(captured);
+    await postWebhook(captured);
+    const refunds = [...fake.refunds.values()].filter((r) => r.paymentId === debit!.id);
+    expect(refunds).toEqual([
+      expect.objectContaining({
+        amount: first.amount_paise - leftPaise,
+        idempotencyKey: expect.stringMatching(/^autopay-refund-\d+$/),
+      }),
+    ]);
+    expect(
+      await count(
+        sql`select count(*)::int as n from payments where customer_id = ${customerId} and mode = 'online' and amount_paise = ${leftPaise}`,
+      ),
+    ).toBe(1);
+    expect((await instalmentsOf(customerId)).every((i) => i.paid_paise === i.amount_paise)).toBe(true);
+    const [charge] = ZMandate.parse((await apiGet(t, retailer, mandateUrl(customerId))).body.data).charges;
+    expect(charge).toMatchObject({ status: 'captured', receiptNo: expect.stringMatching(/^KR-41-/) });
+    expect(charge!.failureReason).toMatch(
+      /^Refunded ₹[\d,]+\.\d{2}: the loan owed less than the debit \(rfnd_/,
+    );
+  });
+
   it('a failed debit leaves the instalment unpaid (the reminder ladder goes on) and is retried the next morning', async ({
     make,
   }) => {

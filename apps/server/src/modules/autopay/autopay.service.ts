@@ -16,6 +16,7 @@ import type {
   TSetUpMandateRequest,
 } from '@kisht/domain/autopay/autopay.schema';
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
+import { formatRupees } from '@kisht/domain/common/format';
 import { istDate } from '@kisht/domain/common/time';
 import { instalmentReference, parseInstalmentReference } from '@kisht/domain/users/upi';
 import type { FastifyBaseLogger } from 'fastify';
@@ -334,37 +335,81 @@ export const cancelMandate = async (
  * no longer owes the amount (paid meanwhile) keeps the charge captured with the reason, for a
  * refund by hand.
  */
+/**
+ * What a captured debit comes to when the loan owed less than it (the customer paid at the shop
+ * after the charge was made): what the loan owes is recorded, the rest refunded at the gateway once
+ * (X-Refund-Idempotency `autopay-refund-<charge id>`). Answers the words kept on the charge, or
+ * null when nothing was refunded. A refund the gateway refuses or cannot take now is logged as an
+ * error and said on the charge, for a person to refund from the gateway's dashboard.
+ */
+const refundExcess = async (
+  deps: TAutopayDeps,
+  charge: repo.TChargeRow,
+  gatewayPaymentId: string,
+  excessPaise: number,
+): Promise<string | null> => {
+  if (excessPaise <= 0) return null;
+  const amount = formatRupees(excessPaise);
+  if (excessPaise < MIN_CHARGE_PAISE) return `${amount} more than the loan owed; too little to refund`;
+  try {
+    const refund = await (await deps.gateways.get()).refundPayment({
+      paymentId: gatewayPaymentId,
+      amountPaise: excessPaise,
+      idempotencyKey: `autopay-refund-${charge.id}`,
+      notes: { orgId: String(charge.orgId), customerId: String(charge.customerId), reason: 'more than owed' },
+    });
+    deps.log.warn(
+      { chargeId: charge.id, refundId: refund.refundId, excessPaise },
+      'AutoPay debit refunded in part',
+    );
+    return `Refunded ${amount}: the loan owed less than the debit (${refund.refundId})`;
+  } catch (error) {
+    deps.log.error(
+      { chargeId: charge.id, err: error, excessPaise },
+      'AutoPay debit over what was owed not refunded',
+    );
+    return `${amount} more than the loan owed; refund it from the gateway's dashboard`;
+  }
+};
+
 const captureCharge = async (deps: TAutopayDeps, charge: repo.TChargeRow, gatewayPaymentId: string) => {
   const customer = await repo.findCustomer(deps.db, charge.customerId);
   if (!customer) return;
   const shop = await shopOf(deps.db, customer, `autopay-charge:${charge.id}`);
   const instalments = await repo.listInstalments(deps.db, customer.id);
+  const owedPaise = instalments.reduce((total, i) => total + Math.max(0, i.amountPaise - i.paidPaise), 0);
+  const recordPaise = Math.min(charge.amountPaise, owedPaise);
   let receipt: { id: number; receiptNo: string } | null = null;
   let failureReason: string | null = null;
   try {
-    receipt = await recordPayment(deps, {
-      actor: shop,
-      request: {
-        customer_id: customer.id,
-        emi_ids: instalments.map((i) => i.id),
-        amountPaise: charge.amountPaise,
-        mode: 'online',
-        reference: gatewayPaymentId,
-      },
-      idempotencyKey: `autopay:${charge.id}`,
-      autoUnlock: true,
-    });
+    if (recordPaise > 0)
+      receipt = await recordPayment(deps, {
+        actor: shop,
+        request: {
+          customer_id: customer.id,
+          emi_ids: instalments.map((i) => i.id),
+          amountPaise: recordPaise,
+          mode: 'online',
+          reference: gatewayPaymentId,
+        },
+        idempotencyKey: `autopay:${charge.id}`,
+        autoUnlock: true,
+      });
+    failureReason = await refundExcess(deps, charge, gatewayPaymentId, charge.amountPaise - recordPaise);
   } catch (error) {
+    // A shop payment recorded between the read above and this one left less owed: nothing is
+    // recorded and the whole debit is refunded.
     if (!(error instanceof AppError && error.code === AppErrorCode.INVALID_PAYMENT)) throw error;
-    failureReason = `not recorded: ${error.message}`;
     deps.log.error({ chargeId: charge.id, err: error }, 'AutoPay charge captured but not recorded');
+    receipt = null;
+    failureReason = await refundExcess(deps, charge, gatewayPaymentId, charge.amountPaise);
   }
   await deps.db.transaction(async (tx) => {
     const settled = await repo.settleCharge(tx, charge.id, {
       status: 'captured',
       gatewayPaymentId,
       paymentId: receipt?.id ?? null,
-      failureReason,
+      failureReason: failureReason?.slice(0, 200) ?? null,
     });
     if (settled) await auditCharge(tx, settled, receipt?.receiptNo ?? null);
   });

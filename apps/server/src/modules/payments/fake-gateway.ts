@@ -14,7 +14,8 @@ import { checkoutSignature, hmacSha256Hex } from './payment-gateway';
  * a signed `payment.captured` webhook goes to the webhook URL. For UPI AutoPay (docs/autopay.md)
  * it also speaks `POST /v1/customers`, mandate orders (`method: upi`, `customer_id`, `token`),
  * `POST /v1/payments/create/upi` (intent link), `GET`/`DELETE /v1/customers/{id}/tokens[/{token}]`,
- * `POST /v1/payments/create/recurring` and `POST /v1/payments/qr_codes`, with test hooks that play
+ * `POST /v1/payments/create/recurring`, `POST /v1/payments/qr_codes` and `POST
+ * /v1/payments/{id}/refund` (of a captured recurring payment), with test hooks that play
  * the customer's UPI app and bank (approveMandate, tokenEvent, settleRecurring, creditQr) and, for
  * a person, `GET /v1/fake/mandates/{order id}` (an approve/decline page), `GET
  * /v1/fake/recurring?tr=` (the recurring debits carrying an instalment reference) and `POST
@@ -51,6 +52,8 @@ export type TFakeGateway = {
   tokens: Map<string, TFakeToken>;
   recurringPayments: Map<string, TFakeRecurringPayment>;
   qrCodes: Map<string, TFakeQrCode>;
+  /** Refunds of recurring payments, by refund id (POST /v1/payments/{id}/refund). */
+  refunds: Map<string, TFakeRefund>;
   /**
    * Test hook: the customer approves (or declines) the mandate of an authorisation order in their
    * UPI app: a token is made (confirmed or rejected) and its signed webhook (token.confirmed /
@@ -108,6 +111,15 @@ export type TFakeRecurringPayment = {
   amount: number;
   notes: Record<string, string>;
   status: 'created' | 'captured' | 'failed';
+};
+
+/** A refund at the fake: the payment refunded, amount paise, its idempotency key. */
+export type TFakeRefund = {
+  id: string;
+  paymentId: string;
+  amount: number;
+  idempotencyKey: string | null;
+  notes: Record<string, string>;
 };
 
 /** A UPI QR code at the fake. */
@@ -238,6 +250,7 @@ export const startFakeGateway = async (
   const tokens = new Map<string, TFakeToken>();
   const recurringPayments = new Map<string, TFakeRecurringPayment>();
   const qrCodes = new Map<string, TFakeQrCode>();
+  const refunds = new Map<string, TFakeRefund>();
   const expectedAuth = `Basic ${Buffer.from(`${keyId}:${keySecret}`).toString('base64')}`;
 
   const app: FastifyInstance = Fastify({ logger: false });
@@ -598,6 +611,54 @@ export const startFakeGateway = async (
     return { razorpay_payment_id: payment.id, razorpay_order_id: order.id };
   });
 
+  // A normal refund of a captured recurring payment, at most what is left of it, once per
+  // X-Refund-Idempotency key (the same key answers the same refund).
+  app.post<{ Params: { id: string } }>('/v1/payments/:id/refund', async (request, reply) => {
+    if (!requireAuth(request, reply)) return reply;
+    const payment = recurringPayments.get(request.params.id);
+    if (!payment) return badRequest(reply, 'The id provided does not exist', 'id');
+    if (payment.status !== 'captured')
+      return badRequest(reply, 'Only a captured payment can be refunded', 'id');
+    const key = request.headers['x-refund-idempotency'];
+    const idempotencyKey = typeof key === 'string' ? key : null;
+    if (idempotencyKey !== null && !/^[A-Za-z0-9_-]{10,64}$/.test(idempotencyKey))
+      return badRequest(reply, 'The idempotency key is invalid', 'x-refund-idempotency');
+    const again = [...refunds.values()].find(
+      (r) => idempotencyKey !== null && r.idempotencyKey === idempotencyKey,
+    );
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const refunded = [...refunds.values()]
+      .filter((r) => r.paymentId === payment.id)
+      .reduce((total, r) => total + r.amount, 0);
+    const amount = body.amount === undefined ? payment.amount - refunded : body.amount;
+    if (!again) {
+      if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 100)
+        return badRequest(reply, 'The amount must be at least INR 1.00', 'amount');
+      if (amount > payment.amount - refunded)
+        return badRequest(reply, 'The refund amount provided is greater than amount captured', 'amount');
+    }
+    const refund = again ?? {
+      id: gatewayId('rfnd'),
+      paymentId: payment.id,
+      amount: amount as number,
+      idempotencyKey,
+      notes: (body.notes as Record<string, string> | undefined) ?? {},
+    };
+    refunds.set(refund.id, refund);
+    return {
+      id: refund.id,
+      entity: 'refund',
+      amount: refund.amount,
+      currency: 'INR',
+      payment_id: refund.paymentId,
+      notes: refund.notes,
+      receipt: null,
+      status: 'processed',
+      speed_requested: 'normal',
+      created_at: Math.floor(Date.now() / 1000),
+    };
+  });
+
   app.post('/v1/payments/qr_codes', async (request, reply) => {
     if (!requireAuth(request, reply)) return reply;
     const body = (request.body ?? {}) as Record<string, unknown>;
@@ -765,6 +826,7 @@ document.getElementById('pay').onclick = function () {
     tokens,
     recurringPayments,
     qrCodes,
+    refunds,
     approveMandate: (authOrderId, outcome = 'confirmed') => approve(authOrderId, outcome),
     tokenEvent: (tokenId, event) => {
       const token = tokens.get(tokenId);

@@ -76,6 +76,19 @@ export type TPaymentGateway = {
     closeBy: Date;
     notes: Record<string, string>;
   }) => Promise<{ id: string; imageUrl: string | null }>;
+  /**
+   * A normal refund of part or all of a captured payment (POST /v1/payments/{id}/refund {amount,
+   * speed: normal, notes}), made once per `idempotencyKey` (Razorpay's X-Refund-Idempotency header,
+   * 10–64 letters, digits, hyphens, underscores), so a retried call never refunds twice. Amount in
+   * integer paise, at least 100. Answers the refund id and its status. Throws
+   * PAYMENT_GATEWAY_UNAVAILABLE.
+   */
+  refundPayment: (refund: {
+    paymentId: string;
+    amountPaise: number;
+    idempotencyKey: string;
+    notes: Record<string, string>;
+  }) => Promise<{ refundId: string; status: string }>;
 };
 
 /** An authorisation order for a UPI AutoPay mandate: amount paise, recurring token terms. */
@@ -220,6 +233,7 @@ export const createRazorpayGateway = (options: {
             ...init,
             // A body-less call (GET, DELETE) sends no content-type, which a JSON server would refuse.
             headers: {
+              ...(init.headers as Record<string, string> | undefined),
               authorization,
               accept: 'application/json',
               ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
@@ -385,6 +399,19 @@ export const createRazorpayGateway = (options: {
         z.object({ id: z.string().min(1), image_url: z.string().nullable().optional() }),
       );
       return { id: answer.id, imageUrl: answer.image_url ?? null };
+    },
+    refundPayment: async (refund) => {
+      const answer = await call(
+        'refund payment',
+        `/v1/payments/${encodeURIComponent(refund.paymentId)}/refund`,
+        {
+          method: 'POST',
+          headers: { 'x-refund-idempotency': refund.idempotencyKey },
+          body: JSON.stringify({ amount: refund.amountPaise, speed: 'normal', notes: refund.notes }),
+        },
+        z.object({ id: z.string().min(1), status: z.string() }),
+      );
+      return { refundId: answer.id, status: answer.status };
     },
   };
 };

@@ -164,7 +164,7 @@ export const AutopayCard = ({
                   amount: formatRupees(charge.amountPaise),
                   date: formatDate(charge.chargeDate),
                 })}
-                secondary={charge.receiptNo ?? charge.failureReason ?? undefined}
+                secondary={[charge.receiptNo, charge.failureReason].filter(Boolean).join(' · ') || undefined}
               />
               <Chip
                 size="small"
