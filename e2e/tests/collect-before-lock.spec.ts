@@ -24,7 +24,8 @@ import { startKishtStack, type TKishtStack } from '../support/stack';
  * WhatsApp through the fake Cloud API, and has the job clock on, so the due date's debit, the
  * reminders and the ladder run as of the days they belong to without waiting for the calendar):
  * Anita and Ravi each get an enrolled phone (the reference agent) and UPI AutoPay, approved in
- * their UPI app (the fake gateway's page). On the due date's morning Anita's debit is captured, her
+ * their UPI app (the fake gateway's page). Their debits are asked for the morning before the due
+ * date (the gateway's pre-debit notice); on the due date Anita's is captured, her
  * instalment is paid and her phone's paid-through date moves a month on; Ravi's fails at his bank.
  * He is reminded by WhatsApp and SMS (the fakes see the template name and the DLT template id),
  * the ladder locks his phone once the 3 grace days have passed, and he pays the gateway UPI QR of
@@ -206,8 +207,14 @@ story(
       await expect(paidThrough).toHaveText(/^Locks itself after \d{2}-\d{2}-\d{4} 12:00 AM unless paid$/);
       const anitaBefore = (await paidThrough.textContent())!;
 
-      // The due date's morning: the AutoPay job asks for both debits; Anita's bank pays, Ravi's refuses.
-      const charged = await runJobAt(page, baseURL!, 'autopay_charges', `${dueDate}T09:30:00+05:30`);
+      // The morning before the due date the AutoPay job asks for both debits (the gateway sends the
+      // pre-debit notice and debits a day later); on the due date Anita's bank pays, Ravi's refuses.
+      const charged = await runJobAt(
+        page,
+        baseURL!,
+        'autopay_charges',
+        `${plusDays(dueDate, -1)}T09:30:00+05:30`,
+      );
       expect(charged.counts.created).toBe(2);
       const [anitaDebit] = await debitsOf(gateways, `KSH${anita!.customerId}I1`);
       const [raviDebit] = await debitsOf(gateways, `KSH${ravi!.customerId}I1`);

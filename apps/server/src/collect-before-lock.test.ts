@@ -189,7 +189,8 @@ describe('collect before you lock', () => {
     expect(ravi.agent.lockScreen?.emergencyCalls).toBe('allowed');
     expect(anita.agent.isLocked).toBe(false);
 
-    // Anita's due date is today: the morning debit is captured; her phone's date moves a month on.
+    // Anita's due date is today: the morning debit (the run of the day before, CHARGE_LEAD_DAYS, was
+    // missed, so it is made on the day) is captured; her phone's date moves a month on.
     // The same run retries Ravi's failed debit (CHARGE_RETRY_RULE), which fails again.
     const [anitaFirst, anitaSecond] = await instalmentsOf(anita.customerId);
     expect(await runAutopayCharges(autopayDeps(), morningOf(today))).toBe(2);

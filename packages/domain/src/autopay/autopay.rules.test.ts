@@ -57,11 +57,16 @@ describe('chargesDue', () => {
       [{ emiId: 1, attempt: 1, amountPaise: 200_000 }],
     ],
     [
-      'not one due tomorrow or paid',
+      'charges one due tomorrow (CHARGE_LEAD_DAYS: the gateway debits a day after the pre-debit notice)',
+      { today: TODAY, mandate: active, instalments: [instalment(1, '2026-12-06')], attempts: [] },
+      [{ emiId: 1, attempt: 1, amountPaise: 250_000 }],
+    ],
+    [
+      'not one due the day after tomorrow, or paid',
       {
         today: TODAY,
         mandate: active,
-        instalments: [instalment(1, '2026-12-06'), instalment(2, TODAY, 250_000, 250_000)],
+        instalments: [instalment(1, '2026-12-07'), instalment(2, TODAY, 250_000, 250_000)],
         attempts: [],
       },
       [],

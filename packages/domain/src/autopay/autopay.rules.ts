@@ -88,8 +88,8 @@ export const mandateExpiry = (lastDueDate: string): Date => {
 };
 
 /**
- * When on a day a charge may be created: from 09:00 +05:30 (the morning of the due date, as the
- * reminders' quiet hours end) until 21:00 +05:30. Debits are executed by NPCI outside its peak
+ * When on a day a charge may be created: from 09:00 +05:30 (as the reminders' quiet hours end, so
+ * the pre-debit notification and the debit a day later come in the morning) until 21:00 +05:30. Debits are executed by NPCI outside its peak
  * windows in any case; the gateway holds a charge created in one.
  */
 export const CHARGE_WINDOW = { startHour: 9, endHour: 21 } as const;
@@ -139,8 +139,17 @@ export type TChargeableInstalment = {
 export type TChargeToCreate = { emiId: number; attempt: number; amountPaise: number };
 
 /**
+ * How many days before its due date an instalment's first charge is created, so that the money
+ * moves on the due date: the gateway sends the customer the pre-debit notification NPCI requires
+ * and attempts the debit in the 25th hour after it (Razorpay, "Create Subsequent Payments"). A
+ * charge missed then (the job down, a mandate approved that day) is created on the due date itself.
+ */
+export const CHARGE_LEAD_DAYS = 1;
+
+/**
  * The charges to create on `today` (+05:30 `YYYY-MM-DD`) for one customer: none unless the mandate
- * is `active`. The first attempt for each unpaid instalment due today; a next attempt for one whose
+ * is `active`. The first attempt for each unpaid instalment due within CHARGE_LEAD_DAYS of today
+ * (not one already overdue: it predates the mandate or the job); a next attempt for one whose
  * latest attempt failed, when CHARGE_RETRY_RULE allows it today. Never while an attempt is pending
  * ('created') or after one was captured. The amount is what the instalment still owes; an
  * instalment owing more than the mandate's max amount, or less than MIN_CHARGE_PAISE, is skipped
@@ -157,13 +166,13 @@ export const chargesDue = (input: {
   for (const instalment of input.instalments) {
     const owed = Math.max(0, instalment.amountPaise - instalment.paidPaise);
     if (owed < MIN_CHARGE_PAISE || owed > input.mandate.maxAmountPaise) continue;
-    if (instalment.dueDate > input.today) continue;
+    if (instalment.dueDate > addDays(input.today, CHARGE_LEAD_DAYS)) continue;
     const tried = input.attempts
       .filter((a) => a.emiId === instalment.id)
       .sort((a, b) => a.attempt - b.attempt);
     const latest = tried.at(-1);
     if (!latest) {
-      if (instalment.dueDate === input.today)
+      if (instalment.dueDate >= input.today)
         due.push({ emiId: instalment.id, attempt: 1, amountPaise: owed });
       continue;
     }

@@ -228,16 +228,21 @@ describe('charging on the due date', () => {
     const [first] = await instalmentsOf(customerId);
     const due = first!.due_date;
 
-    // Before 09:00 +05:30 and the day before: nothing.
-    expect(await runAutopayCharges(jobDeps(), new Date(morningOf(due).getTime() - 2 * 3_600_000))).toBe(0);
-    expect(await runAutopayCharges(jobDeps(), morningOf(addDays(due, -1)))).toBe(0);
-    // On the morning, two processes at once and a later run: one charge.
+    // Two days before, and before 09:00 +05:30 the day before: nothing.
+    const dayBefore = addDays(due, -1);
+    expect(await runAutopayCharges(jobDeps(), morningOf(addDays(due, -2)))).toBe(0);
+    expect(await runAutopayCharges(jobDeps(), new Date(morningOf(dayBefore).getTime() - 2 * 3_600_000))).toBe(
+      0,
+    );
+    // The morning before the due date (the gateway's pre-debit notice, the debit a day later), two
+    // processes at once, a later run and the due date's own run: one charge.
     const runs = await Promise.all([
-      runAutopayCharges(jobDeps(), morningOf(due)),
-      runAutopayCharges(jobDeps(), morningOf(due)),
+      runAutopayCharges(jobDeps(), morningOf(dayBefore)),
+      runAutopayCharges(jobDeps(), morningOf(dayBefore)),
     ]);
     expect(runs.reduce((a, b) => a + b, 0)).toBe(1);
-    expect(await runAutopayCharges(jobDeps(), new Date(morningOf(due).getTime() + 3_600_000))).toBe(0);
+    expect(await runAutopayCharges(jobDeps(), new Date(morningOf(dayBefore).getTime() + 3_600_000))).toBe(0);
+    expect(await runAutopayCharges(jobDeps(), morningOf(due))).toBe(0);
     const recurring = [...fake.recurringPayments.values()].filter((p) => p.tokenId === tokenId);
     expect(recurring).toHaveLength(1);
     expect(recurring[0]).toMatchObject({ tokenId, amount: first!.amount_paise });
