@@ -77,6 +77,7 @@ import { createSmsTransport } from './modules/sms/create-sms-transport';
 import { SmsOutbox } from './modules/sms/sms.service';
 import type { SmsTransport } from './modules/sms/sms.transport';
 import { warrantyRoutes } from './modules/warranty/warranty.routes';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
 import { createWhatsAppTransport } from './modules/whatsapp/create-whatsapp-transport';
 import type { WhatsAppTransport } from './modules/whatsapp/whatsapp.transport';
 import { registerClientContract } from './plugins/client-contract';
@@ -329,6 +330,7 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
   await app.register(messagesRoutes, ctx);
   await app.register(advertisementsPublicRoutes, ctx);
   await app.register(advertisementsRoutes, ctx);
+  await app.register(webhooksRoutes, ctx);
   // Never in production (config refuses JOB_CLOCK there).
   if (config.JOB_CLOCK) await app.register(jobClockRoutes, ctx);
 

@@ -125,6 +125,18 @@ export const paths = {
     /** GET ?order_id= → TPaymentOrderStatus. */
     status: '/api/payments/status',
   },
+  webhooks: {
+    /** GET → TWebhookEndpoint[]; POST TCreateWebhookEndpoint → {endpoint, secret}; DELETE ?endpoint_id=. */
+    endpoints: '/api/webhooks/endpoints',
+    /** POST {endpoint_id} → {endpoint, secret}: a new signing secret. */
+    rotate: '/api/webhooks/endpoints/rotate',
+    /** POST {endpoint_id} → TWebhookEndpoint: enabled again. */
+    enable: '/api/webhooks/endpoints/enable',
+    /** GET ?endpoint_id= → TWebhookDelivery[]: the delivery log. */
+    deliveries: '/api/webhooks/deliveries',
+    /** POST {message_id} → TWebhookDelivery: sent again now. */
+    resend: '/api/webhooks/deliveries/resend',
+  },
   jobClock: {
     /**
      * POST {job, at} → {job, at, counts}: runs a periodic job as if it were `at` (server config

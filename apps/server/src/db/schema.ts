@@ -1260,3 +1260,65 @@ export const autopayCharges = pgTable(
     index('autopay_charges_mandate_idx').on(t.mandateId, t.createdAt),
   ],
 );
+
+/**
+ * A lender's webhook receiver (issue 30, docs/webhooks.md): the events it takes and its signing
+ * secret (`whsec_` + base64, Standard Webhooks). After a rotation the previous secret also signs
+ * until `previous_secret_expires_at`. Disabled when a message to it failed its whole retry schedule.
+ */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    url: text('url').notNull(),
+    description: text('description'),
+    events: text('events').array().notNull(),
+    secret: text('secret').notNull(),
+    previousSecret: text('previous_secret'),
+    previousSecretExpiresAt: timestamp('previous_secret_expires_at', { withTimezone: true }),
+    status: text('status').$type<'enabled' | 'disabled'>().notNull().default('enabled'),
+    disabledReason: text('disabled_reason'),
+    createdBy: integer('created_by'),
+    createdAt: createdAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [index('webhook_endpoints_org_idx').on(t.orgId)],
+);
+
+/**
+ * The webhook outbox: one message per event and endpoint, written in the transaction of what it
+ * tells, delivered by the "webhooks" job with retries (webhooks.rules WEBHOOK_RETRY_DELAYS_MS).
+ * `ordering_key` (the device, or the customer) keeps one device's messages in order: a message
+ * waits while an earlier one of its key to the same endpoint is pending.
+ */
+export const webhookMessages = pgTable(
+  'webhook_messages',
+  {
+    /** `msg_` + 26 characters: the `webhook-id` of every attempt. */
+    id: text('id').primaryKey(),
+    seq: serial('seq').notNull(),
+    orgId: integer('org_id').notNull(),
+    endpointId: integer('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id),
+    eventType: text('event_type').notNull(),
+    orderingKey: text('ordering_key').notNull(),
+    /** The body sent, exactly: `{ type, timestamp, data }` (Standard Webhooks' payload shape). */
+    body: text('body').notNull(),
+    status: text('status').$type<'pending' | 'delivered' | 'failed'>().notNull().default('pending'),
+    attempts: smallint('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastStatusCode: smallint('last_status_code'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('webhook_messages_due_idx').on(t.status, t.nextAttemptAt),
+    index('webhook_messages_endpoint_idx').on(t.endpointId, t.seq),
+    index('webhook_messages_order_idx').on(t.endpointId, t.orderingKey, t.seq),
+  ],
+);

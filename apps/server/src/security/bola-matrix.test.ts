@@ -25,7 +25,17 @@ import { deviceControlPath, paths } from '@kisht/domain/paths';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emis, financers, notifications, plans, products, signupRequests, users } from '../db/schema';
+import {
+  emis,
+  financers,
+  notifications,
+  plans,
+  products,
+  signupRequests,
+  users,
+  webhookEndpoints,
+  webhookMessages,
+} from '../db/schema';
 import { createCustomerWithLoan, createUser } from '../db/seed/factories';
 import {
   DEMO_ADMIN_MOBILE,
@@ -116,7 +126,9 @@ type TIdKind =
   | 'activation'
   | 'notification'
   | 'advertisement'
-  | 'adSend';
+  | 'adSend'
+  | 'webhookEndpoint'
+  | 'webhookMessage';
 
 /**
  * The id parameters this matrix knows how to fill, by name, with the kind of object each names.
@@ -156,6 +168,9 @@ const ID_KINDS: Record<string, TIdKind> = {
   // Advertisements (issue 16): an ad of the actor, one of its sends (paths.advertisements).
   advertisement_id: 'advertisement',
   send_id: 'adSend',
+  // Outbound webhooks (issue 30): the organisation admin's endpoints and their messages.
+  endpoint_id: 'webhookEndpoint',
+  message_id: 'webhookMessage',
 };
 const SCOPES: Record<TIdKind, TScope> = {
   customer: 'subtree',
@@ -178,6 +193,8 @@ const SCOPES: Record<TIdKind, TScope> = {
   notification: 'user',
   advertisement: 'subtree',
   adSend: 'subtree',
+  webhookEndpoint: 'organisation',
+  webhookMessage: 'organisation',
 };
 
 /**
@@ -190,6 +207,11 @@ const ADMIN_ONLY_ROUTES = new Set([
   `POST ${paths.admin.creditKeys}`,
   `POST ${paths.admin.decideSignup}`,
   `PUT ${paths.plans.list}`,
+  `DELETE ${paths.webhooks.endpoints}`,
+  `POST ${paths.webhooks.rotate}`,
+  `POST ${paths.webhooks.enable}`,
+  `GET ${paths.webhooks.deliveries}`,
+  `POST ${paths.webhooks.resend}`,
 ]);
 
 /**
@@ -570,6 +592,35 @@ const objectsOf = (actor: TActor): TObjects => {
         await untilNothingWritten();
         return progress.id as string;
       }
+      case 'webhookEndpoint': {
+        // A receiver of the actor's organisation (only its admin manages it).
+        const [row] = await db
+          .insert(webhookEndpoints)
+          .values({
+            orgId: actor.orgId,
+            url: `https://${firstName.toLowerCase()}.example/hook`,
+            description: `${firstName} lender`,
+            events: ['device.locked'],
+            secret: 'whsec_QkVPTEFCT0xBQk9MQUJPTEFCT0xBQk9MQQ==',
+          })
+          .returning({ id: webhookEndpoints.id });
+        return row!.id;
+      }
+      case 'webhookMessage': {
+        // A message to that receiver, already delivered (a resend queues it again).
+        const id = `msg_${String(serial).padStart(26, '0')}`;
+        await db.insert(webhookMessages).values({
+          id,
+          orgId: actor.orgId,
+          endpointId: Number(await build('webhookEndpoint')),
+          eventType: 'device.locked',
+          orderingKey: `customer:${firstName}`,
+          body: JSON.stringify({ type: 'device.locked', data: { name: firstName } }),
+          status: 'delivered',
+          attempts: 1,
+        });
+        return id;
+      }
       case 'retailer': {
         // The actor's retailer: its parent when it is a mini-retailer, else the actor itself.
         const [row] = await db.select().from(users).where(eq(users.id, actor.userId));
@@ -612,6 +663,8 @@ const ghostOf = (victim: TObjects): TObjects => ({
         return GHOST_UUID;
       case 'gatewayOrder':
         return 'order_Ghost000000000';
+      case 'webhookMessage':
+        return 'msg_ghost0000000000000000000';
       case 'mediaFile':
         return String(await victim.get('mediaFile')).replace(/[0-9a-f-]{36}/, GHOST_UUID);
       default:

@@ -1,5 +1,11 @@
 import { AdminHomePage } from '../features/admin/pages/admin-home-page';
 import { OrgPagesEditor } from '../features/org-pages/components/org-pages-editor';
+import { WebhooksPanel } from '../features/webhooks/components/webhooks-panel';
 
-/** The admin home with the org-pages feature's editor as its pages tab (features do not import each other). */
-export const AdminRoute = () => <AdminHomePage pagesPanel={<OrgPagesEditor />} />;
+/**
+ * The admin home with the org-pages feature's editor as its pages tab and the webhooks feature's
+ * panel as its webhooks tab (features do not import each other).
+ */
+export const AdminRoute = () => (
+  <AdminHomePage pagesPanel={<OrgPagesEditor />} webhooksPanel={<WebhooksPanel />} />
+);

@@ -428,6 +428,21 @@ export const ZAutopayChargeAuditEvent = member(
   }),
 );
 
+/**
+ * The organisation admin added, removed, enabled a webhook endpoint or rotated its secret (issue
+ * 30, docs/webhooks.md): its URL, events and status afterwards (never the secret).
+ */
+export const ZWebhookEndpointAuditEvent = member(
+  z.enum([
+    'webhook.endpoint_created',
+    'webhook.endpoint_removed',
+    'webhook.endpoint_enabled',
+    'webhook.secret_rotated',
+  ]),
+  'webhook_endpoint',
+  z.strictObject({ url: z.string(), events: z.array(z.string()), status: z.enum(['enabled', 'disabled']) }),
+);
+
 // Users, retailers and the organisation (spec §2 retailer screens, §6 access flags).
 
 /** A shop account was linked to a Google account at its first Google sign-in (docs/google-sign-in.md). */
@@ -830,6 +845,7 @@ export const ZAppleCheckoutAuditEvent = member(
 export const ZAuditEvent = z.discriminatedUnion('action', [
   ZAutopayMandateAuditEvent,
   ZAutopayChargeAuditEvent,
+  ZWebhookEndpointAuditEvent,
   ZCustomerCreateAuditEvent,
   ZCustomerStatusAuditEvent,
   ZCustomerImeiEditAuditEvent,

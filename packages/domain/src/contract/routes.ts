@@ -27,6 +27,7 @@ import { plansContract } from './plans';
 import { remindersContract } from './reminders';
 import { retailersContract } from './retailers';
 import { warrantyContract } from './warranty';
+import { webhooksContract } from './webhooks';
 
 /**
  * The wire contract (design §3, issue 28): every route of the API, by the server module that
@@ -64,6 +65,7 @@ export const CONTRACT = {
   reminders: remindersContract,
   retailers: retailersContract,
   warranty: warrantyContract,
+  webhooks: webhooksContract,
 } as const;
 
 /** Every route of the contract as a list. */

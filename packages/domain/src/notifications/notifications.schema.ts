@@ -14,6 +14,7 @@ export const NOTIFICATION_KINDS = [
   'payment_received',
   'plan_expiring',
   'keys_low',
+  'webhook_disabled',
 ] as const;
 export const ZNotificationKind = z.enum(NOTIFICATION_KINDS);
 export type TNotificationKind = z.infer<typeof ZNotificationKind>;
@@ -42,6 +43,8 @@ export const ZNotificationParams = {
   plan_expiring: z.object({ customerName: z.string(), planName: z.string(), endsOn: z.string() }),
   /** The user holds `balance` keys of `appType`, at or under the organisation's threshold. */
   keys_low: z.object({ appType: z.number().int(), balance: z.number().int() }),
+  /** A webhook endpoint (`url`) was disabled: a message to it failed for over a day (issue 30). */
+  webhook_disabled: z.object({ url: z.string() }),
 } satisfies Record<TNotificationKind, z.ZodType>;
 
 /** The params of one kind. */

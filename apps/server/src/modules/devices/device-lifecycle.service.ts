@@ -11,6 +11,7 @@ import { notifyAboutCustomer } from '../notifications/notifications.service';
 import { findCustomerForActor, scopeOf } from '../scope/scope.service';
 import type { SmsOutbox } from '../sms/sms.service';
 import { requireAccess } from '../users/users.service';
+import { enqueueWebhookEvent } from '../webhooks/webhooks.service';
 import type { CommandRow } from './commands.repository';
 import { endCommandsOfGoneDevice, loadTargetForActor, sendControlCommand } from './control-commands.service';
 import type { CommandDispatcher } from './device-outbox.service';
@@ -65,6 +66,17 @@ export const notifySimChange = async (
       params: { operator: newOperators(change.before, change.after) },
       dedupeKey: null,
     });
+    await enqueueWebhookEvent(tx, {
+      orgId: change.device.orgId,
+      type: 'sim.changed',
+      orderingKey: `device:${change.device.id}`,
+      data: {
+        customerId: owners.customerId,
+        deviceId: change.device.id,
+        before: change.before,
+        after: change.after,
+      },
+    });
     return deps.sms.queueSms(tx, {
       orgId: change.device.orgId,
       mobile: owners.retailerMobile,
@@ -100,6 +112,12 @@ export const completeUninstall = async (
       event: 'release',
       actorUserId: done.command.createdBy,
       reason: 'Phone released (uninstall confirmed by the phone)',
+    });
+    await enqueueWebhookEvent(tx, {
+      orgId: done.device.orgId,
+      type: 'device.released',
+      orderingKey: `device:${done.device.id}`,
+      data: { customerId: done.device.customerId, deviceId: done.device.id },
     });
   });
 };

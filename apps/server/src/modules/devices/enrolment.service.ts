@@ -21,6 +21,7 @@ import { hasRecordedConsent } from '../customers/consent.service';
 import { markCustomerInstalled } from '../customers/customers.service';
 import { reserveEnrolmentKey, spendReservedKey } from '../ledger/ledger.service';
 import { getDeviceSettings } from '../orgs/orgs.service';
+import { enqueueWebhookEvent } from '../webhooks/webhooks.service';
 import { enqueueOrders, loadTargetsOfDevices, offlineLimitOrder, paidThroughOfTarget } from './command-gate';
 import type { TDeviceBridges } from './device-bridge';
 import type { DeviceRow } from './devices.repository';
@@ -296,6 +297,17 @@ export const recordEnrolment = async (
   await enqueueOrders(tx, [order], { onRefused: 'throw' });
   await spendReservedKey(tx, { orgId: device.orgId, customerId: device.customerId, imei: device.imei1 });
   await markCustomerInstalled(tx, device.orgId, device.customerId);
+  await enqueueWebhookEvent(tx, {
+    orgId: device.orgId,
+    type: 'device.enrolled',
+    orderingKey: `device:${device.id}`,
+    data: {
+      customerId: device.customerId,
+      deviceId: device.id,
+      imei1: device.imei1,
+      channel: channel ?? 'mqtt',
+    },
+  });
   await insertAudit(tx, {
     orgId: device.orgId,
     action: 'device.enrol',

@@ -48,6 +48,7 @@ import {
 import { notifyAboutCustomer } from '../notifications/notifications.service';
 import { getPenaltyRule } from '../orgs/orgs.service';
 import { findCustomerForActor, scopeOf } from '../scope/scope.service';
+import { enqueueWebhookEvent } from '../webhooks/webhooks.service';
 import * as repo from './emi.repository';
 
 /**
@@ -313,15 +314,22 @@ export const recordPayment = async (
 /**
  * A loan paid off (by a payment or a waiver), in that transaction: the customer moves to EMIs
  * completed (5) and, as the same event, the phone is freed through the command gate
- * (freePhoneOnPayoff: every restriction off, no offline limit, pending restrictions cancelled).
- * Returns what to publish after commit.
+ * (freePhoneOnPayoff: every restriction off, no offline limit, pending restrictions cancelled);
+ * the lender's webhooks hear `loan.completed`. Returns what to publish after commit.
  */
 const completeLoan = async (
   tx: DbOrTx,
   loan: { orgId: number; customerId: number; actorUserId: number },
 ): Promise<TGateOutcome | null> => {
   const isCompleted = await markLoanCompleted(tx, loan.orgId, loan.customerId, loan.actorUserId);
-  return isCompleted ? freePhoneOnPayoff(tx, loan) : null;
+  if (!isCompleted) return null;
+  await enqueueWebhookEvent(tx, {
+    orgId: loan.orgId,
+    type: 'loan.completed',
+    orderingKey: `customer:${loan.customerId}`,
+    data: { customerId: loan.customerId },
+  });
+  return freePhoneOnPayoff(tx, loan);
 };
 
 const rangeOf = (range: 'today' | 'week' | 'overdue', today: string): repo.UpcomingRange => {

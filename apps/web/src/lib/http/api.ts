@@ -78,6 +78,10 @@ export const TAG_TYPES = [
   'Reminder',
   /** A customer's UPI AutoPay mandate and its charges (issue 29; id: customer id). */
   'Autopay',
+  /** The organisation's outbound webhook endpoints (issue 30; id: 'LIST'). */
+  'WebhookEndpoints',
+  /** An outbound webhook endpoint's delivery log (issue 30; id: endpoint id). */
+  'WebhookDeliveries',
 ] as const;
 /** Tags of data that belongs to the signed-in person (everything but the public org config). */
 const SESSION_SCOPED_TAGS = [
@@ -108,6 +112,8 @@ const SESSION_SCOPED_TAGS = [
   'OrgPage',
   'Reminder',
   'Autopay',
+  'WebhookEndpoints',
+  'WebhookDeliveries',
 ] as const;
 
 /** The part of the store the base query reads (the ui slice's configs), typed here to keep lib/http free of it. */

@@ -10,17 +10,24 @@ import { KeyPricesPanel } from '../components/key-prices-panel';
 import { PlansPanel } from '../components/plans-panel';
 import { RetailersPanel } from '../components/retailers-panel';
 
-const TABS = ['requests', 'retailers', 'prices', 'plans', 'pages'] as const;
+const TABS = ['requests', 'retailers', 'prices', 'plans', 'pages', 'webhooks'] as const;
 type TAdminTab = (typeof TABS)[number];
 /** Query parameter carrying the admin home's tab (absent for the first, requests). */
 const TAB_PARAM = 'tab';
 
 /**
- * The organisation admin's home (issues 13, 14, 16): join requests, retailers (credit keys), key
- * prices, plans, and the help, support and privacy pages (`pagesPanel`, the org-pages feature's
- * editor, which app/admin-route.tsx hands in).
+ * The organisation admin's home (issues 13, 14, 16, 30): join requests, retailers (credit keys), key
+ * prices, plans, the help, support and privacy pages (`pagesPanel`, the org-pages feature's
+ * editor) and the outbound webhooks (`webhooksPanel`, the webhooks feature's panel), which
+ * app/admin-route.tsx hands in: features do not import one another.
  */
-export const AdminHomePage = ({ pagesPanel }: { pagesPanel?: ReactNode }) => {
+export const AdminHomePage = ({
+  pagesPanel,
+  webhooksPanel,
+}: {
+  pagesPanel?: ReactNode;
+  webhooksPanel?: ReactNode;
+}) => {
   const { t } = useTranslation();
   const [searchParams, setSearchParams] = useSearchParams();
   const tab: TAdminTab = TABS.find((known) => known === searchParams.get(TAB_PARAM)) ?? 'requests';
@@ -47,7 +54,9 @@ export const AdminHomePage = ({ pagesPanel }: { pagesPanel?: ReactNode }) => {
                 ? t('adminPlans.tab')
                 : value === 'pages'
                   ? t('orgPages.adminTab')
-                  : t(`admin.tabs.${value}`)
+                  : value === 'webhooks'
+                    ? t('webhooks.tab')
+                    : t(`admin.tabs.${value}`)
             }
             data-testid={`admin-tab-${value}`}
           />
@@ -58,6 +67,7 @@ export const AdminHomePage = ({ pagesPanel }: { pagesPanel?: ReactNode }) => {
       {tab === 'prices' && <KeyPricesPanel />}
       {tab === 'plans' && <PlansPanel />}
       {tab === 'pages' && pagesPanel}
+      {tab === 'webhooks' && webhooksPanel}
     </Container>
   );
 };

@@ -68,6 +68,13 @@ describe('notificationWording: each kind in the reader’s language, from its pa
       'Keys running low',
       'Only 4 Device policy controller keys left. Top up to keep enrolling phones.',
     ],
+    [
+      'webhook_disabled',
+      { url: 'https://lender.example/kisht' },
+      false,
+      'Webhook stopped',
+      'Webhooks to https://lender.example/kisht stopped: it did not answer for over a day. Fix it and enable it again.',
+    ],
   ] as const)('%s (customer reader: %s)', async (kind, params, isCustomer, title, text) => {
     const t = await tFor('en');
     expect(notificationWording(t, { kind, params, customerName: null }, isCustomer)).toEqual({ title, text });

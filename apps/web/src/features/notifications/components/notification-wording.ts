@@ -10,8 +10,9 @@ const num = (value: string | number | null | undefined): number => (typeof value
 /**
  * A notification's title and sentence in the reader's language (`notifications.kinds.<kind>`),
  * from its params: amounts as rupees (paise → `₹1,000.00`), dates `DD-MM-YYYY` and instants
- * `DD-MM-YYYY hh:mm A` (+05:30), the app type by its translated name. A customer reads the
- * customer-facing kinds (payment received, plan expiring) about themselves (`textForCustomer`).
+ * `DD-MM-YYYY hh:mm A` (+05:30), the app type by its translated name, a webhook endpoint by its
+ * URL. A customer reads the customer-facing kinds (payment received, plan expiring) about
+ * themselves (`textForCustomer`).
  */
 export const notificationWording = (
   t: TFunction,
@@ -34,6 +35,7 @@ export const notificationWording = (
     endsOn: formatDate(text(params.endsOn)),
     balance: num(params.balance),
     appType: appTypeKey ? t(`appType.${appTypeKey}` as ParseKeys) : text(params.appType),
+    url: text(params.url),
   };
   return {
     title: t(`notifications.kinds.${kind}.title`),
