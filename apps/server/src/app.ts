@@ -78,6 +78,7 @@ import { SmsOutbox } from './modules/sms/sms.service';
 import type { SmsTransport } from './modules/sms/sms.transport';
 import { warrantyRoutes } from './modules/warranty/warranty.routes';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
+import { tellCommandsApplied } from './modules/webhooks/webhooks.service';
 import { createWhatsAppTransport } from './modules/whatsapp/create-whatsapp-transport';
 import type { WhatsAppTransport } from './modules/whatsapp/whatsapp.transport';
 import { registerClientContract } from './plugins/client-contract';
@@ -245,6 +246,9 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
     simChanged: (change) => notifySimChange(ctx, change),
     offlineLock: (report) => recordOfflineLock(ctx, { deviceId: report.device.id, data: report.data }),
     commandDone: (done) => completeUninstall(db, done),
+    commandsDone: async (done) => {
+      await tellCommandsApplied(db, done);
+    },
     appRemoved: (report) => recordAppRemoved(db, report),
   };
   // Apple devices (device_type 3) through NanoMDM (docs/apple.md), when configured.

@@ -6,9 +6,9 @@ import { deviceControlPath, paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from './db/client';
-import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from './db/seed/seed';
+import { DEMO_ADMIN_MOBILE, DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from './db/seed/seed';
 import type { StatementEvent } from './db/statement-counter';
-import { apiGet, enrolReferenceAgent, TEST_LOCK_REASON } from './test/fixtures';
+import { apiGet, apiPost, enrolReferenceAgent, TEST_LOCK_REASON } from './test/fixtures';
 import { bearer, createTestApp, type TestApp } from './test/harness';
 
 /**
@@ -197,5 +197,57 @@ describe('statement budgets of the hot requests (issue 26)', () => {
     const emi = () => request('GET', `${paths.emi.details}?customer_id=${customerId}`);
     await emi();
     expectWithin('EMI details', (await emi()).statements, 4);
+  });
+
+  // Last: it leaves the organisation with a webhook endpoint. Without one (every test above) the
+  // webhook events cost nothing (webhook-subscriptions.ts).
+  it("with a lender's webhooks on, a payment and a lock's acks pay one statement more for their events", async () => {
+    const admin = await t.tokenFor(DEMO_ORG_ID, DEMO_ADMIN_MOBILE);
+    const endpoint = await apiPost(t, admin, paths.webhooks.endpoints, {
+      url: 'https://lender.example/kisht',
+      events: ['payment.recorded', 'device.locked'],
+    });
+    expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(200);
+    const messages = async () =>
+      (await queryRows<{ n: number }>(t.app.ctx.db, sql`select count(*)::int as n from webhook_messages`))[0]!
+        .n;
+
+    const emi = await apiGet(t, token, `${paths.emi.details}?customer_id=${customerId}`);
+    const unpaid = (emi.body.data.instalments as { id: number; outstandingPaise: number }[]).filter(
+      (i) => i.outstandingPaise > 100,
+    );
+    expect(unpaid.length).toBeGreaterThan(0);
+    const paid = await request('POST', paths.emi.pay, {
+      customer_id: customerId,
+      emi_ids: [unpaid.at(-1)!.id],
+      amountPaise: 100,
+      mode: 'cash',
+    });
+    expectWithin('payment with webhooks', paid.statements, 11);
+    expect(await messages()).toBe(1);
+
+    const { body } = await request('POST', paths.devices.lock, {
+      customer_id: customerId,
+      ...TEST_LOCK_REASON,
+    });
+    const commandId = body.data.id as string;
+    const version = await policyVersion();
+    const acks = [
+      ...(await recordEvent({
+        type: 'ack',
+        commandId,
+        status: 'received',
+        state: { isLocked: false, policyVersion: version - 1 },
+      })),
+      ...(await recordEvent({
+        type: 'ack',
+        commandId,
+        status: 'done',
+        state: { isLocked: true, policyVersion: version },
+      })),
+      ...(await recordEvent({ type: 'applied', version, state: { isLocked: true, policyVersion: version } })),
+    ];
+    expectWithin('acks of one lock with webhooks', acks, 4);
+    expect(await messages()).toBe(2);
   });
 });

@@ -30,6 +30,12 @@ export type TDeviceEventHooks = {
     command: CommandRow;
     result: Record<string, unknown> | undefined;
   }) => Promise<void>;
+  /**
+   * The commands a round of acknowledgements moved to done, all at once (after the per-command
+   * commandDone): what a batch of them means to others (the lender's webhooks) costs one statement
+   * a round, not one a command.
+   */
+  commandsDone?: (done: { device: DeviceRow; command: CommandRow }[]) => Promise<void>;
   /** A device reported a lock or unlock it made offline (offline code or offline limit). */
   offlineLock?: (report: { device: DeviceRow; data: Record<string, unknown> }) => Promise<void>;
   /** The link-based app reported its own removal (report kind 'app_removed', with where the phone was). */
@@ -252,7 +258,7 @@ export class DeviceEventRecorder {
    * What follows acks recordRound moved (the moves themselves are recorded): an ack for an unknown
    * command or another device's is logged; a failed or dropped lock is told to the retailer
    * (notifyFailedLocks); a done command's location fix is stored and the commandDone hook told,
-   * one at a time.
+   * one at a time, then the commandsDone hook once with them all.
    */
   private async followAcks(
     acks: TRoundEvent<TAckEvent>[],
@@ -275,10 +281,15 @@ export class DeviceEventRecorder {
       owned.filter(({ event }) => event.status === 'failed' || event.status === 'dropped'),
       new Set(owned.map(({ command }) => command.id)),
     );
-    await this.eachEvent(
-      owned.filter(({ event, command }) => event.status === 'done' && command.state === 'done'),
-      (ack) => this.finishDone(ack.device, ack.command, ack.event),
-    );
+    const done = owned.filter(({ event, command }) => event.status === 'done' && command.state === 'done');
+    await this.eachEvent(done, (ack) => this.finishDone(ack.device, ack.command, ack.event));
+    if (done.length > 0 && this.hooks.commandsDone) {
+      try {
+        await this.hooks.commandsDone(done.map(({ device, command }) => ({ device, command })));
+      } catch (error) {
+        this.log.error({ err: error, commands: done.length }, 'commands done hook failed');
+      }
+    }
   }
 
   /**

@@ -69,7 +69,7 @@ export const notifySimChange = async (
     await enqueueWebhookEvent(tx, {
       orgId: change.device.orgId,
       type: 'sim.changed',
-      orderingKey: `device:${change.device.id}`,
+      orderingKey: `customer:${owners.customerId}`,
       data: {
         customerId: owners.customerId,
         deviceId: change.device.id,
@@ -116,7 +116,7 @@ export const completeUninstall = async (
     await enqueueWebhookEvent(tx, {
       orgId: done.device.orgId,
       type: 'device.released',
-      orderingKey: `device:${done.device.id}`,
+      orderingKey: `customer:${done.device.customerId}`,
       data: { customerId: done.device.customerId, deviceId: done.device.id },
     });
   });

@@ -300,7 +300,7 @@ export const recordEnrolment = async (
   await enqueueWebhookEvent(tx, {
     orgId: device.orgId,
     type: 'device.enrolled',
-    orderingKey: `device:${device.id}`,
+    orderingKey: `customer:${device.customerId}`,
     data: {
       customerId: device.customerId,
       deviceId: device.id,

@@ -48,7 +48,7 @@ import {
 import { notifyAboutCustomer } from '../notifications/notifications.service';
 import { getPenaltyRule } from '../orgs/orgs.service';
 import { findCustomerForActor, scopeOf } from '../scope/scope.service';
-import { enqueueWebhookEvent } from '../webhooks/webhooks.service';
+import { enqueueSubscribedWebhookEvents, enqueueWebhookEvent } from '../webhooks/webhooks.service';
 import * as repo from './emi.repository';
 
 /**
@@ -247,6 +247,21 @@ export const recordPayment = async (
         customerId: customer.id,
         allocations: allocations.map((a) => ({ emiId: a.instalmentId, amountPaise: a.amountPaise })),
       });
+      await enqueueSubscribedWebhookEvents(db, tx, [
+        {
+          orgId,
+          type: 'payment.recorded',
+          orderingKey: `customer:${customer.id}`,
+          data: {
+            customerId: customer.id,
+            paymentId: payment.id,
+            receiptNo: payment.receiptNo,
+            amountPaise: request.amountPaise,
+            mode: request.mode,
+            reference: request.reference || null,
+          },
+        },
+      ]);
       const isPaidOff = unpaid === 0;
       if (isPaidOff)
         payoff = await completeLoan(tx, { orgId, customerId: customer.id, actorUserId: actor.userId });

@@ -47,21 +47,25 @@ export const failPendingOf = (db: DbOrTx, endpointId: number, reason: string) =>
     .where(and(eq(webhookMessages.endpointId, endpointId), eq(webhookMessages.status, 'pending')));
 
 /**
- * One event as a message to every endpoint of the organisation (not removed) that takes its type,
- * in one statement, in the caller's transaction. A disabled endpoint keeps its messages until it
- * is enabled again. Answers how many were written.
+ * Events as messages to every endpoint of their organisation (not removed) that takes their type,
+ * in one statement, in the caller's transaction, in the order given (so one subject's messages
+ * keep their order). A disabled endpoint keeps its messages until it is enabled again. Answers how
+ * many were written.
  */
 export const insertEventMessages = async (
   db: DbOrTx,
-  event: { orgId: number; type: string; orderingKey: string; body: string },
+  events: readonly { orgId: number; type: string; orderingKey: string; body: string }[],
 ): Promise<number> => {
+  if (events.length === 0) return 0;
   const rows = await queryRows<{ id: string }>(
     db,
     sql`insert into webhook_messages (id, org_id, endpoint_id, event_type, ordering_key, body)
-        select 'msg_' || substr(md5(random()::text || clock_timestamp()::text || e.id::text), 1, 26),
-               e.org_id, e.id, ${event.type}, ${event.orderingKey}, ${event.body}
-        from webhook_endpoints e
-        where e.org_id = ${event.orgId} and e.deleted_at is null and ${event.type} = any(e.events)
+        select 'msg_' || substr(md5(random()::text || clock_timestamp()::text || e.id::text || ev.n::text), 1, 26),
+               e.org_id, e.id, ev.v->>'type', ev.v->>'orderingKey', ev.v->>'body'
+        from jsonb_array_elements(${JSON.stringify(events)}::jsonb) with ordinality as ev(v, n)
+        join webhook_endpoints e
+          on e.org_id = (ev.v->>'orgId')::int and e.deleted_at is null and (ev.v->>'type') = any(e.events)
+        order by ev.n, e.id
         returning id`,
   );
   return rows.length;

@@ -6,6 +6,7 @@ import type { AppContext } from '../../lib/context';
 import { contractRoute } from '../../lib/contract-route';
 import { ok } from '../../lib/envelope';
 import { requireSession } from '../../plugins/auth';
+import { webhookSubscriptionsOf } from './webhook-subscriptions';
 import {
   createEndpoint,
   deliverWebhooks,
@@ -22,10 +23,13 @@ export const WEBHOOKS_JOB_INTERVAL_MS = 5_000;
 
 /**
  * Outbound webhooks (issue 30, docs/webhooks.md): the organisation admin's endpoints, their
- * delivery log and resend (session routes), and the "webhooks" job that delivers the outbox every
- * 5 seconds (none when JOBS_INTERVAL_MINUTES is 0; tests call deliverWebhooks).
+ * delivery log and resend (session routes), and the "webhooks" job that reloads the subscriptions
+ * (webhook-subscriptions.ts) and delivers the outbox every 5 seconds (none when
+ * JOBS_INTERVAL_MINUTES is 0; tests call deliverWebhooks).
  */
 export const webhooksRoutes = async (app: FastifyInstance, ctx: AppContext) => {
+  const subscriptions = webhookSubscriptionsOf(ctx.db);
+  await subscriptions.refresh(ctx.db);
   const job =
     ctx.config.JOBS_INTERVAL_MINUTES > 0
       ? startProtectedJob({
@@ -33,6 +37,8 @@ export const webhooksRoutes = async (app: FastifyInstance, ctx: AppContext) => {
           intervalMs: WEBHOOKS_JOB_INTERVAL_MS,
           log: app.log,
           run: async () => {
+            // Other server processes' endpoint changes, within one run.
+            await subscriptions.refresh(ctx.db);
             await deliverWebhooks({ db: ctx.db, log: app.log });
           },
         })

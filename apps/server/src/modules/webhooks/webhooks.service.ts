@@ -15,6 +15,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
 import { notify } from '../notifications/notifications.service';
+import { webhookSubscriptionsOf } from './webhook-subscriptions';
 import * as repo from './webhooks.repository';
 import { newWebhookSecret, webhookSignature } from './webhooks.signing';
 
@@ -114,6 +115,7 @@ export const createEndpoint = async (
     await audit(tx, actor, 'webhook.endpoint_created', inserted);
     return inserted;
   });
+  await webhookSubscriptionsOf(db).refresh(db);
   return { endpoint: endpointOf(row), secret };
 };
 
@@ -134,6 +136,7 @@ export const removeEndpoint = async (db: Db, actor: TActor, id: number): Promise
     await audit(tx, actor, 'webhook.endpoint_removed', updated);
     return updated;
   });
+  await webhookSubscriptionsOf(db).refresh(db);
   return endpointOf(removed);
 };
 
@@ -194,33 +197,57 @@ export const resendMessage = async (db: Db, actor: TActor, messageId: string): P
   return deliveryOf(await repo.requeueMessage(db, message.id, new Date()));
 };
 
+/** One event for the outbox: its organisation, type, subject (ordering key) and data. */
+export type TWebhookEvent = {
+  orgId: number;
+  type: TWebhookEventType;
+  /** Keeps one subject's messages in order, e.g. `device:<id>` or `customer:<id>`. */
+  orderingKey: string;
+  data: Record<string, unknown>;
+  occurredAt?: Date;
+};
+
 /**
- * Writes one event to the webhook outbox, in the caller's transaction (so it is sent only if what
- * it tells commits): a message to each endpoint of the organisation that takes `type`, its body
- * `{ type, timestamp, data }` (Standard Webhooks' payload shape; `timestamp` ISO 8601 UTC of
- * `occurredAt`). `orderingKey` (e.g. `device:<id>`) keeps one subject's messages in order. One
- * statement. Answers how many messages were written.
+ * Writes events to the webhook outbox in one statement, in the caller's transaction (so they are
+ * sent only if what they tell commits): a message per event and endpoint of its organisation that
+ * takes its type, its body `{ type, timestamp, data }` (Standard Webhooks' payload shape;
+ * `timestamp` ISO 8601 UTC of `occurredAt`). Answers how many messages were written.
  */
-export const enqueueWebhookEvent = (
-  db: DbOrTx,
-  event: {
-    orgId: number;
-    type: TWebhookEventType;
-    orderingKey: string;
-    data: Record<string, unknown>;
-    occurredAt?: Date;
-  },
-): Promise<number> =>
-  repo.insertEventMessages(db, {
-    orgId: event.orgId,
-    type: event.type,
-    orderingKey: event.orderingKey,
-    body: JSON.stringify({
+export const enqueueWebhookEvents = (db: DbOrTx, events: readonly TWebhookEvent[]): Promise<number> =>
+  repo.insertEventMessages(
+    db,
+    events.map((event) => ({
+      orgId: event.orgId,
       type: event.type,
-      timestamp: (event.occurredAt ?? new Date()).toISOString(),
-      data: event.data,
-    }),
-  });
+      orderingKey: event.orderingKey,
+      body: JSON.stringify({
+        type: event.type,
+        timestamp: (event.occurredAt ?? new Date()).toISOString(),
+        data: event.data,
+      }),
+    })),
+  );
+
+/** One event to the webhook outbox (enqueueWebhookEvents). */
+export const enqueueWebhookEvent = (db: DbOrTx, event: TWebhookEvent): Promise<number> =>
+  enqueueWebhookEvents(db, [event]);
+
+/**
+ * The events of a hot request (a payment, a round of acknowledgements), written only for the
+ * organisations whose endpoints take them as far as `webhookSubscriptionsOf(db)` knows, so an
+ * organisation without endpoints pays no statement. One statement when any is written.
+ */
+export const enqueueSubscribedWebhookEvents = (
+  db: Db,
+  tx: DbOrTx,
+  events: readonly TWebhookEvent[],
+): Promise<number> => {
+  const subscriptions = webhookSubscriptionsOf(db);
+  return enqueueWebhookEvents(
+    tx,
+    events.filter((event) => subscriptions.takes(event.orgId, event.type)),
+  );
+};
 
 /** The secrets a message is signed with at `now`: the current one, and the previous while honoured. */
 const secretsOf = (message: repo.TClaimedMessage, now: Date): string[] => {
@@ -321,3 +348,40 @@ export const deliverWebhooks = async (deps: TWebhookDeps, now: Date = new Date()
   }
   return delivered;
 };
+
+/** The webhook event of a command the phone applied: a lock or an unlock (others tell nothing). */
+const APPLIED_EVENTS: Partial<Record<string, TWebhookEventType>> = {
+  lock: 'device.locked',
+  unlock: 'device.unlocked',
+};
+
+/**
+ * Tells the lender's webhooks of the locks and unlocks a round of acknowledgements found done on
+ * the phones (`device.locked` / `device.unlocked`: when the phone applied it, not when it was
+ * asked), for the organisations that take them (enqueueSubscribedWebhookEvents: no statement for
+ * the others, one for the round otherwise).
+ */
+export const tellCommandsApplied = (
+  db: Db,
+  done: readonly {
+    device: { id: string; orgId: number; customerId: number };
+    command: { id: string; name: string };
+  }[],
+): Promise<number> =>
+  enqueueSubscribedWebhookEvents(
+    db,
+    db,
+    done.flatMap(({ device, command }) => {
+      const type = APPLIED_EVENTS[command.name];
+      return type
+        ? [
+            {
+              orgId: device.orgId,
+              type,
+              orderingKey: `customer:${device.customerId}`,
+              data: { customerId: device.customerId, deviceId: device.id, commandId: command.id },
+            },
+          ]
+        : [];
+    }),
+  );
