@@ -187,7 +187,6 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  await registerLoadShedding(app, config);
 
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
@@ -198,6 +197,9 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
   });
   const { db } = database;
   if (config.SEED_DEMO) await seedDemo(db, app.log);
+  // Load shedding measures the event loop from here: opening the database (PGlite's start, the
+  // migrations) and the seed block it for seconds, which would shed the first requests.
+  await registerLoadShedding(app, config);
   const stopStatistics =
     database.driver === 'pglite' && config.PGLITE_ANALYZE_INTERVAL_HOURS > 0
       ? keepPlannerStatistics(database, config.PGLITE_ANALYZE_INTERVAL_HOURS * 3_600_000, app.log)
