@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { paths } from '@kisht/domain/paths';
 import { type FakeAndroidManagement, startFakeAndroidManagement } from './fake-android-management';
-import { FAKE_MSG91_ACCOUNT, startFakeMsg91, type TFakeMsg91 } from './fake-msg91';
+import { FAKE_MSG91_ENV, startFakeMsg91, type TFakeMsg91 } from './fake-msg91';
 import { type FakeIphone, type FakeNanoMdm, startFakeNanoMdm } from './fake-nanomdm';
 import { FAKE_WHATSAPP_ACCOUNT, startFakeWhatsApp, type TFakeWhatsApp } from './fake-whatsapp';
 
@@ -203,17 +203,9 @@ const main = async () => {
     AMAPI_ACCESS_TOKEN: amapi.token,
   };
   const messagingEnv = {
-    SMS_PROVIDER: 'msg91',
+    ...FAKE_MSG91_ENV,
     SMS_PROVIDER_OUTSIDE_PRODUCTION: 'true',
     MSG91_API_URL: msg91.url,
-    MSG91_AUTH_KEY: FAKE_MSG91_ACCOUNT.authKey,
-    SMS_SENDER_ID: FAKE_MSG91_ACCOUNT.senderId,
-    SMS_TEMPLATE_OTP: FAKE_MSG91_ACCOUNT.templateIds.OTP,
-    SMS_TEMPLATE_SIM_CHANGE: FAKE_MSG91_ACCOUNT.templateIds.SIM_CHANGE,
-    SMS_TEMPLATE_WARRANTY: FAKE_MSG91_ACCOUNT.templateIds.WARRANTY_EXPIRY,
-    SMS_TEMPLATE_SIGNUP_APPROVED: FAKE_MSG91_ACCOUNT.templateIds.SIGNUP_APPROVED,
-    SMS_TEMPLATE_SIGNUP_DECLINED: FAKE_MSG91_ACCOUNT.templateIds.SIGNUP_DECLINED,
-    SMS_TEMPLATE_EMI_REMINDER: FAKE_MSG91_ACCOUNT.templateIds.EMI_REMINDER,
     WHATSAPP_PROVIDER: 'cloud',
     WHATSAPP_API_URL: whatsapp.url,
     WHATSAPP_PHONE_NUMBER_ID: FAKE_WHATSAPP_ACCOUNT.phoneNumberId,

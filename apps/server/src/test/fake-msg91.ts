@@ -33,6 +33,22 @@ export const FAKE_MSG91_ACCOUNT: TFakeMsg91Account = {
   },
 };
 
+/**
+ * The Kisht server's settings for SMS through the fake account: SMS_PROVIDER=msg91, its auth key and
+ * sender, and each SMS kind's template id under its config key (SMS_TEMPLATES). Add MSG91_API_URL.
+ */
+export const FAKE_MSG91_ENV: Record<string, string> = {
+  SMS_PROVIDER: 'msg91',
+  MSG91_AUTH_KEY: FAKE_MSG91_ACCOUNT.authKey,
+  SMS_SENDER_ID: FAKE_MSG91_ACCOUNT.senderId,
+  ...Object.fromEntries(
+    (Object.keys(SMS_TEMPLATES) as TSmsKind[]).map((kind) => [
+      SMS_TEMPLATES[kind].configKey,
+      FAKE_MSG91_ACCOUNT.templateIds[kind],
+    ]),
+  ),
+};
+
 type TRecipient = Record<string, unknown>;
 
 /**

@@ -10,7 +10,7 @@ import { buildApp, type KishtApp } from '../../app';
 import { loadConfig } from '../../config';
 import { queryRows } from '../../db/client';
 import { DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from '../../db/seed/seed';
-import { FAKE_MSG91_ACCOUNT, startFakeMsg91, type TFakeMsg91 } from '../../test/fake-msg91';
+import { FAKE_MSG91_ACCOUNT, FAKE_MSG91_ENV, startFakeMsg91, type TFakeMsg91 } from '../../test/fake-msg91';
 import { openTestPglite } from '../../test/harness';
 import { PRODUCTION_ENV, SILENT_LOG } from '../../test/test-env';
 import { createSmsTransport } from './create-sms-transport';
@@ -246,17 +246,7 @@ describe('OTP SMS through MSG91 and the outbox (issue 27)', () => {
 });
 
 describe('createSmsTransport: the gateway the configuration names (issue 27)', () => {
-  const MSG91_ENV = {
-    SMS_PROVIDER: 'msg91',
-    MSG91_AUTH_KEY: FAKE_MSG91_ACCOUNT.authKey,
-    SMS_SENDER_ID: FAKE_MSG91_ACCOUNT.senderId,
-    SMS_TEMPLATE_OTP: FAKE_MSG91_ACCOUNT.templateIds.OTP,
-    SMS_TEMPLATE_SIM_CHANGE: FAKE_MSG91_ACCOUNT.templateIds.SIM_CHANGE,
-    SMS_TEMPLATE_WARRANTY: FAKE_MSG91_ACCOUNT.templateIds.WARRANTY_EXPIRY,
-    SMS_TEMPLATE_SIGNUP_APPROVED: FAKE_MSG91_ACCOUNT.templateIds.SIGNUP_APPROVED,
-    SMS_TEMPLATE_SIGNUP_DECLINED: FAKE_MSG91_ACCOUNT.templateIds.SIGNUP_DECLINED,
-    SMS_TEMPLATE_EMI_REMINDER: FAKE_MSG91_ACCOUNT.templateIds.EMI_REMINDER,
-  };
+  const MSG91_ENV = FAKE_MSG91_ENV;
   const { SMS_WEBHOOK_URL: _webhook, ...PRODUCTION_WITHOUT_WEBHOOK } = PRODUCTION_ENV;
 
   it('production with SMS_PROVIDER=msg91 sends through MSG91, each kind by its configured template id', async () => {
