@@ -72,6 +72,26 @@ export const claimDueHandoffs = (
         for update of c skip locked`,
   );
 
+/**
+ * The hand-off tries recorded so far for each of `customerIds`, read afresh (a new statement sees
+ * what other transactions committed since the claim's snapshot).
+ */
+export const countAttempts = async (db: DbOrTx, customerIds: number[]): Promise<Map<number, number>> => {
+  if (customerIds.length === 0) return new Map();
+  const rows = await queryRows<{ customerId: number; attempts: number }>(
+    db,
+    sql`select c.id as "customerId",
+          (select count(*)::int from audit_log a
+            where a.org_id = c.org_id and a.entity = 'customer' and a.entity_id = c.id::text
+              and a.action = ${HANDOFF_ATTEMPT_ACTION}) as attempts
+        from customers c where c.id in (${sql.join(
+          customerIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+  );
+  return new Map(rows.map((row) => [row.customerId, row.attempts]));
+};
+
 /** Locks one customer row for a hand-off now (waits for another holder); answers its state and tries. */
 export const lockHandoff = async (db: DbOrTx, orgId: number, customerId: number) => {
   const [row] = await queryRows<{ status: string | null; attempts: number }>(

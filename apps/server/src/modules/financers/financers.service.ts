@@ -167,8 +167,16 @@ export const handOffDueCustomers = async (options: {
       baseDelaySeconds: HANDOFF_RETRY_AFTER_SECONDS,
       maxDelaySeconds: HANDOFF_MAX_RETRY_SECONDS,
     });
-    for (const row of rows) await recordAttempt(tx, row.orgId, row.customerId, row.attempts + 1, null);
-    return rows;
+    // The claim's snapshot may predate another run's commit of the same rows (its try lives in the
+    // audit log, not on the row, so PostgreSQL does not re-check it): with the rows locked now, a
+    // fresh count shows such a try, and that customer is left to the run that made it.
+    const now = await repo.countAttempts(
+      tx,
+      rows.map((row) => row.customerId),
+    );
+    const mine = rows.filter((row) => now.get(row.customerId) === row.attempts);
+    for (const row of mine) await recordAttempt(tx, row.orgId, row.customerId, row.attempts + 1, null);
+    return mine;
   });
   let done = 0;
   let failed = 0;
