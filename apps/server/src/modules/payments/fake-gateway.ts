@@ -415,7 +415,23 @@ export const startFakeGateway = async (
     if (!requireAuth(request, reply)) return reply;
     const order = orders.get(request.params.id);
     if (!order) return badRequest(reply, 'The id provided does not exist', 'id');
-    const items = order.payments.map((p) => paymentEntity(order, p));
+    // As Razorpay: the order's payments whatever their state, a recurring debit's too (created
+    // until the bank answers).
+    const recurring = [...recurringPayments.values()]
+      .filter((p) => p.orderId === order.id)
+      .map((p) => ({
+        id: p.id,
+        entity: 'payment',
+        amount: p.amount,
+        currency: 'INR',
+        status: p.status,
+        order_id: order.id,
+        method: 'upi',
+        recurring: true,
+        token_id: p.tokenId,
+        notes: p.notes,
+      }));
+    const items = [...order.payments.map((p) => paymentEntity(order, p)), ...recurring];
     return { entity: 'collection', count: items.length, items };
   });
 
