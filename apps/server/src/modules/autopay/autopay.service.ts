@@ -83,6 +83,15 @@ const reachCustomer = async (
   };
 };
 
+/** Throws PAYMENT_GATEWAY_DISABLED (409) unless the organisation's paymentGateway flag is on. */
+const requireGatewayOn = async (db: DbOrTx, orgId: number) => {
+  if (!(await repo.isGatewayOn(db, orgId)))
+    throw new AppError(
+      AppErrorCode.PAYMENT_GATEWAY_DISABLED,
+      'Online payment is not available for your organisation',
+    );
+};
+
 /** The customer's retailer as the actor a payment is recorded by (as payments does for online payments). */
 const shopOf = async (db: DbOrTx, customer: { orgId: number; retailerId: number }, session: string) => {
   const retailer = await repo.findUser(db, customer.orgId, customer.retailerId);
@@ -185,11 +194,7 @@ export const setUpMandate = async (
 ): Promise<TMandate> => {
   const { actor, request } = options;
   const customer = await reachCustomer(deps.db, actor, request.customer_id, false);
-  if (!(await repo.isGatewayOn(deps.db, customer.orgId)))
-    throw new AppError(
-      AppErrorCode.PAYMENT_GATEWAY_DISABLED,
-      'Online payment is not available for your organisation',
-    );
+  await requireGatewayOn(deps.db, customer.orgId);
   const live = await repo.findLiveMandate(deps.db, customer.id);
   if (live) return mandateOf(deps.db, live);
   const instalments = await repo.listInstalments(deps.db, customer.id);
@@ -260,11 +265,7 @@ export const createInstalmentQr = async (
   options: { actor: TActor; request: TInstalmentQrRequest; requestHostname?: string },
 ): Promise<TInstalmentQr> => {
   const customer = await reachCustomer(deps.db, options.actor, options.request.customer_id, true);
-  if (!(await repo.isGatewayOn(deps.db, customer.orgId)))
-    throw new AppError(
-      AppErrorCode.PAYMENT_GATEWAY_DISABLED,
-      'Online payment is not available for your organisation',
-    );
+  await requireGatewayOn(deps.db, customer.orgId);
   const oldest = (await repo.listInstalments(deps.db, customer.id)).find((i) => i.paidPaise < i.amountPaise);
   const owedPaise = oldest ? oldest.amountPaise - oldest.paidPaise : 0;
   if (!oldest || owedPaise < MIN_CHARGE_PAISE)
