@@ -108,8 +108,9 @@ const render = (url: string) =>
 const shopsAskedFor = (api: ReturnType<typeof stubApi>, path: string) =>
   api.requestsTo(path).map((request) => new URL(request.url).searchParams.get('retailer_id'));
 
+/** Opens the "Shop" picker once the network list has come (it is drawn only then) and picks `name`. */
 const chooseShop = async (name: string) => {
-  fireEvent.mouseDown(screen.getByRole('combobox', { name: /^Shop/ }));
+  fireEvent.mouseDown(await screen.findByRole('combobox', { name: /^Shop/ }));
   fireEvent.click(await screen.findByRole('option', { name }));
 };
 
