@@ -16,6 +16,7 @@ const buildProxy = (target: string): Record<string, ProxyOptions> => ({
   '/api': { target, changeOrigin: true },
   '/country': { target, changeOrigin: true },
   '/docs': { target, changeOrigin: true },
+  '/partner': { target, changeOrigin: true },
   '/mqtt': { target, changeOrigin: true, ws: true },
 });
 
@@ -58,6 +59,7 @@ const pwa = VitePWA({
       /^\/country/,
       /^\/mqtt/,
       /^\/docs/,
+      /^\/partner\//,
       /^\/upload/,
       /^\/emm/,
       /^\/micromdm/,

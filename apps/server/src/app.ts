@@ -67,6 +67,9 @@ import { notificationsRoutes } from './modules/notifications/notifications.route
 import { oauthRoutes } from './modules/oauth/oauth.routes';
 import { orgPagesRoutes } from './modules/org-pages/org-pages.routes';
 import { orgsRoutes } from './modules/orgs/orgs.routes';
+import { partnerApiRoutes } from './modules/partner-api/partner-api.routes';
+import { partnerKeysRoutes } from './modules/partner-api/partner-keys.routes';
+import { PARTNER_SECURITY_SCHEME } from './modules/partner-api/partner-openapi';
 import { paymentQrRoutes } from './modules/payment-qr/payment-qr.routes';
 import { paymentsRoutes } from './modules/payments/payments.routes';
 import { plansPublicRoutes, plansRoutes } from './modules/plans/plans.routes';
@@ -108,7 +111,15 @@ export type KishtApp = FastifyInstance & {
   statements: StatementCounter;
 };
 
-const API_PREFIXES = ['/api/', '/country/', '/emm/', '/micromdm/', paths.mqtt, paths.docs];
+const API_PREFIXES = [
+  '/api/',
+  '/country/',
+  '/emm/',
+  '/micromdm/',
+  paths.partner.prefix,
+  paths.mqtt,
+  paths.docs,
+];
 
 /**
  * Fastify's logger: none when LOG_LEVEL is silent; in development pino-pretty, one line per entry
@@ -279,7 +290,12 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
         version: '0.1.0',
         description: 'Device financing: customers, EMIs and device control.',
       },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          partnerKey: PARTNER_SECURITY_SCHEME,
+        },
+      },
     },
     transform: jsonSchemaTransform,
   });
@@ -337,6 +353,8 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
   await app.register(advertisementsPublicRoutes, ctx);
   await app.register(advertisementsRoutes, ctx);
   await app.register(webhooksRoutes, ctx);
+  await app.register(partnerKeysRoutes, ctx);
+  await app.register(partnerApiRoutes, ctx);
   // Never in production (config refuses JOB_CLOCK there).
   if (config.JOB_CLOCK) await app.register(jobClockRoutes, ctx);
 

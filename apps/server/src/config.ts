@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { PARTNER_RATE_LIMIT_PER_MINUTE } from '@kisht/domain/partner-api/partner-api.rules';
 import { z } from 'zod';
 
 const ZBooleanFlag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -315,6 +316,11 @@ export const ZConfig = z
      * journeys and demos that cannot wait for the calendar. Off by default; refused in production.
      */
     JOB_CLOCK: ZBooleanFlag.default(false),
+    /**
+     * Requests one partner API key may make per minute on one server process (docs/partner-api.md);
+     * more answer 429 with Retry-After.
+     */
+    PARTNER_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(PARTNER_RATE_LIMIT_PER_MINUTE),
     WEB_DIST_DIR: z.string().optional(),
     /**
      * HDB Financial Services' customer API (docs/financers.md): base URL of the hand-off of HDB

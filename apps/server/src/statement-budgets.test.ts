@@ -199,6 +199,45 @@ describe('statement budgets of the hot requests (issue 26)', () => {
     expectWithin('EMI details', (await emi()).statements, 4);
   });
 
+  it("the partner API's lock takes 4 statements as the app's, its loan read 3, its payment 12", async () => {
+    const admin = await t.tokenFor(DEMO_ORG_ID, DEMO_ADMIN_MOBILE);
+    const [retailer] = await queryRows<{ id: number }>(
+      t.app.ctx.db,
+      sql`select id from users where org_id = ${DEMO_ORG_ID} and mobile = ${DEMO_RETAILER_MOBILE}`,
+    );
+    const made = await apiPost(t, admin, paths.partnerKeys.keys, {
+      name: 'Budget lender',
+      scopes: ['read', 'devices', 'payments'],
+      retailer_id: retailer!.id,
+    });
+    const apiKey = made.body.data.apiKey as string;
+    const partner = async (method: 'GET' | 'POST', path: string, payload?: object, headers: object = {}) => {
+      const { result, statements } = await t.app.statements.measure(() =>
+        t.app.inject({
+          method,
+          url: path.replace(':customer_id', String(customerId)),
+          headers: { authorization: `Bearer ${apiKey}`, ...headers },
+          ...(payload ? { payload } : {}),
+        }),
+      );
+      expect(result.statusCode, result.body).toBeLessThan(300);
+      return statements;
+    };
+    const lockBody = { command: 'lock', reason_category: 'customer_request', reason: 'Budget test' };
+    await partner('POST', paths.partner.commands, lockBody);
+    await partner('POST', paths.partner.commands, { command: 'unlock' });
+    expectWithin('partner lock', await partner('POST', paths.partner.commands, lockBody), 4);
+    expectWithin('partner unlock', await partner('POST', paths.partner.commands, { command: 'unlock' }), 4);
+    await partner('GET', paths.partner.customer);
+    expectWithin('partner loan read', await partner('GET', paths.partner.customer), 3);
+    const pay = (key: string) =>
+      partner('POST', paths.partner.payments, { amountPaise: 100, mode: 'cash' }, { 'idempotency-key': key });
+    await pay('budget-1');
+    // The app's payment (10) and its Idempotency-Key's two checks (before, and under the
+    // instalments' locks): the key is required here. The key's read is the session's.
+    expectWithin('partner payment', await pay('budget-2'), 12);
+  });
+
   // Last: it leaves the organisation with a webhook endpoint. Without one (every test above) the
   // webhook events cost nothing (webhook-subscriptions.ts).
   it("with a lender's webhooks on, a payment and a lock's acks pay one statement more for their events", async () => {

@@ -137,6 +137,27 @@ export const paths = {
     /** POST {message_id} → TWebhookDelivery: sent again now. */
     resend: '/api/webhooks/deliveries/resend',
   },
+  partnerKeys: {
+    /** GET → TPartnerKey[]; POST TCreatePartnerKey → {key, apiKey}; DELETE ?key_id= (revoke). */
+    keys: '/api/partner_keys',
+  },
+  /** The partner API (issue 30, docs/partner-api.md): a lender's server with an API key, not a session. */
+  partner: {
+    /** Every partner route starts so. */
+    prefix: '/partner/v1/',
+    /** GET → the partner API's own OpenAPI document (no key needed). */
+    openapi: '/partner/v1/openapi.json',
+    /** POST TPartnerCreateLoan → TPartnerLoan (scope devices). */
+    customers: '/partner/v1/customers',
+    /** GET → TPartnerLoan (scope read). */
+    customer: '/partner/v1/customers/:customer_id',
+    /** GET → the enrolment QR (scope devices). */
+    enrolmentQr: '/partner/v1/customers/:customer_id/enrolment_qr',
+    /** POST TPartnerCommandRequest → TPartnerCommand (scope devices). */
+    commands: '/partner/v1/customers/:customer_id/commands',
+    /** POST TPartnerPaymentRequest + Idempotency-Key → TPaymentReceipt (scope payments). */
+    payments: '/partner/v1/customers/:customer_id/payments',
+  },
   jobClock: {
     /**
      * POST {job, at} → {job, at, counts}: runs a periodic job as if it were `at` (server config

@@ -572,6 +572,11 @@ export const customerConsents = pgTable(
     text: text('text').notNull(),
     /** The customer's signature image (media kind signature). */
     signatureMediaId: integer('signature_media_id').references(() => media.id),
+    /**
+     * The lender's reference to the signed record when the consent came through the partner API
+     * (its own e-sign or form, issue 30) instead of a signature taken in the app; else null.
+     */
+    evidenceReference: text('evidence_reference'),
     recordedBy: integer('recorded_by')
       .notNull()
       .references(() => users.id),
@@ -1320,5 +1325,39 @@ export const webhookMessages = pgTable(
     index('webhook_messages_due_idx').on(t.status, t.nextAttemptAt),
     index('webhook_messages_endpoint_idx').on(t.endpointId, t.seq),
     index('webhook_messages_order_idx').on(t.endpointId, t.orderingKey, t.seq),
+  ],
+);
+
+/**
+ * A lender's partner API keys (issue 30, docs/partner-api.md), made and revoked by the
+ * organisation admin. The key's text is `kisht_pk_<public_id>_<secret>`; only the secret's SHA-256
+ * (hex) is kept, so a database leak reveals no key. Its loans are booked under `retailer_id` (an
+ * active shop of the organisation, whose enrolment keys they spend); it sees the whole
+ * organisation's customers.
+ */
+export const partnerApiKeys = pgTable(
+  'partner_api_keys',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    retailerId: integer('retailer_id')
+      .notNull()
+      .references(() => users.id),
+    name: text('name').notNull(),
+    /** 12 lowercase letters and digits: finds the key. */
+    publicId: text('public_id').notNull(),
+    /** SHA-256 of the key's secret part, hex. */
+    secretHash: text('secret_hash').notNull(),
+    scopes: text('scopes').array().notNull(),
+    createdBy: integer('created_by'),
+    createdAt: createdAt(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedBy: integer('revoked_by'),
+  },
+  (t) => [
+    uniqueIndex('partner_api_keys_public_id_uq').on(t.publicId),
+    index('partner_api_keys_org_idx').on(t.orgId),
   ],
 );

@@ -29,6 +29,7 @@ import {
   emis,
   financers,
   notifications,
+  partnerApiKeys,
   plans,
   products,
   signupRequests,
@@ -128,7 +129,8 @@ type TIdKind =
   | 'advertisement'
   | 'adSend'
   | 'webhookEndpoint'
-  | 'webhookMessage';
+  | 'webhookMessage'
+  | 'partnerKey';
 
 /**
  * The id parameters this matrix knows how to fill, by name, with the kind of object each names.
@@ -171,6 +173,8 @@ const ID_KINDS: Record<string, TIdKind> = {
   // Outbound webhooks (issue 30): the organisation admin's endpoints and their messages.
   endpoint_id: 'webhookEndpoint',
   message_id: 'webhookMessage',
+  // Partner API keys (issue 30): the organisation admin's keys.
+  key_id: 'partnerKey',
 };
 const SCOPES: Record<TIdKind, TScope> = {
   customer: 'subtree',
@@ -195,6 +199,7 @@ const SCOPES: Record<TIdKind, TScope> = {
   adSend: 'subtree',
   webhookEndpoint: 'organisation',
   webhookMessage: 'organisation',
+  partnerKey: 'organisation',
 };
 
 /**
@@ -212,6 +217,8 @@ const ADMIN_ONLY_ROUTES = new Set([
   `POST ${paths.webhooks.enable}`,
   `GET ${paths.webhooks.deliveries}`,
   `POST ${paths.webhooks.resend}`,
+  `POST ${paths.partnerKeys.keys}`,
+  `DELETE ${paths.partnerKeys.keys}`,
 ]);
 
 /**
@@ -620,6 +627,21 @@ const objectsOf = (actor: TActor): TObjects => {
           attempts: 1,
         });
         return id;
+      }
+      case 'partnerKey': {
+        // A partner API key of the actor's organisation (only its admin manages it).
+        const [row] = await db
+          .insert(partnerApiKeys)
+          .values({
+            orgId: actor.orgId,
+            retailerId: actor.userId,
+            name: `${firstName} lender`,
+            publicId: `bola${String(serial).padStart(8, '0')}`,
+            secretHash: '0'.repeat(64),
+            scopes: ['read'],
+          })
+          .returning({ id: partnerApiKeys.id });
+        return row!.id;
       }
       case 'retailer': {
         // The actor's retailer: its parent when it is a mini-retailer, else the actor itself.

@@ -1,11 +1,17 @@
 import { AdminHomePage } from '../features/admin/pages/admin-home-page';
 import { OrgPagesEditor } from '../features/org-pages/components/org-pages-editor';
+import { PartnerKeysPanel } from '../features/partner-keys/components/partner-keys-panel';
 import { WebhooksPanel } from '../features/webhooks/components/webhooks-panel';
 
 /**
- * The admin home with the org-pages feature's editor as its pages tab and the webhooks feature's
- * panel as its webhooks tab (features do not import each other).
+ * The admin home with the org-pages feature's editor as its pages tab, the webhooks feature's
+ * panel as its webhooks tab and the partner-keys feature's panel as its partner API tab (features
+ * do not import each other).
  */
 export const AdminRoute = () => (
-  <AdminHomePage pagesPanel={<OrgPagesEditor />} webhooksPanel={<WebhooksPanel />} />
+  <AdminHomePage
+    pagesPanel={<OrgPagesEditor />}
+    webhooksPanel={<WebhooksPanel />}
+    partnerKeysPanel={<PartnerKeysPanel />}
+  />
 );

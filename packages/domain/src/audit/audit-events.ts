@@ -120,14 +120,19 @@ export const ZCustomerImeiEditAuditEvent = member(
   z.strictObject({ before: ZDeviceIdentity, after: ZDeviceIdentity }),
 );
 
-/** The customer's lock consent was recorded (issue 16): the language and text version shown, the signature. */
+/**
+ * The customer's lock consent was recorded (issue 16): the language and text version shown, and
+ * the signature taken in the app or, through the partner API (issue 30), the lender's reference to
+ * its signed record.
+ */
 export const ZCustomerConsentAuditEvent = member(
   z.literal('customer.consent'),
   'customer',
   z.strictObject({
     language: z.enum(CONSENT_LANGUAGES),
     textVersion: z.string(),
-    signatureMediaId: z.number().int(),
+    signatureMediaId: z.number().int().optional(),
+    evidenceReference: z.string().optional(),
   }),
 );
 
@@ -441,6 +446,16 @@ export const ZWebhookEndpointAuditEvent = member(
   ]),
   'webhook_endpoint',
   z.strictObject({ url: z.string(), events: z.array(z.string()), status: z.enum(['enabled', 'disabled']) }),
+);
+
+/**
+ * The organisation admin made or revoked a partner API key (issue 30, docs/partner-api.md): its
+ * name, scopes and the retailer its loans are booked under (never the key).
+ */
+export const ZPartnerKeyAuditEvent = member(
+  z.enum(['partner_key.created', 'partner_key.revoked']),
+  'partner_key',
+  z.strictObject({ name: z.string(), scopes: z.array(z.string()), retailerId: z.number().int() }),
 );
 
 // Users, retailers and the organisation (spec §2 retailer screens, §6 access flags).
@@ -846,6 +861,7 @@ export const ZAuditEvent = z.discriminatedUnion('action', [
   ZAutopayMandateAuditEvent,
   ZAutopayChargeAuditEvent,
   ZWebhookEndpointAuditEvent,
+  ZPartnerKeyAuditEvent,
   ZCustomerCreateAuditEvent,
   ZCustomerStatusAuditEvent,
   ZCustomerImeiEditAuditEvent,

@@ -134,6 +134,11 @@ export const AppErrorCode = {
   DEVICE_RELEASED: 'DEVICE_RELEASED',
   /** NanoMDM's webhook came without a valid X-Hmac-Signature (issue 15). HTTP 401. */
   MDM_WEBHOOK_SIGNATURE_INVALID: 'MDM_WEBHOOK_SIGNATURE_INVALID',
+  /**
+   * A partner API call without a valid API key: none, malformed, unknown or revoked (issue 30,
+   * docs/partner-api.md). HTTP 401 with `WWW-Authenticate: Bearer`.
+   */
+  API_KEY_INVALID: 'API_KEY_INVALID',
   /** An unexpected failure on our side. HTTP 500. */
   INTERNAL: 'INTERNAL',
 } as const;
@@ -204,6 +209,7 @@ export const APP_ERROR_HTTP_STATUS: Record<TAppErrorCode, number> = {
   NOT_FOR_THIS_DEVICE_FAMILY: 409,
   DEVICE_RELEASED: 409,
   MDM_WEBHOOK_SIGNATURE_INVALID: 401,
+  API_KEY_INVALID: 401,
   INTERNAL: 500,
 };
 

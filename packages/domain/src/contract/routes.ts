@@ -21,6 +21,8 @@ import { notificationsContract } from './notifications';
 import { oauthContract } from './oauth';
 import { orgPagesContract } from './org-pages';
 import { orgsContract } from './orgs';
+import { partnerApiContract } from './partner-api';
+import { partnerKeysContract } from './partner-keys';
 import { paymentQrContract } from './payment-qr';
 import { paymentsContract } from './payments';
 import { plansContract } from './plans';
@@ -58,6 +60,8 @@ export const CONTRACT = {
   notifications: notificationsContract,
   oauth: oauthContract,
   orgs: orgsContract,
+  partnerApi: partnerApiContract,
+  partnerKeys: partnerKeysContract,
   orgPages: orgPagesContract,
   paymentQr: paymentQrContract,
   payments: paymentsContract,

@@ -112,11 +112,7 @@ export const recordCustomerConsent = async (
 ): Promise<{ consent: TCustomerConsent; isNew: boolean }> => {
   const { actor, request } = options;
   const { customer, product } = await findCustomerForActor(db, actor, request.customer_id);
-  if (request.textVersion !== CONSENT_TEXT_VERSION) {
-    throw new AppError(AppErrorCode.VALIDATION_FAILED, 'The consent text has changed', [
-      { field: 'textVersion', message: `Show the customer the current text (${CONSENT_TEXT_VERSION})` },
-    ]);
-  }
+  requireCurrentConsentText(request.textVersion);
   const signature = await repo.findLiveMediaOfCustomer(
     db,
     customer.orgId,
@@ -161,6 +157,61 @@ export const recordCustomerConsent = async (
   });
   const stored = await repo.findConsent(db, customer.orgId, customer.id);
   return { consent: toConsent(stored!), isNew };
+};
+
+/** Throws VALIDATION_FAILED naming `field` unless `textVersion` is the current consent text's. */
+export const requireCurrentConsentText = (textVersion: string, field = 'textVersion'): void => {
+  if (textVersion !== CONSENT_TEXT_VERSION) {
+    throw new AppError(AppErrorCode.VALIDATION_FAILED, 'The consent text has changed', [
+      { field, message: `Show the customer the current text (${CONSENT_TEXT_VERSION})` },
+    ]);
+  }
+};
+
+/**
+ * Records the consent a lender took itself (its e-sign or signed form) for a customer created
+ * through the partner API (issue 30): the text rendered from the version shown, and the lender's
+ * `reference` to the signed record instead of a signature taken in the app; audited. Recorded
+ * once, like recordCustomerConsent. Throws CUSTOMER_NOT_FOUND outside the actor's scope and
+ * VALIDATION_FAILED (field consent.textVersion) for a text version other than the current one.
+ */
+export const recordLenderConsent = async (
+  db: Db,
+  options: {
+    actor: TActor;
+    customerId: number;
+    consent: { language: TConsentLanguage; textVersion: string; reference: string };
+  },
+): Promise<void> => {
+  const { actor, consent } = options;
+  requireCurrentConsentText(consent.textVersion, 'consent.textVersion');
+  const { customer, product } = await findCustomerForActor(db, actor, options.customerId);
+  const text = await consentTextFor(db, customer, product, consent.language);
+  await db.transaction(async (tx) => {
+    const inserted = await repo.insertConsent(tx, {
+      orgId: customer.orgId,
+      customerId: customer.id,
+      language: consent.language,
+      textVersion: CONSENT_TEXT_VERSION,
+      text,
+      signatureMediaId: null,
+      evidenceReference: consent.reference,
+      recordedBy: actor.userId,
+    });
+    if (!inserted) return;
+    await insertAudit(tx, {
+      orgId: customer.orgId,
+      actorUserId: actor.userId,
+      action: 'customer.consent',
+      entity: 'customer',
+      entityId: String(customer.id),
+      details: {
+        language: consent.language,
+        textVersion: CONSENT_TEXT_VERSION,
+        evidenceReference: consent.reference,
+      },
+    });
+  });
 };
 
 /** Whether the customer's consent to remote locking is recorded (the enrolment QR needs it). */

@@ -21,12 +21,16 @@ export type EmiRow = typeof emis.$inferSelect;
 export const findEmisOfCustomer = (db: DbOrTx, customerId: number) =>
   db.select().from(emis).where(eq(emis.customerId, customerId)).orderBy(asc(emis.instalmentNo));
 
-/** The chosen instalments of a customer, locked for update (a payment changes them). */
-export const lockEmis = (db: DbOrTx, customerId: number, emiIds: number[]) =>
+/** The chosen instalments of a customer (or all of them), locked for update (a payment changes them). */
+export const lockEmis = (db: DbOrTx, customerId: number, emiIds: number[] | 'all') =>
   db
     .select()
     .from(emis)
-    .where(and(eq(emis.customerId, customerId), inArray(emis.id, emiIds)))
+    .where(
+      emiIds === 'all'
+        ? eq(emis.customerId, customerId)
+        : and(eq(emis.customerId, customerId), inArray(emis.id, emiIds)),
+    )
     .orderBy(asc(emis.instalmentNo))
     .for('update');
 

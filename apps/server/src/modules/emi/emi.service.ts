@@ -116,8 +116,13 @@ export const getEmiDetails = async (db: DbOrTx, actor: TActor, customerId: numbe
  * A payment to record: a multiple_emi_paid request, whose mode may also be 'online' when the server
  * records a payment the customer made through the payment gateway (modules/payments).
  */
-export type TPaymentToRecord = Omit<z.output<typeof ZRecordPaymentRequest>, 'mode'> & {
+/**
+ * A payment to record: the request of record_payment, its mode any recorded one; `emi_ids` may be
+ * `'all'` (the partner API: the loan's oldest unpaid instalments first, without reading their ids).
+ */
+export type TPaymentToRecord = Omit<z.output<typeof ZRecordPaymentRequest>, 'mode' | 'emi_ids'> & {
   mode: TRecordedPaymentMode;
+  emi_ids: number[] | 'all';
 };
 
 /**
@@ -130,7 +135,7 @@ const paymentFingerprint = (actor: TActor, request: TPaymentToRecord): string =>
   const canonical = JSON.stringify([
     actor.userId,
     request.customer_id,
-    [...new Set(request.emi_ids)].sort((a, b) => a - b),
+    request.emi_ids === 'all' ? 'all' : [...new Set(request.emi_ids)].sort((a, b) => a - b),
     request.amountPaise,
     request.mode,
     request.reference || null,
@@ -212,7 +217,7 @@ export const recordPayment = async (
     const repeat = await answerRepeat(db, { actor, orgId, key });
     if (repeat) return repeat;
   }
-  const emiIds = [...new Set(request.emi_ids)];
+  const emiIds = request.emi_ids === 'all' ? 'all' : [...new Set(request.emi_ids)];
   let written: {
     payment: NonNullable<Awaited<ReturnType<typeof repo.insertPayment>>>;
     isPaidOff: boolean;
@@ -223,7 +228,7 @@ export const recordPayment = async (
       const chosen = await repo.lockEmis(tx, customer.id, emiIds);
       // A request with the same key may have committed while we waited for the instalments.
       if (key && (await repo.findPaymentByIdempotencyKey(tx, orgId, key.key))) throw new KeyAlreadyHeld();
-      if (chosen.length !== emiIds.length) {
+      if (emiIds !== 'all' && chosen.length !== emiIds.length) {
         // Another customer's or tenant's instalment is not there for this payment: 404 (design §6).
         throw new AppError(AppErrorCode.NOT_FOUND, 'Instalment not found for this customer', [
           { field: 'emi_ids', message: 'Some instalments do not belong to this customer' },

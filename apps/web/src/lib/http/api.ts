@@ -82,6 +82,8 @@ export const TAG_TYPES = [
   'WebhookEndpoints',
   /** An outbound webhook endpoint's delivery log (issue 30; id: endpoint id). */
   'WebhookDeliveries',
+  /** The organisation's partner API keys (issue 30; id: 'LIST'). */
+  'PartnerKeys',
 ] as const;
 /** Tags of data that belongs to the signed-in person (everything but the public org config). */
 const SESSION_SCOPED_TAGS = [
@@ -114,6 +116,7 @@ const SESSION_SCOPED_TAGS = [
   'Autopay',
   'WebhookEndpoints',
   'WebhookDeliveries',
+  'PartnerKeys',
 ] as const;
 
 /** The part of the store the base query reads (the ui slice's configs), typed here to keep lib/http free of it. */

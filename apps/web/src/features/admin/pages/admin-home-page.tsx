@@ -10,23 +10,36 @@ import { KeyPricesPanel } from '../components/key-prices-panel';
 import { PlansPanel } from '../components/plans-panel';
 import { RetailersPanel } from '../components/retailers-panel';
 
-const TABS = ['requests', 'retailers', 'prices', 'plans', 'pages', 'webhooks'] as const;
+const TABS = ['requests', 'retailers', 'prices', 'plans', 'pages', 'webhooks', 'partner_api'] as const;
 type TAdminTab = (typeof TABS)[number];
+/** Each tab's label (translation key). */
+const TAB_LABELS = {
+  requests: 'admin.tabs.requests',
+  retailers: 'admin.tabs.retailers',
+  prices: 'admin.tabs.prices',
+  plans: 'adminPlans.tab',
+  pages: 'orgPages.adminTab',
+  webhooks: 'webhooks.tab',
+  partner_api: 'partnerKeys.tab',
+} as const satisfies Record<TAdminTab, string>;
 /** Query parameter carrying the admin home's tab (absent for the first, requests). */
 const TAB_PARAM = 'tab';
 
 /**
  * The organisation admin's home (issues 13, 14, 16, 30): join requests, retailers (credit keys), key
  * prices, plans, the help, support and privacy pages (`pagesPanel`, the org-pages feature's
- * editor) and the outbound webhooks (`webhooksPanel`, the webhooks feature's panel), which
+ * editor), the outbound webhooks (`webhooksPanel`, the webhooks feature's panel) and the partner
+ * API keys (`partnerKeysPanel`, the partner-keys feature's panel; `?tab=partner_api`), which
  * app/admin-route.tsx hands in: features do not import one another.
  */
 export const AdminHomePage = ({
   pagesPanel,
   webhooksPanel,
+  partnerKeysPanel,
 }: {
   pagesPanel?: ReactNode;
   webhooksPanel?: ReactNode;
+  partnerKeysPanel?: ReactNode;
 }) => {
   const { t } = useTranslation();
   const [searchParams, setSearchParams] = useSearchParams();
@@ -46,20 +59,7 @@ export const AdminHomePage = ({
         sx={{ mb: 2 }}
       >
         {TABS.map((value) => (
-          <Tab
-            key={value}
-            value={value}
-            label={
-              value === 'plans'
-                ? t('adminPlans.tab')
-                : value === 'pages'
-                  ? t('orgPages.adminTab')
-                  : value === 'webhooks'
-                    ? t('webhooks.tab')
-                    : t(`admin.tabs.${value}`)
-            }
-            data-testid={`admin-tab-${value}`}
-          />
+          <Tab key={value} value={value} label={t(TAB_LABELS[value])} data-testid={`admin-tab-${value}`} />
         ))}
       </Tabs>
       {tab === 'requests' && <JoinRequestsPanel />}
@@ -68,6 +68,7 @@ export const AdminHomePage = ({
       {tab === 'plans' && <PlansPanel />}
       {tab === 'pages' && pagesPanel}
       {tab === 'webhooks' && webhooksPanel}
+      {tab === 'partner_api' && partnerKeysPanel}
     </Container>
   );
 };
