@@ -514,6 +514,11 @@ export const emis = pgTable(
     penaltyPaise: bigint('penalty_paise', { mode: 'number' }).notNull().default(0),
     /** Amount waived (update_emi_status); included in paid_paise, never collected money. */
     waivedPaise: bigint('waived_paise', { mode: 'number' }).notNull().default(0),
+    /**
+     * When the lender's `instalment.overdue` webhook was written for it (issue 30, once per
+     * instalment); null while not overdue or not yet told.
+     */
+    overdueToldAt: timestamp('overdue_told_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('emis_customer_no_uq').on(t.customerId, t.instalmentNo),

@@ -121,13 +121,30 @@ export const notifyIfKeysLow = async (
   });
 };
 
+/** A phone the phone-offline job found long offline (notifyLongOfflinePhones). */
+export type TLongOfflinePhone = {
+  orgId: number;
+  customerId: number;
+  deviceId: string;
+  /** The organisation's offlineNotifyDays it has been offline past. */
+  days: number;
+  /** When the server last heard from it, UTC. */
+  lastSeenAt: Date;
+};
+
 /**
  * The phone-offline job's work: enrolled phones of Kisht's device channel not seen for their
  * organisation's offlineNotifyDays (default 3) get `phone_offline` to their retailer(s), once per
  * offline spell (dedupe `offline:<deviceId>:<last seen +05:30 date>`). Rows are claimed FOR UPDATE
- * SKIP LOCKED in one transaction, so several server processes may run it. Returns how many phones.
+ * SKIP LOCKED in one transaction, so several server processes may run it. `alsoTell` gets the
+ * phones in that transaction, once per spell too (the lender's device.offline webhook, which this
+ * module cannot import). Returns how many phones.
  */
-export const notifyLongOfflinePhones = (db: Db, now: Date = new Date()): Promise<number> =>
+export const notifyLongOfflinePhones = (
+  db: Db,
+  now: Date = new Date(),
+  alsoTell?: (tx: DbOrTx, phones: TLongOfflinePhone[]) => Promise<unknown>,
+): Promise<number> =>
   db.transaction(async (tx) => {
     const phones = await repo.claimLongOfflinePhones(tx, {
       now,
@@ -142,6 +159,18 @@ export const notifyLongOfflinePhones = (db: Db, now: Date = new Date()): Promise
         params: { days: Number(phone.days), lastSeenAt: new Date(phone.last_seen_at).toISOString() },
         dedupeKey: phone.dedupe_key,
       });
+    }
+    if (alsoTell && phones.length > 0) {
+      await alsoTell(
+        tx,
+        phones.map((phone) => ({
+          orgId: phone.org_id,
+          customerId: phone.customer_id,
+          deviceId: phone.device_id,
+          days: Number(phone.days),
+          lastSeenAt: new Date(phone.last_seen_at),
+        })),
+      );
     }
     return phones.length;
   });

@@ -175,3 +175,40 @@ export const listAdminIds = async (db: DbOrTx, orgId: number): Promise<number[]>
       sql`select id from users where org_id = ${orgId} and user_type = 'admin'`,
     )
   ).map((r) => r.id);
+
+/** An instalment that fell overdue, claimed once for its `instalment.overdue` event. */
+export type TOverdueInstalmentRow = {
+  id: number;
+  org_id: number;
+  customer_id: number;
+  instalment_no: number;
+  due_date: string;
+  amount_paise: number;
+  paid_paise: number;
+};
+
+/**
+ * Unpaid instalments due before `today` (+05:30) not yet told, of customers still paying (not
+ * released, Apple-removed or completed), marked told in the same statement, oldest first, at most
+ * `limit`; rows another process holds are skipped (FOR UPDATE SKIP LOCKED), so each is told once.
+ */
+export const claimNewlyOverdue = (db: DbOrTx, options: { today: string; now: Date; limit: number }) =>
+  queryRows<TOverdueInstalmentRow>(
+    db,
+    sql`
+      with due as (
+        select e.id from emis e
+        join customers c on c.id = e.customer_id
+        where e.paid_paise < e.amount_paise
+          and e.due_date < ${options.today}::date
+          and e.overdue_told_at is null
+          and c.status not in (3, 4, 5)
+        order by e.due_date, e.id
+        limit ${options.limit}
+        for update of e skip locked
+      )
+      update emis e set overdue_told_at = ${options.now.toISOString()}::timestamptz
+      from due where e.id = due.id
+      returning e.id, e.org_id, e.customer_id, e.instalment_no, e.due_date::text as due_date,
+        e.amount_paise::int as amount_paise, e.paid_paise::int as paid_paise`,
+  );

@@ -11,11 +11,17 @@ import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeEach, describe, expect } from 'vitest';
 import { queryRows } from '../../db/client';
 import { DEMO_ADMIN_MOBILE, DEMO_ORG_ID, SECOND_ORG_ID } from '../../db/seed/seed';
+import { notificationsJob } from '../../jobs/notifications.job';
 import { apiGet, apiPost, enrolReferenceAgent, TEST_LOCK_REASON, waitUntil } from '../../test/fixtures';
 import type { TestApp } from '../../test/harness';
 import { routeTest as it } from '../../test/route-test';
 import { completeUninstall, notifySimChange } from '../devices/device-lifecycle.service';
-import { createEndpoint, deliverWebhooks, enqueueWebhookEvent } from './webhooks.service';
+import {
+  createEndpoint,
+  deliverWebhooks,
+  enqueueWebhookEvent,
+  tellOverdueInstalments,
+} from './webhooks.service';
 
 /**
  * Outbound webhooks (issue 30): endpoints managed by the organisation admin only, messages signed
@@ -403,6 +409,38 @@ describe('the events the services write', () => {
     } finally {
       rmSync(stateDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the events of the hourly job', () => {
+  it('device.offline once per offline spell, instalment.overdue once per instalment that fell overdue', async ({
+    t,
+    make,
+  }) => {
+    const { secret } = await addEndpoint(t, ['device.offline', 'instalment.overdue']);
+    const db = t.app.ctx.db;
+    // Everything seeded is told already (as the migration marks what was overdue when it shipped)
+    // and online, so only this test's customer counts.
+    await db.execute(sql`update emis set overdue_told_at = now() where paid_paise < amount_paise`);
+    await db.execute(sql`update devices set is_online = false, last_seen_at = now()`);
+    const { customer, device } = await make.customer({ status: 1, isEnrolled: true });
+    await make.overdue(customer.id, { daysOverdue: 2 });
+    await db.execute(
+      sql`update devices set is_online = false, last_seen_at = now() - interval '4 days' where id = ${device.id}`,
+    );
+    const run = () => notificationsJob({ db }, 0, t.app.log).run();
+    await run();
+    await run();
+    for (let k = 0; k < 3; k += 1) await deliver(t, new Date());
+    const bodies = verifiedBodies(secret) as { type: string; data: Record<string, unknown> }[];
+    expect(bodies.map((b) => b.type).sort()).toEqual(['device.offline', 'instalment.overdue']);
+    const offline = bodies.find((b) => b.type === 'device.offline')!;
+    expect(offline.data).toMatchObject({ customerId: customer.id, deviceId: device.id, offlineDays: 3 });
+    const overdue = bodies.find((b) => b.type === 'instalment.overdue')!;
+    expect(overdue.data).toMatchObject({ customerId: customer.id, instalmentNo: 1, paidPaise: 0 });
+    expect(overdue.data.overduePaise).toBe(overdue.data.amountPaise);
+    // Told once: the next runs find nothing more.
+    expect(await tellOverdueInstalments(db)).toBe(0);
   });
 });
 

@@ -1,4 +1,5 @@
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
+import { istDate } from '@kisht/domain/common/time';
 import {
   nextWebhookAttemptAt,
   type TWebhookEventType,
@@ -248,6 +249,38 @@ export const enqueueSubscribedWebhookEvents = (
     events.filter((event) => subscriptions.takes(event.orgId, event.type)),
   );
 };
+
+/** Instalments told overdue per run of tellOverdueInstalments, at most. */
+const OVERDUE_BATCH = 500;
+
+/**
+ * The `instalment.overdue` events (docs/webhooks.md): each unpaid instalment whose due date has
+ * passed (+05:30) is told once, in the transaction that marks it (emis.overdue_told_at), ordered
+ * with its loan's other events. For the notification job (hourly): the day after a due date, the
+ * lender hears within the hour. Several processes may run it. Returns how many were told.
+ */
+export const tellOverdueInstalments = (db: Db, now: Date = new Date()): Promise<number> =>
+  db.transaction(async (tx) => {
+    const rows = await repo.claimNewlyOverdue(tx, { today: istDate(now), now, limit: OVERDUE_BATCH });
+    await enqueueWebhookEvents(
+      tx,
+      rows.map((row) => ({
+        orgId: row.org_id,
+        type: 'instalment.overdue' as const,
+        orderingKey: `customer:${row.customer_id}`,
+        data: {
+          customerId: row.customer_id,
+          instalmentId: row.id,
+          instalmentNo: row.instalment_no,
+          dueDate: row.due_date,
+          amountPaise: row.amount_paise,
+          paidPaise: row.paid_paise,
+          overduePaise: row.amount_paise - row.paid_paise,
+        },
+      })),
+    );
+    return rows.length;
+  });
 
 /** The secrets a message is signed with at `now`: the current one, and the previous while honoured. */
 const secretsOf = (message: repo.TClaimedMessage, now: Date): string[] => {
