@@ -1,4 +1,5 @@
-import { expect, IN_PHONE, shot, test } from '../support/fixtures';
+import type { Page } from '@playwright/test';
+import { digits, expect, freshImei, freshMobile, IN_PHONE, shot, test } from '../support/fixtures';
 import { chooseLockReason } from '../support/lock-reason';
 
 /**
@@ -20,6 +21,36 @@ const COMMAND_PATHS = ['/api/device/lock', '/api/device/unlock'];
  * which seeded ones are on the unsearched first page varies.
  */
 const AARAV_LIST = '/customer_list?search=Aarav';
+
+/**
+ * A loan of the signed-in retailer whose first instalment fell due 10 days ago, added through the
+ * API, so the overdue tab has a row whatever other journeys on this server paid (the seeded
+ * overdue loan, Priya's, is paid by the EMI payments journey when it runs here first).
+ */
+const addOverdueLoan = async (page: Page) => {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const headers = { authorization: `Bearer ${token}` };
+  const products = await (await page.request.get('/api/products?device_type=0', { headers })).json();
+  const firstDueDate = new Date(Date.now() + (5.5 * 60 - 10 * 24 * 60) * 60_000).toISOString().slice(0, 10);
+  const created = await page.request.post('/country/customerRegistrationByKegenUpdateV3', {
+    headers,
+    data: {
+      firstName: 'Overdue',
+      lastName: `Offline${digits(4)}`,
+      mobile: freshMobile('8'),
+      imei1: freshImei(),
+      imei2: freshImei(),
+      productId: products.data[0].id,
+      pricePaise: 1_299_900,
+      downPaymentPaise: 299_900,
+      loanAmountPaise: 1_000_000,
+      annualRateBps: 1400,
+      tenureMonths: 6,
+      firstDueDate,
+    },
+  });
+  expect(created.status(), await created.text()).toBe(200);
+};
 
 test('offline, the customer list, details, EMI schedule and upcoming EMIs read as of the last fetch; a lock needs a connection', async ({
   page,
@@ -48,6 +79,7 @@ test('offline, the customer list, details, EMI schedule and upcoming EMIs read a
   await expect(page).toHaveURL(/\/emi_details\?customer_id=\d+$/);
   const emiDetailsUrl = page.url();
   await expect(page.getByTestId('emi-payments-card')).toBeVisible();
+  await addOverdueLoan(page);
   await page.goto('/up_coming_emi?range=overdue');
   // Who is overdue depends on what other journeys on this server paid or added: the offline tab is
   // checked against what was read here.

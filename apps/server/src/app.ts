@@ -60,6 +60,7 @@ import { financersRoutes } from './modules/financers/financers.routes';
 import { jobClockRoutes } from './modules/job-clock/job-clock.routes';
 import { joiningAdminRoutes, joiningPublicRoutes } from './modules/joining/joining.routes';
 import { keyRefundRoutes } from './modules/key-refund/key-refund.routes';
+import { keyRequestsRoutes } from './modules/key-requests/key-requests.routes';
 import { ledgerRoutes } from './modules/ledger/ledger.routes';
 import { mediaRoutes } from './modules/media/media.routes';
 import { messagesRoutes } from './modules/messages/messages.routes';
@@ -344,6 +345,7 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
   await app.register(oauthRoutes, ctx);
   await app.register(ledgerRoutes, ctx);
   await app.register(keyRefundRoutes, ctx);
+  await app.register(keyRequestsRoutes, ctx);
   await app.register(plansPublicRoutes, ctx);
   await app.register(plansRoutes, ctx);
   await app.register(warrantyRoutes, ctx);

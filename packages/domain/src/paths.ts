@@ -111,6 +111,19 @@ export const paths = {
      */
     refundKey: '/api/points/refund_key',
   },
+  /** Key requests and returns up the chain (issue 30, docs/key-requests.md). */
+  keyRequests: {
+    /** GET ?box=sent|received → TKeyRequest[]; POST TCreateKeyRequest → TKeyRequest (to the actor's parent). */
+    list: '/api/key_requests',
+    /** POST TDecideKeyRequest → TKeyRequest: the parent approves (keys move) or rejects. */
+    decide: '/api/key_requests/decide',
+    /** POST {request_id} → TKeyRequest: the requester withdraws a pending request. */
+    cancel: '/api/key_requests/cancel',
+    /** POST TReturnKeysRequest → TLedgerMovement: unused keys back to the parent. */
+    returnKeys: '/api/key_requests/return',
+    /** GET → TKeyPrices; PUT TKeyPrices: a retailer's price per key to its mini-retailers. */
+    prices: '/api/key_requests/prices',
+  },
   payments: {
     /** POST TPaymentQuoteRequest → TPaymentQuote, or 409 PRICES_NOT_SET ('Please contact admin for prices'). */
     validate: '/api/payments/validate',

@@ -107,6 +107,11 @@ export const users = pgTable(
     mobile: text('mobile').notNull(),
     /** Retailers and mini-retailers: the shop's name (add_retailer). */
     shopName: text('shop_name'),
+    /**
+     * A retailer's price per key to its mini-retailers (issue 30 key requests), paise by app_type
+     * code; null or an app_type left out: the organisation's price.
+     */
+    keyPricesPaise: jsonb('key_prices_paise').$type<Record<string, number>>(),
     email: text('email'),
     /** GSTIN, 15 characters (validated by ZGstNumber); optional. */
     gstNumber: text('gst_number'),
@@ -902,7 +907,7 @@ export const ledgerMovements = pgTable(
     id: serial('id').primaryKey(),
     orgId: integer('org_id').notNull(),
     kind: text('kind')
-      .$type<'top_up' | 'transfer' | 'reserve' | 'release' | 'key_use' | 'refund' | 'purchase'>()
+      .$type<'top_up' | 'transfer' | 'reserve' | 'release' | 'key_use' | 'refund' | 'purchase' | 'return'>()
       .notNull(),
     appType: smallint('app_type').notNull(),
     quantity: integer('quantity').notNull(),
@@ -1364,5 +1369,45 @@ export const partnerApiKeys = pgTable(
   (t) => [
     uniqueIndex('partner_api_keys_public_id_uq').on(t.publicId),
     index('partner_api_keys_org_idx').on(t.orgId),
+  ],
+);
+
+/**
+ * Key requests up the chain (issue 30, docs/key-requests.md): a shop asks its parent for keys (a
+ * mini-retailer its retailer, `parent_id`; a retailer its organisation, `parent_id` null) at the
+ * parent's price; the parent approves (the ledger movement `movement_id` moves the keys) or
+ * rejects, once (the status changes only from pending).
+ */
+export const keyRequests = pgTable(
+  'key_requests',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    requesterId: integer('requester_id')
+      .notNull()
+      .references(() => users.id),
+    /** The retailer asked, or null for the organisation (its admins decide). */
+    parentId: integer('parent_id').references(() => users.id),
+    appType: smallint('app_type').notNull(),
+    quantity: integer('quantity').notNull(),
+    /** The parent's price per key when asked, paise; null when it had none. */
+    unitPricePaise: bigint('unit_price_paise', { mode: 'number' }),
+    paymentReference: text('payment_reference'),
+    status: text('status')
+      .$type<'pending' | 'approved' | 'rejected' | 'cancelled'>()
+      .notNull()
+      .default('pending'),
+    decidedBy: integer('decided_by').references(() => users.id),
+    decisionNote: text('decision_note'),
+    movementId: integer('movement_id').references(() => ledgerMovements.id),
+    createdAt: createdAt(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('key_requests_parent_idx').on(t.orgId, t.parentId, t.status),
+    index('key_requests_requester_idx').on(t.requesterId),
+    check('key_requests_quantity_positive', sql`${t.quantity} > 0`),
   ],
 );

@@ -28,6 +28,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   emis,
   financers,
+  keyRequests,
   notifications,
   partnerApiKeys,
   plans,
@@ -130,7 +131,8 @@ type TIdKind =
   | 'adSend'
   | 'webhookEndpoint'
   | 'webhookMessage'
-  | 'partnerKey';
+  | 'partnerKey'
+  | 'keyRequest';
 
 /**
  * The id parameters this matrix knows how to fill, by name, with the kind of object each names.
@@ -175,6 +177,8 @@ const ID_KINDS: Record<string, TIdKind> = {
   message_id: 'webhookMessage',
   // Partner API keys (issue 30): the organisation admin's keys.
   key_id: 'partnerKey',
+  // Key requests up the chain (issue 30): a shop's request to its parent.
+  request_id: 'keyRequest',
 };
 const SCOPES: Record<TIdKind, TScope> = {
   customer: 'subtree',
@@ -200,13 +204,18 @@ const SCOPES: Record<TIdKind, TScope> = {
   webhookEndpoint: 'organisation',
   webhookMessage: 'organisation',
   partnerKey: 'organisation',
+  keyRequest: 'subtree',
 };
 
 /**
  * Routes only a mini-retailer's parent retailer may call (updateUsers): the control's owner is the
  * demo retailer, the parent of the victim mini-retailer.
  */
-const PARENT_ONLY_ROUTES = new Set([`POST ${paths.retailers.update}`, `POST ${paths.ledger.transfer}`]);
+const PARENT_ONLY_ROUTES = new Set([
+  `POST ${paths.retailers.update}`,
+  `POST ${paths.ledger.transfer}`,
+  `POST ${paths.keyRequests.decide}`,
+]);
 /** Routes only the organisation admin may call (credit keys): the control's owner is the demo admin. */
 const ADMIN_ONLY_ROUTES = new Set([
   `POST ${paths.admin.creditKeys}`,
@@ -642,6 +651,21 @@ const objectsOf = (actor: TActor): TObjects => {
           })
           .returning({ id: partnerApiKeys.id });
         return row!.id;
+      }
+      case 'keyRequest': {
+        // A pending request of the actor (a mini-retailer) to its parent retailer for one key.
+        const [row] = await db.select().from(users).where(eq(users.id, actor.userId));
+        const [request] = await db
+          .insert(keyRequests)
+          .values({
+            orgId: actor.orgId,
+            requesterId: actor.userId,
+            parentId: row!.parentId,
+            appType: 0,
+            quantity: 1,
+          })
+          .returning({ id: keyRequests.id });
+        return request!.id;
       }
       case 'retailer': {
         // The actor's retailer: its parent when it is a mini-retailer, else the actor itself.

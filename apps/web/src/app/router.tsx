@@ -127,6 +127,11 @@ const TopUpHistoryPage = lazy(() =>
     default: module.TopUpHistoryPage,
   })),
 );
+const KeyRequestsPage = lazy(() =>
+  import('../features/key-requests/pages/key-requests-page').then((module) => ({
+    default: module.KeyRequestsPage,
+  })),
+);
 const PaymentGatewayPage = lazy(() =>
   import('../features/payments/pages/payment-gateway-page').then((module) => ({
     default: module.PaymentGatewayPage,
@@ -190,6 +195,7 @@ const PROTECTED_PAGES: ReadonlyArray<{ route: TRouteKey; element: ReactNode }> =
   { route: 'retailerProfile', element: <RetailerProfileRoute /> },
   { route: 'paymentGateway', element: <PaymentGatewayPage /> },
   { route: 'topUpHistory', element: <TopUpHistoryPage /> },
+  { route: 'keyRequests', element: <KeyRequestsPage /> },
   { route: 'admin', element: <AdminRoute /> },
   { route: 'help', element: <HelpPage /> },
   { route: 'support', element: <SupportPage /> },

@@ -56,6 +56,7 @@ describe('route table (spec §2)', () => {
         'notifications',
         'collections',
         'collections_loans',
+        'key_requests',
       ].sort(),
     );
     expect(PRODUCT_ROUTES.map(routeSegment).sort()).toEqual([
@@ -63,6 +64,7 @@ describe('route table (spec §2)', () => {
       'collections',
       'collections_loans',
       'device_settings',
+      'key_requests',
       'notifications',
       'pending_commands',
     ]);
@@ -109,6 +111,13 @@ describe('route table (spec §2)', () => {
     expect(appPaths.pendingCommands.href('offline')).toBe('/pending_commands');
     expect(appPaths.pendingCommands.href('scheduled')).toBe('/pending_commands?tab=scheduled');
     expect(appPaths.deviceSettings.href()).toBe('/device_settings');
+  });
+
+  it('links to a key_requests tab, the first (sent) without a parameter', () => {
+    expect(appPaths.keyRequests.href()).toBe('/key_requests');
+    expect(appPaths.keyRequests.href('sent')).toBe('/key_requests');
+    expect(appPaths.keyRequests.href('received')).toBe('/key_requests?tab=received');
+    expect(appPaths.keyRequests.href('prices')).toBe('/key_requests?tab=prices');
   });
 
   it('links to the m_pin modes', () => {

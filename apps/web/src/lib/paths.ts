@@ -69,6 +69,15 @@ export type TPendingCommandsTab = (typeof PENDING_COMMANDS_TABS)[number];
 /** Query parameter carrying the pending_commands tab (absent for the first, offline). */
 export const PENDING_COMMANDS_TAB_PARAM = 'tab';
 
+/**
+ * The tabs of key_requests (issue 30): the shop's own requests to its parent, those of the shops
+ * below it (a retailer's mini-retailers), and a retailer's prices to them.
+ */
+export const KEY_REQUESTS_TABS = ['sent', 'received', 'prices'] as const;
+export type TKeyRequestsTab = (typeof KEY_REQUESTS_TABS)[number];
+/** Query parameter carrying the key_requests tab (absent for the first, sent). */
+export const KEY_REQUESTS_TAB_PARAM = 'tab';
+
 /** The modes of the m_pin screen: log in with an MPIN, or set one after an OTP login. */
 export type TMpinMode = 'login' | 'set';
 /** Query parameter carrying the m_pin screen's mode. */
@@ -219,6 +228,15 @@ export const appPaths = {
   deviceSettings: plain('/device_settings'),
   /** In-app notifications (issue 16): the signed-in user's own, newest first. */
   notifications: plain('/notifications'),
+  /**
+   * Key requests and returns up the chain (issue 30): a shop asks its parent for keys, returns
+   * unused ones, and (a retailer) decides its mini-retailers' requests and sets their prices.
+   */
+  keyRequests: {
+    path: '/key_requests',
+    href: (tab: TKeyRequestsTab = 'sent') =>
+      withQuery('/key_requests', { [KEY_REQUESTS_TAB_PARAM]: tab === 'sent' ? undefined : tab }),
+  },
   /** The organisation admin's home: join requests, retailers (credit keys), key prices. */
   admin: plain('/admin'),
 } as const;
@@ -233,7 +251,8 @@ export type TLinkableRouteKey = {
 /**
  * Routes Kisht adds to spec §2's list: pending_commands (commands waiting for offline phones or for
  * their scheduled time), device_settings (the organisation's device-control settings), admin
- * (the organisation admin's home, issue 13) and notifications (spec §7 `/api/notifications`, issue 16).
+ * (the organisation admin's home, issue 13), notifications (spec §7 `/api/notifications`, issue 16),
+ * collections (issue 29) and key_requests (issue 30).
  */
 export const PRODUCT_ROUTES: readonly TRouteKey[] = [
   'pendingCommands',
@@ -242,6 +261,7 @@ export const PRODUCT_ROUTES: readonly TRouteKey[] = [
   'deviceSettings',
   'admin',
   'notifications',
+  'keyRequests',
 ];
 
 /** Spec §2: the routes outside authentication. */

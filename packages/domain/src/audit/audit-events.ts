@@ -291,6 +291,35 @@ export const ZLedgerTransferAuditEvent = member(
   }),
 );
 
+/**
+ * A key request up the chain (issue 30): asked, approved (with the movement that moved the keys),
+ * rejected or withdrawn.
+ */
+export const ZKeyRequestAuditEvent = member(
+  z.enum(['key_request.created', 'key_request.approved', 'key_request.rejected', 'key_request.cancelled']),
+  'key_request',
+  z.strictObject({
+    appType: ZAppType,
+    quantity: z.number().int(),
+    movementId: z.number().int().optional(),
+    note: z.string().optional(),
+  }),
+);
+
+/** Unused keys returned up the chain (issue 30): to the parent retailer, or to the organisation. */
+export const ZKeyReturnAuditEvent = member(
+  z.literal('ledger.return'),
+  'user',
+  z.strictObject({ movementId: z.number().int(), appType: ZAppType, quantity: z.number().int() }),
+);
+
+/** A retailer set its price per key to its mini-retailers (issue 30). */
+export const ZShopKeyPricesAuditEvent = member(
+  z.literal('ledger.shop_key_prices'),
+  'user',
+  z.strictObject({ pricesPaise: z.record(z.string(), z.number().int()) }),
+);
+
 /** Keys credited to a retailer by the organisation (admin route or CLI; a `top_up` movement). */
 export const ZLedgerCreditAuditEvent = member(
   z.literal('ledger.credit'),
@@ -862,6 +891,9 @@ export const ZAuditEvent = z.discriminatedUnion('action', [
   ZAutopayChargeAuditEvent,
   ZWebhookEndpointAuditEvent,
   ZPartnerKeyAuditEvent,
+  ZKeyRequestAuditEvent,
+  ZKeyReturnAuditEvent,
+  ZShopKeyPricesAuditEvent,
   ZCustomerCreateAuditEvent,
   ZCustomerStatusAuditEvent,
   ZCustomerImeiEditAuditEvent,

@@ -92,6 +92,8 @@ export const AppErrorCode = {
   SIGNUP_ALREADY_REQUESTED: 'SIGNUP_ALREADY_REQUESTED',
   /** The join request was already approved or declined. HTTP 409. */
   SIGNUP_ALREADY_DECIDED: 'SIGNUP_ALREADY_DECIDED',
+  /** A key request was already approved, rejected or withdrawn (issue 30). HTTP 409. */
+  KEY_REQUEST_ALREADY_DECIDED: 'KEY_REQUEST_ALREADY_DECIDED',
   /** The Google account's verified e-mail or mobile matches no retailer; nothing is created. HTTP 403. */
   OAUTH_NOT_LINKED: 'OAUTH_NOT_LINKED',
   /** The OpenID Connect sign-in failed (state, code or token check). HTTP 400. */
@@ -191,6 +193,7 @@ export const APP_ERROR_HTTP_STATUS: Record<TAppErrorCode, number> = {
   MOBILE_IN_USE: 409,
   SIGNUP_ALREADY_REQUESTED: 409,
   SIGNUP_ALREADY_DECIDED: 409,
+  KEY_REQUEST_ALREADY_DECIDED: 409,
   OAUTH_NOT_LINKED: 403,
   OAUTH_FAILED: 400,
   PAYMENT_GATEWAY_DISABLED: 409,

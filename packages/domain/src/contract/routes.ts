@@ -14,6 +14,7 @@ import { emmContract } from './emm';
 import { financersContract } from './financers';
 import { joiningContract } from './joining';
 import { keyRefundContract } from './key-refund';
+import { keyRequestsContract } from './key-requests';
 import { ledgerContract } from './ledger';
 import { mediaContract } from './media';
 import { messagesContract } from './messages';
@@ -54,6 +55,7 @@ export const CONTRACT = {
   financers: financersContract,
   joining: joiningContract,
   keyRefund: keyRefundContract,
+  keyRequests: keyRequestsContract,
   ledger: ledgerContract,
   media: mediaContract,
   messages: messagesContract,

@@ -44,3 +44,15 @@ export const APP_TYPE_KEYS: Record<TAppType, string> = {
 /** The message of NO_KEYS: the enrolling retailer has no key of this app_type left. */
 export const noKeysMessage = (appType: number): string =>
   `No ${appTypeLabel(appType)} keys left. Buy keys or ask your retailer.`;
+
+/** The stock levels of a key balance, as traffic-light colours (issue 30): red, amber, green. */
+export const KEY_STOCK_LEVELS = ['low', 'running_low', 'ok'] as const;
+export type TKeyStockLevel = (typeof KEY_STOCK_LEVELS)[number];
+
+/**
+ * How a balance of keys stands against the organisation's low-keys threshold (the `keys_low`
+ * notification's, default 5): `low` (red) at or under it, `running_low` (amber) at or under twice
+ * it, `ok` (green) above.
+ */
+export const keyStockLevel = (balance: number, lowThreshold: number): TKeyStockLevel =>
+  balance <= lowThreshold ? 'low' : balance <= 2 * lowThreshold ? 'running_low' : 'ok';

@@ -3,6 +3,7 @@ import { APP_TYPE_CODES } from '../common/enums';
 import { ZIsoDate } from '../common/envelope';
 import { ZId, ZQueryId } from '../common/identifiers';
 import { formatCalendarDate } from '../common/time';
+import { KEY_STOCK_LEVELS } from './ledger.rules';
 
 /**
  * The key ledger (issue 13 "Keys, balance and transactions"): keys per app_type (spec §1), moved
@@ -13,7 +14,8 @@ import { formatCalendarDate } from '../common/time';
  * Kinds of ledger movement: an admin top-up, a transfer between a retailer and its mini-retailer,
  * a key reserved by an enrolment QR, a reservation returned when its QR lapsed, a key spent on an
  * enrolment (from the reservation, issue 27), a refund of a key, keys bought through the payment
- * gateway.
+ * gateway, unused keys a retailer returned to its organisation (issue 30; a mini-retailer's return
+ * to its retailer is a transfer).
  */
 export const LEDGER_MOVEMENT_KINDS = [
   'top_up',
@@ -23,6 +25,7 @@ export const LEDGER_MOVEMENT_KINDS = [
   'key_use',
   'refund',
   'purchase',
+  'return',
 ] as const;
 export type TLedgerMovementKind = (typeof LEDGER_MOVEMENT_KINDS)[number];
 
@@ -40,7 +43,12 @@ export const ZKeyQuantity = z
   .max(MAX_KEYS_PER_MOVEMENT, `At most ${MAX_KEYS_PER_MOVEMENT} keys at a time`);
 
 /** Keys of one app_type an account holds (api/points/getBalanceTypesWithScheme). */
-export const ZKeyBalance = z.object({ appType: z.number().int(), balance: z.number().int().nonnegative() });
+export const ZKeyBalance = z.object({
+  appType: z.number().int(),
+  balance: z.number().int().nonnegative(),
+  /** The balance against the organisation's low-keys threshold (ledger.rules keyStockLevel). */
+  level: z.enum(KEY_STOCK_LEVELS),
+});
 export type TKeyBalance = z.infer<typeof ZKeyBalance>;
 
 /** An account's balances, one per app_type it ever held keys of, ordered by app_type. */

@@ -1,7 +1,7 @@
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import { normaliseIndianMobile } from '@kisht/domain/common/identifiers';
 import { addDays, formatIstDateTime, istWallClockToMs } from '@kisht/domain/common/time';
-import { appTypeLabel, noKeysMessage } from '@kisht/domain/ledger/ledger.rules';
+import { appTypeLabel, keyStockLevel, noKeysMessage } from '@kisht/domain/ledger/ledger.rules';
 import type {
   TAdminRetailer,
   TCreditKeysRequest,
@@ -17,7 +17,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { toCsv } from '../../lib/csv';
 import { insertAudit } from '../audit/audit.repository';
-import { notifyIfKeysLow } from '../notifications/notifications.service';
+import { lowKeysThresholdOf, notifyIfKeysLow } from '../notifications/notifications.service';
 import * as repo from './ledger.repository';
 
 /**
@@ -116,6 +116,64 @@ export const creditPurchasedKeys = async (
   });
   return { isCredited: movementId !== null };
 };
+
+/** An end of a key movement between accounts: a user's account, or the organisation's issuance. */
+export type TKeyHolder = { userId: number } | 'organisation';
+
+/**
+ * Moves `quantity` keys of `appType` between two holders in the caller's transaction (postMovement:
+ * double entry, a user's balance never below zero), the accounts made on first use. Answers the
+ * movement id. Throws `insufficient()` when the source holds fewer keys.
+ */
+export const moveKeysBetween = async (
+  tx: DbOrTx,
+  movement: {
+    orgId: number;
+    kind: 'top_up' | 'transfer' | 'return';
+    appType: number;
+    quantity: number;
+    from: TKeyHolder;
+    to: TKeyHolder;
+    actorUserId: number;
+    note?: string | null | undefined;
+  },
+  insufficient: () => AppError,
+): Promise<number> => {
+  const accountOf = (holder: TKeyHolder) =>
+    holder === 'organisation'
+      ? repo.ensureSystemAccount(tx, movement.orgId, 'issuance')
+      : repo.ensureUserAccount(tx, movement.orgId, holder.userId);
+  const movementId = await postMovement(
+    tx,
+    {
+      orgId: movement.orgId,
+      kind: movement.kind,
+      appType: movement.appType,
+      quantity: movement.quantity,
+      fromAccountId: await accountOf(movement.from),
+      toAccountId: await accountOf(movement.to),
+      actorUserId: movement.actorUserId,
+      note: movement.note ?? null,
+    },
+    insufficient,
+  );
+  return movementId!;
+};
+
+/** What a user account holds of `appType` (0 for none), in the caller's transaction. */
+export const balanceOf = async (
+  tx: DbOrTx,
+  orgId: number,
+  userId: number,
+  appType: number,
+): Promise<number> => {
+  const accountId = await repo.findUserAccountId(tx, orgId, userId);
+  return accountId === null ? 0 : repo.findBalance(tx, accountId, appType);
+};
+
+/** A movement as `userId`'s history shows it (movementSeenBy of the user's account). */
+export const movementSeenByUser = async (tx: DbOrTx, orgId: number, userId: number, movementId: number) =>
+  movementSeenBy(tx, await repo.ensureUserAccount(tx, orgId, userId), movementId);
 
 // ---------------------------------------------------------------------------------------------
 // Key per enrolment, balances, transfers, admin credits and the transaction history (issue 13).
@@ -378,7 +436,8 @@ const viewedUserId = async (db: DbOrTx, actor: TActor, userId: number | undefine
 /**
  * Keys per app_type (api/points/getBalanceTypesWithScheme): the actor's own, or with `userId` a
  * mini-retailer's for its parent (or any retailer's for the admin). Every app_type the account
- * ever held, ordered by code, balances ≥ 0; [] for an account that never held keys.
+ * ever held, ordered by code, balances ≥ 0, each with its stock level against the organisation's
+ * low-keys threshold (keyStockLevel); [] for an account that never held keys.
  * Throws FORBIDDEN for a customer, USER_NOT_FOUND for another's id.
  */
 export const getKeyBalances = async (
@@ -387,7 +446,11 @@ export const getKeyBalances = async (
 ): Promise<TKeyBalance[]> => {
   const userId = await viewedUserId(db, options.actor, options.userId);
   const accountId = await repo.findUserAccountId(db, options.actor.orgId, userId);
-  return accountId === null ? [] : repo.findBalances(db, accountId);
+  if (accountId === null) return [];
+  const balances = await repo.findBalances(db, accountId);
+  if (balances.length === 0) return [];
+  const threshold = await lowKeysThresholdOf(db, options.actor.orgId, options.actor.known?.organization);
+  return balances.map((b) => ({ ...b, level: keyStockLevel(b.balance, threshold) }));
 };
 
 const toMovement = (row: repo.TAccountMovementRow): TLedgerMovement => ({
@@ -601,6 +664,7 @@ const KIND_LABELS: Record<TLedgerMovementKind, string> = {
   key_use: 'Key used',
   refund: 'Refund',
   purchase: 'Purchase',
+  return: 'Returned to the organisation',
 };
 
 /**

@@ -100,6 +100,21 @@ export const notifyLockFailed = async (
 };
 
 /**
+ * The organisation's low-keys threshold (settings.lowKeysThreshold, default 5): from the request's
+ * organisation row when known, else read.
+ */
+export const lowKeysThresholdOf = async (
+  db: DbOrTx,
+  orgId: number,
+  known?: { settings: unknown } | undefined,
+): Promise<number> => {
+  const settings = known
+    ? ((known.settings ?? {}) as { lowKeysThreshold?: number })
+    : await repo.findOrgNotificationSettings(db, orgId);
+  return settings.lowKeysThreshold ?? DEFAULT_LOW_KEYS_THRESHOLD;
+};
+
+/**
  * After a key of `appType` left user `userId`'s account (reserved or spent), in that transaction:
  * when `balance` (what is left) is at or under the organisation's lowKeysThreshold (default 5),
  * `keys_low` to that user, at most once per app_type and +05:30 day.

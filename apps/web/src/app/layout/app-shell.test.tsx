@@ -130,6 +130,7 @@ describe('app shell (spec §2, §3)', () => {
       'Anti-theft',
       'Retailers',
       'Top-up history',
+      'Key requests',
       'Language',
       'Sessions',
       'Help',
@@ -147,7 +148,7 @@ describe('app shell (spec §2, §3)', () => {
     ).toEqual(['Phones', 'Protection plans', 'Keys & shops', 'Settings & help']);
     // …and the items this retailer does not see: the organisation admin's home, and payment_gateway
     // (its organisation's flag is off).
-    expect(DRAWER_ITEMS).toHaveLength(23);
+    expect(DRAWER_ITEMS).toHaveLength(24);
     fireEvent.click(screen.getByTestId('drawer-item-sessions'));
     expect(router.state.location.pathname).toBe(appPaths.sessions.path);
     expect(store.getState().ui.drawerOpen).toBe(false);

@@ -25,6 +25,7 @@ import SupportAgentIcon from '@mui/icons-material/SupportAgent';
 import TranslateIcon from '@mui/icons-material/Translate';
 import TuneIcon from '@mui/icons-material/Tune';
 import VerifiedUserIcon from '@mui/icons-material/VerifiedUser';
+import VpnKeyIcon from '@mui/icons-material/VpnKey';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
@@ -114,6 +115,8 @@ export const DRAWER_ITEMS: readonly TDrawerItem[] = [
     isShownTo: ({ userType }) => userType === 'retailer',
   },
   { route: 'topUpHistory', group: 'shop', labelKey: 'nav.topUpHistory', icon: HistoryIcon },
+  // Issue 30: keys asked of the parent (and, for a retailer, its mini-retailers' requests).
+  { route: 'keyRequests', group: 'shop', labelKey: 'nav.keyRequests', icon: VpnKeyIcon },
   // Protection plans (issue 14): sold by retailers and mini-retailers alike.
   { route: 'antihacking', group: 'plans', labelKey: 'pages.antihacking', icon: GppGoodIcon },
   { route: 'familycare', group: 'plans', labelKey: 'pages.familycare', icon: FamilyRestroomIcon },

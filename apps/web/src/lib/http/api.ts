@@ -84,6 +84,11 @@ export const TAG_TYPES = [
   'WebhookDeliveries',
   /** The organisation's partner API keys (issue 30; id: 'LIST'). */
   'PartnerKeys',
+  /**
+   * Key requests up the chain (issue 30): the actor's own ('sent'), those of the shops below it
+   * ('received'), and a retailer's prices to its mini-retailers ('PRICES').
+   */
+  'KeyRequests',
 ] as const;
 /** Tags of data that belongs to the signed-in person (everything but the public org config). */
 const SESSION_SCOPED_TAGS = [
@@ -117,6 +122,7 @@ const SESSION_SCOPED_TAGS = [
   'WebhookEndpoints',
   'WebhookDeliveries',
   'PartnerKeys',
+  'KeyRequests',
 ] as const;
 
 /** The part of the store the base query reads (the ui slice's configs), typed here to keep lib/http free of it. */

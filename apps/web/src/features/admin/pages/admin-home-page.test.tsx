@@ -30,6 +30,7 @@ const renderHome = (url: string) =>
         path: '/admin',
         element: (
           <AdminHomePage
+            keyRequestsPanel={<p data-testid="key-requests-panel">key requests</p>}
             webhooksPanel={<p data-testid="webhooks-panel">webhooks</p>}
             partnerKeysPanel={<p data-testid="partner-keys-panel">partner keys</p>}
           />
@@ -46,6 +47,14 @@ describe('the admin home’s tabs', () => {
     expect(tab.textContent).toBe('Partner API');
     expect(tab.getAttribute('aria-selected')).toBe('true');
     expect(screen.queryByTestId('webhooks-panel')).toBeNull();
+  });
+
+  it('opens the retailers’ key requests from ?tab=key_requests (issue 30)', async () => {
+    renderHome('/admin?tab=key_requests');
+    expect(await screen.findByTestId('key-requests-panel')).toBeTruthy();
+    const tab = screen.getByTestId('admin-tab-key_requests');
+    expect(tab.textContent).toBe('Key requests');
+    expect(tab.getAttribute('aria-selected')).toBe('true');
   });
 
   it('puts the chosen tab in the URL', async () => {

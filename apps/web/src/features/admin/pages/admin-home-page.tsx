@@ -10,11 +10,21 @@ import { KeyPricesPanel } from '../components/key-prices-panel';
 import { PlansPanel } from '../components/plans-panel';
 import { RetailersPanel } from '../components/retailers-panel';
 
-const TABS = ['requests', 'retailers', 'prices', 'plans', 'pages', 'webhooks', 'partner_api'] as const;
+const TABS = [
+  'requests',
+  'key_requests',
+  'retailers',
+  'prices',
+  'plans',
+  'pages',
+  'webhooks',
+  'partner_api',
+] as const;
 type TAdminTab = (typeof TABS)[number];
 /** Each tab's label (translation key). */
 const TAB_LABELS = {
   requests: 'admin.tabs.requests',
+  key_requests: 'keyRequests.adminTab',
   retailers: 'admin.tabs.retailers',
   prices: 'admin.tabs.prices',
   plans: 'adminPlans.tab',
@@ -26,17 +36,20 @@ const TAB_LABELS = {
 const TAB_PARAM = 'tab';
 
 /**
- * The organisation admin's home (issues 13, 14, 16, 30): join requests, retailers (credit keys), key
- * prices, plans, the help, support and privacy pages (`pagesPanel`, the org-pages feature's
- * editor), the outbound webhooks (`webhooksPanel`, the webhooks feature's panel) and the partner
- * API keys (`partnerKeysPanel`, the partner-keys feature's panel; `?tab=partner_api`), which
- * app/admin-route.tsx hands in: features do not import one another.
+ * The organisation admin's home (issues 13, 14, 16, 30): join requests, the retailers' key requests
+ * (`keyRequestsPanel`, the key-requests feature's received list; `?tab=key_requests`), retailers
+ * (credit keys), key prices, plans, the help, support and privacy pages (`pagesPanel`, the
+ * org-pages feature's editor), the outbound webhooks (`webhooksPanel`, the webhooks feature's
+ * panel) and the partner API keys (`partnerKeysPanel`, the partner-keys feature's panel;
+ * `?tab=partner_api`), which app/admin-route.tsx hands in: features do not import one another.
  */
 export const AdminHomePage = ({
+  keyRequestsPanel,
   pagesPanel,
   webhooksPanel,
   partnerKeysPanel,
 }: {
+  keyRequestsPanel?: ReactNode;
   pagesPanel?: ReactNode;
   webhooksPanel?: ReactNode;
   partnerKeysPanel?: ReactNode;
@@ -63,6 +76,7 @@ export const AdminHomePage = ({
         ))}
       </Tabs>
       {tab === 'requests' && <JoinRequestsPanel />}
+      {tab === 'key_requests' && keyRequestsPanel}
       {tab === 'retailers' && <RetailersPanel />}
       {tab === 'prices' && <KeyPricesPanel />}
       {tab === 'plans' && <PlansPanel />}

@@ -1,4 +1,8 @@
+import type { TKeyStockLevel } from '@kisht/domain/ledger/ledger.rules';
+import CircleIcon from '@mui/icons-material/Circle';
 import HistoryIcon from '@mui/icons-material/History';
+import VpnKeyIcon from '@mui/icons-material/VpnKey';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import List from '@mui/material/List';
@@ -10,15 +14,24 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LoadError } from '../../../components/load-error';
 import { SectionCard } from '../../../components/section-card';
+import { appTypeName } from '../../../lib/app-type-name';
 import { appPaths } from '../../../lib/paths';
-import { appTypeName } from '../app-type-label';
 import { useGetKeyBalancesQuery } from '../ledger-api';
+
+/** Each stock level as a traffic-light colour (issue 30): low red, running low amber, enough green. */
+const LEVEL_COLOR = {
+  low: 'error',
+  running_low: 'warning',
+  ok: 'success',
+} as const satisfies Record<TKeyStockLevel, string>;
 
 /**
  * Keys per app_type (api/points/getBalanceTypesWithScheme): the signed-in retailer's own, or with
  * `userId` one of its mini-retailers', fetched afresh whenever the card mounts. Each app type the
- * account ever held, with how many keys are left (0 shown in red: enrolling a customer of that
- * type is refused), and a link to the account's top_up_history.
+ * account ever held, with how many keys are left, coloured by its stock level (the server's `level`
+ * against the organisation's low-keys threshold: red, amber, green) and said in words too, so the
+ * colour is never the only sign; a link to the account's top_up_history and, on the shop's own
+ * card, "Request keys" (the key_requests page).
  */
 export const KeyBalancesCard = ({ userId }: { userId?: number }) => {
   const { t } = useTranslation();
@@ -58,16 +71,41 @@ export const KeyBalancesCard = ({ userId }: { userId?: number }) => {
               secondaryAction={
                 <Chip
                   size="small"
-                  color={row.balance > 0 ? 'primary' : 'error'}
+                  color={LEVEL_COLOR[row.level]}
                   label={t('ledger.balances.ofType', { count: row.balance })}
                   data-testid={`key-balance-${row.appType}`}
                 />
               }
             >
-              <ListItemText primary={appTypeName(t, row.appType)} />
+              <ListItemText
+                primary={appTypeName(t, row.appType)}
+                secondary={
+                  <Box
+                    component="span"
+                    sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}
+                    data-testid={`key-balance-level-${row.appType}`}
+                    data-level={row.level}
+                  >
+                    <CircleIcon aria-hidden sx={{ fontSize: 10, color: `${LEVEL_COLOR[row.level]}.main` }} />
+                    {t(`ledger.balances.level.${row.level}`)}
+                  </Box>
+                }
+              />
             </ListItem>
           ))}
         </List>
+      )}
+      {userId === undefined && (
+        <Button
+          variant="outlined"
+          size="small"
+          startIcon={<VpnKeyIcon />}
+          onClick={() => navigate(appPaths.keyRequests.href())}
+          sx={{ mt: 1.5 }}
+          data-testid="key-balances-request"
+        >
+          {t('ledger.balances.request')}
+        </Button>
       )}
     </SectionCard>
   );

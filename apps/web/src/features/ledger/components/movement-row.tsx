@@ -1,5 +1,6 @@
 import type { TLedgerMovement, TLedgerMovementKind } from '@kisht/domain/ledger/ledger.schema';
 import AddCardIcon from '@mui/icons-material/AddCard';
+import AssignmentReturnIcon from '@mui/icons-material/AssignmentReturn';
 import HourglassTopIcon from '@mui/icons-material/HourglassTop';
 import PhonelinkLockIcon from '@mui/icons-material/PhonelinkLock';
 import ReplayIcon from '@mui/icons-material/Replay';
@@ -14,8 +15,8 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { appTypeName } from '../../../lib/app-type-name';
 import { formatDateTime } from '../../../lib/format';
-import { appTypeName } from '../app-type-label';
 
 const KIND_ICONS: Record<TLedgerMovementKind, ReactNode> = {
   top_up: <AddCardIcon />,
@@ -25,6 +26,7 @@ const KIND_ICONS: Record<TLedgerMovementKind, ReactNode> = {
   key_use: <PhonelinkLockIcon />,
   refund: <ReplayIcon />,
   purchase: <ShoppingCartIcon />,
+  return: <AssignmentReturnIcon />,
 };
 
 /**
@@ -38,7 +40,7 @@ export const MovementRow = ({ movement }: { movement: TLedgerMovement }) => {
   const isIn = movement.direction === 'in';
   const counterparty = movement.counterpartyName
     ? t(isIn ? 'ledger.history.from' : 'ledger.history.to', { name: movement.counterpartyName })
-    : movement.kind === 'top_up' || movement.kind === 'purchase'
+    : movement.kind === 'top_up' || movement.kind === 'purchase' || movement.kind === 'return'
       ? t('ledger.history.organisation')
       : null;
   const details = [

@@ -55,7 +55,7 @@ const movement = {
 
 describe('transfer keys', () => {
   it('refuses a quantity that is not a whole number of keys, sending nothing', async () => {
-    const api = stubApi({ [paths.ledger.balances]: () => [{ appType: 0, balance: 5 }] });
+    const api = stubApi({ [paths.ledger.balances]: () => [{ appType: 0, balance: 5, level: 'ok' }] });
     renderProfile();
     fireEvent.click(await screen.findByTestId('transfer-keys-button'));
     fireEvent.change(screen.getByTestId('transfer-quantity'), { target: { value: '' } });
@@ -71,7 +71,7 @@ describe('transfer keys', () => {
     let balance = 5;
     let isRefused = true;
     const api = stubApi({
-      [paths.ledger.balances]: () => [{ appType: 0, balance }],
+      [paths.ledger.balances]: () => [{ appType: 0, balance, level: 'ok' }],
       [paths.ledger.transfer]: () => {
         if (isRefused)
           return failureResponse(409, 'Not enough keys: You have 5 Device policy controller keys, 30 asked', {

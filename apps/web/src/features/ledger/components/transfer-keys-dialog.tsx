@@ -20,10 +20,10 @@ import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
+import { appTypeName } from '../../../lib/app-type-name';
 import { applyServerFieldErrors, fieldErrorText } from '../../../lib/form-errors';
 import { isApiError } from '../../../lib/http/base-query';
 import { wholeNumberInputProps } from '../../../lib/whole-number-input';
-import { appTypeName } from '../app-type-label';
 import { useTransferKeysMutation } from '../ledger-api';
 
 type TFormInput = z.input<typeof ZTransferKeysRequest>;
