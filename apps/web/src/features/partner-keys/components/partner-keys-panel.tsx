@@ -13,11 +13,8 @@ import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
 import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
-import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormGroup from '@mui/material/FormGroup';
@@ -30,7 +27,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { TFunction } from 'i18next';
 import { enqueueSnackbar } from 'notistack';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
@@ -38,6 +35,7 @@ import type { z } from 'zod';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { FormDialog } from '../../../components/form-dialog';
 import { LoadError } from '../../../components/load-error';
+import { SecretOnceDialog } from '../../../components/secret-once-dialog';
 import { applyServerFieldErrors, fieldErrorText } from '../../../lib/form-errors';
 import { formatDateTime, formatMobile } from '../../../lib/format';
 import { selectRequestContext } from '../../../lib/http/api';
@@ -454,59 +452,23 @@ const RetailerPicker = ({
   );
 };
 
-/**
- * The key's whole text, this once: Kisht keeps only its hash, so a click outside does not close
- * the dialog; only "Done" does, after the admin has had the chance to copy it.
- */
+/** The key's whole text, this once (Kisht keeps only its hash). */
 const KeyOnceDialog = ({ created, onClose }: { created: TPartnerKeyWithSecret; onClose: () => void }) => {
   const { t } = useTranslation();
-  const titleId = useId();
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(created.apiKey);
-      enqueueSnackbar(t('partnerKeys.copied'), { variant: 'success' });
-    } catch {
-      enqueueSnackbar(t('partnerKeys.copyFailed'), { variant: 'error' });
-    }
-  };
   return (
-    <Dialog
-      open
-      onClose={(_event, reason) => reason !== 'backdropClick' && onClose()}
-      aria-labelledby={titleId}
-      fullWidth
-      maxWidth="sm"
-      slotProps={{ paper: { 'data-testid': 'partner-key-secret' } as object }}
-    >
-      <DialogTitle id={titleId}>{t('partnerKeys.secretTitle')}</DialogTitle>
-      <DialogContent>
-        <Stack spacing={2}>
-          <DialogContentText>{t('partnerKeys.secretText', { name: created.key.name })}</DialogContentText>
-          <Box
-            component="code"
-            sx={{
-              display: 'block',
-              p: 1.5,
-              borderRadius: 1,
-              bgcolor: 'action.hover',
-              fontFamily: 'monospace',
-              wordBreak: 'break-all',
-            }}
-            data-testid="partner-key-secret-value"
-          >
-            {created.apiKey}
-          </Box>
-          <Alert severity="warning">{t('partnerKeys.secretOnce')}</Alert>
-        </Stack>
-      </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={() => void copy()} data-testid="partner-key-secret-copy">
-          {t('partnerKeys.copy')}
-        </Button>
-        <Button variant="contained" onClick={onClose} data-testid="partner-key-secret-done">
-          {t('partnerKeys.secretDone')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <SecretOnceDialog
+      secret={created.apiKey}
+      testId="partner-key-secret"
+      onClose={onClose}
+      texts={{
+        title: t('partnerKeys.secretTitle'),
+        text: t('partnerKeys.secretText', { name: created.key.name }),
+        warning: t('partnerKeys.secretOnce'),
+        copy: t('partnerKeys.copy'),
+        copied: t('partnerKeys.copied'),
+        copyFailed: t('partnerKeys.copyFailed'),
+        done: t('partnerKeys.secretDone'),
+      }}
+    />
   );
 };

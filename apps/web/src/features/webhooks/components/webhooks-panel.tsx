@@ -11,11 +11,8 @@ import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
 import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
-import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormGroup from '@mui/material/FormGroup';
@@ -37,6 +34,7 @@ import type { z } from 'zod';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { FormDialog } from '../../../components/form-dialog';
 import { LoadError } from '../../../components/load-error';
+import { SecretOnceDialog } from '../../../components/secret-once-dialog';
 import { applyServerFieldErrors, fieldErrorText } from '../../../lib/form-errors';
 import { formatDateTime } from '../../../lib/format';
 import { isApiError } from '../../../lib/http/base-query';
@@ -492,59 +490,23 @@ const AddEndpointForm = ({
   );
 };
 
-/**
- * The signing secret, this once: Kisht never answers it again, so a click outside does not close
- * the dialog; only "Done" does, after the admin has had the chance to copy it.
- */
+/** The signing secret, this once (Kisht never answers it again). */
 const SecretDialog = ({ shown, onClose }: { shown: TShownSecret; onClose: () => void }) => {
   const { t } = useTranslation();
-  const titleId = useId();
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(shown.secret);
-      enqueueSnackbar(t('webhooks.copied'), { variant: 'success' });
-    } catch {
-      enqueueSnackbar(t('webhooks.copyFailed'), { variant: 'error' });
-    }
-  };
   return (
-    <Dialog
-      open
-      onClose={(_event, reason) => reason !== 'backdropClick' && onClose()}
-      aria-labelledby={titleId}
-      fullWidth
-      maxWidth="sm"
-      slotProps={{ paper: { 'data-testid': 'webhook-secret' } as object }}
-    >
-      <DialogTitle id={titleId}>{t('webhooks.secretTitle')}</DialogTitle>
-      <DialogContent>
-        <Stack spacing={2}>
-          <DialogContentText>{t('webhooks.secretText', { url: shown.url })}</DialogContentText>
-          <Box
-            component="code"
-            sx={{
-              display: 'block',
-              p: 1.5,
-              borderRadius: 1,
-              bgcolor: 'action.hover',
-              fontFamily: 'monospace',
-              wordBreak: 'break-all',
-            }}
-            data-testid="webhook-secret-value"
-          >
-            {shown.secret}
-          </Box>
-          <Alert severity="warning">{t('webhooks.secretOnce')}</Alert>
-        </Stack>
-      </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={() => void copy()} data-testid="webhook-secret-copy">
-          {t('webhooks.copy')}
-        </Button>
-        <Button variant="contained" onClick={onClose} data-testid="webhook-secret-done">
-          {t('webhooks.secretDone')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <SecretOnceDialog
+      secret={shown.secret}
+      testId="webhook-secret"
+      onClose={onClose}
+      texts={{
+        title: t('webhooks.secretTitle'),
+        text: t('webhooks.secretText', { url: shown.url }),
+        warning: t('webhooks.secretOnce'),
+        copy: t('webhooks.copy'),
+        copied: t('webhooks.copied'),
+        copyFailed: t('webhooks.copyFailed'),
+        done: t('webhooks.secretDone'),
+      }}
+    />
   );
 };
