@@ -55,6 +55,17 @@ export const ZKeyPrices = z.object({
 });
 export type TKeyPrices = z.infer<typeof ZKeyPrices>;
 
+/** Stored key prices (paise by app_type code, as settings keep them) as the wire's list, by app_type. */
+export const keyPricesFromMap = (pricesPaise: Record<string, number> | null | undefined): TKeyPrices => ({
+  prices: Object.entries(pricesPaise ?? {})
+    .map(([appType, unitPricePaise]) => ({ appType: Number(appType), unitPricePaise }))
+    .sort((a, b) => a.appType - b.appType) as TKeyPrices['prices'],
+});
+
+/** The wire's key prices as stored: paise by app_type code. */
+export const keyPricesToMap = (request: TKeyPrices): Record<string, number> =>
+  Object.fromEntries(request.prices.map((p) => [String(p.appType), p.unitPricePaise]));
+
 /** Keys to buy (paths.payments.validate and paths.payments.create): an app_type and 1 to 1000 keys. */
 export const ZPaymentQuoteRequest = z.object({
   appType: ZAppType,

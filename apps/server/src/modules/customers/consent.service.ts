@@ -92,6 +92,50 @@ export const getCustomerConsent = async (
 };
 
 /**
+ * Writes the customer's consent (the current text version) and its audit entry in one
+ * transaction, once: a consent already recorded is kept and nothing is written. Answers whether
+ * this call recorded it. Either the app's signature or the lender's evidence reference.
+ */
+const insertConsentOnce = (
+  db: Db,
+  actor: TActor,
+  customer: { orgId: number; id: number },
+  consent: {
+    language: TConsentLanguage;
+    text: string;
+    signatureMediaId: number | null;
+    evidenceReference: string | null;
+  },
+): Promise<boolean> =>
+  db.transaction(async (tx) => {
+    const inserted = await repo.insertConsent(tx, {
+      orgId: customer.orgId,
+      customerId: customer.id,
+      language: consent.language,
+      textVersion: CONSENT_TEXT_VERSION,
+      text: consent.text,
+      signatureMediaId: consent.signatureMediaId,
+      evidenceReference: consent.evidenceReference,
+      recordedBy: actor.userId,
+    });
+    if (!inserted) return false;
+    await insertAudit(tx, {
+      orgId: customer.orgId,
+      actorUserId: actor.userId,
+      action: 'customer.consent',
+      entity: 'customer',
+      entityId: String(customer.id),
+      details: {
+        language: consent.language,
+        textVersion: CONSENT_TEXT_VERSION,
+        ...(consent.signatureMediaId === null ? {} : { signatureMediaId: consent.signatureMediaId }),
+        ...(consent.evidenceReference === null ? {} : { evidenceReference: consent.evidenceReference }),
+      },
+    });
+    return true;
+  });
+
+/**
  * Records a customer's consent to remote locking, which the enrolment QR needs (design §5): the
  * text of `textVersion` in `language`, rendered again here (never taken from the client), who
  * recorded it (the actor), when (now), and the signature (a live customer_signature of this
@@ -130,30 +174,11 @@ export const recordCustomerConsent = async (
     ]);
   }
   const text = await consentTextFor(db, customer, product, request.language);
-  const isNew = await db.transaction(async (tx) => {
-    const inserted = await repo.insertConsent(tx, {
-      orgId: customer.orgId,
-      customerId: customer.id,
-      language: request.language,
-      textVersion: CONSENT_TEXT_VERSION,
-      text,
-      signatureMediaId: signature.id,
-      recordedBy: actor.userId,
-    });
-    if (!inserted) return false;
-    await insertAudit(tx, {
-      orgId: customer.orgId,
-      actorUserId: actor.userId,
-      action: 'customer.consent',
-      entity: 'customer',
-      entityId: String(customer.id),
-      details: {
-        language: request.language,
-        textVersion: CONSENT_TEXT_VERSION,
-        signatureMediaId: signature.id,
-      },
-    });
-    return true;
+  const isNew = await insertConsentOnce(db, actor, customer, {
+    language: request.language,
+    text,
+    signatureMediaId: signature.id,
+    evidenceReference: null,
   });
   const stored = await repo.findConsent(db, customer.orgId, customer.id);
   return { consent: toConsent(stored!), isNew };
@@ -187,30 +212,11 @@ export const recordLenderConsent = async (
   requireCurrentConsentText(consent.textVersion, 'consent.textVersion');
   const { customer, product } = await findCustomerForActor(db, actor, options.customerId);
   const text = await consentTextFor(db, customer, product, consent.language);
-  await db.transaction(async (tx) => {
-    const inserted = await repo.insertConsent(tx, {
-      orgId: customer.orgId,
-      customerId: customer.id,
-      language: consent.language,
-      textVersion: CONSENT_TEXT_VERSION,
-      text,
-      signatureMediaId: null,
-      evidenceReference: consent.reference,
-      recordedBy: actor.userId,
-    });
-    if (!inserted) return;
-    await insertAudit(tx, {
-      orgId: customer.orgId,
-      actorUserId: actor.userId,
-      action: 'customer.consent',
-      entity: 'customer',
-      entityId: String(customer.id),
-      details: {
-        language: consent.language,
-        textVersion: CONSENT_TEXT_VERSION,
-        evidenceReference: consent.reference,
-      },
-    });
+  await insertConsentOnce(db, actor, customer, {
+    language: consent.language,
+    text,
+    signatureMediaId: null,
+    evidenceReference: consent.reference,
   });
 };
 

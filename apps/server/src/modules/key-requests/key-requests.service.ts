@@ -7,7 +7,7 @@ import type {
 } from '@kisht/domain/ledger/key-requests.schema';
 import { appTypeLabel } from '@kisht/domain/ledger/ledger.rules';
 import type { TLedgerMovement } from '@kisht/domain/ledger/ledger.schema';
-import type { TKeyPrices } from '@kisht/domain/payments/payments.schema';
+import { keyPricesFromMap, keyPricesToMap, type TKeyPrices } from '@kisht/domain/payments/payments.schema';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
@@ -263,22 +263,16 @@ const requireRetailer = (actor: TActor) => {
     throw new AppError(AppErrorCode.FORBIDDEN, 'Only a retailer sets prices for its mini-retailers');
 };
 
-const toPrices = (prices: Record<string, number> | null): TKeyPrices => ({
-  prices: Object.entries(prices ?? {})
-    .map(([appType, unitPricePaise]) => ({ appType: Number(appType), unitPricePaise }))
-    .sort((a, b) => a.appType - b.appType) as TKeyPrices['prices'],
-});
-
 /** A retailer's price per key to its mini-retailers (none: they pay the organisation's). FORBIDDEN else. */
 export const getShopKeyPrices = async (db: DbOrTx, actor: TActor): Promise<TKeyPrices> => {
   requireRetailer(actor);
-  return toPrices((await repo.findPrices(db, actor.orgId, actor.userId)).shop);
+  return keyPricesFromMap((await repo.findPrices(db, actor.orgId, actor.userId)).shop);
 };
 
 /** Replaces a retailer's prices to its mini-retailers, audited. FORBIDDEN unless a retailer. */
 export const saveShopKeyPrices = async (db: Db, actor: TActor, request: TKeyPrices): Promise<TKeyPrices> => {
   requireRetailer(actor);
-  const pricesPaise = Object.fromEntries(request.prices.map((p) => [String(p.appType), p.unitPricePaise]));
+  const pricesPaise = keyPricesToMap(request);
   await db.transaction(async (tx) => {
     await repo.updateShopPrices(tx, actor.userId, pricesPaise);
     await insertAudit(tx, {
@@ -290,5 +284,5 @@ export const saveShopKeyPrices = async (db: Db, actor: TActor, request: TKeyPric
       details: { pricesPaise },
     });
   });
-  return toPrices(pricesPaise);
+  return keyPricesFromMap(pricesPaise);
 };

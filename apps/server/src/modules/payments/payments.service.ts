@@ -1,5 +1,7 @@
 import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import {
+  keyPricesFromMap,
+  keyPricesToMap,
   PAYMENT_CURRENCY,
   PRICES_NOT_SET_MESSAGE,
   type TCheckoutOrder,
@@ -67,11 +69,7 @@ const requireGatewayOn = async (db: DbOrTx, orgId: number) => {
 export const getKeyPrices = async (db: DbOrTx, actor: TActor): Promise<TKeyPrices> => {
   requireAdmin(actor);
   const org = await repo.findOrgPayments(db, actor.orgId);
-  return {
-    prices: Object.entries(org?.pricesPaise ?? {})
-      .map(([appType, unitPricePaise]) => ({ appType: Number(appType), unitPricePaise }))
-      .sort((a, b) => a.appType - b.appType) as TKeyPrices['prices'],
-  };
+  return keyPricesFromMap(org?.pricesPaise);
 };
 
 /**
@@ -82,7 +80,7 @@ export const getKeyPrices = async (db: DbOrTx, actor: TActor): Promise<TKeyPrice
 export const saveKeyPrices = async (db: Db, actor: TActor, request: TKeyPrices): Promise<TKeyPrices> => {
   requireAdmin(actor);
   const before = await getKeyPrices(db, actor);
-  const pricesPaise = Object.fromEntries(request.prices.map((p) => [String(p.appType), p.unitPricePaise]));
+  const pricesPaise = keyPricesToMap(request);
   await db.transaction(async (tx) => {
     await repo.updateKeyPrices(tx, actor.orgId, pricesPaise);
     await insertAudit(tx, {
