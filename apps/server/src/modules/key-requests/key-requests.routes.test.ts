@@ -261,7 +261,12 @@ describe('the ledger under concurrent decisions', () => {
     expect(approved).toBeGreaterThan(0);
     expect(answers.every((a) => a.status === 200 || a.status === 409)).toBe(true);
     expect(approved * each).toBeLessThanOrEqual(held);
-    expect(await balanceOf(t, DEMO_RETAILER_MOBILE)).toBe(held - approved * each);
+    const left = await balanceOf(t, DEMO_RETAILER_MOBILE);
+    expect(left).toBe(held - approved * each);
     await checkInvariants(t.app.ctx.db);
+    // Drawn down to the low-keys threshold (5) or under, the retailer is told, once a day.
+    const told = await apiGet(t, retailer, paths.notifications.list);
+    const lowKeys = (told.body.data.items as { kind: string }[]).filter((n) => n.kind === 'keys_low');
+    expect(lowKeys.length).toBe(left <= 5 ? 1 : 0);
   });
 });

@@ -100,7 +100,7 @@ const raceTwoSpends = async (db: Db, orgId: number) => {
   expect(rejected).toHaveLength(1);
   expect(((rejected[0] as PromiseRejectedResult).reason as AppError).code).toBe('NO_KEYS');
   expect(await getKeyBalances(db, { actor: actorOf(retailer) })).toEqual([
-    { appType: AppType.DEVICE_POLICY_CONTROLLER, balance: 0 },
+    { appType: AppType.DEVICE_POLICY_CONTROLLER, balance: 0, level: 'low' },
   ]);
   const reservations = await db
     .select()
@@ -290,7 +290,7 @@ describe('ledger on PGlite', () => {
     // The phone released and enrolled again for a new customer record.
     expect(await spend(made[1]!.customer.id, first!.device.imei1)).toEqual({ isCharged: false });
     expect(await getKeyBalances(db, { actor: actorOf(retailer) })).toEqual([
-      { appType: AppType.DEVICE_POLICY_CONTROLLER, balance: 1 },
+      { appType: AppType.DEVICE_POLICY_CONTROLLER, balance: 1, level: 'low' },
     ]);
     await checkInvariants(db);
   });

@@ -122,8 +122,9 @@ export type TKeyHolder = { userId: number } | 'organisation';
 
 /**
  * Moves `quantity` keys of `appType` between two holders in the caller's transaction (postMovement:
- * double entry, a user's balance never below zero), the accounts made on first use. Answers the
- * movement id. Throws `insufficient()` when the source holds fewer keys.
+ * double entry, a user's balance never below zero), the accounts made on first use; a shop that
+ * gave keys gets `keys_low` when its balance is now at or under the threshold (notifyIfKeysLow).
+ * Answers the movement id. Throws `insufficient()` when the source holds fewer keys.
  */
 export const moveKeysBetween = async (
   tx: DbOrTx,
@@ -143,21 +144,31 @@ export const moveKeysBetween = async (
     holder === 'organisation'
       ? repo.ensureSystemAccount(tx, movement.orgId, 'issuance')
       : repo.ensureUserAccount(tx, movement.orgId, holder.userId);
-  const movementId = await postMovement(
+  const fromAccountId = await accountOf(movement.from);
+  const movementId = (await postMovement(
     tx,
     {
       orgId: movement.orgId,
       kind: movement.kind,
       appType: movement.appType,
       quantity: movement.quantity,
-      fromAccountId: await accountOf(movement.from),
+      fromAccountId,
       toAccountId: await accountOf(movement.to),
       actorUserId: movement.actorUserId,
       note: movement.note ?? null,
     },
     insufficient,
-  );
-  return movementId!;
+  ))!;
+  // A shop that gave keys away may now run low: the keys_low notification, as a key spent does.
+  if (movement.from !== 'organisation') {
+    await notifyIfKeysLow(tx, {
+      orgId: movement.orgId,
+      userId: movement.from.userId,
+      appType: movement.appType,
+      balance: await repo.findBalance(tx, fromAccountId, movement.appType),
+    });
+  }
+  return movementId;
 };
 
 /** What a user account holds of `appType` (0 for none), in the caller's transaction. */
