@@ -160,6 +160,8 @@ export const paths = {
     prefix: '/partner/v1/',
     /** GET → the partner API's own OpenAPI document (no key needed). */
     openapi: '/partner/v1/openapi.json',
+    /** GET ?language=&product_id=&first_name=&last_name= → TConsentText (scope devices). */
+    consentText: '/partner/v1/consent_text',
     /** POST TPartnerCreateLoan → TPartnerLoan (scope devices). */
     customers: '/partner/v1/customers',
     /** GET → TPartnerLoan (scope read). */

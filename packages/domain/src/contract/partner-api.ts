@@ -1,6 +1,8 @@
+import { ZConsentText } from '../customers/consent.schema';
 import {
   ZPartnerCommand,
   ZPartnerCommandRequest,
+  ZPartnerConsentTextQuery,
   ZPartnerCreateLoan,
   ZPartnerCustomerParams,
   ZPartnerEnrolmentQr,
@@ -21,6 +23,13 @@ import { defineRoutes } from './define';
 export const partnerApiContract = defineRoutes({
   /** The OpenAPI document of these routes. */
   openapi: { method: 'GET', path: paths.partner.openapi, response: 'protocol' },
+  /** The consent text to show the customer before they sign, for the loan about to be created (scope devices). */
+  consentText: {
+    method: 'GET',
+    path: paths.partner.consentText,
+    query: ZPartnerConsentTextQuery,
+    response: ZConsentText,
+  },
   /** Creates the customer, phone and loan with the consent record (scope devices). */
   createLoan: {
     method: 'POST',

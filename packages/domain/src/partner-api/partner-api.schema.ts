@@ -67,6 +67,17 @@ export const ZPartnerConsent = z.object({
   reference: z.string().trim().min(1, 'This is a required field').max(200, 'At most 200 characters'),
 });
 
+/**
+ * GET paths.partner.consentText: the consent text a new customer is shown before signing, for the
+ * loan about to be created (their name and phone model, the key's booking shop, the lender).
+ */
+export const ZPartnerConsentTextQuery = z.object({
+  language: ZConsentLanguage,
+  product_id: ZQueryId,
+  first_name: z.string().trim().min(1, 'This is a required field').max(60),
+  last_name: z.string().trim().min(1, 'This is a required field').max(60),
+});
+
 /** POST paths.partner.customers: the customer, phone and loan (add_customer's fields) and the consent. */
 export const ZPartnerCreateLoan = z.object({ customer: ZCreateCustomerRequest, consent: ZPartnerConsent });
 export type TPartnerCreateLoan = z.input<typeof ZPartnerCreateLoan>;

@@ -16,6 +16,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import { insertAudit } from '../audit/audit.repository';
 import { findUser } from '../auth/auth.service';
+import { findProduct } from '../catalogue/catalogue.service';
 import { getOrgAppConfig } from '../orgs/orgs.service';
 import { findCustomerForActor } from './../scope/scope.service';
 import * as repo from './consent.repository';
@@ -30,8 +31,8 @@ type TProductRow = Awaited<ReturnType<typeof findCustomerForActor>>['product'];
  */
 const consentTextFor = async (
   db: DbOrTx,
-  customer: TCustomerRow,
-  product: TProductRow,
+  customer: Pick<TCustomerRow, 'orgId' | 'retailerId' | 'firstName' | 'lastName'>,
+  product: Pick<TProductRow, 'brand' | 'name'>,
   language: TConsentLanguage,
 ): Promise<string> => {
   const [retailer, org] = await Promise.all([
@@ -45,6 +46,31 @@ const consentTextFor = async (
     retailerPhone: retailer ? formatMobileForText(retailer.mobile) : '',
     orgName: org.companyName,
   });
+};
+
+/**
+ * The consent text a customer not yet created will be shown (the partner API, issue 30): the same
+ * text consentTextFor renders once the loan exists, with the actor as the selling shop. Throws
+ * NOT_FOUND (field product_id) for a product outside the actor's organisation.
+ */
+export const getConsentTextForNewLoan = async (
+  db: DbOrTx,
+  actor: TActor,
+  query: { language: TConsentLanguage; productId: number; firstName: string; lastName: string },
+): Promise<TConsentText> => {
+  const product = await findProduct(db, actor, query.productId);
+  if (!product) {
+    throw new AppError(AppErrorCode.NOT_FOUND, 'Product not found', [
+      { field: 'product_id', message: 'Choose a product from the catalogue' },
+    ]);
+  }
+  const text = await consentTextFor(
+    db,
+    { orgId: actor.orgId, retailerId: actor.userId, firstName: query.firstName, lastName: query.lastName },
+    product,
+    query.language,
+  );
+  return { language: query.language, textVersion: CONSENT_TEXT_VERSION, text };
 };
 
 const toConsent = (row: NonNullable<Awaited<ReturnType<typeof repo.findConsent>>>): TCustomerConsent => ({

@@ -128,6 +128,12 @@ describe('a whole loan through the partner API', () => {
       )
     )[0]!.id;
     const body = customerBody(productId, { tenureMonths: 2, firstName: 'Kavya' });
+    // The text the customer reads and signs on the lender's e-sign, in Hindi.
+    const shown = await call(
+      'GET',
+      `${paths.partner.consentText}?language=hn&product_id=${productId}&first_name=Kavya&last_name=${body.lastName}`,
+    );
+    expect(shown.textVersion).toBe('lock-consent-v1');
     const created = ZPartnerLoan.parse(
       await call('POST', paths.partner.customers, {
         customer: body,
@@ -137,11 +143,11 @@ describe('a whole loan through the partner API', () => {
     expect(created).toMatchObject({ firstName: 'Kavya', status: 'inactive', tenureMonths: 2 });
     expect(created.instalments).toHaveLength(2);
     const { customerId } = created;
-    const [consent] = await queryRows<{ evidence_reference: string; language: string }>(
+    const [consent] = await queryRows<{ evidence_reference: string; language: string; text: string }>(
       t.app.ctx.db,
-      sql`select evidence_reference, language from customer_consents where customer_id = ${customerId}`,
+      sql`select evidence_reference, language, text from customer_consents where customer_id = ${customerId}`,
     );
-    expect(consent).toEqual({ evidence_reference: 'ESIGN-2026-000123', language: 'hn' });
+    expect(consent).toEqual({ evidence_reference: 'ESIGN-2026-000123', language: 'hn', text: shown.text });
 
     // 2. The enrolment QR; the reference agent (the phone) enrols with it.
     const qr = await call('GET', at(paths.partner.enrolmentQr, customerId));

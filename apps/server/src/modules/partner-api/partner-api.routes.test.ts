@@ -202,6 +202,12 @@ describe('the partner API door', () => {
       ['GET', paths.partner.enrolmentQr.replace(':customer_id', String(other.id)), undefined, {}],
       ['POST', commandsUrl(other.id), { command: 'lock', reason_category: 'customer_request' }, {}],
       ['POST', paymentsUrl(other.id), { amountPaise: 100, mode: 'upi' }, { 'idempotency-key': 'b1' }],
+      [
+        'GET',
+        `${paths.partner.consentText}?language=en&product_id=${other.productId}&first_name=A&last_name=B`,
+        undefined,
+        {},
+      ],
     ] as const) {
       const refused = await call(t, apiKey, method, url, body, headers);
       expect(refused.status, url).toBe(404);

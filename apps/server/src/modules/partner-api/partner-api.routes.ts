@@ -8,6 +8,7 @@ import { publicBaseUrl } from '../../lib/base-url';
 import type { AppContext } from '../../lib/context';
 import { contractRoute } from '../../lib/contract-route';
 import { ok } from '../../lib/envelope';
+import { getConsentTextForNewLoan } from '../customers/consent.service';
 import {
   createPartnerLoan,
   getPartnerEnrolmentQr,
@@ -63,6 +64,26 @@ export const partnerApiRoutes = async (app: FastifyInstance, ctx: AppContext) =>
     }),
     config: { rateLimit },
     handler: async () => partnerOpenApiDocument(app),
+  });
+
+  r.route({
+    ...contractRoute(
+      partnerApiContract.consentText,
+      docs(
+        'The consent text to show the customer before they sign, for the loan about to be created',
+        'devices',
+      ),
+    ),
+    ...withKey('devices'),
+    handler: async (request) =>
+      ok(
+        await getConsentTextForNewLoan(ctx.db, request.actor, {
+          language: request.query.language,
+          productId: request.query.product_id,
+          firstName: request.query.first_name,
+          lastName: request.query.last_name,
+        }),
+      ),
   });
 
   r.route({
