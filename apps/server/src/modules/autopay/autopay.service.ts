@@ -443,7 +443,7 @@ const createCharge = async (
   deps: TAutopayDeps,
   mandate: repo.TMandateRow,
   due: { emiId: number; attempt: number; amountPaise: number; instalmentNo: number },
-  today: string,
+  now: Date,
 ): Promise<boolean> => {
   const charge = await repo.claimCharge(deps.db, {
     orgId: mandate.orgId,
@@ -452,7 +452,11 @@ const createCharge = async (
     emiId: due.emiId,
     attempt: due.attempt,
     amountPaise: due.amountPaise,
-    chargeDate: today,
+    chargeDate: istDate(now),
+    // The run's instant, not the database's clock: reconciliation measures "stranded" from it, so
+    // a run as of another instant (the job clock, tests) never takes a charge another run is
+    // still making for stranded.
+    createdAt: now,
   });
   if (!charge) return false;
   const gateway = await deps.gateways.get();
@@ -550,7 +554,7 @@ export const runAutopayCharges = async (deps: TAutopayDeps, now: Date = new Date
     for (const charge of due) {
       const instalmentNo = instalments.find((i) => i.id === charge.emiId)!.instalmentNo;
       try {
-        if (await createCharge(deps, mandate, { ...charge, instalmentNo }, today)) created += 1;
+        if (await createCharge(deps, mandate, { ...charge, instalmentNo }, now)) created += 1;
       } catch (error) {
         deps.log.warn(
           { mandateId: mandate.id, emiId: charge.emiId, err: error },
