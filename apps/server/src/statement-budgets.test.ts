@@ -199,7 +199,7 @@ describe('statement budgets of the hot requests (issue 26)', () => {
     expectWithin('EMI details', (await emi()).statements, 4);
   });
 
-  it("the partner API's lock takes 4 statements as the app's, its loan read 3, its payment 12", async () => {
+  it("the partner API's lock takes 4 statements as the app's, its loan read and list 3, its payment 12", async () => {
     const admin = await t.tokenFor(DEMO_ORG_ID, DEMO_ADMIN_MOBILE);
     const [retailer] = await queryRows<{ id: number }>(
       t.app.ctx.db,
@@ -230,6 +230,7 @@ describe('statement budgets of the hot requests (issue 26)', () => {
     expectWithin('partner unlock', await partner('POST', paths.partner.commands, { command: 'unlock' }), 4);
     await partner('GET', paths.partner.customer);
     expectWithin('partner loan read', await partner('GET', paths.partner.customer), 3);
+    expectWithin('partner loan list', await partner('GET', paths.partner.customers), 3);
     const pay = (key: string) =>
       partner('POST', paths.partner.payments, { amountPaise: 100, mode: 'cash' }, { 'idempotency-key': key });
     await pay('budget-1');

@@ -162,7 +162,7 @@ export const paths = {
     openapi: '/partner/v1/openapi.json',
     /** GET ?language=&product_id=&first_name=&last_name= → TConsentText (scope devices). */
     consentText: '/partner/v1/consent_text',
-    /** POST TPartnerCreateLoan → TPartnerLoan (scope devices). */
+    /** GET ?page=&pageSize=&search=&status=&retailer_id= → TCustomerPage (scope read); POST TPartnerCreateLoan → TPartnerLoan (scope devices). */
     customers: '/partner/v1/customers',
     /** GET → TPartnerLoan (scope read). */
     customer: '/partner/v1/customers/:customer_id',

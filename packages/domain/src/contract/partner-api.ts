@@ -1,4 +1,5 @@
 import { ZConsentText } from '../customers/consent.schema';
+import { ZCustomerListQuery, ZCustomerPage } from '../customers/customers.schema';
 import {
   ZPartnerCommand,
   ZPartnerCommandRequest,
@@ -30,6 +31,11 @@ export const partnerApiContract = defineRoutes({
     query: ZPartnerConsentTextQuery,
     response: ZConsentText,
   },
+  /**
+   * The organisation's customers, newest first, a page at a time (scope read): the app's list and
+   * filters (search by name, mobile or IMEI; status; one shop with retailer_id).
+   */
+  loans: { method: 'GET', path: paths.partner.customers, query: ZCustomerListQuery, response: ZCustomerPage },
   /** Creates the customer, phone and loan with the consent record (scope devices). */
   createLoan: {
     method: 'POST',

@@ -216,6 +216,40 @@ describe('the partner API door', () => {
     expect(after[0]!.n).toBe(before[0]!.n);
   });
 
+  it("lists its organisation's customers a page at a time, never another organisation's", async ({
+    t,
+    make,
+  }) => {
+    const { apiKey } = await makeKey(t, ['read']);
+    const mini = await make.userByMobile('+919876543211');
+    const ofMini = (await make.customer({ retailerId: mini.id, firstName: 'Listed' })).customer;
+    const other = (
+      await make.customer({
+        orgId: SECOND_ORG_ID,
+        retailerId: (await make.userByMobile(SECOND_RETAILER_MOBILE, SECOND_ORG_ID)).id,
+        firstName: 'Foreign',
+      })
+    ).customer;
+    const page = await call(t, apiKey, 'GET', `${paths.partner.customers}?pageSize=100`);
+    expect(page.status).toBe(200);
+    const ids = (page.body.data.items as { id: number }[]).map((c) => c.id);
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids).toContain(ofMini.id);
+    expect(ids).not.toContain(other.id);
+    const found = await call(t, apiKey, 'GET', `${paths.partner.customers}?search=Listed`);
+    expect(found.body.data.items.map((c: { id: number }) => c.id)).toEqual([ofMini.id]);
+    const otherShop = await call(
+      t,
+      apiKey,
+      'GET',
+      `${paths.partner.customers}?retailer_id=${other.retailerId}`,
+    );
+    expect(otherShop.status).toBe(404);
+    const bad = await call(t, apiKey, 'GET', `${paths.partner.customers}?pageSize=1000`);
+    expect(bad.status).toBe(400);
+    expect(fieldsOf(bad.body)).toEqual(['pageSize']);
+  });
+
   it('bad input names the field and writes nothing', async ({ t, make }) => {
     const { apiKey } = await makeKey(t);
     const customerId = (await make.customer()).customer.id;

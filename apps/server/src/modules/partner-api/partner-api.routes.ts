@@ -9,6 +9,7 @@ import type { AppContext } from '../../lib/context';
 import { contractRoute } from '../../lib/contract-route';
 import { ok } from '../../lib/envelope';
 import { getConsentTextForNewLoan } from '../customers/consent.service';
+import { listCustomers } from '../customers/customers.service';
 import {
   createPartnerLoan,
   getPartnerEnrolmentQr,
@@ -84,6 +85,16 @@ export const partnerApiRoutes = async (app: FastifyInstance, ctx: AppContext) =>
           lastName: request.query.last_name,
         }),
       ),
+  });
+
+  r.route({
+    ...contractRoute(
+      partnerApiContract.loans,
+      docs("The organisation's customers, newest first, a page at a time (the app's filters)", 'read'),
+    ),
+    ...withKey('read'),
+    handler: async (request) =>
+      ok(await listCustomers(ctx.db, { actor: request.actor, query: request.query })),
   });
 
   r.route({
