@@ -269,8 +269,15 @@ story(
       await expect(page.getByTestId('lock-state')).toHaveText('Locked');
 
       // Ravi pays his instalment's gateway UPI QR from his UPI app: his phone unlocks within seconds.
-      await page.getByTestId('instalment-qr-create').click();
+      // The AutoPay card (with his failed debit) has loaded before the button under it is tapped: a
+      // tap on a button the page is still drawing again is lost (seen on a loaded machine).
+      await expect(page.getByTestId('autopay-card')).toContainText('Failed');
       const image = page.getByTestId('instalment-qr-image');
+      await expect(async () => {
+        if ((await image.count()) === 0)
+          await page.getByTestId('instalment-qr-create').click({ timeout: 5_000 });
+        await expect(image).toBeVisible({ timeout: 5_000 });
+      }).toPass({ timeout: 40_000 });
       await expect(image).toHaveAttribute('alt', 'UPI QR for EMI 1');
       await expect(page.getByTestId('instalment-qr')).toContainText('for EMI 1');
       await page.getByTestId('instalment-qr').scrollIntoViewIfNeeded();

@@ -22,7 +22,10 @@ import { useCreateInstalmentQrMutation } from '../autopay-api';
 export const InstalmentQrButton = ({ customerId, isOwing }: { customerId: number; isOwing: boolean }) => {
   const { t } = useTranslation();
   const isGatewayOn = useSelector(selectOrgConfig)?.features.paymentGateway === true;
-  const [createInstalmentQr, result] = useCreateInstalmentQrMutation();
+  // Keyed by customer, so a QR asked for stays shown if the card around it is drawn again.
+  const [createInstalmentQr, result] = useCreateInstalmentQrMutation({
+    fixedCacheKey: `instalment-qr-${customerId}`,
+  });
   if (!isGatewayOn || !isOwing) return null;
   const qr = result.data;
   // Shown until closed; a new one is asked for only after that (each is single-use).
