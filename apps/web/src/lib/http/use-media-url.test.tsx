@@ -23,8 +23,10 @@ beforeEach(() => {
     created.push(blob);
     return `blob:media-${created.length}`;
   });
+  // Only this hook's URLs: the web project shares one environment between files, and another file's
+  // delayed revoke (the warranty page's certificate download) may land during a test here.
   URL.revokeObjectURL = vi.fn((url: string) => {
-    revoked.push(url);
+    if (url.startsWith('blob:media-')) revoked.push(url);
   });
 });
 afterEach(() => {
