@@ -31,7 +31,13 @@ export const NEEDS_CONNECTION_CODE = 'NEEDS_CONNECTION';
 // The envelope, its failures and the request URL are read as the sign-in screens' plain calls
 // read them (envelope.ts); re-exported here for the rest of the app.
 export type { TApiError } from './envelope';
-export { DEFAULT_ERROR_MESSAGE, isApiError, resolveRequestUrl, SESSION_GONE_STATUS } from './envelope';
+export {
+  apiErrorMessage,
+  DEFAULT_ERROR_MESSAGE,
+  isApiError,
+  resolveRequestUrl,
+  SESSION_GONE_STATUS,
+} from './envelope';
 
 /** What an endpoint may pass as `extraOptions` (offline-reads.ts READABLE_OFFLINE). */
 export type TBaseQueryExtraOptions = TOfflineReadOptions;

@@ -25,6 +25,10 @@ export type TApiError = {
 export const isApiError = (error: unknown): error is TApiError =>
   typeof error === 'object' && error !== null && 'status' in error && 'message' in error && 'fields' in error;
 
+/** The server's words of a failed call (a TApiError's message), else `fallback` (already translated). */
+export const apiErrorMessage = (error: unknown, fallback: string): string =>
+  isApiError(error) ? error.message : fallback;
+
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null;
 

@@ -21,14 +21,11 @@ import { LoadError } from '../../../components/load-error';
 import { appTypeName } from '../../../lib/app-type-name';
 import { getUserType } from '../../../lib/auth-storage';
 import { applyServerFieldErrors, fieldErrorText } from '../../../lib/form-errors';
-import { isApiError } from '../../../lib/http/base-query';
+import { apiErrorMessage, isApiError } from '../../../lib/http/base-query';
 import { useDecideKeyRequestMutation, useListKeyRequestsQuery } from '../key-requests-api';
 import { KeyRequestCard } from './key-request-card';
 
 /** The words of a failed call: the server's (translated by code), else the generic failure. */
-const failureText = (error: unknown, fallback: string): string =>
-  isApiError(error) ? error.message : fallback;
-
 /**
  * The requests of the shops below the signed-in one (issue 30): a retailer's mini-retailers', or,
  * for the organisation admin (the admin home's key requests tab), its retailers'. Newest first,
@@ -49,7 +46,7 @@ export const ReceivedKeyRequestsPanel = () => {
     const result = await decide({ request_id: approving.id, decision: 'approve' });
     setApproving(null);
     if (result.data) enqueueSnackbar(t('keyRequests.approved'), { variant: 'success' });
-    else enqueueSnackbar(failureText(result.error, t('keyRequests.failed')), { variant: 'error' });
+    else enqueueSnackbar(apiErrorMessage(result.error, t('keyRequests.failed')), { variant: 'error' });
   };
 
   return (
@@ -60,7 +57,7 @@ export const ReceivedKeyRequestsPanel = () => {
       {requests.isLoading && <Skeleton variant="rounded" height={140} />}
       {requests.isError && (
         <LoadError
-          message={failureText(requests.error, t('keyRequests.loadFailed'))}
+          message={apiErrorMessage(requests.error, t('keyRequests.loadFailed'))}
           onRetry={() => void requests.refetch()}
         />
       )}
@@ -151,7 +148,7 @@ const RejectForm = ({ request, onClose }: { request: TKeyRequest; onClose: () =>
     if (result.error) {
       if (isApiError(result.error) && applyServerFieldErrors(result.error, form.setError, rejectFieldOf))
         return;
-      setFailure(failureText(result.error, t('keyRequests.failed')));
+      setFailure(apiErrorMessage(result.error, t('keyRequests.failed')));
       return;
     }
     enqueueSnackbar(t('keyRequests.rejected'), { variant: 'success' });

@@ -25,7 +25,6 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { TFunction } from 'i18next';
 import { enqueueSnackbar } from 'notistack';
 import { useEffect, useMemo, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -39,17 +38,13 @@ import { SecretOnceDialog } from '../../../components/secret-once-dialog';
 import { applyServerFieldErrors, fieldErrorText } from '../../../lib/form-errors';
 import { formatDateTime, formatMobile } from '../../../lib/format';
 import { selectRequestContext } from '../../../lib/http/api';
-import { isApiError } from '../../../lib/http/base-query';
+import { apiErrorMessage, isApiError } from '../../../lib/http/base-query';
 import {
   useCreatePartnerKeyMutation,
   useListPartnerKeyRetailersQuery,
   useListPartnerKeysQuery,
   useRevokePartnerKeyMutation,
 } from '../partner-keys-api';
-
-/** The words of a failed call: the server's (translated by code), else the generic failure. */
-const failureText = (t: TFunction, error: unknown): string =>
-  isApiError(error) ? error.message : t('admin.failed');
 
 /** Newest first (the server's order too), so a key just made, written into the list, tops it. */
 const newestFirst = (a: TPartnerKey, b: TPartnerKey): number =>
@@ -75,7 +70,7 @@ export const PartnerKeysPanel = () => {
     const result = await revoke(revoking.id);
     setRevoking(null);
     if (result.data) enqueueSnackbar(t('partnerKeys.revokedDone'), { variant: 'success' });
-    else enqueueSnackbar(failureText(t, result.error), { variant: 'error' });
+    else enqueueSnackbar(apiErrorMessage(result.error, t('admin.failed')), { variant: 'error' });
   };
 
   return (
@@ -97,7 +92,7 @@ export const PartnerKeysPanel = () => {
       {keys.isLoading && <Skeleton variant="rounded" height={120} />}
       {keys.isError && (
         <LoadError
-          message={failureText(t, keys.error)}
+          message={apiErrorMessage(keys.error, t('admin.failed'))}
           onRetry={() => {
             void keys.refetch();
           }}
@@ -271,7 +266,7 @@ const NewKeyForm = ({
     const result = await create(values);
     if (result.error) {
       if (isApiError(result.error) && applyServerFieldErrors(result.error, form.setError, fieldOf)) return;
-      setFailure(failureText(t, result.error));
+      setFailure(apiErrorMessage(result.error, t('admin.failed')));
       return;
     }
     onCreated(result.data);
@@ -432,7 +427,9 @@ const RetailerPicker = ({
       )}
       loading={retailers.isFetching}
       loadingText={t('common.loading')}
-      noOptionsText={retailers.isError ? failureText(t, retailers.error) : t('partnerKeys.noRetailers')}
+      noOptionsText={
+        retailers.isError ? apiErrorMessage(retailers.error, t('admin.failed')) : t('partnerKeys.noRetailers')
+      }
       renderInput={(params) => (
         <TextField
           {...params}

@@ -37,7 +37,7 @@ import { LoadError } from '../../../components/load-error';
 import { SecretOnceDialog } from '../../../components/secret-once-dialog';
 import { applyServerFieldErrors, fieldErrorText } from '../../../lib/form-errors';
 import { formatDateTime } from '../../../lib/format';
-import { isApiError } from '../../../lib/http/base-query';
+import { apiErrorMessage, isApiError } from '../../../lib/http/base-query';
 import {
   useCreateWebhookEndpointMutation,
   useEnableWebhookEndpointMutation,
@@ -52,10 +52,6 @@ import {
 type TEventKey<T extends string> = T extends `${infer Head}.${infer Tail}` ? `${Head}_${Tail}` : T;
 const eventLabel = (t: TFunction, type: TWebhookEventType): string =>
   t(`webhooks.events.${type.replace('.', '_') as TEventKey<TWebhookEventType>}`);
-
-/** The words of a failed call: the server's (translated by code), else the generic failure. */
-const failureText = (t: TFunction, error: unknown): string =>
-  isApiError(error) ? error.message : t('admin.failed');
 
 const DELIVERY_STATUS_COLOR = { pending: 'warning', delivered: 'success', failed: 'error' } as const;
 
@@ -86,13 +82,13 @@ export const WebhooksPanel = () => {
       const result = await rotate({ endpoint_id: endpoint.id });
       setAsked(null);
       if (result.data) setShownSecret({ url: result.data.endpoint.url, secret: result.data.secret });
-      else enqueueSnackbar(failureText(t, result.error), { variant: 'error' });
+      else enqueueSnackbar(apiErrorMessage(result.error, t('admin.failed')), { variant: 'error' });
       return;
     }
     const result = await remove(endpoint.id);
     setAsked(null);
     if (result.data) enqueueSnackbar(t('webhooks.removed'), { variant: 'success' });
-    else enqueueSnackbar(failureText(t, result.error), { variant: 'error' });
+    else enqueueSnackbar(apiErrorMessage(result.error, t('admin.failed')), { variant: 'error' });
   };
 
   return (
@@ -113,7 +109,7 @@ export const WebhooksPanel = () => {
       {endpoints.isLoading && <Skeleton variant="rounded" height={120} />}
       {endpoints.isError && (
         <LoadError
-          message={failureText(t, endpoints.error)}
+          message={apiErrorMessage(endpoints.error, t('admin.failed'))}
           onRetry={() => {
             void endpoints.refetch();
           }}
@@ -188,7 +184,7 @@ const EndpointCard = ({
   const enableAgain = async () => {
     const result = await enable({ endpoint_id: endpoint.id });
     if (result.data) enqueueSnackbar(t('webhooks.enabledAgain'), { variant: 'success' });
-    else enqueueSnackbar(failureText(t, result.error), { variant: 'error' });
+    else enqueueSnackbar(apiErrorMessage(result.error, t('admin.failed')), { variant: 'error' });
   };
 
   return (
@@ -285,14 +281,14 @@ const DeliveryLog = ({ endpointId }: { endpointId: number }) => {
   const resendOne = async (messageId: string) => {
     const result = await resend({ endpointId, message_id: messageId });
     if (result.data) enqueueSnackbar(t('webhooks.resent'), { variant: 'success' });
-    else enqueueSnackbar(failureText(t, result.error), { variant: 'error' });
+    else enqueueSnackbar(apiErrorMessage(result.error, t('admin.failed')), { variant: 'error' });
   };
 
   if (deliveries.isLoading) return <Skeleton variant="rounded" height={64} />;
   if (deliveries.isError)
     return (
       <LoadError
-        message={failureText(t, deliveries.error)}
+        message={apiErrorMessage(deliveries.error, t('admin.failed'))}
         onRetry={() => {
           void deliveries.refetch();
         }}
@@ -392,7 +388,7 @@ const AddEndpointForm = ({
     const result = await create({ ...values, description: values.description || undefined });
     if (result.error) {
       if (isApiError(result.error) && applyServerFieldErrors(result.error, form.setError, fieldOf)) return;
-      setFailure(failureText(t, result.error));
+      setFailure(apiErrorMessage(result.error, t('admin.failed')));
       return;
     }
     onCreated({ url: result.data.endpoint.url, secret: result.data.secret });
