@@ -123,9 +123,7 @@ export const notifyIfKeysLow = async (
   tx: DbOrTx,
   options: { orgId: number; userId: number; appType: number; balance: number; now?: Date },
 ): Promise<void> => {
-  const settings = await repo.findOrgNotificationSettings(tx, options.orgId);
-  const threshold = settings.lowKeysThreshold ?? DEFAULT_LOW_KEYS_THRESHOLD;
-  if (options.balance > threshold) return;
+  if (options.balance > (await lowKeysThresholdOf(tx, options.orgId))) return;
   await notify(tx, {
     orgId: options.orgId,
     userIds: [options.userId],
