@@ -64,6 +64,7 @@ import { keyRequestsRoutes } from './modules/key-requests/key-requests.routes';
 import { ledgerRoutes } from './modules/ledger/ledger.routes';
 import { mediaRoutes } from './modules/media/media.routes';
 import { messagesRoutes } from './modules/messages/messages.routes';
+import { networkRoutes } from './modules/network/network.routes';
 import { notificationsRoutes } from './modules/notifications/notifications.routes';
 import { oauthRoutes } from './modules/oauth/oauth.routes';
 import { orgPagesRoutes } from './modules/org-pages/org-pages.routes';
@@ -346,6 +347,7 @@ export const buildApp = async (givenConfig: TConfig, options: BuildAppOptions = 
   await app.register(ledgerRoutes, ctx);
   await app.register(keyRefundRoutes, ctx);
   await app.register(keyRequestsRoutes, ctx);
+  await app.register(networkRoutes, ctx);
   await app.register(plansPublicRoutes, ctx);
   await app.register(plansRoutes, ctx);
   await app.register(warrantyRoutes, ctx);

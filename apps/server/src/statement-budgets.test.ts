@@ -6,7 +6,13 @@ import { deviceControlPath, paths } from '@kisht/domain/paths';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from './db/client';
-import { DEMO_ADMIN_MOBILE, DEMO_ORG_ID, DEMO_RETAILER_MOBILE } from './db/seed/seed';
+import {
+  DEMO_ADMIN_MOBILE,
+  DEMO_DISTRIBUTOR_MOBILE,
+  DEMO_ORG_ID,
+  DEMO_RETAILER_MOBILE,
+  DEMO_SUPER_DISTRIBUTOR_MOBILE,
+} from './db/seed/seed';
 import type { StatementEvent } from './db/statement-counter';
 import { apiGet, apiPost, enrolReferenceAgent, TEST_LOCK_REASON } from './test/fixtures';
 import { bearer, createTestApp, type TestApp } from './test/harness';
@@ -289,5 +295,38 @@ describe('statement budgets of the hot requests (issue 26)', () => {
     ];
     expectWithin('acks of one lock with webhooks', acks, 4);
     expect(await messages()).toBe(2);
+  });
+
+  it("a distributor's network page takes 2 statements, a node below 3, its key requests 2, a child's keys 4 (issue 30)", async () => {
+    const [distributor] = await queryRows<{ id: number }>(
+      t.app.ctx.db,
+      sql`select id from users where org_id = ${DEMO_ORG_ID} and mobile = ${DEMO_DISTRIBUTOR_MOBILE}`,
+    );
+    const distributorToken = await t.tokenFor(DEMO_ORG_ID, DEMO_SUPER_DISTRIBUTOR_MOBILE);
+    const asDistributor = async (url: string) => {
+      const { result, statements } = await t.app.statements.measure(() =>
+        t.app.inject({ method: 'GET', url, headers: bearer(distributorToken) }),
+      );
+      expect(result.statusCode, result.body).toBe(200);
+      return { body: result.json(), statements };
+    };
+    // The session read brings the whole subtree, so a node below is checked without a query.
+    await asDistributor(paths.network.list);
+    const own = await asDistributor(paths.network.list);
+    expect(own.body.data.children.length).toBeGreaterThan(0);
+    expectWithin('network page', own.statements, 2);
+    const below = await asDistributor(`${paths.network.list}?parent_id=${distributor!.id}`);
+    expect(below.body.data.children.length).toBeGreaterThan(0);
+    expectWithin('network page below', below.statements, 3);
+    expectWithin(
+      'received key requests',
+      (await asDistributor(`${paths.keyRequests.list}?box=received`)).statements,
+      2,
+    );
+    expectWithin(
+      "a child's balances",
+      (await asDistributor(`${paths.ledger.balances}?user_id=${distributor!.id}`)).statements,
+      4,
+    );
   });
 });

@@ -112,6 +112,12 @@ export const paths = {
     refundKey: '/api/points/refund_key',
   },
   /** Key requests and returns up the chain (issue 30, docs/key-requests.md). */
+  network: {
+    /** GET ?parent_id= → TNetwork: the nodes below the actor (or below one of its subtree). */
+    list: '/api/network',
+    /** PUT TNetworkSettings → the same: the organisation's distributor levels (organisation admin). */
+    settings: '/api/network/settings',
+  },
   keyRequests: {
     /** GET ?box=sent|received → TKeyRequest[]; POST TCreateKeyRequest → TKeyRequest (to the actor's parent). */
     list: '/api/key_requests',

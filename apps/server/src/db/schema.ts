@@ -87,13 +87,19 @@ export const organizations = pgTable('organizations', {
        * (negative: before) and the channels; absent: none.
        */
       reminders?: { offsetsDays: number[]; channels: Array<'phone' | 'sms' | 'whatsapp'> };
+      /** Distributor levels of the network (issue 30, network.rules); default 2. */
+      distributorLevels?: number;
     }>()
     .notNull()
     .default({}),
   createdAt: createdAt(),
 });
 
-/** Retailers, mini-retailers (parent_id → retailer) and customers who log in. */
+/**
+ * Retailers, mini-retailers (parent_id → retailer), distributors and customers who log in. The
+ * distribution network (issue 30, packages/domain network.rules): a distributor's parent_id is a
+ * distributor one level up or null (the organisation); a retailer's a distributor or null.
+ */
 export const users = pgTable(
   'users',
   {
@@ -102,7 +108,9 @@ export const users = pgTable(
       .notNull()
       .references(() => organizations.id),
     parentId: integer('parent_id'),
-    userType: text('user_type').$type<'retailer' | 'miniretailer' | 'customer' | 'admin'>().notNull(),
+    userType: text('user_type')
+      .$type<'retailer' | 'miniretailer' | 'customer' | 'admin' | 'distributor'>()
+      .notNull(),
     name: text('name').notNull(),
     mobile: text('mobile').notNull(),
     /** Retailers and mini-retailers: the shop's name (add_retailer). */
@@ -863,11 +871,16 @@ export const signupRequests = pgTable(
     status: text('status').$type<'pending' | 'approved' | 'declined'>().notNull().default('pending'),
     decidedBy: integer('decided_by').references(() => users.id),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
-    /** The retailer created on approval. */
+    /** The retailer or distributor created on approval. */
     userId: integer('user_id').references(() => users.id),
+    /** What it joins as (issue 30): a retailer or a distributor. */
+    role: text('role').$type<'retailer' | 'distributor'>().notNull().default('retailer'),
+    /** The distributor it joins under, who decides; null: the organisation (its admins decide). */
+    parentId: integer('parent_id').references(() => users.id),
     createdAt: createdAt(),
   },
   (t) => [
+    index('signup_requests_parent_idx').on(t.orgId, t.parentId, t.status),
     uniqueIndex('signup_requests_pending_uq').on(t.orgId, t.mobile).where(sql`status = 'pending'`),
     index('signup_requests_org_created_idx').on(t.orgId, t.createdAt),
   ],

@@ -11,6 +11,10 @@ export type TActorKnown = {
   user: typeof users.$inferSelect;
   /** Ids of the retailer's own mini-retailers (empty for anyone else). */
   childRetailerIds: number[];
+  /** The user type of the user's parent (whom it asks for keys), null for the organisation (issue 30). */
+  parentType: 'distributor' | 'retailer' | null;
+  /** A distributor's whole subtree: the ids of every node below it (empty for anyone else; issue 30). */
+  descendantIds: number[];
   organization: typeof organizations.$inferSelect;
 };
 

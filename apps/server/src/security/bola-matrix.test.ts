@@ -2,11 +2,12 @@
  * Object-level authorisation (BOLA, OWASP API Security Top 10 2023 API1) as a matrix generated from
  * the app's own OpenAPI document (issue 12): every operation behind a session that takes an id
  * (query, body, multipart field, alone or in a list) is called with another tenant's real objects
- * by three actors:
+ * by four actors:
  *
  *   - another organisation's retailer,
  *   - a sibling mini-retailer (same retailer, other subtree),
  *   - another customer of the same organisation,
+ *   - a distributor of another branch of the same organisation's network (issue 30),
  *
  * and must answer 404 (or 403 where the route is not for that kind of user), write nothing (a
  * trigger log of every row written) and show none of the victim's data. Routes taking several ids
@@ -43,6 +44,7 @@ import {
   DEMO_ADMIN_MOBILE,
   DEMO_ORG_ID,
   DEMO_RETAILER_MOBILE,
+  DEMO_SUPER_DISTRIBUTOR_MOBILE,
   SECOND_ORG_ID,
   SECOND_RETAILER_MOBILE,
 } from '../db/seed/seed';
@@ -179,6 +181,8 @@ const ID_KINDS: Record<string, TIdKind> = {
   key_id: 'partnerKey',
   // Key requests up the chain (issue 30): a shop's request to its parent.
   request_id: 'keyRequest',
+  // The distribution network (issue 30): the node whose children a parent looks at.
+  parent_id: 'retailer',
 };
 const SCOPES: Record<TIdKind, TScope> = {
   customer: 'subtree',
@@ -228,6 +232,8 @@ const ADMIN_ONLY_ROUTES = new Set([
   `POST ${paths.webhooks.resend}`,
   `POST ${paths.partnerKeys.keys}`,
   `DELETE ${paths.partnerKeys.keys}`,
+  // The network view: the organisation admin (or a distributor above the node) looks below a node.
+  `GET ${paths.network.list}`,
 ]);
 
 /**
@@ -301,6 +307,7 @@ let owner: TActor;
 let otherOrgRetailer: TActor;
 let siblingMini: TActor;
 let otherCustomer: TActor;
+let otherBranchDistributor: TActor;
 let attackers: TActor[];
 let writes: TWriteWatch;
 
@@ -352,7 +359,13 @@ beforeAll(async () => {
   otherOrgRetailer = await loginAs("another organisation's retailer", SECOND_ORG_ID, SECOND_RETAILER_MOBILE);
   siblingMini = await loginAs('a sibling mini-retailer', DEMO_ORG_ID, '+919876500002');
   otherCustomer = await loginAs('another customer of the organisation', DEMO_ORG_ID, '+919811100077');
-  attackers = [otherOrgRetailer, siblingMini, otherCustomer];
+  // The seeded super-distributor: the victim's retailer is the organisation's own, not in its subtree.
+  otherBranchDistributor = await loginAs(
+    'a distributor of another branch',
+    DEMO_ORG_ID,
+    DEMO_SUPER_DISTRIBUTOR_MOBILE,
+  );
+  attackers = [otherOrgRetailer, siblingMini, otherCustomer, otherBranchDistributor];
   writes = await watchWrites(db, { ignoreColumns: { sessions: ['last_seen_at'] } });
 });
 
@@ -911,7 +924,12 @@ describe('BOLA matrix: coverage', () => {
 const describeRequest = (request: TRequest) =>
   `${request.method} ${request.url} ${request.payload instanceof FormData ? JSON.stringify(Object.fromEntries([...request.payload].map(([k, v]) => [k, typeof v === 'string' ? v : '(file)']))) : JSON.stringify(request.payload ?? null)}`;
 
-const ACTOR_NAMES = ['other organisation', 'sibling mini-retailer', 'other customer'];
+const ACTOR_NAMES = [
+  'other organisation',
+  'sibling mini-retailer',
+  'other customer',
+  'distributor of another branch',
+];
 
 /**
  * Known findings, each a case that fails today, reported to the route's owner: the case runs as
@@ -993,7 +1011,8 @@ for (const operation of idOperations) {
   const names = parameters.map((p) => p.name);
   /** Whether `actor` must be kept from the victim's objects named `params`. */
   const mustRefuse = (actor: TActor, params: string[]) =>
-    actor !== siblingMini || params.some((n) => SCOPES[ID_KINDS[n]!] !== 'organisation');
+    (actor !== siblingMini && actor !== otherBranchDistributor) ||
+    params.some((n) => SCOPES[ID_KINDS[n]!] !== 'organisation');
 
   describe(`BOLA ${operation.key} [${names.join(', ')}]`, () => {
     let victim: TObjects;
@@ -1003,11 +1022,11 @@ for (const operation of idOperations) {
       for (const actor of [otherOrgRetailer, siblingMini]) own.set(actor, objectsOf(actor));
     });
 
-    for (const actorIndex of [0, 1, 2]) {
+    for (const actorIndex of [0, 1, 2, 3]) {
       const name = `actor ${actorIndex + 1} (${ACTOR_NAMES[actorIndex]}): every id the victim's → 403/404, nothing written, nothing shown, answered as a missing id`;
       caseFor(operation, name)(name, async ({ skip }) => {
         const actor = attackers[actorIndex]!;
-        if (!mustRefuse(actor, names)) skip('organisation-wide objects: the sibling may use them');
+        if (!mustRefuse(actor, names)) skip('organisation-wide objects: the same organisation may use them');
         counts.cases += 1;
         const all = new Set(names);
         const ids = await idValues(parameters, all, victim, victim);

@@ -3,7 +3,7 @@ import { CollectionsPage } from '../features/collections/pages/collections-page'
 import { OverdueLockButton } from '../features/devices/components/overdue-lock';
 import { SendReminderButton } from '../features/emi/components/send-reminder-button';
 import { ReminderSettingsCard } from '../features/reminders/components/reminder-settings-card';
-import { getUserType } from '../lib/auth-storage';
+import { getUserType, isOfficeUser } from '../lib/auth-storage';
 import { useShopOptions } from './use-shop-options';
 
 /**
@@ -19,13 +19,13 @@ export const CollectionsRoute = () => (
 
 /**
  * A bucket's loans (issue 29) with the EMI feature's "Send reminder" and the devices feature's
- * "Lock" under each late loan. An organisation admin reads the list but commands no phone (the
- * shop does), so gets neither.
+ * "Lock" under each late loan. An organisation admin or a distributor reads the list but commands
+ * no phone (the shop does), so gets neither.
  */
 export const CollectionsLoansRoute = () => (
   <CollectionsLoansPage
     renderActions={
-      getUserType() === 'admin'
+      isOfficeUser()
         ? undefined
         : (loan) => (
             <>

@@ -5,14 +5,8 @@ import type { RouteObject } from 'react-router';
 import { createBrowserRouter, Navigate, Outlet } from 'react-router';
 import { PageSkeleton } from '../components/page-skeleton';
 import type { TRouteKey } from '../lib/paths';
-import { ADMIN_ROUTES, appPaths, CUSTOMER_ROUTES } from '../lib/paths';
-import {
-  RedirectIfSignedIn,
-  RefuseAdmin,
-  RequireAdmin,
-  RequireAuth,
-  RequireRetailer,
-} from './layout/require-auth';
+import { appPaths } from '../lib/paths';
+import { OnlyFor, RedirectIfSignedIn, RequireAuth } from './layout/require-auth';
 import { RootLayout } from './layout/root-layout';
 import { NotFoundPage } from './not-found-page';
 import { SignInRoute } from './sign-in-route';
@@ -21,6 +15,9 @@ import { SignInRoute } from './sign-in-route';
 // navigation) is a chunk of its own too, so the sign-in screens do not load it (issue 17).
 const AppShell = lazy(() => import('./layout/app-shell').then((module) => ({ default: module.AppShell })));
 const AdminRoute = lazy(() => import('./admin-route').then((module) => ({ default: module.AdminRoute })));
+const NetworkRoute = lazy(() =>
+  import('./network-route').then((module) => ({ default: module.NetworkRoute })),
+);
 const DashboardRoute = lazy(() =>
   import('./dashboard-route').then((module) => ({ default: module.DashboardRoute })),
 );
@@ -197,6 +194,7 @@ const PROTECTED_PAGES: ReadonlyArray<{ route: TRouteKey; element: ReactNode }> =
   { route: 'topUpHistory', element: <TopUpHistoryPage /> },
   { route: 'keyRequests', element: <KeyRequestsPage /> },
   { route: 'admin', element: <AdminRoute /> },
+  { route: 'network', element: <NetworkRoute /> },
   { route: 'help', element: <HelpPage /> },
   { route: 'support', element: <SupportPage /> },
   { route: 'privacyPolicy', element: <PrivacyPolicyPage /> },
@@ -205,11 +203,6 @@ const PROTECTED_PAGES: ReadonlyArray<{ route: TRouteKey; element: ReactNode }> =
   { route: 'extendedWarranty', element: <ExtendedWarrantyPage /> },
   { route: 'antiTheft', element: <AntiTheftPage /> },
 ];
-
-const toRouteObject = ({ route, element }: { route: TRouteKey; element: ReactNode }): RouteObject => ({
-  path: appPaths[route].path,
-  element,
-});
 
 /** A screen's frame while its chunk (or the AppShell's) loads: the spec §2 skeleton. */
 const PageSuspense = ({ children }: { children: ReactNode }) => (
@@ -227,8 +220,9 @@ const PageSuspense = ({ children }: { children: ReactNode }) => (
 /**
  * The app's routes (spec §2): login, otp and m_pin outside authentication, everything else
  * protected (every spec §2 screen is built); anything else 'Not found'.
- * A customer user (spec §4) may open only CUSTOMER_ROUTES; the retailer screens send them to the
- * dashboard (RequireRetailer).
+ * Each protected screen is for the user types lib/paths mayOpen names (a customer user, spec §4,
+ * only CUSTOMER_ROUTES; the organisation admin ADMIN_ROUTES; a distributor DISTRIBUTOR_ROUTES; the
+ * shops the rest); anyone else is sent to their own home (OnlyFor).
  * m_pin is not behind RedirectIfSignedIn: its 'set' mode is for someone just signed in (the page
  * itself sends each mode where it belongs).
  */
@@ -262,39 +256,11 @@ export const appRoutes: RouteObject[] = [
             </PageSuspense>
           </RequireAuth>
         ),
-        children: [
-          // Language, sessions and the help pages: everyone's. The admin home: the organisation admin's only.
-          ...PROTECTED_PAGES.filter(
-            ({ route }) => ADMIN_ROUTES.includes(route) && CUSTOMER_ROUTES.includes(route),
-          ).map(toRouteObject),
-          {
-            // The collections view (issue 29): the shops' and the organisation admin's, not customers'.
-            element: <RequireRetailer />,
-            children: PROTECTED_PAGES.filter(
-              ({ route }) =>
-                ADMIN_ROUTES.includes(route) && !CUSTOMER_ROUTES.includes(route) && route !== 'admin',
-            ).map(toRouteObject),
-          },
-          {
-            element: <RequireAdmin />,
-            children: PROTECTED_PAGES.filter(({ route }) => route === 'admin').map(toRouteObject),
-          },
-          {
-            // Everything else is for shops and customers: an admin goes to the admin home.
-            element: <RefuseAdmin />,
-            children: [
-              ...PROTECTED_PAGES.filter(
-                ({ route }) => CUSTOMER_ROUTES.includes(route) && !ADMIN_ROUTES.includes(route),
-              ).map(toRouteObject),
-              {
-                element: <RequireRetailer />,
-                children: PROTECTED_PAGES.filter(
-                  ({ route }) => !CUSTOMER_ROUTES.includes(route) && !ADMIN_ROUTES.includes(route),
-                ).map(toRouteObject),
-              },
-            ],
-          },
-        ],
+        // Each screen for the user types that may open it (lib/paths mayOpen); anyone else goes home.
+        children: PROTECTED_PAGES.map(({ route, element }) => ({
+          path: appPaths[route].path,
+          element: <OnlyFor route={route}>{element}</OnlyFor>,
+        })),
       },
       { path: '*', element: <NotFoundPage /> },
     ],

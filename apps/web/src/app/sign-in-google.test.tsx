@@ -77,6 +77,7 @@ describe('Sign in with Google on the login page', () => {
           name: 'Ravi Mobiles',
           mobile: '+919876543210',
           hasMpin: true,
+          parentType: null,
         },
       }),
     });

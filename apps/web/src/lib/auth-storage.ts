@@ -10,6 +10,7 @@ export const AUTH_STORAGE_KEYS = {
   accountId: STORAGE_KEYS.accountId,
   phone: STORAGE_KEYS.phone,
   type: STORAGE_KEYS.type,
+  parentType: STORAGE_KEYS.parentType,
   mpin: STORAGE_KEYS.mpin,
 } as const;
 
@@ -50,6 +51,16 @@ export const getUserType = (from: Storage = storage()): TUserType | null => {
 export const isCustomerUser = (from: Storage = storage()): boolean => getUserType(from) === 'customer';
 
 /**
+ * True when the signed-in user looks after shops rather than customers: the organisation admin or a
+ * distributor (issue 30). They hold no customer and command no phone, so the shop's bottom
+ * navigation and the phone actions are not theirs.
+ */
+export const isOfficeUser = (from: Storage = storage()): boolean => {
+  const type = getUserType(from);
+  return type === 'admin' || type === 'distributor';
+};
+
+/**
  * Stores a verified session under the spec §3 keys (account_id is the organisation id). `mpin`
  * becomes '1' when the user has an MPIN and is removed when not; the MPIN itself is never stored.
  */
@@ -59,7 +70,20 @@ export const saveAuthSession = (session: TAuthSession, to: Storage = storage()):
   to.setItem(AUTH_STORAGE_KEYS.accountId, String(session.user.orgId));
   to.setItem(AUTH_STORAGE_KEYS.phone, session.user.mobile);
   to.setItem(AUTH_STORAGE_KEYS.type, session.user.userType);
+  if (session.user.parentType) to.setItem(AUTH_STORAGE_KEYS.parentType, session.user.parentType);
+  else to.removeItem(AUTH_STORAGE_KEYS.parentType);
   markHasMpin(session.user.hasMpin, to);
+};
+
+/**
+ * The signed-in user's parent in the distribution network, whom it asks for keys (issue 30): a
+ * distributor or a retailer from local storage `parent_type`, else the organisation.
+ */
+export const getParentType = (from: Storage = storage()): 'distributor' | 'retailer' | 'organisation' => {
+  const type = from.getItem(AUTH_STORAGE_KEYS.parentType);
+  if (type === 'distributor' || type === 'retailer') return type;
+  // A session saved before the parent was: a mini-retailer's parent is always its retailer.
+  return getUserType(from) === 'miniretailer' ? 'retailer' : 'organisation';
 };
 
 /** Records whether the user has an MPIN ('1' or absent; spec §3 `mpin` key, never the PIN). */
@@ -73,13 +97,14 @@ export const getRememberedPhone = (from: Storage = storage()): string | null =>
   from.getItem(AUTH_STORAGE_KEYS.phone);
 
 /**
- * Log out: forgets the session (token, user id, user type) but keeps what identifies this device
+ * Log out: forgets the session (token, user id, user type and parent) but keeps what identifies this device
  * and its person (phone and the MPIN flag for the MPIN login, organisation, device id, language).
  */
 export const clearSession = (from: Storage = storage()): void => {
   from.removeItem(AUTH_STORAGE_KEYS.token);
   from.removeItem(AUTH_STORAGE_KEYS.userId);
   from.removeItem(AUTH_STORAGE_KEYS.type);
+  from.removeItem(AUTH_STORAGE_KEYS.parentType);
 };
 
 /** Spec §8: when the session is gone, all local storage is cleared, not only the session keys. */

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { TRouteKey } from './paths';
-import { appPaths, PRODUCT_ROUTES, PUBLIC_ROUTES, routeSegment } from './paths';
+import {
+  appPaths,
+  DISTRIBUTOR_ROUTES,
+  homeOf,
+  mayOpen,
+  PRODUCT_ROUTES,
+  PUBLIC_ROUTES,
+  routeSegment,
+} from './paths';
 
 /** Spec §2 route segments, as the spec lists them. */
 const SPEC_SEGMENTS = [
@@ -57,6 +65,7 @@ describe('route table (spec §2)', () => {
         'collections',
         'collections_loans',
         'key_requests',
+        'network',
       ].sort(),
     );
     expect(PRODUCT_ROUTES.map(routeSegment).sort()).toEqual([
@@ -65,6 +74,7 @@ describe('route table (spec §2)', () => {
       'collections_loans',
       'device_settings',
       'key_requests',
+      'network',
       'notifications',
       'pending_commands',
     ]);
@@ -124,5 +134,30 @@ describe('route table (spec §2)', () => {
     expect(appPaths.mPin.href()).toBe('/m_pin');
     expect(appPaths.mPin.href('login')).toBe('/m_pin');
     expect(appPaths.mPin.href('set')).toBe('/m_pin?mode=set');
+  });
+});
+
+describe('who opens which screen (issue 30)', () => {
+  it('a distributor opens its network, key requests, key history, collections and the account pages only', () => {
+    const opened = ROUTE_KEYS.filter((route) => mayOpen(route, 'distributor'));
+    expect(opened.length).toBeGreaterThan(0);
+    expect(opened.sort()).toEqual([...DISTRIBUTOR_ROUTES].sort());
+    expect(mayOpen('dashboard', 'distributor')).toBe(false);
+    expect(mayOpen('customerList', 'distributor')).toBe(false);
+    expect(mayOpen('admin', 'distributor')).toBe(false);
+    expect(homeOf('distributor')).toBe('network');
+  });
+
+  it('a shop opens neither the admin home nor a distributor’s network; each user type has its home', () => {
+    for (const shop of ['retailer', 'miniretailer'] as const) {
+      expect(mayOpen('network', shop)).toBe(false);
+      expect(mayOpen('admin', shop)).toBe(false);
+      expect(mayOpen('customerList', shop)).toBe(true);
+      expect(homeOf(shop)).toBe('dashboard');
+    }
+    expect(mayOpen('network', 'admin')).toBe(false);
+    expect(mayOpen('customerList', 'customer')).toBe(false);
+    expect(homeOf('admin')).toBe('admin');
+    expect(homeOf('customer')).toBe('dashboard');
   });
 });

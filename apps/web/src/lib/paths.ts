@@ -1,5 +1,5 @@
 import type { TDpdBucket } from '@kisht/domain/collections/collections.rules';
-import type { TCustomerStatusWord } from '@kisht/domain/common/enums';
+import type { TCustomerStatusWord, TUserType } from '@kisht/domain/common/enums';
 import type { UPCOMING_RANGES } from '@kisht/domain/emi/emi.schema';
 
 /**
@@ -84,6 +84,9 @@ export type TMpinMode = 'login' | 'set';
 export const MPIN_MODE_PARAM = 'mode';
 
 /** A route without parameters: its path is its link. */
+/** Query parameter of the network page carrying the node whose children it lists (issue 30). */
+export const NETWORK_NODE_PARAM = 'node';
+
 const plain = <const TPath extends string>(path: TPath) => ({ path, href: () => path });
 
 /**
@@ -239,6 +242,14 @@ export const appPaths = {
   },
   /** The organisation admin's home: join requests, retailers (credit keys), key prices. */
   admin: plain('/admin'),
+  /**
+   * A distributor's home (issue 30): the nodes below it with their key stock (`?node=` the node
+   * looked into, one of its subtree), and the join requests made to it.
+   */
+  network: {
+    path: '/network',
+    href: (node?: number) => withQuery('/network', { [NETWORK_NODE_PARAM]: node }),
+  },
 } as const;
 
 export type TRouteKey = keyof typeof appPaths;
@@ -252,7 +263,7 @@ export type TLinkableRouteKey = {
  * Routes Kisht adds to spec §2's list: pending_commands (commands waiting for offline phones or for
  * their scheduled time), device_settings (the organisation's device-control settings), admin
  * (the organisation admin's home, issue 13), notifications (spec §7 `/api/notifications`, issue 16),
- * collections (issue 29) and key_requests (issue 30).
+ * collections (issue 29), key_requests and network (issue 30).
  */
 export const PRODUCT_ROUTES: readonly TRouteKey[] = [
   'pendingCommands',
@@ -262,6 +273,7 @@ export const PRODUCT_ROUTES: readonly TRouteKey[] = [
   'admin',
   'notifications',
   'keyRequests',
+  'network',
 ];
 
 /** Spec §2: the routes outside authentication. */
@@ -298,6 +310,47 @@ export const ADMIN_ROUTES: readonly TRouteKey[] = [
   'support',
   'privacyPolicy',
 ];
+
+/**
+ * The protected routes a distributor (issue 30) may open: its network home, key requests, key
+ * history, collections of its subtree, notifications, language, sessions and the help pages. It
+ * holds no customer and commands no phone.
+ */
+export const DISTRIBUTOR_ROUTES: readonly TRouteKey[] = [
+  'network',
+  'keyRequests',
+  'topUpHistory',
+  'collections',
+  'collectionsLoans',
+  'notifications',
+  'language',
+  'sessions',
+  'help',
+  'support',
+  'privacyPolicy',
+];
+
+/** Routes only one kind of office user opens: a shop (retailer, mini-retailer) opens every other. */
+const NOT_FOR_SHOPS: readonly TRouteKey[] = ['admin', 'network'];
+
+/**
+ * Whether a user of `userType` may open the protected route `route`: a customer CUSTOMER_ROUTES, an
+ * organisation admin ADMIN_ROUTES, a distributor DISTRIBUTOR_ROUTES, a retailer or mini-retailer
+ * (or a session of unknown type) everything but the admin's and the distributor's homes.
+ */
+export const mayOpen = (route: TRouteKey, userType: TUserType | null): boolean => {
+  if (userType === 'customer') return CUSTOMER_ROUTES.includes(route);
+  if (userType === 'admin') return ADMIN_ROUTES.includes(route);
+  if (userType === 'distributor') return DISTRIBUTOR_ROUTES.includes(route);
+  return !NOT_FOR_SHOPS.includes(route);
+};
+
+/** Where a user of `userType` lands, and is sent from a route it may not open. */
+export const homeOf = (userType: TUserType | null): TLinkableRouteKey => {
+  if (userType === 'admin') return 'admin';
+  if (userType === 'distributor') return 'network';
+  return 'dashboard';
+};
 
 /** The spec §2 segment of a route ('root' for '/'): its path's first segment. */
 export const routeSegment = (key: TRouteKey): string => appPaths[key].path.split('/')[1] || 'root';

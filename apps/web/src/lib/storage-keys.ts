@@ -28,8 +28,10 @@ export const STORAGE_KEYS = {
   dismissedAdId: 'dismissedAdId',
   /** The native shell's device details, a JSON object string (see lib/native-bridge.ts). */
   deviceDetails: 'deviceDetails',
-  /** The signed-in user's type (spec §4: retailer, customer, miniretailer). */
+  /** The signed-in user's type (spec §4: retailer, customer, miniretailer; ours: admin, distributor). */
   type: 'type',
+  /** The signed-in user's parent type in the network (issue 30: distributor, retailer; absent: organisation). */
+  parentType: 'parent_type',
 } as const;
 
 export type TStorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

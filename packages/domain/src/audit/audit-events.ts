@@ -598,11 +598,28 @@ export const ZRetailerUpdateOwnAuditEvent = member(
   z.strictObject({ dateOfBirth: zChange(z.string().nullable()) }),
 );
 
-/** SIGNUP_DECISION: the admin approved (creating the retailer, userId) or declined a join request. */
+/**
+ * SIGNUP_DECISION: the parent (the admin, a distributor; issue 30) approved (creating the retailer
+ * or distributor `role`, userId, under `parentId`, null: the organisation) or declined a join request.
+ */
 export const ZSignupDecisionAuditEvent = member(
   z.enum(prefixed('signup.', ['approve', 'decline'] as const)),
   'signup_request',
-  z.strictObject({ mobile: z.string(), shopName: z.string(), userId: z.number().int().nullable() }),
+  z.strictObject({
+    mobile: z.string(),
+    shopName: z.string(),
+    userId: z.number().int().nullable(),
+    // Absent on entries written before issue 30 (a retailer under the organisation).
+    role: z.enum(['retailer', 'distributor']).optional(),
+    parentId: z.number().int().nullable().optional(),
+  }),
+);
+
+/** The admin set how many distributor levels the organisation's network has (issue 30). */
+export const ZOrgNetworkSettingsAuditEvent = member(
+  z.literal('org.network_settings'),
+  'organization',
+  z.strictObject({ before: z.number().int(), after: z.number().int() }),
 );
 
 /** device_settings: the organisation's device-control settings replaced, before and after. */
@@ -934,6 +951,7 @@ export const ZAuditEvent = z.discriminatedUnion('action', [
   ZRetailerUpdateOwnAuditEvent,
   ZSignupDecisionAuditEvent,
   ZOrgDeviceSettingsAuditEvent,
+  ZOrgNetworkSettingsAuditEvent,
   ZOrgRemindersAuditEvent,
   ZCustomerWhatsAppOptOutAuditEvent,
   ZOrgSupportContactAuditEvent,

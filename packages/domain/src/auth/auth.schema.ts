@@ -48,6 +48,11 @@ export const ZCurrentUser = z.object({
   mobile: z.string(),
   /** True once the user has set an MPIN (they may then log in with it, spec §2 m_pin). */
   hasMpin: z.boolean(),
+  /**
+   * Its parent in the distribution network, whom it asks for keys (issue 30): a distributor or a
+   * retailer; null for the organisation (and for an admin or a customer).
+   */
+  parentType: z.enum(['distributor', 'retailer']).nullable(),
 });
 export type TCurrentUser = z.infer<typeof ZCurrentUser>;
 

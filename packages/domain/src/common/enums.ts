@@ -79,8 +79,11 @@ export type TOtpPurpose = (typeof OTP_PURPOSES)[number];
 export const SIGN_IN_OTP_PURPOSES = ['LOGIN', 'FORGOT_PASSWORD'] as const satisfies readonly TOtpPurpose[];
 export type TSignInOtpPurpose = (typeof SIGN_IN_OTP_PURPOSES)[number];
 
-/** User types, spec §4 (admin is ours: organisation staff who manage retailers). */
-export const USER_TYPES = ['retailer', 'customer', 'miniretailer', 'admin'] as const;
+/**
+ * User types, spec §4 (admin is ours: organisation staff who manage retailers; distributor is ours
+ * too, issue 30: a level of the distribution network between the organisation and its retailers).
+ */
+export const USER_TYPES = ['retailer', 'customer', 'miniretailer', 'admin', 'distributor'] as const;
 export type TUserType = (typeof USER_TYPES)[number];
 
 /** SIM-tracking command strings, spec §7. */

@@ -94,6 +94,11 @@ export const AppErrorCode = {
   SIGNUP_ALREADY_DECIDED: 'SIGNUP_ALREADY_DECIDED',
   /** A key request was already approved, rejected or withdrawn (issue 30). HTTP 409. */
   KEY_REQUEST_ALREADY_DECIDED: 'KEY_REQUEST_ALREADY_DECIDED',
+  /**
+   * A distributor cannot join there: the organisation's distributor levels allow none below that
+   * parent (issue 30, network.rules mayJoinUnder). HTTP 409.
+   */
+  ROLE_NOT_ALLOWED: 'ROLE_NOT_ALLOWED',
   /** The Google account's verified e-mail or mobile matches no retailer; nothing is created. HTTP 403. */
   OAUTH_NOT_LINKED: 'OAUTH_NOT_LINKED',
   /** The OpenID Connect sign-in failed (state, code or token check). HTTP 400. */
@@ -194,6 +199,7 @@ export const APP_ERROR_HTTP_STATUS: Record<TAppErrorCode, number> = {
   SIGNUP_ALREADY_REQUESTED: 409,
   SIGNUP_ALREADY_DECIDED: 409,
   KEY_REQUEST_ALREADY_DECIDED: 409,
+  ROLE_NOT_ALLOWED: 409,
   OAUTH_NOT_LINKED: 403,
   OAUTH_FAILED: 400,
   PAYMENT_GATEWAY_DISABLED: 409,

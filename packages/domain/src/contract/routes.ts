@@ -18,6 +18,7 @@ import { keyRequestsContract } from './key-requests';
 import { ledgerContract } from './ledger';
 import { mediaContract } from './media';
 import { messagesContract } from './messages';
+import { networkContract } from './network';
 import { notificationsContract } from './notifications';
 import { oauthContract } from './oauth';
 import { orgPagesContract } from './org-pages';
@@ -59,6 +60,7 @@ export const CONTRACT = {
   ledger: ledgerContract,
   media: mediaContract,
   messages: messagesContract,
+  network: networkContract,
   notifications: notificationsContract,
   oauth: oauthContract,
   orgs: orgsContract,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZId, ZMobile } from '../common/identifiers';
+import { JOINING_ROLES } from '../network/network.rules';
 
 const REQUIRED = 'This is a required field';
 
@@ -9,13 +10,18 @@ const requiredText = (max: number) =>
 
 /**
  * The join form a shop fills on the login screen (issue 13 "Joining"): the owner's name, the
- * shop's name, the shop's mobile (10 digits, sent with +91; stored E.164) and its city.
+ * shop's name, the shop's mobile (10 digits, sent with +91; stored E.164) and its city. Issue 30:
+ * it joins as a retailer (the default) or a distributor, under the organisation or under the
+ * distributor whose mobile it gives (`parentMobile`), who then decides (network.rules mayJoinUnder).
  */
 export const ZSignupRequestForm = z.object({
   name: requiredText(80),
   shopName: requiredText(120),
   mobile: ZMobile,
   city: requiredText(80),
+  role: z.enum(JOINING_ROLES, { error: 'Choose retailer or distributor' }).default('retailer'),
+  /** The parent distributor's mobile; absent or empty: the organisation. */
+  parentMobile: z.union([z.literal('').transform(() => undefined), ZMobile]).optional(),
 });
 export type TSignupRequestForm = z.input<typeof ZSignupRequestForm>;
 
@@ -40,7 +46,7 @@ export const ZSignupRequestsQuery = z.object({
 });
 export type TSignupRequestsQuery = z.input<typeof ZSignupRequestsQuery>;
 
-/** One join request as the organisation admin sees it. Times are ISO-8601 UTC. */
+/** One join request as its parent (the organisation admin, a distributor) sees it. Times are ISO-8601 UTC. */
 export const ZSignupRequestItem = z.object({
   id: ZId,
   name: z.string(),
@@ -50,12 +56,14 @@ export const ZSignupRequestItem = z.object({
   status: z.enum(SIGNUP_STATUSES),
   createdAt: z.string(),
   decidedAt: z.string().nullable(),
-  /** The retailer created on approval; null otherwise. */
+  /** The retailer or distributor created on approval; null otherwise. */
   userId: ZId.nullable(),
+  /** What it joins as (issue 30). */
+  role: z.enum(JOINING_ROLES),
 });
 export type TSignupRequestItem = z.infer<typeof ZSignupRequestItem>;
 
-/** POST /api/admin/signup_requests/decide: approve (creates the retailer, SMS) or decline (SMS). */
+/** POST /api/admin/signup_requests/decide: approve (creates the retailer or distributor, SMS) or decline (SMS). */
 export const ZDecideSignupRequest = z.object({
   id: ZId,
   decision: z.enum(['approve', 'decline']),

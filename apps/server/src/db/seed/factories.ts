@@ -57,7 +57,7 @@ export const createOrganization = async (
 export const FACTORY_KEYS_PER_APP_TYPE = 1000;
 
 /**
- * A user (default a retailer). Retailers and mini-retailers start with keys (issue 13: every
+ * A user (default a retailer). Distributors, retailers and mini-retailers start with keys (issue 13: every
  * enrolment spends one): `keys` maps app_type codes to quantities, by default
  * FACTORY_KEYS_PER_APP_TYPE of every spec §1 app_type; pass `keys: {}` for none.
  */
@@ -74,7 +74,7 @@ export const createUser = async (
     .insert(users)
     .values({ userType: 'retailer', name: 'Retailer', ...overrides })
     .returning();
-  if (row!.userType === 'retailer' || row!.userType === 'miniretailer') {
+  if (row!.userType === 'retailer' || row!.userType === 'miniretailer' || row!.userType === 'distributor') {
     await grantKeys(db, {
       orgId: row!.orgId,
       userId: row!.id,

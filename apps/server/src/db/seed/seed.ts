@@ -28,6 +28,13 @@ export const DEMO_RETAILER_MOBILE = '+919876543210';
 export const DEMO_MINI_RETAILER_MOBILE = '+919876543211';
 /** A second demo mini-retailer, deactivated by its retailer. */
 export const DEMO_INACTIVE_MINI_RETAILER_MOBILE = '+919876543300';
+/**
+ * The demo organisation's distribution network (issue 30): a super-distributor, a distributor
+ * below it, and a retailer below that (with no keys yet: it asks its distributor).
+ */
+export const DEMO_SUPER_DISTRIBUTOR_MOBILE = '+919876500101';
+export const DEMO_DISTRIBUTOR_MOBILE = '+919876500102';
+export const DEMO_NETWORK_RETAILER_MOBILE = '+919876500103';
 /** A second organisation (spec §9 lists id 46), for white-label and tenant-isolation checks. */
 export const SECOND_ORG_ID = 46;
 export const SECOND_RETAILER_MOBILE = '+919812345678';
@@ -270,6 +277,36 @@ export const seedDemo = async (db: Db, log?: FastifyBaseLogger): Promise<void> =
       mobile: DEMO_ADMIN_MOBILE,
       name: 'Kisht Demo Admin',
       userType: 'admin',
+    });
+    // The distribution network (issue 30): super-distributor → distributor → retailer.
+    const superDistributor = await createUser(tx, {
+      orgId: DEMO_ORG_ID,
+      mobile: DEMO_SUPER_DISTRIBUTOR_MOBILE,
+      name: 'Shree Telecom',
+      shopName: 'Shree Telecom Distributors',
+      userType: 'distributor',
+      address: { line1: 'Lamington Road', countryCode: 'IN', stateCode: 'MH', city: 'Mumbai' },
+      keys: { [AppType.DEVICE_POLICY_CONTROLLER]: 40, [AppType.LINK_BASED]: 20 },
+    });
+    const distributor = await createUser(tx, {
+      orgId: DEMO_ORG_ID,
+      mobile: DEMO_DISTRIBUTOR_MOBILE,
+      name: 'Andheri Mobile Distributors',
+      shopName: 'Andheri Mobile Distributors',
+      userType: 'distributor',
+      parentId: superDistributor.id,
+      address: { line1: 'Andheri East', countryCode: 'IN', stateCode: 'MH', city: 'Mumbai' },
+      keys: { [AppType.DEVICE_POLICY_CONTROLLER]: 12 },
+    });
+    await createUser(tx, {
+      orgId: DEMO_ORG_ID,
+      mobile: DEMO_NETWORK_RETAILER_MOBILE,
+      name: 'Sai Mobile Point',
+      shopName: 'Sai Mobile Point',
+      userType: 'retailer',
+      parentId: distributor.id,
+      address: { line1: 'Shop 4, JB Nagar', countryCode: 'IN', stateCode: 'MH', city: 'Mumbai' },
+      keys: {},
     });
     // Help, support and privacy pages (issue 16) in every language the built-in texts have.
     await seedOrgPages(tx, DEMO_ORG_ID, { orgName: demoOrg.name, companyName: demoOrg.companyName });

@@ -1,10 +1,14 @@
-import { and, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { descendantIdsSql, outerUser, parentTypeSql } from '../../db/network-sql';
 import { organizations, otpChallenges, sessions, smsOutbox, users } from '../../db/schema';
+
+/** A user's columns and its parent's type (parentTypeSql: whom it asks for keys; issue 30). */
+const userWithParentType = { ...getTableColumns(users), parentType: parentTypeSql };
 
 export const findUserByMobile = async (db: DbOrTx, orgId: number, mobile: string) => {
   const rows = await db
-    .select()
+    .select(userWithParentType)
     .from(users)
     .where(and(eq(users.orgId, orgId), eq(users.mobile, mobile)))
     // A retailer who is also a customer logs in as the retailer.
@@ -14,7 +18,7 @@ export const findUserByMobile = async (db: DbOrTx, orgId: number, mobile: string
 };
 
 export const findUserById = async (db: DbOrTx, id: number) => {
-  const rows = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  const rows = await db.select(userWithParentType).from(users).where(eq(users.id, id)).limit(1);
   return rows[0] ?? null;
 };
 
@@ -118,7 +122,8 @@ export const insertSession = async (db: DbOrTx, row: typeof sessions.$inferInser
 
 export const findLiveSession = async (db: DbOrTx, id: string) => {
   // One statement for everything a request knows about its actor (issue 26): the session, the user
-  // (access flags among its columns), a retailer's mini-retailers and the organisation.
+  // (access flags among its columns), a retailer's mini-retailers, a distributor's subtree and the
+  // organisation.
   const rows = await db
     .select({
       session: sessions,
@@ -127,6 +132,10 @@ export const findLiveSession = async (db: DbOrTx, id: string) => {
       childRetailerIds: sql<number[]>`array(select c.id from ${users} c
         where c.org_id = ${users.orgId} and c.parent_id = ${users.id} and c.user_type = 'miniretailer'
         order by c.id)`,
+      parentType: parentTypeSql,
+      // A distributor's whole subtree (issue 30): every node below it, at any depth.
+      descendantIds: sql<number[]>`case when ${users.userType} = 'distributor'
+        then ${descendantIdsSql(outerUser.orgId, outerUser.id)} else '{}'::int[] end`,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

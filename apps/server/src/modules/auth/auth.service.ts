@@ -236,6 +236,7 @@ const toCurrentUser = (user: UserRow): TCurrentUser => ({
   name: user.name,
   mobile: user.mobile,
   hasMpin: user.mpinHash !== null,
+  parentType: user.parentType,
 });
 
 /**
@@ -478,7 +479,13 @@ export const authenticateToken = async (
     orgId: live.user.orgId,
     userType: live.user.userType,
     sessionId,
-    known: { user: live.user, childRetailerIds: live.childRetailerIds, organization: live.organization },
+    known: {
+      user: live.user,
+      childRetailerIds: live.childRetailerIds,
+      descendantIds: live.descendantIds,
+      parentType: live.parentType,
+      organization: live.organization,
+    },
   };
 };
 
@@ -489,7 +496,9 @@ export const logout = async (deps: Pick<AuthDeps, 'db'>, actor: TActor): Promise
 
 /** The logged-in user (as the request's session read found it, else read). */
 export const getCurrentUser = async (deps: Pick<AuthDeps, 'db'>, actor: TActor): Promise<TCurrentUser> => {
-  const user = actor.known?.user ?? (await repo.findUserById(deps.db, actor.userId));
+  const user = actor.known
+    ? { ...actor.known.user, parentType: actor.known.parentType }
+    : await repo.findUserById(deps.db, actor.userId);
   if (!user) throw new AppError(AppErrorCode.SESSION_INVALID, 'Your session has ended. Please log in again');
   return toCurrentUser(user);
 };

@@ -21,7 +21,7 @@ import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
 import type { CustomerScope } from '../scope/scope.service';
-import { scopedRetailerIds } from '../users/users.service';
+import { descendantIdsOf, scopedRetailerIds } from '../users/users.service';
 import * as repo from './collections.repository';
 
 /** The instant a +05:30 calendar date ends (00:00 +05:30 of the next day). */
@@ -42,7 +42,8 @@ const shopNotFound = () =>
 
 /**
  * Whose loans the actor's collections view counts: a retailer its own and its mini-retailers', a
- * mini-retailer its own, an organisation admin every shop's of the organisation; `retailerId`
+ * mini-retailer its own, an organisation admin every shop's of the organisation, a distributor every
+ * shop's of its subtree (issue 30); `retailerId`
  * narrows to one of those. Throws NOT_FOUND (field retailer_id) for any other shop, another
  * organisation's included, and FORBIDDEN for customers.
  */
@@ -51,10 +52,12 @@ export const collectionsScope = async (
   actor: TActor,
   retailerId?: number | undefined,
 ): Promise<CustomerScope> => {
-  if (actor.userType !== 'admin') {
+  if (actor.userType !== 'admin' && actor.userType !== 'distributor') {
     return { orgId: actor.orgId, retailerIds: await scopedRetailerIds(db, actor, retailerId) };
   }
-  const shops = await repo.findShopIds(db, actor.orgId);
+  // A distributor's subtree holds its distributors too, who have no loans: they count nothing.
+  const shops =
+    actor.userType === 'admin' ? await repo.findShopIds(db, actor.orgId) : await descendantIdsOf(db, actor);
   if (retailerId === undefined) return { orgId: actor.orgId, retailerIds: shops };
   if (!shops.includes(retailerId)) throw shopNotFound();
   return { orgId: actor.orgId, retailerIds: [retailerId] };

@@ -1,6 +1,8 @@
 import type { TSignupStatus } from '@kisht/domain/joining/joining.schema';
-import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import type { TJoiningRole } from '@kisht/domain/network/network.rules';
+import { and, desc, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { distributorLevelSql, outerUser } from '../../db/network-sql';
 import { signupRequests, users } from '../../db/schema';
 
 /** One signup_requests row. */
@@ -14,7 +16,7 @@ export const lockSignupMobile = async (db: DbOrTx, orgId: number, mobile: string
   await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`kisht:signup:${orgId}:${mobile}`}))`);
 };
 
-/** True when the organisation has a retailer, mini-retailer or admin with this mobile (customers do not count). */
+/** True when the organisation has a distributor, retailer, mini-retailer or admin with this mobile (customers do not count). */
 export const hasShopAccount = async (db: DbOrTx, orgId: number, mobile: string): Promise<boolean> => {
   const rows = await db
     .select({ id: users.id })
@@ -44,26 +46,73 @@ export const findPendingSignup = async (
   return rows[0] ?? null;
 };
 
+/**
+ * The organisation's active distributor with this mobile and its level (network.rules), with the
+ * organisation's settings (its distributor levels); null when there is no such distributor.
+ */
+export const findDistributorByMobile = async (db: DbOrTx, orgId: number, mobile: string) => {
+  const [row] = await db
+    .select({ id: users.id, level: distributorLevelSql(outerUser.id) })
+    .from(users)
+    .where(
+      and(
+        eq(users.orgId, orgId),
+        eq(users.mobile, mobile),
+        eq(users.userType, 'distributor'),
+        eq(users.isActive, true),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+};
+
+/** A distributor's level (network.rules), by id in the organisation; null for no such distributor. */
+export const findDistributorLevel = async (db: DbOrTx, orgId: number, id: number): Promise<number | null> => {
+  const [row] = await db
+    .select({ level: distributorLevelSql(outerUser.id) })
+    .from(users)
+    .where(and(eq(users.orgId, orgId), eq(users.id, id), eq(users.userType, 'distributor')))
+    .limit(1);
+  return row?.level ?? null;
+};
+
 /** Inserts a pending join request; returns its id. */
 export const insertSignup = async (
   db: DbOrTx,
-  row: { orgId: number; name: string; shopName: string; mobile: string; city: string },
+  row: {
+    orgId: number;
+    name: string;
+    shopName: string;
+    mobile: string;
+    city: string;
+    role: TJoiningRole;
+    parentId: number | null;
+  },
 ): Promise<number> => {
   const [inserted] = await db.insert(signupRequests).values(row).returning({ id: signupRequests.id });
   return inserted!.id;
 };
 
-/** The organisation's join requests, of one status or all: pending first, then newest first. */
+/**
+ * The join requests made to one parent (a distributor's id; null: the organisation) of one status
+ * or all: pending first, then newest first.
+ */
 export const listSignups = (
   db: DbOrTx,
-  orgId: number,
+  scope: { orgId: number; parentId: number | null },
   status: TSignupStatus | 'all',
 ): Promise<TSignupRow[]> =>
   db
     .select()
     .from(signupRequests)
     .where(
-      and(eq(signupRequests.orgId, orgId), status === 'all' ? undefined : eq(signupRequests.status, status)),
+      and(
+        eq(signupRequests.orgId, scope.orgId),
+        scope.parentId === null
+          ? isNull(signupRequests.parentId)
+          : eq(signupRequests.parentId, scope.parentId),
+        status === 'all' ? undefined : eq(signupRequests.status, status),
+      ),
     )
     .orderBy(
       sql`${signupRequests.status} <> 'pending'`,
@@ -101,16 +150,17 @@ export const markSignupDecided = async (
   return rows[0] ?? null;
 };
 
-/** Creates the retailer of an approved join request (no parent, default access); returns its id. */
-export const insertRetailer = async (
-  db: DbOrTx,
-  row: { orgId: number; name: string; shopName: string; mobile: string; city: string },
-): Promise<number> => {
+/**
+ * Creates the retailer or distributor of an approved join request (`role`, under `parentId`, null:
+ * the organisation; default access); returns its id.
+ */
+export const insertMember = async (db: DbOrTx, row: TSignupRow): Promise<number> => {
   const [inserted] = await db
     .insert(users)
     .values({
       orgId: row.orgId,
-      userType: 'retailer',
+      userType: row.role,
+      parentId: row.parentId,
       name: row.name,
       shopName: row.shopName,
       mobile: row.mobile,

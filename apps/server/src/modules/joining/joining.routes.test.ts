@@ -204,7 +204,13 @@ describe('join requests (organisation admin)', () => {
       {
         action: 'signup.approve',
         entity_id: String(request.id),
-        details: { mobile: '+919822001122', shopName: 'Patil Mobile Point', userId: user!.id },
+        details: {
+          mobile: '+919822001122',
+          shopName: 'Patil Mobile Point',
+          userId: user!.id,
+          role: 'retailer',
+          parentId: null,
+        },
       },
     ]);
 

@@ -16,27 +16,31 @@ import { balanceOf, moveKeysBetween, movementSeenByUser, type TKeyHolder } from 
 import * as repo from './key-requests.repository';
 
 /*
- * Key requests and returns up the chain (issue 30, docs/key-requests.md). A shop's parent is its
- * retailer (a mini-retailer's) or the organisation (a retailer's, decided by its admins). Every
+ * Key requests and returns up the chain (issue 30, docs/key-requests.md). A node's parent is its
+ * retailer (a mini-retailer's), its distributor (a retailer's or distributor's, when it has one) or
+ * the organisation (decided by its admins). Every
  * movement of keys is one double-entry ledger movement (ledger.service moveKeysBetween), in the
  * transaction that decides the request, so a request moves its keys at most once.
  */
 
-/** The actor's parent: a mini-retailer's retailer, a retailer's organisation (null). FORBIDDEN else. */
+/**
+ * The actor's parent in the network (issue 30, network.rules): a mini-retailer's retailer; a
+ * retailer's or distributor's distributor, or null for the organisation. FORBIDDEN for anyone else.
+ */
 const parentOf = async (db: DbOrTx, actor: TActor): Promise<number | null> => {
   const user = actor.known?.user ?? (await repo.findUserParent(db, actor.orgId, actor.userId));
   if (actor.userType === 'miniretailer' && user?.parentId) return user.parentId;
-  if (actor.userType === 'retailer') return null;
-  throw new AppError(AppErrorCode.FORBIDDEN, 'Only a retailer or mini-retailer asks for keys');
+  if (actor.userType === 'retailer' || actor.userType === 'distributor') return user?.parentId ?? null;
+  throw new AppError(AppErrorCode.FORBIDDEN, 'Only a distributor, retailer or mini-retailer asks for keys');
 };
 
-/** Which requests the actor decides: a retailer its mini-retailers', an admin its retailers'. */
+/** Which requests the actor decides: a distributor or retailer those of its children, an admin the organisation's. */
 const decidesFor = (actor: TActor): number | null => {
-  if (actor.userType === 'retailer') return actor.userId;
+  if (actor.userType === 'retailer' || actor.userType === 'distributor') return actor.userId;
   if (actor.userType === 'admin') return null;
   throw new AppError(
     AppErrorCode.FORBIDDEN,
-    'Only a retailer or the organisation admin decides key requests',
+    'Only a distributor, a retailer or the organisation admin decides key requests',
   );
 };
 
@@ -81,8 +85,9 @@ const auditRequest = (
   });
 
 /**
- * The actor's requests (`sent`) or those it decides (`received`: a retailer its mini-retailers', the
- * organisation admin its retailers'; none for a mini-retailer), newest first, at most 200.
+ * The actor's requests (`sent`) or those it decides (`received`: a distributor or retailer its
+ * children's, the organisation admin those of the nodes right below it; none for a mini-retailer),
+ * newest first, at most 200.
  * Throws FORBIDDEN for a customer.
  */
 export const listKeyRequests = async (
@@ -100,8 +105,8 @@ export const listKeyRequests = async (
 
 /**
  * Asks the actor's parent for `quantity` keys of `appType`, at the parent's price per key then (a
- * retailer's own price to its mini-retailers, else the organisation's; null when neither is set),
- * audited. Throws FORBIDDEN unless a retailer or mini-retailer.
+ * distributor's or retailer's own price to its children, else the organisation's; null when neither
+ * is set), audited. Throws FORBIDDEN unless a distributor, retailer or mini-retailer.
  */
 export const createKeyRequest = async (
   db: Db,
@@ -130,11 +135,12 @@ export const createKeyRequest = async (
 
 /**
  * The parent decides a pending request, once: approve moves the keys (a `transfer` from the
- * retailer, a `top_up` from the organisation's issuance) in the same transaction; reject records
- * why. Throws FORBIDDEN unless a retailer or the organisation admin, NOT_FOUND (field request_id)
+ * distributor or retailer, a `top_up` from the organisation's issuance) in the same transaction;
+ * reject records why. Throws FORBIDDEN unless a distributor, retailer or the organisation admin,
+ * NOT_FOUND (field request_id)
  * for a request not theirs to decide (another organisation's too), KEY_REQUEST_ALREADY_DECIDED (409)
  * when it is no longer pending (a second decision at once among them), INSUFFICIENT_KEYS (409, field
- * quantity) when a retailer holds fewer keys than asked (nothing changes).
+ * quantity) when the distributor or retailer holds fewer keys than asked (nothing changes).
  */
 export const decideKeyRequest = async (
   db: Db,
@@ -213,9 +219,9 @@ export const cancelKeyRequest = async (db: Db, actor: TActor, requestId: number)
   });
 
 /**
- * Returns unused keys to the actor's parent: a mini-retailer's to its retailer (a `transfer`), a
- * retailer's to the organisation (a `return` to its issuance account), audited, answered as the
- * actor's history shows it. Throws FORBIDDEN unless a retailer or mini-retailer, INSUFFICIENT_KEYS
+ * Returns unused keys to the actor's parent: to its retailer or distributor (a `transfer`), or to
+ * the organisation (a `return` to its issuance account), audited, answered as the actor's history
+ * shows it. Throws FORBIDDEN unless a distributor, retailer or mini-retailer, INSUFFICIENT_KEYS
  * (409, field quantity) when it holds fewer (nothing changes). Keys reserved by an enrolment QR are
  * not in the balance, so they cannot be returned.
  */
@@ -259,17 +265,23 @@ export const returnKeys = async (
 };
 
 const requireRetailer = (actor: TActor) => {
-  if (actor.userType !== 'retailer')
-    throw new AppError(AppErrorCode.FORBIDDEN, 'Only a retailer sets prices for its mini-retailers');
+  if (actor.userType !== 'retailer' && actor.userType !== 'distributor')
+    throw new AppError(
+      AppErrorCode.FORBIDDEN,
+      'Only a distributor or retailer sets prices for the shops below it',
+    );
 };
 
-/** A retailer's price per key to its mini-retailers (none: they pay the organisation's). FORBIDDEN else. */
+/**
+ * A distributor's or retailer's price per key to its children (none: they pay the organisation's).
+ * FORBIDDEN for anyone else.
+ */
 export const getShopKeyPrices = async (db: DbOrTx, actor: TActor): Promise<TKeyPrices> => {
   requireRetailer(actor);
   return keyPricesFromMap((await repo.findPrices(db, actor.orgId, actor.userId)).shop);
 };
 
-/** Replaces a retailer's prices to its mini-retailers, audited. FORBIDDEN unless a retailer. */
+/** Replaces a distributor's or retailer's prices to its children, audited. FORBIDDEN for anyone else. */
 export const saveShopKeyPrices = async (db: Db, actor: TActor, request: TKeyPrices): Promise<TKeyPrices> => {
   requireRetailer(actor);
   const pricesPaise = keyPricesToMap(request);

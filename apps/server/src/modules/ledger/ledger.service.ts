@@ -18,6 +18,7 @@ import type { TActor } from '../../lib/actor';
 import { toCsv } from '../../lib/csv';
 import { insertAudit } from '../audit/audit.repository';
 import { lowKeysThresholdOf, notifyIfKeysLow } from '../notifications/notifications.service';
+import { descendantIdsOf } from '../users/users.service';
 import * as repo from './ledger.repository';
 
 /**
@@ -429,7 +430,8 @@ export const assertCanEnrol = async (
 
 /**
  * Whose keys the actor may look at: its own (no `userId`, or its own id); a retailer also its own
- * mini-retailers'; an admin any retailer or mini-retailer of its organisation. Throws FORBIDDEN
+ * mini-retailers'; a distributor any node's of its subtree (issue 30); an admin any distributor,
+ * retailer or mini-retailer of its organisation. Throws FORBIDDEN
  * for a customer and USER_NOT_FOUND (404) for anyone else's id.
  */
 const viewedUserId = async (db: DbOrTx, actor: TActor, userId: number | undefined): Promise<number> => {
@@ -439,7 +441,12 @@ const viewedUserId = async (db: DbOrTx, actor: TActor, userId: number | undefine
   if (!user) throw userNotFound();
   if (actor.userType === 'retailer' && user.userType === 'miniretailer' && user.parentId === actor.userId)
     return user.id;
-  if (actor.userType === 'admin' && (user.userType === 'retailer' || user.userType === 'miniretailer'))
+  if (
+    actor.userType === 'admin' &&
+    (user.userType === 'retailer' || user.userType === 'miniretailer' || user.userType === 'distributor')
+  )
+    return user.id;
+  if (actor.userType === 'distributor' && (await descendantIdsOf(db, actor)).includes(user.id))
     return user.id;
   throw userNotFound();
 };

@@ -184,9 +184,10 @@ export const readMediaFile = async (
   actor: TActor,
   imageName: string,
 ): Promise<{ mimeType: string; content: Uint8Array }> => {
-  // A customer user reads no stored file by name: refused before the lookup, so the answer is
-  // the same whether the name exists or not.
-  if (actor.userType === 'customer') throw new AppError(AppErrorCode.FORBIDDEN, 'Only retailers can do this');
+  // Only a shop reads a stored file by name (a customer user, an admin or a distributor has no
+  // customer scope): refused before the lookup, so the answer is the same whether the name exists.
+  if (actor.userType !== 'retailer' && actor.userType !== 'miniretailer')
+    throw new AppError(AppErrorCode.FORBIDDEN, 'Only retailers can do this');
   const notFound = new AppError(AppErrorCode.NOT_FOUND, 'File not found');
   const file = await repo.findMediaFile(db, actor.orgId, imageName);
   // A retailer's own files (profile image, signature, payment QR) are served by paths.users.image.

@@ -3,6 +3,7 @@ import { AppError, AppErrorCode } from '@kisht/domain/common/errors';
 import type { TDeviceControlSettings } from '@kisht/domain/devices/devices.schema';
 import { paidThroughGraceDaysOf } from '@kisht/domain/devices/paid-through';
 import type { TPenaltyRule } from '@kisht/domain/emi/emi.schema';
+import { distributorLevelsOf } from '@kisht/domain/network/network.rules';
 import type { TAppConfig, TOrgAppConfig } from '@kisht/domain/orgs/orgs.schema';
 import type { TReminderSettings } from '@kisht/domain/reminders/reminders.schema';
 import type { TConfig } from '../../config';
@@ -238,5 +239,34 @@ export const writeReminderSchedule = async (
     entity: 'organization',
     entityId: String(actor.orgId),
     details: { before: before ?? null, after },
+  });
+};
+
+/**
+ * The distributor levels (issue 30, network.rules) of an organisation or an actor's: its
+ * settings.distributorLevels, else DEFAULT_DISTRIBUTOR_LEVELS.
+ */
+export const getDistributorLevels = async (db: DbOrTx, who: number | TActor): Promise<number> =>
+  distributorLevelsOf((await organizationOf(db, who))?.settings);
+
+/**
+ * Sets the actor's organisation's distributor levels inside the caller's transaction, keeping its
+ * other settings, with an audit entry of before and after (`org.network_settings`). Nodes already
+ * deeper than the new levels stay; only new distributors are held to it. Throws FORBIDDEN unless
+ * the actor is the organisation admin.
+ */
+export const writeDistributorLevels = async (tx: DbOrTx, actor: TActor, levels: number): Promise<void> => {
+  if (actor.userType !== 'admin') {
+    throw new AppError(AppErrorCode.FORBIDDEN, 'Only the organisation admin can change the network');
+  }
+  const { settings } = await actorOrganization(tx, actor);
+  await setOrganizationSetting(tx, actor.orgId, 'distributorLevels', levels);
+  await insertAudit(tx, {
+    orgId: actor.orgId,
+    actorUserId: actor.userId,
+    action: 'org.network_settings',
+    entity: 'organization',
+    entityId: String(actor.orgId),
+    details: { before: distributorLevelsOf(settings), after: levels },
   });
 };

@@ -150,6 +150,12 @@ export const authenticatePartnerKey = async (
     userType: 'retailer',
     sessionId: `partner_key:${live.key.id}`,
     partnerKeyId: live.key.id,
-    known: { user: live.user, childRetailerIds: live.otherRetailerIds, organization: live.organization },
+    known: {
+      user: live.user,
+      childRetailerIds: live.otherRetailerIds,
+      descendantIds: [],
+      parentType: null,
+      organization: live.organization,
+    },
   };
 };

@@ -1,6 +1,13 @@
-import { and, eq } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import { and, eq, sql } from 'drizzle-orm';
+import { type DbOrTx, queryRows } from '../../db/client';
+import { descendantIdsSql } from '../../db/network-sql';
 import { users } from '../../db/schema';
+
+/** Ids of every node below `rootId` in the organisation's network, at any depth (issue 30). */
+export const findDescendantIds = async (db: DbOrTx, orgId: number, rootId: number): Promise<number[]> => {
+  const [row] = await queryRows<{ ids: number[] }>(db, sql`select ${descendantIdsSql(orgId, rootId)} as ids`);
+  return row?.ids ?? [];
+};
 
 /** Ids of mini-retailers whose parent is the given retailer, within the organisation. */
 export const findChildRetailerIds = async (

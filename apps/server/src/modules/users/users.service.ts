@@ -7,12 +7,18 @@ import {
 } from '@kisht/domain/devices/devices.schema';
 import type { DbOrTx } from '../../db/client';
 import type { TActor } from '../../lib/actor';
-import { ensureCustomerUser, findChildRetailerIds, findUserAccess } from './users.repository';
+import {
+  ensureCustomerUser,
+  findChildRetailerIds,
+  findDescendantIds,
+  findUserAccess,
+} from './users.repository';
 
 /**
  * The retailer ids whose customers the actor may see (design §6 scoping): a retailer sees their own
  * and their mini-retailers'; a mini-retailer sees their own. Customers (user type) are refused
- * here with FORBIDDEN: they use their own routes.
+ * here with FORBIDDEN: they use their own routes; so are the organisation admin and distributors
+ * (issue 30), who look after the network and its keys but hold no customer and command no phone.
  */
 export const visibleRetailerIds = async (db: DbOrTx, actor: TActor): Promise<number[]> => {
   if (actor.userType === 'retailer')
@@ -22,6 +28,16 @@ export const visibleRetailerIds = async (db: DbOrTx, actor: TActor): Promise<num
     ];
   if (actor.userType === 'miniretailer') return [actor.userId];
   throw new AppError(AppErrorCode.FORBIDDEN, 'Only retailers can do this');
+};
+
+/**
+ * The ids of every node below a distributor in its organisation's network (issue 30): its
+ * distributors, retailers and their mini-retailers at any depth, as the request's session read
+ * found them, else read. Empty for anyone but a distributor.
+ */
+export const descendantIdsOf = async (db: DbOrTx, actor: TActor): Promise<number[]> => {
+  if (actor.userType !== 'distributor') return [];
+  return actor.known?.descendantIds ?? (await findDescendantIds(db, actor.orgId, actor.userId));
 };
 
 /** Lets a customer log in with their mobile (OTP) to see their own loans. */

@@ -146,9 +146,9 @@ describe('app shell (spec §2, §3)', () => {
         .filter(Boolean)
         .map((id) => document.getElementById(id!)?.textContent),
     ).toEqual(['Phones', 'Protection plans', 'Keys & shops', 'Settings & help']);
-    // …and the items this retailer does not see: the organisation admin's home, and payment_gateway
-    // (its organisation's flag is off).
-    expect(DRAWER_ITEMS).toHaveLength(24);
+    // …and the items this retailer does not see: the organisation admin's home, a distributor's
+    // network, and payment_gateway (its organisation's flag is off).
+    expect(DRAWER_ITEMS).toHaveLength(25);
     fireEvent.click(screen.getByTestId('drawer-item-sessions'));
     expect(router.state.location.pathname).toBe(appPaths.sessions.path);
     expect(store.getState().ui.drawerOpen).toBe(false);

@@ -21,7 +21,7 @@ import { matchPath, Outlet, useLocation, useNavigate } from 'react-router';
 import { PageSkeleton } from '../../components/page-skeleton';
 import { useLogoutMutation } from '../../features/auth/auth-api';
 import { NotificationBell } from '../../features/notifications/components/notification-bell';
-import { clearSession, getUserType, isCustomerUser } from '../../lib/auth-storage';
+import { clearSession, getUserType, isCustomerUser, isOfficeUser } from '../../lib/auth-storage';
 import { clearOfflineReads } from '../../lib/http/offline-reads';
 import { savedReadsForgotten } from '../../lib/http/offline-reads-slice';
 import { useOrgConfig } from '../../lib/http/org-config-api';
@@ -78,7 +78,7 @@ export const AppShell = () => {
   const isCompact = config?.mainLayout === 'compact';
   const isCustomer = isCustomerUser();
   // The bottom tabs are retailer screens: a customer or an organisation admin has none.
-  const hasBottomNav = !isCompact && !isCustomer && getUserType() !== 'admin';
+  const hasBottomNav = !isCompact && !isCustomer && !isOfficeUser();
   const routeTab = tabOfPath(location.pathname);
 
   // The tabs follow the route, however it was reached (tab, drawer, link, Back).

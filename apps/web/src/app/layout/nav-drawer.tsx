@@ -1,6 +1,7 @@
 import type { TUserType } from '@kisht/domain/common/enums';
 import type { TUserAccess } from '@kisht/domain/devices/devices.schema';
 import type { SvgIconComponent } from '@mui/icons-material';
+import AccountTreeIcon from '@mui/icons-material/AccountTree';
 import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import CampaignIcon from '@mui/icons-material/Campaign';
 import DevicesIcon from '@mui/icons-material/Devices';
@@ -44,7 +45,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { getUserType } from '../../lib/auth-storage';
 import { useUserAccess } from '../../lib/http/access-api';
 import type { TLinkableRouteKey } from '../../lib/paths';
-import { ADMIN_ROUTES, appPaths, CUSTOMER_ROUTES } from '../../lib/paths';
+import { appPaths, mayOpen } from '../../lib/paths';
 import type { TStateWithUi } from '../../lib/ui-slice';
 import { selectOrgConfig, setDrawerOpen } from '../../lib/ui-slice';
 
@@ -81,6 +82,8 @@ export const DRAWER_ITEMS: readonly TDrawerItem[] = [
     icon: AdminPanelSettingsIcon,
     isShownTo: ({ userType }) => userType === 'admin',
   },
+  // Issue 30: a distributor's home, the nodes below it.
+  { route: 'network', group: 'main', labelKey: 'nav.network', icon: AccountTreeIcon },
   { route: 'dashboard', group: 'main', labelKey: 'nav.dashboard', icon: SpaceDashboardIcon },
   { route: 'customerList', group: 'main', labelKey: 'nav.customers', icon: PeopleIcon },
   { route: 'addCustomer', group: 'main', labelKey: 'nav.addCustomer', icon: PersonAddIcon },
@@ -146,20 +149,15 @@ export const DRAWER_ITEMS: readonly TDrawerItem[] = [
 ];
 
 /**
- * The drawer items of a viewer, section by section (DRAWER_GROUPS): a customer user (spec §4) sees
- * only the CUSTOMER_ROUTES ones, an organisation admin only the ADMIN_ROUTES ones; a retailer or
- * mini-retailer sees the others their type and access flags allow.
+ * The drawer items of a viewer, section by section (DRAWER_GROUPS): the routes its user type may open
+ * (lib/paths mayOpen: a customer user, spec §4, CUSTOMER_ROUTES; an organisation admin ADMIN_ROUTES;
+ * a distributor DISTRIBUTOR_ROUTES; a retailer or mini-retailer the rest) that its type and access
+ * flags allow.
  */
-export const drawerItemsFor = (viewer: TDrawerViewer): readonly TDrawerItem[] => {
-  const bySection = (items: TDrawerItem[]) =>
-    items.sort((a, b) => DRAWER_GROUPS.indexOf(a.group) - DRAWER_GROUPS.indexOf(b.group));
-  if (viewer.userType === 'customer')
-    return bySection(DRAWER_ITEMS.filter((item) => CUSTOMER_ROUTES.includes(item.route)));
-  // An organisation admin: the admin home, language, sessions and the pages they write.
-  if (viewer.userType === 'admin')
-    return bySection(DRAWER_ITEMS.filter((item) => ADMIN_ROUTES.includes(item.route)));
-  return bySection(DRAWER_ITEMS.filter((item) => item.isShownTo?.(viewer) ?? true));
-};
+export const drawerItemsFor = (viewer: TDrawerViewer): readonly TDrawerItem[] =>
+  DRAWER_ITEMS.filter(
+    (item) => mayOpen(item.route, viewer.userType) && (item.isShownTo?.(viewer) ?? true),
+  ).sort((a, b) => DRAWER_GROUPS.indexOf(a.group) - DRAWER_GROUPS.indexOf(b.group));
 
 /** The viewer's drawer items in sections (DRAWER_GROUPS order), each section with its items in order. */
 const sectionsOf = (items: readonly TDrawerItem[]) =>

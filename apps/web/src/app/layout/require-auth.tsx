@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { Navigate, Outlet, useLocation } from 'react-router';
-import { getUserType, isCustomerUser, isSignedIn } from '../../lib/auth-storage';
-import { appPaths } from '../../lib/paths';
+import { Navigate, useLocation } from 'react-router';
+import { getUserType, isSignedIn } from '../../lib/auth-storage';
+import { appPaths, homeOf, mayOpen, type TRouteKey } from '../../lib/paths';
 
 /** Spec §2: every route except login, otp and m_pin needs a session; without one, go to login. */
 export const RequireAuth = ({ children }: { children: ReactNode }) => {
@@ -18,25 +18,11 @@ export const RedirectIfSignedIn = ({ children }: { children: ReactNode }) => {
 };
 
 /**
- * The retailer screens (everything protected outside CUSTOMER_ROUTES): a customer user (spec §4)
- * who opens one is sent to the dashboard, which shows them their own loan.
+ * A protected screen for the user types that may open it (lib/paths mayOpen: customers, shops, the
+ * organisation admin, distributors each their own); anyone else is sent to their home (homeOf).
  */
-export const RequireRetailer = () => {
-  if (isCustomerUser()) return <Navigate to={appPaths.dashboard.href()} replace />;
-  return <Outlet />;
-};
-
-/**
- * The screens an organisation admin does not use (everything outside ADMIN_ROUTES): an admin who
- * opens one (the dashboard after login, say) is sent to the admin home.
- */
-export const RefuseAdmin = () => {
-  if (getUserType() === 'admin') return <Navigate to={appPaths.admin.href()} replace />;
-  return <Outlet />;
-};
-
-/** The organisation admin's screens: anyone else is sent to the dashboard. */
-export const RequireAdmin = () => {
-  if (getUserType() !== 'admin') return <Navigate to={appPaths.dashboard.href()} replace />;
-  return <Outlet />;
+export const OnlyFor = ({ route, children }: { route: TRouteKey; children: ReactNode }) => {
+  const userType = getUserType();
+  if (!mayOpen(route, userType)) return <Navigate to={appPaths[homeOf(userType)].href()} replace />;
+  return children;
 };

@@ -8,6 +8,7 @@ import { paths } from '@kisht/domain/paths';
 import { api } from '../../lib/http/api';
 import { contractRequest } from '../../lib/http/contract-request';
 import { plansApi, type TPlansFilter } from '../../lib/http/plans-api';
+import { NETWORK_TAG } from '../../lib/http/tags';
 
 const SIGNUP_LIST_TAG = { type: 'SignupRequest', id: 'LIST' } as const;
 
@@ -45,7 +46,7 @@ export const adminApi = api.injectEndpoints({
     decideSignupRequest: build.mutation<TContractData<TDecideSignup>, TContractBody<TDecideSignup>>({
       query: (body) =>
         contractRequest<TDecideSignup>({ path: paths.admin.decideSignup, method: 'POST' }, { body }),
-      invalidatesTags: [SIGNUP_LIST_TAG, { type: 'AdminRetailer', id: 'LIST' }],
+      invalidatesTags: [SIGNUP_LIST_TAG, { type: 'AdminRetailer', id: 'LIST' }, NETWORK_TAG],
     }),
     /** The organisation's retailers matching a name, shop or mobile fragment. */
     listAdminRetailers: build.query<TContractData<TAdminRetailers>, string>({

@@ -1,7 +1,10 @@
-import { getUserType } from '../../lib/auth-storage';
+import { getParentType } from '../../lib/auth-storage';
 
-/** Whom a shop asks for keys and returns them to: a mini-retailer its retailer, a retailer its organisation. */
-export type TParent = 'retailer' | 'organisation';
+/**
+ * Whom a node asks for keys and returns them to (issue 30): a mini-retailer its retailer, a retailer
+ * or distributor its distributor, or the organisation.
+ */
+export type TParent = 'retailer' | 'distributor' | 'organisation';
 
-/** The signed-in shop's parent (a mini-retailer's is its retailer; anyone else's the organisation). */
-export const signedInParent = (): TParent => (getUserType() === 'miniretailer' ? 'retailer' : 'organisation');
+/** The signed-in node's parent, as its session said at sign-in. */
+export const signedInParent = (): TParent => getParentType();

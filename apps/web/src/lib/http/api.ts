@@ -89,6 +89,8 @@ export const TAG_TYPES = [
    * ('received'), and a retailer's prices to its mini-retailers ('PRICES').
    */
   'KeyRequests',
+  /** The distribution network (issue 30): the nodes below a parent (id: 'LIST') and the levels. */
+  'Network',
 ] as const;
 /** Tags of data that belongs to the signed-in person (everything but the public org config). */
 const SESSION_SCOPED_TAGS = [
@@ -123,6 +125,7 @@ const SESSION_SCOPED_TAGS = [
   'WebhookDeliveries',
   'PartnerKeys',
   'KeyRequests',
+  'Network',
 ] as const;
 
 /** The part of the store the base query reads (the ui slice's configs), typed here to keep lib/http free of it. */

@@ -29,3 +29,8 @@ export const PLANS_TAG = 'Plan' as const;
  * the lists of the others (anti-hacking, family care, anti-theft, extended warranty, a customer's).
  */
 export const PLAN_ACTIVATIONS_TAG = 'PlanActivation' as const;
+/**
+ * The distribution network's lists (issue 30, network-api): a join request approved (admin-api)
+ * adds a node below its parent.
+ */
+export const NETWORK_TAG = { type: 'Network', id: 'LIST' } as const;

@@ -27,6 +27,7 @@ const request = (overrides: Partial<TSignupRequestItem>): TSignupRequestItem => 
   createdAt: '2026-11-20T06:30:00.000Z',
   decidedAt: null,
   userId: null,
+  role: 'retailer',
   ...overrides,
 });
 

@@ -26,7 +26,11 @@ type TDecision = { request: TSignupRequestItem; decision: 'approve' | 'decline' 
 const FILTERS = ['pending', 'all'] as const;
 const STATUS_COLOR = { pending: 'warning', approved: 'success', declined: 'default' } as const;
 
-/** Join requests: pending first; approve (creates the retailer, SMS) or decline, each after a confirm. */
+/**
+ * Join requests made to the signed-in parent (the organisation admin's, or a distributor's; issue
+ * 30), pending first, each saying whether it joins as a retailer or a distributor; approve (creates
+ * it, SMS) or decline, each after a confirm.
+ */
 export const JoinRequestsPanel = () => {
   const { t } = useTranslation();
   const [filter, setFilter] = useState<(typeof FILTERS)[number]>('pending');
@@ -85,7 +89,9 @@ export const JoinRequestsPanel = () => {
                 label={t(`admin.requests.status.${request.status}`)}
               />
             </Stack>
-            <Typography variant="body2">{request.name}</Typography>
+            <Typography variant="body2">
+              {request.name} · {t(`admin.requests.role.${request.role}`)}
+            </Typography>
             <Typography variant="body2">
               {formatMobile(request.mobile)} · {request.city}
             </Typography>

@@ -13,6 +13,7 @@ import { RetailersPanel } from '../components/retailers-panel';
 const TABS = [
   'requests',
   'key_requests',
+  'network',
   'retailers',
   'prices',
   'plans',
@@ -25,6 +26,7 @@ type TAdminTab = (typeof TABS)[number];
 const TAB_LABELS = {
   requests: 'admin.tabs.requests',
   key_requests: 'keyRequests.adminTab',
+  network: 'network.adminTab',
   retailers: 'admin.tabs.retailers',
   prices: 'admin.tabs.prices',
   plans: 'adminPlans.tab',
@@ -37,7 +39,8 @@ const TAB_PARAM = 'tab';
 
 /**
  * The organisation admin's home (issues 13, 14, 16, 30): join requests, the retailers' key requests
- * (`keyRequestsPanel`, the key-requests feature's received list; `?tab=key_requests`), retailers
+ * (`keyRequestsPanel`, the key-requests feature's received list; `?tab=key_requests`), the
+ * distribution network (`networkPanel`, the network feature's levels and nodes; `?tab=network`), retailers
  * (credit keys), key prices, plans, the help, support and privacy pages (`pagesPanel`, the
  * org-pages feature's editor), the outbound webhooks (`webhooksPanel`, the webhooks feature's
  * panel) and the partner API keys (`partnerKeysPanel`, the partner-keys feature's panel;
@@ -45,11 +48,13 @@ const TAB_PARAM = 'tab';
  */
 export const AdminHomePage = ({
   keyRequestsPanel,
+  networkPanel,
   pagesPanel,
   webhooksPanel,
   partnerKeysPanel,
 }: {
   keyRequestsPanel?: ReactNode;
+  networkPanel?: ReactNode;
   pagesPanel?: ReactNode;
   webhooksPanel?: ReactNode;
   partnerKeysPanel?: ReactNode;
@@ -77,6 +82,7 @@ export const AdminHomePage = ({
       </Tabs>
       {tab === 'requests' && <JoinRequestsPanel />}
       {tab === 'key_requests' && keyRequestsPanel}
+      {tab === 'network' && networkPanel}
       {tab === 'retailers' && <RetailersPanel />}
       {tab === 'prices' && <KeyPricesPanel />}
       {tab === 'plans' && <PlansPanel />}

@@ -61,6 +61,43 @@ describe('Ask to join (login screen)', () => {
         shopName: 'Patil Mobile Point',
         mobile: '+919822001122',
         city: 'Pune',
+        role: 'retailer',
+      },
+    ]);
+  });
+
+  it('joins as a distributor under the distributor whose mobile it gives (issue 30)', async () => {
+    const api = stubApi({
+      [paths.users.signupRequest]: () =>
+        failureResponse(404, 'No distributor of this organisation has this mobile number', {
+          code: 'NOT_FOUND',
+          fields: [
+            { field: 'parentMobile', message: 'No distributor of this organisation has this mobile number' },
+          ],
+        }),
+    });
+    const dialog = await openDialog();
+    fireEvent.click(within(dialog).getByTestId('join-role-distributor'));
+    fill({
+      name: 'Meena Shah',
+      shopName: 'Shah Distributors',
+      mobile: '98220 01133',
+      city: 'Surat',
+      parentMobile: '98765 00101',
+    });
+    fireEvent.click(within(dialog).getByTestId('join-submit'));
+    expect(
+      await within(dialog).findByText('No distributor of this organisation has this mobile number'),
+    ).toBeTruthy();
+    expect(await api.bodiesTo(paths.users.signupRequest)).toEqual([
+      {
+        orgId: 41,
+        name: 'Meena Shah',
+        shopName: 'Shah Distributors',
+        mobile: '+919822001133',
+        city: 'Surat',
+        role: 'distributor',
+        parentMobile: '+919876500101',
       },
     ]);
   });

@@ -1,12 +1,19 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type TSignupRequestForm, ZSignupRequestForm } from '@kisht/domain/joining/joining.schema';
+import { JOINING_ROLES } from '@kisht/domain/network/network.rules';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import FormControl from '@mui/material/FormControl';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
+import FormLabel from '@mui/material/FormLabel';
 import InputAdornment from '@mui/material/InputAdornment';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -26,23 +33,30 @@ import { useRequestSignupMutation } from '../joining-api';
 
 type TFormOutput = z.output<typeof ZSignupRequestForm>;
 type TField = keyof TSignupRequestForm;
+/** The text fields, in order (the role is a choice above them). */
+type TTextField = Exclude<TField, 'role'>;
 
 const resolver = zodResolver<TSignupRequestForm, unknown, TFormOutput>(ZSignupRequestForm);
-const FIELDS: readonly TField[] = ['name', 'shopName', 'mobile', 'city'];
-const PROBLEM: Record<TField, TValidationKey> = {
+const FIELDS: readonly TTextField[] = ['name', 'shopName', 'mobile', 'city', 'parentMobile'];
+/** Mobile-number fields: 10 digits, shown after +91. */
+const MOBILE_FIELDS: readonly TTextField[] = ['mobile', 'parentMobile'];
+const PROBLEM: Record<TTextField, TValidationKey> = {
   name: 'validation.tooLong',
   shopName: 'validation.tooLong',
   mobile: 'validation.invalidMobile',
   city: 'validation.tooLong',
+  parentMobile: 'validation.invalidMobile',
 };
 const formFieldOf = (field: string): TField | null =>
-  FIELDS.includes(field as TField) ? (field as TField) : null;
+  field === 'role' || FIELDS.includes(field as TTextField) ? (field as TField) : null;
 
 type TJoinRequestDialogProps = { orgId: number; open: boolean; onClose: () => void };
 
 /**
  * "Ask to join" (issue 13 Joining): name, shop name, mobile (10 digits, sent with +91) and city,
- * validated with the domain's ZSignupRequestForm; on success the server's thank-you message.
+ * validated with the domain's ZSignupRequestForm; on success the server's thank-you message. Issue
+ * 30: it joins as a retailer or a distributor, under the organisation or under the distributor whose
+ * mobile it gives (optional), who then approves it.
  */
 export const JoinRequestDialog = ({ orgId, open, onClose }: TJoinRequestDialogProps) => {
   const { t } = useTranslation();
@@ -51,7 +65,7 @@ export const JoinRequestDialog = ({ orgId, open, onClose }: TJoinRequestDialogPr
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<TSignupRequestForm, unknown, TFormOutput>({
     resolver,
-    defaultValues: { name: '', shopName: '', mobile: '', city: '' },
+    defaultValues: { name: '', shopName: '', mobile: '', city: '', role: 'retailer', parentMobile: '' },
   });
 
   const close = () => {
@@ -73,11 +87,12 @@ export const JoinRequestDialog = ({ orgId, open, onClose }: TJoinRequestDialogPr
     setIsSent(true);
   });
 
-  const labels: Record<TField, string> = {
+  const labels: Record<TTextField, string> = {
     name: t('joining.name'),
     shopName: t('joining.shopName'),
     mobile: t('joining.mobile'),
     city: t('joining.city'),
+    parentMobile: t('joining.parentMobile'),
   };
 
   return (
@@ -103,6 +118,28 @@ export const JoinRequestDialog = ({ orgId, open, onClose }: TJoinRequestDialogPr
               <Typography variant="body2" color="text.secondary">
                 {t('joining.intro')}
               </Typography>
+              <Controller
+                control={form.control}
+                name="role"
+                render={({ field, fieldState }) => (
+                  <FormControl error={Boolean(fieldState.error)}>
+                    <FormLabel id="join-role-label">{t('joining.role.label')}</FormLabel>
+                    <RadioGroup {...field} row aria-labelledby="join-role-label" data-testid="join-role">
+                      {JOINING_ROLES.map((role) => (
+                        <FormControlLabel
+                          key={role}
+                          value={role}
+                          control={
+                            <Radio slotProps={{ input: { 'data-testid': `join-role-${role}` } as object }} />
+                          }
+                          label={t(`joining.role.${role}`)}
+                        />
+                      ))}
+                    </RadioGroup>
+                    {fieldState.error && <FormHelperText>{fieldState.error.message}</FormHelperText>}
+                  </FormControl>
+                )}
+              />
               {FIELDS.map((name) => (
                 <Controller
                   key={name}
@@ -111,26 +148,33 @@ export const JoinRequestDialog = ({ orgId, open, onClose }: TJoinRequestDialogPr
                   render={({ field, fieldState }) => (
                     <TextField
                       {...field}
+                      value={field.value ?? ''}
                       onChange={(event) =>
                         field.onChange(
-                          name === 'mobile' ? toLocalMobileDigits(event.target.value) : event.target.value,
+                          MOBILE_FIELDS.includes(name)
+                            ? toLocalMobileDigits(event.target.value)
+                            : event.target.value,
                         )
                       }
                       label={labels[name]}
-                      required
+                      required={name !== 'parentMobile'}
                       fullWidth
                       error={Boolean(fieldState.error)}
-                      helperText={fieldErrorText(fieldState.error, (error) =>
-                        t(fieldMessageKey(error, field.value, PROBLEM[name])),
-                      )}
+                      helperText={
+                        fieldErrorText(fieldState.error, (error) =>
+                          t(fieldMessageKey(error, field.value ?? '', PROBLEM[name])),
+                        ) ?? (name === 'parentMobile' ? t('joining.parentMobileHint') : undefined)
+                      }
                       slotProps={{
                         htmlInput: {
                           'data-testid': `join-${name}`,
                           ...(name === 'mobile'
                             ? { inputMode: 'numeric', autoComplete: 'tel-national' }
-                            : {}),
+                            : name === 'parentMobile'
+                              ? { inputMode: 'numeric' }
+                              : {}),
                         },
-                        ...(name === 'mobile'
+                        ...(MOBILE_FIELDS.includes(name)
                           ? {
                               input: {
                                 startAdornment: <InputAdornment position="start">+91</InputAdornment>,

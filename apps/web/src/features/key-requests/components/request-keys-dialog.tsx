@@ -20,6 +20,13 @@ import { useCreateKeyRequestMutation } from '../key-requests-api';
 import type { TParent } from '../parent';
 import { KeyFields } from './key-fields';
 
+/** The intro naming whom the keys go to (the actor's parent; issue 30). */
+const INTRO_BY_PARENT = {
+  retailer: 'keyRequests.form.introToRetailer',
+  distributor: 'keyRequests.form.introToDistributor',
+  organisation: 'keyRequests.form.introToOrganisation',
+} as const satisfies Record<TParent, string>;
+
 type TFormInput = z.input<typeof ZCreateKeyRequest>;
 type TFormOutput = z.output<typeof ZCreateKeyRequest>;
 const resolver = zodResolver<TFormInput, unknown, TFormOutput>(ZCreateKeyRequest);
@@ -81,11 +88,7 @@ const RequestKeysForm = ({ parent, onClose, onSent }: Omit<TRequestKeysDialogPro
       <DialogContent sx={{ pt: 0 }}>
         <Stack spacing={2}>
           <Typography variant="body2" color="text.secondary">
-            {t(
-              parent === 'retailer'
-                ? 'keyRequests.form.introToRetailer'
-                : 'keyRequests.form.introToOrganisation',
-            )}
+            {t(INTRO_BY_PARENT[parent])}
           </Typography>
           <KeyFields control={form.control} testIdPrefix="key-request" />
           <DialogFormField

@@ -20,6 +20,13 @@ import { useReturnKeysMutation } from '../key-requests-api';
 import type { TParent } from '../parent';
 import { KeyFields } from './key-fields';
 
+/** The intro naming whom the keys go to (the actor's parent; issue 30). */
+const INTRO_BY_PARENT = {
+  retailer: 'keyRequests.return.introToRetailer',
+  distributor: 'keyRequests.return.introToDistributor',
+  organisation: 'keyRequests.return.introToOrganisation',
+} as const satisfies Record<TParent, string>;
+
 type TFormInput = z.input<typeof ZReturnKeysRequest>;
 type TFormOutput = z.output<typeof ZReturnKeysRequest>;
 const resolver = zodResolver<TFormInput, unknown, TFormOutput>(ZReturnKeysRequest);
@@ -79,11 +86,7 @@ const ReturnKeysForm = ({ parent, onClose }: Omit<TReturnKeysDialogProps, 'isOpe
       <DialogContent sx={{ pt: 0 }}>
         <Stack spacing={2}>
           <Typography variant="body2" color="text.secondary">
-            {t(
-              parent === 'retailer'
-                ? 'keyRequests.return.introToRetailer'
-                : 'keyRequests.return.introToOrganisation',
-            )}
+            {t(INTRO_BY_PARENT[parent])}
           </Typography>
           <KeyFields control={form.control} testIdPrefix="key-return" />
           <DialogFormField

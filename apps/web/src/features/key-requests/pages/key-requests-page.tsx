@@ -17,7 +17,14 @@ import { RequestKeysDialog } from '../components/request-keys-dialog';
 import { ReturnKeysDialog } from '../components/return-keys-dialog';
 import { SentKeyRequests } from '../components/sent-key-requests';
 import { ShopKeyPricesPanel } from '../components/shop-key-prices-panel';
-import { signedInParent } from '../parent';
+import { signedInParent, type TParent } from '../parent';
+
+/** The page's intro naming whom the actor asks (its parent; issue 30). */
+const INTRO_BY_PARENT = {
+  retailer: 'keyRequests.introToRetailer',
+  distributor: 'keyRequests.introToDistributor',
+  organisation: 'keyRequests.introToOrganisation',
+} as const satisfies Record<TParent, string>;
 
 /** Each tab's label (translation key). */
 const TAB_LABELS = {
@@ -27,21 +34,23 @@ const TAB_LABELS = {
 } as const satisfies Record<TKeyRequestsTab, string>;
 
 /**
- * Key requests (issue 30), for retailers and mini-retailers: "Request keys" asks the shop's parent
- * (a mini-retailer its retailer, a retailer its organisation), "Return keys" sends unused ones back,
- * and "My requests" lists what was asked, with Withdraw on a pending one. A retailer also has
- * "From my shops" (its mini-retailers' requests, to approve or reject) and "Prices for my shops"
- * (its price per key to them). The tab is kept in the URL (`?tab=received`, `?tab=prices`).
+ * Key requests (issue 30), for distributors, retailers and mini-retailers: "Request keys" asks the
+ * node's parent (a mini-retailer its retailer, a retailer or distributor its distributor or its
+ * organisation), "Return keys" sends unused ones back, and "My requests" lists what was asked, with
+ * Withdraw on a pending one. A retailer or distributor also has "From my shops" (its children's
+ * requests, to approve or reject) and "Prices for my shops" (its price per key to them). The tab is
+ * kept in the URL (`?tab=received`, `?tab=prices`).
  */
 export const KeyRequestsPage = () => {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const parent = signedInParent();
-  const isRetailer = getUserType() === 'retailer';
+  // A retailer or distributor has nodes below it, whose requests it decides at its own prices.
+  const hasChildren = getUserType() === 'retailer' || getUserType() === 'distributor';
   const asked = KEY_REQUESTS_TABS.find((known) => known === searchParams.get(KEY_REQUESTS_TAB_PARAM));
-  // Only a retailer has shops below it: anyone else sees its own requests.
-  const tab: TKeyRequestsTab = isRetailer ? (asked ?? 'sent') : 'sent';
+  // Only a node with children has more than its own requests.
+  const tab: TKeyRequestsTab = hasChildren ? (asked ?? 'sent') : 'sent';
   const [isRequesting, setIsRequesting] = useState(false);
   const [isReturning, setIsReturning] = useState(false);
   const openTab = (next: TKeyRequestsTab) => navigate(appPaths.keyRequests.href(next), { replace: true });
@@ -50,7 +59,7 @@ export const KeyRequestsPage = () => {
     <>
       <PageHeader title={t('pages.key_requests')} />
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-        {t(parent === 'retailer' ? 'keyRequests.introMini' : 'keyRequests.introRetailer')}
+        {t(INTRO_BY_PARENT[parent])} {hasChildren && t('keyRequests.introChildren')}
       </Typography>
       <Stack direction="row" spacing={1} useFlexGap sx={{ mb: 2, flexWrap: 'wrap' }}>
         <Button
@@ -72,7 +81,7 @@ export const KeyRequestsPage = () => {
           {t('keyRequests.return.open')}
         </Button>
       </Stack>
-      {isRetailer && (
+      {hasChildren && (
         <Tabs
           value={tab}
           onChange={(_event, next: TKeyRequestsTab) => openTab(next)}

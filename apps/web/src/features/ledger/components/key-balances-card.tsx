@@ -1,4 +1,3 @@
-import type { TKeyStockLevel } from '@kisht/domain/ledger/ledger.rules';
 import CircleIcon from '@mui/icons-material/Circle';
 import HistoryIcon from '@mui/icons-material/History';
 import VpnKeyIcon from '@mui/icons-material/VpnKey';
@@ -12,18 +11,12 @@ import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { KEY_STOCK_COLOR } from '../../../components/key-stock-color';
 import { LoadError } from '../../../components/load-error';
 import { SectionCard } from '../../../components/section-card';
 import { appTypeName } from '../../../lib/app-type-name';
 import { appPaths } from '../../../lib/paths';
 import { useGetKeyBalancesQuery } from '../ledger-api';
-
-/** Each stock level as a traffic-light colour (issue 30): low red, running low amber, enough green. */
-const LEVEL_COLOR = {
-  low: 'error',
-  running_low: 'warning',
-  ok: 'success',
-} as const satisfies Record<TKeyStockLevel, string>;
 
 /**
  * Keys per app_type (api/points/getBalanceTypesWithScheme): the signed-in retailer's own, or with
@@ -71,7 +64,7 @@ export const KeyBalancesCard = ({ userId }: { userId?: number }) => {
               secondaryAction={
                 <Chip
                   size="small"
-                  color={LEVEL_COLOR[row.level]}
+                  color={KEY_STOCK_COLOR[row.level]}
                   label={t('ledger.balances.ofType', { count: row.balance })}
                   data-testid={`key-balance-${row.appType}`}
                 />
@@ -86,7 +79,10 @@ export const KeyBalancesCard = ({ userId }: { userId?: number }) => {
                     data-testid={`key-balance-level-${row.appType}`}
                     data-level={row.level}
                   >
-                    <CircleIcon aria-hidden sx={{ fontSize: 10, color: `${LEVEL_COLOR[row.level]}.main` }} />
+                    <CircleIcon
+                      aria-hidden
+                      sx={{ fontSize: 10, color: `${KEY_STOCK_COLOR[row.level]}.main` }}
+                    />
                     {t(`ledger.balances.level.${row.level}`)}
                   </Box>
                 }
