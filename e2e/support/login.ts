@@ -33,6 +33,10 @@ export const loginToDashboard = (page: Page, mobile: string, query = ''): Promis
 export const loginToAdmin = (page: Page, mobile = DEMO_ADMIN): Promise<void> =>
   loginAndSkipMpin(page, mobile, 'admin', '');
 
+/** Logs a distributor (issue 30) in with OTP and skips the MPIN offer, landing on its network. */
+export const loginToNetwork = (page: Page, mobile: string): Promise<void> =>
+  loginAndSkipMpin(page, mobile, 'network', '');
+
 /** Logs out from the app bar and waits for /login. */
 export const logout = async (page: Page): Promise<void> => {
   await page.getByTestId('logout-button').click();

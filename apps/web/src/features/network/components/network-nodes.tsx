@@ -55,7 +55,8 @@ const NodeCard = ({
             {node.shopName ?? node.name}
           </Typography>
           <Typography variant="body2" color="text.secondary" noWrap>
-            {node.name} · {formatMobile(node.mobile)}
+            {node.shopName && node.shopName !== node.name ? `${node.name} · ` : ''}
+            {formatMobile(node.mobile)}
           </Typography>
         </Stack>
         <Chip size="small" variant="outlined" label={typeLabel(t, node, levels)} />
