@@ -383,5 +383,11 @@ describe('keys down the network', () => {
     expect(await balanceOf(t, DEMO_DISTRIBUTOR_MOBILE)).toBe(0);
     expect(await balanceOf(t, DEMO_NETWORK_RETAILER_MOBILE)).toBe(12);
     await checkInvariants(t.app.ctx.db);
+    // Drawn down under the low-keys threshold, the distributor is told once, and its node is red.
+    const told = await apiGet(t, who.distributor, paths.notifications.list);
+    expect(told.status).toBe(200);
+    expect((told.body.data.items as { kind: string }[]).filter((n) => n.kind === 'keys_low')).toHaveLength(1);
+    const seen = ZNetwork.parse((await apiGet(t, who.superDistributor, paths.network.list)).body.data);
+    expect(seen.children[0]!.keys).toEqual([{ appType: DPC, balance: 0, level: 'low' }]);
   });
 });
