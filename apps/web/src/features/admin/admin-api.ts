@@ -14,7 +14,6 @@ const SIGNUP_LIST_TAG = { type: 'SignupRequest', id: 'LIST' } as const;
 
 type TListSignupRequests = (typeof joiningContract)['listSignupRequests'];
 type TDecideSignup = (typeof joiningContract)['decideSignup'];
-type TAdminRetailers = (typeof ledgerContract)['adminRetailers'];
 type TCreditKeys = (typeof ledgerContract)['creditKeys'];
 type TGetKeyPrices = (typeof paymentsContract)['getKeyPrices'];
 type TSaveKeyPrices = (typeof paymentsContract)['saveKeyPrices'];
@@ -47,18 +46,6 @@ export const adminApi = api.injectEndpoints({
       query: (body) =>
         contractRequest<TDecideSignup>({ path: paths.admin.decideSignup, method: 'POST' }, { body }),
       invalidatesTags: [SIGNUP_LIST_TAG, { type: 'AdminRetailer', id: 'LIST' }, NETWORK_TAG],
-    }),
-    /** The organisation's retailers matching a name, shop or mobile fragment. */
-    listAdminRetailers: build.query<TContractData<TAdminRetailers>, string>({
-      query: (search) =>
-        contractRequest<TAdminRetailers>(
-          { path: paths.admin.retailers, method: 'GET' },
-          { params: search ? { search } : {} },
-        ),
-      providesTags: (_result, _error, search) => [
-        { type: 'AdminRetailer', id: 'LIST' },
-        { type: 'AdminRetailer', id: `search:${search}` },
-      ],
     }),
     /** Credits keys of an app_type to a retailer (a top-up in its ledger). */
     creditKeys: build.mutation<TContractData<TCreditKeys>, TContractBody<TCreditKeys>>({
@@ -96,7 +83,6 @@ export const adminApi = api.injectEndpoints({
 export const {
   useListSignupRequestsQuery,
   useDecideSignupRequestMutation,
-  useListAdminRetailersQuery,
   useCreditKeysMutation,
   useGetKeyPricesQuery,
   useSaveKeyPricesMutation,

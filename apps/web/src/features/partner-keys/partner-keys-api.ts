@@ -1,5 +1,4 @@
 import type { TContractBody, TContractData } from '@kisht/domain/contract/define';
-import type { ledgerContract } from '@kisht/domain/contract/ledger';
 import type { partnerKeysContract } from '@kisht/domain/contract/partner-keys';
 import { paths } from '@kisht/domain/paths';
 import { api } from '../../lib/http/api';
@@ -8,7 +7,6 @@ import { contractRequest } from '../../lib/http/contract-request';
 type TList = (typeof partnerKeysContract)['list'];
 type TCreate = (typeof partnerKeysContract)['create'];
 type TRevoke = (typeof partnerKeysContract)['revoke'];
-type TAdminRetailers = (typeof ledgerContract)['adminRetailers'];
 
 /**
  * The partner API keys (issue 30): the organisation admin's keys a lender's server calls
@@ -54,28 +52,8 @@ export const partnerKeysApi = api.injectEndpoints({
         );
       },
     }),
-    /**
-     * The organisation's retailers matching a name, shop or mobile fragment (at most 50, by name),
-     * for the retailer a key books its loans under. The same route and tags as the admin feature's
-     * listAdminRetailers, which this feature may not import.
-     */
-    listPartnerKeyRetailers: build.query<TContractData<TAdminRetailers>, string>({
-      query: (search) =>
-        contractRequest<TAdminRetailers>(
-          { path: paths.admin.retailers, method: 'GET' },
-          { params: search ? { search } : {} },
-        ),
-      providesTags: (_result, _error, search) => [
-        { type: 'AdminRetailer', id: 'LIST' },
-        { type: 'AdminRetailer', id: `search:${search}` },
-      ],
-    }),
   }),
 });
 
-export const {
-  useListPartnerKeysQuery,
-  useCreatePartnerKeyMutation,
-  useRevokePartnerKeyMutation,
-  useListPartnerKeyRetailersQuery,
-} = partnerKeysApi;
+export const { useListPartnerKeysQuery, useCreatePartnerKeyMutation, useRevokePartnerKeyMutation } =
+  partnerKeysApi;

@@ -11,7 +11,7 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatMobile } from '../../../lib/format';
-import { useListAdminRetailersQuery } from '../admin-api';
+import { useListAdminRetailersQuery } from '../../../lib/http/admin-retailers-api';
 import { CreditKeysDialog } from './credit-keys-dialog';
 
 /** How long typing pauses before the search is sent, ms. */

@@ -37,11 +37,11 @@ import { LoadError } from '../../../components/load-error';
 import { SecretOnceDialog } from '../../../components/secret-once-dialog';
 import { applyServerFieldErrors, fieldErrorText } from '../../../lib/form-errors';
 import { formatDateTime, formatMobile } from '../../../lib/format';
+import { useListAdminRetailersQuery } from '../../../lib/http/admin-retailers-api';
 import { selectRequestContext } from '../../../lib/http/api';
 import { apiErrorMessage, isApiError } from '../../../lib/http/base-query';
 import {
   useCreatePartnerKeyMutation,
-  useListPartnerKeyRetailersQuery,
   useListPartnerKeysQuery,
   useRevokePartnerKeyMutation,
 } from '../partner-keys-api';
@@ -400,7 +400,7 @@ const RetailerPicker = ({
     const timer = setTimeout(() => setSearch(next), SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
   }, [inputText, chosen, search]);
-  const retailers = useListPartnerKeyRetailersQuery(search);
+  const retailers = useListAdminRetailersQuery(search);
 
   return (
     <Autocomplete
