@@ -1,7 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
 import { AgentProcess } from '../support/agent-process';
 import { addCustomerWithEnrolledPhone } from '../support/enrolled-phone';
 import {
@@ -15,6 +14,7 @@ import {
   shot,
   test,
 } from '../support/fixtures';
+import { askForKeys, dpcKeys, raceApprovals, returnKeys } from '../support/key-requests';
 import { loginToDashboard, loginToNetwork, logout } from '../support/login';
 
 /**
@@ -31,22 +31,7 @@ test.use(IN_PHONE);
 /** The seeded distributor (Andheri Mobile Distributors) and the retailer below it (Sai Mobile Point). */
 const DISTRIBUTOR = '9876500102';
 const NETWORK_RETAILER = '9876500103';
-/** app_type 0: device policy controller keys (spec §1). */
-const DPC = 0;
 const SECTIONS = ['network', 'keyRequests', 'ledger', 'nav', 'appType', 'admin', 'joining'];
-
-const authOf = async (page: Page) => ({
-  authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('token'))}`,
-});
-
-/** How many DPC keys the signed-in node holds (the balances route its card shows). */
-const dpcKeys = async (page: Page): Promise<number> => {
-  const answer = await page.request.get('/api/points/getBalanceTypesWithScheme', {
-    headers: await authOf(page),
-  });
-  const balances = (await answer.json()).data as { appType: number; balance: number }[];
-  return balances.find((b) => b.appType === DPC)?.balance ?? 0;
-};
 
 test('a retailer asks its distributor for keys, spends one and returns one; raced approvals move keys once; a shop joins under the distributor', async ({
   page,
@@ -73,17 +58,7 @@ test('a retailer asks its distributor for keys, spends one and returns one; race
     // 1. The retailer asks its distributor for 2 keys.
     await page.goto('/key_requests');
     await expect(page.getByText('Ask your distributor for keys', { exact: false })).toBeVisible();
-    await page.getByTestId('key-request-new').click();
-    const dialog = page.getByTestId('key-request-dialog');
-    await dialog.getByRole('combobox', { name: /^Key type/ }).click();
-    await page.getByRole('option', { name: 'Device policy controller', exact: true }).click();
-    await dialog.getByTestId('key-request-quantity').fill('2');
-    await dialog.getByTestId('key-request-reference').fill('UPI-9911');
-    const asked = page.waitForResponse(
-      (r) => r.url().endsWith('/api/key_requests') && r.request().method() === 'POST',
-    );
-    await dialog.getByTestId('key-request-submit').click();
-    const request = (await (await asked).json()).data as { id: number; parentName: string };
+    const request = await askForKeys(page, 2, 'UPI-9911');
     expect(request.parentName).toBe('Andheri Mobile Distributors');
     const card = page.getByTestId(`key-request-${request.id}`);
     await expect(card).toHaveAttribute('data-status', 'pending');
@@ -121,42 +96,13 @@ test('a retailer asks its distributor for keys, spends one and returns one; race
     expect(await dpcKeys(page)).toBe(shopBefore + 1);
 
     // 5. One unused key goes back to the distributor.
-    await page.getByTestId('key-return-open').click();
-    const back = page.getByTestId('key-return-dialog');
-    await expect(back.getByText('Unused keys go back to your distributor at once.')).toBeVisible();
-    await back.getByRole('combobox', { name: /^Key type/ }).click();
-    await page.getByRole('option', { name: 'Device policy controller', exact: true }).click();
-    await back.getByTestId('key-return-quantity').fill('1');
-    const returned = page.waitForResponse((r) => r.url().endsWith('/api/key_requests/return'));
-    await back.getByTestId('key-return-submit').click();
-    expect((await returned).status()).toBe(200);
+    await returnKeys(page, 1, 'Unused keys go back to your distributor at once.');
     expect(await dpcKeys(page)).toBe(shopBefore);
     expect(await dpcKeys(distributor)).toBe(distributorBefore - 1);
 
     // 6. Raced approvals: three requests, each approved twice at once; each moves its keys once,
     // and the keys the two hold still add up (the one spent on the phone is the only one gone).
-    const shopAuth = await authOf(page);
-    const distributorAuth = await authOf(distributor);
-    const ids: number[] = [];
-    for (let k = 0; k < 3; k += 1) {
-      const made = await page.request.post('/api/key_requests', {
-        headers: shopAuth,
-        data: { appType: DPC, quantity: 1 },
-      });
-      ids.push((await made.json()).data.id);
-    }
-    expect(ids).toHaveLength(3);
-    const decisions = await Promise.all(
-      ids.flatMap((id) =>
-        [0, 1].map(() =>
-          distributor.request.post('/api/key_requests/decide', {
-            headers: distributorAuth,
-            data: { request_id: id, decision: 'approve' },
-          }),
-        ),
-      ),
-    );
-    expect(decisions.map((d) => d.status()).sort()).toEqual([200, 200, 200, 409, 409, 409]);
+    expect(await raceApprovals(page, distributor, 3)).toEqual([200, 200, 200, 409, 409, 409]);
     const [shopAfter, distributorAfter] = [await dpcKeys(page), await dpcKeys(distributor)];
     expect(shopAfter).toBe(shopBefore + 3);
     expect(distributorAfter).toBe(distributorBefore - 1 - 3);

@@ -1,7 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
 import { AgentProcess } from '../support/agent-process';
 import { addCustomerWithEnrolledPhone } from '../support/enrolled-phone';
 import {
@@ -15,6 +14,7 @@ import {
   shot,
   test,
 } from '../support/fixtures';
+import { askForKeys, dpcKeys, raceApprovals, returnKeys } from '../support/key-requests';
 import { DEMO_RETAILER, loginToDashboard } from '../support/login';
 
 /**
@@ -29,23 +29,7 @@ test.use(IN_PHONE);
 
 /** The demo organisation's first mini-retailer (under the demo retailer), as seeded. */
 const MINI_RETAILER = '9876543211';
-/** app_type 0: device policy controller keys (spec §1). */
-const DPC = 0;
 const SECTIONS = ['keyRequests', 'ledger', 'nav', 'appType'];
-
-/** The signed-in user's bearer header, for the API calls a journey checks figures with. */
-const authOf = async (page: Page) => ({
-  authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('token'))}`,
-});
-
-/** How many DPC keys the signed-in shop holds (the balances route its card shows). */
-const dpcKeys = async (page: Page): Promise<number> => {
-  const answer = await page.request.get('/api/points/getBalanceTypesWithScheme', {
-    headers: await authOf(page),
-  });
-  const balances = (await answer.json()).data as { appType: number; balance: number }[];
-  return balances.find((b) => b.appType === DPC)?.balance ?? 0;
-};
 
 test('a mini-retailer asks its retailer for keys, gets them, spends one and returns one; raced approvals move keys once', async ({
   page,
@@ -63,17 +47,7 @@ test('a mini-retailer asks its retailer for keys, gets them, spends one and retu
 
     // 1. The mini-retailer asks for 2 keys from the drawer's "Key requests".
     await openDrawerItem(page, 'keyRequests', /\/key_requests/);
-    await page.getByTestId('key-request-new').click();
-    const dialog = page.getByTestId('key-request-dialog');
-    await dialog.getByRole('combobox', { name: /^Key type/ }).click();
-    await page.getByRole('option', { name: 'Device policy controller', exact: true }).click();
-    await dialog.getByTestId('key-request-quantity').fill('2');
-    await dialog.getByTestId('key-request-reference').fill('UPI-7788');
-    const asked = page.waitForResponse(
-      (r) => r.url().endsWith('/api/key_requests') && r.request().method() === 'POST',
-    );
-    await dialog.getByTestId('key-request-submit').click();
-    const request = (await (await asked).json()).data as { id: number };
+    const request = await askForKeys(page, 2, 'UPI-7788');
     const card = page.getByTestId(`key-request-${request.id}`);
     await expect(card).toHaveAttribute('data-status', 'pending');
     await expectTranslated(page, SECTIONS);
@@ -109,40 +83,12 @@ test('a mini-retailer asks its retailer for keys, gets them, spends one and retu
     expect(await dpcKeys(page)).toBe(miniBefore + 1);
 
     // 5. One unused key goes back to the retailer.
-    await page.getByTestId('key-return-open').click();
-    const back = page.getByTestId('key-return-dialog');
-    await back.getByRole('combobox', { name: /^Key type/ }).click();
-    await page.getByRole('option', { name: 'Device policy controller', exact: true }).click();
-    await back.getByTestId('key-return-quantity').fill('1');
-    const returned = page.waitForResponse((r) => r.url().endsWith('/api/key_requests/return'));
-    await back.getByTestId('key-return-submit').click();
-    expect((await returned).status()).toBe(200);
+    await returnKeys(page, 1);
     expect(await dpcKeys(page)).toBe(miniBefore);
     expect(await dpcKeys(retailer)).toBe(retailerBefore - 1);
 
     // 6. Raced approvals: three requests, each approved twice at once; each moves its keys once.
-    const miniAuth = await authOf(page);
-    const retailerAuth = await authOf(retailer);
-    const ids: number[] = [];
-    for (let k = 0; k < 3; k += 1) {
-      const made = await page.request.post('/api/key_requests', {
-        headers: miniAuth,
-        data: { appType: DPC, quantity: 1 },
-      });
-      ids.push((await made.json()).data.id);
-    }
-    const decisions = await Promise.all(
-      ids.flatMap((id) =>
-        [0, 1].map(() =>
-          retailer.request.post('/api/key_requests/decide', {
-            headers: retailerAuth,
-            data: { request_id: id, decision: 'approve' },
-          }),
-        ),
-      ),
-    );
-    const statuses = decisions.map((d) => d.status()).sort();
-    expect(statuses).toEqual([200, 200, 200, 409, 409, 409]);
+    expect(await raceApprovals(page, retailer, 3)).toEqual([200, 200, 200, 409, 409, 409]);
     expect(await dpcKeys(page)).toBe(miniBefore + 3);
     expect(await dpcKeys(retailer)).toBe(retailerBefore - 1 - 3);
 

@@ -47,33 +47,27 @@ export const findPendingSignup = async (
 };
 
 /**
- * The organisation's active distributor with this mobile and its level (network.rules), with the
- * organisation's settings (its distributor levels); null when there is no such distributor.
+ * The organisation's active distributor with this mobile, or with this id, and its level
+ * (network.rules); null when there is no such distributor.
  */
-export const findDistributorByMobile = async (db: DbOrTx, orgId: number, mobile: string) => {
+export const findDistributor = async (
+  db: DbOrTx,
+  orgId: number,
+  by: { mobile: string } | { id: number },
+): Promise<{ id: number; level: number } | null> => {
   const [row] = await db
     .select({ id: users.id, level: distributorLevelSql(outerUser.id) })
     .from(users)
     .where(
       and(
         eq(users.orgId, orgId),
-        eq(users.mobile, mobile),
+        'id' in by ? eq(users.id, by.id) : eq(users.mobile, by.mobile),
         eq(users.userType, 'distributor'),
         eq(users.isActive, true),
       ),
     )
     .limit(1);
   return row ?? null;
-};
-
-/** A distributor's level (network.rules), by id in the organisation; null for no such distributor. */
-export const findDistributorLevel = async (db: DbOrTx, orgId: number, id: number): Promise<number | null> => {
-  const [row] = await db
-    .select({ level: distributorLevelSql(outerUser.id) })
-    .from(users)
-    .where(and(eq(users.orgId, orgId), eq(users.id, id), eq(users.userType, 'distributor')))
-    .limit(1);
-  return row?.level ?? null;
 };
 
 /** Inserts a pending join request; returns its id. */

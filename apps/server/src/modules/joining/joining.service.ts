@@ -73,7 +73,7 @@ export const requestSignup = async (
   let parentId: number | null = null;
   let parent: TNetworkParent = { kind: 'organisation' };
   if (request.parentMobile) {
-    const found = await repo.findDistributorByMobile(deps.db, request.orgId, request.parentMobile);
+    const found = await repo.findDistributor(deps.db, request.orgId, { mobile: request.parentMobile });
     if (!found) {
       const message = 'No distributor of this organisation has this mobile number';
       throw new AppError(AppErrorCode.NOT_FOUND, message, [{ field: 'parentMobile', message }]);
@@ -149,12 +149,14 @@ export const decideSignupRequest = async (
         throw new AppError(AppErrorCode.MOBILE_IN_USE, 'This mobile number already has a shop account');
       }
       if (request.role === 'distributor') {
-        const level = parentId === null ? 0 : await repo.findDistributorLevel(tx, actor.orgId, parentId);
+        // The levels may have changed since the request: the parent (the actor) is asked again.
+        const parent =
+          parentId === null ? null : await repo.findDistributor(tx, actor.orgId, { id: parentId });
         await assertMayJoin(
           tx,
           actor.orgId,
           'distributor',
-          parentId === null ? { kind: 'organisation' } : { kind: 'distributor', level: level ?? 0 },
+          parent ? { kind: 'distributor', level: parent.level } : { kind: 'organisation' },
         );
       }
       userId = await repo.insertMember(tx, request);
