@@ -7,12 +7,14 @@ import InputAdornment from '@mui/material/InputAdornment';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { enqueueSnackbar } from 'notistack';
 import { useEffect } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { appTypeName } from '../lib/app-type-name';
 import { paiseToRupeesInput, rupeesToPaise } from '../lib/format';
+import { apiErrorMessage } from '../lib/http/base-query';
 
 /** What is typed: a price in rupees per app_type ('' = no price of this form's own for the type). */
 type TPriceInputs = { rupees: Record<string, string> };
@@ -53,9 +55,12 @@ const inputsOf = (prices: TKeyPrices | undefined): TPriceInputs => ({
 type TKeyPricesFormProps = {
   /** The saved prices (paise), shown in rupees once they arrive; undefined while loading. */
   prices: TKeyPrices | undefined;
-  /** Saves the typed prices (only the types given a price); resolves when done. */
-  onSave: (prices: TKeyPrices) => Promise<unknown>;
+  /** Saves the typed prices (only the types given a price): the mutation's result. */
+  onSave: (prices: TKeyPrices) => Promise<{ data?: unknown; error?: unknown }>;
   isSaving: boolean;
+  /** Said once saved; a refusal is said in the server's words, else `failedText`. */
+  savedText: string;
+  failedText: string;
   /** What a price here means (the admin's online price, a parent's price to the nodes below it). */
   intro: string;
   saveLabel: string;
@@ -73,6 +78,8 @@ export const KeyPricesForm = ({
   prices,
   onSave,
   isSaving,
+  savedText,
+  failedText,
   intro,
   saveLabel,
   testIdPrefix,
@@ -83,7 +90,11 @@ export const KeyPricesForm = ({
   useEffect(() => {
     if (prices) form.reset(inputsOf(prices));
   }, [prices, form]);
-  const submit = form.handleSubmit((values) => onSave(values));
+  const submit = form.handleSubmit(async (values) => {
+    const result = await onSave(values);
+    if (result.data) enqueueSnackbar(savedText, { variant: 'success' });
+    else enqueueSnackbar(apiErrorMessage(result.error, failedText), { variant: 'error' });
+  });
 
   return (
     <Stack

@@ -1,6 +1,4 @@
-import type { TKeyPrices } from '@kisht/domain/payments/payments.schema';
 import Skeleton from '@mui/material/Skeleton';
-import { enqueueSnackbar } from 'notistack';
 import { useTranslation } from 'react-i18next';
 import { KeyPricesForm } from '../../../components/key-prices-form';
 import { LoadError } from '../../../components/load-error';
@@ -17,11 +15,6 @@ export const ShopKeyPricesPanel = () => {
   const { t } = useTranslation();
   const prices = useGetShopKeyPricesQuery();
   const [save, { isLoading }] = useSaveShopKeyPricesMutation();
-  const onSave = async (values: TKeyPrices) => {
-    const result = await save(values);
-    if (result.data) enqueueSnackbar(t('keyRequests.prices.saved'), { variant: 'success' });
-    else enqueueSnackbar(apiErrorMessage(result.error, t('keyRequests.failed')), { variant: 'error' });
-  };
 
   if (prices.isLoading) return <Skeleton variant="rounded" height={240} />;
   if (prices.isError)
@@ -34,8 +27,10 @@ export const ShopKeyPricesPanel = () => {
   return (
     <KeyPricesForm
       prices={prices.data}
-      onSave={onSave}
+      onSave={save}
       isSaving={isLoading}
+      savedText={t('keyRequests.prices.saved')}
+      failedText={t('keyRequests.failed')}
       intro={t('keyRequests.prices.intro')}
       saveLabel={t('keyRequests.prices.save')}
       testIdPrefix="shop-price"
