@@ -16,7 +16,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { applyServerFieldErrors, fieldErrorText, fieldMessageKey } from '../../../lib/form-errors';
-import { isApiError } from '../../../lib/http/base-query';
+import { apiErrorMessage, isApiError } from '../../../lib/http/base-query';
 import { wholeNumberInputProps } from '../../../lib/whole-number-input';
 import { useCreditKeysMutation } from '../admin-api';
 import { APP_TYPE_OPTIONS } from '../app-types';
@@ -49,7 +49,7 @@ export const CreditKeysDialog = ({
     const result = await creditKeys({ ...values, note: values.note || undefined });
     if (result.error) {
       if (isApiError(result.error) && applyServerFieldErrors(result.error, form.setError, fieldOf)) return;
-      setFailure(isApiError(result.error) ? result.error.message : t('admin.failed'));
+      setFailure(apiErrorMessage(result.error, t('admin.failed')));
       return;
     }
     enqueueSnackbar(

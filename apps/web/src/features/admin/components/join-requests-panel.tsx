@@ -19,7 +19,7 @@ import { enqueueSnackbar } from 'notistack';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatMobile } from '../../../lib/format';
-import { isApiError } from '../../../lib/http/base-query';
+import { apiErrorMessage } from '../../../lib/http/base-query';
 import { useDecideSignupRequestMutation, useListSignupRequestsQuery } from '../admin-api';
 
 type TDecision = { request: TSignupRequestItem; decision: 'approve' | 'decline' };
@@ -50,7 +50,7 @@ export const JoinRequestsPanel = () => {
         },
       );
     } else {
-      enqueueSnackbar(isApiError(result.error) ? result.error.message : t('admin.failed'), {
+      enqueueSnackbar(apiErrorMessage(result.error, t('admin.failed')), {
         variant: 'error',
       });
     }

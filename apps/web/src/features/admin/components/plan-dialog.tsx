@@ -20,7 +20,7 @@ import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { applyServerFieldErrors, fieldErrorText, fieldMessageKey } from '../../../lib/form-errors';
-import { isApiError } from '../../../lib/http/base-query';
+import { apiErrorMessage, isApiError } from '../../../lib/http/base-query';
 import { useListProductsQuery } from '../../../lib/http/products-api';
 import { wholeNumberInputProps } from '../../../lib/whole-number-input';
 import { useSavePlanMutation } from '../admin-api';
@@ -60,7 +60,7 @@ export const PlanDialog = ({ plan, onClose }: { plan: TPlan | null; onClose: () 
     if (result.error) {
       if (isApiError(result.error) && applyServerFieldErrors(result.error, form.setError, planFormFieldOf))
         return;
-      setFailure(isApiError(result.error) ? result.error.message : t('admin.failed'));
+      setFailure(apiErrorMessage(result.error, t('admin.failed')));
       return;
     }
     enqueueSnackbar(t('adminPlans.saved', { name: values.name }), { variant: 'success' });

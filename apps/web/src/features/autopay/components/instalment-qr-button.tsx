@@ -6,7 +6,7 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import { formatRupees } from '../../../lib/format';
-import { isApiError } from '../../../lib/http/base-query';
+import { apiErrorMessage } from '../../../lib/http/base-query';
 import { selectOrgConfig } from '../../../lib/ui-slice';
 import { useCreateInstalmentQrMutation } from '../autopay-api';
 
@@ -52,7 +52,7 @@ export const InstalmentQrButton = ({ customerId, isOwing }: { customerId: number
     <Stack spacing={1.5}>
       {result.isError ? (
         <Alert severity="error" data-testid="instalment-qr-error">
-          {isApiError(result.error) ? result.error.message : t('errors.somethingWentWrong')}
+          {apiErrorMessage(result.error, t('errors.somethingWentWrong'))}
         </Alert>
       ) : null}
       <Button

@@ -3,7 +3,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import { enqueueSnackbar } from 'notistack';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../../lib/http/base-query';
+import { apiErrorMessage } from '../../../lib/http/base-query';
 import { useSendToHdbMutation } from '../financer-handoff-api';
 
 /**
@@ -21,7 +21,7 @@ export const FinancerHandoffStatus = ({ customer }: { customer: TCustomerDetails
     const retry = async () => {
       const result = await send(customer.id);
       if (result.error) {
-        enqueueSnackbar(isApiError(result.error) ? result.error.message : t('errors.somethingWentWrong'), {
+        enqueueSnackbar(apiErrorMessage(result.error, t('errors.somethingWentWrong')), {
           variant: 'error',
         });
       }

@@ -27,7 +27,7 @@ import {
   fieldMessageKey,
   type TValidationKey,
 } from '../../../lib/form-errors';
-import { isApiError } from '../../../lib/http/base-query';
+import { apiErrorMessage, isApiError } from '../../../lib/http/base-query';
 import { toLocalMobileDigits } from '../../../lib/mobile-input';
 import { useRequestSignupMutation } from '../joining-api';
 
@@ -81,7 +81,7 @@ export const JoinRequestDialog = ({ orgId, open, onClose }: TJoinRequestDialogPr
     if (result.error) {
       if (isApiError(result.error) && applyServerFieldErrors(result.error, form.setError, formFieldOf))
         return;
-      setFailure(isApiError(result.error) ? result.error.message : t('joining.failed'));
+      setFailure(apiErrorMessage(result.error, t('joining.failed')));
       return;
     }
     setIsSent(true);

@@ -15,7 +15,7 @@ import type { z } from 'zod';
 import { DialogFormField } from '../../../components/dialog-form-field';
 import { FormDialog } from '../../../components/form-dialog';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
-import { isApiError } from '../../../lib/http/base-query';
+import { apiErrorMessage, isApiError } from '../../../lib/http/base-query';
 import { useCreateKeyRequestMutation } from '../key-requests-api';
 import type { TParent } from '../parent';
 import { KeyFields } from './key-fields';
@@ -76,7 +76,7 @@ const RequestKeysForm = ({ parent, onClose, onSent }: Omit<TRequestKeysDialogPro
     const result = await create({ ...values, ...(paymentReference ? { paymentReference } : {}) });
     if (result.error) {
       if (isApiError(result.error) && applyServerFieldErrors(result.error, form.setError, fieldOf)) return;
-      setFailure(isApiError(result.error) ? result.error.message : t('keyRequests.failed'));
+      setFailure(apiErrorMessage(result.error, t('keyRequests.failed')));
       return;
     }
     enqueueSnackbar(t('keyRequests.form.sent'), { variant: 'success' });

@@ -15,7 +15,7 @@ import type { z } from 'zod';
 import { DialogFormField } from '../../../components/dialog-form-field';
 import { FormDialog } from '../../../components/form-dialog';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
-import { isApiError } from '../../../lib/http/base-query';
+import { apiErrorMessage, isApiError } from '../../../lib/http/base-query';
 import { useReturnKeysMutation } from '../key-requests-api';
 import type { TParent } from '../parent';
 import { KeyFields } from './key-fields';
@@ -74,7 +74,7 @@ const ReturnKeysForm = ({ parent, onClose }: Omit<TReturnKeysDialogProps, 'isOpe
     const result = await returnKeys({ ...values, ...(note ? { note } : {}) });
     if (result.error) {
       if (isApiError(result.error) && applyServerFieldErrors(result.error, form.setError, fieldOf)) return;
-      setFailure(isApiError(result.error) ? result.error.message : t('keyRequests.failed'));
+      setFailure(apiErrorMessage(result.error, t('keyRequests.failed')));
       return;
     }
     enqueueSnackbar(t('keyRequests.return.done', { count: values.quantity }), { variant: 'success' });

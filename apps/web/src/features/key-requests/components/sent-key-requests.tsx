@@ -5,7 +5,7 @@ import Typography from '@mui/material/Typography';
 import { enqueueSnackbar } from 'notistack';
 import { useTranslation } from 'react-i18next';
 import { LoadError } from '../../../components/load-error';
-import { isApiError } from '../../../lib/http/base-query';
+import { apiErrorMessage } from '../../../lib/http/base-query';
 import { useCancelKeyRequestMutation, useListKeyRequestsQuery } from '../key-requests-api';
 import { KeyRequestCard } from './key-request-card';
 
@@ -22,7 +22,7 @@ export const SentKeyRequests = () => {
     const result = await cancel({ request_id: requestId });
     if (result.data) enqueueSnackbar(t('keyRequests.withdrawn'), { variant: 'success' });
     else
-      enqueueSnackbar(isApiError(result.error) ? result.error.message : t('keyRequests.failed'), {
+      enqueueSnackbar(apiErrorMessage(result.error, t('keyRequests.failed')), {
         variant: 'error',
       });
   };
@@ -31,7 +31,7 @@ export const SentKeyRequests = () => {
   if (!requests.data)
     return (
       <LoadError
-        message={isApiError(requests.error) ? requests.error.message : t('keyRequests.loadFailed')}
+        message={apiErrorMessage(requests.error, t('keyRequests.loadFailed'))}
         onRetry={() => void requests.refetch()}
       />
     );

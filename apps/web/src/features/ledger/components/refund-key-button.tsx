@@ -9,7 +9,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import { enqueueSnackbar } from 'notistack';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../../lib/http/base-query';
+import { apiErrorMessage } from '../../../lib/http/base-query';
 import { useRefundKeyMutation } from '../ledger-api';
 
 type TRefundKeyButtonProps = {
@@ -40,7 +40,7 @@ export const RefundKeyButton = ({ customerId, onReturned }: TRefundKeyButtonProp
     setFailure(null);
     const result = await refundKey({ customer_id: customerId });
     if (result.error) {
-      setFailure(isApiError(result.error) ? result.error.message : t('ledger.refund.failed'));
+      setFailure(apiErrorMessage(result.error, t('ledger.refund.failed')));
       return;
     }
     enqueueSnackbar(t('ledger.refund.done'), { variant: 'success' });

@@ -22,7 +22,7 @@ import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { appTypeName } from '../../../lib/app-type-name';
 import { applyServerFieldErrors, fieldErrorText } from '../../../lib/form-errors';
-import { isApiError } from '../../../lib/http/base-query';
+import { apiErrorMessage, isApiError } from '../../../lib/http/base-query';
 import { wholeNumberInputProps } from '../../../lib/whole-number-input';
 import { useTransferKeysMutation } from '../ledger-api';
 
@@ -63,7 +63,7 @@ export const TransferKeysDialog = ({
     const result = await transferKeys(values);
     if (result.error) {
       if (isApiError(result.error) && applyServerFieldErrors(result.error, form.setError, fieldOf)) return;
-      setFailure(isApiError(result.error) ? result.error.message : t('ledger.transfer.failed'));
+      setFailure(apiErrorMessage(result.error, t('ledger.transfer.failed')));
       return;
     }
     enqueueSnackbar(t('ledger.transfer.done', { count: values.quantity }), { variant: 'success' });

@@ -30,7 +30,7 @@ import type { z } from 'zod';
 import { LoadError } from '../../../components/load-error';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { applyServerFieldErrors, fieldErrorText, fieldMessageKey } from '../../../lib/form-errors';
-import { isApiError } from '../../../lib/http/base-query';
+import { apiErrorMessage, isApiError } from '../../../lib/http/base-query';
 import { LANGUAGE_BCP47, LANGUAGE_NATIVE_NAMES, type TPageTitleKey } from '../../../lib/i18n';
 import { toLocalMobileDigits } from '../../../lib/mobile-input';
 import { useGetOrgPageQuery, useSaveOrgPageMutation, useSaveSupportContactMutation } from '../org-pages-api';
@@ -78,7 +78,7 @@ const PageMarkdownForm = ({
         )
       )
         return;
-      setFailure(isApiError(result.error) ? result.error.message : t('orgPages.saveFailed'));
+      setFailure(apiErrorMessage(result.error, t('orgPages.saveFailed')));
       return;
     }
     enqueueSnackbar(t('orgPages.saved'), { variant: 'success' });
@@ -181,7 +181,7 @@ const SupportContactForm = ({ contact }: { contact: TSupportContact | null }) =>
         )
       )
         return;
-      setFailure(isApiError(result.error) ? result.error.message : t('orgPages.saveFailed'));
+      setFailure(apiErrorMessage(result.error, t('orgPages.saveFailed')));
       return;
     }
     enqueueSnackbar(t('orgPages.contactSaved'), { variant: 'success' });

@@ -31,7 +31,7 @@ import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { applyServerFieldErrors, fieldErrorText } from '../../../lib/form-errors';
-import { isApiError } from '../../../lib/http/base-query';
+import { apiErrorMessage, isApiError } from '../../../lib/http/base-query';
 import { contractBlobSource } from '../../../lib/http/contract-download';
 import { useBlobUrl } from '../../../lib/http/use-blob-url';
 import { prepareUploadFile } from '../../../lib/upload-file';
@@ -202,7 +202,7 @@ const QrImageCard = ({ settings }: { settings: TPaymentQrSettings }) => {
     }
     const result = await upload(prepared.file);
     if (result.error) {
-      setProblem(isApiError(result.error) ? result.error.message : t('errors.somethingWentWrong'));
+      setProblem(apiErrorMessage(result.error, t('errors.somethingWentWrong')));
       return;
     }
     enqueueSnackbar(t('paymentQr.imageSaved'), { variant: 'success' });
@@ -211,8 +211,7 @@ const QrImageCard = ({ settings }: { settings: TPaymentQrSettings }) => {
   const handleRemove = async () => {
     setProblem(null);
     const result = await remove();
-    if (result.error)
-      setProblem(isApiError(result.error) ? result.error.message : t('errors.somethingWentWrong'));
+    if (result.error) setProblem(apiErrorMessage(result.error, t('errors.somethingWentWrong')));
   };
 
   return (

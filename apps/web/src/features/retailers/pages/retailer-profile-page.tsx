@@ -23,7 +23,7 @@ import { PageSkeleton } from '../../../components/page-skeleton';
 import { SignaturePadCard } from '../../../components/signature-pad-card';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { formatMobile } from '../../../lib/format';
-import { isApiError } from '../../../lib/http/base-query';
+import { apiErrorMessage, isApiError } from '../../../lib/http/base-query';
 import { contractBlobSource } from '../../../lib/http/contract-download';
 import { useBlobUrl } from '../../../lib/http/use-blob-url';
 import { appPaths } from '../../../lib/paths';
@@ -96,7 +96,7 @@ const ProfileImage = ({ retailer, userId }: { retailer: TRetailer; userId?: numb
     }
     const result = await upload({ userId, file: prepared.file });
     if (result.error) {
-      setProblem(isApiError(result.error) ? result.error.message : t('errors.somethingWentWrong'));
+      setProblem(apiErrorMessage(result.error, t('errors.somethingWentWrong')));
       return;
     }
     setVersion((v) => v + 1);
@@ -242,7 +242,7 @@ const MiniRetailerProfile = ({ userId, balances, actions }: { userId: number } &
   const send = async (body: Omit<TUpdateRetailerRequest, 'user_id'>, message: string) => {
     const result = await update({ user_id: retailer.id, ...body });
     if (result.error) {
-      enqueueSnackbar(isApiError(result.error) ? result.error.message : t('errors.somethingWentWrong'), {
+      enqueueSnackbar(apiErrorMessage(result.error, t('errors.somethingWentWrong')), {
         variant: 'error',
       });
       return;
@@ -351,12 +351,9 @@ const OwnProfile = ({ balances, actions }: TRetailerProfileSlots) => {
           if (!file) return;
           void uploadSignature(file).then((result) => {
             if (result.error)
-              enqueueSnackbar(
-                isApiError(result.error) ? result.error.message : t('errors.somethingWentWrong'),
-                {
-                  variant: 'error',
-                },
-              );
+              enqueueSnackbar(apiErrorMessage(result.error, t('errors.somethingWentWrong')), {
+                variant: 'error',
+              });
             else enqueueSnackbar(t('retailers.signatureSaved'), { variant: 'success' });
           });
         }}

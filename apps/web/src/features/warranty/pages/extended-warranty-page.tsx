@@ -10,7 +10,7 @@ import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { isCustomerUser } from '../../../lib/auth-storage';
-import { isApiError } from '../../../lib/http/base-query';
+import { apiErrorMessage } from '../../../lib/http/base-query';
 import { useListActivationsQuery, useListPlansQuery } from '../../../lib/http/plans-api';
 import { useListProductsQuery } from '../../../lib/http/products-api';
 import { CertificateButton } from '../components/certificate-button';
@@ -52,7 +52,7 @@ const SellSection = ({ onSold }: { onSold: (sale: TSellPlanResponseItem) => void
   if (failed || !plans.data || !products.data)
     return (
       <LoadError
-        message={isApiError(failed) ? failed.message : t('errors.somethingWentWrong')}
+        message={apiErrorMessage(failed, t('errors.somethingWentWrong'))}
         onRetry={() => {
           void plans.refetch();
           void products.refetch();
@@ -99,9 +99,7 @@ export const ExtendedWarrantyPage = () => {
               <PageSkeleton />
             ) : warranties.error || !warranties.data ? (
               <LoadError
-                message={
-                  isApiError(warranties.error) ? warranties.error.message : t('errors.somethingWentWrong')
-                }
+                message={apiErrorMessage(warranties.error, t('errors.somethingWentWrong'))}
                 onRetry={() => void warranties.refetch()}
               />
             ) : (
