@@ -83,10 +83,10 @@ export type TMpinMode = 'login' | 'set';
 /** Query parameter carrying the m_pin screen's mode. */
 export const MPIN_MODE_PARAM = 'mode';
 
-/** A route without parameters: its path is its link. */
 /** Query parameter of the network page carrying the node whose children it lists (issue 30). */
 export const NETWORK_NODE_PARAM = 'node';
 
+/** A route without parameters: its path is its link. */
 const plain = <const TPath extends string>(path: TPath) => ({ path, href: () => path });
 
 /**

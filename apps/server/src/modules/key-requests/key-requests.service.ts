@@ -264,7 +264,8 @@ export const returnKeys = async (
   });
 };
 
-const requireRetailer = (actor: TActor) => {
+/** Throws FORBIDDEN unless the actor has children to set key prices for: a distributor or retailer. */
+const requirePriceSetter = (actor: TActor) => {
   if (actor.userType !== 'retailer' && actor.userType !== 'distributor')
     throw new AppError(
       AppErrorCode.FORBIDDEN,
@@ -277,13 +278,13 @@ const requireRetailer = (actor: TActor) => {
  * FORBIDDEN for anyone else.
  */
 export const getShopKeyPrices = async (db: DbOrTx, actor: TActor): Promise<TKeyPrices> => {
-  requireRetailer(actor);
+  requirePriceSetter(actor);
   return keyPricesFromMap((await repo.findPrices(db, actor.orgId, actor.userId)).shop);
 };
 
 /** Replaces a distributor's or retailer's prices to its children, audited. FORBIDDEN for anyone else. */
 export const saveShopKeyPrices = async (db: Db, actor: TActor, request: TKeyPrices): Promise<TKeyPrices> => {
-  requireRetailer(actor);
+  requirePriceSetter(actor);
   const pricesPaise = keyPricesToMap(request);
   await db.transaction(async (tx) => {
     await repo.updateShopPrices(tx, actor.userId, pricesPaise);

@@ -437,6 +437,11 @@ export const assertCanEnrol = async (
 const viewedUserId = async (db: DbOrTx, actor: TActor, userId: number | undefined): Promise<number> => {
   if (actor.userType === 'customer') throw new AppError(AppErrorCode.FORBIDDEN, 'Only retailers hold keys');
   if (userId === undefined || userId === actor.userId) return actor.userId;
+  // A distributor's subtree came with its session: a node of it needs no read.
+  if (actor.userType === 'distributor') {
+    if ((await descendantIdsOf(db, actor)).includes(userId)) return userId;
+    throw userNotFound();
+  }
   const user = await repo.findOrgUser(db, actor.orgId, userId);
   if (!user) throw userNotFound();
   if (actor.userType === 'retailer' && user.userType === 'miniretailer' && user.parentId === actor.userId)
@@ -445,8 +450,6 @@ const viewedUserId = async (db: DbOrTx, actor: TActor, userId: number | undefine
     actor.userType === 'admin' &&
     (user.userType === 'retailer' || user.userType === 'miniretailer' || user.userType === 'distributor')
   )
-    return user.id;
-  if (actor.userType === 'distributor' && (await descendantIdsOf(db, actor)).includes(user.id))
     return user.id;
   throw userNotFound();
 };

@@ -77,7 +77,7 @@ export const AppShell = () => {
   const logoUrl = config?.theme.logoUrl || null;
   const isCompact = config?.mainLayout === 'compact';
   const isCustomer = isCustomerUser();
-  // The bottom tabs are retailer screens: a customer or an organisation admin has none.
+  // The bottom tabs are shop screens: a customer, an organisation admin or a distributor has none.
   const hasBottomNav = !isCompact && !isCustomer && !isOfficeUser();
   const routeTab = tabOfPath(location.pathname);
 

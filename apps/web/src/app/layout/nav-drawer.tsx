@@ -65,7 +65,10 @@ type TDrawerItem = {
   icon: SvgIconComponent;
   /** The drawer's section it is listed under (issue 28: 22 entries in one list were hard to scan). */
   group: TDrawerGroup;
-  /** Whether the item is listed for a retailer or mini-retailer; listed for all of them when absent. */
+  /**
+   * Beyond the user types that may open its route (lib/paths mayOpen), whether the item is listed
+   * for this viewer (its type, access flags, organisation features); listed when absent.
+   */
   isShownTo?: (viewer: TDrawerViewer) => boolean;
 };
 
@@ -80,7 +83,6 @@ export const DRAWER_ITEMS: readonly TDrawerItem[] = [
     group: 'main',
     labelKey: 'nav.admin',
     icon: AdminPanelSettingsIcon,
-    isShownTo: ({ userType }) => userType === 'admin',
   },
   // Issue 30: a distributor's home, the nodes below it.
   { route: 'network', group: 'main', labelKey: 'nav.network', icon: AccountTreeIcon },

@@ -25,7 +25,6 @@ import { apiErrorMessage, isApiError } from '../../../lib/http/base-query';
 import { useDecideKeyRequestMutation, useListKeyRequestsQuery } from '../key-requests-api';
 import { KeyRequestCard } from './key-request-card';
 
-/** The words of a failed call: the server's (translated by code), else the generic failure. */
 /**
  * The requests of the shops below the signed-in one (issue 30): a retailer's mini-retailers', or,
  * for the organisation admin (the admin home's key requests tab), its retailers'. Newest first,
